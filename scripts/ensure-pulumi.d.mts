@@ -1,0 +1,10 @@
+/** Where the Pulumi CLI came from: the user's PATH, our cache, or a fresh Go build. */
+export interface PulumiCli {
+  binDir: string;
+  version: string;
+  source: "path" | "cache" | "build";
+}
+/** The @pulumi/pulumi version this checkout depends on. */
+export function sdkVersion(): string;
+/** Finds or builds the Pulumi CLI that matches the installed @pulumi/pulumi. */
+export function ensurePulumi(): PulumiCli;

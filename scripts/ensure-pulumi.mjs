@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+// Ensures a Pulumi CLI that matches the installed @pulumi/pulumi: the user's `pulumi` from PATH
+// when compatible, else our cache (keyed by version and by the Go recipe in tools/), else a build
+// from the Go module proxy. Prints the folder that holds `pulumi`, `pulumi-language-nodejs` and
+// `pulumi-resource-pulumi-nodejs` as its last line; `--json` prints a JSON object instead.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const TOOLS = join(ROOT, "tools");
+const BINARIES = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"];
+const INSTALL_HELP =
+  "Install the Pulumi CLI (https://www.pulumi.com/docs/install/) and put it on PATH, " +
+  "or install Go >= 1.25 so that `npm run pulumi:ensure` can build it from the Go module proxy.";
+
+/** The @pulumi/pulumi version this checkout depends on: the CLI must match it. */
+export function sdkVersion() {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8"));
+  return pkg.version;
+}
+
+function parseVersion(text) {
+  const m = /v?(\d+)\.(\d+)\.(\d+)/.exec(text);
+  return m ? m.slice(1, 4).map(Number) : undefined;
+}
+
+function atLeast(have, want) {
+  for (let i = 0; i < 3; i++) if (have[i] !== want[i]) return have[i] > want[i];
+  return true;
+}
+
+function run(file, args, options = {}) {
+  return execFileSync(file, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...options }).trim();
+}
+
+function which(name) {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (dir && existsSync(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+/** The user's own CLI, when it is the same major version and not older than the SDK. */
+function fromPath(version) {
+  const pulumi = which("pulumi");
+  if (!pulumi || !which("pulumi-language-nodejs")) return undefined;
+  let have;
+  try {
+    have = parseVersion(run(pulumi, ["version"]));
+  } catch {
+    return undefined;
+  }
+  const want = parseVersion(version);
+  if (!have || have[0] !== want[0] || !atLeast(have, want)) return undefined;
+  return dirname(pulumi);
+}
+
+/** Cache folder: outside the clone, keyed by version and by the exact Go recipe. */
+function cacheDir(version) {
+  const hash = createHash("sha256");
+  for (const mod of ["pulumi-cli", "pulumi-language-nodejs"]) {
+    for (const file of ["go.mod", "go.sum"]) hash.update(readFileSync(join(TOOLS, mod, file)));
+  }
+  const base =
+    process.env.PULUMI_UPTIME_CACHE ??
+    join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-uptime");
+  return join(base, "pulumi-cli", `v${version}-${hash.digest("hex").slice(0, 12)}`);
+}
+
+function cachedBin(dir, version) {
+  const bin = join(dir, "bin");
+  if (!BINARIES.every((b) => existsSync(join(bin, b)))) return undefined;
+  try {
+    return run(join(bin, "pulumi"), ["version"]) === `v${version}` ? bin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function build(dir, version) {
+  const go = which("go");
+  if (!go) throw new Error(`No compatible Pulumi CLI and no Go toolchain to build one. ${INSTALL_HELP}`);
+  const staging = `${dir}.tmp-${process.pid}`;
+  const bin = join(staging, "bin");
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(bin, { recursive: true });
+  const started = Date.now();
+  process.stderr.write(`Building Pulumi CLI v${version} with Go into ${dir} (first run only)...\n`);
+  const goBuild = (mod, out, pkg, ldflags = []) =>
+    execFileSync(go, ["build", ...ldflags, "-o", join(bin, out), pkg], {
+      cwd: join(TOOLS, mod),
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim() },
+    });
+  goBuild("pulumi-cli", "pulumi", "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", [
+    "-ldflags",
+    `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`,
+  ]);
+  goBuild(
+    "pulumi-language-nodejs",
+    "pulumi-language-nodejs",
+    "github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs",
+  );
+  // The dynamic-provider plugin is a shell script shipped inside the @pulumi/pulumi package.
+  const plugin = join(bin, "pulumi-resource-pulumi-nodejs");
+  copyFileSync(join(ROOT, "node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"), plugin);
+  chmodSync(plugin, 0o755);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(staging, dir);
+  process.stderr.write(`Built Pulumi CLI in ${Math.round((Date.now() - started) / 1000)} s.\n`);
+  return join(dir, "bin");
+}
+
+/**
+ * Finds or builds the Pulumi CLI.
+ * @returns {{ binDir: string, version: string, source: "path" | "cache" | "build" }}
+ */
+export function ensurePulumi() {
+  const version = sdkVersion();
+  const onPath = process.env.PULUMI_UPTIME_IGNORE_PATH ? undefined : fromPath(version);
+  if (onPath) return { binDir: onPath, version, source: "path" };
+  const dir = cacheDir(version);
+  const cached = cachedBin(dir, version);
+  if (cached) return { binDir: cached, version, source: "cache" };
+  return { binDir: build(dir, version), version, source: "build" };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    const found = ensurePulumi();
+    if (process.argv.includes("--json")) console.log(JSON.stringify(found));
+    else {
+      process.stderr.write(`Pulumi CLI v${found.version} (${found.source}):\n`);
+      console.log(found.binDir);
+    }
+  } catch (err) {
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    globalSetup: ["test/support/global-setup.ts"],
+    pool: "forks",
+    // Engine tests run `pulumi up` for real: minutes, not milliseconds.
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
+    reporters: ["default"],
+  },
+});
