@@ -1,0 +1,101 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { Timestamp } from "./common";
+
+export const CHANNEL_TYPES = ["webhook", "slack", "email"] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+  .max(2048, "must be at most 2048 characters");
+
+/** Config of a `webhook` channel: events are POSTed as JSON to `url`, signed when `secret` is set. */
+export const WebhookConfigSchema = z.strictObject({
+  url: httpUrl,
+  /** Key of the HMAC-SHA256 signature sent in `X-Signature`. */
+  secret: z.string().min(16, "must be at least 16 characters").max(256).optional(),
+});
+/** Config of a `slack` channel: the incoming-webhook URL Slack gave you. */
+export const SlackConfigSchema = z.strictObject({ webhook_url: httpUrl });
+/** Config of an `email` channel. */
+export const EmailConfigSchema = z.strictObject({ address: z.email("must be an email address").max(254) });
+
+const name = z.string().trim().min(1, "must not be empty").max(120, "must be at most 120 characters");
+
+/** The body of `POST /api/v1/channels`: `config` depends on `type`. */
+export const CreateChannelSchema = z
+  .discriminatedUnion(
+    "type",
+    [
+      z.strictObject({ name, type: z.literal("webhook"), config: WebhookConfigSchema }),
+      z.strictObject({ name, type: z.literal("slack"), config: SlackConfigSchema }),
+      z.strictObject({ name, type: z.literal("email"), config: EmailConfigSchema }),
+    ],
+    { error: `must be one of ${CHANNEL_TYPES.join(", ")}` },
+  )
+  .meta({ id: "CreateChannel" });
+export type CreateChannel = z.infer<typeof CreateChannelSchema>;
+export type ChannelConfig = CreateChannel["config"];
+
+/**
+ * The body of `PATCH /api/v1/channels/<id>` (extension): `name` and/or a whole new `config` for
+ * the channel's type. `type` cannot change.
+ */
+export const UpdateChannelSchema = z
+  .strictObject({
+    name: name.optional(),
+    config: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: "UpdateChannel" });
+export type UpdateChannel = z.infer<typeof UpdateChannelSchema>;
+
+/** The config schema of each channel type. */
+export const CHANNEL_CONFIG_SCHEMAS = {
+  webhook: WebhookConfigSchema,
+  slack: SlackConfigSchema,
+  email: EmailConfigSchema,
+} as const;
+
+/** A channel as the API returns it: secrets and token-bearing URLs masked. */
+export const ChannelSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    type: z.enum(CHANNEL_TYPES),
+    /** Masked: URLs keep their origin, secrets read `****`; `email.address` is shown. */
+    config: z.record(z.string(), z.string()),
+    /**
+     * Extension: SHA-256 of the channel id and its unmasked config in canonical JSON, so a client
+     * holding the config can tell whether it changed without the server revealing it.
+     */
+    config_fingerprint: z.string(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: "Channel" });
+export type Channel = z.infer<typeof ChannelSchema>;
+
+/** The answer of `POST /api/v1/channels/<id>/test`. */
+export const ChannelTestResultSchema = z
+  .object({
+    delivered: z.literal(true),
+    status_code: z.int().nullable(),
+    response_time_ms: z.int(),
+  })
+  .meta({ id: "ChannelTestResult" });
+export type ChannelTestResult = z.infer<typeof ChannelTestResultSchema>;
+
+/** Events a channel receives. */
+export const EVENT_TYPES = ["monitor.down", "monitor.up", "test"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * SHA-256 over the channel id and its config in canonical JSON (keys sorted): the value of
+ * `Channel.config_fingerprint`, which a client recomputes from the config it holds.
+ */
+export function configFingerprint(id: string, config: Readonly<Record<string, unknown>>): string {
+  const canonical = JSON.stringify(
+    Object.fromEntries(Object.entries(config).sort(([a], [b]) => (a < b ? -1 : 1))),
+  );
+  return createHash("sha256").update(`${id}\n${canonical}`).digest("hex");
+}

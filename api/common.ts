@@ -1,0 +1,64 @@
+import { z } from "zod";
+
+/** Every error code the API answers with, and the HTTP status that carries it. */
+export const ERROR_STATUS = {
+  malformed_json: 400,
+  unauthorized: 401,
+  monitor_limit_reached: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_failed: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  delivery_failed: 502,
+} as const;
+
+/** A stable, machine-readable error code (see the README's error table). */
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
+
+/** One offending field of a request: `field` is a path such as `headers.x-token` or `channel_ids[1]`. */
+export const ErrorDetailSchema = z.object({
+  field: z.string(),
+  message: z.string(),
+});
+export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
+
+export const ErrorEnvelopeSchema = z
+  .object({
+    ok: z.literal(false),
+    error: z.object({
+      code: ErrorCodeSchema,
+      message: z.string(),
+      details: z.array(ErrorDetailSchema).optional(),
+      request_id: z.string(),
+    }),
+  })
+  .meta({ id: "ErrorEnvelope" });
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
+
+/** `{ok: true, data}`: the success envelope around one object. */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.object({ ok: z.literal(true), data });
+}
+
+/** `{ok: true, data: [...], next_cursor}`: the success envelope around one page of a list. */
+export function listEnvelope<T extends z.ZodType>(item: T) {
+  return z.object({ ok: z.literal(true), data: z.array(item), next_cursor: z.string().nullable() });
+}
+
+/** RFC 3339 UTC timestamp. */
+export const Timestamp = z.iso.datetime();
+
+/** Query of every list call: `limit` 1..200 (default 50) and the opaque `cursor` of the previous page. */
+export const ListQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().min(1).max(200).optional(),
+});
+export type ListQuery = z.infer<typeof ListQuerySchema>;
+
+/** Path parameter `id`: any string; an unknown id is a 404, not a validation error. */
+export const IdParamsSchema = z.strictObject({ id: z.string().min(1).max(100) });

@@ -1,0 +1,6 @@
+export * from "./channel";
+export * from "./common";
+export * from "./heartbeat";
+export * from "./issues";
+export * from "./monitor";
+export * from "./status-page";

@@ -1,0 +1,89 @@
+import type { z } from "zod";
+import type { ErrorDetail } from "./common";
+
+/** Fields the API sets itself: sending one is an error that says so. */
+export const READ_ONLY_FIELDS: ReadonlySet<string> = new Set([
+  "id",
+  "status",
+  "health",
+  "last_checked_at",
+  "created_at",
+  "updated_at",
+  "config_fingerprint",
+]);
+
+/** `["headers", "x-token"]` → `headers.x-token`; `["channel_ids", 1]` → `channel_ids[1]`. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out || "body";
+}
+
+const KIND: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+  object: "a JSON object",
+  array: "an array",
+  null: "null",
+};
+
+/**
+ * Turns zod issues into the API's `details`: one entry per bad field, each naming the field and
+ * the rule it broke. Server (422) and provider (check failures) say the same thing.
+ */
+export function issuesToDetails(
+  issues: readonly z.core.$ZodIssue[],
+  immutable: readonly string[] = [],
+): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const issue of issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        const field = fieldPath([...issue.path, key]);
+        const message = immutable.includes(key)
+          ? "cannot be changed; create a new resource instead"
+          : READ_ONLY_FIELDS.has(key)
+            ? "is read-only"
+            : "is not a known field";
+        details.push({ field, message });
+      }
+      continue;
+    }
+    details.push({ field: fieldPath(issue.path), message: describe(issue) });
+  }
+  return details;
+}
+
+function describe(issue: z.core.$ZodIssue): string {
+  const custom = issue.message && !/^(Invalid|Too (small|big))/.test(issue.message);
+  if (custom) return issue.message;
+  switch (issue.code) {
+    case "invalid_type":
+      return /received undefined/.test(issue.message)
+        ? "is required"
+        : `must be ${KIND[issue.expected] ?? issue.expected}`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "too_small":
+      return issue.origin === "array"
+        ? `must have at least ${issue.minimum} items`
+        : issue.origin === "string"
+          ? `must be at least ${issue.minimum} characters`
+          : `must be at least ${issue.minimum}`;
+    case "too_big":
+      return issue.origin === "array"
+        ? `must have at most ${issue.maximum} items`
+        : issue.origin === "string"
+          ? `must be at most ${issue.maximum} characters`
+          : `must be at most ${issue.maximum}`;
+    case "invalid_format":
+      return `must be a valid ${issue.format}`;
+    default:
+      return issue.message;
+  }
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { buildApp } from "./app";
+import { Store } from "./store";
+
+const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
+
+  uptime-server serve [--port 8080] [--host 127.0.0.1] [--db uptime.db] [--min-interval-sec 30]
+                      [--monitor-limit N] [--rate-limit 600] [--allow-private-targets]
+                      [--dev-key uk_...] [--log-level info]
+  uptime-server keys create --db uptime.db --account NAME [--name LABEL] [--monitor-limit N]
+  uptime-server keys list   --db uptime.db [--account NAME]
+  uptime-server keys revoke --db uptime.db KEY_ID
+  uptime-server outbox list --db uptime.db
+`;
+
+const OPTIONS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  db: { type: "string" },
+  "min-interval-sec": { type: "string" },
+  "monitor-limit": { type: "string" },
+  "rate-limit": { type: "string" },
+  "allow-private-targets": { type: "boolean" },
+  "dev-key": { type: "string" },
+  "log-level": { type: "string" },
+  account: { type: "string" },
+  name: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function int(value: string | undefined, option: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new Error(`--${option} must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
+function need(value: string | undefined, option: string): string {
+  if (!value) throw new Error(`--${option} is required`);
+  return value;
+}
+
+async function serve(values: Record<string, string | boolean | undefined>): Promise<void> {
+  const app = await buildApp({
+    db: (values.db as string | undefined) ?? "uptime.db",
+    minIntervalSec: int(values["min-interval-sec"] as string, "min-interval-sec"),
+    monitorLimit: int(values["monitor-limit"] as string, "monitor-limit") ?? null,
+    rateLimit: int(values["rate-limit"] as string, "rate-limit"),
+    allowPrivateTargets: Boolean(values["allow-private-targets"]),
+    devKey: values["dev-key"] as string | undefined,
+    logger: { level: (values["log-level"] as string | undefined) ?? "info" },
+  });
+  const stop = async () => {
+    await app.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  await app.listen({
+    port: int(values.port as string, "port") ?? 8080,
+    host: (values.host as string | undefined) ?? "127.0.0.1",
+  });
+}
+
+function withStore<T>(db: string | undefined, fn: (store: Store) => T): T {
+  const store = Store.open(need(db, "db"));
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+export async function main(argv = process.argv.slice(2)): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const [command, sub, arg] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const db = values.db;
+  switch (`${command} ${sub ?? ""}`.trim()) {
+    case "serve":
+      return serve(values);
+    case "keys create":
+      return withStore(db, (store) => {
+        const account = need(values.account, "account");
+        const { key, info } = store.keys.create(account, values.name ?? null);
+        const limit = int(values["monitor-limit"], "monitor-limit");
+        if (limit !== undefined) store.keys.setMonitorLimit(account, limit);
+        process.stderr.write(
+          `Created ${info.id} for account ${account}. The key is shown once; store it now:\n`,
+        );
+        process.stdout.write(`${key}\n`);
+      });
+    case "keys list":
+      return withStore(db, (store) => {
+        for (const k of store.keys.list(values.account)) {
+          const state = k.revoked_at ? `revoked ${k.revoked_at}` : "active";
+          process.stdout.write(
+            `${k.id}\t${k.account}\t${k.prefix}\t${k.name ?? ""}\t${k.created_at}\t${state}\n`,
+          );
+        }
+      });
+    case "keys revoke":
+      return withStore(db, (store) => {
+        if (!store.keys.revoke(need(arg, "KEY_ID"))) throw new Error(`no active key ${arg}`);
+        process.stderr.write(`Revoked ${arg}.\n`);
+      });
+    case "outbox list":
+      return withStore(db, (store) => {
+        for (const m of store.outbox.list()) {
+          process.stdout.write(`${m.created_at}\t${m.recipient}\t${m.subject}\n`);
+        }
+      });
+    default:
+      throw new Error(`unknown command "${positionals.join(" ")}"\n\n${USAGE}`);
+  }
+}
+
+if (require.main === module) {
+  main().catch((err: Error) => {
+    process.stderr.write(`uptime-server: ${err.message}\n`);
+    process.exit(1);
+  });
+}

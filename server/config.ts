@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { issuesToDetails, MIN_INTERVAL_SEC } from "../api";
+
+/** Options of the reference server, validated once at start and then frozen. */
+export const ServerOptionsSchema = z.strictObject({
+  /** SQLite database file, or `:memory:`. */
+  db: z.string().min(1).default(":memory:"),
+  /** Floor of `interval_sec`; lower than 30 only for tests and demos. */
+  minIntervalSec: z.int().min(1).max(MIN_INTERVAL_SEC).default(MIN_INTERVAL_SEC),
+  /** Requests per key per window (the API's 600 per minute). */
+  rateLimit: z.int().min(1).default(600),
+  /** Window of the per-key and per-address limits, in milliseconds. */
+  rateLimitWindowMs: z.int().min(1000).default(60_000),
+  /** Requests per client address per window on the public status document. */
+  publicRateLimit: z.int().min(1).default(300),
+  /** Monitor cap of an account without its own; null for unlimited. Never below the free 10. */
+  monitorLimit: z.int().min(10).nullable().default(null),
+  /** Seeds an account `dev` with this key at start (development and tests). */
+  devKey: z
+    .string()
+    .regex(/^uk_[A-Za-z0-9_-]{16,}$/, "must look like uk_ followed by at least 16 letters, digits, _ or -")
+    .optional(),
+  /** Let probes and webhooks reach private and loopback addresses (tests, on-premises). */
+  allowPrivateTargets: z.boolean().default(false),
+  /** Pino logger options, or false for none. */
+  logger: z.union([z.boolean(), z.looseObject({ level: z.string().optional() })]).default(true),
+  /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
+  trustProxy: z.boolean().default(false),
+});
+export type ServerOptionsInput = z.input<typeof ServerOptionsSchema>;
+export type ServerOptions = Readonly<z.output<typeof ServerOptionsSchema>>;
+
+/** Validates options; a bad one fails start-up with a message naming it. */
+export function resolveOptions(input: ServerOptionsInput = {}): ServerOptions {
+  const parsed = ServerOptionsSchema.safeParse(input);
+  if (!parsed.success) {
+    const problems = issuesToDetails(parsed.error.issues).map((d) => `${d.field}: ${d.message}`);
+    throw new Error(`Invalid server options: ${problems.join("; ")}`);
+  }
+  return Object.freeze(parsed.data);
+}

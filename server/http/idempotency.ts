@@ -1,0 +1,75 @@
+import { createHash } from "node:crypto";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { ApiError } from "../errors";
+
+const HEADER = "idempotency-key";
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+interface Pending {
+  slot: string;
+  fingerprint: string;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    idempotency?: Pending;
+  }
+}
+
+/**
+ * `Idempotency-Key` on any authenticated POST: the same key with the same request within 24 h
+ * gets the first answer again (marked `Idempotent-Replayed: true`); with a different request, a
+ * 409. A second request with a key whose first is still running is a 409 too, never a duplicate.
+ */
+export function registerIdempotency(app: FastifyInstance): void {
+  const inFlight = new Set<string>();
+
+  app.addHook("preHandler", async (request, reply) => {
+    const key = request.headers[HEADER];
+    if (request.method !== "POST" || key === undefined || !request.principal) return;
+    if (typeof key !== "string" || !KEY.test(key)) {
+      throw new ApiError("validation_failed", "Idempotency-Key must be 1 to 255 visible ASCII characters", [
+        { field: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" },
+      ]);
+    }
+    const { accountId } = request.principal;
+    const fingerprint = fingerprintOf(request);
+    const stored = app.store.idempotency.find(accountId, key);
+    if (stored) {
+      if (stored.fingerprint !== fingerprint) {
+        throw new ApiError("conflict", "Idempotency-Key was already used with a different request");
+      }
+      reply.header("idempotent-replayed", "true").header("content-type", "application/json; charset=utf-8");
+      return reply.code(stored.statusCode).send(stored.body);
+    }
+    const slot = `${accountId}\n${key}`;
+    if (inFlight.has(slot))
+      throw new ApiError("conflict", "A request with this Idempotency-Key is still in progress");
+    inFlight.add(slot);
+    request.idempotency = { slot, fingerprint };
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    const pending = request.idempotency;
+    if (!pending || !request.principal) return payload;
+    if (reply.statusCode < 500 && typeof payload === "string") {
+      const key = request.headers[HEADER] as string;
+      app.store.idempotency.save(request.principal.accountId, key, {
+        fingerprint: pending.fingerprint,
+        statusCode: reply.statusCode,
+        body: payload,
+      });
+    }
+    return payload;
+  });
+
+  app.addHook("onResponse", async (request) => {
+    if (request.idempotency) inFlight.delete(request.idempotency.slot);
+  });
+}
+
+function fingerprintOf(request: FastifyRequest): string {
+  return createHash("sha256")
+    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest("hex");
+}

@@ -1,0 +1,34 @@
+import type { FastifyInstance, HTTPMethods } from "fastify";
+import { ApiError } from "../errors";
+
+const METHODS: HTTPMethods[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/**
+ * Collects the routes as they are added; `seal()` then answers every other method on a known
+ * path with 405 and an `Allow` header, instead of a misleading 404.
+ */
+export function methodNotAllowed(app: FastifyInstance): { seal: () => void } {
+  const byPath = new Map<string, Set<string>>();
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const known = byPath.get(route.url) ?? new Set<string>();
+    for (const m of methods) known.add(m);
+    byPath.set(route.url, known);
+  });
+  return {
+    seal: () => {
+      for (const [url, known] of [...byPath]) {
+        const others = METHODS.filter((m) => !known.has(m));
+        if (others.length === 0) continue;
+        const allow = [...known].sort().join(", ");
+        app.route({
+          method: others,
+          url,
+          handler: async () => {
+            throw new ApiError("method_not_allowed", `Use one of: ${allow}`, undefined, { allow });
+          },
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import rateLimit from "@fastify/rate-limit";
+import type { FastifyInstance } from "fastify";
+import { ApiError } from "../errors";
+
+/**
+ * 600 requests per window per API key (configurable), and a per-address limit on the public
+ * routes. Runs after authentication, so the key is known; headers follow the API contract.
+ */
+export async function registerRateLimit(app: FastifyInstance): Promise<void> {
+  const { rateLimit: perKey, publicRateLimit, rateLimitWindowMs } = app.settings;
+  await app.register(rateLimit, {
+    global: true,
+    hook: "preParsing",
+    timeWindow: rateLimitWindowMs,
+    max: (request) => (request.principal ? perKey : publicRateLimit),
+    keyGenerator: (request) => (request.principal ? `key:${request.principal.keyId}` : `ip:${request.ip}`),
+    addHeaders: {
+      "x-ratelimit-limit": true,
+      "x-ratelimit-remaining": true,
+      "x-ratelimit-reset": true,
+      "retry-after": true,
+    },
+    addHeadersOnExceeding: {
+      "x-ratelimit-limit": true,
+      "x-ratelimit-remaining": true,
+      "x-ratelimit-reset": true,
+    },
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(
+        "rate_limited",
+        `Rate limit of ${context.max} requests per ${Math.round(rateLimitWindowMs / 1000)} s exceeded; retry in ${context.after}`,
+      ),
+  });
+}

@@ -1,0 +1,22 @@
+import type { ServerOptions } from "../config";
+import type { Store } from "../store";
+import type { Principal } from "../store/keys";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    store: Store;
+    settings: ServerOptions;
+    /** The dispatcher of every outbound request (probes, webhooks), bound by the outbound policy. */
+    outbound: import("undici").Dispatcher;
+  }
+  interface FastifyRequest {
+    /** The account of the request's API key (set by the auth hook on /api/v1). */
+    principal?: Principal;
+  }
+}
+
+/** The principal of an authenticated request; the auth hook guarantees one on /api/v1. */
+export function principalOf(request: { principal?: Principal }): Principal {
+  if (!request.principal) throw new Error("route under /api/v1 reached without authentication");
+  return request.principal;
+}

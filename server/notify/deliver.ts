@@ -1,0 +1,92 @@
+import { createHmac } from "node:crypto";
+import type { Dispatcher } from "undici";
+import { request } from "undici";
+import type { EventType, Heartbeat, Monitor } from "../../api";
+import { assertTargetAllowed } from "../outbound";
+import type { Store } from "../store";
+import type { StoredChannel } from "../store/channels";
+
+/** The JSON body of every event a channel receives. */
+export interface NotificationEvent {
+  event: EventType;
+  occurred_at: string;
+  monitor?: Pick<Monitor, "id" | "name" | "type" | "url" | "health">;
+  heartbeat?: Heartbeat;
+}
+
+/** What a delivery achieved: for `channels/<id>/test` and the notifier's log. */
+export interface DeliveryResult {
+  status_code: number | null;
+  response_time_ms: number;
+}
+
+/** A failed delivery, with a reason safe to show (never the URL, which carries tokens). */
+export class DeliveryError extends Error {
+  readonly code = "DELIVERY_FAILED";
+}
+
+export interface DeliveryContext {
+  store: Store;
+  dispatcher: Dispatcher;
+  allowPrivate: boolean;
+  accountId: string;
+  timeoutMs?: number;
+}
+
+/** Delivers one event to one channel: webhook (signed), Slack, or email (recorded in the outbox). */
+export async function deliver(
+  ctx: DeliveryContext,
+  channel: StoredChannel,
+  event: NotificationEvent,
+): Promise<DeliveryResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const config = channel.config as Record<string, string>;
+  if (channel.type === "email") {
+    ctx.store.outbox.add({
+      account_id: ctx.accountId,
+      channel_id: channel.id,
+      recipient: config.address as string,
+      subject: subjectOf(event),
+      body: JSON.stringify(event, null, 2),
+    });
+    return { status_code: null, response_time_ms: elapsed() };
+  }
+  const url = new URL(channel.type === "slack" ? (config.webhook_url as string) : (config.url as string));
+  const body = JSON.stringify(channel.type === "slack" ? { text: subjectOf(event) } : event);
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "user-agent": "pulumi-uptime-server",
+    "x-event": event.event,
+  };
+  if (channel.type === "webhook" && config.secret) {
+    headers["x-signature"] = `sha256=${createHmac("sha256", config.secret).update(body).digest("hex")}`;
+  }
+  try {
+    assertTargetAllowed(url, ctx.allowPrivate);
+    const timeout = ctx.timeoutMs ?? 10_000;
+    const res = await request(url, {
+      method: "POST",
+      body,
+      headers,
+      dispatcher: ctx.dispatcher,
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+      signal: AbortSignal.timeout(timeout),
+    });
+    await res.body.dump();
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      throw new DeliveryError(`receiver at ${url.host} answered HTTP ${res.statusCode}`);
+    }
+    return { status_code: res.statusCode, response_time_ms: elapsed() };
+  } catch (err) {
+    if (err instanceof DeliveryError) throw err;
+    throw new DeliveryError(`could not reach ${url.host}: ${(err as Error).message}`);
+  }
+}
+
+function subjectOf(event: NotificationEvent): string {
+  if (event.event === "test") return "Test notification from pulumi-uptime";
+  const name = event.monitor?.name ?? "monitor";
+  return event.event === "monitor.down" ? `🔴 ${name} is down` : `🟢 ${name} is up again`;
+}

@@ -1,0 +1,96 @@
+import {
+  type CreateStatusPage,
+  type ErrorDetail,
+  normalizeSet,
+  type StatusDocument,
+  type StatusPage,
+  type UpdateStatusPage,
+} from "../../api";
+import { ApiError, notFound, validationFailed } from "../errors";
+import type { Store } from "../store";
+import type { StatusPageSpec } from "../store/status-pages";
+
+const DAY_MS = 86_400_000;
+
+function check(store: Store, accountId: string, spec: StatusPageSpec, exceptId?: string): void {
+  const existing = store.statusPages.existingMonitors(accountId, spec.monitor_ids);
+  const details: ErrorDetail[] = [];
+  spec.monitor_ids.forEach((id, i) => {
+    if (!existing.has(id))
+      details.push({ field: `monitor_ids[${i}]`, message: `monitor ${id} does not exist` });
+  });
+  if (details.length) throw validationFailed(details);
+  if (store.statusPages.slugTaken(spec.slug, exceptId)) {
+    throw new ApiError("conflict", `Status page slug "${spec.slug}" is taken`, [
+      { field: "slug", message: "is already taken" },
+    ]);
+  }
+}
+
+export function getStatusPage(store: Store, accountId: string, id: string): StatusPage {
+  const page = store.statusPages.get(accountId, id);
+  if (!page) throw notFound("status page", id);
+  return page;
+}
+
+export function createStatusPage(store: Store, accountId: string, body: CreateStatusPage): StatusPage {
+  const spec: StatusPageSpec = {
+    slug: body.slug,
+    title: body.title,
+    description: body.description ?? null,
+    monitor_ids: normalizeSet(body.monitor_ids ?? []),
+  };
+  check(store, accountId, spec);
+  return store.statusPages.create(accountId, spec);
+}
+
+export function updateStatusPage(
+  store: Store,
+  accountId: string,
+  id: string,
+  body: UpdateStatusPage,
+): StatusPage {
+  const current = getStatusPage(store, accountId, id);
+  const spec: StatusPageSpec = {
+    slug: body.slug ?? current.slug,
+    title: body.title ?? current.title,
+    description: body.description === undefined ? current.description : body.description,
+    monitor_ids: normalizeSet(body.monitor_ids ?? current.monitor_ids),
+  };
+  check(store, accountId, spec, id);
+  return store.statusPages.update(accountId, id, spec) as StatusPage;
+}
+
+/**
+ * The public document: names and health only. Overall `unknown` until a monitor has been
+ * checked; `operational` when every checked one is up, `down` when all are down, else `degraded`.
+ */
+export function statusDocument(store: Store, slug: string, now = Date.now()): StatusDocument {
+  const page = store.statusPages.bySlug(slug);
+  if (!page) throw new ApiError("not_found", `No status page "${slug}"`);
+  const monitors = store.statusPages.publicMonitors(page.id).map((m) => ({
+    name: (JSON.parse(m.spec) as { name: string }).name,
+    status: m.status === "paused" ? ("paused" as const) : m.health,
+    uptime_pct_24h: store.heartbeats.uptime(m.id, now - DAY_MS),
+    uptime_pct_30d: store.heartbeats.uptime(m.id, now - 30 * DAY_MS),
+    last_checked_at: m.last_checked_at,
+  }));
+  const checked = monitors.filter((m) => m.status === "up" || m.status === "down");
+  const down = checked.filter((m) => m.status === "down").length;
+  const status =
+    checked.length === 0
+      ? "unknown"
+      : down === 0
+        ? "operational"
+        : down === checked.length
+          ? "down"
+          : "degraded";
+  return {
+    slug: page.slug,
+    title: page.title,
+    description: page.description,
+    status,
+    updated_at: new Date(now).toISOString(),
+    monitors,
+  };
+}

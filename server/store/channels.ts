@@ -1,0 +1,108 @@
+import type { DatabaseSync } from "node:sqlite";
+import { type Channel, type ChannelConfig, type ChannelType, configFingerprint } from "../../api";
+import { newId, nowIso } from "./ids";
+import { afterCursor, type Page, toPage } from "./pagination";
+
+interface ChannelRow {
+  id: string;
+  account_id: string;
+  name: string;
+  type: ChannelType;
+  config: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A channel with its config in clear: for delivery only, never for a response. */
+export interface StoredChannel extends Omit<Channel, "config" | "config_fingerprint"> {
+  config: ChannelConfig;
+}
+
+/** Notification channels. Configs are stored in clear (they must be usable) and masked on reads. */
+export class ChannelRepository {
+  constructor(private readonly db: DatabaseSync) {}
+
+  list(accountId: string, limit: number, cursor?: string): Page<Channel> {
+    const after = afterCursor(cursor);
+    const rows = this.db
+      .prepare(`SELECT * FROM channels WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`)
+      .all(accountId, ...after.params, limit + 1) as unknown as ChannelRow[];
+    return toPage(rows, limit, (kept) => kept.map(toChannel));
+  }
+
+  get(accountId: string, id: string): Channel | undefined {
+    const row = this.row(accountId, id);
+    return row ? toChannel(row) : undefined;
+  }
+
+  /** The channel with its secrets, for delivering an event. */
+  stored(accountId: string, id: string): StoredChannel | undefined {
+    const row = this.row(accountId, id);
+    return row ? { ...toChannel(row), config: JSON.parse(row.config) } : undefined;
+  }
+
+  /** The clear channels linked to a monitor, for notifications. */
+  forMonitor(monitorId: string): StoredChannel[] {
+    const rows = this.db
+      .prepare(
+        "SELECT c.* FROM channels c JOIN monitor_channels mc ON mc.channel_id = c.id WHERE mc.monitor_id = ? ORDER BY c.id",
+      )
+      .all(monitorId) as unknown as ChannelRow[];
+    return rows.map((row) => ({ ...toChannel(row), config: JSON.parse(row.config) }));
+  }
+
+  create(accountId: string, name: string, type: ChannelType, config: ChannelConfig): Channel {
+    const id = newId("chn");
+    const now = nowIso();
+    this.db
+      .prepare(
+        "INSERT INTO channels (id, account_id, name, type, config, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      )
+      .run(id, accountId, name, type, JSON.stringify(config), now, now);
+    return this.get(accountId, id) as Channel;
+  }
+
+  update(accountId: string, id: string, name: string, config: ChannelConfig): Channel | undefined {
+    this.db
+      .prepare("UPDATE channels SET name = ?, config = ?, updated_at = ? WHERE id = ? AND account_id = ?")
+      .run(name, JSON.stringify(config), nowIso(), id, accountId);
+    return this.get(accountId, id);
+  }
+
+  /** Deletes the channel; monitors that named it no longer do. */
+  delete(accountId: string, id: string): Channel | undefined {
+    const channel = this.get(accountId, id);
+    if (channel) this.db.prepare("DELETE FROM channels WHERE id = ? AND account_id = ?").run(id, accountId);
+    return channel;
+  }
+
+  private row(accountId: string, id: string): ChannelRow | undefined {
+    return this.db.prepare("SELECT * FROM channels WHERE id = ? AND account_id = ?").get(id, accountId) as
+      | ChannelRow
+      | undefined;
+  }
+}
+
+function toChannel(row: ChannelRow): Channel {
+  const config = JSON.parse(row.config) as Record<string, string>;
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    config: maskConfig(config),
+    config_fingerprint: configFingerprint(row.id, config),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** URLs keep their origin only (their paths and queries carry tokens); secrets become `****`. */
+export function maskConfig(config: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (key === "address") out[key] = value;
+    else if (key === "url" || key === "webhook_url") out[key] = `${new URL(value).origin}/****`;
+    else out[key] = "****";
+  }
+  return out;
+}

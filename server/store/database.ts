@@ -1,0 +1,49 @@
+import { DatabaseSync } from "node:sqlite";
+import { MIGRATIONS } from "./migrations";
+
+/**
+ * Opens the embedded store (a file path or `:memory:`) and brings its schema up to date. WAL mode
+ * keeps readers off the writer's back; `synchronous=NORMAL` in WAL mode keeps every committed
+ * write across a crash of the process (only a power loss may drop the last commits).
+ */
+export function openDatabase(path: string): DatabaseSync {
+  const db = new DatabaseSync(path);
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA foreign_keys = ON");
+  db.exec("PRAGMA busy_timeout = 5000");
+  migrate(db);
+  return db;
+}
+
+function migrate(db: DatabaseSync): void {
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)",
+  );
+  const row = db.prepare("SELECT MAX(version) AS v FROM schema_migrations").get() as { v: number | null };
+  const current = row.v ?? 0;
+  for (const [index, sql] of MIGRATIONS.entries()) {
+    const version = index + 1;
+    if (version <= current) continue;
+    transaction(db, () => {
+      db.exec(sql);
+      db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(
+        version,
+        new Date().toISOString(),
+      );
+    });
+  }
+}
+
+/** Runs `fn` in one write transaction: all of it is stored, or none. */
+export function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = fn();
+    db.exec("COMMIT");
+    return result;
+  } catch (err) {
+    db.exec("ROLLBACK");
+    throw err;
+  }
+}

@@ -1,0 +1,46 @@
+import type { DatabaseSync } from "node:sqlite";
+
+/** How long a key's first answer is replayed. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** A remembered answer to a POST with an `Idempotency-Key`. */
+export interface StoredResponse {
+  fingerprint: string;
+  statusCode: number;
+  body: string;
+}
+
+/** First answers of POSTs sent with an `Idempotency-Key`, per account, for 24 hours. */
+export class IdempotencyRepository {
+  constructor(private readonly db: DatabaseSync) {}
+
+  find(accountId: string, key: string, now = Date.now()): StoredResponse | undefined {
+    const row = this.db
+      .prepare(
+        "SELECT fingerprint, status_code, response FROM idempotency_keys WHERE account_id = ? AND key = ? AND created_at > ?",
+      )
+      .get(accountId, key, now - IDEMPOTENCY_TTL_MS) as
+      | { fingerprint: string; status_code: number; response: string }
+      | undefined;
+    return row
+      ? { fingerprint: row.fingerprint, statusCode: row.status_code, body: row.response }
+      : undefined;
+  }
+
+  save(accountId: string, key: string, response: StoredResponse, now = Date.now()): void {
+    this.db
+      .prepare(
+        `INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, response, created_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (account_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status_code = excluded.status_code,
+         response = excluded.response, created_at = excluded.created_at`,
+      )
+      .run(accountId, key, response.fingerprint, response.statusCode, response.body, now);
+  }
+
+  prune(now = Date.now()): number {
+    return Number(
+      this.db.prepare("DELETE FROM idempotency_keys WHERE created_at <= ?").run(now - IDEMPOTENCY_TTL_MS)
+        .changes,
+    );
+  }
+}

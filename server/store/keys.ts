@@ -1,0 +1,105 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { DatabaseSync } from "node:sqlite";
+import { transaction } from "./database";
+import { newId, nowIso } from "./ids";
+
+const LOOKUP_LENGTH = 8;
+
+/** An API key as `keys list` shows it: never the key itself. */
+export interface KeyInfo {
+  id: string;
+  account: string;
+  name: string | null;
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** The account an accepted key belongs to. */
+export interface Principal {
+  accountId: string;
+  keyId: string;
+  monitorLimit: number | null;
+}
+
+const hash = (key: string) => createHash("sha256").update(key).digest();
+
+/**
+ * Accounts and their API keys. A key is `uk_` + 32 random bytes (base64url); only its SHA-256 is
+ * stored, found by its first characters and compared in constant time.
+ */
+export class KeyRepository {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** Creates a key for `account` (creating the account on first use); returns the key, once. */
+  create(
+    account: string,
+    name: string | null,
+    key = `uk_${randomBytes(32).toString("base64url")}`,
+  ): { key: string; info: KeyInfo } {
+    const id = newId("key");
+    transaction(this.db, () => {
+      const accountId = this.ensureAccount(account);
+      this.db
+        .prepare(
+          "INSERT INTO api_keys (id, account_id, name, lookup, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .run(id, accountId, name, lookup(key), hash(key), nowIso());
+    });
+    return { key, info: this.list().find((k) => k.id === id) as KeyInfo };
+  }
+
+  /** Accepts a presented key: the principal, or undefined for an unknown or revoked key. */
+  authenticate(key: string): Principal | undefined {
+    if (!key.startsWith("uk_") || key.length < 3 + LOOKUP_LENGTH) return undefined;
+    const row = this.db
+      .prepare(
+        `SELECT k.id, k.hash, k.account_id, a.monitor_limit FROM api_keys k JOIN accounts a ON a.id = k.account_id
+         WHERE k.lookup = ? AND k.revoked_at IS NULL`,
+      )
+      .get(lookup(key)) as
+      | { id: string; hash: Uint8Array; account_id: string; monitor_limit: number | null }
+      | undefined;
+    if (!row || !timingSafeEqual(Buffer.from(row.hash), hash(key))) return undefined;
+    return { accountId: row.account_id, keyId: row.id, monitorLimit: row.monitor_limit };
+  }
+
+  list(account?: string): KeyInfo[] {
+    const rows = this.db
+      .prepare(
+        `SELECT k.id, a.name AS account, k.name, k.lookup, k.created_at, k.revoked_at FROM api_keys k
+         JOIN accounts a ON a.id = k.account_id WHERE ? IS NULL OR a.name = ? ORDER BY k.created_at, k.id`,
+      )
+      .all(account ?? null, account ?? null) as unknown as (Omit<KeyInfo, "prefix"> & { lookup: string })[];
+    return rows.map(({ lookup: l, ...rest }) => ({ ...rest, prefix: `uk_${l}…` }));
+  }
+
+  /** Revokes a key by id; false when there is no such active key. */
+  revoke(id: string): boolean {
+    return (
+      this.db
+        .prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
+        .run(nowIso(), id).changes > 0
+    );
+  }
+
+  /** Sets an account's own monitor limit (null: the server's default). */
+  setMonitorLimit(account: string, limit: number | null): void {
+    this.ensureAccount(account);
+    this.db.prepare("UPDATE accounts SET monitor_limit = ? WHERE name = ?").run(limit, account);
+  }
+
+  private ensureAccount(name: string): string {
+    const existing = this.db.prepare("SELECT id FROM accounts WHERE name = ?").get(name) as
+      | { id: string }
+      | undefined;
+    if (existing) return existing.id;
+    const id = newId("acc");
+    this.db.prepare("INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)").run(id, name, nowIso());
+    return id;
+  }
+}
+
+function lookup(key: string): string {
+  return key.slice(3, 3 + LOOKUP_LENGTH);
+}

@@ -1,0 +1,98 @@
+/** Schema migrations, applied in order at start; never edit one that has shipped, add another. */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    monitor_limit INTEGER,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    name TEXT,
+    lookup TEXT NOT NULL UNIQUE,
+    hash BLOB NOT NULL,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  CREATE TABLE monitors (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    spec TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('active', 'paused')),
+    health TEXT NOT NULL CHECK (health IN ('pending', 'up', 'down')),
+    last_checked_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX monitors_by_account ON monitors (account_id, created_at, id);
+  CREATE TABLE channels (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    config TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX channels_by_account ON channels (account_id, created_at, id);
+  CREATE TABLE monitor_channels (
+    monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+    PRIMARY KEY (monitor_id, channel_id)
+  );
+  CREATE INDEX monitor_channels_by_channel ON monitor_channels (channel_id);
+  CREATE TABLE status_pages (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    slug TEXT NOT NULL UNIQUE,
+    title TEXT NOT NULL,
+    description TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX status_pages_by_account ON status_pages (account_id, created_at, id);
+  CREATE TABLE status_page_monitors (
+    status_page_id TEXT NOT NULL REFERENCES status_pages(id) ON DELETE CASCADE,
+    monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+    PRIMARY KEY (status_page_id, monitor_id)
+  );
+  CREATE INDEX status_page_monitors_by_monitor ON status_page_monitors (monitor_id);
+  CREATE TABLE heartbeats (
+    id TEXT PRIMARY KEY,
+    monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+    checked_at INTEGER NOT NULL,
+    up INTEGER NOT NULL,
+    response_time_ms INTEGER,
+    status_code INTEGER,
+    error TEXT
+  );
+  CREATE INDEX heartbeats_by_monitor ON heartbeats (monitor_id, checked_at);
+  CREATE TABLE incidents (
+    id TEXT PRIMARY KEY,
+    monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER
+  );
+  CREATE INDEX incidents_by_monitor ON incidents (monitor_id, started_at);
+  CREATE TABLE idempotency_keys (
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    status_code INTEGER NOT NULL,
+    response TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (account_id, key)
+  );
+  CREATE TABLE outbox (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    channel_id TEXT,
+    recipient TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  `,
+];

@@ -1,0 +1,179 @@
+import type { DatabaseSync } from "node:sqlite";
+import type { Monitor, MonitorSpec } from "../../api";
+import { transaction } from "./database";
+import { newId, nowIso } from "./ids";
+import { afterCursor, type Page, toPage } from "./pagination";
+
+interface MonitorRow {
+  id: string;
+  account_id: string;
+  spec: string;
+  status: Monitor["status"];
+  health: Monitor["health"];
+  last_checked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a list of monitors can be filtered by. */
+export interface MonitorFilter {
+  limit: number;
+  cursor?: string;
+  tag?: string;
+  status?: Monitor["status"];
+}
+
+/** A monitor as the checker sees it: every account's. */
+export interface ScheduledMonitor extends Monitor {
+  account_id: string;
+}
+
+/** Monitors, their channel links, and the status/health the checker maintains. */
+export class MonitorRepository {
+  constructor(private readonly db: DatabaseSync) {}
+
+  count(accountId: string): number {
+    return (
+      this.db.prepare("SELECT COUNT(*) AS n FROM monitors WHERE account_id = ?").get(accountId) as {
+        n: number;
+      }
+    ).n;
+  }
+
+  list(accountId: string, filter: MonitorFilter): Page<Monitor> {
+    const after = afterCursor(filter.cursor);
+    const where = ["account_id = ?", after.sql];
+    const params: (string | number)[] = [accountId, ...after.params];
+    if (filter.status) {
+      where.push("status = ?");
+      params.push(filter.status);
+    }
+    if (filter.tag) {
+      where.push("EXISTS (SELECT 1 FROM json_each(spec, '$.tags') WHERE value = ?)");
+      params.push(filter.tag.toLowerCase());
+    }
+    const rows = this.db
+      .prepare(`SELECT * FROM monitors WHERE ${where.join(" AND ")} ORDER BY created_at, id LIMIT ?`)
+      .all(...params, filter.limit + 1) as unknown as MonitorRow[];
+    return toPage(rows, filter.limit, (kept) => this.hydrate(kept));
+  }
+
+  get(accountId: string, id: string): Monitor | undefined {
+    const row = this.db
+      .prepare("SELECT * FROM monitors WHERE id = ? AND account_id = ?")
+      .get(id, accountId) as MonitorRow | undefined;
+    return row ? this.hydrate([row])[0] : undefined;
+  }
+
+  /** Every active monitor of every account, for the checker's schedule. */
+  active(): ScheduledMonitor[] {
+    const rows = this.db
+      .prepare("SELECT * FROM monitors WHERE status = 'active'")
+      .all() as unknown as MonitorRow[];
+    return this.hydrate(rows).map((m, i) => ({ ...m, account_id: (rows[i] as MonitorRow).account_id }));
+  }
+
+  /** The ids among `ids` that are channels of the account. */
+  existingChannels(accountId: string, ids: readonly string[]): Set<string> {
+    if (ids.length === 0) return new Set();
+    const rows = this.db
+      .prepare(`SELECT id FROM channels WHERE account_id = ? AND id IN (${ids.map(() => "?").join(",")})`)
+      .all(accountId, ...ids) as { id: string }[];
+    return new Set(rows.map((r) => r.id));
+  }
+
+  create(accountId: string, spec: MonitorSpec): Monitor {
+    const id = newId("mon");
+    const now = nowIso();
+    transaction(this.db, () => {
+      this.db
+        .prepare(
+          "INSERT INTO monitors (id, account_id, spec, status, health, created_at, updated_at) VALUES (?, ?, ?, 'active', 'pending', ?, ?)",
+        )
+        .run(id, accountId, specJson(spec), now, now);
+      this.linkChannels(id, spec.channel_ids);
+    });
+    return this.get(accountId, id) as Monitor;
+  }
+
+  update(accountId: string, id: string, spec: MonitorSpec): Monitor | undefined {
+    const changed = transaction(this.db, () => {
+      const result = this.db
+        .prepare("UPDATE monitors SET spec = ?, updated_at = ? WHERE id = ? AND account_id = ?")
+        .run(specJson(spec), nowIso(), id, accountId);
+      if (result.changes === 0) return false;
+      this.db.prepare("DELETE FROM monitor_channels WHERE monitor_id = ?").run(id);
+      this.linkChannels(id, spec.channel_ids);
+      return true;
+    });
+    return changed ? this.get(accountId, id) : undefined;
+  }
+
+  /** Pause or resume; a no-op (same `updated_at`) when the monitor is already in that status. */
+  setStatus(accountId: string, id: string, status: Monitor["status"]): Monitor | undefined {
+    this.db
+      .prepare(
+        "UPDATE monitors SET status = ?, updated_at = ? WHERE id = ? AND account_id = ? AND status <> ?",
+      )
+      .run(status, nowIso(), id, accountId, status);
+    return this.get(accountId, id);
+  }
+
+  /** Deletes the monitor with its heartbeats, incidents and links; returns it as it was. */
+  delete(accountId: string, id: string): Monitor | undefined {
+    const monitor = this.get(accountId, id);
+    if (monitor) this.db.prepare("DELETE FROM monitors WHERE id = ? AND account_id = ?").run(id, accountId);
+    return monitor;
+  }
+
+  /** Records a check's outcome on the monitor (the checker's write). */
+  recordHealth(id: string, health: "up" | "down", checkedAt: string): void {
+    this.db
+      .prepare("UPDATE monitors SET health = ?, last_checked_at = ? WHERE id = ?")
+      .run(health, checkedAt, id);
+  }
+
+  private linkChannels(monitorId: string, channelIds: readonly string[]): void {
+    const insert = this.db.prepare("INSERT INTO monitor_channels (monitor_id, channel_id) VALUES (?, ?)");
+    for (const channelId of channelIds) insert.run(monitorId, channelId);
+  }
+
+  private hydrate(rows: MonitorRow[]): Monitor[] {
+    if (rows.length === 0) return [];
+    // Past a page's size, one scan of the link table beats a huge IN list.
+    const links = (
+      rows.length > 500
+        ? this.db.prepare("SELECT monitor_id, channel_id FROM monitor_channels ORDER BY channel_id").all()
+        : this.db
+            .prepare(
+              `SELECT monitor_id, channel_id FROM monitor_channels WHERE monitor_id IN (${rows.map(() => "?").join(",")}) ORDER BY channel_id`,
+            )
+            .all(...rows.map((r) => r.id))
+    ) as { monitor_id: string; channel_id: string }[];
+    const channels = new Map<string, string[]>();
+    for (const link of links) {
+      const list = channels.get(link.monitor_id) ?? [];
+      list.push(link.channel_id);
+      channels.set(link.monitor_id, list);
+    }
+    return rows.map((row) => {
+      const spec = JSON.parse(row.spec) as Omit<MonitorSpec, "channel_ids">;
+      return {
+        id: row.id,
+        ...spec,
+        channel_ids: channels.get(row.id) ?? [],
+        status: row.status,
+        health: row.health,
+        last_checked_at: row.last_checked_at,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+      };
+    });
+  }
+}
+
+/** The spec as stored: channel links live in their own table. */
+function specJson(spec: MonitorSpec): string {
+  const { channel_ids: _links, ...rest } = spec;
+  return JSON.stringify(rest);
+}

@@ -1,0 +1,145 @@
+import type { DatabaseSync } from "node:sqlite";
+import type { StatusPage } from "../../api";
+import { transaction } from "./database";
+import { newId, nowIso } from "./ids";
+import { afterCursor, type Page, toPage } from "./pagination";
+
+interface StatusPageRow {
+  id: string;
+  account_id: string;
+  slug: string;
+  title: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a status page stores besides its id and times. */
+export interface StatusPageSpec {
+  slug: string;
+  title: string;
+  description: string | null;
+  monitor_ids: string[];
+}
+
+/** The monitors of a public status page, with what the public document may show. */
+export interface PublicMonitorRow {
+  id: string;
+  spec: string;
+  status: "active" | "paused";
+  health: "pending" | "up" | "down";
+  last_checked_at: string | null;
+}
+
+/** Status pages and their monitor links. Slugs are unique across the server. */
+export class StatusPageRepository {
+  constructor(private readonly db: DatabaseSync) {}
+
+  list(accountId: string, limit: number, cursor?: string): Page<StatusPage> {
+    const after = afterCursor(cursor);
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM status_pages WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`,
+      )
+      .all(accountId, ...after.params, limit + 1) as unknown as StatusPageRow[];
+    return toPage(rows, limit, (kept) => kept.map((row) => this.hydrate(row)));
+  }
+
+  get(accountId: string, id: string): StatusPage | undefined {
+    const row = this.db
+      .prepare("SELECT * FROM status_pages WHERE id = ? AND account_id = ?")
+      .get(id, accountId) as StatusPageRow | undefined;
+    return row ? this.hydrate(row) : undefined;
+  }
+
+  bySlug(slug: string): (StatusPage & { account_id: string }) | undefined {
+    const row = this.db.prepare("SELECT * FROM status_pages WHERE slug = ?").get(slug) as
+      | StatusPageRow
+      | undefined;
+    return row ? { ...this.hydrate(row), account_id: row.account_id } : undefined;
+  }
+
+  /** Whether another page (not `exceptId`) already has the slug. */
+  slugTaken(slug: string, exceptId?: string): boolean {
+    return (
+      this.db
+        .prepare("SELECT 1 FROM status_pages WHERE slug = ? AND id IS NOT ?")
+        .get(slug, exceptId ?? null) !== undefined
+    );
+  }
+
+  /** The ids among `ids` that are monitors of the account. */
+  existingMonitors(accountId: string, ids: readonly string[]): Set<string> {
+    if (ids.length === 0) return new Set();
+    const rows = this.db
+      .prepare(`SELECT id FROM monitors WHERE account_id = ? AND id IN (${ids.map(() => "?").join(",")})`)
+      .all(accountId, ...ids) as { id: string }[];
+    return new Set(rows.map((r) => r.id));
+  }
+
+  create(accountId: string, spec: StatusPageSpec): StatusPage {
+    const id = newId("sp");
+    const now = nowIso();
+    transaction(this.db, () => {
+      this.db
+        .prepare(
+          "INSERT INTO status_pages (id, account_id, slug, title, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        )
+        .run(id, accountId, spec.slug, spec.title, spec.description, now, now);
+      this.link(id, spec.monitor_ids);
+    });
+    return this.get(accountId, id) as StatusPage;
+  }
+
+  update(accountId: string, id: string, spec: StatusPageSpec): StatusPage | undefined {
+    transaction(this.db, () => {
+      this.db
+        .prepare(
+          "UPDATE status_pages SET slug = ?, title = ?, description = ?, updated_at = ? WHERE id = ? AND account_id = ?",
+        )
+        .run(spec.slug, spec.title, spec.description, nowIso(), id, accountId);
+      this.db.prepare("DELETE FROM status_page_monitors WHERE status_page_id = ?").run(id);
+      this.link(id, spec.monitor_ids);
+    });
+    return this.get(accountId, id);
+  }
+
+  delete(accountId: string, id: string): StatusPage | undefined {
+    const page = this.get(accountId, id);
+    if (page) this.db.prepare("DELETE FROM status_pages WHERE id = ? AND account_id = ?").run(id, accountId);
+    return page;
+  }
+
+  /** The page's monitors in creation order, for the public document. */
+  publicMonitors(statusPageId: string): PublicMonitorRow[] {
+    return this.db
+      .prepare(
+        `SELECT m.id, m.spec, m.status, m.health, m.last_checked_at FROM monitors m
+         JOIN status_page_monitors spm ON spm.monitor_id = m.id
+         WHERE spm.status_page_id = ? ORDER BY m.created_at, m.id`,
+      )
+      .all(statusPageId) as unknown as PublicMonitorRow[];
+  }
+
+  private link(statusPageId: string, monitorIds: readonly string[]): void {
+    const insert = this.db.prepare(
+      "INSERT INTO status_page_monitors (status_page_id, monitor_id) VALUES (?, ?)",
+    );
+    for (const monitorId of monitorIds) insert.run(statusPageId, monitorId);
+  }
+
+  private hydrate(row: StatusPageRow): StatusPage {
+    const monitorIds = this.db
+      .prepare("SELECT monitor_id FROM status_page_monitors WHERE status_page_id = ? ORDER BY monitor_id")
+      .all(row.id) as { monitor_id: string }[];
+    return {
+      id: row.id,
+      slug: row.slug,
+      title: row.title,
+      description: row.description,
+      monitor_ids: monitorIds.map((r) => r.monitor_id),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+}

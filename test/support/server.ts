@@ -1,0 +1,55 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { request } from "undici";
+import { buildApp, type ServerOptionsInput } from "../../server";
+
+/** A real reference server on a loopback port, with a dev key. */
+export interface TestServer {
+  app: FastifyInstance;
+  url: string;
+  key: string;
+  /** Sends a request with the dev key (or `opts.key`; `null` for none) and parses the JSON answer. */
+  call: (method: string, path: string, body?: unknown, opts?: CallOptions) => Promise<ApiAnswer>;
+  close: () => Promise<void>;
+}
+
+export interface CallOptions {
+  key?: string | null;
+  headers?: Record<string, string>;
+  /** Raw body sent as is (with `headers` for its content type). */
+  raw?: string;
+}
+
+export interface ApiAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
+  body: any;
+}
+
+export const newKey = () => `uk_${randomBytes(24).toString("base64url")}`;
+
+export async function startServer(options: ServerOptionsInput = {}): Promise<TestServer> {
+  const key = options.devKey ?? newKey();
+  const app = await buildApp({ logger: false, allowPrivateTargets: true, ...options, devKey: key });
+  const address = await app.listen({ port: 0, host: "127.0.0.1" });
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    opts: CallOptions = {},
+  ): Promise<ApiAnswer> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    const useKey = opts.key === undefined ? key : opts.key;
+    if (useKey) headers.authorization = `Bearer ${useKey}`;
+    let payload: string | undefined = opts.raw;
+    if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers["content-type"] ??= "application/json";
+    }
+    const res = await request(`${address}${path}`, { method: method as "GET", headers, body: payload });
+    const text = await res.body.text();
+    return { status: res.statusCode, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  };
+  return { app, url: address, key, call, close: () => app.close() };
+}
