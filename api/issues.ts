@@ -81,6 +81,9 @@ function describe(issue: z.core.$ZodIssue): string {
         : issue.origin === "string"
           ? `must be at most ${issue.maximum} characters`
           : `must be at most ${issue.maximum}`;
+    case "invalid_key":
+    case "invalid_element":
+      return issue.issues[0]?.message ?? issue.message;
     case "invalid_format":
       return `must be a valid ${issue.format}`;
     default:

@@ -1,0 +1,31 @@
+import { validate } from "@readme/openapi-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "../support/server";
+
+describe("OpenAPI document", () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer();
+  });
+  afterAll(() => s.close());
+
+  it("is served without a key, is a valid OpenAPI 3.1 document, and matches the snapshot", async () => {
+    const res = await s.call("GET", "/api/v1/openapi.json", undefined, { key: null });
+    expect(res.status).toBe(200);
+    const doc = res.body;
+    expect(doc.openapi).toBe("3.1.0");
+    const result = await validate(structuredClone(doc));
+    expect(result.valid, JSON.stringify(result.errors)).toBe(true);
+    const paths = Object.keys(doc.paths);
+    for (const p of [
+      "/api/v1/monitors",
+      "/api/v1/monitors/{id}/stats",
+      "/api/v1/channels/{id}/test",
+      "/api/status/{file}",
+    ]) {
+      expect(paths).toContain(p);
+    }
+    expect(doc.components.schemas.CreateMonitor.required).toEqual(["name", "type", "url", "interval_sec"]);
+    await expect(JSON.stringify(doc, null, 2)).toMatchFileSnapshot("../__snapshots__/openapi.json");
+  });
+});
