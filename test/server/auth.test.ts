@@ -16,7 +16,7 @@ describe("API keys and accounts", () => {
     const revoked = s.app.store.keys.create("revoked-account", null);
     expect(s.app.store.keys.revoke(revoked.info.id)).toBe(true);
     for (const headers of [
-      {},
+      {} as Record<string, string>,
       { authorization: "Basic abc" },
       { authorization: `Bearer ${newKey()}` },
       { authorization: `Bearer ${revoked.key}` },
