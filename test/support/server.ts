@@ -23,7 +23,7 @@ export interface CallOptions {
 export interface ApiAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON answers
   body: any;
 }
 

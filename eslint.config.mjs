@@ -1,0 +1,18 @@
+// Lint rules for the whole repository: ESLint's and typescript-eslint's recommended sets.
+import js from "@eslint/js";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/", "node_modules/", "**/node_modules/", "coverage/", "test/__snapshots__/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      // Dynamic providers must load their implementation with require() inside each method.
+      "@typescript-eslint/no-require-imports": "off",
+    },
+  },
+);
