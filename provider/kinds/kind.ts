@@ -1,0 +1,83 @@
+import type { UptimeClient } from "../client";
+import type { Connection } from "../connection";
+
+/** Pulumi's marker for a value not known until apply (preview with computed inputs). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export type Props = Record<string, unknown>;
+
+/** A check failure in Pulumi's shape: the input property and the rule it broke. */
+export interface Failure {
+  property: string;
+  reason: string;
+}
+
+/**
+ * What the generic runtime needs to know about one kind of API object. Comparable fields
+ * (`desired`/`actual`) are camelCase input properties in the API's normal form, so a second
+ * `pulumi up` compares equal values and reports no change.
+ */
+export interface Kind<Api extends { id: string }> {
+  /** "monitor", "channel", "status page": used in messages. */
+  label: string;
+  /** Collection path, e.g. `/api/v1/monitors`. */
+  path: string;
+  /** Whether GET/PATCH/DELETE by id are the server's extensions (channels, status pages). */
+  byIdIsExtension: boolean;
+  /** Input properties whose change replaces the object. */
+  replaceOnChange: readonly string[];
+  /** Failures of the known inputs; `complete` is false when some inputs are unknown. */
+  validate(inputs: Props, complete: boolean): Failure[];
+  /** The comparable fields the inputs ask for (`id` known after create). */
+  desired(inputs: Props, id: string | undefined): Props;
+  /** The comparable fields of the state (outputs). */
+  actual(outputs: Props): Props;
+  /** The input property a comparable field comes from (for unknowns and detailed diffs). */
+  propertyOf?(field: string): string;
+  createBody(inputs: Props): object;
+  patchBody(inputs: Props, changed: readonly string[], id: string): object;
+  /** Outputs to store: the live object, camelCase, with what the inputs add. */
+  outputs(api: Api, inputs: Props, connection: Connection): Props;
+  /** Inputs after a refresh: what the live object would be declared as. */
+  refreshedInputs(api: Api, oldOutputs: Props): Props;
+  /** Extra calls after a write (a monitor's pause/resume). */
+  afterWrite?(client: UptimeClient, api: Api, inputs: Props): Promise<Api>;
+}
+
+export const isUnknown = (value: unknown): boolean =>
+  value === UNKNOWN || (Array.isArray(value) && value.some(isUnknown)) ||
+  (typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).some(isUnknown));
+
+/** `interval_sec` → `intervalSec`. */
+export const toCamel = (s: string): string => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+/** `intervalSec` → `interval_sec`. */
+export const toSnake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Renames the top-level keys (never nested ones: header names stay as written). */
+export function mapKeys(obj: Props, rename: (k: string) => string, keys?: readonly string[]): Props {
+  const out: Props = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (v === undefined || (keys && !keys.includes(k))) continue;
+    out[rename(k)] = v;
+  }
+  return out;
+}
+
+/** `channel_ids[0]` → `channelIds[0]`, `headers.x-token` unchanged. */
+export function toProperty(field: string): string {
+  const m = /^([a-z_0-9]+)(.*)$/.exec(field);
+  return m ? `${toCamel(m[1] as string)}${m[2]}` : field;
+}
+
+/** Deep equality of JSON values. */
+export function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === "object") {
+    return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, canonical(x)]));
+  }
+  return v === undefined ? null : v;
+}

@@ -1,0 +1,24 @@
+import * as pulumi from "@pulumi/pulumi";
+
+/** A connection for one resource: another service or account than the stack's default. */
+export interface ConnectionArgs {
+  /** Base URL of the service (no `/api/v1`). Defaults to `UPTIME_API_URL` or `uptime:baseUrl`. */
+  baseUrl?: pulumi.Input<string>;
+  /** API key of the account, `uk_…`. Kept secret in state. */
+  apiKey?: pulumi.Input<string>;
+}
+
+/** The args with the named ones wrapped as secrets, so state never holds them in plaintext. */
+export function secretInputs<T extends object>(args: T, names: readonly string[]): Record<string, unknown> {
+  const out = { ...args } as Record<string, unknown>;
+  for (const name of names) if (out[name] !== undefined) out[name] = pulumi.secret(out[name]);
+  return out;
+}
+
+/** The options with `additionalSecretOutputs` extended. */
+export function withSecretOutputs(
+  opts: pulumi.CustomResourceOptions | undefined,
+  names: readonly string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...names] };
+}

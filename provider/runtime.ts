@@ -1,0 +1,188 @@
+/**
+ * The provider's implementation, loaded by package name inside every method of the serialized
+ * provider (see serialized.ts), so the installed version runs whatever state was written by.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { clientFor, UptimeClient } from "./client";
+import { type Connection, type PartialConnection, resolveConnection } from "./connection";
+import { hasCode } from "./errors";
+import { channelKind } from "./kinds/channel";
+import { type Failure, isUnknown, type Kind, type Props, same } from "./kinds/kind";
+import { monitorKind } from "./kinds/monitor";
+import { statusPageKind } from "./kinds/status-page";
+
+export const KINDS = { Monitor: monitorKind, Channel: channelKind, StatusPage: statusPageKind } as const;
+export type KindName = keyof typeof KINDS;
+
+type AnyKind = Kind<{ id: string }>;
+type DiffResult = pulumi.dynamic.DiffResult;
+
+let stackConfig: PartialConnection = {};
+
+/** Receives the stack config once per provider process: `uptime:baseUrl`, `uptime:apiKey`. */
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  stackConfig = { baseUrl: req.config.get("uptime:baseUrl"), apiKey: req.config.get("uptime:apiKey") };
+}
+
+const kindOf = (name: KindName) => KINDS[name] as unknown as AnyKind;
+
+function connect(inputs: Props): { connection: Connection; client: UptimeClient } {
+  const connection = resolveConnection(inputs.connection as PartialConnection | undefined, stackConfig);
+  return { connection, client: clientFor(connection) };
+}
+
+const extensions = new Map<string, Promise<boolean>>();
+
+/**
+ * Whether the server has GET/PATCH/DELETE on channels and status pages. Its OpenAPI document
+ * (itself an extension) says so; a server without one has only the documented endpoints.
+ */
+export function hasExtensions(client: UptimeClient): Promise<boolean> {
+  const key = client.connection.baseUrl;
+  let known = extensions.get(key);
+  if (!known) {
+    known = (async () => {
+      try {
+        const res = await fetch(`${key}/api/v1/openapi.json`);
+        if (!res.ok) return false;
+        const doc = (await res.json()) as { paths?: Record<string, unknown> };
+        return Boolean(doc.paths?.["/api/v1/channels/{id}"] && doc.paths?.["/api/v1/status-pages/{id}"]);
+      } catch {
+        return false;
+      }
+    })();
+    extensions.set(key, known);
+  }
+  return known;
+}
+
+async function byIdWorks(kind: AnyKind, client: UptimeClient): Promise<boolean> {
+  return !kind.byIdIsExtension || (await hasExtensions(client));
+}
+
+/** The live object, or undefined when it is gone. Without the extensions, found by listing. */
+async function fetchLive(kind: AnyKind, client: UptimeClient, id: string): Promise<{ id: string } | undefined> {
+  if (!(await byIdWorks(kind, client))) {
+    return (await client.listAll<{ id: string }>(kind.path)).find((o) => o.id === id);
+  }
+  try {
+    return (await client.request<{ id: string }>("GET", `${kind.path}/${id}`)).data;
+  } catch (err) {
+    if (hasCode(err, "not_found")) return undefined;
+    throw err;
+  }
+}
+
+/** Input properties whose desired value differs from the state (unknown ones count as changed). */
+function changedProperties(kind: AnyKind, id: string | undefined, olds: Props, news: Props): string[] {
+  const desired = kind.desired(news, id);
+  const actual = kind.actual(olds);
+  const changed = new Set<string>();
+  for (const field of Object.keys(desired)) {
+    const prop = kind.propertyOf?.(field) ?? field;
+    if (isUnknown(news[prop]) || !same(desired[field], actual[field])) changed.add(prop);
+  }
+  return [...changed];
+}
+
+export async function check(name: KindName, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const kind = kindOf(name);
+  const failures: Failure[] = [];
+  if (!isUnknown(news.connection)) {
+    try {
+      resolveConnection(news.connection as PartialConnection | undefined, stackConfig);
+    } catch (err) {
+      failures.push({ property: "connection", reason: (err as Error).message });
+    }
+  }
+  const complete = !Object.values(news).some(isUnknown);
+  failures.push(...kind.validate(news, complete));
+  return { inputs: news, failures };
+}
+
+export async function diff(name: KindName, id: string, olds: Props, news: Props): Promise<DiffResult> {
+  const kind = kindOf(name);
+  const changed = changedProperties(kind, id, olds, news);
+  const replaces = changed.filter((p) => kind.replaceOnChange.includes(p));
+  if (!isUnknown(news.connection)) {
+    const { connection, client } = connect(news);
+    if (typeof olds.endpoint === "string" && olds.endpoint !== connection.baseUrl) {
+      changed.push("connection");
+      replaces.push("connection");
+    }
+    // A server without PATCH for this kind is updated by replacing the object.
+    if (changed.length && !(await byIdWorks(kind, client))) replaces.push(...changed.filter((p) => !replaces.includes(p)));
+  }
+  // Dynamic providers cannot return a detailed diff (this SDK drops it); the engine then shows the
+  // input properties that differ, which `read` keeps exact by returning refreshed inputs.
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: name === "StatusPage" };
+}
+
+async function adopt(kind: AnyKind, client: UptimeClient, connection: Connection, inputs: Props): Promise<{ id: string }> {
+  const id = String(inputs.adopt);
+  const live = await fetchLive(kind, client, id);
+  if (!live) throw new Error(`adopt: there is no ${kind.label} ${id} in this account`);
+  const liveType = (live as { type?: string }).type;
+  if (kind.replaceOnChange.includes("type") && liveType !== inputs.type) {
+    throw new Error(`adopt: ${kind.label} ${id} is of type ${liveType}, but the program declares type ${String(inputs.type)}`);
+  }
+  const changed = changedProperties(kind, id, kind.outputs(live, inputs, connection), inputs).filter((p) => p !== "paused");
+  if (changed.length === 0) return live;
+  if (!(await byIdWorks(kind, client))) {
+    throw new Error(`adopt: this server cannot update a ${kind.label}; declare it exactly as it is (${changed.join(", ")} differ)`);
+  }
+  return (await client.request<{ id: string }>("PATCH", `${kind.path}/${id}`, { body: kind.patchBody(inputs, changed, id) })).data;
+}
+
+export async function create(name: KindName, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  const kind = kindOf(name);
+  const { connection, client } = connect(inputs);
+  let api = inputs.adopt
+    ? await adopt(kind, client, connection, inputs)
+    : (
+        await client.request<{ id: string }>("POST", kind.path, {
+          body: kind.createBody(inputs),
+          idempotencyKey: UptimeClient.idempotencyKey(),
+        })
+      ).data;
+  if (kind.afterWrite) api = await kind.afterWrite(client, api, inputs);
+  return { id: api.id, outs: kind.outputs(api, inputs, connection) };
+}
+
+export async function read(name: KindName, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+  const kind = kindOf(name);
+  const { connection, client } = connect(props);
+  const live = await fetchLive(kind, client, id);
+  if (!live) return {};
+  return { id, props: kind.outputs(live, props, connection), inputs: kind.refreshedInputs(live, props) };
+}
+
+export async function update(name: KindName, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+  const kind = kindOf(name);
+  const { connection, client } = connect(news);
+  const changed = changedProperties(kind, id, olds, news).filter((p) => p !== "paused");
+  let api: { id: string } | undefined;
+  if (changed.length) {
+    if (!(await byIdWorks(kind, client))) throw new Error(`this server cannot update a ${kind.label} in place`);
+    api = (await client.request<{ id: string }>("PATCH", `${kind.path}/${id}`, { body: kind.patchBody(news, changed, id) })).data;
+  } else {
+    api = await fetchLive(kind, client, id);
+    if (!api) throw new Error(`${kind.label} ${id} no longer exists; run \`pulumi refresh\` to recreate it`);
+  }
+  if (kind.afterWrite) api = await kind.afterWrite(client, api, news);
+  return { outs: kind.outputs(api, news, connection) };
+}
+
+export async function remove(name: KindName, id: string, props: Props): Promise<void> {
+  const kind = kindOf(name);
+  const { client } = connect(props);
+  if (!(await byIdWorks(kind, client))) {
+    console.warn(`warning: this server cannot delete a ${kind.label}; ${id} was left in place`);
+    return;
+  }
+  try {
+    await client.request("DELETE", `${kind.path}/${id}`);
+  } catch (err) {
+    if (!hasCode(err, "not_found")) throw err;
+  }
+}
