@@ -74,7 +74,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   await app.register(monitorRoutes);
   await app.register(channelRoutes);
   await app.register(statusPageRoutes);
-  app.get("/api/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  if (settings.extensions) app.get("/api/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   allow.seal();
   return app;
 }

@@ -24,6 +24,11 @@ export const ServerOptionsSchema = z.strictObject({
   allowPrivateTargets: z.boolean().default(false),
   /** Pino logger options, or false for none. */
   logger: z.union([z.boolean(), z.looseObject({ level: z.string().optional() })]).default(true),
+  /**
+   * Serve the extensions beyond the documented API (GET/PATCH/DELETE on channels and status pages,
+   * the OpenAPI document). Off only to test clients against a seed-only service.
+   */
+  extensions: z.boolean().default(true),
   /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
   trustProxy: z.boolean().default(false),
 });

@@ -40,33 +40,36 @@ export async function channelRoutes(fastify: FastifyInstance): Promise<void> {
         .send({ ok: true as const, data: createChannel(store, principalOf(req).accountId, req.body) }),
   );
 
-  app.get(
-    "/api/v1/channels/:id",
-    { schema: { tags, params: IdParamsSchema, response: one } },
-    async (req) => ({
-      ok: true as const,
-      data: getChannel(store, principalOf(req).accountId, req.params.id),
-    }),
-  );
+  // Extensions beyond the documented API (see README).
+  if (fastify.settings.extensions) {
+    app.get(
+      "/api/v1/channels/:id",
+      { schema: { tags, params: IdParamsSchema, response: one } },
+      async (req) => ({
+        ok: true as const,
+        data: getChannel(store, principalOf(req).accountId, req.params.id),
+      }),
+    );
 
-  app.patch(
-    "/api/v1/channels/:id",
-    { schema: { tags, params: IdParamsSchema, body: UpdateChannelSchema, response: one } },
-    async (req) => ({
-      ok: true as const,
-      data: updateChannel(store, principalOf(req).accountId, req.params.id, req.body),
-    }),
-  );
+    app.patch(
+      "/api/v1/channels/:id",
+      { schema: { tags, params: IdParamsSchema, body: UpdateChannelSchema, response: one } },
+      async (req) => ({
+        ok: true as const,
+        data: updateChannel(store, principalOf(req).accountId, req.params.id, req.body),
+      }),
+    );
 
-  app.delete(
-    "/api/v1/channels/:id",
-    { schema: { tags, params: IdParamsSchema, response: one } },
-    async (req) => {
-      const channel = store.channels.delete(principalOf(req).accountId, req.params.id);
-      if (!channel) throw notFound("channel", req.params.id);
-      return { ok: true as const, data: channel };
-    },
-  );
+    app.delete(
+      "/api/v1/channels/:id",
+      { schema: { tags, params: IdParamsSchema, response: one } },
+      async (req) => {
+        const channel = store.channels.delete(principalOf(req).accountId, req.params.id);
+        if (!channel) throw notFound("channel", req.params.id);
+        return { ok: true as const, data: channel };
+      },
+    );
+  }
 
   app.post(
     "/api/v1/channels/:id/test",

@@ -41,33 +41,36 @@ export async function statusPageRoutes(fastify: FastifyInstance): Promise<void> 
         .send({ ok: true as const, data: createStatusPage(store, principalOf(req).accountId, req.body) }),
   );
 
-  app.get(
-    "/api/v1/status-pages/:id",
-    { schema: { tags, params: IdParamsSchema, response: one } },
-    async (req) => ({
-      ok: true as const,
-      data: getStatusPage(store, principalOf(req).accountId, req.params.id),
-    }),
-  );
+  // Extensions beyond the documented API (see README).
+  if (fastify.settings.extensions) {
+    app.get(
+      "/api/v1/status-pages/:id",
+      { schema: { tags, params: IdParamsSchema, response: one } },
+      async (req) => ({
+        ok: true as const,
+        data: getStatusPage(store, principalOf(req).accountId, req.params.id),
+      }),
+    );
 
-  app.patch(
-    "/api/v1/status-pages/:id",
-    { schema: { tags, params: IdParamsSchema, body: UpdateStatusPageSchema, response: one } },
-    async (req) => ({
-      ok: true as const,
-      data: updateStatusPage(store, principalOf(req).accountId, req.params.id, req.body),
-    }),
-  );
+    app.patch(
+      "/api/v1/status-pages/:id",
+      { schema: { tags, params: IdParamsSchema, body: UpdateStatusPageSchema, response: one } },
+      async (req) => ({
+        ok: true as const,
+        data: updateStatusPage(store, principalOf(req).accountId, req.params.id, req.body),
+      }),
+    );
 
-  app.delete(
-    "/api/v1/status-pages/:id",
-    { schema: { tags, params: IdParamsSchema, response: one } },
-    async (req) => {
-      const page = store.statusPages.delete(principalOf(req).accountId, req.params.id);
-      if (!page) throw notFound("status page", req.params.id);
-      return { ok: true as const, data: page };
-    },
-  );
+    app.delete(
+      "/api/v1/status-pages/:id",
+      { schema: { tags, params: IdParamsSchema, response: one } },
+      async (req) => {
+        const page = store.statusPages.delete(principalOf(req).accountId, req.params.id);
+        if (!page) throw notFound("status page", req.params.id);
+        return { ok: true as const, data: page };
+      },
+    );
+  }
 
   app.get(
     "/api/status/:file",
