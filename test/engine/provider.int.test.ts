@@ -1,0 +1,122 @@
+import { readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type OfflineEngine, offlineEngine, prepareProgram } from "../../scripts/pulumi-engine";
+import { startServer, type TestServer } from "../support/server";
+
+const HOOK_TOKEN = "hook-token-3f9a1c";
+const HEADER_TOKEN = "header-token-77b2e0";
+
+describe("Monitor, Channel and StatusPage through the real engine", () => {
+  let s: TestServer;
+  let engine: OfflineEngine;
+  let stack: Stack;
+  let workDir: string;
+
+  const live = async (path: string) => (await s.call("GET", path)).body;
+  const outputs = async () => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value]));
+
+  beforeAll(async () => {
+    s = await startServer();
+    engine = await offlineEngine();
+    workDir = prepareProgram(join(__dirname, "programs/uptime"), {});
+    rmSync(join(workDir, "node_modules"), { recursive: true, force: true });
+    symlinkSync(inject("packedModules"), join(workDir, "node_modules"), "dir");
+    stack = await engine.stack(workDir);
+    await stack.setAllConfig({
+      "uptime:baseUrl": { value: s.url },
+      "uptime:apiKey": { value: s.key, secret: true },
+      hookUrl: { value: `${s.url}/hooks/${HOOK_TOKEN}`, secret: true },
+      headerToken: { value: HEADER_TOKEN, secret: true },
+      slug: { value: "engine-acme" },
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
+    engine?.dispose();
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
+    await s?.close();
+  });
+
+  it("creates all three kinds linked to each other, and a second preview is clean", async () => {
+    const up = await stack.up({ onOutput: (l) => process.stdout.write(l) });
+    expect(up.summary.resourceChanges).toMatchObject({ create: 4 });
+    const out = await outputs();
+    const monitor = (await live(`/api/v1/monitors/${out.monitorId}`)).data;
+    expect(monitor).toMatchObject({ channel_ids: [out.channelId], tags: ["api", "prod"], headers: { "x-token": HEADER_TOKEN } });
+    expect((await live(`/api/v1/status-pages/${out.statusPageId}`)).data.monitor_ids).toEqual([out.monitorId]);
+    expect(out.publicUrl).toBe(`${s.url}/api/status/engine-acme.json`);
+
+    const preview = await stack.preview();
+    expect(preview.changeSummary).toEqual({ same: 4 });
+  });
+
+  it("keeps every secret out of the state in plaintext", async () => {
+    // The backend's files as stored (the Automation API's export would decrypt them).
+    const files = readdirSync(join(engine.stateDir, "backend"), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"));
+    const state = files.join("\n");
+    expect(state).toContain(String((await outputs()).monitorId));
+    for (const secret of [s.key, HOOK_TOKEN, HEADER_TOKEN]) expect(state).not.toContain(secret);
+  });
+
+  it("fails preview on a broken rule, naming the property, with nothing sent", async () => {
+    await stack.setConfig("interval", { value: "10" });
+    try {
+      const err = await stack.preview().catch((e: Error) => e);
+      expect(String(err)).toMatch(/intervalSec: must be between 30 and 86400/);
+      expect((await live(`/api/v1/monitors/${(await outputs()).monitorId}`)).data.interval_sec).toBe(60);
+    } finally {
+      await stack.removeConfig("interval");
+    }
+  });
+
+  it("updates an edited monitor in place and pauses it on the server", async () => {
+    const before = await outputs();
+    await stack.setConfig("interval", { value: "120" });
+    await stack.setConfig("paused", { value: "true" });
+    const preview = await stack.preview();
+    expect(preview.changeSummary).toEqual({ update: 1, same: 3 });
+    const up = await stack.up();
+    expect(up.summary.resourceChanges).toMatchObject({ update: 1, same: 3 });
+    const after = await outputs();
+    expect(after.monitorId).toBe(before.monitorId);
+    expect((await live(`/api/v1/monitors/${after.monitorId}`)).data).toMatchObject({ interval_sec: 120, status: "paused" });
+    expect((await stack.preview()).changeSummary).toEqual({ same: 4 });
+  });
+
+  it("preview --refresh reports a monitor edited and resumed outside Pulumi; refresh + up restore it", async () => {
+    const { monitorId } = await outputs();
+    await s.call("PATCH", `/api/v1/monitors/${monitorId}`, { name: "edited by hand", interval_sec: 900 });
+    await s.call("POST", `/api/v1/monitors/${monitorId}/resume`);
+    const drift = await stack.preview({ refresh: true });
+    expect(drift.changeSummary.update).toBe(1);
+    await stack.refresh();
+    await stack.up();
+    expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({ name: "api", interval_sec: 120, status: "paused" });
+    expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 4 });
+  });
+
+  it("replaces a monitor whose type changes, keeping its links", async () => {
+    const before = await outputs();
+    await stack.setConfig("monitorType", { value: "keyword" });
+    const preview = await stack.preview();
+    expect(preview.changeSummary).toMatchObject({ replace: 1 });
+    await stack.up();
+    const after = await outputs();
+    expect(after.monitorId).not.toBe(before.monitorId);
+    expect((await live(`/api/v1/monitors/${before.monitorId}`)).error.code).toBe("not_found");
+    expect((await live(`/api/v1/status-pages/${after.statusPageId}`)).data.monitor_ids).toEqual([after.monitorId]);
+  });
+
+  it("destroy leaves the server empty", async () => {
+    await stack.destroy();
+    expect((await live("/api/v1/monitors")).data).toEqual([]);
+    expect((await live("/api/v1/channels")).data).toEqual([]);
+    expect((await live("/api/v1/status-pages")).data).toEqual([]);
+  });
+});
