@@ -1,4 +1,5 @@
-import type { TestProject } from "vitest/node";
+import type { TestProject } from "vitest/node" with { "resolution-mode": "import" };
+import { installPackedPackage } from "./packed";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -15,6 +16,5 @@ export default async function setup(project: TestProject): Promise<void> {
   const { ensurePulumi } = await import("../../scripts/ensure-pulumi.mjs");
   const cli = ensurePulumi();
   process.stderr.write(`Pulumi CLI v${cli.version} from ${cli.source}: ${cli.binDir}\n`);
-  const { installPackedPackage } = await import("./packed");
   project.provide("packedModules", installPackedPackage());
 }
