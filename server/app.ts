@@ -14,6 +14,11 @@ import { registerIdempotency } from "./http/idempotency";
 import { methodNotAllowed } from "./http/method-not-allowed";
 import { registerRateLimit } from "./http/rate-limit";
 import "./http/types";
+import { createTransport } from "nodemailer";
+import { interceptors } from "undici";
+import { Checker } from "./checker/checker";
+import type { SendMail } from "./notify/deliver";
+import { Notifier } from "./notify/notifier";
 import { outboundAgent } from "./outbound";
 import { channelRoutes } from "./routes/channels";
 import { monitorRoutes } from "./routes/monitors";
@@ -38,10 +43,37 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   if (settings.devKey && !store.keys.authenticate(settings.devKey))
     store.keys.create("dev", "dev key", settings.devKey);
   const outbound = outboundAgent(settings.allowPrivateTargets);
+  const following = outbound.compose(interceptors.redirect({ maxRedirections: 5 }));
+  const sendMail = mailer(settings.smtpUrl, settings.smtpFrom);
+  const notifier = new Notifier(
+    { store, dispatcher: outbound, allowPrivate: settings.allowPrivateTargets, sendMail },
+    app.log,
+    settings.notifyRetryDelaysMs,
+  );
+  const checker = new Checker(
+    store,
+    { follow: following, direct: outbound, allowPrivate: settings.allowPrivateTargets },
+    notifier,
+    app.log,
+    settings.checkConcurrency,
+  );
   app.decorate("store", store);
   app.decorate("settings", settings);
   app.decorate("outbound", outbound);
+  app.decorate("checker", checker);
+  app.decorate("notifier", notifier);
+  const prune = setInterval(() => {
+    store.heartbeats.prune();
+    store.idempotency.prune();
+  }, 3_600_000).unref();
+  app.addHook("onReady", async () => {
+    store.heartbeats.prune();
+    if (settings.checker) await checker.start();
+  });
   app.addHook("onClose", async () => {
+    clearInterval(prune);
+    notifier.close();
+    await checker.stop();
     await outbound.close();
     store.close();
   });
@@ -77,4 +109,10 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   if (settings.extensions) app.get("/api/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   allow.seal();
   return app;
+}
+
+function mailer(url: string | undefined, from: string): SendMail | undefined {
+  if (!url) return undefined;
+  const transport = createTransport(url);
+  return (message) => transport.sendMail({ from, ...message });
 }

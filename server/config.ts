@@ -29,6 +29,16 @@ export const ServerOptionsSchema = z.strictObject({
    * the OpenAPI document). Off only to test clients against a seed-only service.
    */
   extensions: z.boolean().default(true),
+  /** Probe active monitors (off: the API only, e.g. to inspect a database). */
+  checker: z.boolean().default(true),
+  /** Probes running at once. */
+  checkConcurrency: z.int().min(1).max(10_000).default(64),
+  /** Send email notifications through this SMTP server (`smtp://user:pass@host:587`); else the outbox. */
+  smtpUrl: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  /** Sender address of email notifications. */
+  smtpFrom: z.email().default("uptime@localhost"),
+  /** Delays between delivery attempts of a notification, in milliseconds. */
+  notifyRetryDelaysMs: z.array(z.int().min(0)).max(10).default([1_000, 5_000, 30_000]),
   /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
   trustProxy: z.boolean().default(false),
 });

@@ -8,6 +8,9 @@ declare module "fastify" {
     settings: ServerOptions;
     /** The dispatcher of every outbound request (probes, webhooks), bound by the outbound policy. */
     outbound: import("undici").Dispatcher;
+    /** Probes active monitors; call `refresh(id)` after changing one. */
+    checker: import("../checker/checker").Checker;
+    notifier: import("../notify/notifier").Notifier;
   }
   interface FastifyRequest {
     /** The account of the request's API key (set by the auth hook on /api/v1). */

@@ -25,8 +25,12 @@ export class DeliveryError extends Error {
   readonly code = "DELIVERY_FAILED";
 }
 
+/** Sends an email; set when the server has an SMTP URL. */
+export type SendMail = (message: { to: string; subject: string; text: string }) => Promise<unknown>;
+
 export interface DeliveryContext {
   store: Store;
+  sendMail?: SendMail;
   dispatcher: Dispatcher;
   allowPrivate: boolean;
   accountId: string;
@@ -43,6 +47,14 @@ export async function deliver(
   const elapsed = () => Math.round(performance.now() - started);
   const config = channel.config as Record<string, string>;
   if (channel.type === "email") {
+    if (ctx.sendMail) {
+      try {
+        await ctx.sendMail({ to: config.address as string, subject: subjectOf(event), text: JSON.stringify(event, null, 2) });
+      } catch (err) {
+        throw new DeliveryError(`SMTP server refused the message: ${(err as Error).message}`);
+      }
+      return { status_code: null, response_time_ms: elapsed() };
+    }
     ctx.store.outbox.add({
       account_id: ctx.accountId,
       channel_id: channel.id,

@@ -29,6 +29,10 @@ const one = { 200: envelope(MonitorSchema) };
 export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { store, settings: options } = fastify;
+  const changed = <T extends { id: string }>(monitor: T): T => {
+    fastify.checker.refresh(monitor.id);
+    return monitor;
+  };
   const tags = ["monitors"];
 
   app.get(
@@ -46,7 +50,7 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
     "/api/v1/monitors",
     { schema: { tags, body: CreateMonitorSchema, response: { 201: envelope(MonitorSchema) } } },
     async (req, reply) => {
-      const monitor = createMonitor(store, options, principalOf(req), req.body);
+      const monitor = changed(createMonitor(store, options, principalOf(req), req.body));
       return reply.code(201).send({ ok: true as const, data: monitor });
     },
   );
@@ -65,7 +69,7 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
     { schema: { tags, params: IdParamsSchema, body: UpdateMonitorSchema, response: one } },
     async (req) => ({
       ok: true as const,
-      data: updateMonitor(store, options, principalOf(req), req.params.id, req.body),
+      data: changed(updateMonitor(store, options, principalOf(req), req.params.id, req.body)),
     }),
   );
 
@@ -75,7 +79,7 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
     async (req) => {
       const monitor = store.monitors.delete(principalOf(req).accountId, req.params.id);
       if (!monitor) throw notFound("monitor", req.params.id);
-      return { ok: true as const, data: monitor };
+      return { ok: true as const, data: changed(monitor) };
     },
   );
 
@@ -87,7 +91,7 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
         const status = action === "pause" ? "paused" : "active";
         const monitor = store.monitors.setStatus(principalOf(req).accountId, req.params.id, status);
         if (!monitor) throw notFound("monitor", req.params.id);
-        return { ok: true as const, data: monitor };
+        return { ok: true as const, data: changed(monitor) };
       },
     );
   }

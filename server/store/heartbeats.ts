@@ -1,5 +1,25 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Heartbeat, Stats } from "../../api";
+import { transaction } from "./database";
+import { newId } from "./ids";
+
+/** Heartbeats are kept as long as the longest window the API serves (stats: 90 days). */
+export const HEARTBEAT_RETENTION_MS = 90 * 86_400_000;
+
+/** What a check found, to be recorded. */
+export interface CheckOutcome {
+  up: boolean;
+  response_time_ms: number | null;
+  status_code: number | null;
+  error: string | null;
+}
+
+/** A recorded check and the health change it caused, if any. */
+export interface Recorded {
+  heartbeat: Heartbeat;
+  /** `down` when an incident opened, `up` when one closed. */
+  transition?: "down" | "up";
+}
 
 const DAY_MS = 86_400_000;
 
@@ -18,6 +38,53 @@ const round = (n: number | null, digits = 3) => (n === null ? null : Number(n.to
 /** Check results and incidents: what heartbeats, stats and the public document are made of. */
 export class HeartbeatRepository {
   constructor(private readonly db: DatabaseSync) {}
+
+  /**
+   * Records a check in one transaction: the heartbeat, the monitor's health, and the incident an
+   * up↔down change opens or closes (pending→down opens one too). A monitor paused or deleted
+   * while its check ran records nothing: pause stops heartbeats at once.
+   */
+  recordCheck(monitorId: string, outcome: CheckOutcome, at = Date.now()): Recorded | undefined {
+    return transaction(this.db, () => {
+      const monitor = this.db.prepare("SELECT health, status FROM monitors WHERE id = ?").get(monitorId) as
+        | { health: string; status: string }
+        | undefined;
+      if (!monitor || monitor.status !== "active") return undefined;
+      const heartbeat: Heartbeat = {
+        id: newId("hb"),
+        monitor_id: monitorId,
+        checked_at: new Date(at).toISOString(),
+        status: outcome.up ? "up" : "down",
+        response_time_ms: outcome.response_time_ms,
+        status_code: outcome.status_code,
+        error: outcome.error,
+      };
+      this.db
+        .prepare(
+          "INSERT INTO heartbeats (id, monitor_id, checked_at, up, response_time_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        )
+        .run(heartbeat.id, monitorId, at, outcome.up ? 1 : 0, outcome.response_time_ms, outcome.status_code, outcome.error);
+      this.db
+        .prepare("UPDATE monitors SET health = ?, last_checked_at = ? WHERE id = ?")
+        .run(heartbeat.status, heartbeat.checked_at, monitorId);
+      let transition: Recorded["transition"];
+      if (!outcome.up && monitor.health !== "down") {
+        this.db.prepare("INSERT INTO incidents (id, monitor_id, started_at) VALUES (?, ?, ?)").run(newId("inc"), monitorId, at);
+        transition = "down";
+      } else if (outcome.up && monitor.health === "down") {
+        this.db.prepare("UPDATE incidents SET ended_at = ? WHERE monitor_id = ? AND ended_at IS NULL").run(at, monitorId);
+        transition = "up";
+      }
+      return { heartbeat, transition };
+    });
+  }
+
+  /** Deletes heartbeats and closed incidents older than the retention; returns heartbeats deleted. */
+  prune(now = Date.now()): number {
+    const cutoff = now - HEARTBEAT_RETENTION_MS;
+    this.db.prepare("DELETE FROM incidents WHERE ended_at IS NOT NULL AND ended_at < ?").run(cutoff);
+    return Number(this.db.prepare("DELETE FROM heartbeats WHERE checked_at < ?").run(cutoff).changes);
+  }
 
   /** Heartbeats of the last `hours` hours, newest first. */
   recent(monitorId: string, hours: number, now = Date.now()): Heartbeat[] {

@@ -68,7 +68,8 @@ export const MIGRATIONS: readonly string[] = [
     status_code INTEGER,
     error TEXT
   );
-  CREATE INDEX heartbeats_by_monitor ON heartbeats (monitor_id, checked_at);
+  -- Covering: stats and uptime read these columns only.
+  CREATE INDEX heartbeats_by_monitor ON heartbeats (monitor_id, checked_at, up, response_time_ms);
   CREATE TABLE incidents (
     id TEXT PRIMARY KEY,
     monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,

@@ -73,6 +73,12 @@ export class MonitorRepository {
     return this.hydrate(rows).map((m, i) => ({ ...m, account_id: (rows[i] as MonitorRow).account_id }));
   }
 
+  /** A monitor of any account, for the checker. */
+  find(id: string): ScheduledMonitor | undefined {
+    const row = this.db.prepare("SELECT * FROM monitors WHERE id = ?").get(id) as MonitorRow | undefined;
+    return row ? { ...(this.hydrate([row])[0] as Monitor), account_id: row.account_id } : undefined;
+  }
+
   /** The ids among `ids` that are channels of the account. */
   existingChannels(accountId: string, ids: readonly string[]): Set<string> {
     if (ids.length === 0) return new Set();
@@ -124,13 +130,6 @@ export class MonitorRepository {
     const monitor = this.get(accountId, id);
     if (monitor) this.db.prepare("DELETE FROM monitors WHERE id = ? AND account_id = ?").run(id, accountId);
     return monitor;
-  }
-
-  /** Records a check's outcome on the monitor (the checker's write). */
-  recordHealth(id: string, health: "up" | "down", checkedAt: string): void {
-    this.db
-      .prepare("UPDATE monitors SET health = ?, last_checked_at = ? WHERE id = ?")
-      .run(health, checkedAt, id);
   }
 
   private linkChannels(monitorId: string, channelIds: readonly string[]): void {

@@ -70,7 +70,7 @@ describe("API client", () => {
   });
 
   it("keeps a burst under the server's limit instead of tripping 429s", async () => {
-    const limited = await startServer({ rateLimit: 5, rateLimitWindowMs: 1000 });
+    const limited = await startServer({ rateLimit: 8, rateLimitWindowMs: 1000 });
     const counting = await startFaultProxy(limited.url);
     try {
       const c = new UptimeClient({ baseUrl: counting.url, apiKey: limited.key }, { requestsPerMinute: 240, maxRetries: 0 });

@@ -31,7 +31,7 @@ export const newKey = () => `uk_${randomBytes(24).toString("base64url")}`;
 
 export async function startServer(options: ServerOptionsInput = {}): Promise<TestServer> {
   const key = options.devKey ?? newKey();
-  const app = await buildApp({ logger: false, allowPrivateTargets: true, ...options, devKey: key });
+  const app = await buildApp({ logger: false, allowPrivateTargets: true, checker: false, ...options, devKey: key });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
   const call = async (
     method: string,

@@ -1,0 +1,67 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Heartbeat } from "../../api";
+import type { ScheduledMonitor } from "../store/monitors";
+import { type DeliveryContext, deliver, type NotificationEvent } from "./deliver";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * Delivers `monitor.down` / `monitor.up` to each of a monitor's channels, in the background:
+ * retries with backoff on failure, and never blocks the checker.
+ */
+export class Notifier {
+  private readonly pending = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(
+    private readonly ctx: Omit<DeliveryContext, "accountId">,
+    private readonly log: FastifyBaseLogger,
+    private readonly retryDelaysMs: readonly number[] = [1_000, 5_000, 30_000],
+  ) {}
+
+  notify(monitor: ScheduledMonitor, event: "monitor.down" | "monitor.up", heartbeat: Heartbeat): void {
+    const body: NotificationEvent = {
+      event,
+      occurred_at: heartbeat.checked_at,
+      monitor: { id: monitor.id, name: monitor.name, type: monitor.type, url: monitor.url, health: heartbeat.status },
+      heartbeat,
+    };
+    for (const channel of this.ctx.store.channels.forMonitor(monitor.id)) {
+      const task = this.deliverWithRetry({ ...this.ctx, accountId: monitor.account_id }, channel, body).finally(() =>
+        this.pending.delete(task),
+      );
+      this.pending.add(task);
+    }
+  }
+
+  /** Stops retrying; deliveries under way finish on their own. */
+  close(): void {
+    this.closed = true;
+  }
+
+  /** Resolves when every delivery started so far has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  private async deliverWithRetry(
+    ctx: DeliveryContext,
+    channel: Parameters<typeof deliver>[1],
+    event: NotificationEvent,
+  ): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await deliver(ctx, channel, event);
+        this.log.info({ channel: channel.id, event: event.event, attempt }, "notification delivered");
+        return;
+      } catch (err) {
+        const delay = this.retryDelaysMs[attempt];
+        if (delay === undefined || this.closed) {
+          this.log.warn({ channel: channel.id, event: event.event, reason: (err as Error).message }, "notification dropped");
+          return;
+        }
+        await sleep(delay * (0.5 + Math.random()));
+      }
+    }
+  }
+}
