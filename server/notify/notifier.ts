@@ -34,6 +34,11 @@ export class Notifier {
     }
   }
 
+  /** The delivery settings for one account (channel tests use them too). */
+  contextFor(accountId: string): DeliveryContext {
+    return { ...this.ctx, accountId };
+  }
+
   /** Stops retrying; deliveries under way finish on their own. */
   close(): void {
     this.closed = true;

@@ -76,15 +76,7 @@ export async function channelRoutes(fastify: FastifyInstance): Promise<void> {
     { schema: { tags, params: IdParamsSchema, response: { 200: envelope(ChannelTestResultSchema) } } },
     async (req) => ({
       ok: true as const,
-      data: await testChannel(
-        {
-          store,
-          dispatcher: fastify.outbound,
-          allowPrivate: fastify.settings.allowPrivateTargets,
-          accountId: principalOf(req).accountId,
-        },
-        req.params.id,
-      ),
+      data: await testChannel(fastify.notifier.contextFor(principalOf(req).accountId), req.params.id),
     }),
   );
 }

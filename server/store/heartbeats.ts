@@ -144,7 +144,7 @@ export class HeartbeatRepository {
           ).v;
     const daily = this.db
       .prepare(
-        `SELECT (checked_at - ?) / ${DAY_MS} AS day, COUNT(*) AS checks, SUM(up) AS up, AVG(response_time_ms) AS avg_ms
+        `SELECT CAST((checked_at - ?) / ${DAY_MS} AS INTEGER) AS day, COUNT(*) AS checks, SUM(up) AS up, AVG(response_time_ms) AS avg_ms
          FROM heartbeats WHERE monitor_id = ? AND checked_at >= ? AND checked_at <= ? GROUP BY day`,
       )
       .all(from, monitorId, from, now) as {

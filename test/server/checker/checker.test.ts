@@ -1,0 +1,193 @@
+import { createHmac } from "node:crypto";
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Receiver, startReceiver } from "../../support/receiver";
+import { startServer, type TestServer } from "../../support/server";
+import { eventually, startTarget, type Target } from "./target";
+
+const SECRET = "checker-secret-0123456789";
+
+describe("the checker", () => {
+  let s: TestServer;
+  let target: Target;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [100] });
+    target = await startTarget();
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await s.close();
+    await target.close();
+    await receiver.close();
+  });
+
+  const heartbeats = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as {
+    status: string;
+    status_code: number | null;
+    error: string | null;
+  }[];
+  const monitor = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
+
+  it("records heartbeats, opens and closes an incident, notifies down then up, and publishes it", async () => {
+    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${receiver.url}/events`, secret: SECRET } }))
+      .body.data;
+    const m = (
+      await s.call("POST", "/api/v1/monitors", {
+        name: "Site",
+        type: "http",
+        url: target.url,
+        interval_sec: 2,
+        timeout_sec: 1,
+        channel_ids: [channel.id],
+      })
+    ).body.data;
+    await s.call("POST", "/api/v1/status-pages", { slug: "checker-page", title: "Status", monitor_ids: [m.id] });
+
+    await eventually(async () => (await monitor(m.id)).health === "up");
+    expect((await heartbeats(m.id))[0]).toMatchObject({ status: "up", status_code: 200, error: null });
+    expect((await s.call("GET", "/api/status/checker-page.json", undefined, { key: null })).body.data.status).toBe("operational");
+
+    target.healthy = false;
+    await eventually(async () => (await monitor(m.id)).health === "down");
+    expect((await heartbeats(m.id))[0]).toMatchObject({ status: "down", status_code: 503, error: "unexpected status 503" });
+    expect((await s.call("GET", "/api/status/checker-page.json", undefined, { key: null })).body.data.status).toBe("down");
+
+    target.healthy = true;
+    await eventually(async () => (await monitor(m.id)).health === "up");
+    const [down, up] = await receiver.waitFor(2);
+    for (const got of [down, up]) {
+      const expected = `sha256=${createHmac("sha256", SECRET).update(got?.body ?? "").digest("hex")}`;
+      expect(got?.headers["x-signature"]).toBe(expected);
+    }
+    expect(JSON.parse(down?.body ?? "")).toMatchObject({ event: "monitor.down", monitor: { id: m.id, name: "Site" }, heartbeat: { status: "down" } });
+    expect(JSON.parse(up?.body ?? "")).toMatchObject({ event: "monitor.up", monitor: { id: m.id }, heartbeat: { status: "up" } });
+
+    const stats = (await s.call("GET", `/api/v1/monitors/${m.id}/stats?days=1`)).body.data;
+    expect(stats.incidents).toBe(1);
+    expect(stats.down_checks).toBeGreaterThan(0);
+    expect(stats.up_checks).toBeGreaterThan(0);
+    expect(stats.uptime_pct).toBeGreaterThan(0);
+    expect(stats.uptime_pct).toBeLessThan(100);
+    expect(stats.downtime_sec).toBeGreaterThanOrEqual(0);
+    expect(stats.daily[0].checks).toBe(stats.checks);
+    const doc = (await s.call("GET", "/api/status/checker-page.json", undefined, { key: null })).body.data;
+    expect(doc).toMatchObject({ status: "operational", monitors: [{ name: "Site", status: "up" }] });
+    expect(doc.monitors[0].uptime_pct_24h).toBeLessThan(100);
+  });
+
+  it("stops heartbeats at once on pause and restarts them on resume", async () => {
+    const m = (await s.call("POST", "/api/v1/monitors", { name: "pausable", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1 }))
+      .body.data;
+    await eventually(async () => (await heartbeats(m.id)).length >= 2);
+    await s.call("POST", `/api/v1/monitors/${m.id}/pause`);
+    const atPause = (await heartbeats(m.id)).length;
+    await new Promise((r) => setTimeout(r, 4500));
+    expect((await heartbeats(m.id)).length).toBe(atPause);
+    await s.call("POST", `/api/v1/monitors/${m.id}/resume`);
+    await eventually(async () => (await heartbeats(m.id)).length >= atPause + 2);
+    await s.call("DELETE", `/api/v1/monitors/${m.id}`);
+  });
+
+  it("applies a PATCHed target on the next run", async () => {
+    const other = await startTarget();
+    other.healthy = false;
+    try {
+      const m = (await s.call("POST", "/api/v1/monitors", { name: "moving", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1 }))
+        .body.data;
+      await eventually(async () => (await monitor(m.id)).health === "up");
+      await s.call("PATCH", `/api/v1/monitors/${m.id}`, { url: other.url });
+      await eventually(async () => (await monitor(m.id)).health === "down");
+      expect(other.hits).toBeGreaterThan(0);
+      await s.call("DELETE", `/api/v1/monitors/${m.id}`);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("matches keywords by the case rule, follows redirects only when asked, and checks TCP ports", async () => {
+    target.body = "Service Status: HEALTHY";
+    const make = async (body: Record<string, unknown>) =>
+      (await s.call("POST", "/api/v1/monitors", { interval_sec: 2, timeout_sec: 1, name: "probe", ...body })).body.data.id as string;
+    const insensitive = await make({ type: "keyword", url: target.url, keyword: "healthy" });
+    const sensitive = await make({ type: "keyword", url: target.url, keyword: "healthy", keyword_case_sensitive: true });
+    const follows = await make({ type: "http", url: `${target.url}/redirect`, expected_status_codes: [200] });
+    const stays = await make({ type: "http", url: `${target.url}/redirect`, expected_status_codes: [200], follow_redirects: false });
+    const listener = createServer(() => undefined);
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    const port = (listener.address() as { port: number }).port;
+    const closedPort = await new Promise<number>((resolve) => {
+      const tmp = createServer().listen(0, "127.0.0.1", () => {
+        const p = (tmp.address() as { port: number }).port;
+        tmp.close(() => resolve(p));
+      });
+    });
+    const tcpUp = await make({ type: "tcp", url: `tcp://127.0.0.1:${port}` });
+    const tcpDown = await make({ type: "tcp", url: `tcp://127.0.0.1:${closedPort}` });
+    try {
+      const expected: Record<string, string> = { [insensitive]: "up", [sensitive]: "down", [follows]: "up", [stays]: "down", [tcpUp]: "up", [tcpDown]: "down" };
+      await eventually(async () => {
+        for (const [id, health] of Object.entries(expected)) if ((await monitor(id)).health !== health) return false;
+        return true;
+      });
+      expect((await heartbeats(sensitive))[0]?.error).toMatch(/keyword "healthy" not found/);
+      expect((await heartbeats(stays))[0]?.status_code).toBe(302);
+    } finally {
+      for (const id of [insensitive, sensitive, follows, stays, tcpUp, tcpDown]) await s.call("DELETE", `/api/v1/monitors/${id}`);
+      listener.close();
+      target.body = "All systems OK";
+    }
+  });
+});
+
+describe("the checker's outbound policy and restarts", () => {
+  it("never probes link-local metadata addresses, and refuses loopback unless allowed", async () => {
+    const target = await startTarget();
+    const s = await startServer({ checker: true, minIntervalSec: 1, allowPrivateTargets: false });
+    try {
+      const meta = (await s.call("POST", "/api/v1/monitors", { name: "meta", type: "http", url: "http://169.254.169.254/latest", interval_sec: 2, timeout_sec: 1 }))
+        .body.data.id;
+      const local = (await s.call("POST", "/api/v1/monitors", { name: "local", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1 })).body.data
+        .id;
+      await eventually(async () => {
+        const [a, b] = await Promise.all([meta, local].map(async (id) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data[0]));
+        return a && b ? [a, b] : undefined;
+      }).then(([a, b]) => {
+        expect(a.error).toMatch(/linkLocal/);
+        expect(b.error).toMatch(/loopback/);
+      });
+      expect(target.hits).toBe(0);
+    } finally {
+      await s.close();
+      await target.close();
+    }
+  });
+
+  it("resumes the schedule from the database after a restart", async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "checker-restart-"));
+    const target = await startTarget();
+    const db = join(dir, "u.db");
+    try {
+      const first = await startServer({ db, checker: true, minIntervalSec: 1 });
+      const id = (await first.call("POST", "/api/v1/monitors", { name: "persist", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1 })).body
+        .data.id;
+      await eventually(async () => (await first.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data.length >= 1);
+      await first.close();
+      const hitsAtStop = target.hits;
+      const second = await startServer({ db, devKey: first.key, checker: true, minIntervalSec: 1 });
+      try {
+        await eventually(async () => target.hits >= hitsAtStop + 2);
+        expect(second.app.checker.stats().scheduled).toBe(1);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await target.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

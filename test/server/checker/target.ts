@@ -1,0 +1,39 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A local site whose answer a test flips between healthy and failing. */
+export interface Target {
+  url: string;
+  healthy: boolean;
+  body: string;
+  hits: number;
+  close: () => Promise<void>;
+}
+
+export async function startTarget(): Promise<Target> {
+  const target: Target = { url: "", healthy: true, body: "All systems OK", hits: 0, close: async () => undefined };
+  const server = createServer((req, res) => {
+    target.hits++;
+    if (req.url === "/redirect") return res.writeHead(302, { location: "/" }).end();
+    res.writeHead(target.healthy ? 200 : 503, { "content-type": "text/plain" }).end(target.healthy ? target.body : "down");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  target.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  target.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return target;
+}
+
+/** Polls `fn` until it returns a truthy value (or fails after `timeoutMs`). */
+export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
