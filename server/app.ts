@@ -59,7 +59,6 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   );
   app.decorate("store", store);
   app.decorate("settings", settings);
-  app.decorate("outbound", outbound);
   app.decorate("checker", checker);
   app.decorate("notifier", notifier);
   const prune = setInterval(() => {

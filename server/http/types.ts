@@ -6,8 +6,6 @@ declare module "fastify" {
   interface FastifyInstance {
     store: Store;
     settings: ServerOptions;
-    /** The dispatcher of every outbound request (probes, webhooks), bound by the outbound policy. */
-    outbound: import("undici").Dispatcher;
     /** Probes active monitors; call `refresh(id)` after changing one. */
     checker: import("../checker/checker").Checker;
     notifier: import("../notify/notifier").Notifier;
