@@ -12,7 +12,7 @@ const dir = mkdtempSync(join(tmpdir(), "bench-stats-"));
 const key = "uk_benchmarkbenchmarkbenchmark";
 const app = await buildApp({ db: join(dir, "bench.db"), devKey: key, logger: false, checker: false });
 const store = app.store;
-const accountId = store.keys.authenticate(key).accountId;
+const accountId = store.keys.authenticate(key)?.accountId as string;
 const monitor = store.monitors.create(accountId, toMonitorSpec({ name: "bench", type: "http", url: "https://x.example", interval_sec: 30 }));
 
 const now = Date.now();

@@ -13,3 +13,4 @@ export {
 export { Monitor, type MonitorArgs } from "./monitor";
 export type { ConnectionArgs } from "./resource-options";
 export { StatusPage, type StatusPageArgs } from "./status-page";
+export { type DriftedField, type DriftedResource, type DriftOptions, type DriftReport, detectDrift, formatDrift } from "./drift";

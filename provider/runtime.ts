@@ -154,7 +154,7 @@ export async function read(name: KindName, id: string, props: Props): Promise<pu
   const { connection, client } = connect(props);
   const live = await fetchLive(kind, client, id);
   if (!live) return {};
-  return { id, props: kind.outputs(live, props, connection), inputs: kind.refreshedInputs(live, props) };
+  return { id, props: kind.outputs(live, props, connection), inputs: kind.refreshedInputs(live) };
 }
 
 export async function update(name: KindName, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {

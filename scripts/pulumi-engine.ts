@@ -3,12 +3,25 @@
  * a `file://` backend, a private PULUMI_HOME, a fixed passphrase, no update checks and no plugin
  * downloads, and the CLI from scripts/ensure-pulumi.mjs.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 
-export const REPO_ROOT = resolve(__dirname, "..");
+/** The repository root: the nearest folder up from here whose package.json is pulumi-uptime's. */
+export const REPO_ROOT = findRoot(__dirname);
+
+function findRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    try {
+      if (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name === "pulumi-uptime") return dir;
+    } catch {
+      // no package.json here
+    }
+    if (dirname(dir) === dir) throw new Error(`no pulumi-uptime checkout above ${from}`);
+  }
+}
 
 /** A private Pulumi installation: CLI, state folder and the environment every command gets. */
 export interface OfflineEngine {
@@ -32,7 +45,9 @@ export interface OfflineEngineOptions {
 
 /** Builds or finds the CLI (see scripts/ensure-pulumi.mjs) and returns the offline engine settings. */
 export async function offlineEngine(options: OfflineEngineOptions = {}): Promise<OfflineEngine> {
-  const { ensurePulumi } = await import("./ensure-pulumi.mjs");
+  const { ensurePulumi }: typeof import("./ensure-pulumi.mjs", { with: { "resolution-mode": "import" } }) = await import(
+    pathToFileURL(join(REPO_ROOT, "scripts", "ensure-pulumi.mjs")).href
+  );
   const cli = ensurePulumi();
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "pulumi-uptime-engine-"));
   const backend = join(stateDir, "backend");

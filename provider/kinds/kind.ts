@@ -38,8 +38,8 @@ export interface Kind<Api extends { id: string }> {
   patchBody(inputs: Props, changed: readonly string[], id: string): object;
   /** Outputs to store: the live object, camelCase, with what the inputs add. */
   outputs(api: Api, inputs: Props, connection: Connection): Props;
-  /** Inputs after a refresh: what the live object would be declared as. */
-  refreshedInputs(api: Api, oldOutputs: Props): Props;
+  /** Inputs after a refresh: what the live object would be declared as, secrets left out. */
+  refreshedInputs(api: Api): Props;
   /** Extra calls after a write (a monitor's pause/resume). */
   afterWrite?(client: UptimeClient, api: Api, inputs: Props): Promise<Api>;
 }

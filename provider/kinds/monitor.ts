@@ -64,7 +64,7 @@ export const monitorKind: Kind<Monitor> = {
 
   actual: (outputs) => ({
     ...Object.fromEntries(MONITOR_SPEC_PROPS.map((p) => [p, outputs[p]])),
-    paused: outputs.status === "paused",
+    paused: outputs.paused === true,
   }),
 
   createBody: (inputs) => apiBody(inputs),
@@ -86,13 +86,10 @@ export const monitorKind: Kind<Monitor> = {
     };
   },
 
-  refreshedInputs(api, oldOutputs) {
-    const { id: _id, status, health: _h, last_checked_at: _l, created_at: _c, updated_at: _u, ...spec } = api;
-    return {
-      ...mapKeys(spec as unknown as Props, toCamel),
-      paused: status === "paused",
-      ...(oldOutputs.connection ? { connection: oldOutputs.connection } : {}),
-    };
+  // Secret fields (headers, body) stay out: refreshed inputs are stored without encryption.
+  refreshedInputs(api) {
+    const { id: _id, status, health: _h, last_checked_at: _l, created_at: _c, updated_at: _u, headers: _x, body: _b, ...spec } = api;
+    return { ...mapKeys(spec as unknown as Props, toCamel), paused: status === "paused" };
   },
 
   async afterWrite(client, api, inputs) {

@@ -58,13 +58,5 @@ export const statusPageKind: Kind<StatusPage> = {
     };
   },
 
-  refreshedInputs(api, oldOutputs) {
-    return {
-      slug: api.slug,
-      title: api.title,
-      description: api.description,
-      monitorIds: api.monitor_ids,
-      ...(oldOutputs.connection ? { connection: oldOutputs.connection } : {}),
-    };
-  },
+  refreshedInputs: (api) => ({ slug: api.slug, title: api.title, description: api.description, monitorIds: api.monitor_ids }),
 };

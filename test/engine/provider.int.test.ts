@@ -54,15 +54,17 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     expect(preview.changeSummary).toEqual({ same: 4 });
   });
 
-  it("keeps every secret out of the state in plaintext", async () => {
-    // The backend's files as stored (the Automation API's export would decrypt them).
+  /** Fails if the backend's files, as stored, hold a secret in plaintext (an export would decrypt). */
+  const expectNoPlaintextSecrets = async () => {
     const files = readdirSync(join(engine.stateDir, "backend"), { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"));
     const state = files.join("\n");
     expect(state).toContain(String((await outputs()).monitorId));
     for (const secret of [s.key, HOOK_TOKEN, HEADER_TOKEN]) expect(state).not.toContain(secret);
-  });
+  };
+
+  it("keeps every secret out of the state in plaintext", expectNoPlaintextSecrets);
 
   it("fails preview on a broken rule, naming the property, with nothing sent", async () => {
     await stack.setConfig("interval", { value: "10" });
@@ -96,6 +98,7 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     const drift = await stack.preview({ refresh: true });
     expect(drift.changeSummary.update).toBe(1);
     await stack.refresh();
+    await expectNoPlaintextSecrets();
     await stack.up();
     expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({ name: "api", interval_sec: 120, status: "paused" });
     expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 4 });

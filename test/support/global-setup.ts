@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node" with { "resolution-mode": "import" };
-import { installPackedPackage } from "./packed";
+import { installPackedPackage } from "../../scripts/packed";
 
 declare module "vitest" {
   export interface ProvidedContext {

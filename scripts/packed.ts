@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { REPO_ROOT } from "../../scripts/pulumi-engine";
+import { REPO_ROOT } from "./pulumi-engine";
 
 /**
  * Packs this package with `npm pack` and installs the tarball, as a user would, into a folder
@@ -40,6 +40,7 @@ export function installPackedPackage(): string {
         typescript: root.devDependencies.typescript,
         "ts-node": root.devDependencies["ts-node"],
         "@types/node": root.devDependencies["@types/node"],
+        yaml: root.devDependencies.yaml,
       },
     }),
   );

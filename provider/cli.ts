@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { detectDrift, formatDrift } from "./drift";
+
+const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
+
+  pulumi-uptime drift --stack NAME [--cwd DIR] [--json]
+      Refresh-previews the stack (writes nothing) and lists, per resource, the fields where the
+      live service differs from the program. Exit code: 0 in sync, 2 drift, 1 error.
+`;
+
+export async function main(argv = process.argv.slice(2)): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      stack: { type: "string", short: "s" },
+      cwd: { type: "string", short: "C" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help || positionals[0] !== "drift") {
+    process.stdout.write(USAGE);
+    return values.help ? 0 : 1;
+  }
+  const stackName = values.stack ?? process.env.PULUMI_STACK;
+  if (!stackName) throw new Error("--stack is required (or set PULUMI_STACK)");
+  const report = await detectDrift({ stackName, workDir: values.cwd ?? process.cwd() });
+  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDrift(report));
+  return report.inSync ? 0 : 2;
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (err: Error) => {
+      process.stderr.write(`pulumi-uptime: ${err.message}\n`);
+      process.exit(1);
+    },
+  );
+}

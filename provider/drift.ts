@@ -1,0 +1,114 @@
+import { type EngineEvent, LocalWorkspace, type OpType, type PulumiCommand } from "@pulumi/pulumi/automation";
+import { type Props, same } from "./kinds/kind";
+import { KINDS, type KindName } from "./runtime";
+
+/** One field that differs between the live service and the program. */
+export interface DriftedField {
+  field: string;
+  /** The value read from the service (secrets read `[secret]`). */
+  live: unknown;
+  /** The value the program declares. */
+  declared: unknown;
+}
+
+/** A resource whose live state differs from the program, and what `pulumi up` would do about it. */
+export interface DriftedResource {
+  urn: string;
+  name: string;
+  type: string;
+  /** `update`, `replace`, or `create` (deleted outside Pulumi), `delete` (no longer declared). */
+  action: OpType;
+  fields: DriftedField[];
+}
+
+export interface DriftReport {
+  stack: string;
+  inSync: boolean;
+  resources: DriftedResource[];
+}
+
+export interface DriftOptions {
+  stackName: string;
+  /** The Pulumi program's folder. */
+  workDir: string;
+  /** A specific CLI; by default `pulumi` from PATH. */
+  pulumiCommand?: PulumiCommand;
+  envVars?: Record<string, string>;
+}
+
+const CHANGES: readonly OpType[] = ["create", "update", "delete", "replace", "create-replacement", "delete-replaced"];
+const INTERNAL = new Set(["__provider", "connection", "adopt"]);
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+const isSecret = (v: unknown) => typeof v === "object" && v !== null && SECRET_SIG in v;
+const visible = (inputs: Props) =>
+  Object.fromEntries(Object.entries(inputs).filter(([k, v]) => !INTERNAL.has(k) && !isSecret(v)));
+
+/**
+ * The fields that differ, judged like the provider's diff (normal forms: sets, header case,
+ * defaults). Secret fields are never shown; a change only they explain reads "(secret fields)".
+ */
+function driftedFields(type: string, id: string | undefined, live: Props, declared: Props): DriftedField[] {
+  const kind = KINDS[/uptime:(\w+)$/.exec(type)?.[1] as KindName];
+  const a = visible(live);
+  const b = visible(declared);
+  let fields: DriftedField[];
+  if (kind) {
+    const liveForm = kind.desired(a, id);
+    const declaredForm = kind.desired(b, id);
+    fields = Object.keys(declaredForm)
+      .filter((f) => !same(liveForm[f], declaredForm[f]))
+      .map((f) => ({ field: kind.propertyOf?.(f) ?? f, live: liveForm[f], declared: declaredForm[f] }));
+  } else {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    fields = keys.filter((k) => !same(a[k], b[k])).map((k) => ({ field: k, live: a[k], declared: b[k] }));
+  }
+  return fields.length ? fields : [{ field: "(secret fields)", live: "[secret]", declared: "[secret]" }];
+}
+
+/**
+ * Runs a refresh preview (nothing is written) and reports, per resource, the fields where the
+ * live service and the program disagree.
+ */
+export async function detectDrift(options: DriftOptions): Promise<DriftReport> {
+  const stack = await LocalWorkspace.selectStack(
+    { stackName: options.stackName, workDir: options.workDir },
+    { pulumiCommand: options.pulumiCommand, envVars: options.envVars },
+  );
+  const byUrn = new Map<string, DriftedResource>();
+  await stack.preview({
+    refresh: true,
+    onEvent: (event: EngineEvent) => {
+      const meta = event.resourcePreEvent?.metadata;
+      if (!meta || !CHANGES.includes(meta.op) || meta.type === "pulumi:pulumi:Stack") return;
+      const existing = byUrn.get(meta.urn);
+      const action = existing && existing.action !== "create-replacement" ? existing.action : meta.op === "create-replacement" ? "replace" : meta.op;
+      byUrn.set(meta.urn, {
+        urn: meta.urn,
+        name: meta.urn.split("::").pop() ?? meta.urn,
+        type: meta.type.replace(/^pulumi-nodejs:dynamic\//, ""),
+        action: action === "delete-replaced" ? "replace" : action,
+        fields:
+          existing?.fields.length || meta.op === "create" || meta.op === "delete"
+            ? (existing?.fields ?? [])
+            : driftedFields(meta.type, meta.old?.id, meta.old?.inputs ?? {}, meta.new?.inputs ?? {}),
+      });
+    },
+  });
+  const resources = [...byUrn.values()];
+  return { stack: options.stackName, inSync: resources.length === 0, resources };
+}
+
+const show = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v));
+
+/** The report as text for a terminal or a CI log. */
+export function formatDrift(report: DriftReport): string {
+  if (report.inSync) return `Stack ${report.stack}: in sync with the live service.\n`;
+  const lines = [`Stack ${report.stack}: ${report.resources.length} resource(s) drifted from the program:`];
+  for (const r of report.resources) {
+    const why = r.action === "create" ? "deleted outside Pulumi; `pulumi up` recreates it" : `\`pulumi up\` will ${r.action} it`;
+    lines.push(`  ${r.type} ${r.name}: ${why}`);
+    for (const f of r.fields) lines.push(`    ${f.field}: live ${show(f.live)}, declared ${show(f.declared)}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
