@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type OfflineEngine, offlineEngine, prepareProgram } from "../../scripts/pulumi-engine";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
+import { programCopy } from "./programs";
 import { startServer, type TestServer } from "../support/server";
 
 const HOOK_TOKEN = "hook-token-3f9a1c";
@@ -20,9 +21,7 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
   beforeAll(async () => {
     s = await startServer();
     engine = await offlineEngine();
-    workDir = prepareProgram(join(__dirname, "programs/uptime"), {});
-    rmSync(join(workDir, "node_modules"), { recursive: true, force: true });
-    symlinkSync(inject("packedModules"), join(workDir, "node_modules"), "dir");
+    workDir = programCopy("test/engine/programs/uptime").workDir;
     stack = await engine.stack(workDir);
     await stack.setAllConfig({
       "uptime:baseUrl": { value: s.url },

@@ -1,0 +1,109 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DriftReport } from "../../provider/drift";
+import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
+import { startServer, type TestServer } from "../support/server";
+import { programCopy } from "./programs";
+
+/** Runs `pulumi-uptime drift --json` as a user's pipeline would: a separate process. */
+function driftCommand(engine: OfflineEngine, workDir: string): Promise<{ code: number; report: DriftReport }> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      join(REPO_ROOT, "node_modules/.bin/node"),
+      [join(REPO_ROOT, "dist/provider/cli.js"), "drift", "--stack", "dev", "--cwd", workDir, "--json"],
+      { env: { ...process.env, ...engine.envVars }, timeout: 120_000 },
+      (err, stdout, stderr) => {
+        const code = err ? Number((err as { code?: number }).code ?? 1) : 0;
+        try {
+          resolve({ code, report: JSON.parse(stdout) as DriftReport });
+        } catch {
+          reject(new Error(`drift exited ${code}: ${stderr}`));
+        }
+      },
+    );
+  });
+}
+
+describe("drift detection on examples/full-stack", () => {
+  let s: TestServer;
+  let engine: OfflineEngine;
+  let stack: Stack;
+  let program: { workDir: string; remove: () => void };
+  let ids: { monitors: Record<string, string>; channels: Record<string, string>; page: string };
+  let resources: number;
+
+  beforeAll(async () => {
+    s = await startServer();
+    engine = await offlineEngine();
+    program = programCopy("examples/full-stack");
+    stack = await engine.stack(program.workDir, "dev");
+    await stack.setAllConfig({
+      "uptime:baseUrl": { value: s.url },
+      "uptime:apiKey": { value: s.key, secret: true },
+      siteUrl: { value: "https://www.example.com" },
+      webhookUrl: { value: `${s.url}/hooks/token`, secret: true },
+      webhookSecret: { value: "0123456789abcdef0123", secret: true },
+      slackWebhookUrl: { value: "https://hooks.slack.com/services/T0/B0/X", secret: true },
+      statusSlug: { value: "drift-suite" },
+    });
+    const up = await stack.up();
+    resources = up.summary.resourceChanges?.create ?? 0;
+    await refreshIds();
+  });
+
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    engine?.dispose();
+    program?.remove();
+    await s?.close();
+  });
+
+  async function refreshIds() {
+    const out = await stack.outputs();
+    const pages = (await s.call("GET", "/api/v1/status-pages")).body.data;
+    ids = { monitors: out.monitorIds?.value, channels: out.channelIds?.value, page: pages[0].id };
+  }
+
+  const cases: { name: string; change: () => Promise<unknown>; resource: string; field?: string; action: string }[] = [
+    { name: "a field edited", change: () => s.call("PATCH", `/api/v1/monitors/${ids.monitors.api}`, { timeout_sec: 20 }), resource: "api-health", field: "timeoutSec", action: "update" },
+    { name: "a monitor paused", change: () => s.call("POST", `/api/v1/monitors/${ids.monitors.homepage}/pause`), resource: "homepage", field: "paused", action: "update" },
+    { name: "an object deleted", change: () => s.call("DELETE", `/api/v1/monitors/${ids.monitors.port}`), resource: "web-port", action: "create" },
+    {
+      name: "a channel removed from a monitor",
+      change: () => s.call("PATCH", `/api/v1/monitors/${ids.monitors.homepage}`, { channel_ids: [ids.channels.oncall] }),
+      resource: "homepage",
+      field: "channelIds",
+      action: "update",
+    },
+    { name: "a status page slug changed", change: () => s.call("PATCH", `/api/v1/status-pages/${ids.page}`, { slug: "renamed-by-hand" }), resource: "public-status", field: "slug", action: "update" },
+  ];
+
+  for (const c of cases) {
+    it(`reports ${c.name}; refresh + up restore it; then preview is clean`, async () => {
+      await c.change();
+      const { code, report } = await driftCommand(engine, program.workDir);
+      expect(code).toBe(2);
+      expect(report.inSync).toBe(false);
+      const drifted = report.resources.find((r) => r.name === c.resource);
+      expect(drifted, JSON.stringify(report)).toBeDefined();
+      expect(drifted?.action).toBe(c.action);
+      if (c.field) expect(drifted?.fields.map((f) => f.field)).toContain(c.field);
+
+      const preview = await stack.preview({ refresh: true });
+      expect(preview.changeSummary[c.action as "update"]).toBeGreaterThanOrEqual(1);
+
+      await stack.refresh();
+      await stack.up();
+      expect((await stack.preview()).changeSummary).toEqual({ same: resources });
+      expect((await driftCommand(engine, program.workDir)).code).toBe(0);
+      await refreshIds();
+    });
+  }
+
+  it("a second up changes nothing", async () => {
+    const again = await stack.up();
+    expect(again.summary.resourceChanges).toEqual({ same: resources });
+  });
+});
