@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Receiver, startReceiver } from "../../support/receiver";
 import { startServer, type TestServer } from "../../support/server";
-import { eventually, startTarget, type Target } from "./target";
+import { eventually, startTarget, type Target } from "../../support/target";
 
 const SECRET = "checker-secret-0123456789";
 
