@@ -72,7 +72,7 @@ export function statusDocument(store: Store, slug: string, now = Date.now()): St
     name: (JSON.parse(m.spec) as { name: string }).name,
     status: m.status === "paused" ? ("paused" as const) : m.health,
     uptime_pct_24h: store.heartbeats.uptime(m.id, now - DAY_MS),
-    uptime_pct_30d: store.heartbeats.uptime(m.id, now - 30 * DAY_MS),
+    uptime_pct_30d: store.heartbeats.uptimeDays(m.id, 30, now),
     last_checked_at: m.last_checked_at,
   }));
   const checked = monitors.filter((m) => m.status === "up" || m.status === "down");

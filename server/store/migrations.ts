@@ -68,8 +68,19 @@ export const MIGRATIONS: readonly string[] = [
     status_code INTEGER,
     error TEXT
   );
-  -- Covering: stats and uptime read these columns only.
-  CREATE INDEX heartbeats_by_monitor ON heartbeats (monitor_id, checked_at, up, response_time_ms);
+  -- Covering: the 24-hour uptime reads these columns only.
+  CREATE INDEX heartbeats_by_monitor ON heartbeats (monitor_id, checked_at, up);
+  -- Daily roll-up of heartbeats (UTC days), kept in the same transaction as each heartbeat.
+  CREATE TABLE heartbeat_days (
+    monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+    day INTEGER NOT NULL,
+    checks INTEGER NOT NULL,
+    up_checks INTEGER NOT NULL,
+    timed INTEGER NOT NULL,
+    sum_ms INTEGER NOT NULL,
+    histogram TEXT NOT NULL,
+    PRIMARY KEY (monitor_id, day)
+  ) WITHOUT ROWID;
   CREATE TABLE incidents (
     id TEXT PRIMARY KEY,
     monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,

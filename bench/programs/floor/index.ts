@@ -12,7 +12,9 @@ const provider: pulumi.dynamic.ResourceProvider = {
   },
 };
 
+class Empty extends pulumi.dynamic.Resource {}
+
 const config = new pulumi.Config();
 const count = config.requireNumber("count");
 const interval = config.getNumber("interval") ?? 60;
-for (let i = 0; i < count; i++) new pulumi.dynamic.Resource(provider, `e${i}`, { i, v: interval }, {});
+for (let i = 0; i < count; i++) new Empty(provider, `e${i}`, { i, v: interval }, {});
