@@ -47,3 +47,17 @@ export function transaction<T>(db: DatabaseSync, fn: () => T): T {
     throw err;
   }
 }
+
+/** The ids among `ids` that are rows of `table` owned by the account (reference checks). */
+export function ownedIds(
+  db: DatabaseSync,
+  table: "channels" | "monitors",
+  accountId: string,
+  ids: readonly string[],
+): Set<string> {
+  if (ids.length === 0) return new Set();
+  const rows = db
+    .prepare(`SELECT id FROM ${table} WHERE account_id = ? AND id IN (${ids.map(() => "?").join(",")})`)
+    .all(accountId, ...ids) as { id: string }[];
+  return new Set(rows.map((r) => r.id));
+}

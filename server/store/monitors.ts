@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Monitor, MonitorSpec } from "../../api";
-import { transaction } from "./database";
+import { ownedIds, transaction } from "./database";
 import { newId, nowIso } from "./ids";
 import { afterCursor, type Page, toPage } from "./pagination";
 
@@ -81,11 +81,7 @@ export class MonitorRepository {
 
   /** The ids among `ids` that are channels of the account. */
   existingChannels(accountId: string, ids: readonly string[]): Set<string> {
-    if (ids.length === 0) return new Set();
-    const rows = this.db
-      .prepare(`SELECT id FROM channels WHERE account_id = ? AND id IN (${ids.map(() => "?").join(",")})`)
-      .all(accountId, ...ids) as { id: string }[];
-    return new Set(rows.map((r) => r.id));
+    return ownedIds(this.db, "channels", accountId, ids);
   }
 
   create(accountId: string, spec: MonitorSpec): Monitor {

@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { StatusPage } from "../../api";
-import { transaction } from "./database";
+import { ownedIds, transaction } from "./database";
 import { newId, nowIso } from "./ids";
 import { afterCursor, type Page, toPage } from "./pagination";
 
@@ -70,11 +70,7 @@ export class StatusPageRepository {
 
   /** The ids among `ids` that are monitors of the account. */
   existingMonitors(accountId: string, ids: readonly string[]): Set<string> {
-    if (ids.length === 0) return new Set();
-    const rows = this.db
-      .prepare(`SELECT id FROM monitors WHERE account_id = ? AND id IN (${ids.map(() => "?").join(",")})`)
-      .all(accountId, ...ids) as { id: string }[];
-    return new Set(rows.map((r) => r.id));
+    return ownedIds(this.db, "monitors", accountId, ids);
   }
 
   create(accountId: string, spec: StatusPageSpec): StatusPage {
