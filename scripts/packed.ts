@@ -5,6 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "./pulumi-engine";
 
+const sdkVersion = (): string =>
+  JSON.parse(readFileSync(join(REPO_ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
+
 /**
  * Packs this package with `npm pack` and installs the tarball, as a user would, into a folder
  * beside a Pulumi program's usual dev dependencies. Returns that folder's node_modules; engine
@@ -35,7 +38,8 @@ export function installPackedPackage(): string {
     JSON.stringify({
       name: "engine-test-programs",
       private: true,
-      dependencies: { "pulumi-uptime": "file:./pulumi-uptime.tgz" },
+      // The project pins the SDK the CLI was built for, as a user's lock file would.
+      dependencies: { "pulumi-uptime": "file:./pulumi-uptime.tgz", "@pulumi/pulumi": sdkVersion() },
       devDependencies: {
         typescript: root.devDependencies.typescript,
         "ts-node": root.devDependencies["ts-node"],
