@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "./pulumi-engine";
@@ -14,9 +14,8 @@ const sdkVersion = (): string =>
  * tests link it into their program folders. Reused while the tarball is unchanged.
  */
 export function installPackedPackage(): string {
-  const packDir = join(tmpdir(), "pulumi-uptime-pack");
-  rmSync(packDir, { recursive: true, force: true });
-  mkdirSync(packDir, { recursive: true });
+  // A folder per run: checkouts that test side by side never remove each other's tarball.
+  const packDir = mkdtempSync(join(tmpdir(), "pulumi-uptime-pack-"));
   const tgzName = execFileSync("npm", ["pack", "--silent", "--pack-destination", packDir], { cwd: REPO_ROOT, encoding: "utf8" })
     .trim()
     .split("\n")
@@ -25,7 +24,10 @@ export function installPackedPackage(): string {
   const hash = createHash("sha256").update(readFileSync(tgz)).digest("hex").slice(0, 16);
   const depsDir = join(tmpdir(), `pulumi-uptime-deps-${hash}`);
   const modules = join(depsDir, "node_modules");
-  if (existsSync(join(modules, "pulumi-uptime", "package.json"))) return modules;
+  if (existsSync(join(modules, "pulumi-uptime", "package.json"))) {
+    rmSync(packDir, { recursive: true, force: true });
+    return modules;
+  }
 
   const root = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8"));
   const staging = `${depsDir}.tmp-${process.pid}`;
@@ -33,6 +35,7 @@ export function installPackedPackage(): string {
   mkdirSync(staging, { recursive: true });
   const stagedTgz = join(staging, "pulumi-uptime.tgz");
   writeFileSync(stagedTgz, readFileSync(tgz));
+  rmSync(packDir, { recursive: true, force: true });
   writeFileSync(
     join(staging, "package.json"),
     JSON.stringify({
@@ -52,7 +55,12 @@ export function installPackedPackage(): string {
     cwd: staging,
     stdio: ["ignore", "inherit", "inherit"],
   });
-  rmSync(depsDir, { recursive: true, force: true });
-  renameSync(staging, depsDir);
+  try {
+    renameSync(staging, depsDir);
+  } catch (err) {
+    // Another checkout installed the same tarball meanwhile: use theirs, never remove it.
+    rmSync(staging, { recursive: true, force: true });
+    if (!existsSync(join(modules, "pulumi-uptime", "package.json"))) throw err;
+  }
   return modules;
 }
