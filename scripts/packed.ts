@@ -56,6 +56,7 @@ export function installPackedPackage(): string {
     stdio: ["ignore", "inherit", "inherit"],
   });
   try {
+    if (!existsSync(join(modules, "pulumi-uptime", "package.json"))) rmSync(depsDir, { recursive: true, force: true });
     renameSync(staging, depsDir);
   } catch (err) {
     // Another checkout installed the same tarball meanwhile: use theirs, never remove it.
