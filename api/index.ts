@@ -1,5 +1,6 @@
 export * from "./channel";
 export * from "./common";
+export * from "./fields";
 export * from "./heartbeat";
 export * from "./issues";
 export * from "./monitor";
