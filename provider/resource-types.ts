@@ -1,0 +1,49 @@
+import type * as pulumi from "@pulumi/pulumi";
+import type { FieldTable, FieldType, RESOURCE_FIELDS } from "../api";
+import type { ConnectionArgs } from "./resource-options";
+
+/**
+ * Resource types derived from a kind's field table (api/fields.ts): each property keeps the
+ * JSDoc of its row, so the editor shows it on `new Monitor(…)` and on the outputs.
+ */
+
+/** The TypeScript type a field type describes. */
+export type TsOf<T> = T extends { nullable: true } ? Plain<T> | null : Plain<T>;
+type Plain<T> = T extends { enum: readonly (infer E)[] }
+  ? E
+  : T extends { type: "string" }
+    ? string
+    : T extends { type: "integer" | "number" }
+      ? number
+      : T extends { type: "boolean" }
+        ? boolean
+        : T extends { type: "array"; items: { oneOf: readonly (infer I)[] } }
+          ? TsOf<I>[]
+          : T extends { type: "array"; items: infer I }
+            ? TsOf<I>[]
+            : T extends { type: "object"; additionalProperties: infer V }
+              ? Record<string, TsOf<V>>
+              : never;
+
+/** A `pulumi.Input` of the type, with inputs inside arrays and maps too. */
+type InputOf<T> = T extends readonly (infer E)[]
+  ? pulumi.Input<pulumi.Input<E>[]>
+  : T extends Record<string, infer V>
+    ? pulumi.Input<Record<string, pulumi.Input<V>>>
+    : pulumi.Input<T>;
+
+type Row = { type: FieldType; required?: boolean; outputOnly?: boolean };
+type WithResource<T> = T & Pick<typeof RESOURCE_FIELDS, "adopt" | "connection" | "endpoint">;
+type InputValue<K, R> = K extends "connection" ? pulumi.Input<ConnectionArgs> : InputOf<NonNullable<TsOf<R extends Row ? R["type"] : never>>>;
+
+/** The inputs of a resource: its table's writable rows, plus `adopt` and `connection`. */
+export type ArgsOf<T extends FieldTable> = {
+  [K in keyof WithResource<T> as WithResource<T>[K] extends { outputOnly: true } | { required?: false | undefined } ? never : K]: InputValue<K, WithResource<T>[K]>;
+} & {
+  [K in keyof WithResource<T> as WithResource<T>[K] extends { outputOnly: true } | { required: true } ? never : K]?: InputValue<K, WithResource<T>[K]>;
+};
+
+/** The outputs of a resource: every row of its table, plus `endpoint`. */
+export type OutputsOf<T extends FieldTable> = {
+  readonly [K in keyof T | "endpoint"]: pulumi.Output<TsOf<WithResource<T>[K] extends Row ? WithResource<T>[K]["type"] : never>>;
+};
