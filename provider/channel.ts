@@ -1,4 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+// Subpaths, not the SDK root: its index loads the Automation API, which programs do not need.
+import { Resource } from "@pulumi/pulumi/dynamic";
 import { CHANNEL_FIELDS } from "../api";
 import { outputPlaceholders, secretProperties } from "./kinds/fields";
 import { secretInputs, withSecretOutputs } from "./resource-options";
@@ -42,7 +44,7 @@ export interface Channel extends ChannelOutputs {}
 
 /** A notification channel: where a monitor's `monitor.down` and `monitor.up` events go. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class Channel extends pulumi.dynamic.Resource {
+export class Channel extends Resource {
   constructor(name: string, args: ChannelArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...outputPlaceholders(CHANNEL_FIELDS) };
     super(serializedProvider("Channel"), name, props, withSecretOutputs(opts, SECRETS), "uptime", "Channel");

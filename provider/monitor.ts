@@ -1,4 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+// Subpaths, not the SDK root: its index loads the Automation API, which programs do not need.
+import { Resource } from "@pulumi/pulumi/dynamic";
 import { MONITOR_FIELDS } from "../api";
 import { outputPlaceholders, secretProperties } from "./kinds/fields";
 import { secretInputs, withSecretOutputs } from "./resource-options";
@@ -22,7 +24,7 @@ export interface Monitor extends MonitorOutputs {}
 
 /** An uptime monitor: the service probes `url` every `intervalSec` seconds. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class Monitor extends pulumi.dynamic.Resource {
+export class Monitor extends Resource {
   constructor(name: string, args: MonitorArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...outputPlaceholders(MONITOR_FIELDS) };
     super(serializedProvider("Monitor"), name, props, withSecretOutputs(opts, SECRETS), "uptime", "Monitor");

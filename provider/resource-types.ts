@@ -36,14 +36,17 @@ type Row = { type: FieldType; required?: boolean; outputOnly?: boolean };
 type WithResource<T> = T & Pick<typeof RESOURCE_FIELDS, "adopt" | "connection" | "endpoint">;
 type InputValue<K, R> = K extends "connection" ? pulumi.Input<ConnectionArgs> : InputOf<NonNullable<TsOf<R extends Row ? R["type"] : never>>>;
 
+type Kind<R> = R extends { outputOnly: true } ? "output" : R extends { required: true } ? "required" : "optional";
+type KeysOf<T, W extends string> = { [K in keyof T]: Kind<T[K]> extends W ? K : never }[keyof T];
+
 /** The inputs of a resource: its table's writable rows, plus `adopt` and `connection`. */
-export type ArgsOf<T extends FieldTable> = {
-  [K in keyof WithResource<T> as WithResource<T>[K] extends { outputOnly: true } | { required?: false | undefined } ? never : K]: InputValue<K, WithResource<T>[K]>;
-} & {
-  [K in keyof WithResource<T> as WithResource<T>[K] extends { outputOnly: true } | { required: true } ? never : K]?: InputValue<K, WithResource<T>[K]>;
-};
+export type ArgsOf<T extends FieldTable> = Pick<AllArgs<T>, KeysOf<WithResource<T>, "required">> &
+  Partial<Pick<AllArgs<T>, KeysOf<WithResource<T>, "optional">>>;
+// Homomorphic over the table, so every property keeps its row's JSDoc.
+type AllArgs<T> = { [K in keyof WithResource<T>]: InputValue<K, WithResource<T>[K]> };
 
 /** The outputs of a resource: every row of its table, plus `endpoint`. */
-export type OutputsOf<T extends FieldTable> = {
-  readonly [K in keyof T | "endpoint"]: pulumi.Output<TsOf<WithResource<T>[K] extends Row ? WithResource<T>[K]["type"] : never>>;
+export type OutputsOf<T extends FieldTable> = Omit<AllOutputs<T>, "adopt" | "connection">;
+type AllOutputs<T> = {
+  readonly [K in keyof WithResource<T>]: pulumi.Output<TsOf<WithResource<T>[K] extends Row ? WithResource<T>[K]["type"] : never>>;
 };

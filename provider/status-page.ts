@@ -1,4 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+// Subpaths, not the SDK root: its index loads the Automation API, which programs do not need.
+import { Resource } from "@pulumi/pulumi/dynamic";
 import { STATUS_PAGE_FIELDS } from "../api";
 import { outputPlaceholders, secretProperties } from "./kinds/fields";
 import { secretInputs, withSecretOutputs } from "./resource-options";
@@ -19,7 +21,7 @@ export interface StatusPage extends StatusPageOutputs {}
 
 /** A public status page listing monitors by name and health. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class StatusPage extends pulumi.dynamic.Resource {
+export class StatusPage extends Resource {
   constructor(name: string, args: StatusPageArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...secretInputs(args, SECRETS), ...outputPlaceholders(STATUS_PAGE_FIELDS) };
     super(serializedProvider("StatusPage"), name, props, withSecretOutputs(opts, SECRETS), "uptime", "StatusPage");

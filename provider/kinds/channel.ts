@@ -19,7 +19,7 @@ export const channelKind: Kind<Channel> = {
   path: "/api/v1/channels",
   byIdIsExtension: true,
   fields,
-  replaceOnChange: ["type"],
+  replaceOnChange: fields.replaceOnChange(),
 
   validate(inputs, complete): Failure[] {
     if (!complete) return [];

@@ -14,6 +14,11 @@ export class Fields {
     this.byApi = new Map(apiRows(table).map(([prop, f]) => [f.api, prop]));
   }
 
+  /** Input properties whose change replaces the object. */
+  replaceOnChange(): string[] {
+    return Object.entries(this.table).filter(([, f]) => f.replaceOnChange).map(([p]) => p);
+  }
+
   /** Writable API fields: `[property, row]`. */
   writable(): [string, Field & { api: string }][] {
     return apiRows(this.table).filter(([, f]) => !f.outputOnly);

@@ -66,12 +66,6 @@ export function mapKeys(obj: Props, rename: (k: string) => string, keys?: readon
   return out;
 }
 
-/** `channel_ids[0]` → `channelIds[0]`, `headers.x-token` unchanged. */
-export function toProperty(field: string): string {
-  const m = /^([a-z_0-9]+)(.*)$/.exec(field);
-  return m ? `${toCamel(m[1] as string)}${m[2]}` : field;
-}
-
 /** Deep equality of JSON values. */
 export function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
