@@ -83,24 +83,19 @@ export const monitorFields = {
     .max(20, "must have at most 20 tags"),
 };
 
-/** The body of `POST /api/v1/monitors`. Unknown fields are rejected. */
+/** Fields a create body must carry: every other one has a default (see `MONITOR_FIELDS`). */
+const CREATE_REQUIRED = ["name", "type", "url", "interval_sec"] as const;
+
+type Fields = typeof monitorFields;
+type CreateShape = { [K in keyof Fields]: K extends (typeof CREATE_REQUIRED)[number] ? Fields[K] : z.ZodOptional<Fields[K]> };
+
+/** The body of `POST /api/v1/monitors`: every field of `monitorFields`. Unknown fields are rejected. */
 export const CreateMonitorSchema = z
-  .strictObject({
-    name: monitorFields.name,
-    type: monitorFields.type,
-    url: monitorFields.url,
-    interval_sec: monitorFields.interval_sec,
-    timeout_sec: monitorFields.timeout_sec.optional(),
-    method: monitorFields.method.optional(),
-    headers: monitorFields.headers.optional(),
-    body: monitorFields.body.optional(),
-    expected_status_codes: monitorFields.expected_status_codes.optional(),
-    keyword: monitorFields.keyword.optional(),
-    keyword_case_sensitive: monitorFields.keyword_case_sensitive.optional(),
-    follow_redirects: monitorFields.follow_redirects.optional(),
-    channel_ids: monitorFields.channel_ids.optional(),
-    tags: monitorFields.tags.optional(),
-  })
+  .strictObject(
+    Object.fromEntries(
+      Object.entries(monitorFields).map(([k, rule]) => [k, (CREATE_REQUIRED as readonly string[]).includes(k) ? rule : rule.optional()]),
+    ) as CreateShape,
+  )
   .meta({ id: "CreateMonitor" });
 export type CreateMonitor = z.input<typeof CreateMonitorSchema>;
 
@@ -219,22 +214,7 @@ export const MONITOR_FIELDS = {
 } as const satisfies FieldTable;
 
 /** Every writable field, defaults applied and normal forms taken: what the server stores. */
-export interface MonitorSpec {
-  name: string;
-  type: MonitorType;
-  url: string;
-  interval_sec: number;
-  timeout_sec: number;
-  method: (typeof HTTP_METHODS)[number];
-  headers: Record<string, string>;
-  body: string | null;
-  expected_status_codes: (number | string)[];
-  keyword: string | null;
-  keyword_case_sensitive: boolean;
-  follow_redirects: boolean;
-  channel_ids: string[];
-  tags: string[];
-}
+export type MonitorSpec = { -readonly [K in keyof Fields]: z.output<Fields[K]> };
 
 /** A monitor as the API returns it. */
 export const MonitorSchema = z
