@@ -4,4 +4,5 @@ export * from "./fields";
 export * from "./heartbeat";
 export * from "./issues";
 export * from "./monitor";
+export * from "./monitor-rules";
 export * from "./status-page";

@@ -57,10 +57,10 @@ export const toCamel = (s: string): string => s.replace(/_([a-z0-9])/g, (_, c: s
 export const toSnake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** Renames the top-level keys (never nested ones: header names stay as written). */
-export function mapKeys(obj: Props, rename: (k: string) => string, keys?: readonly string[]): Props {
+export function mapKeys(obj: Props, rename: (k: string) => string): Props {
   const out: Props = {};
   for (const [k, v] of Object.entries(obj)) {
-    if (v === undefined || (keys && !keys.includes(k))) continue;
+    if (v === undefined) continue;
     out[rename(k)] = v;
   }
   return out;
