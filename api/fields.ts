@@ -78,13 +78,16 @@ export const RESOURCE_FIELDS = {
 /** The value in its normal form: equal values compare equal however they were written. */
 export function normalize(form: NormalForm | undefined, value: unknown): unknown {
   if (value === undefined || value === null || form === undefined) return value;
+  // A value of another shape (an unknown during preview, a rule broken) is judged as it is.
   if (form === "case-insensitive-keys") {
+    if (typeof value !== "object" || Array.isArray(value)) return value;
     return Object.fromEntries(
       Object.entries(value as Record<string, unknown>)
         .map(([k, v]) => [k.toLowerCase(), v] as const)
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     );
   }
+  if (!Array.isArray(value)) return value;
   const list = value as readonly (string | number)[];
   return sortedSet(form === "lowercase-set" ? list.map((v) => (typeof v === "string" ? v.toLowerCase() : v)) : list);
 }

@@ -18,6 +18,7 @@ import {
 } from "../../api";
 import type { Channel, ChannelArgs, Monitor, MonitorArgs, StatusPage, StatusPageArgs } from "../../provider";
 import { outputPlaceholders, secretProperties } from "../../provider/kinds/fields";
+import { UNKNOWN } from "../../provider/kinds/kind";
 import { KINDS } from "../../provider/kinds/registry";
 import { generatedReadme } from "../../scripts/readme-tables";
 
@@ -86,6 +87,12 @@ describe("field tables", () => {
       expect(refreshed.filter((p) => secrets.includes(p)), kind.label).toEqual([]);
       expect(refreshed.length, kind.label).toBeGreaterThan(1);
     }
+  });
+
+  it("a whole list or map unknown at preview is compared as it is, without an error", () => {
+    const inputs = { type: "http", url: "https://x.example", intervalSec: 60, tags: UNKNOWN, headers: UNKNOWN, channelIds: UNKNOWN };
+    expect(KINDS.Monitor.desired(inputs, undefined)).toMatchObject({ tags: UNKNOWN, headers: UNKNOWN, channel_ids: UNKNOWN });
+    expect(KINDS.StatusPage.desired({ slug: "s", title: "t", monitorIds: UNKNOWN }, undefined)).toMatchObject({ monitor_ids: UNKNOWN });
   });
 
   it("the README's resource tables are the ones the field tables generate (npm run readme)", () => {
