@@ -24,6 +24,8 @@ export function methodNotAllowed(app: FastifyInstance): { seal: () => void } {
         app.route({
           method: others,
           url,
+          // Not an operation of its own: every operation documents 405 among its responses.
+          schema: { hide: true },
           handler: async () => {
             throw new ApiError("method_not_allowed", `Use one of: ${allow}`, undefined, { allow });
           },
