@@ -42,12 +42,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
     clientErrorHandler,
   });
   app.decorate("settings", settings);
-  app.addHook("onResponse", async (request, reply) => {
-    const level = reply.statusCode >= 400 ? "info" : "debug";
-    if (!(request.log as unknown as { isLevelEnabled(l: string): boolean }).isLevelEnabled(level)) return;
-    const path = request.url.split("?")[0];
-    request.log[level]({ method: request.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request completed");
-  });
+  logResponses(app);
   await app.register(storePlugin);
   await app.register(monitoring);
   await app.register(servicesPlugin);
@@ -87,6 +82,23 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   }
   allow.seal();
   return app;
+}
+
+/**
+ * One line per answered request: errors at info, successes at debug only, so that at the default
+ * level a successful request writes nothing. The path is logged without its query string.
+ */
+function logResponses(app: FastifyInstance): void {
+  const enabled = (level: string) =>
+    (app.log as unknown as { isLevelEnabled?: (l: string) => boolean }).isLevelEnabled?.(level) ?? false;
+  const levels = { info: enabled("info"), debug: enabled("debug") };
+  if (!levels.info && !levels.debug) return;
+  app.addHook("onResponse", async (request, reply) => {
+    const level = reply.statusCode >= 400 ? "info" : "debug";
+    if (!levels[level]) return;
+    const path = request.url.split("?")[0];
+    request.log[level]({ method: request.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request completed");
+  });
 }
 
 /** The checker and the notifier: outbound connections under the outbound policy. */

@@ -33,6 +33,7 @@ export class ChannelService {
   }
 
   create(principal: Principal, body: CreateChannel): Channel {
+    checkConfig(body.config);
     return this.store.channels.create(principal.accountId, body.name, body.type, body.config);
   }
 
@@ -52,6 +53,7 @@ export class ChannelService {
         );
       }
       config = parsed.data as ChannelConfig;
+      checkConfig(config);
     }
     return this.store.channels.update(principal.accountId, id, body.name ?? current.name, config) as Channel;
   }
@@ -74,5 +76,19 @@ export class ChannelService {
       if (err instanceof DeliveryError) throw new ApiError("delivery_failed", `Delivery failed: ${err.message}`);
       throw err;
     }
+  }
+}
+
+/** RFC 5321 limits the part of an address before the `@` to 64 characters. */
+const MAX_LOCAL_PART = 64;
+
+/** Rules of a config beyond its schema: an email address a mail server would accept. */
+function checkConfig(config: ChannelConfig): void {
+  if (!("address" in config)) return;
+  const local = config.address.slice(0, config.address.lastIndexOf("@"));
+  if (local.length > MAX_LOCAL_PART) {
+    throw validationFailed([
+      { field: "config.address", message: `must have at most ${MAX_LOCAL_PART} characters before the @` },
+    ]);
   }
 }
