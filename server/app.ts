@@ -10,6 +10,7 @@ import { registerAuth } from "./http/auth";
 import { BODY_LIMIT, clientErrorHandler, frameworkErrors, newRequestId, registerErrorHandling } from "./http/errors";
 import { registerIdempotency } from "./http/idempotency";
 import { methodNotAllowed } from "./http/method-not-allowed";
+import { withLinks } from "./http/openapi-links";
 import { registerRateLimit } from "./http/rate-limit";
 import { serializerCompiler } from "./http/serializer";
 import "./http/types";
@@ -37,6 +38,8 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: settings.trustProxy,
     bodyLimit: BODY_LIMIT,
+    // Ids up to this long reach authentication and then get a 404; longer ones a 404 at once.
+    routerOptions: { maxParamLength: 512 },
     genReqId: newRequestId,
     frameworkErrors,
     clientErrorHandler,
@@ -68,7 +71,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => withLinks(jsonSchemaTransformObject(input)),
   });
 
   const allow = methodNotAllowed(app);
