@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Ensures a Python virtual environment with Schemathesis (pinned) outside the clone, in
-// ~/.cache/pulumi-uptime/schemathesis-<version>, created from PyPI on first use and reused after.
+// ~/.cache/pulumi-uptime/schemathesis-<version> (or under PULUMI_UPTIME_CACHE), created from PyPI on first use and reused after.
 // Prints the path of the `schemathesis` executable as its last line.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -10,8 +10,9 @@ import { join } from "node:path";
 /** The Schemathesis release the API tests run; bump it here and the cache follows. */
 export const SCHEMATHESIS_VERSION = "4.32.5";
 
+/** The same cache as the Pulumi CLI's (scripts/ensure-pulumi.mjs). */
 function cacheRoot() {
-  return join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-uptime");
+  return process.env.PULUMI_UPTIME_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-uptime");
 }
 
 function python() {
