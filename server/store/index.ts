@@ -7,6 +7,7 @@ import { IdempotencyRepository } from "./idempotency";
 import { KeyRepository } from "./keys";
 import { MonitorRepository } from "./monitors";
 import { OutboxRepository } from "./outbox";
+import { withStatementCache } from "./statements";
 import { StatusPageRepository } from "./status-pages";
 
 /** Every repository over one embedded database: the only code that speaks SQL. */
@@ -20,7 +21,11 @@ export class Store {
   readonly idempotency: IdempotencyRepository;
   readonly outbox: OutboxRepository;
 
-  constructor(readonly db: DatabaseSync) {
+  readonly db: DatabaseSync;
+
+  constructor(database: DatabaseSync) {
+    const db = withStatementCache(database);
+    this.db = db;
     this.monitors = new MonitorRepository(db);
     this.channels = new ChannelRepository(db);
     this.statusPages = new StatusPageRepository(db);
