@@ -4,6 +4,9 @@
 // Usage: node api-fuzz.mjs <schemathesis executable> [extra schemathesis arguments...]
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
@@ -32,7 +35,10 @@ const args = [
   "true",
   ...extra,
 ];
-const child = spawn(bin, args, { stdio: "inherit" });
+// Schemathesis keeps a cache in its working folder: a temporary one, never the clone.
+const work = mkdtempSync(join(tmpdir(), "schemathesis-"));
+const child = spawn(bin, args, { stdio: "inherit", cwd: work });
 const code = await new Promise((resolve) => child.on("exit", (c) => resolve(c ?? 1)));
 await app.close();
+rmSync(work, { recursive: true, force: true });
 process.exit(code);
