@@ -22,6 +22,7 @@ import { Notifier } from "./notify/notifier";
 import { outboundAgent } from "./outbound";
 import { channelRoutes } from "./routes/channels";
 import { monitorRoutes } from "./routes/monitors";
+import { statusHtmlRoutes } from "./routes/status-html";
 import { statusPageRoutes } from "./routes/status-pages";
 import { Store } from "./store";
 
@@ -105,6 +106,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   await app.register(monitorRoutes);
   await app.register(channelRoutes);
   await app.register(statusPageRoutes);
+  await app.register(statusHtmlRoutes);
   if (settings.extensions) app.get("/api/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   allow.seal();
   return app;
