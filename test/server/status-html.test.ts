@@ -99,7 +99,7 @@ describe("HTML status page at /status/<slug>", () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, "status-page.png"), fullPage: true });
     await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);
-    expect(await page.$eval("body", (b) => getComputedStyle(b).backgroundColor)).toBe("rgb(13, 17, 23)");
+    expect(await page.$eval("body", (b) => b.ownerDocument.defaultView?.getComputedStyle(b).backgroundColor)).toBe("rgb(13, 17, 23)");
     await page.screenshot({ path: join(ARTIFACTS, "status-page-dark.png"), fullPage: true });
     expect(existsSync(join(ARTIFACTS, "status-page.png"))).toBe(true);
     await page.close();
