@@ -106,9 +106,9 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   await app.register(monitorRoutes);
   await app.register(channelRoutes);
   await app.register(statusPageRoutes);
-  await app.register(statusHtmlRoutes);
   if (settings.extensions) app.get("/api/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   allow.seal();
+  await app.register(statusHtmlRoutes); // HTML for people: after seal, so it stays out of the OpenAPI document
   return app;
 }
 
