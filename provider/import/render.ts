@@ -40,9 +40,12 @@ export function renderIndex(program: ImportedProgram, header: string): string {
   return lines.join("\n");
 }
 
+/** Text safe in a Markdown table cell or list item: names are user input. */
+const cell = (text: string) => text.replace(/[\r\n]+/g, " ").replace(/[|`]/g, (c) => `\\${c}`);
+
 /** README.md of the generated project: how to set it up, and the secret config keys. */
 export function renderReadme(program: ImportedProgram, baseUrl: string, header: string): string {
-  const keys = program.secrets.map((s) => `| \`${s.key}\` | ${s.describe} |`);
+  const keys = program.secrets.map((s) => `| \`${s.key}\` | ${cell(s.describe)} |`);
   const setLines = program.secrets.map((s) => `pulumi config set --secret ${s.key} '…'`);
   return [
     "# Imported uptime account",
@@ -70,7 +73,7 @@ export function renderReadme(program: ImportedProgram, baseUrl: string, header: 
     ...(keys.length ? ["| Key | Value |", "| --- | --- |", ...keys, ""] : []),
     "## Resources",
     "",
-    ...program.declarations.map((d) => `- \`${d.varName}\`: ${d.label}, \`${d.id}\``),
+    ...program.declarations.map((d) => `- \`${d.varName}\`: ${cell(d.label)}, \`${d.id}\``),
     "",
   ].join("\n");
 }

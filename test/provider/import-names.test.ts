@@ -3,7 +3,7 @@ import type { Channel, Monitor, StatusPage } from "../../api";
 import { declareAccount } from "../../provider/import/declare";
 import { filterAccount } from "../../provider/import";
 import { assignNames, identifierOf } from "../../provider/import/names";
-import { renderIndex } from "../../provider/import/render";
+import { renderIndex, renderReadme } from "../../provider/import/render";
 
 const monitor = (id: string, name: string, over: Partial<Monitor> = {}): Monitor => ({
   id, name, type: "http", url: "https://example.com/", interval_sec: 60, timeout_sec: 10, method: "GET", headers: {}, body: null,
@@ -61,6 +61,13 @@ describe("import: declarations", () => {
     expect(index).toMatch(/const docs = new uptime\.Monitor\("docs", \{[^}]*timeoutSec: 20,\n {2}adopt: "mon_2",\n\}\);/);
     expect(index).not.toMatch(/followRedirects|expectedStatusCodes|keyword|description/);
     expect(program.secrets.map((s) => s.key)).toEqual(["hooksUrl", "hooksSecret", "apiHeaderAuthorization", "apiBody"]);
+  });
+
+  it("lists the secret keys in the README, names escaped for Markdown", () => {
+    const odd = { ...account, channels: [{ ...channel, name: "a|b `c`" }] };
+    const readme = renderReadme(declareAccount(odd), "http://127.0.0.1:8080", "test");
+    expect(readme).toContain('| `aBCUrl` | webhook channel "a\\|b \\`c\\`" (chn_1): config.url |');
+    expect(readme).toContain("pulumi config set --secret apiBody '…'");
   });
 
   it("filters by tag: the tagged monitors, their channels, the pages showing them; other ids stay literal", () => {
