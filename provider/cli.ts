@@ -1,12 +1,19 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { resolveConnection } from "./connection";
 import { detectDrift, formatDrift } from "./drift";
+import { importAccount } from "./import";
 
 const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
 
   pulumi-uptime drift --stack NAME [--cwd DIR] [--json]
       Refresh-previews the stack (writes nothing) and lists, per resource, the fields where the
       live service differs from the program. Exit code: 0 in sync, 2 drift, 1 error.
+
+  pulumi-uptime import [--out DIR] [--filter tag:NAME]
+      Writes a Pulumi TypeScript project (default ./uptime-imported) declaring every monitor,
+      channel and status page of the account (UPTIME_API_URL, UPTIME_API_KEY), each adopting
+      the live object. Secrets the API masks become secret config keys, listed in its README.
 `;
 
 export async function main(argv = process.argv.slice(2)): Promise<number> {
@@ -18,8 +25,16 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       cwd: { type: "string", short: "C" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
+      out: { type: "string", short: "o" },
+      filter: { type: "string" },
     },
   });
+  if (!values.help && positionals[0] === "import") {
+    const outDir = values.out ?? "uptime-imported";
+    const program = await importAccount({ connection: resolveConnection(undefined), outDir, filter: values.filter });
+    process.stdout.write(`Wrote ${program.declarations.length} resources to ${outDir}; secret config keys: ${program.secrets.length} (see its README.md)\n`);
+    return 0;
+  }
   if (values.help || positionals[0] !== "drift") {
     process.stdout.write(USAGE);
     return values.help ? 0 : 1;

@@ -19,6 +19,7 @@ import { Notifier } from "./notify/notifier";
 import { outboundAgent } from "./outbound";
 import { channelRoutes } from "./routes/channels";
 import { monitorRoutes } from "./routes/monitors";
+import { statusHtmlRoutes } from "./routes/status-html";
 import { statusPageRoutes } from "./routes/status-pages";
 import { servicesPlugin } from "./services";
 import { storePlugin } from "./store/plugin";
@@ -84,6 +85,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
     );
   }
   allow.seal();
+  await app.register(statusHtmlRoutes); // HTML for people: after seal, so it stays out of the OpenAPI document
   return app;
 }
 
