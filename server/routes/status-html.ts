@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../errors";
 import { notFoundPage, renderStatusPage } from "../html/status-page";
-import { statusPageView } from "../services/status-html";
 
 /** Seconds browsers and proxies may keep the page: short, since health changes by the minute. */
 const MAX_AGE_SEC = 30;
@@ -17,7 +16,7 @@ export async function statusHtmlRoutes(app: FastifyInstance): Promise<void> {
     reply.header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'");
     try {
       if (!/^[a-z0-9-]{3,64}$/.test(slug)) throw new ApiError("not_found", "no such page");
-      const html = renderStatusPage(statusPageView(app.store, slug));
+      const html = renderStatusPage(app.services.statusPages.page(slug));
       return reply.header("cache-control", `public, max-age=${MAX_AGE_SEC}`).send(html);
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== "not_found") throw err;

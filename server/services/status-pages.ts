@@ -13,6 +13,7 @@ import { DAY_MS } from "../store/heartbeats";
 import type { Principal } from "../store/keys";
 import type { StatusPageSpec } from "../store/status-pages";
 import { type ListPage, listPage } from "./paging";
+import { type StatusPageView, statusPageView } from "./status-html";
 
 /** Status pages of an account, and the public document of each. */
 export class StatusPageService {
@@ -43,6 +44,11 @@ export class StatusPageService {
   /** The public document of the page at `slug` (no key). */
   document(slug: string): StatusDocument {
     return statusDocument(this.store, slug);
+  }
+
+  /** What the HTML page of `slug` shows (no key). */
+  page(slug: string): StatusPageView {
+    return statusPageView(this.store, slug);
   }
 }
 
@@ -99,7 +105,7 @@ function updateStatusPage(
  * The public document: names and health only. Overall `unknown` until a monitor has been
  * checked; `operational` when every checked one is up, `down` when all are down, else `degraded`.
  */
-function statusDocument(store: Store, slug: string, now = Date.now()): StatusDocument {
+export function statusDocument(store: Store, slug: string, now = Date.now()): StatusDocument {
   const page = store.statusPages.bySlug(slug);
   if (!page) throw new ApiError("not_found", `No status page "${slug}"`);
   const monitors = store.statusPages.publicMonitors(page.id).map((m) => ({
