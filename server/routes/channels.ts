@@ -37,7 +37,7 @@ export async function channelRoutes(fastify: FastifyInstance): Promise<void> {
     async (req, reply) =>
       reply
         .code(201)
-        .send({ ok: true as const, data: createChannel(store, principalOf(req).accountId, req.body) }),
+        .send({ ok: true as const, data: createChannel(store, principalOf(req).accountId, req.body, fastify.settings.allowPrivateTargets) }),
   );
 
   // Extensions beyond the documented API (see README).
@@ -56,7 +56,7 @@ export async function channelRoutes(fastify: FastifyInstance): Promise<void> {
       { schema: { tags, params: IdParamsSchema, body: UpdateChannelSchema, response: one } },
       async (req) => ({
         ok: true as const,
-        data: updateChannel(store, principalOf(req).accountId, req.params.id, req.body),
+        data: updateChannel(store, principalOf(req).accountId, req.params.id, req.body, fastify.settings.allowPrivateTargets),
       }),
     );
 

@@ -9,6 +9,7 @@ import {
 } from "../../api";
 import { ApiError, notFound, validationFailed } from "../errors";
 import { type DeliveryContext, DeliveryError, deliver } from "../notify/deliver";
+import { channelTargetDetails } from "../outbound";
 import type { Store } from "../store";
 
 export function getChannel(store: Store, accountId: string, id: string): Channel {
@@ -17,12 +18,20 @@ export function getChannel(store: Store, accountId: string, id: string): Channel
   return channel;
 }
 
-export function createChannel(store: Store, accountId: string, body: CreateChannel): Channel {
+export function createChannel(store: Store, accountId: string, body: CreateChannel, allowPrivate: boolean): Channel {
+  const targets = channelTargetDetails(body.config, allowPrivate);
+  if (targets.length) throw validationFailed(targets);
   return store.channels.create(accountId, body.name, body.type, body.config);
 }
 
 /** PATCH: a new name and/or a whole new config, validated against the channel's type. */
-export function updateChannel(store: Store, accountId: string, id: string, body: UpdateChannel): Channel {
+export function updateChannel(
+  store: Store,
+  accountId: string,
+  id: string,
+  body: UpdateChannel,
+  allowPrivate: boolean,
+): Channel {
   const current = store.channels.stored(accountId, id);
   if (!current) throw notFound("channel", id);
   let config: ChannelConfig = current.config;
@@ -37,6 +46,8 @@ export function updateChannel(store: Store, accountId: string, id: string, body:
       );
     }
     config = parsed.data as ChannelConfig;
+    const targets = channelTargetDetails(config, allowPrivate);
+    if (targets.length) throw validationFailed(targets);
   }
   return store.channels.update(accountId, id, body.name ?? current.name, config) as Channel;
 }

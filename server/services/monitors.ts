@@ -9,6 +9,7 @@ import {
 } from "../../api";
 import type { ServerOptions } from "../config";
 import { ApiError, notFound, validationFailed } from "../errors";
+import { targetProblem } from "../outbound";
 import type { Store } from "../store";
 import type { Principal } from "../store/keys";
 
@@ -26,6 +27,8 @@ export function monitorCap(principal: Principal, options: ServerOptions): number
 
 function check(store: Store, options: ServerOptions, accountId: string, spec: MonitorSpec): void {
   const details: ErrorDetail[] = monitorRuleViolations(spec, options.minIntervalSec);
+  const target = details.some((d) => d.field === "url") ? undefined : targetProblem(spec.url, options.allowPrivateTargets);
+  if (target) details.push({ field: "url", message: target });
   const existing = store.monitors.existingChannels(accountId, spec.channel_ids);
   spec.channel_ids.forEach((id, i) => {
     if (!existing.has(id))
