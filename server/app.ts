@@ -11,6 +11,7 @@ import { resolveOptions, type ServerOptionsInput } from "./config";
 import { registerAuth } from "./http/auth";
 import { registerErrorHandling } from "./http/errors";
 import { registerIdempotency } from "./http/idempotency";
+import { loggerOptions } from "./http/logging";
 import { methodNotAllowed } from "./http/method-not-allowed";
 import { registerRateLimit } from "./http/rate-limit";
 import "./http/types";
@@ -34,7 +35,7 @@ export const API_VERSION = "1.0.0";
 export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyInstance> {
   const settings = resolveOptions(input);
   const app = Fastify({
-    logger: settings.logger === true ? { level: "info" } : settings.logger,
+    logger: loggerOptions(settings.logger),
     trustProxy: settings.trustProxy,
     bodyLimit: 64 * 1024,
     genReqId: () => `req_${randomBytes(8).toString("hex")}`,

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { buildApp } from "./app";
 import { Store } from "./store";
@@ -7,7 +8,8 @@ const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
 
   uptime-server serve [--port 8080] [--host 127.0.0.1] [--db uptime.db] [--min-interval-sec 30]
                       [--monitor-limit N] [--rate-limit 600] [--allow-private-targets]
-                      [--dev-key uk_...] [--log-level info]
+                      [--dev-key-file FILE] [--log-level info]
+                      (env UPTIME_DEV_KEY: seeds a dev key; never pass a key on the command line)
   uptime-server keys create --db uptime.db --account NAME [--name LABEL] [--monitor-limit N]
   uptime-server keys list   --db uptime.db [--account NAME]
   uptime-server keys revoke --db uptime.db KEY_ID
@@ -23,6 +25,7 @@ const OPTIONS = {
   "rate-limit": { type: "string" },
   "allow-private-targets": { type: "boolean" },
   "dev-key": { type: "string" },
+  "dev-key-file": { type: "string" },
   "log-level": { type: "string" },
   account: { type: "string" },
   name: { type: "string" },
@@ -40,6 +43,16 @@ function need(value: string | undefined, option: string): string {
   return value;
 }
 
+/** The dev key from `--dev-key-file` or `UPTIME_DEV_KEY`: never from argv, which `ps` shows. */
+function devKey(values: Record<string, string | boolean | undefined>): string | undefined {
+  if (values["dev-key"] !== undefined) {
+    throw new Error("--dev-key was removed (the command line is visible in ps): use --dev-key-file FILE or UPTIME_DEV_KEY");
+  }
+  const file = values["dev-key-file"] as string | undefined;
+  if (file) return readFileSync(file, "utf8").trim();
+  return process.env.UPTIME_DEV_KEY || undefined;
+}
+
 async function serve(values: Record<string, string | boolean | undefined>): Promise<void> {
   const app = await buildApp({
     db: (values.db as string | undefined) ?? "uptime.db",
@@ -47,7 +60,7 @@ async function serve(values: Record<string, string | boolean | undefined>): Prom
     monitorLimit: int(values["monitor-limit"] as string, "monitor-limit") ?? null,
     rateLimit: int(values["rate-limit"] as string, "rate-limit"),
     allowPrivateTargets: Boolean(values["allow-private-targets"]),
-    devKey: values["dev-key"] as string | undefined,
+    devKey: devKey(values),
     logger: { level: (values["log-level"] as string | undefined) ?? "info" },
   });
   const stop = async () => {

@@ -11,6 +11,8 @@ export const ServerOptionsSchema = z.strictObject({
   rateLimit: z.int().min(1).default(600),
   /** Window of the per-key and per-address limits, in milliseconds. */
   rateLimitWindowMs: z.int().min(1000).default(60_000),
+  /** Failed authentications per client address per window before 429s replace 401s. */
+  authFailureLimit: z.int().min(1).default(20),
   /** Requests per client address per window on the public status document. */
   publicRateLimit: z.int().min(1).default(300),
   /** Monitor cap of an account without its own; null for unlimited. Never below the free 10. */
