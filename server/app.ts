@@ -12,6 +12,7 @@ import { registerAuth } from "./http/auth";
 import { registerErrorHandling } from "./http/errors";
 import { registerIdempotency } from "./http/idempotency";
 import { loggerOptions } from "./http/logging";
+import { registerConnectionLimits, serverTimeouts } from "./http/timeouts";
 import { methodNotAllowed } from "./http/method-not-allowed";
 import { registerRateLimit } from "./http/rate-limit";
 import "./http/types";
@@ -39,7 +40,9 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
     trustProxy: settings.trustProxy,
     bodyLimit: 64 * 1024,
     genReqId: () => `req_${randomBytes(8).toString("hex")}`,
+    ...serverTimeouts(settings),
   });
+  registerConnectionLimits(app, settings);
   const store = Store.open(settings.db);
   if (settings.devKey && !store.keys.authenticate(settings.devKey))
     store.keys.create("dev", "dev key", settings.devKey);

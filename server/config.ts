@@ -41,6 +41,20 @@ export const ServerOptionsSchema = z.strictObject({
   smtpFrom: z.email().default("uptime@localhost"),
   /** Delays between delivery attempts of a notification, in milliseconds. */
   notifyRetryDelaysMs: z.array(z.int().min(0)).max(10).default([1_000, 5_000, 30_000]),
+  /** Time for a client to send a request's headers, in milliseconds. */
+  headersTimeoutMs: z.int().min(100).default(10_000),
+  /** Time for a client to send a whole request (headers and body), in milliseconds; then 408. */
+  requestTimeoutMs: z.int().min(100).default(30_000),
+  /** A socket with no traffic at all is closed after this, in milliseconds. */
+  idleTimeoutMs: z.int().min(100).default(60_000),
+  /** An idle kept-alive connection is closed after this, in milliseconds. */
+  keepAliveTimeoutMs: z.int().min(100).default(5_000),
+  /** Requests served on one kept-alive connection before it is closed. */
+  maxRequestsPerSocket: z.int().min(1).default(1_000),
+  /** Open connections in all; more are closed at once. */
+  maxConnections: z.int().min(1).default(10_000),
+  /** Open connections per client address (0: no cap); raise it behind a reverse proxy. */
+  maxConnectionsPerAddress: z.int().min(0).default(256),
   /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
   trustProxy: z.boolean().default(false),
 });

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../errors";
 import { AuthThrottle } from "./auth-throttle";
@@ -15,6 +16,10 @@ export function queryCarriesKey(url: string): boolean {
     if (KEY_PARAMS.has(name.toLowerCase()) || value.startsWith("uk_") || name.startsWith("uk_")) return true;
   }
   return false;
+}
+
+function hasBody(headers: IncomingHttpHeaders): boolean {
+  return headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
 }
 
 /**
@@ -42,12 +47,18 @@ export function registerAuth(app: FastifyInstance): void {
       request.principal = principal;
       return;
     }
+    // A refused request's body is never read: close the connection rather than wait for it.
+    const close: Record<string, string> = hasBody(request.headers) ? { connection: "close" } : {};
     const wait = throttle.fail(request.ip);
     if (wait !== undefined) {
       throw new ApiError("rate_limited", `Too many failed authentications from this address; retry in ${wait} s`, undefined, {
         "retry-after": String(wait),
+        ...close,
       });
     }
-    throw new ApiError("unauthorized", "Send a valid API key as Authorization: Bearer <key>", undefined, CHALLENGE);
+    throw new ApiError("unauthorized", "Send a valid API key as Authorization: Bearer <key>", undefined, {
+      ...CHALLENGE,
+      ...close,
+    });
   });
 }
