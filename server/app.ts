@@ -43,7 +43,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
     ...serverTimeouts(settings),
   });
   registerConnectionLimits(app, settings);
-  const store = Store.open(settings.db);
+  const store = Store.open(settings.db, { secretKeyFile: settings.secretKeyFile });
   if (settings.devKey && !store.keys.authenticate(settings.devKey))
     store.keys.create("dev", "dev key", settings.devKey);
   const outbound = outboundAgent(settings.allowPrivateTargets);

@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { buildApp } from "./app";
+import { SecretBox } from "./secrets";
 import { Store } from "./store";
 
 const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
@@ -13,6 +14,8 @@ const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
   uptime-server keys create --db uptime.db --account NAME [--name LABEL] [--monitor-limit N]
   uptime-server keys list   --db uptime.db [--account NAME]
   uptime-server keys revoke --db uptime.db KEY_ID
+  uptime-server keys rotate-secret --db uptime.db   (new secret key; reseals every stored secret)
+  --secret-key-file FILE (env UPTIME_SECRET_KEY_FILE): the key sealing secrets; default <db>.key
   uptime-server outbox list --db uptime.db
 `;
 
@@ -27,6 +30,7 @@ const OPTIONS = {
   "dev-key": { type: "string" },
   "dev-key-file": { type: "string" },
   "log-level": { type: "string" },
+  "secret-key-file": { type: "string" },
   account: { type: "string" },
   name: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -53,6 +57,10 @@ function devKey(values: Record<string, string | boolean | undefined>): string | 
   return process.env.UPTIME_DEV_KEY || undefined;
 }
 
+function secretKeyFile(values: Record<string, string | boolean | undefined>): string | undefined {
+  return (values["secret-key-file"] as string | undefined) ?? (process.env.UPTIME_SECRET_KEY_FILE || undefined);
+}
+
 async function serve(values: Record<string, string | boolean | undefined>): Promise<void> {
   const app = await buildApp({
     db: (values.db as string | undefined) ?? "uptime.db",
@@ -61,6 +69,7 @@ async function serve(values: Record<string, string | boolean | undefined>): Prom
     rateLimit: int(values["rate-limit"] as string, "rate-limit"),
     allowPrivateTargets: Boolean(values["allow-private-targets"]),
     devKey: devKey(values),
+    secretKeyFile: secretKeyFile(values),
     logger: { level: (values["log-level"] as string | undefined) ?? "info" },
   });
   const stop = async () => {
@@ -75,8 +84,8 @@ async function serve(values: Record<string, string | boolean | undefined>): Prom
   });
 }
 
-function withStore<T>(db: string | undefined, fn: (store: Store) => T): T {
-  const store = Store.open(need(db, "db"));
+function withStore<T>(values: Record<string, string | boolean | undefined>, fn: (store: Store) => T): T {
+  const store = Store.open(need(values.db as string | undefined, "db"), { secretKeyFile: secretKeyFile(values) });
   try {
     return fn(store);
   } finally {
@@ -91,12 +100,11 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const db = values.db;
   switch (`${command} ${sub ?? ""}`.trim()) {
     case "serve":
       return serve(values);
     case "keys create":
-      return withStore(db, (store) => {
+      return withStore(values, (store) => {
         const account = need(values.account, "account");
         const { key, info } = store.keys.create(account, values.name ?? null);
         const limit = int(values["monitor-limit"], "monitor-limit");
@@ -107,7 +115,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
         process.stdout.write(`${key}\n`);
       });
     case "keys list":
-      return withStore(db, (store) => {
+      return withStore(values, (store) => {
         for (const k of store.keys.list(values.account)) {
           const state = k.revoked_at ? `revoked ${k.revoked_at}` : "active";
           process.stdout.write(
@@ -116,12 +124,22 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
         }
       });
     case "keys revoke":
-      return withStore(db, (store) => {
+      return withStore(values, (store) => {
         if (!store.keys.revoke(need(arg, "KEY_ID"))) throw new Error(`no active key ${arg}`);
         process.stderr.write(`Revoked ${arg}.\n`);
       });
+    case "keys rotate-secret": {
+      const file = secretKeyFile(values) ?? `${need(values.db, "db")}.key`;
+      const id = SecretBox.addKey(file);
+      return withStore(values, (store) => {
+        const count = store.reseal();
+        process.stderr.write(
+          `New secret key ${id} is current in ${file}; ${count} rows resealed. Older keys stay in the file for servers still running: remove them once every server has restarted.\n`,
+        );
+      });
+    }
     case "outbox list":
-      return withStore(db, (store) => {
+      return withStore(values, (store) => {
         for (const m of store.outbox.list()) {
           process.stdout.write(`${m.created_at}\t${m.recipient}\t${m.subject}\n`);
         }

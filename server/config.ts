@@ -22,6 +22,11 @@ export const ServerOptionsSchema = z.strictObject({
     .string()
     .regex(/^uk_[A-Za-z0-9_-]{16,}$/, "must look like uk_ followed by at least 16 letters, digits, _ or -")
     .optional(),
+  /**
+   * Key file sealing secrets at rest (AES-256-GCM); default `<db>.key` beside the database,
+   * created 0600 on first start. An in-memory database uses a key held in memory.
+   */
+  secretKeyFile: z.string().min(1).optional(),
   /** Let probes and webhooks reach private and loopback addresses (tests, on-premises). */
   allowPrivateTargets: z.boolean().default(false),
   /** Pino logger options, or false for none. */
