@@ -9,7 +9,8 @@ const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
 
   uptime-server serve [--port 8080] [--host 127.0.0.1] [--db uptime.db] [--min-interval-sec 30]
                       [--monitor-limit N] [--rate-limit 600] [--allow-private-targets]
-                      [--dev-key-file FILE] [--log-level info]
+                      [--dev-key-file FILE] [--secret-key-file FILE] [--log-level info]
+                      [--auth-failure-limit 20] [--max-connections-per-address 256]
                       (env UPTIME_DEV_KEY: seeds a dev key; never pass a key on the command line)
   uptime-server keys create --db uptime.db --account NAME [--name LABEL] [--monitor-limit N]
   uptime-server keys list   --db uptime.db [--account NAME]
@@ -31,6 +32,8 @@ const OPTIONS = {
   "dev-key-file": { type: "string" },
   "log-level": { type: "string" },
   "secret-key-file": { type: "string" },
+  "auth-failure-limit": { type: "string" },
+  "max-connections-per-address": { type: "string" },
   account: { type: "string" },
   name: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -70,6 +73,8 @@ async function serve(values: Record<string, string | boolean | undefined>): Prom
     allowPrivateTargets: Boolean(values["allow-private-targets"]),
     devKey: devKey(values),
     secretKeyFile: secretKeyFile(values),
+    authFailureLimit: int(values["auth-failure-limit"] as string, "auth-failure-limit"),
+    maxConnectionsPerAddress: int(values["max-connections-per-address"] as string, "max-connections-per-address"),
     logger: { level: (values["log-level"] as string | undefined) ?? "info" },
   });
   const stop = async () => {
