@@ -51,9 +51,9 @@ export const ServerOptionsSchema = z.strictObject({
   /** Time for a client to send a whole request (headers and body), in milliseconds; then 408. */
   requestTimeoutMs: z.int().min(100).default(30_000),
   /** A socket with no traffic at all is closed after this, in milliseconds. */
-  idleTimeoutMs: z.int().min(100).default(60_000),
-  /** An idle kept-alive connection is closed after this, in milliseconds. */
-  keepAliveTimeoutMs: z.int().min(100).default(5_000),
+  idleTimeoutMs: z.int().min(100).default(120_000),
+  /** An idle kept-alive connection is closed after this, in milliseconds (above common proxies' 60 s). */
+  keepAliveTimeoutMs: z.int().min(100).default(72_000),
   /** Requests served on one kept-alive connection before it is closed. */
   maxRequestsPerSocket: z.int().min(1).default(1_000),
   /** Open connections in all; more are closed at once. */
