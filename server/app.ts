@@ -9,10 +9,12 @@ import { resolveOptions, type ServerOptionsInput } from "./config";
 import { registerAuth } from "./http/auth";
 import { BODY_LIMIT, clientErrorHandler, frameworkErrors, newRequestId, registerErrorHandling } from "./http/errors";
 import { registerIdempotency } from "./http/idempotency";
+import { loggerOptions } from "./http/logging";
 import { methodNotAllowed } from "./http/method-not-allowed";
 import { withLinks } from "./http/openapi-links";
 import { registerRateLimit } from "./http/rate-limit";
 import { serializerCompiler } from "./http/serializer";
+import { registerConnectionLimits, serverTimeouts } from "./http/timeouts";
 import "./http/types";
 import type { SendMail } from "./notify/deliver";
 import { Notifier } from "./notify/notifier";
@@ -33,7 +35,7 @@ export const API_VERSION = "1.0.0";
 export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyInstance> {
   const settings = resolveOptions(input);
   const app = Fastify({
-    logger: settings.logger === true ? { level: "info" } : settings.logger,
+    logger: loggerOptions(settings.logger),
     // Successful requests are logged at debug level only: one log line per request would cost
     // more than the request itself. Errors are logged by the error handler and the hook below.
     logController: new LogController({ disableRequestLogging: true }),
@@ -44,7 +46,9 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
     genReqId: newRequestId,
     frameworkErrors,
     clientErrorHandler,
+    ...serverTimeouts(settings),
   });
+  registerConnectionLimits(app, settings);
   app.decorate("settings", settings);
   logResponses(app);
   await app.register(storePlugin);

@@ -10,6 +10,7 @@ import {
 } from "../../api";
 import { ApiError, notFound, validationFailed } from "../errors";
 import { DeliveryError, deliver } from "../notify/deliver";
+import { channelTargetDetails } from "../outbound";
 import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
 import type { Principal } from "../store/keys";
@@ -20,6 +21,8 @@ export class ChannelService {
   constructor(
     private readonly store: Store,
     private readonly notifier: Pick<Notifier, "contextFor">,
+    /** Whether channels may point at private addresses (`--allow-private-targets`). */
+    private readonly allowPrivate: boolean,
   ) {}
 
   list(principal: Principal, query: ListQuery): ListPage<Channel> {
@@ -33,7 +36,7 @@ export class ChannelService {
   }
 
   create(principal: Principal, body: CreateChannel): Channel {
-    checkConfig(body.config);
+    checkConfig(body.config, this.allowPrivate);
     return this.store.channels.create(principal.accountId, body.name, body.type, body.config);
   }
 
@@ -53,7 +56,7 @@ export class ChannelService {
         );
       }
       config = parsed.data as ChannelConfig;
-      checkConfig(config);
+      checkConfig(config, this.allowPrivate);
     }
     return this.store.channels.update(principal.accountId, id, body.name ?? current.name, config) as Channel;
   }
@@ -83,7 +86,9 @@ export class ChannelService {
 const MAX_LOCAL_PART = 64;
 
 /** Rules of a config beyond its schema: an email address a mail server would accept. */
-function checkConfig(config: ChannelConfig): void {
+function checkConfig(config: ChannelConfig, allowPrivate: boolean): void {
+  const targets = channelTargetDetails(config, allowPrivate);
+  if (targets.length) throw validationFailed(targets);
   if (!("address" in config)) return;
   const local = config.address.slice(0, config.address.lastIndexOf("@"));
   if (local.length > MAX_LOCAL_PART) {

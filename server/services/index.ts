@@ -15,7 +15,7 @@ export const servicesPlugin = fp(
   async (app) => {
     const services: Services = {
       monitors: new MonitorService(app.store, app.settings, app.checker),
-      channels: new ChannelService(app.store, app.notifier),
+      channels: new ChannelService(app.store, app.notifier, app.settings.allowPrivateTargets),
       statusPages: new StatusPageService(app.store),
     };
     app.decorate("services", services);

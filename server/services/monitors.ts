@@ -14,6 +14,7 @@ import {
 import type { Checker } from "../checker/checker";
 import type { ServerOptions } from "../config";
 import { ApiError, notFound, validationFailed } from "../errors";
+import { targetProblem } from "../outbound";
 import type { Store } from "../store";
 import type { Principal } from "../store/keys";
 import { type ListPage, listPage } from "./paging";
@@ -98,6 +99,8 @@ export class MonitorService {
 
   private check(accountId: string, spec: MonitorSpec): void {
     const details: ErrorDetail[] = monitorRuleViolations(spec, this.options.minIntervalSec);
+    const target = details.some((d) => d.field === "url") ? undefined : targetProblem(spec.url, this.options.allowPrivateTargets);
+    if (target) details.push({ field: "url", message: target });
     const existing = this.store.monitors.existingChannels(accountId, spec.channel_ids);
     spec.channel_ids.forEach((id, i) => {
       if (!existing.has(id)) details.push({ field: `channel_ids[${i}]`, message: `channel ${id} does not exist` });

@@ -9,8 +9,8 @@ const PRUNE_EVERY_MS = 3_600_000;
  */
 export const storePlugin = fp(
   async (app) => {
-    const { db, devKey } = app.settings;
-    const store = Store.open(db);
+    const { db, devKey, secretKeyFile } = app.settings;
+    const store = Store.open(db, { secretKeyFile });
     if (devKey && !store.keys.authenticate(devKey)) store.keys.create("dev", "dev key", devKey);
     app.decorate("store", store);
     const prune = () => {
