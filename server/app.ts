@@ -9,7 +9,7 @@ import { resolveOptions, type ServerOptionsInput } from "./config";
 import { registerAuth } from "./http/auth";
 import { BODY_LIMIT, clientErrorHandler, frameworkErrors, newRequestId, registerErrorHandling } from "./http/errors";
 import { registerIdempotency } from "./http/idempotency";
-import { loggerOptions } from "./http/logging";
+import { loggerOptions, redactUrl } from "./http/logging";
 import { methodNotAllowed } from "./http/method-not-allowed";
 import { withLinks } from "./http/openapi-links";
 import { registerRateLimit } from "./http/rate-limit";
@@ -95,7 +95,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
 
 /**
  * One line per answered request: errors at info, successes at debug only, so that at the default
- * level a successful request writes nothing. The path is logged without its query string.
+ * level a successful request writes nothing. The path is logged with its query string redacted.
  */
 function logResponses(app: FastifyInstance): void {
   const enabled = (level: string) =>
@@ -105,8 +105,7 @@ function logResponses(app: FastifyInstance): void {
   app.addHook("onResponse", async (request, reply) => {
     const level = reply.statusCode >= 400 ? "info" : "debug";
     if (!levels[level]) return;
-    const path = request.url.split("?")[0];
-    request.log[level]({ method: request.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request completed");
+    request.log[level]({ method: request.method, path: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request completed");
   });
 }
 

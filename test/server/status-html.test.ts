@@ -17,7 +17,7 @@ async function seed(s: TestServer, now: number): Promise<{ flakyDay: string; gap
     (await s.call("POST", "/api/v1/monitors", { name, type: "http", url: "https://example.com/", interval_sec: 60 })).body.data.id as string;
   const ids = [await create("API"), await create(EVIL), await create("Docs")];
   const record = (id: string, up: boolean, at: number) =>
-    s.app.store.heartbeats.recordCheck(id, { up, response_time_ms: up ? 120 : null, status_code: up ? 200 : 503, error: up ? null : "HTTP 503" }, at);
+    s.app.store.recordCheck(id, { up, response_time_ms: up ? 120 : null, status_code: up ? 200 : 503, error: up ? null : "HTTP 503" }, at);
   const today = Math.floor(now / DAY_MS) * DAY_MS;
   for (let ago = 89; ago >= 0; ago--) {
     if (ago >= 50 && ago <= 60) continue;

@@ -14,7 +14,8 @@ const { buildApp } = require("../../dist/server/index.js");
 
 const [bin, ...extra] = process.argv.slice(2);
 const key = `uk_${randomBytes(24).toString("base64url")}`;
-const app = await buildApp({ devKey: key, logger: false, checker: false, rateLimit: 1_000_000, publicRateLimit: 1_000_000 });
+// Limits raised: the fuzzer sends thousands of requests, hundreds without a key, from one address.
+const app = await buildApp({ devKey: key, logger: false, checker: false, rateLimit: 1_000_000, publicRateLimit: 1_000_000, authFailureLimit: 1_000_000 });
 const base = await app.listen({ port: 0, host: "127.0.0.1" });
 const args = [
   "--config-file",
