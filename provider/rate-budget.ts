@@ -6,11 +6,11 @@ export type Release = (headers?: IncomingHttpHeaders) => void;
 type Throttle = <T>(fn: () => Promise<T>) => Promise<T>;
 
 /**
- * How much of a window reported by the server may be in flight from this process when someone
- * else also spends the key: with two processes each keeping at most half of what is left in
- * flight, their sum stays within what the server still admits.
+ * How much of what a window has left may be in flight from this process when someone else also
+ * spends the key. A report is already stale by what the others had in flight when it was written,
+ * so two processes that each keep a quarter in flight stay within what the server still admits.
  */
-const SHARED_SHARE = 0.5;
+const SHARED_SHARE = 0.25;
 /** `X-RateLimit-Reset` is whole seconds, rounded up: reports of one window differ by up to this. */
 const RESET_ROUNDING_MS = 1000;
 
@@ -25,8 +25,9 @@ const header = (headers: IncomingHttpHeaders, name: string): number | undefined 
  * `X-RateLimit-Limit/Remaining/Reset` headers: it spends what the window still has and waits only
  * when the server says the window is spent (or a 429 says so), until the reset. Until the first
  * answer one request goes alone, to learn whether the server sends the headers; a server without
- * them gets fixed pacing (`fallback`). When the window drains faster than this process spends it
- * (another pipeline on the same key), it keeps at most half of what is left in flight.
+ * them gets fixed pacing (`fallback`). In each window the requests in flight grow from one, doubling
+ * per round trip; when the window drains faster than this process spends it (another pipeline on
+ * the same key), it keeps at most a quarter of what is left in flight.
  */
 export class RateBudget {
   private mode: "unknown" | "headers" | "fallback" = "unknown";
@@ -48,7 +49,11 @@ export class RateBudget {
     if (this.mode !== "fallback") {
       // First come, first served: a newcomer never overtakes a waiting request.
       if (this.waiting.length === 0 && this.allowance() > this.inFlight) this.inFlight++;
-      else await new Promise<void>((resolve) => this.waiting.push(resolve)); // pump() counts it in flight
+      else {
+        const turn = new Promise<void>((resolve) => this.waiting.push(resolve)); // pump() counts it in flight
+        this.scheduleReset();
+        await turn;
+      }
     } else {
       this.inFlight++;
     }
@@ -75,7 +80,10 @@ export class RateBudget {
     if (this.mode === "fallback") return Number.POSITIVE_INFINITY;
     // A window whose reset has passed is fresh but unknown: one request learns what is left.
     if (Date.now() >= this.resetAt) return 1;
-    return this.shared ? Math.floor(this.remaining * SHARED_SHARE) : this.remaining;
+    const share = this.shared ? Math.floor(this.remaining * SHARED_SHARE) : this.remaining;
+    // Slow start: each answer of this window admits one more in flight (doubling per round trip),
+    // so a process sees another one spending the key before it puts the window in flight.
+    return Math.min(share, Math.max(1, this.ownAnswered));
   }
 
   private report(headers: IncomingHttpHeaders): void {
