@@ -76,6 +76,8 @@ async function run(program: "floor" | "monitors", count: number): Promise<Record
   const step = async (label: (typeof STEPS)[number], fn: () => Promise<unknown>) => {
     await stack.setConfig("uptime:apiKey", { value: freshKey(), secret: true });
     out[label] = await measure(fn);
+    // Progress on stderr: a long run shows where it is; the tables go to stdout.
+    process.stderr.write(`${program} N=${count} ${label}: ${f1(out[label].seconds)} s, ${out[label].requests} requests\n`);
   };
   await step("create", () => stack.up({ parallel }));
   await step("no-op preview", () => stack.preview({ parallel }));
