@@ -57,9 +57,11 @@ export function python(): string {
 /** The venv's bin folder with this wheel installed (reinstalled only when the wheel changed). */
 export function venvWith(wheel: string): string {
   const py = python();
-  const marker = join(venvDir(), ".wheel");
+  const marker = join(venvDir(), ".uptime-wheel");
   if (!existsSync(marker) || readFileSync(marker, "utf8") !== wheel) {
-    execFileSync(py, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--force-reinstall", "--no-deps", wheel], { stdio: "inherit" });
+    // Uninstall first: a rebuilt wheel keeps its version number, and its dependencies still resolve.
+    execFileSync(py, ["-m", "pip", "uninstall", "--quiet", "--yes", "pulumi_uptime"], { stdio: "inherit" });
+    execFileSync(py, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel], { stdio: "inherit" });
     writeFileSync(marker, wheel);
   }
   return join(venvDir(), "bin");
