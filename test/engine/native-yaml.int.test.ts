@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../support/server";
@@ -62,24 +64,42 @@ describe("a YAML program through the native plugin", () => {
     expectNotInState(native.engine, String(monitorId), [s.key, HOOK_TOKEN, HEADER_TOKEN]);
   });
 
-  it("imports a monitor made through the REST API, and the preview after it is clean", async () => {
-    const made = await s.call("POST", "/api/v1/monitors", {
-      name: "made by hand",
-      type: "keyword",
-      url: "https://example.com/",
-      interval_sec: 300,
-      keyword: "Example Domain",
-      tags: ["legacy"],
-    });
-    const id = made.body.data.id as string;
+  it("imports a monitor, a channel and a status page made through the REST API; the preview after it is clean", async () => {
+    const hookUrl = `${s.url}/hooks/${HOOK_TOKEN}-import`;
+    const monitor = (
+      await s.call("POST", "/api/v1/monitors", {
+        name: "made by hand",
+        type: "keyword",
+        url: "https://example.com/",
+        interval_sec: 300,
+        keyword: "Example Domain",
+        tags: ["legacy"],
+      })
+    ).body.data;
+    const channel = (await s.call("POST", "/api/v1/channels", { name: "oncall", type: "webhook", config: { url: hookUrl } })).body.data;
+    const page = (await s.call("POST", "/api/v1/status-pages", { slug: "legacy-status", title: "Legacy status", monitor_ids: [monitor.id] }))
+      .body.data;
     const workDir = native.program("native-import");
     const imported = await native.engine.stack(workDir, "import");
     try {
-      await imported.setAllConfig({ "uptime:baseUrl": { value: s.url }, "uptime:apiKey": { value: s.key, secret: true } });
-      await native.pulumi(["import", "uptime:index:Monitor", "legacy", id, "--yes", "--protect=false", "--stack", "import"], workDir);
-      expect((await imported.preview()).changeSummary).toEqual({ same: 2 });
+      await imported.setAllConfig({
+        "uptime:baseUrl": { value: s.url },
+        "uptime:apiKey": { value: s.key, secret: true },
+        hookUrl: { value: hookUrl, secret: true },
+      });
+      const file = join(workDir, "import.json");
+      const resources = [
+        { type: "uptime:index:Monitor", name: "legacy", id: monitor.id },
+        { type: "uptime:index:Channel", name: "oncall", id: channel.id },
+        { type: "uptime:index:StatusPage", name: "public", id: page.id },
+      ];
+      writeFileSync(file, JSON.stringify({ resources }));
+      await native.pulumi(["import", "--file", file, "--yes", "--protect=false", "--stack", "import"], workDir);
+      expect((await imported.preview()).changeSummary).toEqual({ same: 4 });
+      expectNotInState(native.engine, monitor.id, [s.key, HOOK_TOKEN]);
       await imported.destroy();
-      expect((await live(`/api/v1/monitors/${id}`)).error.code).toBe("not_found");
+      expect((await live(`/api/v1/monitors/${monitor.id}`)).error.code).toBe("not_found");
+      expect((await live(`/api/v1/channels/${channel.id}`)).error.code).toBe("not_found");
     } finally {
       await imported.workspace.removeStack("import", { force: true }).catch(() => undefined);
     }
