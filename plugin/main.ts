@@ -5,11 +5,11 @@
  */
 import { main } from "@pulumi/pulumi/provider";
 import { version } from "../package.json";
+import { PLUGIN_KINDS } from "./kinds";
 import { uptimeProvider } from "./provider";
 import { patchProviderServer } from "./sdk-gaps";
-import { KIND_TABLES } from "./tables";
 
-const provider = uptimeProvider(KIND_TABLES, version);
+const provider = uptimeProvider(PLUGIN_KINDS, version);
 
 if (process.argv.includes("--schema")) {
   process.stdout.write(`${provider.schema}\n`);

@@ -8,9 +8,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import type { Props } from "../provider/kinds/kind";
+import { KINDS } from "../provider/kinds/registry";
 import * as runtime from "../provider/runtime";
-import type { KindTable } from "./fields";
-import { PACKAGE, packageSchema } from "./schema";
+import { PACKAGE, packageSchema, resourceRows, type SchemaKinds } from "./schema";
 import type { ProviderConfig } from "./sdk-gaps";
 
 const isSecret = (v: unknown): v is { value: unknown } =>
@@ -27,19 +27,21 @@ export function reveal(value: unknown): unknown {
 const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
 
 /** `urn:pulumi:stack::project::parent$uptime:index:Monitor::name` → kind and resource name. */
-export function parseUrn(urn: string, tables: readonly KindTable[]): { kind: runtime.KindName; name: string } {
+export function parseUrn(urn: string, kinds: SchemaKinds): { kind: runtime.KindName; name: string } {
   const parts = urn.split("::");
   const type = (parts[2] ?? "").split("$").pop() ?? "";
   const kind = type.startsWith(`${PACKAGE}:index:`) ? type.slice(PACKAGE.length + 7) : "";
-  if (!tables.some((t) => t.name === kind) || !(kind in runtime.KINDS)) throw new Error(`unknown resource type ${type}`);
+  if (!(kind in kinds) || !(kind in KINDS)) throw new Error(`unknown resource type ${type}`);
   return { kind: kind as runtime.KindName, name: parts.slice(3).join("::") };
 }
 
 /** Builds the provider for these kinds' tables; `version` is the plugin's. */
-export function uptimeProvider(tables: readonly KindTable[], version: string): provider.Provider & {
+export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Provider & {
   configure(config: ProviderConfig): Promise<void>;
 } {
-  const secrets = new Map(tables.map((t) => [t.name, t.fields.filter((f) => f.secret).map((f) => f.property)]));
+  const secrets = new Map(
+    Object.entries(kinds).map(([name, k]) => [name, resourceRows(k.table).outputs.filter(([, f]) => f.secret).map(([p]) => p)]),
+  );
   // State keeps secret fields encrypted: wrap them on the way out.
   const seal = (kind: string, props: Props | undefined): Props | undefined => {
     if (!props) return props;
@@ -47,8 +49,8 @@ export function uptimeProvider(tables: readonly KindTable[], version: string): p
     for (const p of secrets.get(kind) ?? []) if (out[p] !== undefined && !isSecret(out[p])) out[p] = secret(out[p]);
     return out;
   };
-  const schema = JSON.stringify(packageSchema(tables, version));
-  const of = (urn: string) => parseUrn(urn, tables);
+  const schema = JSON.stringify(packageSchema(kinds, version));
+  const of = (urn: string) => parseUrn(urn, kinds);
   return {
     version,
     schema,

@@ -1,51 +1,57 @@
 import { describe, expect, it } from "vitest";
-import { packageSchema } from "../../plugin/schema";
-import { KIND_TABLES } from "../../plugin/tables";
-import { KINDS } from "../../provider/runtime";
+import { PLUGIN_KINDS } from "../../plugin/kinds";
+import { packageSchema, resourceRows } from "../../plugin/schema";
+import { KINDS } from "../../provider/kinds/registry";
 
 type Prop = { type?: string; secret?: boolean; replaceOnChanges?: boolean; default?: unknown; description?: string };
 type Resource = { properties: Record<string, Prop>; inputProperties: Record<string, Prop>; requiredInputs: string[] };
 
-const schema = packageSchema(KIND_TABLES, "1.2.3") as {
+const schema = packageSchema(PLUGIN_KINDS, "1.2.3") as {
   version: string;
   config: { variables: Record<string, Prop & { defaultInfo?: { environment: string[] } }> };
   resources: Record<string, Resource>;
 };
 
-describe("the native plugin's schema is its field tables", () => {
-  it("has one resource per table and per kind the runtime serves", () => {
-    expect(Object.keys(schema.resources).sort()).toEqual(KIND_TABLES.map((t) => `uptime:index:${t.name}`).sort());
-    expect(KIND_TABLES.map((t) => t.name).sort()).toEqual(Object.keys(KINDS).sort());
+describe("the native plugin's schema is the kinds' field tables", () => {
+  it("has one resource per kind the runtime serves, at the plugin's version", () => {
+    expect(Object.keys(schema.resources).sort()).toEqual(Object.keys(KINDS).map((k) => `uptime:index:${k}`).sort());
     expect(schema.version).toBe("1.2.3");
   });
 
-  for (const table of KIND_TABLES) {
-    describe(table.name, () => {
-      const resource = schema.resources[`uptime:index:${table.name}`] as Resource;
+  for (const [name, kind] of Object.entries(KINDS)) {
+    describe(name, () => {
+      const resource = schema.resources[`uptime:index:${name}`] as Resource;
+      const table = kind.fields.table;
+      const { inputs, outputs } = resourceRows(table);
 
-      it("has exactly the table's properties as outputs, and its non-output-only ones as inputs", () => {
-        expect(Object.keys(resource.properties).sort()).toEqual(table.fields.map((f) => f.property).sort());
-        expect(Object.keys(resource.inputProperties).sort()).toEqual(
-          table.fields.filter((f) => !f.outputOnly).map((f) => f.property).sort(),
-        );
-        expect(resource.requiredInputs.sort()).toEqual(table.fields.filter((f) => f.required).map((f) => f.property).sort());
+      it("is generated from the very table the runtime reads", () => {
+        expect(PLUGIN_KINDS[name]?.table).toBe(table);
       });
 
-      it("carries each row's secret, replace-on-change, default and description", () => {
-        for (const row of table.fields) {
-          for (const prop of [resource.properties[row.property], resource.inputProperties[row.property]]) {
-            if (!prop) continue;
-            expect(Boolean(prop.secret), `${row.property} secret`).toBe(Boolean(row.secret));
-            expect(Boolean(prop.replaceOnChanges), `${row.property} replaceOnChanges`).toBe(Boolean(row.replaceOnChange));
-            expect(prop.description).toBe(row.description);
-            if (!row.outputOnly) expect(prop.default).toBe(row.default);
+      it("has every row of the table: writable ones as inputs, all but adopt/connection as outputs", () => {
+        for (const [prop, row] of Object.entries(table)) {
+          expect(resource.properties[prop], prop).toBeDefined();
+          expect(resource.inputProperties[prop] !== undefined, `${prop} is an input`).toBe(!row.outputOnly);
+        }
+        expect(Object.keys(resource.inputProperties).sort()).toEqual(inputs.map(([p]) => p).sort());
+        expect(Object.keys(resource.properties).sort()).toEqual(outputs.map(([p]) => p).sort());
+        expect(resource.requiredInputs.sort()).toEqual(inputs.filter(([, f]) => f.required).map(([p]) => p).sort());
+      });
+
+      it("carries each row's secret, replace-on-change and description", () => {
+        for (const [prop, row] of [...inputs, ...outputs]) {
+          for (const p of [resource.properties[prop], resource.inputProperties[prop]]) {
+            if (!p) continue;
+            expect(Boolean(p.secret), `${prop} secret`).toBe(Boolean(row.secret));
+            expect(Boolean(p.replaceOnChanges), `${prop} replaceOnChanges`).toBe(Boolean(row.replaceOnChange));
+            expect(p.description?.startsWith(row.description), `${prop} description`).toBe(true);
           }
         }
       });
 
-      it("replaces on the same properties as the kind's runtime", () => {
-        const kind = KINDS[table.name as keyof typeof KINDS];
-        expect(table.fields.filter((f) => f.replaceOnChange).map((f) => f.property)).toEqual([...kind.replaceOnChange]);
+      it("replaces on the same properties as the runtime's diff", () => {
+        const replacing = Object.entries(resource.inputProperties).filter(([, p]) => p.replaceOnChanges).map(([k]) => k);
+        expect(replacing.sort()).toEqual(kind.fields.replaceOnChange().sort());
       });
     });
   }

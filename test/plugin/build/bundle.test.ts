@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundlePlugin, type PluginBuild, VERSION } from "../../../plugin/build/bundle";
 import { packageSchema } from "../../../plugin/schema";
-import { KIND_TABLES } from "../../../plugin/tables";
+import { PLUGIN_KINDS } from "../../../plugin/kinds";
 
 describe("the plugin package", () => {
   let dir: string;
@@ -25,7 +25,7 @@ describe("the plugin package", () => {
 
   it("serves the schema generated from the field tables, at the package's version", () => {
     const printed = execFileSync(join(plugin.binDir, "pulumi-resource-uptime"), ["--schema"], { encoding: "utf8" });
-    expect(JSON.parse(printed)).toEqual(packageSchema(KIND_TABLES, VERSION));
+    expect(JSON.parse(printed)).toEqual(packageSchema(PLUGIN_KINDS, VERSION));
     expect(JSON.parse(readFileSync(plugin.schemaPath, "utf8"))).toEqual(JSON.parse(printed));
   });
 });
