@@ -61,7 +61,7 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
     async check(urn, olds, news) {
       const { kind, name } = of(urn);
       // Like the dynamic resources: the display name defaults to the resource's name.
-      const inputs = kind !== "StatusPage" && news.name === undefined ? { ...news, name } : news;
+      const inputs = kinds[kind]?.table.name && news.name === undefined ? { ...news, name } : news;
       const result = await runtime.check(kind, reveal(olds) as Props, reveal(inputs) as Props);
       return { inputs, failures: result.failures };
     },
