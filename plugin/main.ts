@@ -4,12 +4,14 @@
  * SDKs describe exactly what this bundle serves).
  */
 import { main } from "@pulumi/pulumi/provider";
-import { version } from "../package.json";
 import { PLUGIN_KINDS } from "./kinds";
 import { uptimeProvider } from "./provider";
 import { patchProviderServer } from "./sdk-gaps";
 
-const provider = uptimeProvider(PLUGIN_KINDS, version);
+// The bundler writes the package's version here (plugin/build/bundle.ts): importing package.json
+// would make the TypeScript build copy it into dist/, where it passes for the package root.
+declare const PLUGIN_VERSION: string;
+const provider = uptimeProvider(PLUGIN_KINDS, PLUGIN_VERSION);
 
 if (process.argv.includes("--schema")) {
   process.stdout.write(`${provider.schema}\n`);

@@ -47,6 +47,7 @@ export async function bundlePlugin(outDir = join(ROOT, "dist/plugin-package")): 
     sourcemap: false,
     legalComments: "none",
     logLevel: "warning",
+    define: { PLUGIN_VERSION: JSON.stringify(VERSION) },
   });
   const launcher = join(binDir, "pulumi-resource-uptime");
   writeFileSync(launcher, LAUNCHER);
