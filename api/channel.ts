@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { Timestamp } from "./common";
+import { displayName, ExternalIdSchema, Timestamp } from "./common";
 
 export const CHANNEL_TYPES = ["webhook", "slack", "email"] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
@@ -20,16 +20,17 @@ export const SlackConfigSchema = z.strictObject({ webhook_url: httpUrl });
 /** Config of an `email` channel. */
 export const EmailConfigSchema = z.strictObject({ address: z.email("must be an email address").max(254) });
 
-const name = z.string().trim().min(1, "must not be empty").max(120, "must be at most 120 characters");
+const name = displayName();
+const external_id = ExternalIdSchema.optional();
 
 /** The body of `POST /api/v1/channels`: `config` depends on `type`. */
 export const CreateChannelSchema = z
   .discriminatedUnion(
     "type",
     [
-      z.strictObject({ name, type: z.literal("webhook"), config: WebhookConfigSchema }),
-      z.strictObject({ name, type: z.literal("slack"), config: SlackConfigSchema }),
-      z.strictObject({ name, type: z.literal("email"), config: EmailConfigSchema }),
+      z.strictObject({ name, type: z.literal("webhook"), config: WebhookConfigSchema, external_id }),
+      z.strictObject({ name, type: z.literal("slack"), config: SlackConfigSchema, external_id }),
+      z.strictObject({ name, type: z.literal("email"), config: EmailConfigSchema, external_id }),
     ],
     { error: `must be one of ${CHANNEL_TYPES.join(", ")}` },
   )
@@ -45,6 +46,7 @@ export const UpdateChannelSchema = z
   .strictObject({
     name: name.optional(),
     config: z.record(z.string(), z.unknown()).optional(),
+    external_id,
   })
   .meta({ id: "UpdateChannel" });
 export type UpdateChannel = z.infer<typeof UpdateChannelSchema>;
@@ -69,6 +71,8 @@ export const ChannelSchema = z
      * holding the config can tell whether it changed without the server revealing it.
      */
     config_fingerprint: z.string(),
+    /** The client's mark (see `ExternalIdSchema`); null when none was set. */
+    external_id: z.string().nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
   })

@@ -62,3 +62,29 @@ export type ListQuery = z.infer<typeof ListQuerySchema>;
 
 /** Path parameter `id`: any string; an unknown id is a 404, not a validation error. */
 export const IdParamsSchema = z.strictObject({ id: z.string().min(1).max(100) });
+
+/**
+ * A display name or title: 1..120 characters kept exactly as written (leading and trailing spaces
+ * included, so a read returns what was sent); it must not be only spaces.
+ */
+export const displayName = () =>
+  z
+    .string()
+    .min(1, "must not be empty")
+    .max(120, "must be at most 120 characters")
+    .regex(/\S/, "must not be only spaces");
+
+/** The longest `external_id`. */
+export const EXTERNAL_ID_MAX = 255;
+
+/**
+ * `external_id`: a mark the client sets at create (and may change with PATCH, or clear with null)
+ * that names the object in its own system, e.g. the Pulumi stack and resource that created it.
+ * Unique per account and kind; reads return it.
+ */
+export const ExternalIdSchema = z
+  .string()
+  .min(1, "must not be empty")
+  .max(EXTERNAL_ID_MAX, `must be at most ${EXTERNAL_ID_MAX} characters`)
+  .regex(/^[^\u0000-\u001f\u007f]+$/, "must not contain control characters")
+  .nullable();

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type ErrorDetail, Timestamp } from "./common";
+import { displayName, type ErrorDetail, ExternalIdSchema, Timestamp } from "./common";
 
 /** Kinds of monitor. `type` is fixed at creation. */
 export const MONITOR_TYPES = ["http", "keyword", "tcp"] as const;
@@ -31,8 +31,8 @@ export const StatusCodeRuleSchema = z.union([
 
 /** Writable fields of a monitor, each with its own rule. */
 export const monitorFields = {
-  /** Display name, 1..120 characters. */
-  name: z.string().trim().min(1, "must not be empty").max(120, "must be at most 120 characters"),
+  /** Display name, 1..120 characters, kept exactly as written. */
+  name: displayName(),
   /** `http`, `keyword` or `tcp`. Immutable. */
   type: MonitorTypeSchema,
   /** `http(s)://…` for http and keyword monitors, `tcp://host:port` for tcp. */
@@ -99,6 +99,7 @@ export const CreateMonitorSchema = z
     follow_redirects: monitorFields.follow_redirects.optional(),
     channel_ids: monitorFields.channel_ids.optional(),
     tags: monitorFields.tags.optional(),
+    external_id: ExternalIdSchema.optional(),
   })
   .meta({ id: "CreateMonitor" });
 export type CreateMonitor = z.input<typeof CreateMonitorSchema>;
@@ -145,6 +146,8 @@ export const MonitorSchema = z
     follow_redirects: z.boolean(),
     channel_ids: z.array(z.string()),
     tags: z.array(z.string()),
+    /** The client's mark (see `ExternalIdSchema`); null when none was set. */
+    external_id: z.string().nullable(),
     /** `active` or `paused`; changed only by pause and resume. */
     status: z.enum(["active", "paused"]),
     /** `pending` until the first check, then `up` or `down`. */

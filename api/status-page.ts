@@ -1,18 +1,24 @@
 import { z } from "zod";
-import { Timestamp } from "./common";
+import { displayName, ExternalIdSchema, Timestamp } from "./common";
 
 const slug = z
   .string()
   .min(3, "must be 3 to 64 characters")
   .max(64, "must be 3 to 64 characters")
   .regex(/^[a-z0-9-]+$/, "must use only a-z, 0-9 and -");
-const title = z.string().trim().min(1, "must not be empty").max(120, "must be at most 120 characters");
+const title = displayName();
 const description = z.string().max(2000, "must be at most 2000 characters").nullable();
 const monitorIds = z.array(z.string().min(1).max(100)).max(200, "must have at most 200 monitors");
 
 /** The body of `POST /api/v1/status-pages`. */
 export const CreateStatusPageSchema = z
-  .strictObject({ slug, title, description: description.optional(), monitor_ids: monitorIds.optional() })
+  .strictObject({
+    slug,
+    title,
+    description: description.optional(),
+    monitor_ids: monitorIds.optional(),
+    external_id: ExternalIdSchema.optional(),
+  })
   .meta({ id: "CreateStatusPage" });
 export type CreateStatusPage = z.infer<typeof CreateStatusPageSchema>;
 
@@ -28,6 +34,8 @@ export const StatusPageSchema = z
     title: z.string(),
     description: z.string().nullable(),
     monitor_ids: z.array(z.string()),
+    /** The client's mark (see `ExternalIdSchema`); null when none was set. */
+    external_id: z.string().nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
   })

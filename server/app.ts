@@ -27,6 +27,20 @@ import { Store } from "./store";
 
 export const API_VERSION = "1.0.0";
 
+const API_DESCRIPTION = [
+  "Reference server of the uptime monitoring API. Extensions beyond the seed are marked in each operation's summary.",
+  "",
+  "`Idempotency-Key` (any POST, 1..255 visible ASCII characters): the same key with the same body within 24 hours " +
+    "returns the first successful answer again, marked `Idempotent-Replayed: true`, while the object it created " +
+    "exists; once that object is deleted the key no longer replays and the request creates a new object. The same " +
+    "key with a different body is a 409 `conflict`, and so is a key whose first request is still running. Refused " +
+    "requests (4xx) are not kept: a retry runs again.",
+  "",
+  "`external_id` (monitors, channels, status pages): a client's mark on an object, set at create, changed or " +
+    "cleared (null) by PATCH, returned by reads; unique per account and kind (a second use is a 409 `conflict` " +
+    "naming the holder), at most 255 characters without control characters.",
+].join("\n");
+
 /**
  * Builds the reference server without listening: tests call `listen({ port: 0 })` on it, the
  * CLI a real port. The store is opened here and closed with the app.
@@ -89,8 +103,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
       info: {
         title: "pulumi-uptime monitoring API",
         version: API_VERSION,
-        description:
-          "Reference server of the uptime monitoring API. Extensions beyond the seed are marked in each operation's summary.",
+        description: API_DESCRIPTION,
       },
       components: {
         securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key: uk_…" } },

@@ -10,6 +10,7 @@ import {
 import { ApiError, notFound, validationFailed } from "../errors";
 import { type DeliveryContext, DeliveryError, deliver } from "../notify/deliver";
 import type { Store } from "../store";
+import { assertExternalIdFree } from "./external-ids";
 
 export function getChannel(store: Store, accountId: string, id: string): Channel {
   const channel = store.channels.get(accountId, id);
@@ -18,7 +19,8 @@ export function getChannel(store: Store, accountId: string, id: string): Channel
 }
 
 export function createChannel(store: Store, accountId: string, body: CreateChannel): Channel {
-  return store.channels.create(accountId, body.name, body.type, body.config);
+  assertExternalIdFree(store, "channels", accountId, body.external_id);
+  return store.channels.create(accountId, body.name, body.type, body.config, body.external_id ?? null);
 }
 
 /** PATCH: a new name and/or a whole new config, validated against the channel's type. */
@@ -38,7 +40,8 @@ export function updateChannel(store: Store, accountId: string, id: string, body:
     }
     config = parsed.data as ChannelConfig;
   }
-  return store.channels.update(accountId, id, body.name ?? current.name, config) as Channel;
+  assertExternalIdFree(store, "channels", accountId, body.external_id, id);
+  return store.channels.update(accountId, id, body.name ?? current.name, config, body.external_id) as Channel;
 }
 
 /** Delivers a `test` event now; a failure is a 502 `delivery_failed` with the reason. */

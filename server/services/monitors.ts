@@ -11,10 +11,11 @@ import type { ServerOptions } from "../config";
 import { ApiError, notFound, validationFailed } from "../errors";
 import type { Store } from "../store";
 import type { Principal } from "../store/keys";
+import { assertExternalIdFree } from "./external-ids";
 
 /** The monitor's writable fields, as stored. */
 export function specOf(m: Monitor): MonitorSpec {
-  const { id: _i, status: _s, health: _h, last_checked_at: _l, created_at: _c, updated_at: _u, ...spec } = m;
+  const { id: _i, status: _s, health: _h, last_checked_at: _l, created_at: _c, updated_at: _u, external_id: _e, ...spec } = m;
   return spec;
 }
 
@@ -46,7 +47,8 @@ export function createMonitor(
   }
   const spec = toMonitorSpec(body as never);
   check(store, options, principal.accountId, spec);
-  return store.monitors.create(principal.accountId, spec);
+  assertExternalIdFree(store, "monitors", principal.accountId, body.external_id);
+  return store.monitors.create(principal.accountId, spec, body.external_id ?? null);
 }
 
 export function updateMonitor(
@@ -60,7 +62,8 @@ export function updateMonitor(
   if (!current) throw notFound("monitor", id);
   const spec = toMonitorSpec({ ...(body as object), type: current.type } as never, specOf(current));
   check(store, options, principal.accountId, spec);
-  return store.monitors.update(principal.accountId, id, spec) ?? current;
+  assertExternalIdFree(store, "monitors", principal.accountId, body.external_id, id);
+  return store.monitors.update(principal.accountId, id, spec, body.external_id) ?? current;
 }
 
 export function getMonitor(store: Store, principal: Principal, id: string): Monitor {

@@ -9,6 +9,7 @@ import {
 import { ApiError, notFound, validationFailed } from "../errors";
 import type { Store } from "../store";
 import type { StatusPageSpec } from "../store/status-pages";
+import { assertExternalIdFree } from "./external-ids";
 
 const DAY_MS = 86_400_000;
 
@@ -41,7 +42,8 @@ export function createStatusPage(store: Store, accountId: string, body: CreateSt
     monitor_ids: normalizeSet(body.monitor_ids ?? []),
   };
   check(store, accountId, spec);
-  return store.statusPages.create(accountId, spec);
+  assertExternalIdFree(store, "status_pages", accountId, body.external_id);
+  return store.statusPages.create(accountId, spec, body.external_id ?? null);
 }
 
 export function updateStatusPage(
@@ -58,7 +60,8 @@ export function updateStatusPage(
     monitor_ids: normalizeSet(body.monitor_ids ?? current.monitor_ids),
   };
   check(store, accountId, spec, id);
-  return store.statusPages.update(accountId, id, spec) as StatusPage;
+  assertExternalIdFree(store, "status_pages", accountId, body.external_id, id);
+  return store.statusPages.update(accountId, id, spec, body.external_id) as StatusPage;
 }
 
 /**

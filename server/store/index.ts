@@ -1,6 +1,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { ChannelRepository } from "./channels";
 import { openDatabase } from "./database";
+import { ExternalIdRepository } from "./external-ids";
 import { HeartbeatRepository } from "./heartbeats";
 import { IdempotencyRepository } from "./idempotency";
 import { KeyRepository } from "./keys";
@@ -17,6 +18,7 @@ export class Store {
   readonly heartbeats: HeartbeatRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: OutboxRepository;
+  readonly externalIds: ExternalIdRepository;
 
   constructor(readonly db: DatabaseSync) {
     this.monitors = new MonitorRepository(db);
@@ -26,6 +28,7 @@ export class Store {
     this.heartbeats = new HeartbeatRepository(db);
     this.idempotency = new IdempotencyRepository(db);
     this.outbox = new OutboxRepository(db);
+    this.externalIds = new ExternalIdRepository(db);
   }
 
   /** Opens (and migrates) the database at `path`, a file or `:memory:`. */

@@ -107,4 +107,13 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  // Version 2: `external_id`, a client's mark on each object, unique per account and kind.
+  `
+  ALTER TABLE monitors ADD COLUMN external_id TEXT;
+  ALTER TABLE channels ADD COLUMN external_id TEXT;
+  ALTER TABLE status_pages ADD COLUMN external_id TEXT;
+  CREATE UNIQUE INDEX monitors_by_external_id ON monitors (account_id, external_id) WHERE external_id IS NOT NULL;
+  CREATE UNIQUE INDEX channels_by_external_id ON channels (account_id, external_id) WHERE external_id IS NOT NULL;
+  CREATE UNIQUE INDEX status_pages_by_external_id ON status_pages (account_id, external_id) WHERE external_id IS NOT NULL;
+  `,
 ];
