@@ -86,5 +86,6 @@ export const ExternalIdSchema = z
   .string()
   .min(1, "must not be empty")
   .max(EXTERNAL_ID_MAX, `must be at most ${EXTERNAL_ID_MAX} characters`)
+  // eslint-disable-next-line no-control-regex -- the rule is precisely about control characters
   .regex(/^[^\u0000-\u001f\u007f]+$/, "must not contain control characters")
   .nullable();

@@ -1,13 +1,20 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { detectDrift, formatDrift } from "./drift";
+import { findOrphans, formatOrphans } from "./orphans";
 
 const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
 
   pulumi-uptime drift --stack NAME [--cwd DIR] [--json]
       Refresh-previews the stack (writes nothing) and lists, per resource, the fields where the
       live service differs from the program. Exit code: 0 in sync, 2 drift, 1 error.
+
+  pulumi-uptime orphans --stack NAME [--cwd DIR] [--json]
+      Lists live monitors, channels and status pages that carry this stack's mark (external_id)
+      but are not in its state (writes nothing). Exit code: 0 none, 2 orphans found, 1 error.
 `;
+
+const COMMANDS = ["drift", "orphans"];
 
 export async function main(argv = process.argv.slice(2)): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -20,14 +27,23 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       help: { type: "boolean", short: "h" },
     },
   });
-  if (values.help || positionals[0] !== "drift") {
+  const command = positionals[0] ?? "";
+  if (values.help || !COMMANDS.includes(command)) {
     process.stdout.write(USAGE);
     return values.help ? 0 : 1;
   }
   const stackName = values.stack ?? process.env.PULUMI_STACK;
   if (!stackName) throw new Error("--stack is required (or set PULUMI_STACK)");
-  const report = await detectDrift({ stackName, workDir: values.cwd ?? process.cwd() });
-  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDrift(report));
+  const workDir = values.cwd ?? process.cwd();
+  const print = (report: unknown, text: string) =>
+    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : text);
+  if (command === "orphans") {
+    const report = await findOrphans({ stackName, workDir });
+    print(report, formatOrphans(report));
+    return report.orphans.length ? 2 : 0;
+  }
+  const report = await detectDrift({ stackName, workDir });
+  print(report, formatDrift(report));
   return report.inSync ? 0 : 2;
 }
 

@@ -21,6 +21,16 @@ export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   /** Sent as `Idempotency-Key`; makes a POST safe to retry. */
   idempotencyKey?: string;
+  /** A POST that is safe to repeat without a key (pause, resume): retried like a GET. */
+  idempotent?: boolean;
+}
+
+/** The answer of one call. */
+export interface ApiResult<T> {
+  data: T;
+  nextCursor?: string | null;
+  /** The server replayed the first answer to this `Idempotency-Key` (`Idempotent-Replayed: true`). */
+  replayed?: boolean;
 }
 
 /** A page of a list call. */
@@ -59,6 +69,17 @@ function throttleFor(key: string, perMinute: number): Promise<Throttle> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A 409 because the first request with this Idempotency-Key is still running: worth a retry. */
+function keyInProgress(status: number, text: string): boolean {
+  if (status !== 409) return false;
+  try {
+    const details = (JSON.parse(text) as { error?: { details?: { field?: string }[] } }).error?.details ?? [];
+    return details.some((d) => d.field === "Idempotency-Key");
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The API client: one `request()` core under thin calls. Safe requests (and POSTs with an
  * Idempotency-Key) are retried on 429, 5xx and network errors with jittered exponential backoff;
@@ -83,7 +104,7 @@ export class UptimeClient {
     }
   }
 
-  async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<{ data: T; nextCursor?: string | null }> {
+  async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResult<T>> {
     const url = new URL(`${this.connection.baseUrl}${path}`);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = {
@@ -93,7 +114,7 @@ export class UptimeClient {
     };
     if (opts.body !== undefined) headers["content-type"] = "application/json";
     if (opts.idempotencyKey) headers["idempotency-key"] = opts.idempotencyKey;
-    const retrySafe = SAFE_METHODS.has(method) || Boolean(opts.idempotencyKey);
+    const retrySafe = SAFE_METHODS.has(method) || Boolean(opts.idempotencyKey) || opts.idempotent === true;
     const throttle = await throttleFor(this.connection.apiKey, this.options.requestsPerMinute);
 
     for (let attempt = 0; ; attempt++) {
@@ -115,15 +136,16 @@ export class UptimeClient {
           await sleep(this.backoff(attempt));
           continue;
         }
-        throw new UptimeApiError("network_error", 0, `${method} ${url.pathname} failed: ${(err as Error).message}`);
+        throw new UptimeApiError("network_error", 0, `${method} ${url.pathname} failed: ${(err as Error).message}`, [], undefined, attempt + 1);
       }
       const text = await res.body.text();
       // A 429 was refused before any work, so it is safe to retry whatever the method.
-      if (RETRY_STATUS.has(res.statusCode) && (retrySafe || res.statusCode === 429) && attempt < this.options.maxRetries) {
+      const again = RETRY_STATUS.has(res.statusCode) && (retrySafe || res.statusCode === 429);
+      if ((again || (opts.idempotencyKey && keyInProgress(res.statusCode, text))) && attempt < this.options.maxRetries) {
         await sleep(res.statusCode === 429 ? this.rateLimitWait(res.headers, attempt) : this.backoff(attempt));
         continue;
       }
-      return this.parse<T>(res, text);
+      return this.parse<T>(res, text, attempt + 1);
     }
   }
 
@@ -144,17 +166,19 @@ export class UptimeClient {
     return `pulumi-uptime-${randomUUID()}`;
   }
 
-  private parse<T>(res: Dispatcher.ResponseData, text: string): { data: T; nextCursor?: string | null } {
+  private parse<T>(res: Dispatcher.ResponseData, text: string, attempts: number): ApiResult<T> {
     const requestId = res.headers["x-request-id"] as string | undefined;
     let body: { ok?: boolean; data?: T; next_cursor?: string | null; error?: { code: string; message: string; details?: [] } };
     try {
       body = JSON.parse(text);
     } catch {
-      throw new UptimeApiError("invalid_response", res.statusCode, `non-JSON answer (HTTP ${res.statusCode})`, [], requestId);
+      throw new UptimeApiError("invalid_response", res.statusCode, `non-JSON answer (HTTP ${res.statusCode})`, [], requestId, attempts);
     }
-    if (body.ok === true && res.statusCode < 400) return { data: body.data as T, nextCursor: body.next_cursor };
+    if (body.ok === true && res.statusCode < 400) {
+      return { data: body.data as T, nextCursor: body.next_cursor, replayed: res.headers["idempotent-replayed"] === "true" };
+    }
     const e = body.error ?? { code: "unknown_error", message: `HTTP ${res.statusCode}` };
-    throw new UptimeApiError(e.code, res.statusCode, e.message, e.details ?? [], requestId);
+    throw new UptimeApiError(e.code, res.statusCode, e.message, e.details ?? [], requestId, attempts);
   }
 
   private backoff(attempt: number): number {

@@ -14,3 +14,4 @@ export { Monitor, type MonitorArgs } from "./monitor";
 export type { ConnectionArgs } from "./resource-options";
 export { StatusPage, type StatusPageArgs } from "./status-page";
 export { type DriftedField, type DriftedResource, type DriftOptions, type DriftReport, detectDrift, formatDrift } from "./drift";
+export { findOrphans, formatOrphans, type Orphan, type OrphanOptions, type OrphanReport } from "./orphans";
