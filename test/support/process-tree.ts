@@ -1,15 +1,15 @@
 import { readdirSync, readFileSync } from "node:fs";
 
-/** Parent pid and process group of every process visible in /proc. */
-function processTable(): Map<number, { ppid: number; pgid: number }> {
-  const table = new Map<number, { ppid: number; pgid: number }>();
+/** The parent pid of every process visible in /proc. */
+function processTable(): Map<number, number> {
+  const table = new Map<number, number>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       // Fields after the command (which may hold spaces) start after the last ")".
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const [, , ppid, pgid] = stat.slice(stat.lastIndexOf(")") + 1).trim().split(" ").map(Number) as number[];
-      table.set(Number(entry), { ppid: ppid as number, pgid: pgid as number });
+      const [, ppid] = stat.slice(stat.lastIndexOf(")") + 1).trim().split(" ");
+      table.set(Number(entry), Number(ppid));
     } catch {
       // The process ended while we looked.
     }
@@ -22,7 +22,7 @@ function descendants(root: number): number[] {
   const table = processTable();
   const out = [root];
   for (let i = 0; i < out.length; i++) {
-    for (const [pid, p] of table) if (p.ppid === out[i] && !out.includes(pid)) out.push(pid);
+    for (const [pid, ppid] of table) if (ppid === out[i] && !out.includes(pid)) out.push(pid);
   }
   return out.filter((pid) => table.has(pid));
 }
