@@ -93,7 +93,7 @@ export class UptimeClient {
     options: ClientOptions = {},
   ) {
     this.options = {
-      maxRetries: options.maxRetries ?? 6,
+      maxRetries: options.maxRetries ?? 10,
       baseDelayMs: options.baseDelayMs ?? 250,
       maxDelayMs: options.maxDelayMs ?? 15_000,
       timeoutMs: options.timeoutMs ?? 30_000,
