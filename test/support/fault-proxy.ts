@@ -88,8 +88,11 @@ function stormDecider(proxy: FaultProxy): () => Decision {
   };
 }
 
-const errorBody = (status: number) =>
-  JSON.stringify({ ok: false, error: { code: status === 429 ? "rate_limited" : "internal_error", message: "injected", request_id: "req_proxy" } });
+const errorBody = (status: number, requestId: string) =>
+  JSON.stringify({
+    ok: false,
+    error: { code: status === 429 ? "rate_limited" : "internal_error", message: status === 429 ? "Too many requests" : "Internal error", request_id: requestId },
+  });
 
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const counts: StormCounts = { requests: 0, forwarded: 0, serverErrors: 0, serverErrorsAfterWork: 0, rateLimited: 0, resets: 0 };
@@ -119,7 +122,8 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     const fault = proxy.faults.find((f) => f.times > 0 && f.match(method, path));
     const answer = (status: number, headers: Record<string, string> = {}) => {
       line(status);
-      res.writeHead(status, { "content-type": "application/json", ...headers }).end(errorBody(status));
+      const requestId = `req_proxy${String(counts.requests).padStart(6, "0")}`;
+      res.writeHead(status, { "content-type": "application/json", "x-request-id": requestId, ...headers }).end(errorBody(status, requestId));
     };
     if (fault) {
       fault.times--;
