@@ -52,8 +52,10 @@ describe("pulumi up through a storm of faults", () => {
     // Per request: 20% 5xx (half after the server did the work), 10% start a burst of three 429s,
     // 5% connections cut after the work, 0..2 s of latency.
     proxy.storm = { seed: 7, serverError: 0.2, rateLimitBurst: 0.1, burstLength: 3, resetAfterForward: 0.05, maxLatencyMs: 2000 };
+    let started = performance.now();
     const up = await stack.up();
     expect(up.summary.result).toBe("succeeded");
+    const upSeconds = Math.round((performance.now() - started) / 1000);
 
     const { monitors, channels, pages } = live();
     const deployment = (await stack.exportStack()).deployment as { resources?: { id?: string; type: string }[] };
@@ -65,9 +67,11 @@ describe("pulumi up through a storm of faults", () => {
     expect(stateIds("Channel")).toEqual(channels.map((c) => c.id).sort());
     expect(stateIds("StatusPage")).toEqual(pages.map((p) => p.id));
 
+    started = performance.now();
     const preview = await stack.preview({ refresh: true });
     expect(preview.changeSummary).toEqual({ same: MONITORS + 4 });
-    console.table({ ...proxy.counts, duplicates: monitors.length - MONITORS });
+    const previewSeconds = Math.round((performance.now() - started) / 1000);
+    console.table({ ...proxy.counts, duplicates: monitors.length - MONITORS, upSeconds, previewSeconds });
     expect(proxy.counts.serverErrors + proxy.counts.serverErrorsAfterWork).toBeGreaterThan(0);
     expect(proxy.counts.resets).toBeGreaterThan(0);
     expect(proxy.counts.rateLimited).toBeGreaterThan(0);
