@@ -89,3 +89,16 @@ export const ExternalIdSchema = z
   // eslint-disable-next-line no-control-regex -- the rule is precisely about control characters
   .regex(/^[^\u0000-\u001f\u007f]+$/, "must not contain control characters")
   .nullable();
+
+/**
+ * The `externalId` row of every kind's field table: the mark the provider writes at create
+ * (`pulumi/<project>/<stack>/<Kind>/<name>`). An output only: it is derived, never declared, so
+ * it never shows in a diff.
+ */
+export const EXTERNAL_ID_FIELD = {
+  api: "external_id",
+  type: { type: "string", nullable: true },
+  outputOnly: true,
+  setByProvider: true,
+  description: "The stack's mark on the object, `pulumi/<project>/<stack>/<Kind>/<name>`, set at create.",
+} as const;

@@ -3,7 +3,7 @@
  * provider was doing, the field, the API's code and request id, and what to do about it.
  */
 import type { ErrorDetail } from "../api";
-import { toProperty } from "./kinds/kind";
+import { toCamel } from "./kinds/kind";
 
 /** Where a failure happened. */
 export interface FailureContext {
@@ -55,10 +55,13 @@ function advice(e: ApiLike, ctx: FailureContext): string {
   }
 }
 
+/** `channel_ids[0]` → `channelIds[0]`, `headers.x-token` unchanged past the first segment. */
+const property = (field: string) => field.replace(/^[a-z_0-9]+/, toCamel);
+
 /** `intervalSec: must be between 30 and 86400; channelIds[0]: …`, in input property names. */
 function fields(details: readonly ErrorDetail[] | undefined): string {
   if (!details?.length) return "";
-  return ` Field ${details.map((d) => `${toProperty(d.field)}: ${d.message}`).join("; ")}.`;
+  return ` Field ${details.map((d) => `${property(d.field)}: ${d.message}`).join("; ")}.`;
 }
 
 /**

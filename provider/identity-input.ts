@@ -1,4 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+// A subpath, not the SDK root: its index loads the Automation API, which programs do not need.
+import { getProject, getStack } from "@pulumi/pulumi/metadata";
 import { IDENTITY_INPUT, type MarkedKind, type ResourceIdentity } from "./identity";
 
 /**
@@ -11,7 +13,7 @@ export function identityInput(
   name: string,
   opts: pulumi.CustomResourceOptions | undefined,
 ): Record<typeof IDENTITY_INPUT, pulumi.Input<ResourceIdentity>> {
-  const identity: ResourceIdentity = { project: pulumi.getProject(), stack: pulumi.getStack(), kind, name };
+  const identity: ResourceIdentity = { project: getProject(), stack: getStack(), kind, name };
   const parent = opts?.parent;
   return {
     [IDENTITY_INPUT]: parent ? parent.urn.apply((parentUrn) => ({ ...identity, parentUrn })) : identity,

@@ -14,7 +14,9 @@ describe("marked creates through the real engine", () => {
   const stacks: Record<string, Stack> = {};
 
   const liveMonitors = async () => (await s.call("GET", "/api/v1/monitors")).body.data as { id: string; name: string; external_id: string | null; interval_sec: number }[];
-  const outputs = async (stack: Stack) => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value])) as Record<string, string>;
+  type Outputs = { monitorId: string; monitorUrn: string; channelId: string; statusPageId: string };
+  const outputs = async (stack: Stack) =>
+    Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value])) as Outputs;
 
   async function stackFor(name: string): Promise<Stack> {
     const stack = await engine.stack(program.workDir, name);
@@ -76,7 +78,7 @@ describe("marked creates through the real engine", () => {
   it("a replacement, forced or by a type change, is a new object and the old one is gone", async () => {
     const dev = stacks.dev as Stack;
     const first = await outputs(dev);
-    await dev.up({ replace: [first.monitorUrn as string] });
+    await dev.up({ replace: [first.monitorUrn] });
     const second = await outputs(dev);
     expect(second.monitorId).not.toBe(first.monitorId);
     await dev.setConfig("monitorType", { value: "keyword" });

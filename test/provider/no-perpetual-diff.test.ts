@@ -35,12 +35,16 @@ describe("no perpetual diff: create → read → diff reports no change, for gen
   });
 
   /** One case: the inputs pass check, and neither the created nor the refreshed state differs from them. */
+  let made = 0;
   async function roundTrip(kind: KindName, generated: Props): Promise<void> {
-    const inputs = { ...generated, connection };
+    // Marked like a resource of a program: the mark must never show as a change either.
+    const identity = { project: "property", stack: "test", kind, name: `case-${++made}` };
+    const inputs = { ...generated, connection, __identity: identity };
     const checked = await runtime.check(kind, {}, inputs);
     expect(checked.failures, JSON.stringify(generated)).toEqual([]);
     const created = await runtime.create(kind, checked.inputs as Props);
     try {
+      expect(created.outs?.externalId).toBe(`pulumi/property/test/${kind}/${identity.name}`);
       const afterCreate = await runtime.diff(kind, created.id, created.outs as Props, inputs);
       expect(afterCreate.changes, `after create: ${JSON.stringify(generated)}`).toBe(false);
       const read = await runtime.read(kind, created.id, created.outs as Props);
