@@ -43,3 +43,9 @@ export async function findByMark(client: UptimeClient, path: string, mark: strin
   const all = await client.listAll<{ id: string; external_id?: string | null }>(path);
   return all.find((o) => o.external_id === mark);
 }
+
+/** The inputs without the resource's identity. */
+export function withoutIdentity(inputs: Props): Props {
+  const { [IDENTITY_INPUT]: _identity, ...rest } = inputs;
+  return rest;
+}
