@@ -97,7 +97,7 @@ export async function check(name: KindName, olds: Props, news: Props): Promise<p
   const complete = !Object.values(news).some(isUnknown);
   failures.push(...kind.validate(news, complete));
   // A resource already in the state is only ever created again as a replacement, which Pulumi
-  // may run before deleting the old object (\`--replace\`): without its identity, that create
+  // may run before deleting the old object (`--replace`): without its identity, that create
   // sends a fresh key and no mark, so it can never replay or take over the object it replaces.
   return { inputs: Object.keys(olds).length ? withoutIdentity(news) : news, failures };
 }
