@@ -44,8 +44,3 @@ export async function findByMark(client: UptimeClient, path: string, mark: strin
   return all.find((o) => o.external_id === mark);
 }
 
-/** The inputs without the resource's identity. */
-export function withoutIdentity(inputs: Props): Props {
-  const { [IDENTITY_INPUT]: _identity, ...rest } = inputs;
-  return rest;
-}

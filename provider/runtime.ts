@@ -7,7 +7,7 @@ import { clientFor, UptimeClient } from "./client";
 import { type Connection, type PartialConnection, resolveConnection } from "./connection";
 import { hasCode } from "./errors";
 import { explainFailure } from "./failure";
-import { findByMark, markedCreate, markTaken, resourceName, withoutIdentity } from "./marks";
+import { findByMark, markedCreate, markTaken, resourceName } from "./marks";
 import { type Failure, isUnknown, type Kind, type Props, same } from "./kinds/kind";
 import { KINDS, type KindName } from "./kinds/registry";
 
@@ -84,7 +84,7 @@ function changedProperties(kind: AnyKind, id: string | undefined, olds: Props, n
   return [...changed];
 }
 
-export async function check(name: KindName, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+export async function check(name: KindName, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const kind = kindOf(name);
   const failures: Failure[] = [];
   if (!isUnknown(news.connection)) {
@@ -96,10 +96,7 @@ export async function check(name: KindName, olds: Props, news: Props): Promise<p
   }
   const complete = !Object.values(news).some(isUnknown);
   failures.push(...kind.validate(news, complete));
-  // A resource already in the state is only ever created again as a replacement, which Pulumi
-  // may run before deleting the old object (`--replace`): without its identity, that create
-  // sends a fresh key and no mark, so it can never replay or take over the object it replaces.
-  return { inputs: Object.keys(olds).length ? withoutIdentity(news) : news, failures };
+  return { inputs: news, failures };
 }
 
 export async function diff(name: KindName, id: string, olds: Props, news: Props): Promise<DiffResult> {

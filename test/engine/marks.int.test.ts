@@ -84,8 +84,8 @@ describe("marked creates through the real engine", () => {
     expect(third.monitorId).not.toBe(second.monitorId);
     const live = await liveMonitors();
     expect(live.map((m) => m.id)).toEqual([third.monitorId]);
-    // A replacement is created without the mark (it may run before the old object is deleted).
-    expect(live[0]?.external_id).toBeNull();
+    // Deleted first, so the replacement carries the resource's mark.
+    expect(live[0]?.external_id).toBe(mark("dev", "Monitor", "api"));
     expect((await s.call("GET", `/api/v1/status-pages/${third.statusPageId}`)).body.data.monitor_ids).toEqual([third.monitorId]);
     await dev.removeConfig("monitorType");
     await dev.destroy();
