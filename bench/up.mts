@@ -1,5 +1,11 @@
-// `pulumi up` of N monitors against the reference server: create, a no-op up, an update of all,
-// and destroy, each against the floor of N empty dynamic resources in the same run.
+// Pulumi operations on N monitors against the reference server, each against the floor of N empty
+// dynamic resources through the same engine in the same run, with the API requests the server saw.
+// At the larger N also against the rate-limit floor; then two concurrent `up`s on one key.
+//
+//   BENCH_SIZES=300,1000   resource counts of the per-step table
+//   BENCH_PAIR=300,600     monitors per stack of the two concurrent `up`s (empty: skip)
+//   BENCH_PARALLEL=32      the engine's parallelism (`pulumi up --parallel`), the same for both
+//   BENCH_RATE_LIMIT=600 BENCH_WINDOW_MS=60000   the server's limit per key and window
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,45 +13,151 @@ import { buildApp } from "../dist/server/index.js";
 import { installPackedPackage } from "../dist/scripts/packed.js";
 import { offlineEngine, prepareProgram, REPO_ROOT } from "../dist/scripts/pulumi-engine.js";
 
-const count = Number(process.env.BENCH_RESOURCES ?? 200);
+const list = (v: string | undefined, d: string) => (v ?? d).split(",").filter(Boolean).map(Number);
+const sizes = list(process.env.BENCH_SIZES, "300,1000");
+const pairs = list(process.env.BENCH_PAIR, "300,600");
+const parallel = Number(process.env.BENCH_PARALLEL ?? 32);
+const rateLimit = Number(process.env.BENCH_RATE_LIMIT ?? 600);
+const windowMs = Number(process.env.BENCH_WINDOW_MS ?? 60_000);
+
 const dir = mkdtempSync(join(tmpdir(), "bench-up-"));
-const key = "uk_benchmarkbenchmarkbenchmark";
-const app = await buildApp({ db: join(dir, "b.db"), devKey: key, logger: false, checker: false });
+// No monitor cap (the server's default); the limiter is the real one.
+const app = await buildApp({ db: join(dir, "b.db"), devKey: "uk_benchmarkbenchmarkbenchmark", logger: false, checker: false, rateLimit, rateLimitWindowMs: windowMs });
+
+/** Requests the server answered since the last `reset`: all, refused (>= 400), and the first's time. */
+const seen = { total: 0, failed: 0, first: 0 };
+app.addHook("onResponse", async (_req, reply) => {
+  seen.total++;
+  if (reply.statusCode >= 400) seen.failed++;
+  if (!seen.first) seen.first = performance.now();
+});
 const baseUrl = await app.listen({ port: 0, host: "127.0.0.1" });
 const modules = installPackedPackage();
 const engine = await offlineEngine({ stateDir: join(dir, "pulumi") });
+type Stack = Awaited<ReturnType<typeof engine.stack>>;
+/** A new key of the same account: its rate-limit window starts empty, as each step's floor assumes. */
+const freshKey = () => app.store.keys.create("dev", "bench").key;
 
-async function run(program: string): Promise<Record<string, number>> {
+async function stackOf(program: string, name: string, count: number, key: string): Promise<Stack> {
   const workDir = prepareProgram(join(REPO_ROOT, "bench", "programs", program), {});
   symlinkSync(modules, join(workDir, "node_modules"), "dir");
-  const stack = await engine.stack(workDir, program);
+  const stack = await engine.stack(workDir, name);
   await stack.setAllConfig({
     count: { value: String(count) },
     "uptime:baseUrl": { value: baseUrl },
     "uptime:apiKey": { value: key, secret: true },
   });
-  const times: Record<string, number> = {};
-  const time = async (label: string, fn: () => Promise<unknown>) => {
-    const t = performance.now();
-    await fn();
-    times[label] = (performance.now() - t) / 1000;
-  };
-  await time("create", () => stack.up({ parallel: 32 }));
-  await time("no-op up", () => stack.up({ parallel: 32 }));
-  await stack.setConfig("interval", { value: "120" });
-  await time("update all", () => stack.up({ parallel: 32 }));
-  await time("destroy", () => stack.destroy({ parallel: 32 }));
-  rmSync(workDir, { recursive: true, force: true });
-  return times;
+  return stack;
 }
 
-const floor = await run("floor");
-const monitors = await run("monitors");
-console.log(`pulumi up of ${count} resources (seconds)`);
-console.log("step          floor (empty)  monitors");
-for (const step of Object.keys(floor)) {
-  console.log(`${step.padEnd(13)} ${floor[step]?.toFixed(1).padStart(13)} ${monitors[step]?.toFixed(1).padStart(9)}`);
+interface Step {
+  seconds: number;
+  requests: number;
+  failed: number;
+  /** Seconds from the start of the step to the first API request. */
+  firstAt: number;
+  error?: string;
 }
-await app.close();
-engine.dispose();
-rmSync(dir, { recursive: true, force: true });
+
+async function measure(fn: () => Promise<unknown>): Promise<Step> {
+  Object.assign(seen, { total: 0, failed: 0, first: 0 });
+  const t = performance.now();
+  let error: string | undefined;
+  await fn().catch((err: Error) => (error = err.message.split("\n").slice(-8).join(" | ")));
+  const seconds = (performance.now() - t) / 1000;
+  return { seconds, requests: seen.total, failed: seen.failed, firstAt: seen.first ? (seen.first - t) / 1000 : seconds, error };
+}
+
+const STEPS = ["create", "no-op preview", "preview --refresh", "refresh", "update all", "destroy"] as const;
+
+const ACTIONS: Record<(typeof STEPS)[number], (stack: Stack) => Promise<unknown>> = {
+  create: (stack) => stack.up({ parallel }),
+  "no-op preview": (stack) => stack.preview({ parallel }),
+  "preview --refresh": (stack) => stack.preview({ parallel, refresh: true }),
+  refresh: (stack) => stack.refresh({ parallel }),
+  "update all": async (stack) => {
+    await stack.setConfig("interval", { value: "120" });
+    return stack.up({ parallel });
+  },
+  destroy: (stack) => stack.destroy({ parallel }),
+};
+
+/**
+ * Every step on the floor program, then at once on the monitors: the two share whatever else the
+ * machine does at that moment, so a busy machine slows both sides of a ratio alike.
+ */
+async function run(count: number): Promise<Record<"floor" | "monitors", Record<string, Step>>> {
+  const programs = ["floor", "monitors"] as const;
+  const stacks = await Promise.all(programs.map((p) => stackOf(p, `${p}-${count}`, count, freshKey())));
+  const out = { floor: {} as Record<string, Step>, monitors: {} as Record<string, Step> };
+  for (const label of STEPS) {
+    for (const [i, program] of programs.entries()) {
+      const stack = stacks[i] as Stack;
+      await stack.setConfig("uptime:apiKey", { value: freshKey(), secret: true });
+      const step = await measure(() => ACTIONS[label](stack));
+      out[program][label] = step;
+      // Progress on stderr: a long run shows where it is; the tables go to stdout.
+      process.stderr.write(`${program} N=${count} ${label}: ${f1(step.seconds)} s, ${step.requests} requests\n`);
+    }
+  }
+  return out;
+}
+
+/** The least time the limiter allows for `requests` from a fresh window: a full window per `rateLimit` after the first. */
+const windowsWait = (requests: number) => Math.max(0, Math.ceil(requests / rateLimit) - 1) * (windowMs / 1000);
+const f1 = (n: number) => n.toFixed(1);
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+
+function table(count: number, floor: Record<string, Step>, monitors: Record<string, Step>): void {
+  console.log(`\n## N = ${count} (parallel ${parallel}; limit ${rateLimit} per ${windowMs / 1000} s per key)\n`);
+  console.log("| step | floor (s) | monitors (s) | ratio | API requests | failed | rate-limit floor (s) | vs rate-limit floor |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
+  for (const label of STEPS) {
+    const fl = floor[label] as Step;
+    const m = monitors[label] as Step;
+    // The limiter only holds back requests: the engine's own time before the first one stays.
+    const rl = Math.max(fl.seconds, m.firstAt + windowsWait(m.requests));
+    const failed = `${m.failed}${m.error ? ` (error: ${m.error})` : ""}`;
+    console.log(`| ${label} | ${f1(fl.seconds)} | ${f1(m.seconds)} | ${ratio(m.seconds, fl.seconds)} | ${m.requests} | ${failed} | ${f1(rl)} | ${ratio(m.seconds, rl)} |`);
+  }
+}
+
+/** Two stacks on one key, `up` at once: each against the limiter's floor for their combined requests. */
+async function pair(count: number): Promise<void> {
+  const floors = await Promise.all(["a", "b"].map((s) => stackOf("floor", `pair-floor-${s}-${count}`, count, freshKey())));
+  const floorStep = await measure(() => Promise.all(floors.map((s) => s.up({ parallel }))));
+  const key = freshKey();
+  const stacks = await Promise.all(["a", "b"].map((s) => stackOf("monitors", `pair-${s}-${count}`, count, key)));
+  Object.assign(seen, { total: 0, failed: 0, first: 0 });
+  const t = performance.now();
+  const each = await Promise.all(
+    stacks.map(async (s) => {
+      const e = await s.up({ parallel }).then(() => undefined, (err: Error) => err.message.split("\n").slice(-4).join(" | "));
+      return { seconds: (performance.now() - t) / 1000, error: e };
+    }),
+  );
+  const firstAt = (seen.first - t) / 1000;
+  const rl = Math.max(floorStep.seconds, firstAt + windowsWait(seen.total));
+  for (const [i, r] of each.entries()) {
+    const errors = r.error ? ` (error: ${r.error})` : "";
+    console.log(`| 2 x ${count}, stack ${"ab"[i]} | ${f1(floorStep.seconds)} | ${f1(r.seconds)} | ${seen.total} combined | ${seen.failed}${errors} | ${f1(rl)} | ${ratio(r.seconds, rl)} |`);
+  }
+  await Promise.all([...floors, ...stacks].map((s) => s.destroy({ parallel })));
+}
+
+try {
+  for (const count of sizes) {
+    const { floor, monitors } = await run(count);
+    table(count, floor, monitors);
+  }
+  if (pairs.length) {
+    console.log(`\n## Two concurrent \`pulumi up\`s on one key (limit ${rateLimit} per ${windowMs / 1000} s)\n`);
+    console.log("| run | floor: 2 empty ups at once (s) | done after (s) | API requests | failed | rate-limit floor (s) | vs rate-limit floor |");
+    console.log("| --- | --- | --- | --- | --- | --- | --- |");
+    for (const count of pairs) await pair(count);
+  }
+} finally {
+  await app.close();
+  engine.dispose();
+  rmSync(dir, { recursive: true, force: true });
+}

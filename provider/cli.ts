@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { resolveConnection } from "./connection";
 import { detectDrift, formatDrift } from "./drift";
+import { importAccount } from "./import";
 import { findOrphans, formatOrphans } from "./orphans";
 
 const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
@@ -12,6 +14,11 @@ const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
   pulumi-uptime orphans --stack NAME [--cwd DIR] [--json]
       Lists live monitors, channels and status pages that carry this stack's mark (external_id)
       but are not in its state (writes nothing). Exit code: 0 none, 2 orphans found, 1 error.
+
+  pulumi-uptime import [--out DIR] [--filter tag:NAME]
+      Writes a Pulumi TypeScript project (default ./uptime-imported) declaring every monitor,
+      channel and status page of the account (UPTIME_API_URL, UPTIME_API_KEY), each adopting
+      the live object. Secrets the API masks become secret config keys, listed in its README.
 `;
 
 const COMMANDS = ["drift", "orphans"];
@@ -25,9 +32,17 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       cwd: { type: "string", short: "C" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
+      out: { type: "string", short: "o" },
+      filter: { type: "string" },
     },
   });
   const command = positionals[0] ?? "";
+  if (!values.help && positionals[0] === "import") {
+    const outDir = values.out ?? "uptime-imported";
+    const program = await importAccount({ connection: resolveConnection(undefined), outDir, filter: values.filter });
+    process.stdout.write(`Wrote ${program.declarations.length} resources to ${outDir}; secret config keys: ${program.secrets.length} (see its README.md)\n`);
+    return 0;
+  }
   if (values.help || !COMMANDS.includes(command)) {
     process.stdout.write(USAGE);
     return values.help ? 0 : 1;

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Agent, type Dispatcher, request } from "undici";
 import type { Connection } from "./connection";
 import { UptimeApiError } from "./errors";
+import { RateBudget } from "./rate-budget";
 
 /** Options of a client; the defaults suit a large `pulumi up`. */
 export interface ClientOptions {
@@ -12,7 +13,10 @@ export interface ClientOptions {
   maxDelayMs?: number;
   /** Per-request timeout. */
   timeoutMs?: number;
-  /** Client-side budget per API key, kept below the service's 600 requests per minute. */
+  /**
+   * Pacing per API key for a server that sends no `X-RateLimit-*` headers, kept below the service's
+   * 600 requests per minute. A server that sends them is followed instead (see rate-budget.ts).
+   */
   requestsPerMinute?: number;
 }
 
@@ -23,6 +27,8 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** A POST that is safe to repeat without a key (pause, resume): retried like a GET. */
   idempotent?: boolean;
+  /** The answer is a JSON document without the API's envelope (the OpenAPI document). */
+  raw?: boolean;
 }
 
 /** The answer of one call. */
@@ -45,20 +51,27 @@ function agent(): Dispatcher {
 }
 
 type Throttle = <T>(fn: () => Promise<T>) => Promise<T>;
-const throttles = new Map<string, Promise<Throttle>>();
+const budgets = new Map<string, RateBudget>();
 
-/** One sliding-window budget per API key and process: the service counts per key. */
-function throttleFor(key: string, perMinute: number): Promise<Throttle> {
-  let throttle = throttles.get(key);
-  if (!throttle) {
-    throttle = import("p-throttle").then(({ default: pThrottle }) => {
-      const perSecond = Math.max(1, Math.floor(perMinute / 60));
-      const limited = pThrottle({ limit: perSecond, interval: 1000, strict: true })((fn: () => Promise<unknown>) => fn());
-      return limited as Throttle;
+/**
+ * One budget per service and API key in this process (the service counts per key). It follows the
+ * server's rate-limit headers; a server without them is paced at `perMinute` (p-throttle).
+ */
+function budgetFor(connection: Connection, perMinute: number): RateBudget {
+  const id = `${connection.baseUrl}\n${connection.apiKey}`;
+  let budget = budgets.get(id);
+  if (!budget) {
+    let throttle: Promise<Throttle> | undefined;
+    budget = new RateBudget(() => {
+      throttle ??= import("p-throttle").then(({ default: pThrottle }) => {
+        const perSecond = Math.max(1, Math.floor(perMinute / 60));
+        return pThrottle({ limit: perSecond, interval: 1000, strict: true })((fn: () => Promise<unknown>) => fn()) as Throttle;
+      });
+      return throttle;
     });
-    throttles.set(key, throttle);
+    budgets.set(id, budget);
   }
-  return throttle;
+  return budget;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -81,6 +94,11 @@ function keyInProgress(status: number, text: string): boolean {
  */
 export class UptimeClient {
   private readonly options: Required<ClientOptions>;
+  /**
+   * Changes whenever a write (any method but GET/HEAD) starts or ends: what was read before may be
+   * stale once it moved (see bulk-read.ts).
+   */
+  writes = 0;
 
   constructor(
     readonly connection: Connection,
@@ -109,22 +127,26 @@ export class UptimeClient {
     if (opts.body !== undefined) headers["content-type"] = "application/json";
     if (opts.idempotencyKey) headers["idempotency-key"] = opts.idempotencyKey;
     const retrySafe = SAFE_METHODS.has(method) || Boolean(opts.idempotencyKey) || opts.idempotent === true;
-    const throttle = await throttleFor(this.connection.apiKey, this.options.requestsPerMinute);
+    const budget = budgetFor(this.connection, this.options.requestsPerMinute);
+    const write = method !== "GET" && method !== "HEAD";
 
     for (let attempt = 0; ; attempt++) {
       let res: Dispatcher.ResponseData;
+      const release = await budget.acquire();
+      if (write) this.writes++;
       try {
-        res = await throttle(() =>
-          request(url, {
-            method: method as Dispatcher.HttpMethod,
-            headers,
-            body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-            dispatcher: agent(),
-            headersTimeout: this.options.timeoutMs,
-            bodyTimeout: this.options.timeoutMs,
-          }),
-        );
+        res = await request(url, {
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+          dispatcher: agent(),
+          headersTimeout: this.options.timeoutMs,
+          bodyTimeout: this.options.timeoutMs,
+        });
+        release(res.headers);
       } catch (err) {
+        release();
+        if (write) this.writes++;
         const code = (err as { code?: string }).code ?? "";
         if (retrySafe && NETWORK_CODES.has(code) && attempt < this.options.maxRetries) {
           await sleep(this.backoff(attempt));
@@ -133,13 +155,16 @@ export class UptimeClient {
         throw new UptimeApiError("network_error", 0, `${method} ${url.pathname} failed: ${(err as Error).message}`, [], undefined, attempt + 1);
       }
       const text = await res.body.text();
+      if (write) this.writes++;
       // A 429 was refused before any work, so it is safe to retry whatever the method.
       const again = RETRY_STATUS.has(res.statusCode) && (retrySafe || res.statusCode === 429);
       if ((again || (opts.idempotencyKey && keyInProgress(res.statusCode, text))) && attempt < this.options.maxRetries) {
-        await sleep(res.statusCode === 429 ? this.rateLimitWait(res.headers, attempt) : this.backoff(attempt));
+        // A 429 with the rate-limit headers already made the budget wait for the window's reset.
+        const followed = res.statusCode === 429 && res.headers["x-ratelimit-limit"] !== undefined;
+        if (!followed) await sleep(res.statusCode === 429 ? this.rateLimitWait(res.headers, attempt) : this.backoff(attempt));
         continue;
       }
-      return this.parse<T>(res, text, attempt + 1);
+      return this.parse<T>(res, text, attempt + 1, opts.raw);
     }
   }
 
@@ -160,7 +185,7 @@ export class UptimeClient {
     return `pulumi-uptime-${randomUUID()}`;
   }
 
-  private parse<T>(res: Dispatcher.ResponseData, text: string, attempts: number): ApiResult<T> {
+  private parse<T>(res: Dispatcher.ResponseData, text: string, attempts: number, raw = false): ApiResult<T> {
     const requestId = res.headers["x-request-id"] as string | undefined;
     let body: { ok?: boolean; data?: T; next_cursor?: string | null; error?: { code: string; message: string; details?: [] } };
     try {
@@ -168,6 +193,7 @@ export class UptimeClient {
     } catch {
       throw new UptimeApiError("invalid_response", res.statusCode, `non-JSON answer (HTTP ${res.statusCode})`, [], requestId, attempts);
     }
+    if (raw && res.statusCode < 400) return { data: body as T };
     if (body.ok === true && res.statusCode < 400) {
       return { data: body.data as T, nextCursor: body.next_cursor, replayed: res.headers["idempotent-replayed"] === "true" };
     }

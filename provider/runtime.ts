@@ -5,7 +5,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { clientFor, UptimeClient } from "./client";
 import { type Connection, type PartialConnection, resolveConnection } from "./connection";
+import { prefetched } from "./bulk-read";
 import { hasCode } from "./errors";
+import { hasExtensions } from "./extensions";
 import { explainFailure } from "./failure";
 import { findByMark, markedCreate, markTaken, resourceName } from "./marks";
 import { type Failure, isUnknown, type Kind, type Props, same } from "./kinds/kind";
@@ -28,31 +30,6 @@ const kindOf = (name: KindName) => KINDS[name] as unknown as AnyKind;
 function connect(inputs: Props): { connection: Connection; client: UptimeClient } {
   const connection = resolveConnection(inputs.connection as PartialConnection | undefined, stackConfig);
   return { connection, client: clientFor(connection) };
-}
-
-const extensions = new Map<string, Promise<boolean>>();
-
-/**
- * Whether the server has GET/PATCH/DELETE on channels and status pages. Its OpenAPI document
- * (itself an extension) says so; a server without one has only the documented endpoints.
- */
-export function hasExtensions(client: UptimeClient): Promise<boolean> {
-  const key = client.connection.baseUrl;
-  let known = extensions.get(key);
-  if (!known) {
-    known = (async () => {
-      try {
-        const res = await fetch(`${key}/api/v1/openapi.json`);
-        if (!res.ok) return false;
-        const doc = (await res.json()) as { paths?: Record<string, unknown> };
-        return Boolean(doc.paths?.["/api/v1/channels/{id}"] && doc.paths?.["/api/v1/status-pages/{id}"]);
-      } catch {
-        return false;
-      }
-    })();
-    extensions.set(key, known);
-  }
-  return known;
 }
 
 async function byIdWorks(kind: AnyKind, client: UptimeClient): Promise<boolean> {
@@ -199,7 +176,8 @@ export async function create(name: KindName, inputs: Props): Promise<pulumi.dyna
 export async function read(name: KindName, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
   const kind = kindOf(name);
   return explained(name, "read", props, id, async ({ connection, client }) => {
-    const live = await fetchLive(kind, client, id);
+    // Answered from one list of the kind shared by every read; a missing id is confirmed by id.
+    const live = (await prefetched(client, kind.path, id)) ?? (await fetchLive(kind, client, id));
     if (!live) return {};
     return { id, props: kind.outputs(live, props, connection), inputs: kind.refreshedInputs(live) };
   });

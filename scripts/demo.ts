@@ -107,6 +107,7 @@ async function main(): Promise<void> {
     console.log(indent(JSON.stringify({ ...stats, daily: `${stats.daily.length} days` }, null, 2)));
     step("Public status document (no key needed)");
     console.log(indent(JSON.stringify(await getStatusDocument({ slug: "acme-demo", baseUrl }), null, 2)));
+    console.log(indent(`status page for people: ${baseUrl}/status/acme-demo`));
 
     step("Changing the homepage monitor behind Pulumi's back (interval 900 s, paused)");
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };

@@ -8,3 +8,10 @@ export interface PulumiCli {
 export function sdkVersion(): string;
 /** Finds or builds the Pulumi CLI that matches the installed @pulumi/pulumi. */
 export function ensurePulumi(): PulumiCli;
+/** Where the YAML and Python language hosts and the SDK generator (`uptime-sdkgen`) are. */
+export interface PulumiHosts {
+  binDir: string;
+  source: "cache" | "build";
+}
+/** Finds or builds the YAML and Python language hosts and the SDK generator. */
+export function ensureHosts(): PulumiHosts;

@@ -3,6 +3,8 @@
 // when compatible, else our cache (keyed by version and by the Go recipe in tools/), else a build
 // from the Go module proxy. Prints the folder that holds `pulumi`, `pulumi-language-nodejs` and
 // `pulumi-resource-pulumi-nodejs` as its last line; `--json` prints a JSON object instead.
+// Also builds, into a cache entry of their own, what the native plugin's programs and SDKs need:
+// the YAML and Python language hosts and the SDK generator (tools/uptime-sdkgen).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
@@ -60,15 +62,19 @@ function fromPath(version) {
 }
 
 /** Cache folder: outside the clone, keyed by version and by the exact Go recipe. */
+function cacheBase() {
+  return (
+    process.env.PULUMI_UPTIME_CACHE ??
+    join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-uptime")
+  );
+}
+
 function cacheDir(version) {
   const hash = createHash("sha256");
   for (const mod of ["pulumi-cli", "pulumi-language-nodejs"]) {
     for (const file of ["go.mod", "go.sum"]) hash.update(readFileSync(join(TOOLS, mod, file)));
   }
-  const base =
-    process.env.PULUMI_UPTIME_CACHE ??
-    join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-uptime");
-  return join(base, "pulumi-cli", `v${version}-${hash.digest("hex").slice(0, 12)}`);
+  return join(cacheBase(), "pulumi-cli", `v${version}-${hash.digest("hex").slice(0, 12)}`);
 }
 
 function cachedBin(dir, version) {
@@ -129,11 +135,68 @@ export function ensurePulumi() {
   return { binDir: build(dir, version), version, source: "build" };
 }
 
+const HOSTS = {
+  "pulumi-language-yaml": ["pulumi-language-yaml", "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml"],
+  "pulumi-language-python": ["pulumi-language-python", "github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python"],
+  "uptime-sdkgen": ["uptime-sdkgen", "."],
+};
+const HOST_BINARIES = [...Object.keys(HOSTS), "pulumi-language-python-exec"];
+
+/** Cache folder of the language hosts and SDK generator, keyed by their Go recipes alone. */
+function hostsCacheDir() {
+  const hash = createHash("sha256");
+  for (const mod of Object.keys(HOSTS)) {
+    for (const file of ["go.mod", "go.sum", "tools.go", "main.go"]) {
+      const path = join(TOOLS, mod, file);
+      if (existsSync(path)) hash.update(`${mod}/${file}\0`).update(readFileSync(path));
+    }
+  }
+  return join(cacheBase(), "pulumi-hosts", hash.digest("hex").slice(0, 12));
+}
+
+function buildHosts(dir) {
+  const go = which("go");
+  if (!go) throw new Error(`No Go toolchain to build the YAML and Python language hosts. ${INSTALL_HELP}`);
+  const staging = `${dir}.tmp-${process.pid}`;
+  const bin = join(staging, "bin");
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(bin, { recursive: true });
+  const started = Date.now();
+  process.stderr.write(`Building the YAML and Python language hosts and the SDK generator into ${dir}...\n`);
+  const env = { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim() };
+  for (const [mod, [out, pkg]] of Object.entries(HOSTS)) {
+    execFileSync(go, ["build", "-o", join(bin, out), pkg], { cwd: join(TOOLS, mod), stdio: ["ignore", "inherit", "inherit"], env });
+  }
+  // The v3.68 Python host runs programs through this script from the same SDK module.
+  const sdk = run(go, ["list", "-m", "-f", "{{.Dir}}", "github.com/pulumi/pulumi/sdk/v3"], { cwd: join(TOOLS, "pulumi-language-python"), env });
+  const exec = join(bin, "pulumi-language-python-exec");
+  copyFileSync(join(sdk, "python/cmd/pulumi-language-python-exec"), exec);
+  chmodSync(exec, 0o755);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(staging, dir);
+  process.stderr.write(`Built the language hosts in ${Math.round((Date.now() - started) / 1000)} s.\n`);
+  return join(dir, "bin");
+}
+
+/**
+ * Finds or builds the YAML and Python language hosts and the SDK generator (cached apart from
+ * the CLI, so adding them never rebuilds it).
+ * @returns {{ binDir: string, source: "cache" | "build" }}
+ */
+export function ensureHosts() {
+  const dir = hostsCacheDir();
+  const bin = join(dir, "bin");
+  if (HOST_BINARIES.every((b) => existsSync(join(bin, b)))) return { binDir: bin, source: "cache" };
+  return { binDir: buildHosts(dir), source: "build" };
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     const found = ensurePulumi();
-    if (process.argv.includes("--json")) console.log(JSON.stringify(found));
+    const hosts = ensureHosts();
+    if (process.argv.includes("--json")) console.log(JSON.stringify({ ...found, hostsDir: hosts.binDir }));
     else {
+      process.stderr.write(`Language hosts and SDK generator (${hosts.source}): ${hosts.binDir}\n`);
       process.stderr.write(`Pulumi CLI v${found.version} (${found.source}):\n`);
       console.log(found.binDir);
     }

@@ -1,16 +1,22 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { buildApp } from "./app";
+import { SecretBox } from "./secrets";
 import { Store } from "./store";
 
 const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
 
   uptime-server serve [--port 8080] [--host 127.0.0.1] [--db uptime.db] [--min-interval-sec 30]
                       [--monitor-limit N] [--rate-limit 600] [--allow-private-targets]
-                      [--dev-key uk_...] [--log-level info]
+                      [--dev-key-file FILE] [--secret-key-file FILE] [--log-level info]
+                      [--auth-failure-limit 20] [--max-connections-per-address 256]
+                      (env UPTIME_DEV_KEY: seeds a dev key; never pass a key on the command line)
   uptime-server keys create --db uptime.db --account NAME [--name LABEL] [--monitor-limit N]
   uptime-server keys list   --db uptime.db [--account NAME]
   uptime-server keys revoke --db uptime.db KEY_ID
+  uptime-server keys rotate-secret --db uptime.db   (new secret key; reseals every stored secret)
+  --secret-key-file FILE (env UPTIME_SECRET_KEY_FILE): the key sealing secrets; default <db>.key
   uptime-server outbox list --db uptime.db
 `;
 
@@ -23,7 +29,11 @@ const OPTIONS = {
   "rate-limit": { type: "string" },
   "allow-private-targets": { type: "boolean" },
   "dev-key": { type: "string" },
+  "dev-key-file": { type: "string" },
   "log-level": { type: "string" },
+  "secret-key-file": { type: "string" },
+  "auth-failure-limit": { type: "string" },
+  "max-connections-per-address": { type: "string" },
   account: { type: "string" },
   name: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -40,6 +50,20 @@ function need(value: string | undefined, option: string): string {
   return value;
 }
 
+/** The dev key from `--dev-key-file` or `UPTIME_DEV_KEY`: never from argv, which `ps` shows. */
+function devKey(values: Record<string, string | boolean | undefined>): string | undefined {
+  if (values["dev-key"] !== undefined) {
+    throw new Error("--dev-key was removed (the command line is visible in ps): use --dev-key-file FILE or UPTIME_DEV_KEY");
+  }
+  const file = values["dev-key-file"] as string | undefined;
+  if (file) return readFileSync(file, "utf8").trim();
+  return process.env.UPTIME_DEV_KEY || undefined;
+}
+
+function secretKeyFile(values: Record<string, string | boolean | undefined>): string | undefined {
+  return (values["secret-key-file"] as string | undefined) ?? (process.env.UPTIME_SECRET_KEY_FILE || undefined);
+}
+
 async function serve(values: Record<string, string | boolean | undefined>): Promise<void> {
   const app = await buildApp({
     db: (values.db as string | undefined) ?? "uptime.db",
@@ -47,7 +71,10 @@ async function serve(values: Record<string, string | boolean | undefined>): Prom
     monitorLimit: int(values["monitor-limit"] as string, "monitor-limit") ?? null,
     rateLimit: int(values["rate-limit"] as string, "rate-limit"),
     allowPrivateTargets: Boolean(values["allow-private-targets"]),
-    devKey: values["dev-key"] as string | undefined,
+    devKey: devKey(values),
+    secretKeyFile: secretKeyFile(values),
+    authFailureLimit: int(values["auth-failure-limit"] as string, "auth-failure-limit"),
+    maxConnectionsPerAddress: int(values["max-connections-per-address"] as string, "max-connections-per-address"),
     logger: { level: (values["log-level"] as string | undefined) ?? "info" },
   });
   const stop = async () => {
@@ -62,8 +89,8 @@ async function serve(values: Record<string, string | boolean | undefined>): Prom
   });
 }
 
-function withStore<T>(db: string | undefined, fn: (store: Store) => T): T {
-  const store = Store.open(need(db, "db"));
+function withStore<T>(values: Record<string, string | boolean | undefined>, fn: (store: Store) => T): T {
+  const store = Store.open(need(values.db as string | undefined, "db"), { secretKeyFile: secretKeyFile(values) });
   try {
     return fn(store);
   } finally {
@@ -78,12 +105,11 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const db = values.db;
   switch (`${command} ${sub ?? ""}`.trim()) {
     case "serve":
       return serve(values);
     case "keys create":
-      return withStore(db, (store) => {
+      return withStore(values, (store) => {
         const account = need(values.account, "account");
         const { key, info } = store.keys.create(account, values.name ?? null);
         const limit = int(values["monitor-limit"], "monitor-limit");
@@ -94,7 +120,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
         process.stdout.write(`${key}\n`);
       });
     case "keys list":
-      return withStore(db, (store) => {
+      return withStore(values, (store) => {
         for (const k of store.keys.list(values.account)) {
           const state = k.revoked_at ? `revoked ${k.revoked_at}` : "active";
           process.stdout.write(
@@ -103,12 +129,22 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
         }
       });
     case "keys revoke":
-      return withStore(db, (store) => {
+      return withStore(values, (store) => {
         if (!store.keys.revoke(need(arg, "KEY_ID"))) throw new Error(`no active key ${arg}`);
         process.stderr.write(`Revoked ${arg}.\n`);
       });
+    case "keys rotate-secret": {
+      const file = secretKeyFile(values) ?? `${need(values.db, "db")}.key`;
+      const id = SecretBox.addKey(file);
+      return withStore(values, (store) => {
+        const count = store.reseal();
+        process.stderr.write(
+          `New secret key ${id} is current in ${file}; ${count} rows resealed. Older keys stay in the file for servers still running: remove them once every server has restarted.\n`,
+        );
+      });
+    }
     case "outbox list":
-      return withStore(db, (store) => {
+      return withStore(values, (store) => {
         for (const m of store.outbox.list()) {
           process.stdout.write(`${m.created_at}\t${m.recipient}\t${m.subject}\n`);
         }

@@ -11,6 +11,8 @@ export const ServerOptionsSchema = z.strictObject({
   rateLimit: z.int().min(1).default(600),
   /** Window of the per-key and per-address limits, in milliseconds. */
   rateLimitWindowMs: z.int().min(1000).default(60_000),
+  /** Failed authentications per client address per window before 429s replace 401s. */
+  authFailureLimit: z.int().min(1).default(20),
   /** Requests per client address per window on the public status document. */
   publicRateLimit: z.int().min(1).default(300),
   /** Monitor cap of an account without its own; null for unlimited. Never below the free 10. */
@@ -20,6 +22,11 @@ export const ServerOptionsSchema = z.strictObject({
     .string()
     .regex(/^uk_[A-Za-z0-9_-]{16,}$/, "must look like uk_ followed by at least 16 letters, digits, _ or -")
     .optional(),
+  /**
+   * Key file sealing secrets at rest (AES-256-GCM); default `<db>.key` beside the database,
+   * created 0600 on first start. An in-memory database uses a key held in memory.
+   */
+  secretKeyFile: z.string().min(1).optional(),
   /** Let probes and webhooks reach private and loopback addresses (tests, on-premises). */
   allowPrivateTargets: z.boolean().default(false),
   /** Pino logger options, or false for none. */
@@ -39,6 +46,20 @@ export const ServerOptionsSchema = z.strictObject({
   smtpFrom: z.email().default("uptime@localhost"),
   /** Delays between delivery attempts of a notification, in milliseconds. */
   notifyRetryDelaysMs: z.array(z.int().min(0)).max(10).default([1_000, 5_000, 30_000]),
+  /** Time for a client to send a request's headers, in milliseconds. */
+  headersTimeoutMs: z.int().min(100).default(10_000),
+  /** Time for a client to send a whole request (headers and body), in milliseconds; then 408. */
+  requestTimeoutMs: z.int().min(100).default(30_000),
+  /** A socket with no traffic at all is closed after this, in milliseconds. */
+  idleTimeoutMs: z.int().min(100).default(120_000),
+  /** An idle kept-alive connection is closed after this, in milliseconds (above common proxies' 60 s). */
+  keepAliveTimeoutMs: z.int().min(100).default(72_000),
+  /** Requests served on one kept-alive connection before it is closed. */
+  maxRequestsPerSocket: z.int().min(1).default(1_000),
+  /** Open connections in all; more are closed at once. */
+  maxConnections: z.int().min(1).default(10_000),
+  /** Open connections per client address (0: no cap); raise it behind a reverse proxy. */
+  maxConnectionsPerAddress: z.int().min(0).default(256),
   /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
   trustProxy: z.boolean().default(false),
 });

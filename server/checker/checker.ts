@@ -7,7 +7,6 @@ import { type ProbeContext, probe } from "./probe";
 
 interface Slot {
   intervalMs: number;
-  nextAt: number;
   timer: NodeJS.Timeout;
 }
 
@@ -106,7 +105,7 @@ export class Checker {
   private schedule(id: string, intervalMs: number, at: number): void {
     const timer = setTimeout(() => this.fire(id, at), Math.max(0, at - Date.now()));
     timer.unref();
-    this.slots.set(id, { intervalMs, nextAt: at, timer });
+    this.slots.set(id, { intervalMs, timer });
   }
 
   private fire(id: string, scheduledAt: number): void {
@@ -135,7 +134,7 @@ export class Checker {
     if (!monitor || monitor.status !== "active") return;
     const outcome = await probe(this.probeContext, monitor);
     if (this.stopped || !this.store.db.isOpen) return;
-    const recorded = this.store.heartbeats.recordCheck(id, outcome);
+    const recorded = this.store.recordCheck(id, outcome);
     this.checks++;
     if (recorded?.transition) {
       this.notifier.notify(monitor, recorded.transition === "down" ? "monitor.down" : "monitor.up", recorded.heartbeat);

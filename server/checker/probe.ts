@@ -1,7 +1,7 @@
 import { connect } from "node:net";
 import { type Dispatcher, request } from "undici";
 import type { Monitor } from "../../api";
-import { assertTargetAllowed, safeLookup } from "../outbound";
+import { assertTargetAllowed, type Resolve, safeLookup } from "../outbound";
 
 /** The outcome of one check. */
 export interface ProbeResult {
@@ -19,6 +19,8 @@ export interface ProbeContext {
   follow: Dispatcher;
   direct: Dispatcher;
   allowPrivate: boolean;
+  /** The resolver of TCP checks (the system's unless a test injects one). */
+  resolve?: Resolve;
 }
 
 /** Whether `code` is one of the expected codes or classes (`"2xx"`). */
@@ -40,7 +42,7 @@ export async function probe(ctx: ProbeContext, monitor: Monitor): Promise<ProbeR
     const url = new URL(monitor.url);
     assertTargetAllowed(url, ctx.allowPrivate);
     if (monitor.type === "tcp") {
-      await tcpConnect(url.hostname, Number(url.port), monitor.timeout_sec * 1000, ctx.allowPrivate);
+      await tcpConnect(url.hostname, Number(url.port), monitor.timeout_sec * 1000, ctx);
       return { up: true, response_time_ms: elapsed(), status_code: null, error: null };
     }
     const timeout = monitor.timeout_sec * 1000;
@@ -89,9 +91,10 @@ async function readLimited(body: Dispatcher.ResponseData["body"], limit: number)
   return Buffer.concat(chunks).toString("utf8");
 }
 
-function tcpConnect(host: string, port: number, timeoutMs: number, allowPrivate: boolean): Promise<void> {
+function tcpConnect(host: string, port: number, timeoutMs: number, ctx: ProbeContext): Promise<void> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host, port, timeout: timeoutMs, lookup: safeLookup(allowPrivate) as never });
+    const lookup = safeLookup(ctx.allowPrivate, ctx.resolve);
+    const socket = connect({ host: host.replace(/^\[|\]$/g, ""), port, timeout: timeoutMs, lookup: lookup as never });
     socket.once("connect", () => {
       socket.destroy();
       resolve();

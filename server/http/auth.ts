@@ -1,22 +1,64 @@
+import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../errors";
+import { AuthThrottle } from "./auth-throttle";
 
 const BEARER = /^Bearer ([^\s]+)$/;
+/** Query parameters that carry credentials in other APIs; ours never reads a key from the URL. */
+const KEY_PARAMS = new Set(["api_key", "apikey", "api-key", "key", "token", "access_token", "auth"]);
+const CHALLENGE = { "www-authenticate": 'Bearer realm="uptime"' };
+
+/** Whether a URL carries something that looks like a credential in its query string. */
+export function queryCarriesKey(url: string): boolean {
+  const at = url.indexOf("?");
+  if (at < 0) return false;
+  for (const [name, value] of new URLSearchParams(url.slice(at + 1))) {
+    if (KEY_PARAMS.has(name.toLowerCase()) || value.startsWith("uk_") || name.startsWith("uk_")) return true;
+  }
+  return false;
+}
+
+function hasBody(headers: IncomingHttpHeaders): boolean {
+  return headers["transfer-encoding"] !== undefined || Number(headers["content-length"] ?? 0) > 0;
+}
 
 /**
  * Every /api/v1 request needs `Authorization: Bearer <key>`; missing, malformed, unknown and
- * revoked keys are all the same 401 (the answer never says which, nor echoes the key).
+ * revoked keys are all the same 401 (the answer never says which, nor echoes the key). A key in
+ * the query string is refused on every route (URLs end up in logs and proxies). Past
+ * `authFailureLimit` failures per window, an address gets 429 `rate_limited` with `Retry-After`
+ * instead of 401 until the window ends; requests with a valid key are never throttled.
  */
 export function registerAuth(app: FastifyInstance): void {
+  const throttle = new AuthThrottle(app.settings.authFailureLimit, app.settings.rateLimitWindowMs);
   app.addHook("onRequest", async (request) => {
+    if (queryCarriesKey(request.url)) {
+      throw new ApiError(
+        "unauthorized",
+        "API keys are never accepted in the URL; send Authorization: Bearer <key> and rotate the key you sent",
+        undefined,
+        CHALLENGE,
+      );
+    }
     if (!request.url.startsWith("/api/v1/") || request.url.startsWith("/api/v1/openapi.json")) return;
     const match = BEARER.exec(request.headers.authorization ?? "");
     const principal = match?.[1] ? app.store.keys.authenticate(match[1]) : undefined;
-    if (!principal) {
-      throw new ApiError("unauthorized", "Send a valid API key as Authorization: Bearer <key>", undefined, {
-        "www-authenticate": 'Bearer realm="uptime"',
+    if (principal) {
+      request.principal = principal;
+      return;
+    }
+    // A refused request's body is never read: close the connection rather than wait for it.
+    const close: Record<string, string> = hasBody(request.headers) ? { connection: "close" } : {};
+    const wait = throttle.fail(request.ip);
+    if (wait !== undefined) {
+      throw new ApiError("rate_limited", `Too many failed authentications from this address; retry in ${wait} s`, undefined, {
+        "retry-after": String(wait),
+        ...close,
       });
     }
-    request.principal = principal;
+    throw new ApiError("unauthorized", "Send a valid API key as Authorization: Bearer <key>", undefined, {
+      ...CHALLENGE,
+      ...close,
+    });
   });
 }

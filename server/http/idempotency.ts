@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../errors";
 import { replayable } from "./replay";
@@ -75,8 +74,7 @@ export function registerIdempotency(app: FastifyInstance): void {
   });
 }
 
+// An HMAC under the server key: the stored fingerprint cannot be used to test guesses of a body.
 function fingerprintOf(request: FastifyRequest): string {
-  return createHash("sha256")
-    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
-    .digest("hex");
+  return request.server.store.secrets.mac(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
 }

@@ -22,7 +22,7 @@ export interface DeliveryResult {
 
 /** A failed delivery, with a reason safe to show (never the URL, which carries tokens). */
 export class DeliveryError extends Error {
-  readonly code = "DELIVERY_FAILED";
+  readonly code = "delivery_failed";
 }
 
 /** Sends an email; set when the server has an SMTP URL. */
@@ -46,6 +46,7 @@ export async function deliver(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const config = channel.config as Record<string, string>;
+  event = withoutCredentials(event);
   if (channel.type === "email") {
     if (ctx.sendMail) {
       try {
@@ -94,6 +95,20 @@ export async function deliver(
   } catch (err) {
     if (err instanceof DeliveryError) throw err;
     throw new DeliveryError(`could not reach ${url.host}: ${(err as Error).message}`);
+  }
+}
+
+/** The event with the monitor URL's user and password removed: receivers never see them. */
+function withoutCredentials(event: NotificationEvent): NotificationEvent {
+  if (!event.monitor?.url) return event;
+  try {
+    const url = new URL(event.monitor.url);
+    if (!url.username && !url.password) return event;
+    url.username = "";
+    url.password = "";
+    return { ...event, monitor: { ...event.monitor, url: url.toString() } };
+  } catch {
+    return event;
   }
 }
 

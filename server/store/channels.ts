@@ -1,5 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { type Channel, type ChannelConfig, type ChannelType, configFingerprint } from "../../api";
+import type { SecretBox } from "../secrets";
 import { newId, nowIso } from "./ids";
 import { afterCursor, type Page, toPage } from "./pagination";
 
@@ -19,27 +20,33 @@ export interface StoredChannel extends Omit<Channel, "config" | "config_fingerpr
   config: ChannelConfig;
 }
 
-/** Notification channels. Configs are stored in clear (they must be usable) and masked on reads. */
+/**
+ * Notification channels. Configs are stored sealed (AES-256-GCM under the server key), opened
+ * for delivery, and masked on reads.
+ */
 export class ChannelRepository {
-  constructor(private readonly db: DatabaseSync) {}
+  constructor(
+    private readonly db: DatabaseSync,
+    private readonly secrets: SecretBox,
+  ) {}
 
   list(accountId: string, limit: number, cursor?: string): Page<Channel> {
     const after = afterCursor(cursor);
     const rows = this.db
       .prepare(`SELECT * FROM channels WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`)
       .all(accountId, ...after.params, limit + 1) as unknown as ChannelRow[];
-    return toPage(rows, limit, (kept) => kept.map(toChannel));
+    return toPage(rows, limit, (kept) => kept.map((row) => this.toChannel(row)));
   }
 
   get(accountId: string, id: string): Channel | undefined {
     const row = this.row(accountId, id);
-    return row ? toChannel(row) : undefined;
+    return row ? this.toChannel(row) : undefined;
   }
 
   /** The channel with its secrets, for delivering an event. */
   stored(accountId: string, id: string): StoredChannel | undefined {
     const row = this.row(accountId, id);
-    return row ? { ...toChannel(row), config: JSON.parse(row.config) } : undefined;
+    return row ? { ...this.toChannel(row), config: this.config(row) } : undefined;
   }
 
   /** The clear channels linked to a monitor, for notifications. */
@@ -49,7 +56,7 @@ export class ChannelRepository {
         "SELECT c.* FROM channels c JOIN monitor_channels mc ON mc.channel_id = c.id WHERE mc.monitor_id = ? ORDER BY c.id",
       )
       .all(monitorId) as unknown as ChannelRow[];
-    return rows.map((row) => ({ ...toChannel(row), config: JSON.parse(row.config) }));
+    return rows.map((row) => ({ ...this.toChannel(row), config: this.config(row) }));
   }
 
   create(
@@ -65,7 +72,7 @@ export class ChannelRepository {
       .prepare(
         "INSERT INTO channels (id, account_id, name, type, config, external_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(id, accountId, name, type, JSON.stringify(config), externalId, now, now);
+      .run(id, accountId, name, type, this.secrets.seal(JSON.stringify(config)), externalId, now, now);
     return this.get(accountId, id) as Channel;
   }
 
@@ -81,7 +88,15 @@ export class ChannelRepository {
       .prepare(
         "UPDATE channels SET name = ?, config = ?, external_id = iif(?, ?, external_id), updated_at = ? WHERE id = ? AND account_id = ?",
       )
-      .run(name, JSON.stringify(config), externalId !== undefined ? 1 : 0, externalId ?? null, nowIso(), id, accountId);
+      .run(
+        name,
+        this.secrets.seal(JSON.stringify(config)),
+        externalId !== undefined ? 1 : 0,
+        externalId ?? null,
+        nowIso(),
+        id,
+        accountId,
+      );
     return this.get(accountId, id);
   }
 
@@ -92,25 +107,38 @@ export class ChannelRepository {
     return channel;
   }
 
+  /** Reseals configs not sealed under the current key (older rows, a key rotation). */
+  reseal(): number {
+    const rows = this.db.prepare("SELECT id, config FROM channels").all() as { id: string; config: string }[];
+    const update = this.db.prepare("UPDATE channels SET config = ? WHERE id = ?");
+    const stale = rows.filter((row) => !this.secrets.isCurrent(row.config));
+    for (const row of stale) update.run(this.secrets.seal(this.secrets.open(row.config)), row.id);
+    return stale.length;
+  }
+
+  private config(row: ChannelRow): ChannelConfig {
+    return JSON.parse(this.secrets.open(row.config)) as ChannelConfig;
+  }
+
+  private toChannel(row: ChannelRow): Channel {
+    const config = this.config(row) as Record<string, string>;
+    return {
+      id: row.id,
+      name: row.name,
+      type: row.type,
+      config: maskConfig(config),
+      config_fingerprint: configFingerprint(row.id, config),
+      external_id: row.external_id,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
   private row(accountId: string, id: string): ChannelRow | undefined {
     return this.db.prepare("SELECT * FROM channels WHERE id = ? AND account_id = ?").get(id, accountId) as
       | ChannelRow
       | undefined;
   }
-}
-
-function toChannel(row: ChannelRow): Channel {
-  const config = JSON.parse(row.config) as Record<string, string>;
-  return {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    config: maskConfig(config),
-    config_fingerprint: configFingerprint(row.id, config),
-    external_id: row.external_id,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
 }
 
 /** URLs keep their origin only (their paths and queries carry tokens); secrets become `****`. */

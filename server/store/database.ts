@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { MIGRATIONS } from "./migrations";
 
@@ -7,13 +8,23 @@ import { MIGRATIONS } from "./migrations";
  * write across a crash of the process (only a power loss may drop the last commits).
  */
 export function openDatabase(path: string): DatabaseSync {
+  // Created owner-only; SQLite gives the -wal and -shm files the database file's mode.
+  if (path !== ":memory:" && !existsSync(path)) closeSync(openSync(path, "a", 0o600));
   const db = new DatabaseSync(path);
+  // Deleted and overwritten content is zeroed, not left in free pages.
+  db.exec("PRAGMA secure_delete = ON");
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
   db.exec("PRAGMA busy_timeout = 5000");
   migrate(db);
+  if (path !== ":memory:") ownerOnly(path);
   return db;
+}
+
+/** Database files readable by their owner only (older installations made them 0644). */
+function ownerOnly(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
 }
 
 function migrate(db: DatabaseSync): void {

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import type { SecretBox } from "../secrets";
 
 /** How long a key's first answer is replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -10,9 +11,16 @@ export interface StoredResponse {
   body: string;
 }
 
-/** First answers of POSTs sent with an `Idempotency-Key`, per account, for 24 hours. */
+/**
+ * First answers of POSTs sent with an `Idempotency-Key`, per account, for 24 hours. Answers may
+ * carry secrets (a monitor's headers), so they are stored sealed; the request is kept only as
+ * the caller's fingerprint (an HMAC), never its body.
+ */
 export class IdempotencyRepository {
-  constructor(private readonly db: DatabaseSync) {}
+  constructor(
+    private readonly db: DatabaseSync,
+    private readonly secrets: SecretBox,
+  ) {}
 
   find(accountId: string, key: string, now = Date.now()): StoredResponse | undefined {
     const row = this.db
@@ -23,7 +31,7 @@ export class IdempotencyRepository {
       | { fingerprint: string; status_code: number; response: string }
       | undefined;
     return row
-      ? { fingerprint: row.fingerprint, statusCode: row.status_code, body: row.response }
+      ? { fingerprint: row.fingerprint, statusCode: row.status_code, body: this.secrets.open(row.response) }
       : undefined;
   }
 
@@ -34,7 +42,16 @@ export class IdempotencyRepository {
          ON CONFLICT (account_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status_code = excluded.status_code,
          response = excluded.response, created_at = excluded.created_at`,
       )
-      .run(accountId, key, response.fingerprint, response.statusCode, response.body, now);
+      .run(accountId, key, response.fingerprint, response.statusCode, this.secrets.seal(response.body), now);
+  }
+
+  /** Reseals answers not sealed under the current key. */
+  reseal(): number {
+    const rows = this.db.prepare("SELECT rowid AS id, response FROM idempotency_keys").all() as { id: number; response: string }[];
+    const update = this.db.prepare("UPDATE idempotency_keys SET response = ? WHERE rowid = ?");
+    const stale = rows.filter((row) => !this.secrets.isCurrent(row.response));
+    for (const row of stale) update.run(this.secrets.seal(this.secrets.open(row.response)), row.id);
+    return stale.length;
   }
 
   prune(now = Date.now()): number {

@@ -1,12 +1,15 @@
 import type { DatabaseSync } from "node:sqlite";
+import { SecretBox } from "../secrets";
 import { ChannelRepository } from "./channels";
-import { openDatabase } from "./database";
+import { openDatabase, transaction } from "./database";
 import { ExternalIdRepository } from "./external-ids";
-import { HeartbeatRepository } from "./heartbeats";
+import { HealthRepository } from "./health";
+import { type CheckOutcome, HEARTBEAT_RETENTION_MS, HeartbeatRepository, type Recorded } from "./heartbeats";
 import { IdempotencyRepository } from "./idempotency";
 import { KeyRepository } from "./keys";
 import { MonitorRepository } from "./monitors";
 import { OutboxRepository } from "./outbox";
+import { withStatementCache } from "./statements";
 import { StatusPageRepository } from "./status-pages";
 
 /** Every repository over one embedded database: the only code that speaks SQL. */
@@ -15,25 +18,73 @@ export class Store {
   readonly channels: ChannelRepository;
   readonly statusPages: StatusPageRepository;
   readonly keys: KeyRepository;
+  readonly health: HealthRepository;
   readonly heartbeats: HeartbeatRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: OutboxRepository;
   readonly externalIds: ExternalIdRepository;
 
-  constructor(readonly db: DatabaseSync) {
-    this.monitors = new MonitorRepository(db);
-    this.channels = new ChannelRepository(db);
+  readonly db: DatabaseSync;
+
+  constructor(
+    database: DatabaseSync,
+    readonly secrets: SecretBox = SecretBox.ephemeral(),
+  ) {
+    const db = withStatementCache(database);
+    this.db = db;
+    this.monitors = new MonitorRepository(db, secrets);
+    this.channels = new ChannelRepository(db, secrets);
     this.statusPages = new StatusPageRepository(db);
     this.keys = new KeyRepository(db);
-    this.heartbeats = new HeartbeatRepository(db);
-    this.idempotency = new IdempotencyRepository(db);
+    this.health = new HealthRepository(db);
+    this.heartbeats = new HeartbeatRepository(db, this.health);
+    this.idempotency = new IdempotencyRepository(db, secrets);
     this.outbox = new OutboxRepository(db);
     this.externalIds = new ExternalIdRepository(db);
   }
 
-  /** Opens (and migrates) the database at `path`, a file or `:memory:`. */
-  static open(path: string): Store {
-    return new Store(openDatabase(path));
+  /**
+   * Opens (and migrates) the database at `path`, a file or `:memory:`, with the secret key file
+   * (default: `<path>.key`, created 0600 when absent; an in-memory database gets a key in memory).
+   * Secrets not sealed under the current key (older rows, a rotation) are resealed at once.
+   */
+  static open(path: string, options: { secretKeyFile?: string } = {}): Store {
+    const file = options.secretKeyFile ?? (path === ":memory:" ? undefined : `${path}.key`);
+    const store = new Store(openDatabase(path), file ? SecretBox.ensure(file) : SecretBox.ephemeral());
+    store.reseal();
+    return store;
+  }
+
+  /** Reseals every stored secret not sealed under the current key; returns how many rows changed. */
+  reseal(): number {
+    const changed = transaction(
+      this.db,
+      () => this.channels.reseal() + this.monitors.reseal() + this.idempotency.reseal(),
+    );
+    // Older copies of the rows must not linger in the write-ahead log.
+    if (changed > 0) this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    return changed;
+  }
+
+  /**
+   * Records a check in one transaction: the heartbeat (with its roll-up), then the monitor's
+   * health and incidents. A monitor paused or deleted while its check ran records nothing:
+   * pause stops heartbeats at once.
+   */
+  recordCheck(monitorId: string, outcome: CheckOutcome, at = Date.now()): Recorded | undefined {
+    return transaction(this.db, () => {
+      const previous = this.health.current(monitorId);
+      if (previous === undefined) return undefined;
+      const heartbeat = this.heartbeats.insert(monitorId, outcome, at);
+      return { heartbeat, transition: this.health.apply(monitorId, previous, heartbeat, at) };
+    });
+  }
+
+  /** Deletes check results and closed incidents past the retention; returns heartbeats deleted. */
+  pruneChecks(now = Date.now()): number {
+    const cutoff = now - HEARTBEAT_RETENTION_MS;
+    this.health.prune(cutoff);
+    return this.heartbeats.prune(cutoff);
   }
 
   close(): void {

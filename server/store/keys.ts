@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { transaction } from "./database";
 import { newId, nowIso } from "./ids";
 
@@ -24,11 +24,25 @@ export interface Principal {
 
 const hash = (key: string) => createHash("sha256").update(key).digest();
 
+/** Longest time a cached verification is trusted without looking at the database again. */
+export const KEY_CACHE_TTL_MS = 60_000;
+/** Verified keys kept in memory at most; past it the cache starts over. */
+const KEY_CACHE_MAX = 10_000;
+
 /**
  * Accounts and their API keys. A key is `uk_` + 32 random bytes (base64url); only its SHA-256 is
  * stored, found by its first characters and compared in constant time.
  */
 export class KeyRepository {
+  /**
+   * Verified keys (key → principal). A key revoked by `keys revoke` in another process is refused
+   * on the next request: any commit by another connection changes SQLite's `data_version`, which
+   * empties the cache; revocations in this process empty it directly. The TTL bounds the rest.
+   */
+  private readonly cache = new Map<string, { principal: Principal; expires: number }>();
+  private dataVersion = -1;
+  private versionQuery: StatementSync | undefined;
+
   constructor(private readonly db: DatabaseSync) {}
 
   /** Creates a key for `account` (creating the account on first use); returns the key, once. */
@@ -50,7 +64,28 @@ export class KeyRepository {
   }
 
   /** Accepts a presented key: the principal, or undefined for an unknown or revoked key. */
-  authenticate(key: string): Principal | undefined {
+  authenticate(key: string, now = Date.now()): Principal | undefined {
+    this.dropCacheIfChanged();
+    const cached = this.cache.get(key);
+    if (cached && cached.expires > now) return cached.principal;
+    const principal = this.verify(key);
+    if (principal) {
+      if (this.cache.size >= KEY_CACHE_MAX) this.cache.clear();
+      this.cache.set(key, { principal, expires: now + KEY_CACHE_TTL_MS });
+    } else this.cache.delete(key);
+    return principal;
+  }
+
+  private dropCacheIfChanged(): void {
+    this.versionQuery ??= this.db.prepare("PRAGMA data_version");
+    const { data_version: version } = this.versionQuery.get() as { data_version: number };
+    if (version !== this.dataVersion) {
+      this.cache.clear();
+      this.dataVersion = version;
+    }
+  }
+
+  private verify(key: string): Principal | undefined {
     if (!key.startsWith("uk_") || key.length < 3 + LOOKUP_LENGTH) return undefined;
     const row = this.db
       .prepare(
@@ -76,6 +111,7 @@ export class KeyRepository {
 
   /** Revokes a key by id; false when there is no such active key. */
   revoke(id: string): boolean {
+    this.cache.clear();
     return (
       this.db
         .prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
@@ -85,6 +121,7 @@ export class KeyRepository {
 
   /** Sets an account's own monitor limit (null: the server's default). */
   setMonitorLimit(account: string, limit: number | null): void {
+    this.cache.clear();
     this.ensureAccount(account);
     this.db.prepare("UPDATE accounts SET monitor_limit = ? WHERE name = ?").run(limit, account);
   }

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Monitor, MonitorSpec } from "../../api";
+import type { SecretBox } from "../secrets";
 import { ownedIds, transaction } from "./database";
 import { newId, nowIso } from "./ids";
 import { afterCursor, type Page, toPage } from "./pagination";
@@ -29,9 +30,18 @@ export interface ScheduledMonitor extends Monitor {
   account_id: string;
 }
 
-/** Monitors, their channel links, and the status/health the checker maintains. */
+/** The spec as stored: `url`, `headers` and `body` (which carry credentials) sealed. */
+type StoredSpec = Omit<MonitorSpec, "channel_ids" | "headers"> & { headers: string | Record<string, string> };
+
+/**
+ * Monitors, their channel links, and the status/health the checker maintains. The spec is JSON
+ * (tags stay queryable); its `url`, `headers` and `body` are sealed under the server key.
+ */
 export class MonitorRepository {
-  constructor(private readonly db: DatabaseSync) {}
+  constructor(
+    private readonly db: DatabaseSync,
+    private readonly secrets: SecretBox,
+  ) {}
 
   count(accountId: string): number {
     return (
@@ -93,7 +103,7 @@ export class MonitorRepository {
         .prepare(
           "INSERT INTO monitors (id, account_id, spec, status, health, external_id, created_at, updated_at) VALUES (?, ?, ?, 'active', 'pending', ?, ?, ?)",
         )
-        .run(id, accountId, specJson(spec), externalId, now, now);
+        .run(id, accountId, this.specJson(spec), externalId, now, now);
       this.linkChannels(id, spec.channel_ids);
     });
     return this.get(accountId, id) as Monitor;
@@ -106,7 +116,7 @@ export class MonitorRepository {
         .prepare(
           "UPDATE monitors SET spec = ?, external_id = iif(?, ?, external_id), updated_at = ? WHERE id = ? AND account_id = ?",
         )
-        .run(specJson(spec), externalId !== undefined ? 1 : 0, externalId ?? null, nowIso(), id, accountId);
+        .run(this.specJson(spec), externalId !== undefined ? 1 : 0, externalId ?? null, nowIso(), id, accountId);
       if (result.changes === 0) return false;
       this.db.prepare("DELETE FROM monitor_channels WHERE monitor_id = ?").run(id);
       this.linkChannels(id, spec.channel_ids);
@@ -156,7 +166,7 @@ export class MonitorRepository {
       channels.set(link.monitor_id, list);
     }
     return rows.map((row) => {
-      const spec = JSON.parse(row.spec) as Omit<MonitorSpec, "channel_ids">;
+      const spec = this.openSpec(row.spec);
       return {
         id: row.id,
         ...spec,
@@ -170,10 +180,45 @@ export class MonitorRepository {
       };
     });
   }
-}
 
-/** The spec as stored: channel links live in their own table. */
-function specJson(spec: MonitorSpec): string {
-  const { channel_ids: _links, ...rest } = spec;
-  return JSON.stringify(rest);
+  /** Reseals specs whose secrets are not sealed under the current key. */
+  reseal(): number {
+    const rows = this.db.prepare("SELECT id, spec FROM monitors").all() as { id: string; spec: string }[];
+    const update = this.db.prepare("UPDATE monitors SET spec = ? WHERE id = ?");
+    let changed = 0;
+    for (const row of rows) {
+      const stored = JSON.parse(row.spec) as StoredSpec;
+      const sealed = [stored.url, stored.headers, stored.body ?? undefined].every(
+        (v) => v === undefined || (typeof v === "string" && this.secrets.isCurrent(v)),
+      );
+      if (sealed) continue;
+      update.run(this.specJson({ ...this.openSpec(row.spec), channel_ids: [] }), row.id);
+      changed++;
+    }
+    return changed;
+  }
+
+  /** The spec as stored: channel links live in their own table; secrets sealed. */
+  private specJson(spec: MonitorSpec): string {
+    const { channel_ids: _links, url, headers, body, ...rest } = spec;
+    const seal = (value: string) => this.secrets.seal(value);
+    return JSON.stringify({
+      ...rest,
+      url: seal(url),
+      headers: seal(JSON.stringify(headers)),
+      body: body === null ? null : seal(body),
+    });
+  }
+
+  /** The stored spec with its secrets opened (rows from before sealing read as they are). */
+  private openSpec(json: string): Omit<MonitorSpec, "channel_ids"> {
+    const stored = JSON.parse(json) as StoredSpec;
+    const open = (value: string) => this.secrets.open(value);
+    return {
+      ...stored,
+      url: open(stored.url),
+      headers: typeof stored.headers === "string" ? (JSON.parse(open(stored.headers)) as Record<string, string>) : stored.headers,
+      body: stored.body === null ? null : open(stored.body),
+    };
+  }
 }

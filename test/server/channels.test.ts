@@ -162,7 +162,7 @@ describe("channels API", () => {
 });
 
 describe("outbound safety", () => {
-  it("refuses loopback targets unless private targets are allowed, and metadata addresses always", async () => {
+  it("refuses loopback and metadata targets at create time (422 naming config.url) and never delivers there", async () => {
     const receiver = await startReceiver();
     const s = await startServer({ allowPrivateTargets: false });
     try {
@@ -171,16 +171,38 @@ describe("outbound safety", () => {
         "http://169.254.169.254/latest/meta-data",
         "http://metadata.google.internal/",
       ]) {
-        const c = (await s.call("POST", "/api/v1/channels", { name: "x", type: "webhook", config: { url } }))
-          .body.data;
-        const res = await s.call("POST", `/api/v1/channels/${c.id}/test`);
-        expect(res.status, url).toBe(502);
-        expect(res.body.error.code).toBe("delivery_failed");
+        const res = await s.call("POST", "/api/v1/channels", { name: "x", type: "webhook", config: { url } });
+        expect(res.status, url).toBe(422);
+        expect(res.body.error.details[0].field).toBe("config.url");
       }
       expect(receiver.received).toHaveLength(0);
     } finally {
       await s.close();
       await receiver.close();
+    }
+  });
+
+  it("refuses delivery at connect time to a channel stored while private targets were allowed", async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "channel-policy-"));
+    const receiver = await startReceiver();
+    try {
+      const db = join(dir, "u.db");
+      const first = await startServer({ db, allowPrivateTargets: true });
+      const c = (await first.call("POST", "/api/v1/channels", { name: "x", type: "webhook", config: { url: `${receiver.url}/x` } })).body.data;
+      await first.close();
+      const s = await startServer({ db, allowPrivateTargets: false, devKey: first.key });
+      const res = await s.call("POST", `/api/v1/channels/${c.id}/test`);
+      expect(res.status).toBe(502);
+      expect(res.body.error.code).toBe("delivery_failed");
+      expect(res.body.error.message).toMatch(/outbound policy/);
+      await s.close();
+      expect(receiver.received).toHaveLength(0);
+    } finally {
+      await receiver.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -75,12 +75,10 @@ describe("the embedded store", () => {
         db,
         "--port",
         String(port),
-        "--dev-key",
-        key,
         "--log-level",
         "warn",
       ],
-      { stdio: "inherit" },
+      { stdio: "inherit", env: { ...process.env, UPTIME_DEV_KEY: key } },
     );
     try {
       const url = `http://127.0.0.1:${port}/api/v1/monitors`;

@@ -1,5 +1,8 @@
 import type { TestProject } from "vitest/node" with { "resolution-mode": "import" };
+import { existsSync, lstatSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { installPackedPackage } from "../../scripts/packed";
+import { REPO_ROOT } from "../../scripts/pulumi-engine";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -16,5 +19,19 @@ export default async function setup(project: TestProject): Promise<void> {
   const { ensurePulumi } = await import("../../scripts/ensure-pulumi.mjs");
   const cli = ensurePulumi();
   process.stderr.write(`Pulumi CLI v${cli.version} from ${cli.source}: ${cli.binDir}\n`);
-  project.provide("packedModules", installPackedPackage());
+  const packed = installPackedPackage();
+  project.provide("packedModules", packed);
+  linkExampleModules(packed);
+  // Tests that drive the engine the way users do (examples/*/test) find `pulumi` on PATH.
+  process.env.PATH = `${cli.binDir}${delimiter}${process.env.PATH ?? ""}`;
+}
+
+/** Examples with their own tests get the packed package as their node_modules, as after `npm install`. */
+function linkExampleModules(packed: string): void {
+  for (const example of ["testing-kit"]) {
+    const at = join(REPO_ROOT, "examples", example, "node_modules");
+    if (existsSync(at) && lstatSync(at).isSymbolicLink() && readlinkSync(at) === packed) continue;
+    rmSync(at, { recursive: true, force: true });
+    symlinkSync(packed, at, "dir");
+  }
 }

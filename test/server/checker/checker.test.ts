@@ -142,25 +142,33 @@ describe("the checker", () => {
 });
 
 describe("the checker's outbound policy and restarts", () => {
-  it("never probes link-local metadata addresses, and refuses loopback unless allowed", async () => {
+  it("refuses private targets at create time, and at connect time when stored while they were allowed", async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "checker-policy-"));
     const target = await startTarget();
-    const s = await startServer({ checker: true, minIntervalSec: 1, allowPrivateTargets: false });
+    const db = join(dir, "u.db");
     try {
-      const meta = (await s.call("POST", "/api/v1/monitors", { name: "meta", type: "http", url: "http://169.254.169.254/latest", interval_sec: 2, timeout_sec: 1 }))
-        .body.data.id;
-      const local = (await s.call("POST", "/api/v1/monitors", { name: "local", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1 })).body.data
-        .id;
-      await eventually(async () => {
-        const [a, b] = await Promise.all([meta, local].map(async (id) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data[0]));
-        return a && b ? [a, b] : undefined;
-      }).then(([a, b]) => {
-        expect(a.error).toMatch(/linkLocal/);
-        expect(b.error).toMatch(/loopback/);
-      });
-      expect(target.hits).toBe(0);
+      const first = await startServer({ db, checker: false, minIntervalSec: 1, allowPrivateTargets: true });
+      const refused = await first.call("POST", "/api/v1/monitors", { name: "meta", type: "http", url: "http://169.254.169.254/latest", interval_sec: 2, timeout_sec: 1 });
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.details[0]).toMatchObject({ field: "url", message: expect.stringMatching(/linkLocal/) });
+      const local = (await first.call("POST", "/api/v1/monitors", { name: "local", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1 })).body.data.id;
+      await first.close();
+      const s = await startServer({ db, checker: true, minIntervalSec: 1, allowPrivateTargets: false, devKey: first.key });
+      try {
+        const created = await s.call("POST", "/api/v1/monitors", { name: "again", type: "http", url: target.url, interval_sec: 2 });
+        expect(created.status).toBe(422);
+        const beat = await eventually(async () => (await s.call("GET", `/api/v1/monitors/${local}/heartbeats`)).body.data[0]);
+        expect(beat.error).toMatch(/outbound policy.*loopback/);
+        expect(target.hits).toBe(0);
+      } finally {
+        await s.close();
+      }
     } finally {
-      await s.close();
       await target.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

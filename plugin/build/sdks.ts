@@ -1,0 +1,42 @@
+/**
+ * The native plugin's SDKs, generated from the schema the bundle serves by tools/uptime-sdkgen
+ * (Pulumi's own code generators), and cached outside the clone by the schema's hash: Python (plus
+ * a wheel), Go and Node.js sources.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { PluginBuild } from "./bundle";
+import { cacheBase, ensureHostsBin, python } from "./python";
+
+/** Where the SDKs are: `<dir>/python`, `<dir>/go`, `<dir>/nodejs`, and the wheel. */
+export interface SdkBuild {
+  dir: string;
+  /** The `pulumi_uptime-<version>-py3-none-any.whl` that `pip install` takes. */
+  wheel: string;
+}
+
+const findWheel = (dir: string) => readdirSync(dir).find((f) => f.endsWith(".whl"));
+
+/** Generates (or finds cached) SDKs for this plugin build's schema. */
+export function buildSdks(plugin: PluginBuild): SdkBuild {
+  const schema = readFileSync(plugin.schemaPath);
+  const hash = createHash("sha256").update(schema).digest("hex").slice(0, 12);
+  const dir = join(cacheBase(), "sdks", `v${plugin.version}-${hash}`);
+  const wheels = join(dir, "wheels");
+  const cached = existsSync(wheels) ? findWheel(wheels) : undefined;
+  if (cached) return { dir, wheel: join(wheels, cached) };
+
+  const staging = `${dir}.tmp-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  const run = (file: string, args: string[]) => execFileSync(file, args, { stdio: ["ignore", "pipe", "inherit"] });
+  run(join(ensureHostsBin(), "uptime-sdkgen"), [plugin.schemaPath, staging, "python", "go", "nodejs"]);
+  // The wheel is built without network access to a build backend: setuptools from the venv.
+  run(python(), ["-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", join(staging, "wheels"), join(staging, "python")]);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(staging, dir);
+  const wheel = findWheel(wheels);
+  if (!wheel) throw new Error(`no wheel was built in ${wheels}`);
+  return { dir, wheel: join(wheels, wheel) };
+}

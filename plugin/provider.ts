@@ -1,0 +1,90 @@
+/**
+ * The native plugin's provider: Pulumi's gRPC calls mapped onto the kinds' runtime
+ * (`provider/runtime.ts`), the same code the dynamic resources run. What this file adds is what a
+ * plugin sees that a dynamic provider does not: URNs instead of kind names, secrets as wrapped
+ * values, and the schema.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type * as provider from "@pulumi/pulumi/provider";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+import type { Props } from "../provider/kinds/kind";
+import { KINDS } from "../provider/kinds/registry";
+import * as runtime from "../provider/runtime";
+import { PACKAGE, packageSchema, resourceRows, type SchemaKinds } from "./schema";
+import type { ProviderConfig } from "./sdk-gaps";
+
+const isSecret = (v: unknown): v is { value: unknown } =>
+  typeof v === "object" && v !== null && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
+
+/** The plain value: secrets unwrapped at any depth (the kinds compare and send plain values). */
+export function reveal(value: unknown): unknown {
+  if (isSecret(value)) return reveal(value.value);
+  if (Array.isArray(value)) return value.map(reveal);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reveal(v)]));
+  return value;
+}
+
+const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
+
+/** `urn:pulumi:stack::project::parent$uptime:index:Monitor::name` → kind and resource name. */
+export function parseUrn(urn: string, kinds: SchemaKinds): { kind: runtime.KindName; name: string } {
+  const parts = urn.split("::");
+  const type = (parts[2] ?? "").split("$").pop() ?? "";
+  const kind = type.startsWith(`${PACKAGE}:index:`) ? type.slice(PACKAGE.length + 7) : "";
+  if (!(kind in kinds) || !(kind in KINDS)) throw new Error(`unknown resource type ${type}`);
+  return { kind: kind as runtime.KindName, name: parts.slice(3).join("::") };
+}
+
+/** Builds the provider for these kinds' tables; `version` is the plugin's. */
+export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Provider & {
+  configure(config: ProviderConfig): Promise<void>;
+} {
+  const secrets = new Map(
+    Object.entries(kinds).map(([name, k]) => [name, resourceRows(k.table).outputs.filter(([, f]) => f.secret).map(([p]) => p)]),
+  );
+  // State keeps secret fields encrypted: wrap them on the way out.
+  const seal = (kind: string, props: Props | undefined): Props | undefined => {
+    if (!props) return props;
+    const out = { ...props };
+    for (const p of secrets.get(kind) ?? []) if (out[p] !== undefined && !isSecret(out[p])) out[p] = secret(out[p]);
+    return out;
+  };
+  const schema = JSON.stringify(packageSchema(kinds, version));
+  const of = (urn: string) => parseUrn(urn, kinds);
+  return {
+    version,
+    schema,
+    async configure(config) {
+      const get = (key: string) => (key === "uptime:baseUrl" ? config.baseUrl : key === "uptime:apiKey" ? config.apiKey : undefined);
+      await runtime.configure({ config: { get } } as unknown as pulumi.dynamic.ConfigureRequest);
+    },
+    async check(urn, olds, news) {
+      const { kind, name } = of(urn);
+      // Like the dynamic resources: the display name defaults to the resource's name.
+      const inputs = kinds[kind]?.table.name && news.name === undefined ? { ...news, name } : news;
+      const result = await runtime.check(kind, reveal(olds) as Props, reveal(inputs) as Props);
+      return { inputs, failures: result.failures };
+    },
+    async diff(id, urn, olds, news) {
+      return runtime.diff(of(urn).kind, id, reveal(olds) as Props, reveal(news) as Props);
+    },
+    async create(urn, inputs) {
+      const { kind } = of(urn);
+      const result = await runtime.create(kind, reveal(inputs) as Props);
+      return { id: result.id, outs: seal(kind, result.outs) };
+    },
+    async read(id, urn, props) {
+      const { kind } = of(urn);
+      const result = await runtime.read(kind, id, (reveal(props) ?? {}) as Props);
+      return { id: result.id, props: seal(kind, result.props), inputs: result.inputs };
+    },
+    async update(id, urn, olds, news) {
+      const { kind } = of(urn);
+      const result = await runtime.update(kind, id, reveal(olds) as Props, reveal(news) as Props);
+      return { outs: seal(kind, result.outs) };
+    },
+    async delete(id, urn, props) {
+      await runtime.remove(of(urn).kind, id, reveal(props) as Props);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { Socket } from "node:net";
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import type { ServerOptions } from "../config";
+
+/**
+ * Timeouts and keep-alive limits of the HTTP server, so slow or stuck clients cannot hold
+ * connections: headers must arrive within `headersTimeoutMs`, the whole request (a body shorter
+ * than its `Content-Length` included) within `requestTimeoutMs` (then 408 and the socket closes),
+ * an idle socket is closed after `idleTimeoutMs`, a kept-alive one after `keepAliveTimeoutMs` or
+ * `maxRequestsPerSocket` requests. Node checks the first two every second, not every 30 s.
+ */
+export function serverTimeouts(settings: ServerOptions): Partial<FastifyServerOptions> {
+  return {
+    connectionTimeout: settings.idleTimeoutMs,
+    keepAliveTimeout: settings.keepAliveTimeoutMs,
+    requestTimeout: settings.requestTimeoutMs,
+    maxRequestsPerSocket: settings.maxRequestsPerSocket,
+    http: {
+      headersTimeout: settings.headersTimeoutMs,
+      requestTimeout: settings.requestTimeoutMs,
+      connectionsCheckingInterval: 1_000,
+    },
+  } as Partial<FastifyServerOptions>;
+}
+
+/**
+ * Caps open connections: `maxConnections` in all, `maxConnectionsPerAddress` per client address
+ * (0: no per-address cap). A connection over a cap is closed at once, before any byte is read, so
+ * one address opening thousands of slow sockets cannot starve everyone else.
+ */
+export function registerConnectionLimits(app: FastifyInstance, settings: ServerOptions): void {
+  const { maxConnections, maxConnectionsPerAddress: perAddress } = settings;
+  app.server.maxConnections = maxConnections;
+  if (perAddress === 0) return;
+  const open = new Map<string, number>();
+  app.server.on("connection", (socket: Socket) => {
+    const address = socket.remoteAddress ?? "";
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > perAddress) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once("close", () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}

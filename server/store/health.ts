@@ -1,0 +1,60 @@
+import type { DatabaseSync } from "node:sqlite";
+import type { Heartbeat } from "../../api";
+import { newId } from "./ids";
+
+/** The health change a check caused: `down` when an incident opened, `up` when one closed. */
+export type Transition = "down" | "up";
+
+/** Incidents of a window: how many touched it and how long they were down inside it. */
+export interface IncidentSummary {
+  count: number;
+  downMs: number;
+}
+
+/**
+ * A monitor's health as the checker maintains it (`health`, `last_checked_at`) and its incidents:
+ * an up↔down change opens or closes one (pending→down opens one too).
+ */
+export class HealthRepository {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** The health of an active monitor, or undefined when it is paused or gone (nothing to record). */
+  current(monitorId: string): Heartbeat["status"] | "pending" | undefined {
+    const row = this.db.prepare("SELECT health, status FROM monitors WHERE id = ?").get(monitorId) as
+      | { health: Heartbeat["status"] | "pending"; status: string }
+      | undefined;
+    return row?.status === "active" ? row.health : undefined;
+  }
+
+  /** Applies a check's result to the monitor's health and incidents; returns the change, if any. */
+  apply(monitorId: string, previous: string, heartbeat: Heartbeat, at: number): Transition | undefined {
+    this.db
+      .prepare("UPDATE monitors SET health = ?, last_checked_at = ? WHERE id = ?")
+      .run(heartbeat.status, heartbeat.checked_at, monitorId);
+    if (heartbeat.status === "down" && previous !== "down") {
+      this.db.prepare("INSERT INTO incidents (id, monitor_id, started_at) VALUES (?, ?, ?)").run(newId("inc"), monitorId, at);
+      return "down";
+    }
+    if (heartbeat.status === "up" && previous === "down") {
+      this.db.prepare("UPDATE incidents SET ended_at = ? WHERE monitor_id = ? AND ended_at IS NULL").run(at, monitorId);
+      return "up";
+    }
+    return undefined;
+  }
+
+  /** Incidents overlapping [from, now], and their downtime clipped to that window. */
+  summary(monitorId: string, from: number, now: number): IncidentSummary {
+    const row = this.db
+      .prepare(
+        `SELECT COUNT(*) AS n, COALESCE(SUM(MIN(COALESCE(ended_at, ?), ?) - MAX(started_at, ?)), 0) AS down_ms
+         FROM incidents WHERE monitor_id = ? AND started_at <= ? AND (ended_at IS NULL OR ended_at >= ?)`,
+      )
+      .get(now, now, from, monitorId, now, from) as { n: number; down_ms: number };
+    return { count: row.n, downMs: row.down_ms };
+  }
+
+  /** Deletes closed incidents that ended before `cutoff`. */
+  prune(cutoff: number): void {
+    this.db.prepare("DELETE FROM incidents WHERE ended_at IS NOT NULL AND ended_at < ?").run(cutoff);
+  }
+}

@@ -1,0 +1,128 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { promisify } from "node:util";
+import { join } from "node:path";
+import type { ConfigMap } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
+import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
+import { startServer, type TestServer } from "../support/server";
+
+/** Runs `pulumi-uptime import` as a user would: a separate process, connection from the environment. */
+async function importCommand(s: TestServer, outDir: string, ...args: string[]): Promise<string> {
+  // Asynchronous: the server answers from this process.
+  const { stdout } = await promisify(execFile)(join(REPO_ROOT, "node_modules/.bin/node"), [join(REPO_ROOT, "dist/provider/cli.js"), "import", "--out", outDir, ...args], {
+    env: { ...process.env, UPTIME_API_URL: s.url, UPTIME_API_KEY: s.key },
+    encoding: "utf8",
+  });
+  return stdout;
+}
+
+const SECRET = "0123456789abcdef0123";
+
+/** A hand-made account of 28 mixed objects; returns the secret config the import asks for. */
+async function seedAccount(s: TestServer): Promise<Map<string, Record<string, string>>> {
+  const secrets = new Map<string, Record<string, string>>();
+  const post = async (path: string, body: unknown) => {
+    const res = await s.call("POST", path, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data.id as string;
+  };
+  const channel = async (name: string, type: string, config: Record<string, string>, camel: Record<string, string>) => {
+    const id = await post("/api/v1/channels", { name, type, config });
+    secrets.set(id, camel);
+    return id;
+  };
+  const hook = await channel("On-call", "webhook", { url: `${s.url}/hooks/tok1`, secret: SECRET }, { url: `${s.url}/hooks/tok1`, secret: SECRET });
+  const hook2 = await channel("On-call", "webhook", { url: "https://hooks.example.com/a?token=x" }, { url: "https://hooks.example.com/a?token=x" });
+  const slack = await channel("#ops alerts", "slack", { webhook_url: "https://hooks.slack.com/services/T0/B0/X" }, { webhookUrl: "https://hooks.slack.com/services/T0/B0/X" });
+  const mail = await post("/api/v1/channels", { name: "Ops mail", type: "email", config: { address: "ops@example.com" } });
+  const monitors: string[] = [];
+  for (let i = 0; i < 18; i++) {
+    const type = (["http", "keyword", "tcp"] as const)[i % 3];
+    monitors.push(
+      await post("/api/v1/monitors", {
+        name: i % 6 === 5 ? "API" : `${["API", "Web shop", "Café ✓ (prod)", "new", "1st site", "DB"][i % 6]} ${i}`,
+        type,
+        url: type === "tcp" ? `tcp://db${i}.example.com:5432` : `https://svc${i}.example.com/health`,
+        interval_sec: 60 + i * 30,
+        ...(i % 4 === 0 ? { timeout_sec: 20 } : {}),
+        ...(type === "keyword" ? { keyword: "OK", keyword_case_sensitive: i % 2 === 0 } : {}),
+        ...(type === "http" && i % 2 === 0 ? { method: "POST", body: `{"probe":${i}}`, headers: { "X-Api-Token": `t${i}`, Accept: "application/json" } } : {}),
+        ...(type === "http" && i % 2 === 1 ? { expected_status_codes: [204, "2xx"], follow_redirects: false } : {}),
+        channel_ids: [[hook], [hook, slack], [mail, hook2], []][i % 4],
+        tags: i % 3 === 0 ? ["Prod", "api"] : ["staging"],
+      }),
+    );
+  }
+  for (const i of [2, 7]) expect((await s.call("POST", `/api/v1/monitors/${monitors[i]}/pause`)).status).toBe(200);
+  await post("/api/v1/status-pages", { slug: "public", title: "Public status", description: "Everything we run", monitor_ids: monitors.slice(0, 6) });
+  await post("/api/v1/status-pages", { slug: "internal", title: "Internal", monitor_ids: monitors.slice(6, 12) });
+  await post("/api/v1/status-pages", { slug: "empty-page", title: "Public status" });
+  return secrets;
+}
+
+describe("pulumi-uptime import", () => {
+  let s: TestServer;
+  let proxy: FaultProxy;
+  let engine: OfflineEngine;
+  let secrets: Map<string, Record<string, string>>;
+  const outDir = mkdtempSync(join(tmpdir(), "pulumi-uptime-import-"));
+
+  beforeAll(async () => {
+    s = await startServer();
+    proxy = await startFaultProxy(s.url);
+    engine = await offlineEngine();
+    secrets = await seedAccount(s);
+  });
+  afterAll(async () => {
+    engine?.dispose();
+    await proxy?.close();
+    await s?.close();
+    rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it("writes a project that adopts all 25 objects: 0 POSTs on up, then a clean preview", async () => {
+    expect(await importCommand(s, outDir)).toMatch(/Wrote 25 resources/);
+    const index = readFileSync(join(outDir, "index.ts"), "utf8");
+    // Stable across runs: a second import writes the same program.
+    await importCommand(s, outDir);
+    expect(readFileSync(join(outDir, "index.ts"), "utf8")).toBe(index);
+    expect(index).toMatch(/const onCall = new uptime\.Channel\("onCall"/);
+    expect(index).toMatch(/const onCall[A-Za-z0-9]{4} = new uptime\.Channel/);
+    expect(index).toMatch(/const api0 = new uptime\.Monitor\("api0", \{[^}]*channelIds: \[onCall\.id\],/);
+    expect(index).toMatch(/monitorIds: \[[^\]]*\bapi0\.id\b/);
+    expect(index).toMatch(/const monitor1stSite4 = /);
+    expect(index).toMatch(/const api = .*const api[a-f0-9]{4} = /s);
+    expect(index).not.toContain('"t0"');
+    expect(index).not.toContain("probe");
+    expect(index).not.toContain("hooks.slack.com");
+    const readme = readFileSync(join(outDir, "README.md"), "utf8");
+
+    // Each secret the README lists, set to the value the service holds (the test made them).
+    const config: ConfigMap = {
+      "uptime:baseUrl": { value: proxy.url },
+      "uptime:apiKey": { value: s.key, secret: true },
+    };
+    const rows = [...readme.matchAll(/^\| `([A-Za-z0-9]+)` \| .*\((\w+)\): (config\.(\w+)|header (\S+)|request body) \|$/gm)];
+    expect(rows.length).toBe(4 + 3 * 3);
+    for (const [, key, id, , prop, header] of rows) {
+      const live = prop ? undefined : (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
+      const value = prop ? secrets.get(id as string)?.[prop] : header ? live.headers[header] : live.body;
+      expect(value, key).toBeTypeOf("string");
+      config[key as string] = { value: value as string, secret: true };
+    }
+
+    symlinkSync(inject("packedModules"), join(outDir, "node_modules"), "dir");
+    const stack = await engine.stack(outDir, "dev");
+    await stack.setAllConfig(config);
+    proxy.seen.length = 0;
+    const up = await stack.up({ onOutput: (l) => process.stdout.write(l) });
+    expect(up.summary.resourceChanges).toEqual({ create: 26 });
+    expect(proxy.seen.filter((r) => r.startsWith("POST "))).toEqual([]);
+    expect(proxy.seen.filter((r) => r.startsWith("PATCH "))).toEqual([]);
+    expect((await stack.preview()).changeSummary).toEqual({ same: 26 });
+    await stack.workspace.removeStack("dev", { force: true });
+  });
+});

@@ -1,0 +1,92 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { request } from "undici";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
+import { startServer, type TestServer } from "../support/server";
+
+type ClientModule = typeof import("../../provider/client");
+
+/** A fresh copy of the client module: its own budgets, as in another provider process. */
+async function processCopy(): Promise<ClientModule> {
+  vi.resetModules();
+  return import("../../provider/client.js");
+}
+
+/** A proxy that drops the rate-limit headers: a server that does not send them. */
+async function startStrippingProxy(target: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(async (req, res) => {
+    const upstream = await request(`${target}${req.url}`, { method: req.method as "GET", headers: { authorization: req.headers.authorization ?? "" } });
+    const body = await upstream.body.text();
+    res.writeHead(upstream.statusCode, { "content-type": "application/json" }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("rate budget", () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  async function limitedServer(rateLimit: number, rateLimitWindowMs: number): Promise<{ s: TestServer; proxy: FaultProxy }> {
+    const s = await startServer({ rateLimit, rateLimitWindowMs });
+    const proxy = await startFaultProxy(s.url);
+    cleanups.push(() => s.close(), () => proxy.close());
+    return { s, proxy };
+  }
+
+  it("spends the whole window at once and waits for the reset only when the server says it is spent", async () => {
+    const { s, proxy } = await limitedServer(20, 6000);
+    const { UptimeClient } = await processCopy();
+    // Pacing of a server without headers would be 1 request per second: following them is faster.
+    const client = new UptimeClient({ baseUrl: proxy.url, apiKey: s.key }, { requestsPerMinute: 60, maxRetries: 0 });
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 19 }, () => client.request("GET", "/api/v1/monitors")));
+    // Well inside the window; paced at 1 per second they would take 18 s.
+    expect(Date.now() - started).toBeLessThan(4000);
+    await Promise.all(Array.from({ length: 20 }, () => client.request("GET", "/api/v1/monitors")));
+    // The window had one left: the other 19 waited for its reset.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5900);
+    expect(proxy.seen).toHaveLength(39);
+    expect(proxy.seen.filter((l) => !l.endsWith(" 200"))).toEqual([]);
+  });
+
+  it("two processes sharing a key both finish without a single refused request", async () => {
+    const { s, proxy } = await limitedServer(30, 2000);
+    const [a, b] = [await processCopy(), await processCopy()];
+    const clients = [a, b].map((m) => new m.UptimeClient({ baseUrl: proxy.url, apiKey: s.key }, { maxRetries: 0 }));
+    const results = await Promise.allSettled(
+      clients.flatMap((c) => Array.from({ length: 40 }, () => c.request("GET", "/api/v1/monitors"))),
+    );
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    expect(proxy.seen).toHaveLength(80);
+    expect(proxy.seen.filter((l) => !l.endsWith(" 200"))).toEqual([]);
+  });
+
+  it("a 429 is waited out with Retry-After and retried, never surfaced", async () => {
+    const { s, proxy } = await limitedServer(5, 1000);
+    const { UptimeClient } = await processCopy();
+    // Someone else spends the whole window first.
+    for (let i = 0; i < 5; i++) await s.call("GET", "/api/v1/monitors");
+    const client = new UptimeClient({ baseUrl: proxy.url, apiKey: s.key }, { maxRetries: 3 });
+    const res = await client.request<unknown[]>("GET", "/api/v1/monitors");
+    expect(Array.isArray(res.data)).toBe(true);
+    expect(proxy.seen).toEqual(["GET /api/v1/monitors 429", "GET /api/v1/monitors 200"]);
+  });
+
+  it("paces a server without the headers at the configured rate", async () => {
+    const s = await startServer();
+    const stripping = await startStrippingProxy(s.url);
+    cleanups.push(() => s.close(), () => stripping.close());
+    const { UptimeClient } = await processCopy();
+    const client = new UptimeClient({ baseUrl: stripping.url, apiKey: s.key }, { requestsPerMinute: 120 });
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 6 }, () => client.request("GET", "/api/v1/monitors")));
+    // The first answer shows no headers; the other five go 2 per second, the last in the third second.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+  });
+});

@@ -1,0 +1,126 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Store } from "../../server/store";
+import { REPO_ROOT } from "../../scripts/pulumi-engine";
+import { startServer } from "../support/server";
+
+const SECRETS = {
+  hookToken: "hooktoken-5f1d2a9c7e",
+  hookSecret: "whsec-8c1e77aa02",
+  slackToken: "T000/B000/slacktoken-93bd",
+  urlPassword: "urlpass-c0ffee42",
+  header: "Bearer hdr-secret-7a7a7a",
+  body: "body-secret-4242",
+  idemBody: "idem-secret-1357",
+};
+
+/** Every file of the database (db, -wal, -shm) and how often each secret occurs in them. */
+function grepDatabase(db: string): Record<string, number> {
+  const files = [db, `${db}-wal`, `${db}-shm`].filter(existsSync).map((f) => readFileSync(f));
+  return Object.fromEntries(
+    Object.values(SECRETS).map((secret) => [secret, files.reduce((n, buf) => n + countOf(buf, secret), 0)]),
+  );
+}
+
+function countOf(buf: Buffer, needle: string): number {
+  let count = 0;
+  for (let at = buf.indexOf(needle); at >= 0; at = buf.indexOf(needle, at + 1)) count++;
+  return count;
+}
+
+const zero = Object.fromEntries(Object.values(SECRETS).map((s) => [s, 0]));
+
+describe("secrets at rest", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "secrets-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("stores no secret in plaintext in the database, WAL or shared-memory file, all of them 0600", async () => {
+    const db = join(dir, "u.db");
+    const s = await startServer({ db });
+    try {
+      const hook = await s.call("POST", "/api/v1/channels", {
+        name: "hook",
+        type: "webhook",
+        config: { url: `https://hooks.example.com/${SECRETS.hookToken}`, secret: SECRETS.hookSecret },
+      });
+      expect(hook.status).toBe(201);
+      const slack = await s.call("POST", "/api/v1/channels", {
+        name: "slack",
+        type: "slack",
+        config: { webhook_url: `https://hooks.slack.com/services/${SECRETS.slackToken}` },
+      });
+      expect(slack.status).toBe(201);
+      const monitor = await s.call(
+        "POST",
+        "/api/v1/monitors",
+        {
+          name: "m",
+          type: "http",
+          method: "POST",
+          url: `https://user:${SECRETS.urlPassword}@api.example.com/x`,
+          headers: { authorization: SECRETS.header },
+          body: SECRETS.body,
+          interval_sec: 60,
+          channel_ids: [hook.body.data.id],
+        },
+        { headers: { "idempotency-key": "create-1" } },
+      );
+      expect(monitor.status).toBe(201);
+      const patched = await s.call("PATCH", `/api/v1/monitors/${monitor.body.data.id}`, { body: `${SECRETS.body}-2` });
+      expect(patched.body.data.body).toBe(`${SECRETS.body}-2`);
+      await s.call("POST", "/api/v1/channels", { name: "i", type: "webhook", config: { url: `https://h.example.com/${SECRETS.idemBody}` } }, {
+        headers: { "idempotency-key": "create-2" },
+      });
+      // The server still reads its secrets back.
+      expect((await s.call("GET", `/api/v1/monitors/${monitor.body.data.id}`)).body.data).toMatchObject({
+        url: `https://user:${SECRETS.urlPassword}@api.example.com/x`,
+        headers: { authorization: SECRETS.header },
+      });
+      const found = grepDatabase(db);
+      console.log(`plaintext secrets in ${db}{,-wal,-shm} while running: ${JSON.stringify(found)}`);
+      expect(found).toEqual(zero);
+      for (const file of [db, `${db}-wal`, `${db}-shm`, `${db}.key`]) {
+        expect((statSync(file).mode & 0o777).toString(8), file).toBe("600");
+      }
+    } finally {
+      await s.close();
+    }
+    expect(grepDatabase(db)).toEqual(zero);
+  });
+
+  it("reseals rows stored in plaintext by an older version, and after `keys rotate-secret`", async () => {
+    const db = join(dir, "u.db");
+    const first = Store.open(db);
+    const account = first.keys.create("acme", null);
+    const accountId = first.keys.authenticate(account.key)?.accountId as string;
+    first.db
+      .prepare("INSERT INTO channels (id, account_id, name, type, config, created_at, updated_at) VALUES ('chn_1', ?, 'old', 'webhook', ?, 'x', 'x')")
+      .run(accountId, JSON.stringify({ url: `https://hooks.example.com/${SECRETS.hookToken}` }));
+    first.close();
+    const second = Store.open(db);
+    expect(second.channels.stored(accountId, "chn_1")?.config).toEqual({ url: `https://hooks.example.com/${SECRETS.hookToken}` });
+    second.close();
+    expect(grepDatabase(db)[SECRETS.hookToken]).toBe(0);
+
+    const before = readFileSync(`${db}.key`, "utf8");
+    execFileSync(join(REPO_ROOT, "node_modules/.bin/node"), [join(REPO_ROOT, "dist/server/cli.js"), "keys", "rotate-secret", "--db", db], { stdio: "pipe" });
+    const after = readFileSync(`${db}.key`, "utf8");
+    expect(after.trim().split("\n")).toHaveLength(2);
+    expect(after.endsWith(before)).toBe(true);
+    const newId = after.split(" ")[0] as string;
+    const third = Store.open(db);
+    try {
+      const row = third.db.prepare("SELECT config FROM channels WHERE id = 'chn_1'").get() as { config: string };
+      expect(row.config.startsWith(`enc1.${newId}.`)).toBe(true);
+      expect(third.channels.stored(accountId, "chn_1")?.config).toHaveProperty("url", `https://hooks.example.com/${SECRETS.hookToken}`);
+    } finally {
+      third.close();
+    }
+  });
+});

@@ -1,0 +1,110 @@
+// Runs the outbound-policy table inside a private network namespace (`unshare -rn`, set up by
+// test/server/outbound.test.ts): every address below lives on the namespace's loopback device,
+// so a target the policy fails to refuse is really reached, and no packet leaves the machine.
+// Prints one JSON document: the rows and every (local address, path) the server was reached on.
+import { createServer } from "node:http";
+import { interceptors } from "undici";
+import { probe } from "../../dist/server/checker/probe.js";
+import { deliver } from "../../dist/server/notify/deliver.js";
+import { outboundAgent, targetProblem } from "../../dist/server/outbound.js";
+
+const PORT = 8080;
+const DNS = {
+  "public.example": ["8.8.8.8"],
+  "v6.example": ["2001:4860:4860::8888"],
+  "mixed.example": ["10.0.0.1", "8.8.8.8"],
+  "private.example": ["10.0.0.1"],
+  "loop.example": ["127.0.0.1"],
+  "meta.example": ["169.254.169.254"],
+  "mapped.example": ["::ffff:127.0.0.1"],
+  "nat64.example": ["64:ff9b::7f00:1"],
+  "ula.example": ["fd00::1"],
+};
+const resolve = (hostname, _options, callback) => {
+  const list = DNS[hostname.toLowerCase()];
+  if (!list) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }), []);
+  callback(null, list.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })));
+};
+
+const reached = [];
+const server = createServer((req, res) => {
+  const url = new URL(req.url, "http://x");
+  reached.push({ local: req.socket.localAddress.replace(/^::ffff:/, ""), path: url.pathname });
+  if (url.pathname === "/redirect") {
+    res.writeHead(302, { location: url.searchParams.get("to") }).end();
+    return;
+  }
+  res.end(url.pathname === "/secret" ? "internal-secret" : "public-ok");
+});
+await new Promise((done) => server.listen({ port: PORT, host: "::", ipv6Only: false }, done));
+
+const hop = (to) => `http://8.8.8.8:${PORT}/redirect?to=${encodeURIComponent(to)}`;
+const ALLOWED = ["http://8.8.8.8:8080/ok", "http://[2001:4860:4860::8888]:8080/ok", "http://public.example:8080/ok",
+  "http://v6.example:8080/ok", "http://mixed.example:8080/ok", hop("http://v6.example:8080/ok"), "tcp://8.8.8.8:8080"];
+const REFUSED = [
+  "http://127.0.0.1:8080/secret", "http://[::1]:8080/secret", "http://10.0.0.1:8080/secret",
+  "http://169.254.169.254:8080/secret", "http://192.168.1.1:8080/secret", "http://100.64.0.1:8080/secret",
+  "http://0.0.0.0:8080/secret", "http://[::ffff:127.0.0.1]:8080/secret", "http://[::7f00:1]:8080/secret",
+  "http://[64:ff9b::7f00:1]:8080/secret", "http://[2002:7f00:1::]:8080/secret", "http://[2001:2::1]:8080/secret",
+  "http://[100::1]:8080/secret", "http://[fec0::1]:8080/secret", "http://[fe80::1]:8080/secret",
+  "http://[fd00::1]:8080/secret", "http://2130706433:8080/secret", "http://0x7f.1:8080/secret",
+  "http://localhost:8080/secret", "http://app.localhost:8080/secret", "http://metadata.google.internal:8080/secret",
+  "http://db.internal:8080/secret", "http://printer.local:8080/secret", "http://intranet:8080/secret",
+  "http://private.example:8080/secret", "http://loop.example:8080/secret", "http://meta.example:8080/secret",
+  "http://mapped.example:8080/secret", "http://nat64.example:8080/secret", "http://ula.example:8080/secret",
+  "tcp://127.0.0.1:8080", "tcp://loop.example:8080", "tcp://[::1]:8080",
+  hop("http://127.0.0.1:8080/secret"), hop("http://[::1]:8080/secret"), hop("http://169.254.169.254:8080/secret"),
+  hop("http://10.0.0.1:8080/secret"), hop("http://loop.example:8080/secret"), hop("http://localhost:8080/secret"),
+  hop("http://[::ffff:7f00:1]:8080/secret"), hop(hop("http://[64:ff9b::a9fe:a9fe]:8080/secret")),
+];
+
+function monitorFor(url) {
+  const tcp = url.startsWith("tcp:");
+  return {
+    type: tcp ? "tcp" : "keyword", url, method: "GET", headers: {}, body: null, follow_redirects: true,
+    timeout_sec: 3, expected_status_codes: ["2xx"], keyword: tcp ? null : "ok", keyword_case_sensitive: false,
+  };
+}
+
+async function probeRows(allowPrivate, urls, expected) {
+  const direct = outboundAgent(allowPrivate, { resolve });
+  const ctx = { direct, follow: direct.compose(interceptors.redirect({ maxRedirections: 5 })), allowPrivate, resolve };
+  const rows = [];
+  for (const url of urls) {
+    const result = await probe(ctx, monitorFor(url));
+    rows.push({ kind: "probe", target: url, allowPrivate, createCheck: targetProblem(url, allowPrivate) ?? "ok",
+      expected, outcome: result.up ? "up" : "refused", error: result.error });
+  }
+  await direct.close();
+  return rows;
+}
+
+async function deliveryRows(allowPrivate, cases) {
+  const dispatcher = outboundAgent(allowPrivate, { resolve });
+  const rows = [];
+  for (const [url, expected] of cases) {
+    const channel = { id: "chn_t", name: "t", type: "webhook", config: { url } };
+    const outcome = await deliver({ dispatcher, allowPrivate, accountId: "acc", timeoutMs: 3000 }, channel,
+      { event: "test", occurred_at: new Date().toISOString() })
+      .then(() => ({ outcome: "delivered", error: null }), (err) => ({ outcome: "refused", error: err.message }));
+    rows.push({ kind: "webhook", target: url, allowPrivate, createCheck: targetProblem(url, allowPrivate) ?? "ok", expected, ...outcome });
+  }
+  await dispatcher.close();
+  return rows;
+}
+
+const rows = [
+  ...(await probeRows(false, ALLOWED, "up")),
+  ...(await probeRows(false, REFUSED, "refused")),
+  ...(await probeRows(true, ["http://127.0.0.1:8080/ok", "http://loop.example:8080/ok", hop("http://10.0.0.1:8080/ok")], "up")),
+  ...(await probeRows(true, ["http://169.254.169.254:8080/secret", "http://[fe80::1]:8080/secret",
+    "http://metadata.google.internal:8080/secret", "http://meta.example:8080/secret",
+    "http://[64:ff9b::a9fe:a9fe]:8080/secret", "http://[::ffff:169.254.169.254]:8080/secret",
+    hop("http://169.254.169.254:8080/secret")], "refused")),
+  ...(await deliveryRows(false, [["http://8.8.8.8:8080/hook", "delivered"], ["http://127.0.0.1:8080/secret", "refused"],
+    ["http://loop.example:8080/secret", "refused"], ["http://[::1]:8080/secret", "refused"],
+    [hop("http://127.0.0.1:8080/secret"), "refused"]])),
+  ...(await deliveryRows(true, [["http://169.254.169.254:8080/secret", "refused"], ["http://127.0.0.1:8080/hook", "delivered"]])),
+];
+server.close();
+process.stdout.write(`${JSON.stringify({ rows, reached })}\n`);
