@@ -4,3 +4,5 @@ export * from "./heartbeat";
 export * from "./issues";
 export * from "./monitor";
 export * from "./status-page";
+export * from "./maintenance-window";
+export * from "./monitor-extensions";

@@ -21,7 +21,9 @@ import type { SendMail } from "./notify/deliver";
 import { Notifier } from "./notify/notifier";
 import { outboundAgent } from "./outbound";
 import { channelRoutes } from "./routes/channels";
+import { maintenanceWindowRoutes } from "./routes/maintenance-windows";
 import { monitorRoutes } from "./routes/monitors";
+import { pushRoutes, pushTokenRoutes } from "./routes/push";
 import { statusPageRoutes } from "./routes/status-pages";
 import { Store } from "./store";
 
@@ -105,6 +107,11 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   await app.register(monitorRoutes);
   await app.register(channelRoutes);
   await app.register(statusPageRoutes);
+  if (settings.extensions) {
+    await app.register(maintenanceWindowRoutes);
+    await app.register(pushRoutes);
+    await app.register(pushTokenRoutes);
+  }
   if (settings.extensions) app.get("/api/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   allow.seal();
   return app;

@@ -2,8 +2,10 @@ import { createHash } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
+import type { HealthPolicy } from "../store/health";
 import type { ScheduledMonitor } from "../store/monitors";
-import { type ProbeContext, probe } from "./probe";
+import { CheckRunner } from "./dispatch";
+import type { ProbeContext } from "./probe";
 
 interface Slot {
   intervalMs: number;
@@ -41,6 +43,7 @@ export class Checker {
   private checks = 0;
   private limit?: <T>(fn: () => Promise<T>) => Promise<T>;
   private stopped = false;
+  private readonly runner: CheckRunner;
 
   constructor(
     private readonly store: Store,
@@ -48,7 +51,9 @@ export class Checker {
     private readonly notifier: Notifier,
     private readonly log: FastifyBaseLogger,
     private readonly concurrency = 64,
-  ) {}
+  ) {
+    this.runner = new CheckRunner(store, probeContext);
+  }
 
   /** Resumes the schedule from the database. */
   async start(now = Date.now()): Promise<void> {
@@ -84,6 +89,11 @@ export class Checker {
     this.schedule(id, intervalMs, next);
   }
 
+  /** How a result recorded now moves the monitor's health (pings of heartbeat monitors use it). */
+  policyFor(monitor: ScheduledMonitor, now = Date.now()): HealthPolicy {
+    return this.runner.policy(monitor, now);
+  }
+
   stats(): CheckerStats {
     const sorted = [...this.lags].sort((a, b) => a - b);
     const at = (q: number) => (sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) : null);
@@ -101,6 +111,7 @@ export class Checker {
     for (const slot of this.slots.values()) clearTimeout(slot.timer);
     this.slots.clear();
     await Promise.allSettled([...this.inFlight]);
+    await this.runner.close();
   }
 
   private schedule(id: string, intervalMs: number, at: number): void {
@@ -133,9 +144,10 @@ export class Checker {
   private async check(id: string): Promise<void> {
     const monitor: ScheduledMonitor | undefined = this.store.monitors.find(id);
     if (!monitor || monitor.status !== "active") return;
-    const outcome = await probe(this.probeContext, monitor);
-    if (this.stopped || !this.store.db.isOpen) return;
-    const recorded = this.store.heartbeats.recordCheck(id, outcome);
+    const outcome = await this.runner.run(monitor);
+    if (outcome === undefined || this.stopped || !this.store.db.isOpen) return;
+    const now = Date.now();
+    const recorded = this.store.heartbeats.recordCheck(id, outcome, now, this.runner.policy(monitor, now));
     this.checks++;
     if (recorded?.transition) {
       this.notifier.notify(monitor, recorded.transition === "down" ? "monitor.down" : "monitor.up", recorded.heartbeat);

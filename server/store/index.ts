@@ -4,8 +4,10 @@ import { openDatabase } from "./database";
 import { HeartbeatRepository } from "./heartbeats";
 import { IdempotencyRepository } from "./idempotency";
 import { KeyRepository } from "./keys";
+import { MaintenanceWindowRepository } from "./maintenance-windows";
 import { MonitorRepository } from "./monitors";
 import { OutboxRepository } from "./outbox";
+import { PushTokenRepository } from "./push-tokens";
 import { StatusPageRepository } from "./status-pages";
 
 /** Every repository over one embedded database: the only code that speaks SQL. */
@@ -17,6 +19,8 @@ export class Store {
   readonly heartbeats: HeartbeatRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: OutboxRepository;
+  readonly maintenanceWindows: MaintenanceWindowRepository;
+  readonly pushTokens: PushTokenRepository;
 
   constructor(readonly db: DatabaseSync) {
     this.monitors = new MonitorRepository(db);
@@ -26,6 +30,8 @@ export class Store {
     this.heartbeats = new HeartbeatRepository(db);
     this.idempotency = new IdempotencyRepository(db);
     this.outbox = new OutboxRepository(db);
+    this.maintenanceWindows = new MaintenanceWindowRepository(db);
+    this.pushTokens = new PushTokenRepository(db);
   }
 
   /** Opens (and migrates) the database at `path`, a file or `:memory:`. */

@@ -1,0 +1,179 @@
+import ipaddr from "ipaddr.js";
+import { z } from "zod";
+import type { ErrorDetail } from "./common";
+
+/**
+ * Documented extensions of the monitor: heartbeat (push) and DNS monitors, certificate expiry,
+ * alert confirmation. A server without them rejects these fields (unknown body fields are a 422),
+ * and its OpenAPI document does not list them: that is how a client detects them.
+ */
+
+/** Record types a DNS monitor can check. */
+export const DNS_RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "TXT", "NS"] as const;
+export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
+
+/** The writable extension fields, each with its own rule. */
+export const monitorExtensionFields = {
+  /** Heartbeat monitors: seconds a ping may be late beyond `interval_sec` before the monitor is down. */
+  grace_sec: z.int("must be a whole number of seconds").min(0, "must be at least 0").max(86_400, "must be at most 86400"),
+  /** https monitors: alert when the certificate expires in fewer days than this; null (default) never. */
+  ssl_expiry_days: z.int("must be a whole number of days").min(1, "must be between 1 and 365").max(365, "must be between 1 and 365").nullable(),
+  /** https monitors: whether the certificate must be valid (chain, name, dates). */
+  verify_tls: z.boolean(),
+  /** DNS monitors: the record type resolved. */
+  dns_record_type: z.enum(DNS_RECORD_TYPES),
+  /**
+   * DNS monitors: the answers expected, a set (stored sorted, as written). Compared with the
+   * answers in normal form (names case-insensitive without the trailing dot, IPv6 in any notation,
+   * MX as `"<priority> <host>"`): the monitor is down unless the two sets are equal.
+   */
+  dns_expected_values: z.array(z.string().min(1, "must not be empty").max(1024, "must be at most 1024 characters")).max(50, "must have at most 50 values"),
+  /** DNS monitors: the resolver asked, `ip` or `ip:port` (`[v6]:port`); null uses the server's. */
+  dns_resolver: z.string().max(100).nullable(),
+  /** Consecutive failed checks before the monitor is down (an incident opens, channels hear). */
+  confirmations: z.int("must be a whole number").min(1, "must be between 1 and 10").max(10, "must be between 1 and 10"),
+  /** Consecutive passed checks before a down monitor is up again. */
+  recovery_confirmations: z.int("must be a whole number").min(1, "must be between 1 and 10").max(10, "must be between 1 and 10"),
+};
+
+/** The extension fields as the server stores and returns them, defaults applied. */
+export interface MonitorExtensionSpec {
+  grace_sec: number;
+  ssl_expiry_days: number | null;
+  verify_tls: boolean;
+  dns_record_type: DnsRecordType;
+  dns_expected_values: string[];
+  dns_resolver: string | null;
+  confirmations: number;
+  recovery_confirmations: number;
+}
+
+/** Defaults of the extension fields. */
+export const MONITOR_EXTENSION_DEFAULTS: Readonly<MonitorExtensionSpec> = Object.freeze({
+  grace_sec: 60,
+  ssl_expiry_days: null,
+  verify_tls: true,
+  dns_record_type: "A",
+  dns_expected_values: [],
+  dns_resolver: null,
+  confirmations: 1,
+  recovery_confirmations: 1,
+});
+
+/** Optional create/update body fields (spread into the monitor's body schemas). */
+export const monitorExtensionBody = {
+  grace_sec: monitorExtensionFields.grace_sec.optional(),
+  ssl_expiry_days: monitorExtensionFields.ssl_expiry_days.optional(),
+  verify_tls: monitorExtensionFields.verify_tls.optional(),
+  dns_record_type: monitorExtensionFields.dns_record_type.optional(),
+  dns_expected_values: monitorExtensionFields.dns_expected_values.optional(),
+  dns_resolver: monitorExtensionFields.dns_resolver.optional(),
+  confirmations: monitorExtensionFields.confirmations.optional(),
+  recovery_confirmations: monitorExtensionFields.recovery_confirmations.optional(),
+};
+
+/** The read schema of the extension fields. */
+export const monitorExtensionRead = {
+  grace_sec: z.int(),
+  ssl_expiry_days: z.int().nullable(),
+  verify_tls: z.boolean(),
+  dns_record_type: z.enum(DNS_RECORD_TYPES),
+  dns_expected_values: z.array(z.string()),
+  dns_resolver: z.string().nullable(),
+  confirmations: z.int(),
+  recovery_confirmations: z.int(),
+};
+
+/** The normal form of one expected DNS value, so `Example.COM.` and `example.com` are one value. */
+export function normalizeDnsValue(type: DnsRecordType, value: string): string {
+  // Answers and expected values both pass through here before they are compared.
+  const v = value.trim();
+  switch (type) {
+    case "A":
+    case "AAAA":
+      return ipaddr.isValid(v) ? ipaddr.parse(v).toString() : v;
+    case "CNAME":
+    case "NS":
+      return v.toLowerCase().replace(/\.$/, "");
+    case "MX": {
+      const [priority, host] = v.split(/\s+/);
+      return host === undefined ? v : `${Number(priority)} ${host.toLowerCase().replace(/\.$/, "")}`;
+    }
+    case "TXT":
+      return v;
+  }
+}
+
+/** Defaults and normal forms of the extension fields, merged over `base` (an update's stored monitor). */
+export function toMonitorExtensionSpec(
+  input: Partial<Record<keyof MonitorExtensionSpec, unknown>>,
+  base?: Partial<MonitorExtensionSpec>,
+): MonitorExtensionSpec {
+  const pick = <K extends keyof MonitorExtensionSpec>(k: K): MonitorExtensionSpec[K] =>
+    (input[k] !== undefined ? input[k] : (base?.[k] ?? MONITOR_EXTENSION_DEFAULTS[k])) as MonitorExtensionSpec[K];
+  return {
+    grace_sec: pick("grace_sec"),
+    ssl_expiry_days: pick("ssl_expiry_days"),
+    verify_tls: pick("verify_tls"),
+    dns_record_type: pick("dns_record_type"),
+    dns_expected_values: [...new Set(pick("dns_expected_values"))].sort(),
+    dns_resolver: pick("dns_resolver"),
+    confirmations: pick("confirmations"),
+    recovery_confirmations: pick("recovery_confirmations"),
+  };
+}
+
+/** Parses `ip`, `ip:port` or `[v6]:port`; undefined when it is none of those. */
+export function parseResolver(raw: string): { host: string; port: number } | undefined {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(raw);
+  const plain = /^([^:]+)(?::(\d{1,5}))?$/.exec(raw);
+  const [host, port] = bracketed ? [bracketed[1], bracketed[2]] : plain ? [plain[1], plain[2]] : [raw, undefined];
+  if (!host || !ipaddr.isValid(host)) return undefined;
+  const n = port === undefined ? 53 : Number(port);
+  return n >= 1 && n <= 65_535 ? { host, port: n } : undefined;
+}
+
+/** Cross-field rules of the extensions, judged on the whole monitor after defaults. */
+export function monitorExtensionViolations(m: MonitorExtensionSpec & { type: string; url: string | null }): ErrorDetail[] {
+  const out: ErrorDetail[] = [];
+  const https = m.url?.startsWith("https://") ?? false;
+  if (m.ssl_expiry_days !== null && !https) {
+    out.push({ field: "ssl_expiry_days", message: "is only allowed for https:// monitors" });
+  }
+  if (m.type === "dns") {
+    if (m.dns_expected_values.length === 0) {
+      out.push({ field: "dns_expected_values", message: "must list at least one value for dns monitors" });
+    }
+    m.dns_expected_values.forEach((raw, i) => {
+      const v = normalizeDnsValue(m.dns_record_type, raw);
+      if ((m.dns_record_type === "A" && !(ipaddr.IPv4.isValidFourPartDecimal(v))) ||
+        (m.dns_record_type === "AAAA" && !(ipaddr.isValid(v) && ipaddr.parse(v).kind() === "ipv6"))) {
+        out.push({ field: `dns_expected_values[${i}]`, message: `must be an IPv${m.dns_record_type === "A" ? 4 : 6} address for ${m.dns_record_type} records` });
+      }
+      if (m.dns_record_type === "MX" && !/^\d{1,5} \S+$/.test(v)) {
+        out.push({ field: `dns_expected_values[${i}]`, message: 'must be "<priority> <host>" for MX records' });
+      }
+    });
+    if (m.dns_resolver !== null && !parseResolver(m.dns_resolver)) {
+      out.push({ field: "dns_resolver", message: "must be an IP address, optionally with :port ([v6]:port)" });
+    }
+  } else {
+    if (m.dns_expected_values.length > 0) out.push({ field: "dns_expected_values", message: `is only allowed for dns monitors, not ${m.type}` });
+    if (m.dns_resolver !== null) out.push({ field: "dns_resolver", message: `is only allowed for dns monitors, not ${m.type}` });
+  }
+  return out;
+}
+
+/** Whether `url` is a valid `dns://host.name` (no port, path or query). */
+export function checkDnsUrl(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "must be an absolute URL";
+  }
+  if (url.protocol !== "dns:" || !url.hostname || url.port || (url.pathname && url.pathname !== "/") || url.search) {
+    return "must be dns://host.name for dns monitors";
+  }
+  return undefined;
+}

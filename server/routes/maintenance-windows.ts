@@ -1,0 +1,56 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import {
+  CreateMaintenanceWindowSchema,
+  envelope,
+  IdParamsSchema,
+  ListQuerySchema,
+  listEnvelope,
+  MaintenanceWindowSchema,
+  UpdateMaintenanceWindowSchema,
+} from "../../api";
+import { principalOf } from "../http/types";
+import {
+  createMaintenanceWindow,
+  deleteMaintenanceWindow,
+  getMaintenanceWindow,
+  updateMaintenanceWindow,
+} from "../services/maintenance-windows";
+
+const one = { 200: envelope(MaintenanceWindowSchema) };
+
+/** /api/v1/maintenance-windows (extension): list, create, get, PATCH, DELETE. */
+export async function maintenanceWindowRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { store } = fastify;
+  const tags = ["maintenance windows"];
+  const summary = "Extension: maintenance windows";
+
+  app.get(
+    "/api/v1/maintenance-windows",
+    { schema: { tags, summary, querystring: ListQuerySchema, response: { 200: listEnvelope(MaintenanceWindowSchema) } } },
+    async (req) => {
+      const page = store.maintenanceWindows.list(principalOf(req).accountId, req.query.limit, req.query.cursor);
+      return { ok: true as const, data: page.items, next_cursor: page.nextCursor };
+    },
+  );
+  app.post(
+    "/api/v1/maintenance-windows",
+    { schema: { tags, summary, body: CreateMaintenanceWindowSchema, response: { 201: envelope(MaintenanceWindowSchema) } } },
+    async (req, reply) =>
+      reply.code(201).send({ ok: true as const, data: createMaintenanceWindow(store, principalOf(req).accountId, req.body) }),
+  );
+  app.get("/api/v1/maintenance-windows/:id", { schema: { tags, summary, params: IdParamsSchema, response: one } }, async (req) => ({
+    ok: true as const,
+    data: getMaintenanceWindow(store, principalOf(req).accountId, req.params.id),
+  }));
+  app.patch(
+    "/api/v1/maintenance-windows/:id",
+    { schema: { tags, summary, params: IdParamsSchema, body: UpdateMaintenanceWindowSchema, response: one } },
+    async (req) => ({ ok: true as const, data: updateMaintenanceWindow(store, principalOf(req).accountId, req.params.id, req.body) }),
+  );
+  app.delete("/api/v1/maintenance-windows/:id", { schema: { tags, summary, params: IdParamsSchema, response: one } }, async (req) => ({
+    ok: true as const,
+    data: deleteMaintenanceWindow(store, principalOf(req).accountId, req.params.id),
+  }));
+}
