@@ -4,7 +4,7 @@ import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
 import type { HealthPolicy } from "../store/health";
 import type { ScheduledMonitor } from "../store/monitors";
-import { CheckRunner } from "./dispatch";
+import { CheckRunner, cadenceMs } from "./dispatch";
 import type { ProbeContext } from "./probe";
 
 interface Slot {
@@ -60,7 +60,7 @@ export class Checker {
     const { default: pLimit } = await import("p-limit");
     this.limit = pLimit(this.concurrency) as never;
     for (const m of this.store.monitors.active()) {
-      const intervalMs = m.interval_sec * 1000;
+      const intervalMs = cadenceMs(m);
       const last = m.last_checked_at ? Date.parse(m.last_checked_at) : undefined;
       const due = last === undefined ? now : last + intervalMs;
       const spread = phase(m.id, Math.min(intervalMs, START_SPREAD_MS));
@@ -79,7 +79,7 @@ export class Checker {
       this.slots.delete(id);
       return;
     }
-    const intervalMs = monitor.interval_sec * 1000;
+    const intervalMs = cadenceMs(monitor);
     if (slot?.intervalMs === intervalMs) return;
     if (slot) clearTimeout(slot.timer);
     // A new or resumed monitor is checked right away; a changed interval takes effect from the

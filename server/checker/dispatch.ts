@@ -16,6 +16,20 @@ export function withExtensions(monitor: ScheduledMonitor): CheckedMonitor {
   return { ...MONITOR_EXTENSION_DEFAULTS, ...monitor } as CheckedMonitor;
 }
 
+/** A heartbeat monitor's deadline is looked at at least every minute (and within its grace). */
+const MAX_PUSH_CADENCE_SEC = 60;
+
+/**
+ * How often the checker runs the monitor: every `interval_sec`, except heartbeat monitors, whose
+ * deadline is looked at often enough to notice a missed ping within the grace (each look is one
+ * indexed query; a down check is still recorded only once per `interval_sec`).
+ */
+export function cadenceMs(scheduled: ScheduledMonitor): number {
+  const m = withExtensions(scheduled);
+  if ((m.type as string) !== "heartbeat") return m.interval_sec * 1000;
+  return Math.max(1, Math.min(m.interval_sec, m.grace_sec || m.interval_sec, MAX_PUSH_CADENCE_SEC)) * 1000;
+}
+
 /**
  * Runs the check that fits the monitor's type: HTTP, keyword and TCP probes, https with
  * certificate checks, DNS lookups, and the ping deadline of heartbeat monitors.

@@ -13,7 +13,8 @@ export interface PushMonitor {
 /**
  * The check of a heartbeat (push) monitor at `now`: down when no ping arrived within
  * `interval_sec + grace_sec` of the last ping (or of the monitor's last change); undefined while
- * the deadline has not passed, so nothing is recorded between pings.
+ * the deadline has not passed, so nothing is recorded between pings. Past it, one down check is
+ * recorded per `interval_sec` (the checker looks more often than that).
  */
 export function missedPing(db: DatabaseSync, monitor: PushMonitor, now = Date.now()): CheckOutcome | undefined {
   const row = db
@@ -22,6 +23,10 @@ export function missedPing(db: DatabaseSync, monitor: PushMonitor, now = Date.no
   const since = Math.max(row.at ?? 0, Date.parse(monitor.updated_at));
   const allowedMs = (monitor.interval_sec + monitor.grace_sec) * 1000;
   if (now - since <= allowedMs) return undefined;
+  const last = db
+    .prepare("SELECT checked_at FROM heartbeats WHERE monitor_id = ? ORDER BY checked_at DESC LIMIT 1")
+    .get(monitor.id) as { checked_at: number } | undefined;
+  if (last && last.checked_at > since && now - last.checked_at < monitor.interval_sec * 1000) return undefined;
   return {
     up: false,
     response_time_ms: null,

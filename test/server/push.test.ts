@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUSH_RATE_LIMIT } from "../../server/routes/push";
@@ -77,5 +80,20 @@ describe("heartbeat (push) monitors", () => {
     const withUrl2 = await s.call("POST", "/api/v1/monitors", { name: "x", type: "heartbeat", url: "http://example.test", interval_sec: 60 });
     expect(withUrl2.body.error.details).toEqual([{ field: "url", message: "is not allowed for heartbeat monitors (they are pinged, not probed)" }]);
     for (const id of [m.id, other.id, http.id]) await s.call("DELETE", `/api/v1/monitors/${id}`);
+  });
+
+  it("keeps only a digest of the push token in the database files", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "push-digest-"));
+    const local = await startServer({ db: join(dir, "u.db"), checker: false });
+    try {
+      const m = (await local.call("POST", "/api/v1/monitors", { name: "job", type: "heartbeat", interval_sec: 60 })).body.data;
+      const pushUrl: string = (await local.call("POST", `/api/v1/monitors/${m.id}/push-token`)).body.data.push_url;
+      expect((await ping(pushUrl)).status).toBe(200);
+      const token = pushUrl.split("/").pop() as string;
+      for (const file of readdirSync(dir)) expect(readFileSync(join(dir, file)).includes(token)).toBe(false);
+    } finally {
+      await local.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
