@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { Timestamp } from "./common";
+import type { FieldTable } from "./fields";
 
 export const CHANNEL_TYPES = ["webhook", "slack", "email"] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
@@ -74,6 +75,42 @@ export const ChannelSchema = z
   })
   .meta({ id: "Channel" });
 export type Channel = z.infer<typeof ChannelSchema>;
+
+/**
+ * The channel's field table (see fields.ts). The config is compared through
+ * `configFingerprint`, since reads mask it.
+ */
+export const CHANNEL_FIELDS = {
+  /** Display name, 1..120 characters. Defaults to the resource's name. */
+  name: { api: "name", type: { type: "string" }, description: "Display name, 1..120 characters.", defaultDoc: "the resource name" },
+  /** `webhook`, `slack` or `email`. Changing it replaces the channel. */
+  type: {
+    api: "type",
+    type: { type: "string", enum: CHANNEL_TYPES },
+    required: true,
+    replaceOnChange: true,
+    description: "`webhook`, `slack` or `email`; a change replaces the channel.",
+  },
+  /** The type's config (camelCase keys); stored as a secret. */
+  config: {
+    api: "config",
+    type: { type: "object", additionalProperties: { type: "string" } },
+    required: true,
+    secret: true,
+    description: "The type's config (see below); secret.",
+  },
+  /** The service's fingerprint of the config it holds: drift shows without revealing secrets. */
+  configFingerprint: {
+    api: "config_fingerprint",
+    type: { type: "string" },
+    outputOnly: true,
+    description: "The service's fingerprint of the config it holds: drift shows without revealing secrets.",
+  },
+  /** When the channel was created. */
+  createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the channel was created." },
+  /** When the channel last changed. */
+  updatedAt: { api: "updated_at", type: { type: "string" }, outputOnly: true, description: "When the channel last changed." },
+} as const satisfies FieldTable;
 
 /** The answer of `POST /api/v1/channels/<id>/test`. */
 export const ChannelTestResultSchema = z

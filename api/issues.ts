@@ -1,15 +1,14 @@
 import type { z } from "zod";
+import { CHANNEL_FIELDS } from "./channel";
 import type { ErrorDetail } from "./common";
+import { outputOnlyApiNames } from "./fields";
+import { MONITOR_FIELDS } from "./monitor";
+import { STATUS_PAGE_FIELDS } from "./status-page";
 
 /** Fields the API sets itself: sending one is an error that says so. */
 export const READ_ONLY_FIELDS: ReadonlySet<string> = new Set([
   "id",
-  "status",
-  "health",
-  "last_checked_at",
-  "created_at",
-  "updated_at",
-  "config_fingerprint",
+  ...outputOnlyApiNames(MONITOR_FIELDS, CHANNEL_FIELDS, STATUS_PAGE_FIELDS),
 ]);
 
 /** `["headers", "x-token"]` → `headers.x-token`; `["channel_ids", 1]` → `channel_ids[1]`. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type ErrorDetail, Timestamp } from "./common";
+import { Timestamp } from "./common";
+import { apiRows, type FieldTable, normalize, sortedSet } from "./fields";
 
 /** Kinds of monitor. `type` is fixed at creation. */
 export const MONITOR_TYPES = ["http", "keyword", "tcp"] as const;
@@ -82,24 +83,19 @@ export const monitorFields = {
     .max(20, "must have at most 20 tags"),
 };
 
-/** The body of `POST /api/v1/monitors`. Unknown fields are rejected. */
+/** Fields a create body must carry: every other one has a default (see `MONITOR_FIELDS`). */
+const CREATE_REQUIRED = ["name", "type", "url", "interval_sec"] as const;
+
+type Fields = typeof monitorFields;
+type CreateShape = { [K in keyof Fields]: K extends (typeof CREATE_REQUIRED)[number] ? Fields[K] : z.ZodOptional<Fields[K]> };
+
+/** The body of `POST /api/v1/monitors`: every field of `monitorFields`. Unknown fields are rejected. */
 export const CreateMonitorSchema = z
-  .strictObject({
-    name: monitorFields.name,
-    type: monitorFields.type,
-    url: monitorFields.url,
-    interval_sec: monitorFields.interval_sec,
-    timeout_sec: monitorFields.timeout_sec.optional(),
-    method: monitorFields.method.optional(),
-    headers: monitorFields.headers.optional(),
-    body: monitorFields.body.optional(),
-    expected_status_codes: monitorFields.expected_status_codes.optional(),
-    keyword: monitorFields.keyword.optional(),
-    keyword_case_sensitive: monitorFields.keyword_case_sensitive.optional(),
-    follow_redirects: monitorFields.follow_redirects.optional(),
-    channel_ids: monitorFields.channel_ids.optional(),
-    tags: monitorFields.tags.optional(),
-  })
+  .strictObject(
+    Object.fromEntries(
+      Object.entries(monitorFields).map(([k, rule]) => [k, (CREATE_REQUIRED as readonly string[]).includes(k) ? rule : rule.optional()]),
+    ) as CreateShape,
+  )
   .meta({ id: "CreateMonitor" });
 export type CreateMonitor = z.input<typeof CreateMonitorSchema>;
 
@@ -109,23 +105,116 @@ export const UpdateMonitorSchema = CreateMonitorSchema.omit({ type: true })
   .meta({ id: "UpdateMonitor" });
 export type UpdateMonitor = z.input<typeof UpdateMonitorSchema>;
 
+/**
+ * The monitor's field table: every property of the `Monitor` resource, its API name and how it
+ * is compared (see fields.ts). The provider, its schema and the README's table derive from it.
+ */
+export const MONITOR_FIELDS = {
+  /** Display name, 1..120 characters. Defaults to the resource's name. */
+  name: { api: "name", type: { type: "string" }, description: "Display name, 1..120 characters.", defaultDoc: "the resource name" },
+  /** `http`, `keyword` or `tcp`. Changing it replaces the monitor. */
+  type: {
+    api: "type",
+    type: { type: "string", enum: MONITOR_TYPES },
+    required: true,
+    replaceOnChange: true,
+    description: "`http`, `keyword` or `tcp`; a change replaces the monitor.",
+  },
+  /** `http(s)://…` for http and keyword monitors, `tcp://host:port` for tcp. */
+  url: { api: "url", type: { type: "string" }, required: true, description: "`http(s)://…`; `tcp://host:port` for tcp." },
+  /** Seconds between checks, 30..86400. */
+  intervalSec: { api: "interval_sec", type: { type: "integer" }, required: true, description: "Seconds between checks, 30..86400." },
+  /** Seconds a check may take, 1..60 and less than `intervalSec`. Default 10. */
+  timeoutSec: {
+    api: "timeout_sec",
+    type: { type: "integer" },
+    description: "Seconds a check may take, 1..60, less than `intervalSec`.",
+    default: DEFAULT_TIMEOUT_SEC,
+  },
+  /** HTTP method of the probe. Default `GET`. */
+  method: { api: "method", type: { type: "string", enum: HTTP_METHODS }, description: "HTTP method of the probe.", default: "GET" },
+  /** Request headers (at most 50). Names are compared case-insensitively. Stored as a secret. */
+  headers: {
+    api: "headers",
+    type: { type: "object", additionalProperties: { type: "string" } },
+    secret: true,
+    normal: "case-insensitive-keys",
+    description: "Request headers, at most 50; names compared case-insensitively; secret.",
+    default: {},
+  },
+  /** Request body, only with POST, PUT, PATCH or DELETE. Stored as a secret. */
+  body: {
+    api: "body",
+    type: { type: "string", nullable: true },
+    secret: true,
+    description: "Request body, only with POST, PUT, PATCH, DELETE; secret.",
+    default: null,
+  },
+  /** Status codes or classes that count as up, e.g. `[200, "3xx"]`; a set. Default `["2xx", "3xx"]`. */
+  expectedStatusCodes: {
+    api: "expected_status_codes",
+    type: { type: "array", items: { oneOf: [{ type: "integer" }, { type: "string" }] } },
+    normal: "set",
+    description: 'Codes or classes that count as up, e.g. `[200, "3xx"]`; a set.',
+    default: DEFAULT_EXPECTED_STATUS_CODES,
+  },
+  /** Text the response must contain: required for `keyword` monitors, forbidden for others. */
+  keyword: {
+    api: "keyword",
+    type: { type: "string", nullable: true },
+    description: "Text the response must contain: required for `keyword` monitors, forbidden otherwise.",
+    default: null,
+  },
+  /** Whether `keyword` matches case-sensitively. Default false. */
+  keywordCaseSensitive: {
+    api: "keyword_case_sensitive",
+    type: { type: "boolean" },
+    description: "Whether `keyword` matches case-sensitively.",
+    default: false,
+  },
+  /** Whether probes follow redirects. Default true. */
+  followRedirects: { api: "follow_redirects", type: { type: "boolean" }, description: "Whether probes follow redirects.", default: true },
+  /** Channels notified when the monitor goes down or comes back; a set. */
+  channelIds: {
+    api: "channel_ids",
+    type: { type: "array", items: { type: "string" } },
+    normal: "set",
+    description: "Channels notified when the monitor goes down or comes back; a set.",
+    default: [],
+  },
+  /** Free labels, compared case-insensitively; a set. */
+  tags: {
+    api: "tags",
+    type: { type: "array", items: { type: "string" } },
+    normal: "lowercase-set",
+    description: "Free labels of letters, digits, `_ . : -`; compared lower-case; a set.",
+    default: [],
+  },
+  /** Pause checks (true) or keep them running (false, the default). */
+  paused: {
+    type: { type: "boolean" },
+    description: "Pauses (true) or resumes (false) the checks.",
+    default: false,
+  },
+  /** `active` or `paused`, as the service reports it. */
+  status: { api: "status", type: { type: "string", enum: ["active", "paused"] }, outputOnly: true, description: "`active` or `paused`, as the service reports it." },
+  /** `pending` until the first check, then `up` or `down` (as of the last refresh). */
+  health: {
+    api: "health",
+    type: { type: "string", enum: ["pending", "up", "down"] },
+    outputOnly: true,
+    description: "`pending` until the first check, then `up` or `down` (as of the last refresh).",
+  },
+  /** When the last check ran. */
+  lastCheckedAt: { api: "last_checked_at", type: { type: "string", nullable: true }, outputOnly: true, description: "When the last check ran." },
+  /** When the monitor was created. */
+  createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the monitor was created." },
+  /** When the monitor last changed. */
+  updatedAt: { api: "updated_at", type: { type: "string" }, outputOnly: true, description: "When the monitor last changed." },
+} as const satisfies FieldTable;
+
 /** Every writable field, defaults applied and normal forms taken: what the server stores. */
-export interface MonitorSpec {
-  name: string;
-  type: MonitorType;
-  url: string;
-  interval_sec: number;
-  timeout_sec: number;
-  method: (typeof HTTP_METHODS)[number];
-  headers: Record<string, string>;
-  body: string | null;
-  expected_status_codes: (number | string)[];
-  keyword: string | null;
-  keyword_case_sensitive: boolean;
-  follow_redirects: boolean;
-  channel_ids: string[];
-  tags: string[];
-}
+export type MonitorSpec = { -readonly [K in keyof Fields]: z.output<Fields[K]> };
 
 /** A monitor as the API returns it. */
 export const MonitorSchema = z
@@ -158,23 +247,17 @@ export type Monitor = z.infer<typeof MonitorSchema>;
 
 /** Sorted, de-duplicated codes first (numerically), then classes. */
 export function normalizeStatusCodes(codes: readonly (number | string)[]): (number | string)[] {
-  const numbers = [...new Set(codes.filter((c): c is number => typeof c === "number"))].sort((a, b) => a - b);
-  const classes = [...new Set(codes.filter((c): c is string => typeof c === "string"))].sort();
-  return [...numbers, ...classes];
+  return sortedSet(codes);
 }
 
 /** Header names lower-cased, keys sorted. */
 export function normalizeHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers)
-      .map(([k, v]) => [k.toLowerCase(), v] as const)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-  );
+  return normalize("case-insensitive-keys", headers) as Record<string, string>;
 }
 
 /** A sorted, de-duplicated copy: the normal form of the API's set-valued fields. */
 export function normalizeSet(values: readonly string[]): string[] {
-  return [...new Set(values)].sort();
+  return sortedSet(values);
 }
 
 /**
@@ -185,77 +268,21 @@ export function toMonitorSpec(
   input: z.output<typeof UpdateMonitorSchema> & { type: MonitorType },
   base?: MonitorSpec,
 ): MonitorSpec {
-  const merged = { ...base, ...stripUndefined(input) } as Partial<MonitorSpec> & Pick<MonitorSpec, "type">;
+  const merged = { ...base, ...stripUndefined(input) } as Record<string, unknown>;
+  const spec: Record<string, unknown> = {};
+  for (const [, field] of apiRows(MONITOR_FIELDS)) {
+    if (field.outputOnly) continue;
+    spec[field.api] = normalize(field.normal, merged[field.api] ?? copy(field.default));
+  }
+  // The timeout's default depends on the interval: always below it.
   const interval = merged.interval_sec as number;
-  return {
-    name: merged.name as string,
-    type: merged.type,
-    url: merged.url as string,
-    interval_sec: interval,
-    timeout_sec: merged.timeout_sec ?? Math.min(DEFAULT_TIMEOUT_SEC, Math.max(1, interval - 1)),
-    method: merged.method ?? "GET",
-    headers: normalizeHeaders(merged.headers ?? {}),
-    body: merged.body ?? null,
-    expected_status_codes: normalizeStatusCodes(
-      merged.expected_status_codes ?? [...DEFAULT_EXPECTED_STATUS_CODES],
-    ),
-    keyword: merged.keyword ?? null,
-    keyword_case_sensitive: merged.keyword_case_sensitive ?? false,
-    follow_redirects: merged.follow_redirects ?? true,
-    channel_ids: normalizeSet(merged.channel_ids ?? []),
-    tags: normalizeSet((merged.tags ?? []).map((t) => t.toLowerCase())),
-  };
+  spec.timeout_sec = merged.timeout_sec ?? Math.min(DEFAULT_TIMEOUT_SEC, Math.max(1, interval - 1));
+  return spec as unknown as MonitorSpec;
 }
+
+/** A fresh copy of a default, so no caller shares (and mutates) the table's arrays. */
+const copy = (v: unknown): unknown => (Array.isArray(v) ? [...v] : v && typeof v === "object" ? { ...v } : v);
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/**
- * Rules that span fields, checked on the whole monitor after defaults (so a PATCH is judged
- * against the monitor it produces). `minIntervalSec` is the server's floor.
- */
-export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTERVAL_SEC): ErrorDetail[] {
-  const out: ErrorDetail[] = [];
-  if (m.interval_sec < minIntervalSec) {
-    out.push({ field: "interval_sec", message: `must be between ${minIntervalSec} and ${MAX_INTERVAL_SEC}` });
-  }
-  if (m.timeout_sec >= m.interval_sec) {
-    out.push({ field: "timeout_sec", message: `must be less than interval_sec (${m.interval_sec})` });
-  }
-  const urlProblem = checkUrl(m.type, m.url);
-  if (urlProblem) out.push({ field: "url", message: urlProblem });
-  if (m.type === "keyword" && m.keyword === null) {
-    out.push({ field: "keyword", message: "is required for keyword monitors" });
-  }
-  if (m.type !== "keyword" && m.keyword !== null) {
-    out.push({ field: "keyword", message: `is only allowed for keyword monitors, not ${m.type}` });
-  }
-  if (m.body !== null && !METHODS_WITH_BODY.includes(m.method)) {
-    out.push({
-      field: "body",
-      message: `is not allowed with method ${m.method}; use one of ${METHODS_WITH_BODY.join(", ")}`,
-    });
-  }
-  return out;
-}
-
-function checkUrl(type: MonitorType, raw: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return "must be an absolute URL";
-  }
-  if (type === "tcp") {
-    if (url.protocol !== "tcp:" || !url.hostname || !url.port)
-      return "must be tcp://host:port for tcp monitors";
-    if (url.pathname && url.pathname !== "/" && url.pathname !== "")
-      return "must be tcp://host:port with no path";
-    return undefined;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    return `must start with http:// or https:// for ${type} monitors`;
-  if (!url.hostname) return "must name a host";
-  return undefined;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Timestamp } from "./common";
+import type { FieldTable } from "./fields";
 
 const slug = z
   .string()
@@ -33,6 +34,44 @@ export const StatusPageSchema = z
   })
   .meta({ id: "StatusPage" });
 export type StatusPage = z.infer<typeof StatusPageSchema>;
+
+/** The status page's field table (see fields.ts). */
+export const STATUS_PAGE_FIELDS = {
+  /** 3..64 characters of a-z, 0-9 and -; unique on the service. The public document is at /api/status/<slug>.json. */
+  slug: {
+    api: "slug",
+    type: { type: "string" },
+    required: true,
+    description: "3..64 of `a-z 0-9 -`, unique on the service; a change moves the public URL in place.",
+  },
+  /** Title shown on the page, 1..120 characters. */
+  title: { api: "title", type: { type: "string" }, required: true, description: "Title shown on the page, 1..120 characters." },
+  /** Optional text under the title. */
+  description: {
+    api: "description",
+    type: { type: "string", nullable: true },
+    description: "Optional text under the title, at most 2000 characters.",
+    default: null,
+  },
+  /** Monitors shown on the page; a set. */
+  monitorIds: {
+    api: "monitor_ids",
+    type: { type: "array", items: { type: "string" } },
+    normal: "set",
+    description: "Monitors shown on the page; a set.",
+    default: [],
+  },
+  /** URL of the public status document (no key needed). */
+  publicUrl: {
+    type: { type: "string" },
+    outputOnly: true,
+    description: "URL of the public status document, `GET /api/status/<slug>.json` (no key needed).",
+  },
+  /** When the page was created. */
+  createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the page was created." },
+  /** When the page last changed. */
+  updatedAt: { api: "updated_at", type: { type: "string" }, outputOnly: true, description: "When the page last changed." },
+} as const satisfies FieldTable;
 
 /** `GET /api/status/<slug>.json`: names and health only, never URLs, headers or ids. */
 export const StatusDocumentSchema = z

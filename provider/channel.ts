@@ -1,6 +1,10 @@
-import * as pulumi from "@pulumi/pulumi";
-import type { ChannelType } from "../api";
-import { type ConnectionArgs, secretInputs, withSecretOutputs } from "./resource-options";
+import type * as pulumi from "@pulumi/pulumi";
+// Subpaths, not the SDK root: its index loads the Automation API, which programs do not need.
+import { Resource } from "@pulumi/pulumi/dynamic";
+import { CHANNEL_FIELDS } from "../api";
+import { outputPlaceholders, secretProperties } from "./kinds/fields";
+import { secretInputs, withSecretOutputs } from "./resource-options";
+import type { ArgsOf, OutputsOf } from "./resource-types";
 import { serializedProvider } from "./serialized";
 
 /** Config of a webhook channel. */
@@ -22,40 +26,27 @@ export interface EmailConfig {
 }
 
 /** Inputs of a Channel. `config` depends on `type`. The whole config is stored as a secret. */
-export type ChannelArgs = {
-  /** Display name, 1..120 characters. Defaults to the resource's name. */
-  name?: pulumi.Input<string>;
-  /** Id of an existing channel (`chn_…`) to take over instead of creating one. */
-  adopt?: pulumi.Input<string>;
-  /** Another service or account for this resource. */
-  connection?: pulumi.Input<ConnectionArgs>;
-} & (
-  | { type: pulumi.Input<"webhook">; config: pulumi.Input<WebhookConfig> }
-  | { type: pulumi.Input<"slack">; config: pulumi.Input<SlackConfig> }
-  | { type: pulumi.Input<"email">; config: pulumi.Input<EmailConfig> }
-);
+export type ChannelArgs = Omit<ArgsOf<typeof CHANNEL_FIELDS>, "type" | "config"> &
+  (
+    | { type: pulumi.Input<"webhook">; config: pulumi.Input<WebhookConfig> }
+    | { type: pulumi.Input<"slack">; config: pulumi.Input<SlackConfig> }
+    | { type: pulumi.Input<"email">; config: pulumi.Input<EmailConfig> }
+  );
+
+/** The outputs of a Channel. */
+export type ChannelOutputs = OutputsOf<typeof CHANNEL_FIELDS>;
+
+const SECRETS = secretProperties(CHANNEL_FIELDS);
+
+// The outputs are declared by the interface merged into the class, derived from the table.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface Channel extends ChannelOutputs {}
 
 /** A notification channel: where a monitor's `monitor.down` and `monitor.up` events go. */
-export class Channel extends pulumi.dynamic.Resource {
-  declare readonly name: pulumi.Output<string>;
-  /** Changing it replaces the channel. */
-  declare readonly type: pulumi.Output<ChannelType>;
-  /** The declared config (secret). */
-  declare readonly config: pulumi.Output<Record<string, string>>;
-  /** The service's fingerprint of the config it holds: drift shows without revealing secrets. */
-  declare readonly configFingerprint: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly updatedAt: pulumi.Output<string>;
-  declare readonly endpoint: pulumi.Output<string>;
-
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class Channel extends Resource {
   constructor(name: string, args: ChannelArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...secretInputs({ ...args, name: args.name ?? name }, ["config", "connection"]),
-      configFingerprint: undefined,
-      createdAt: undefined,
-      updatedAt: undefined,
-      endpoint: undefined,
-    };
-    super(serializedProvider("Channel"), name, props, withSecretOutputs(opts, ["config", "connection"]), "uptime", "Channel");
+    const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...outputPlaceholders(CHANNEL_FIELDS) };
+    super(serializedProvider("Channel"), name, props, withSecretOutputs(opts, SECRETS), "uptime", "Channel");
   }
 }

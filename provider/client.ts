@@ -23,12 +23,6 @@ export interface RequestOptions {
   idempotencyKey?: string;
 }
 
-/** A page of a list call. */
-export interface ListPage<T> {
-  data: T[];
-  nextCursor: string | null;
-}
-
 const SAFE_METHODS = new Set(["GET", "HEAD", "PUT", "PATCH", "DELETE"]);
 const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
 const NETWORK_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);

@@ -1,6 +1,7 @@
 import { type EngineEvent, LocalWorkspace, type OpType, type PulumiCommand } from "@pulumi/pulumi/automation";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { type Props, same } from "./kinds/kind";
-import { KINDS, type KindName } from "./runtime";
+import { KINDS, type KindName } from "./kinds/registry";
 
 /** One field that differs between the live service and the program. */
 export interface DriftedField {
@@ -21,12 +22,14 @@ export interface DriftedResource {
   fields: DriftedField[];
 }
 
+/** The drift of one stack. */
 export interface DriftReport {
   stack: string;
   inSync: boolean;
   resources: DriftedResource[];
 }
 
+/** Which stack to check, and how to run the CLI. */
 export interface DriftOptions {
   stackName: string;
   /** The Pulumi program's folder. */
@@ -38,9 +41,12 @@ export interface DriftOptions {
 
 const CHANGES: readonly OpType[] = ["create", "update", "delete", "replace", "create-replacement", "delete-replaced"];
 const INTERNAL = new Set(["__provider", "connection", "adopt"]);
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-
-const isSecret = (v: unknown) => typeof v === "object" && v !== null && SECRET_SIG in v;
+/**
+ * A secret as the engine serializes it: `{ [specialSigKey]: specialSecretSig, value }`. The key
+ * alone also marks assets, archives and resource references, which are not secret.
+ */
+export const isSecret = (v: unknown): boolean =>
+  typeof v === "object" && v !== null && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
 const visible = (inputs: Props) =>
   Object.fromEntries(Object.entries(inputs).filter(([k, v]) => !INTERNAL.has(k) && !isSecret(v)));
 
@@ -58,7 +64,7 @@ function driftedFields(type: string, id: string | undefined, live: Props, declar
     const declaredForm = kind.desired(b, id);
     fields = Object.keys(declaredForm)
       .filter((f) => !same(liveForm[f], declaredForm[f]))
-      .map((f) => ({ field: kind.propertyOf?.(f) ?? f, live: liveForm[f], declared: declaredForm[f] }));
+      .map((f) => ({ field: kind.propertyOf(f), live: liveForm[f], declared: declaredForm[f] }));
   } else {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
     fields = keys.filter((k) => !same(a[k], b[k])).map((k) => ({ field: k, live: a[k], declared: b[k] }));

@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+// Subpaths, not the SDK root: its index loads the Automation API, which programs do not need.
+import { Config } from "@pulumi/pulumi/config";
 import { request } from "undici";
 import type { ChannelTestResult, Heartbeat, Stats, StatusDocument } from "../api";
 import { clientFor } from "./client";
@@ -10,9 +11,14 @@ export interface FunctionOptions {
   connection?: PartialConnection;
 }
 
+/** The stack's `uptime:baseUrl` and `uptime:apiKey`. */
+function stackConfig(): PartialConnection {
+  const config = new Config("uptime");
+  return { baseUrl: config.get("baseUrl"), apiKey: config.get("apiKey") };
+}
+
 function connection(opts: FunctionOptions = {}): Connection {
-  const config = new pulumi.Config("uptime");
-  return resolveConnection(opts.connection, { baseUrl: config.get("baseUrl"), apiKey: config.get("apiKey") });
+  return resolveConnection(opts.connection, stackConfig());
 }
 
 /** Heartbeats of a monitor over the last `hours` (1..720, default 24), newest first. */
@@ -42,11 +48,14 @@ export async function testChannel(args: { channelId: string }, opts?: FunctionOp
   return res.data;
 }
 
-/** The public status document of a status page (no key needed). */
-export async function getStatusDocument(args: { slug: string; baseUrl?: string }): Promise<StatusDocument> {
-  const config = new pulumi.Config("uptime");
-  const baseUrl = args.baseUrl ?? process.env.UPTIME_API_URL ?? config.get("baseUrl") ?? "http://127.0.0.1:8080";
-  const res = await request(`${baseUrl.replace(/\/+$/, "")}/api/status/${encodeURIComponent(args.slug)}.json`);
+/**
+ * The public status document of a status page (no key needed). The base URL is `args.baseUrl`,
+ * else resolved like every connection's.
+ */
+export async function getStatusDocument(args: { slug: string; baseUrl?: string }, opts: FunctionOptions = {}): Promise<StatusDocument> {
+  const explicit = { ...opts.connection, baseUrl: args.baseUrl ?? opts.connection?.baseUrl };
+  const { baseUrl } = resolveConnection(explicit, stackConfig(), process.env, "public");
+  const res = await request(`${baseUrl}/api/status/${encodeURIComponent(args.slug)}.json`);
   const body = (await res.body.json()) as { ok: boolean; data?: StatusDocument; error?: { code: string; message: string } };
   if (!body.ok || !body.data) {
     throw new UptimeApiError(body.error?.code ?? "unknown_error", res.statusCode, body.error?.message ?? "no document");

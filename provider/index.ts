@@ -1,5 +1,5 @@
 export type { Channel as ChannelRecord, Heartbeat, Monitor as MonitorRecord, Stats, StatusDocument } from "../api";
-export { type ChannelArgs, Channel, type EmailConfig, type SlackConfig, type WebhookConfig } from "./channel";
+export { type ChannelArgs, Channel, type ChannelOutputs, type EmailConfig, type SlackConfig, type WebhookConfig } from "./channel";
 export { type ClientOptions, clientFor, UptimeClient } from "./client";
 export { type Connection, resolveConnection } from "./connection";
 export { hasCode, UptimeApiError, UptimeConfigError } from "./errors";
@@ -10,7 +10,6 @@ export {
   getStatusDocument,
   testChannel,
 } from "./functions";
-export { Monitor, type MonitorArgs } from "./monitor";
+export { Monitor, type MonitorArgs, type MonitorOutputs } from "./monitor";
 export type { ConnectionArgs } from "./resource-options";
-export { StatusPage, type StatusPageArgs } from "./status-page";
-export { type DriftedField, type DriftedResource, type DriftOptions, type DriftReport, detectDrift, formatDrift } from "./drift";
+export { StatusPage, type StatusPageArgs, type StatusPageOutputs } from "./status-page";

@@ -1,4 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+// Subpaths, not the SDK root: its index loads the Automation API, which programs do not need.
+import { secret } from "@pulumi/pulumi/output";
 
 /** A connection for one resource: another service or account than the stack's default. */
 export interface ConnectionArgs {
@@ -11,7 +13,7 @@ export interface ConnectionArgs {
 /** The args with the named ones wrapped as secrets, so state never holds them in plaintext. */
 export function secretInputs<T extends object>(args: T, names: readonly string[]): Record<string, unknown> {
   const out = { ...args } as Record<string, unknown>;
-  for (const name of names) if (out[name] !== undefined) out[name] = pulumi.secret(out[name]);
+  for (const name of names) if (out[name] !== undefined) out[name] = secret(out[name]);
   return out;
 }
 

@@ -6,13 +6,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { clientFor, UptimeClient } from "./client";
 import { type Connection, type PartialConnection, resolveConnection } from "./connection";
 import { hasCode } from "./errors";
-import { channelKind } from "./kinds/channel";
 import { type Failure, isUnknown, type Kind, type Props, same } from "./kinds/kind";
-import { monitorKind } from "./kinds/monitor";
-import { statusPageKind } from "./kinds/status-page";
+import { KINDS, type KindName } from "./kinds/registry";
 
-export const KINDS = { Monitor: monitorKind, Channel: channelKind, StatusPage: statusPageKind } as const;
-export type KindName = keyof typeof KINDS;
+export type { KindName } from "./kinds/registry";
 
 type AnyKind = Kind<{ id: string }>;
 type DiffResult = pulumi.dynamic.DiffResult;
@@ -79,7 +76,7 @@ function changedProperties(kind: AnyKind, id: string | undefined, olds: Props, n
   const actual = kind.actual(olds);
   const changed = new Set<string>();
   for (const field of Object.keys(desired)) {
-    const prop = kind.propertyOf?.(field) ?? field;
+    const prop = kind.propertyOf(field);
     if (isUnknown(news[prop]) || !same(desired[field], actual[field])) changed.add(prop);
   }
   return [...changed];

@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { KindName } from "./runtime";
+import type { KindName } from "./kinds/registry";
 
 type Runtime = typeof import("./runtime");
 

@@ -1,8 +1,14 @@
-import { type Channel, configFingerprint, CreateChannelSchema, issuesToDetails } from "../../api";
-import { type Failure, type Kind, mapKeys, type Props, toCamel, toProperty, toSnake } from "./kind";
+import { type Channel, CHANNEL_FIELDS, configFingerprint, CreateChannelSchema, issuesToDetails } from "../../api";
+import { Fields, resourceOutputs } from "./fields";
+import { type Failure, type Kind, mapKeys, type Props, toCamel, toSnake } from "./kind";
+
+const fields = new Fields(CHANNEL_FIELDS);
 
 /** The channel config as the API wants it: snake_case keys (`webhookUrl` → `webhook_url`). */
 const apiConfig = (config: unknown): Props => mapKeys((config ?? {}) as Props, toSnake);
+
+/** The declared inputs as an API body, the config's keys translated too. */
+const apiBody = (inputs: Props): Props => ({ ...fields.toApi(inputs), config: apiConfig(inputs.config) });
 
 /**
  * Channels. Reads mask the config, so the config is compared through the server's
@@ -12,56 +18,43 @@ export const channelKind: Kind<Channel> = {
   label: "channel",
   path: "/api/v1/channels",
   byIdIsExtension: true,
-  replaceOnChange: ["type"],
+  fields,
+  replaceOnChange: fields.replaceOnChange(),
 
   validate(inputs, complete): Failure[] {
-    const body = { name: inputs.name, type: inputs.type, config: apiConfig(inputs.config) };
     if (!complete) return [];
-    const parsed = CreateChannelSchema.safeParse(body);
+    const parsed = CreateChannelSchema.safeParse(apiBody(inputs));
     if (parsed.success) return [];
-    return issuesToDetails(parsed.error.issues).map((d) => {
-      const property = d.field.startsWith("config.") ? `config.${toCamel(d.field.slice(7))}` : toProperty(d.field);
-      return { property, reason: `${property}: ${d.message}` };
+    return fields.failures(issuesToDetails(parsed.error.issues)).map((f) => {
+      if (!f.property.startsWith("config.")) return f;
+      const property = `config.${toCamel(f.property.slice(7))}`;
+      return { property, reason: property + f.reason.slice(f.property.length) };
     });
   },
 
   desired: (inputs, id) => ({
     name: inputs.name,
     type: inputs.type,
-    configFingerprint: id ? configFingerprint(id, apiConfig(inputs.config)) : undefined,
+    config_fingerprint: id ? configFingerprint(id, apiConfig(inputs.config)) : undefined,
   }),
 
-  actual: (outputs) => ({ name: outputs.name, type: outputs.type, configFingerprint: outputs.configFingerprint }),
+  actual: (outputs) => ({ name: outputs.name, type: outputs.type, config_fingerprint: outputs.configFingerprint }),
 
-  propertyOf: (field) => (field === "configFingerprint" ? "config" : field),
+  // The fingerprint stands for the config it was computed from.
+  propertyOf: (field) => (field === "config_fingerprint" ? "config" : fields.propertyOf(field)),
 
-  createBody: (inputs) => ({ name: inputs.name, type: inputs.type, config: apiConfig(inputs.config) }),
+  createBody: apiBody,
 
-  patchBody(inputs, changed) {
-    return {
-      ...(changed.includes("name") ? { name: inputs.name } : {}),
-      ...(changed.includes("config") ? { config: apiConfig(inputs.config) } : {}),
-    };
-  },
+  patchBody: (inputs, changed) => fields.patch(apiBody(inputs), changed),
 
   outputs(api, inputs, connection) {
     const declared = apiConfig(inputs.config);
     // Keep the declared config while the server's fingerprint says it is what the server holds;
     // otherwise show the masked live config, which differs from any declaration: a visible drift.
     const config = configFingerprint(api.id, declared) === api.config_fingerprint ? inputs.config : mapKeys(api.config, toCamel);
-    return {
-      name: api.name,
-      type: api.type,
-      config,
-      configFingerprint: api.config_fingerprint,
-      createdAt: api.created_at,
-      updatedAt: api.updated_at,
-      endpoint: connection.baseUrl,
-      ...(inputs.connection ? { connection: inputs.connection } : {}),
-      ...(inputs.adopt ? { adopt: inputs.adopt } : {}),
-    };
+    return { ...fields.fromApi(api), config, ...resourceOutputs(inputs, connection) };
   },
 
-  // The config is secret: refreshed inputs are stored without encryption, so it stays out.
-  refreshedInputs: (api) => ({ name: api.name, type: api.type }),
+  // The config is secret: the table keeps it out of refreshed inputs, which are stored unencrypted.
+  refreshedInputs: (api) => fields.fromApi(api, true),
 };

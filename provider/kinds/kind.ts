@@ -1,21 +1,22 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import type { UptimeClient } from "../client";
 import type { Connection } from "../connection";
+import type { Fields } from "./fields";
 
 /** Pulumi's marker for a value not known until apply (preview with computed inputs). */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export const UNKNOWN = unknownValue;
 
 export type Props = Record<string, unknown>;
 
 /** A check failure in Pulumi's shape: the input property and the rule it broke. */
-export interface Failure {
-  property: string;
-  reason: string;
-}
+export type Failure = pulumi.dynamic.CheckFailure;
 
 /**
  * What the generic runtime needs to know about one kind of API object. Comparable fields
- * (`desired`/`actual`) are camelCase input properties in the API's normal form, so a second
- * `pulumi up` compares equal values and reports no change.
+ * (`desired`/`actual`) are keyed by API name and hold values in the API's normal form, so a
+ * second `pulumi up` compares equal values and reports no change; `propertyOf` names the input
+ * property each one comes from.
  */
 export interface Kind<Api extends { id: string }> {
   /** "monitor", "channel", "status page": used in messages. */
@@ -24,6 +25,8 @@ export interface Kind<Api extends { id: string }> {
   path: string;
   /** Whether GET/PATCH/DELETE by id are the server's extensions (channels, status pages). */
   byIdIsExtension: boolean;
+  /** The kind's field table, as the provider reads it. */
+  fields: Fields;
   /** Input properties whose change replaces the object. */
   replaceOnChange: readonly string[];
   /** Failures of the known inputs; `complete` is false when some inputs are unknown. */
@@ -33,7 +36,7 @@ export interface Kind<Api extends { id: string }> {
   /** The comparable fields of the state (outputs). */
   actual(outputs: Props): Props;
   /** The input property a comparable field comes from (for unknowns and detailed diffs). */
-  propertyOf?(field: string): string;
+  propertyOf(field: string): string;
   createBody(inputs: Props): object;
   patchBody(inputs: Props, changed: readonly string[], id: string): object;
   /** Outputs to store: the live object, camelCase, with what the inputs add. */
@@ -54,19 +57,13 @@ export const toCamel = (s: string): string => s.replace(/_([a-z0-9])/g, (_, c: s
 export const toSnake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** Renames the top-level keys (never nested ones: header names stay as written). */
-export function mapKeys(obj: Props, rename: (k: string) => string, keys?: readonly string[]): Props {
+export function mapKeys(obj: Props, rename: (k: string) => string): Props {
   const out: Props = {};
   for (const [k, v] of Object.entries(obj)) {
-    if (v === undefined || (keys && !keys.includes(k))) continue;
+    if (v === undefined) continue;
     out[rename(k)] = v;
   }
   return out;
-}
-
-/** `channel_ids[0]` → `channelIds[0]`, `headers.x-token` unchanged. */
-export function toProperty(field: string): string {
-  const m = /^([a-z_0-9]+)(.*)$/.exec(field);
-  return m ? `${toCamel(m[1] as string)}${m[2]}` : field;
 }
 
 /** Deep equality of JSON values. */

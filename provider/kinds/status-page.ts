@@ -1,62 +1,42 @@
-import { CreateStatusPageSchema, issuesToDetails, normalizeSet, type StatusPage } from "../../api";
-import { type Failure, type Kind, type Props, toProperty } from "./kind";
+import { CreateStatusPageSchema, issuesToDetails, STATUS_PAGE_FIELDS, type StatusPage } from "../../api";
+import { Fields, resourceOutputs } from "./fields";
+import type { Failure, Kind, Props } from "./kind";
 
-const FIELDS = ["slug", "title", "description", "monitorIds"] as const;
-
-const body = (inputs: Props) => ({
-  slug: inputs.slug,
-  title: inputs.title,
-  description: inputs.description ?? null,
-  monitor_ids: normalizeSet((inputs.monitorIds as string[] | undefined) ?? []),
-});
+const fields = new Fields(STATUS_PAGE_FIELDS);
 
 /** Status pages: slug, title, description and a set of monitors; the slug moves the public URL. */
 export const statusPageKind: Kind<StatusPage> = {
   label: "status page",
   path: "/api/v1/status-pages",
   byIdIsExtension: true,
-  replaceOnChange: [],
+  fields,
+  replaceOnChange: fields.replaceOnChange(),
 
   validate(inputs, complete): Failure[] {
     const schema = complete ? CreateStatusPageSchema : CreateStatusPageSchema.partial();
-    const known = Object.fromEntries(Object.entries(body(inputs)).filter(([, v]) => v !== undefined));
-    const parsed = schema.safeParse(complete ? body(inputs) : known);
-    if (parsed.success) return [];
-    return issuesToDetails(parsed.error.issues).map((d) => ({
-      property: toProperty(d.field),
-      reason: `${toProperty(d.field)}: ${d.message}`,
-    }));
+    const body = fields.normalized(inputs);
+    const known = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+    const parsed = schema.safeParse(complete ? body : known);
+    return parsed.success ? [] : fields.failures(issuesToDetails(parsed.error.issues));
   },
 
-  desired: (inputs) => {
-    const b = body(inputs);
-    return { slug: b.slug, title: b.title, description: b.description, monitorIds: b.monitor_ids };
-  },
+  desired: (inputs) => fields.normalized(inputs),
 
-  actual: (outputs) => Object.fromEntries(FIELDS.map((f) => [f, outputs[f] ?? (f === "description" ? null : undefined)])),
+  actual: (outputs) => fields.normalized(outputs),
 
-  createBody: body,
+  propertyOf: (field) => fields.propertyOf(field),
 
-  patchBody(inputs, changed) {
-    const b = body(inputs) as Props;
-    const snake: Record<string, string> = { monitorIds: "monitor_ids" };
-    return Object.fromEntries(changed.map((p) => [snake[p] ?? p, b[snake[p] ?? p]]));
-  },
+  createBody: (inputs) => fields.normalized(inputs),
 
-  outputs(api, inputs, connection) {
+  patchBody: (inputs, changed) => fields.patch(fields.normalized(inputs), changed),
+
+  outputs(api, inputs, connection): Props {
     return {
-      slug: api.slug,
-      title: api.title,
-      description: api.description,
-      monitorIds: api.monitor_ids,
-      createdAt: api.created_at,
-      updatedAt: api.updated_at,
+      ...fields.fromApi(api),
       publicUrl: `${connection.baseUrl}/api/status/${api.slug}.json`,
-      endpoint: connection.baseUrl,
-      ...(inputs.connection ? { connection: inputs.connection } : {}),
-      ...(inputs.adopt ? { adopt: inputs.adopt } : {}),
+      ...resourceOutputs(inputs, connection),
     };
   },
 
-  refreshedInputs: (api) => ({ slug: api.slug, title: api.title, description: api.description, monitorIds: api.monitor_ids }),
+  refreshedInputs: (api) => fields.fromApi(api, true),
 };

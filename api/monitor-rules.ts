@@ -1,0 +1,51 @@
+import type { ErrorDetail } from "./common";
+import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, type MonitorSpec, type MonitorType } from "./monitor";
+
+/**
+ * Rules that span fields, checked on the whole monitor after defaults (so a PATCH is judged
+ * against the monitor it produces). `minIntervalSec` is the server's floor.
+ */
+export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTERVAL_SEC): ErrorDetail[] {
+  const out: ErrorDetail[] = [];
+  if (m.interval_sec < minIntervalSec) {
+    out.push({ field: "interval_sec", message: `must be between ${minIntervalSec} and ${MAX_INTERVAL_SEC}` });
+  }
+  if (m.timeout_sec >= m.interval_sec) {
+    out.push({ field: "timeout_sec", message: `must be less than interval_sec (${m.interval_sec})` });
+  }
+  const urlProblem = checkUrl(m.type, m.url);
+  if (urlProblem) out.push({ field: "url", message: urlProblem });
+  if (m.type === "keyword" && m.keyword === null) {
+    out.push({ field: "keyword", message: "is required for keyword monitors" });
+  }
+  if (m.type !== "keyword" && m.keyword !== null) {
+    out.push({ field: "keyword", message: `is only allowed for keyword monitors, not ${m.type}` });
+  }
+  if (m.body !== null && !METHODS_WITH_BODY.includes(m.method)) {
+    out.push({
+      field: "body",
+      message: `is not allowed with method ${m.method}; use one of ${METHODS_WITH_BODY.join(", ")}`,
+    });
+  }
+  return out;
+}
+
+function checkUrl(type: MonitorType, raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "must be an absolute URL";
+  }
+  if (type === "tcp") {
+    if (url.protocol !== "tcp:" || !url.hostname || !url.port)
+      return "must be tcp://host:port for tcp monitors";
+    if (url.pathname && url.pathname !== "/" && url.pathname !== "")
+      return "must be tcp://host:port with no path";
+    return undefined;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return `must start with http:// or https:// for ${type} monitors`;
+  if (!url.hostname) return "must name a host";
+  return undefined;
+}

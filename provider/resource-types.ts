@@ -1,0 +1,52 @@
+import type * as pulumi from "@pulumi/pulumi";
+import type { FieldTable, FieldType, RESOURCE_FIELDS } from "../api";
+import type { ConnectionArgs } from "./resource-options";
+
+/**
+ * Resource types derived from a kind's field table (api/fields.ts): each property keeps the
+ * JSDoc of its row, so the editor shows it on `new Monitor(…)` and on the outputs.
+ */
+
+/** The TypeScript type a field type describes. */
+export type TsOf<T> = T extends { nullable: true } ? Plain<T> | null : Plain<T>;
+type Plain<T> = T extends { enum: readonly (infer E)[] }
+  ? E
+  : T extends { type: "string" }
+    ? string
+    : T extends { type: "integer" | "number" }
+      ? number
+      : T extends { type: "boolean" }
+        ? boolean
+        : T extends { type: "array"; items: { oneOf: readonly (infer I)[] } }
+          ? TsOf<I>[]
+          : T extends { type: "array"; items: infer I }
+            ? TsOf<I>[]
+            : T extends { type: "object"; additionalProperties: infer V }
+              ? Record<string, TsOf<V>>
+              : never;
+
+/** A `pulumi.Input` of the type, with inputs inside arrays and maps too. */
+type InputOf<T> = T extends readonly (infer E)[]
+  ? pulumi.Input<pulumi.Input<E>[]>
+  : T extends Record<string, infer V>
+    ? pulumi.Input<Record<string, pulumi.Input<V>>>
+    : pulumi.Input<T>;
+
+type Row = { type: FieldType; required?: boolean; outputOnly?: boolean };
+type WithResource<T> = T & Pick<typeof RESOURCE_FIELDS, "adopt" | "connection" | "endpoint">;
+type InputValue<K, R> = K extends "connection" ? pulumi.Input<ConnectionArgs> : InputOf<NonNullable<TsOf<R extends Row ? R["type"] : never>>>;
+
+type Kind<R> = R extends { outputOnly: true } ? "output" : R extends { required: true } ? "required" : "optional";
+type KeysOf<T, W extends string> = { [K in keyof T]: Kind<T[K]> extends W ? K : never }[keyof T];
+
+/** The inputs of a resource: its table's writable rows, plus `adopt` and `connection`. */
+export type ArgsOf<T extends FieldTable> = Pick<AllArgs<T>, KeysOf<WithResource<T>, "required">> &
+  Partial<Pick<AllArgs<T>, KeysOf<WithResource<T>, "optional">>>;
+// Homomorphic over the table, so every property keeps its row's JSDoc.
+type AllArgs<T> = { [K in keyof WithResource<T>]: InputValue<K, WithResource<T>[K]> };
+
+/** The outputs of a resource: every row of its table, plus `endpoint`. */
+export type OutputsOf<T extends FieldTable> = Omit<AllOutputs<T>, "adopt" | "connection">;
+type AllOutputs<T> = {
+  readonly [K in keyof WithResource<T>]: pulumi.Output<TsOf<WithResource<T>[K] extends Row ? WithResource<T>[K]["type"] : never>>;
+};

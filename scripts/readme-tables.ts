@@ -1,0 +1,56 @@
+/**
+ * The README's resource tables, generated from the field tables (api/fields.ts). Run
+ * `npm run readme` to rewrite them; test/provider/readme.test.ts fails while they differ.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CHANNEL_FIELDS, type Field, type FieldTable, MONITOR_FIELDS, RESOURCE_FIELDS, STATUS_PAGE_FIELDS } from "../api";
+
+/** Each resource's table, by the resource's name. */
+export const RESOURCE_TABLES: Record<string, FieldTable> = {
+  Monitor: MONITOR_FIELDS,
+  Channel: CHANNEL_FIELDS,
+  StatusPage: STATUS_PAGE_FIELDS,
+};
+
+function defaultOf(f: Field): string {
+  if (f.required) return "required";
+  if (f.defaultDoc) return f.defaultDoc;
+  if (f.default === undefined || f.default === null) return "none";
+  return `\`${typeof f.default === "string" ? f.default : JSON.stringify(f.default)}\``;
+}
+
+/** The Markdown tables of one resource: its inputs (rule, default), then its outputs. */
+export function fieldTablesMarkdown(table: FieldTable): string {
+  const all: [string, Field][] = Object.entries({ ...table, ...RESOURCE_FIELDS });
+  const inputs = all.filter(([, f]) => !f.outputOnly);
+  const outputs = all.filter(([, f]) => f.outputOnly);
+  return [
+    "| input | rule | default |",
+    "| --- | --- | --- |",
+    ...inputs.map(([p, f]) => `| \`${p}\` | ${f.description} | ${defaultOf(f)} |`),
+    "",
+    "Outputs: the inputs as the service holds them, and",
+    "",
+    "| output | what |",
+    "| --- | --- |",
+    ...outputs.map(([p, f]) => `| \`${p}\` | ${f.description} |`),
+  ].join("\n");
+}
+
+const README = join(__dirname, "..", "..", "README.md");
+const block = (name: string) => new RegExp(`(<!-- fields:${name} -->\\n)[\\s\\S]*?(\\n<!-- /fields:${name} -->)`);
+
+/** The README with every resource's block replaced by the generated tables. */
+export function generatedReadme(text: string): string {
+  let out = text;
+  for (const [name, table] of Object.entries(RESOURCE_TABLES)) {
+    if (!block(name).test(out)) throw new Error(`README.md has no <!-- fields:${name} --> block`);
+    out = out.replace(block(name), `$1${fieldTablesMarkdown(table)}$2`);
+  }
+  return out;
+}
+
+if (require.main === module) {
+  writeFileSync(README, generatedReadme(readFileSync(README, "utf8")));
+}

@@ -1,0 +1,119 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { z } from "zod";
+import {
+  CHANNEL_FIELDS,
+  ChannelSchema,
+  CreateChannelSchema,
+  CreateMonitorSchema,
+  CreateStatusPageSchema,
+  type FieldTable,
+  MONITOR_FIELDS,
+  MonitorSchema,
+  READ_ONLY_FIELDS,
+  STATUS_PAGE_FIELDS,
+  StatusPageSchema,
+} from "../../api";
+import type { Channel, ChannelArgs, Monitor, MonitorArgs, StatusPage, StatusPageArgs } from "../../provider";
+import { outputPlaceholders, secretProperties } from "../../provider/kinds/fields";
+import { UNKNOWN } from "../../provider/kinds/kind";
+import { KINDS } from "../../provider/kinds/registry";
+import { generatedReadme } from "../../scripts/readme-tables";
+
+type Json = Record<string, unknown>;
+
+/** A zod rule's JSON schema reduced to what a table row declares (type, enum, items, nullable). */
+function simplify(js: Json): Json {
+  const anyOf = js.anyOf as Json[] | undefined;
+  if (anyOf) {
+    const values = anyOf.filter((s) => s.type !== "null");
+    const nullable = values.length < anyOf.length ? { nullable: true } : {};
+    return values.length === 1 ? { ...simplify(values[0] as Json), ...nullable } : { oneOf: values.map(simplify), ...nullable };
+  }
+  if (Array.isArray(js.type)) {
+    const types = (js.type as string[]).filter((t) => t !== "null");
+    return { ...simplify({ ...js, type: types.length === 1 ? types[0] : types }), ...(types.length < js.type.length ? { nullable: true } : {}) };
+  }
+  const out: Json = { type: js.type };
+  if (js.enum) out.enum = js.enum;
+  if (js.items) out.items = simplify(js.items as Json);
+  if (js.additionalProperties && typeof js.additionalProperties === "object") out.additionalProperties = simplify(js.additionalProperties as Json);
+  return out;
+}
+const typeOf = (rule: z.ZodType) => simplify(z.toJSONSchema(rule, { io: "input", unrepresentable: "any" }) as Json);
+const apiRows = (t: FieldTable) => Object.entries(t).filter(([, f]) => f.api !== undefined);
+const writable = (t: FieldTable) => apiRows(t).filter(([, f]) => !f.outputOnly);
+
+const KINDS_UNDER_TEST = [
+  { name: "Monitor", table: MONITOR_FIELDS as FieldTable, create: CreateMonitorSchema.shape, read: MonitorSchema.shape, typed: true },
+  { name: "Channel", table: CHANNEL_FIELDS, create: CreateChannelSchema.options[0].shape, read: ChannelSchema.shape, typed: false },
+  { name: "StatusPage", table: STATUS_PAGE_FIELDS, create: CreateStatusPageSchema.shape, read: StatusPageSchema.shape, typed: true },
+] as const;
+
+describe("field tables", () => {
+  for (const k of KINDS_UNDER_TEST) {
+    it(`${k.name}: the table's API fields are exactly the schema's, with the same types and required fields`, () => {
+      const shape = k.create as Record<string, z.ZodType>;
+      expect(writable(k.table).map(([, f]) => f.api).sort()).toEqual(Object.keys(shape).sort());
+      expect(apiRows(k.table).map(([, f]) => f.api).sort()).toEqual(Object.keys(k.read).filter((f) => f !== "id").sort());
+      for (const [prop, f] of writable(k.table)) {
+        const rule = shape[f.api as string] as z.ZodType;
+        // An input the API requires is required in Pulumi too, unless the resource supplies it.
+        expect(!rule.safeParse(undefined).success, prop).toBe(f.required === true || f.defaultDoc !== undefined);
+        if (k.typed) expect(f.type, prop).toEqual(typeOf(rule));
+      }
+      for (const [prop, f] of apiRows(k.table)) {
+        expect(f.type, prop).toEqual(typeOf((k.read as Record<string, z.ZodType>)[f.api as string] as z.ZodType));
+      }
+    });
+  }
+
+  it("the API's read-only fields are the tables' output-only fields", () => {
+    const outputOnly = KINDS_UNDER_TEST.flatMap((k) => apiRows(k.table).filter(([, f]) => f.outputOnly).map(([, f]) => f.api));
+    expect([...READ_ONLY_FIELDS].sort()).toEqual([...new Set(["id", ...outputOnly])].sort());
+  });
+
+  it("secret inputs and outputs come from the table, and refreshed inputs never hold a secret", () => {
+    expect(secretProperties(MONITOR_FIELDS)).toEqual(["headers", "body", "connection"]);
+    expect(secretProperties(CHANNEL_FIELDS)).toEqual(["config", "connection"]);
+    expect(secretProperties(STATUS_PAGE_FIELDS)).toEqual(["connection"]);
+    expect(Object.keys(outputPlaceholders(MONITOR_FIELDS))).toEqual(["status", "health", "lastCheckedAt", "createdAt", "updatedAt", "endpoint"]);
+    for (const kind of Object.values(KINDS)) {
+      const live = Object.fromEntries(apiRows(kind.fields.table).map(([, f]) => [f.api, "x"]));
+      const refreshed = Object.keys(kind.refreshedInputs({ id: "x", ...live } as never));
+      const secrets = secretProperties(kind.fields.table);
+      expect(refreshed.filter((p) => secrets.includes(p)), kind.label).toEqual([]);
+      expect(refreshed.length, kind.label).toBeGreaterThan(1);
+    }
+  });
+
+  it("a whole list or map unknown at preview is compared as it is, without an error", () => {
+    const inputs = { type: "http", url: "https://x.example", intervalSec: 60, tags: UNKNOWN, headers: UNKNOWN, channelIds: UNKNOWN };
+    expect(KINDS.Monitor.desired(inputs, undefined)).toMatchObject({ tags: UNKNOWN, headers: UNKNOWN, channel_ids: UNKNOWN });
+    expect(KINDS.StatusPage.desired({ slug: "s", title: "t", monitorIds: UNKNOWN }, undefined)).toMatchObject({ monitor_ids: UNKNOWN });
+  });
+
+  it("the README's resource tables are the ones the field tables generate (npm run readme)", () => {
+    const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
+    expect(readme).toBe(generatedReadme(readme));
+    expect(readme).toContain("| `keyword` |");
+  });
+
+  it("the resources' Args and outputs are the table's properties", () => {
+    type Inputs<T> = { [K in keyof T]: T[K] extends { outputOnly: true } ? never : K }[keyof T] | "adopt" | "connection";
+    expectTypeOf<keyof MonitorArgs>().toEqualTypeOf<Inputs<typeof MONITOR_FIELDS>>();
+    expectTypeOf<keyof StatusPageArgs>().toEqualTypeOf<Inputs<typeof STATUS_PAGE_FIELDS>>();
+    expectTypeOf<keyof ChannelArgs>().toEqualTypeOf<Inputs<typeof CHANNEL_FIELDS>>();
+    type Outputs<T> = Record<keyof T | "endpoint", pulumi.Output<unknown>>;
+    expectTypeOf<Monitor>().toExtend<Outputs<typeof MONITOR_FIELDS>>();
+    expectTypeOf<Channel>().toExtend<Outputs<typeof CHANNEL_FIELDS>>();
+    expectTypeOf<StatusPage>().toExtend<Outputs<typeof STATUS_PAGE_FIELDS>>();
+    expectTypeOf<MonitorArgs["intervalSec"]>().toEqualTypeOf<pulumi.Input<number>>();
+    expectTypeOf<NonNullable<MonitorArgs["tags"]>>().toEqualTypeOf<pulumi.Input<pulumi.Input<string>[]>>();
+    expectTypeOf<NonNullable<MonitorArgs["headers"]>>().toEqualTypeOf<pulumi.Input<Record<string, pulumi.Input<string>>>>();
+    expectTypeOf<Monitor["health"]>().toEqualTypeOf<pulumi.Output<"pending" | "up" | "down">>();
+    expectTypeOf<Monitor["body"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+  });
+});
