@@ -1,6 +1,7 @@
 import { RRule } from "rrule";
 import { z } from "zod";
 import { type ErrorDetail, Timestamp } from "./common";
+import type { FieldTable } from "./fields";
 
 /** Whether `zone` is an IANA time zone this runtime knows (`UTC`, `Europe/Berlin`, …). */
 export function isTimeZone(zone: string): boolean {
@@ -17,7 +18,11 @@ export function rruleProblem(rule: string): string | undefined {
   if (/DTSTART|TZID|\n/i.test(rule)) return "must be the RRULE value only (starts_at and time_zone give DTSTART)";
   try {
     const options = RRule.parseString(rule.replace(/^RRULE:/i, ""));
-    if (options.freq === undefined) return "must set FREQ (e.g. FREQ=WEEKLY;BYDAY=SU)";
+    if (options.freq === undefined) {
+      return /(^|;)FREQ=/i.test(rule)
+        ? "FREQ must be YEARLY, MONTHLY, WEEKLY, DAILY, HOURLY, MINUTELY or SECONDLY"
+        : "must set FREQ (e.g. FREQ=WEEKLY;BYDAY=SU)";
+    }
     new RRule(options);
     return undefined;
   } catch (err) {
@@ -112,7 +117,50 @@ export function toMaintenanceWindowSpec(
 /** Rules spanning fields: the end after the start. */
 export function maintenanceWindowViolations(w: MaintenanceWindowSpec): ErrorDetail[] {
   if (Date.parse(w.ends_at) <= Date.parse(w.starts_at)) {
-    return [{ field: "ends_at", message: `must be after starts_at (${w.starts_at})` }];
+    return [{ field: "ends_at", message: `must be after the start (${w.starts_at})` }];
   }
   return [];
 }
+
+/** The maintenance window's field table (see fields.ts). */
+export const MAINTENANCE_WINDOW_FIELDS = {
+  /** Display name, 1..120 characters. Defaults to the resource's name. */
+  name: { api: "name", type: { type: "string" }, description: "Display name, 1..120 characters.", defaultDoc: "the resource name" },
+  /** Monitors the window silences; a set. */
+  monitorIds: {
+    api: "monitor_ids",
+    type: { type: "array", items: { type: "string" } },
+    required: true,
+    normal: "set",
+    description: "Monitors the window silences; a set of at least one.",
+  },
+  /** Start of the (first) window, RFC 3339. */
+  startsAt: { api: "starts_at", type: { type: "string" }, required: true, description: "RFC 3339 start of the (first) window." },
+  /** End of the (first) window, RFC 3339, after `startsAt`; each repetition lasts as long. */
+  endsAt: {
+    api: "ends_at",
+    type: { type: "string" },
+    required: true,
+    description: "RFC 3339 end, after `startsAt`; each repetition lasts as long.",
+  },
+  /** Repeats the window: an RFC 5545 RRULE value such as `FREQ=WEEKLY;BYDAY=SU`. */
+  rrule: {
+    api: "rrule",
+    type: { type: "string", nullable: true },
+    description: "RFC 5545 RRULE value, e.g. `FREQ=WEEKLY;BYDAY=SU`; none for a single window.",
+    default: null,
+  },
+  /** IANA time zone in which `rrule` repeats (wall-clock time across DST changes). Default `UTC`. */
+  timeZone: {
+    api: "time_zone",
+    type: { type: "string" },
+    description: "IANA zone in which `rrule` repeats (wall-clock time across DST changes).",
+    default: "UTC",
+  },
+  /** Whether the window is in effect (as of the last refresh). */
+  active: { api: "active", type: { type: "boolean" }, outputOnly: true, description: "Whether the window is in effect (as of the last refresh)." },
+  /** When the window was created. */
+  createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the window was created." },
+  /** When the window last changed. */
+  updatedAt: { api: "updated_at", type: { type: "string" }, outputOnly: true, description: "When the window last changed." },
+} as const satisfies FieldTable;

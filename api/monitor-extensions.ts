@@ -1,6 +1,7 @@
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import type { ErrorDetail } from "./common";
+import type { FieldTable } from "./fields";
 
 /**
  * Documented extensions of the monitor: heartbeat (push) and DNS monitors, certificate expiry,
@@ -60,17 +61,76 @@ export const MONITOR_EXTENSION_DEFAULTS: Readonly<MonitorExtensionSpec> = Object
   recovery_confirmations: 1,
 });
 
-/** Optional create/update body fields (spread into the monitor's body schemas). */
-export const monitorExtensionBody = {
-  grace_sec: monitorExtensionFields.grace_sec.optional(),
-  ssl_expiry_days: monitorExtensionFields.ssl_expiry_days.optional(),
-  verify_tls: monitorExtensionFields.verify_tls.optional(),
-  dns_record_type: monitorExtensionFields.dns_record_type.optional(),
-  dns_expected_values: monitorExtensionFields.dns_expected_values.optional(),
-  dns_resolver: monitorExtensionFields.dns_resolver.optional(),
-  confirmations: monitorExtensionFields.confirmations.optional(),
-  recovery_confirmations: monitorExtensionFields.recovery_confirmations.optional(),
-};
+const EXT = MONITOR_EXTENSION_DEFAULTS;
+
+/** The extension rows of the monitor's field table (api/monitor.ts spreads them into it). */
+export const MONITOR_EXTENSION_ROWS = {
+  /** Heartbeat monitors: seconds a ping may be late beyond `intervalSec`. Default 60. */
+  graceSec: {
+    api: "grace_sec",
+    type: { type: "integer" },
+    description: "Heartbeat monitors: seconds a ping may be late beyond `intervalSec`, 0..86400.",
+    default: EXT.grace_sec,
+  },
+  /** https monitors: down when the certificate expires in fewer days than this (1..365). Default none. */
+  sslExpiryDays: {
+    api: "ssl_expiry_days",
+    type: { type: "integer", nullable: true },
+    description: "https monitors: down when the certificate expires in fewer days (1..365).",
+    default: EXT.ssl_expiry_days,
+  },
+  /** https monitors: whether the certificate must be valid. Default true. */
+  verifyTls: {
+    api: "verify_tls",
+    type: { type: "boolean" },
+    description: "https monitors: whether the certificate must be valid (chain, name, dates).",
+    default: EXT.verify_tls,
+  },
+  /** DNS monitors: the record type resolved. Default `A`. */
+  dnsRecordType: {
+    api: "dns_record_type",
+    type: { type: "string", enum: DNS_RECORD_TYPES },
+    description: "DNS monitors: A, AAAA, CNAME, MX, TXT or NS.",
+    default: EXT.dns_record_type,
+  },
+  /** DNS monitors: the answers expected; a set (MX as `"10 mx.example.com"`). */
+  dnsExpectedValues: {
+    api: "dns_expected_values",
+    type: { type: "array", items: { type: "string" } },
+    normal: "set",
+    description: 'DNS monitors: the answers expected, a set (MX as `"10 mx.example.com"`); required for dns.',
+    default: EXT.dns_expected_values,
+  },
+  /** DNS monitors: the resolver asked, `ip` or `ip:port`. Default: the server's. */
+  dnsResolver: {
+    api: "dns_resolver",
+    type: { type: "string", nullable: true },
+    description: "DNS monitors: the resolver asked, `ip` or `ip:port`; none: the server's.",
+    default: EXT.dns_resolver,
+  },
+  /** Consecutive failed checks before the monitor is down. Default 1. */
+  confirmations: {
+    api: "confirmations",
+    type: { type: "integer" },
+    description: "Failed checks in a row before the monitor is down (an incident, notifications), 1..10.",
+    default: EXT.confirmations,
+  },
+  /** Consecutive passed checks before a down monitor is up again. Default 1. */
+  recoveryConfirmations: {
+    api: "recovery_confirmations",
+    type: { type: "integer" },
+    description: "Passed checks in a row before a down monitor is up again, 1..10.",
+    default: EXT.recovery_confirmations,
+  },
+  /** Heartbeat monitors: the secret URL the job pings (GET or POST); issued at creation. */
+  pushUrl: {
+    api: "push_url",
+    type: { type: "string", nullable: true },
+    outputOnly: true,
+    secret: true,
+    description: "Heartbeat monitors: the secret URL the job pings (GET or POST); issued at creation.",
+  },
+} as const satisfies FieldTable;
 
 /** The read schema of the extension fields. */
 export const monitorExtensionRead = {
@@ -82,6 +142,8 @@ export const monitorExtensionRead = {
   dns_resolver: z.string().nullable(),
   confirmations: z.int(),
   recovery_confirmations: z.int(),
+  /** Never in a read: the push URL is answered once, by `POST …/monitors/<id>/push-token`. */
+  push_url: z.string().nullable().optional(),
 };
 
 /** The normal form of one expected DNS value, so `Example.COM.` and `example.com` are one value. */
@@ -102,25 +164,6 @@ export function normalizeDnsValue(type: DnsRecordType, value: string): string {
     case "TXT":
       return v;
   }
-}
-
-/** Defaults and normal forms of the extension fields, merged over `base` (an update's stored monitor). */
-export function toMonitorExtensionSpec(
-  input: Partial<Record<keyof MonitorExtensionSpec, unknown>>,
-  base?: Partial<MonitorExtensionSpec>,
-): MonitorExtensionSpec {
-  const pick = <K extends keyof MonitorExtensionSpec>(k: K): MonitorExtensionSpec[K] =>
-    (input[k] !== undefined ? input[k] : (base?.[k] ?? MONITOR_EXTENSION_DEFAULTS[k])) as MonitorExtensionSpec[K];
-  return {
-    grace_sec: pick("grace_sec"),
-    ssl_expiry_days: pick("ssl_expiry_days"),
-    verify_tls: pick("verify_tls"),
-    dns_record_type: pick("dns_record_type"),
-    dns_expected_values: [...new Set(pick("dns_expected_values"))].sort(),
-    dns_resolver: pick("dns_resolver"),
-    confirmations: pick("confirmations"),
-    recovery_confirmations: pick("recovery_confirmations"),
-  };
 }
 
 /** Parses `ip`, `ip:port` or `[v6]:port`; undefined when it is none of those. */

@@ -143,6 +143,7 @@ export async function create(name: KindName, inputs: Props): Promise<pulumi.dyna
         })
       ).data;
   if (kind.afterWrite) api = await kind.afterWrite(client, api, inputs);
+  if (kind.afterCreate) api = await kind.afterCreate(client, api, inputs);
   return { id: api.id, outs: kind.outputs(api, inputs, connection) };
 }
 
@@ -151,7 +152,7 @@ export async function read(name: KindName, id: string, props: Props): Promise<pu
   const { connection, client } = connect(props);
   const live = await fetchLive(kind, client, id);
   if (!live) return {};
-  return { id, props: kind.outputs(live, props, connection), inputs: kind.refreshedInputs(live) };
+  return { id, props: kind.outputs(live, props, connection, props), inputs: kind.refreshedInputs(live) };
 }
 
 export async function update(name: KindName, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
@@ -167,7 +168,7 @@ export async function update(name: KindName, id: string, olds: Props, news: Prop
     if (!api) throw new Error(`${kind.label} ${id} no longer exists; run \`pulumi refresh\` to recreate it`);
   }
   if (kind.afterWrite) api = await kind.afterWrite(client, api, news);
-  return { outs: kind.outputs(api, news, connection) };
+  return { outs: kind.outputs(api, news, connection, olds) };
 }
 
 export async function remove(name: KindName, id: string, props: Props): Promise<void> {

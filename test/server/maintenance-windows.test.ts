@@ -95,7 +95,7 @@ describe("maintenance windows", () => {
       name: "bad", monitor_ids: ["mon_nope"], starts_at: "2026-01-01T02:00:00Z", ends_at: "2026-01-01T01:00:00Z",
     });
     expect(order.body.error.details).toEqual([
-      { field: "ends_at", message: "must be after starts_at (2026-01-01T02:00:00Z)" },
+      { field: "ends_at", message: "must be after the start (2026-01-01T02:00:00Z)" },
       { field: "monitor_ids[0]", message: "monitor mon_nope does not exist" },
     ]);
   });
