@@ -21,6 +21,11 @@ export const PushTokenSchema = z.object({
  */
 export async function pushTokenRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // Never replayed: a stored answer would keep the push URL in the database. Each call issues a
+  // new URL anyway, so a retry is as good as a replay.
+  fastify.addHook("onRequest", async (req) => {
+    delete req.headers["idempotency-key"];
+  });
   app.post(
     "/api/v1/monitors/:id/push-token",
     {

@@ -87,7 +87,8 @@ describe("heartbeat (push) monitors", () => {
     const local = await startServer({ db: join(dir, "u.db"), checker: false });
     try {
       const m = (await local.call("POST", "/api/v1/monitors", { name: "job", type: "heartbeat", interval_sec: 60 })).body.data;
-      const pushUrl: string = (await local.call("POST", `/api/v1/monitors/${m.id}/push-token`)).body.data.push_url;
+      const pushUrl: string = (await local.call("POST", `/api/v1/monitors/${m.id}/push-token`, undefined, { headers: { "idempotency-key": "once" } })).body
+        .data.push_url;
       expect((await ping(pushUrl)).status).toBe(200);
       const token = pushUrl.split("/").pop() as string;
       for (const file of readdirSync(dir)) expect(readFileSync(join(dir, file)).includes(token)).toBe(false);
