@@ -3,15 +3,19 @@ import { z } from "zod";
 /** Every error code the API answers with, and the HTTP status that carries it. */
 export const ERROR_STATUS = {
   malformed_json: 400,
+  bad_request: 400,
   unauthorized: 401,
   monitor_limit_reached: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   validation_failed: 422,
   rate_limited: 429,
+  header_fields_too_large: 431,
   internal_error: 500,
   delivery_failed: 502,
 } as const;
@@ -53,12 +57,38 @@ export function listEnvelope<T extends z.ZodType>(item: T) {
 /** RFC 3339 UTC timestamp. */
 export const Timestamp = z.iso.datetime();
 
+/**
+ * A whole number in a query string, strictly decimal digits: `0x10`, `1e2`, ` 24` and `24.0` are
+ * refused (422) rather than read as a number. Documented as an integer in the OpenAPI document.
+ */
+export function queryInt(min: number, max: number, fallback: number) {
+  const range = `must be between ${min} and ${max}`;
+  return z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || /^\d{1,9}$/.test(v), "must be a whole number")
+    .transform((v) => (v === undefined ? fallback : Number(v)))
+    .pipe(z.int().min(min, range).max(max, range))
+    .meta({ type: "integer", minimum: min, maximum: max, default: fallback });
+}
+
 /** Query of every list call: `limit` 1..200 (default 50) and the opaque `cursor` of the previous page. */
 export const ListQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: queryInt(1, 200, 50),
   cursor: z.string().min(1).max(200).optional(),
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
 
-/** Path parameter `id`: any string; an unknown id is a 404, not a validation error. */
-export const IdParamsSchema = z.strictObject({ id: z.string().min(1).max(100) });
+/** The prefix of each kind's ids (`mon_…`). */
+export const ID_PREFIX = { monitor: "mon", channel: "chn", statusPage: "sp", maintenanceWindow: "mw" } as const;
+
+/** Length of the part of an id after its prefix: 12 hex of time, 4 of sequence, 12 random. */
+const ID_BODY = 28;
+
+/**
+ * Path parameter `id` of one kind: its prefix and length. An id of another shape names nothing,
+ * so the server answers 404 (not 422), as for any unknown id.
+ */
+export function idParams(prefix: (typeof ID_PREFIX)[keyof typeof ID_PREFIX]) {
+  return z.strictObject({ id: z.string().regex(new RegExp(`^${prefix}_[0-9a-f]{${ID_BODY}}$`)) });
+}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Timestamp } from "./common";
+import { queryInt, Timestamp } from "./common";
 
 /** One check result. */
 export const HeartbeatSchema = z
@@ -20,22 +20,12 @@ export type Heartbeat = z.infer<typeof HeartbeatSchema>;
 
 /** Query of `GET …/heartbeats`: `hours` 1..720, default 24. */
 export const HeartbeatsQuerySchema = z.strictObject({
-  hours: z.coerce
-    .number()
-    .int("must be a whole number")
-    .min(1, "must be between 1 and 720")
-    .max(720, "must be between 1 and 720")
-    .default(24),
+  hours: queryInt(1, 720, 24),
 });
 
 /** Query of `GET …/stats`: `days` 1..90, default 30. */
 export const StatsQuerySchema = z.strictObject({
-  days: z.coerce
-    .number()
-    .int("must be a whole number")
-    .min(1, "must be between 1 and 90")
-    .max(90, "must be between 1 and 90")
-    .default(30),
+  days: queryInt(1, 90, 30),
 });
 
 /** Stats of a monitor over `days` days, with a UTC daily breakdown. */

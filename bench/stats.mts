@@ -21,7 +21,7 @@ let n = 0;
 // Through the checker's own write path: heartbeat, daily roll-up and incidents in one transaction each.
 for (let at = now - 365 * DAY; at <= now; at += 30_000) {
   const up = Math.random() > 0.001;
-  store.heartbeats.recordCheck(
+  store.recordCheck(
     monitor.id,
     { up, response_time_ms: 50 + Math.floor(Math.random() * 200), status_code: up ? 200 : 503, error: up ? null : "unexpected status 503" },
     at,

@@ -1,22 +1,19 @@
-import { randomBytes } from "node:crypto";
 import swagger from "@fastify/swagger";
-import Fastify, { type FastifyInstance } from "fastify";
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-} from "fastify-type-provider-zod";
-import { resolveOptions, type ServerOptionsInput } from "./config";
-import { registerAuth } from "./http/auth";
-import { registerErrorHandling } from "./http/errors";
-import { registerIdempotency } from "./http/idempotency";
-import { methodNotAllowed } from "./http/method-not-allowed";
-import { registerRateLimit } from "./http/rate-limit";
-import "./http/types";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
+import fp from "fastify-plugin";
+import { jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler } from "fastify-type-provider-zod";
 import { createTransport } from "nodemailer";
 import { interceptors } from "undici";
 import { Checker } from "./checker/checker";
+import { resolveOptions, type ServerOptionsInput } from "./config";
+import { registerAuth } from "./http/auth";
+import { BODY_LIMIT, clientErrorHandler, frameworkErrors, newRequestId, registerErrorHandling } from "./http/errors";
+import { registerIdempotency } from "./http/idempotency";
+import { methodNotAllowed } from "./http/method-not-allowed";
+import { withLinks } from "./http/openapi-links";
+import { registerRateLimit } from "./http/rate-limit";
+import { serializerCompiler } from "./http/serializer";
+import "./http/types";
 import type { SendMail } from "./notify/deliver";
 import { Notifier } from "./notify/notifier";
 import { outboundAgent } from "./outbound";
@@ -25,59 +22,35 @@ import { maintenanceWindowRoutes } from "./routes/maintenance-windows";
 import { monitorRoutes } from "./routes/monitors";
 import { pushRoutes, pushTokenRoutes } from "./routes/push";
 import { statusPageRoutes } from "./routes/status-pages";
-import { Store } from "./store";
+import { servicesPlugin } from "./services";
+import { storePlugin } from "./store/plugin";
 
 export const API_VERSION = "1.0.0";
 
 /**
  * Builds the reference server without listening: tests call `listen({ port: 0 })` on it, the
- * CLI a real port. The store is opened here and closed with the app.
+ * CLI a real port. Plugins in dependency order: store → monitoring → services → routes.
  */
 export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyInstance> {
   const settings = resolveOptions(input);
   const app = Fastify({
     logger: settings.logger === true ? { level: "info" } : settings.logger,
+    // Successful requests are logged at debug level only: one log line per request would cost
+    // more than the request itself. Errors are logged by the error handler and the hook below.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: settings.trustProxy,
-    bodyLimit: 64 * 1024,
-    genReqId: () => `req_${randomBytes(8).toString("hex")}`,
+    bodyLimit: BODY_LIMIT,
+    // Ids up to this long reach authentication and then get a 404; longer ones a 404 at once.
+    routerOptions: { maxParamLength: 512 },
+    genReqId: newRequestId,
+    frameworkErrors,
+    clientErrorHandler,
   });
-  const store = Store.open(settings.db);
-  if (settings.devKey && !store.keys.authenticate(settings.devKey))
-    store.keys.create("dev", "dev key", settings.devKey);
-  const outbound = outboundAgent(settings.allowPrivateTargets);
-  const following = outbound.compose(interceptors.redirect({ maxRedirections: 5 }));
-  const sendMail = mailer(settings.smtpUrl, settings.smtpFrom);
-  const notifier = new Notifier(
-    { store, dispatcher: outbound, allowPrivate: settings.allowPrivateTargets, sendMail },
-    app.log,
-    settings.notifyRetryDelaysMs,
-  );
-  const checker = new Checker(
-    store,
-    { follow: following, direct: outbound, allowPrivate: settings.allowPrivateTargets },
-    notifier,
-    app.log,
-    settings.checkConcurrency,
-  );
-  app.decorate("store", store);
   app.decorate("settings", settings);
-  app.decorate("checker", checker);
-  app.decorate("notifier", notifier);
-  const prune = setInterval(() => {
-    store.heartbeats.prune();
-    store.idempotency.prune();
-  }, 3_600_000).unref();
-  app.addHook("onReady", async () => {
-    store.heartbeats.prune();
-    if (settings.checker) await checker.start();
-  });
-  app.addHook("onClose", async () => {
-    clearInterval(prune);
-    notifier.close();
-    await checker.stop();
-    await outbound.close();
-    store.close();
-  });
+  logResponses(app);
+  await app.register(storePlugin);
+  await app.register(monitoring);
+  await app.register(servicesPlugin);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -100,7 +73,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => withLinks(jsonSchemaTransformObject(input)),
   });
 
   const allow = methodNotAllowed(app);
@@ -111,11 +84,62 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
     await app.register(maintenanceWindowRoutes);
     await app.register(pushRoutes);
     await app.register(pushTokenRoutes);
+    app.get("/api/v1/openapi.json", { schema: { hide: true } }, async (_req, reply) =>
+      reply.type("application/json; charset=utf-8").send(JSON.stringify(app.swagger())),
+    );
   }
-  if (settings.extensions) app.get("/api/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   allow.seal();
   return app;
 }
+
+/**
+ * One line per answered request: errors at info, successes at debug only, so that at the default
+ * level a successful request writes nothing. The path is logged without its query string.
+ */
+function logResponses(app: FastifyInstance): void {
+  const enabled = (level: string) =>
+    (app.log as unknown as { isLevelEnabled?: (l: string) => boolean }).isLevelEnabled?.(level) ?? false;
+  const levels = { info: enabled("info"), debug: enabled("debug") };
+  if (!levels.info && !levels.debug) return;
+  app.addHook("onResponse", async (request, reply) => {
+    const level = reply.statusCode >= 400 ? "info" : "debug";
+    if (!levels[level]) return;
+    const path = request.url.split("?")[0];
+    request.log[level]({ method: request.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request completed");
+  });
+}
+
+/** The checker and the notifier: outbound connections under the outbound policy. */
+const monitoring = fp(
+  async (app) => {
+    const { settings, store } = app;
+    const outbound = outboundAgent(settings.allowPrivateTargets);
+    const following = outbound.compose(interceptors.redirect({ maxRedirections: 5 }));
+    const notifier = new Notifier(
+      { store, dispatcher: outbound, allowPrivate: settings.allowPrivateTargets, sendMail: mailer(settings.smtpUrl, settings.smtpFrom) },
+      app.log,
+      settings.notifyRetryDelaysMs,
+    );
+    const checker = new Checker(
+      store,
+      { follow: following, direct: outbound, allowPrivate: settings.allowPrivateTargets },
+      notifier,
+      app.log,
+      settings.checkConcurrency,
+    );
+    app.decorate("notifier", notifier);
+    app.decorate("checker", checker);
+    app.addHook("onReady", async () => {
+      if (settings.checker) await checker.start();
+    });
+    app.addHook("onClose", async () => {
+      notifier.close();
+      await checker.stop();
+      await outbound.close();
+    });
+  },
+  { name: "monitoring", dependencies: ["store"] },
+);
 
 function mailer(url: string | undefined, from: string): SendMail | undefined {
   if (!url) return undefined;

@@ -22,7 +22,7 @@ export function refusal(address: string, allowPrivate: boolean): string | undefi
 
 /** An error with a stable code for refused destinations. */
 export class TargetRefusedError extends Error {
-  readonly code = "TARGET_REFUSED";
+  readonly code = "target_refused";
 }
 
 /** Checks a URL's host before any connection: names on the block list and IP literals. */

@@ -2,14 +2,13 @@ import { createHash } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
-import type { HealthPolicy } from "../store/health";
 import type { ScheduledMonitor } from "../store/monitors";
+import type { HealthPolicy } from "../store/streaks";
 import { CheckRunner, cadenceMs } from "./dispatch";
 import type { ProbeContext } from "./probe";
 
 interface Slot {
   intervalMs: number;
-  nextAt: number;
   timer: NodeJS.Timeout;
 }
 
@@ -117,7 +116,7 @@ export class Checker {
   private schedule(id: string, intervalMs: number, at: number): void {
     const timer = setTimeout(() => this.fire(id, at), Math.max(0, at - Date.now()));
     timer.unref();
-    this.slots.set(id, { intervalMs, nextAt: at, timer });
+    this.slots.set(id, { intervalMs, timer });
   }
 
   private fire(id: string, scheduledAt: number): void {
@@ -147,7 +146,7 @@ export class Checker {
     const outcome = await this.runner.run(monitor);
     if (outcome === undefined || this.stopped || !this.store.db.isOpen) return;
     const now = Date.now();
-    const recorded = this.store.heartbeats.recordCheck(id, outcome, now, this.runner.policy(monitor, now));
+    const recorded = this.store.recordCheck(id, outcome, now, this.runner.policy(monitor, now));
     this.checks++;
     if (recorded?.transition) {
       this.notifier.notify(monitor, recorded.transition === "down" ? "monitor.down" : "monitor.up", recorded.heartbeat);

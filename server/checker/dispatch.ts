@@ -2,7 +2,7 @@ import { MONITOR_EXTENSION_DEFAULTS, type MonitorExtensionSpec } from "../../api
 import { missedPing } from "../push/deadline";
 import type { Store } from "../store";
 import type { CheckOutcome } from "../store/heartbeats";
-import type { HealthPolicy } from "../store/health";
+import type { HealthPolicy } from "../store/streaks";
 import type { ScheduledMonitor } from "../store/monitors";
 import { probeDns } from "./dns";
 import { type ProbeContext, probe } from "./probe";

@@ -1,8 +1,6 @@
 import type { FastifyInstance, HTTPMethods } from "fastify";
 import { ApiError } from "../errors";
 
-const METHODS: HTTPMethods[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
-
 /**
  * Collects the routes as they are added; `seal()` then answers every other method on a known
  * path with 405 and an `Allow` header, instead of a misleading 404.
@@ -18,15 +16,22 @@ export function methodNotAllowed(app: FastifyInstance): { seal: () => void } {
   return {
     seal: () => {
       for (const [url, known] of [...byPath]) {
-        const others = METHODS.filter((m) => !known.has(m));
+        // Every method the router knows (TRACE and QUERY too); HEAD comes with each GET.
+        const others = app.supportedMethods.filter(
+          (m) => !known.has(m) && !(m === "HEAD" && known.has("GET")),
+        ) as HTTPMethods[];
         if (others.length === 0) continue;
         const allow = [...known].sort().join(", ");
         app.route({
           method: others,
           url,
-          handler: async () => {
+          // Not an operation of its own: every operation documents 405 among its responses.
+          schema: { hide: true },
+          // Refused on arrival, before any body is read or required (QUERY needs a Content-Type).
+          onRequest: async () => {
             throw new ApiError("method_not_allowed", `Use one of: ${allow}`, undefined, { allow });
           },
+          handler: async () => undefined,
         });
       }
     },

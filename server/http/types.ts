@@ -1,14 +1,18 @@
 import type { ServerOptions } from "../config";
+import type { Services } from "../services";
 import type { Store } from "../store";
 import type { Principal } from "../store/keys";
 
 declare module "fastify" {
   interface FastifyInstance {
+    /** The repositories: for services and HTTP hooks, never for route handlers. */
     store: Store;
     settings: ServerOptions;
     /** Probes active monitors; call `refresh(id)` after changing one. */
     checker: import("../checker/checker").Checker;
     notifier: import("../notify/notifier").Notifier;
+    /** What route handlers call: routes → services → store. */
+    services: Services;
   }
   interface FastifyRequest {
     /** The account of the request's API key (set by the auth hook on /api/v1). */

@@ -22,7 +22,7 @@ export interface DeliveryResult {
 
 /** A failed delivery, with a reason safe to show (never the URL, which carries tokens). */
 export class DeliveryError extends Error {
-  readonly code = "DELIVERY_FAILED";
+  readonly code = "delivery_failed";
 }
 
 /** Sends an email; set when the server has an SMTP URL. */

@@ -3,13 +3,15 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import {
   CreateMaintenanceWindowSchema,
   envelope,
-  IdParamsSchema,
+  ID_PREFIX,
+  idParams,
   ListQuerySchema,
   listEnvelope,
   MaintenanceWindowSchema,
   UpdateMaintenanceWindowSchema,
 } from "../../api";
 import { principalOf } from "../http/types";
+import { errorResponses } from "./responses";
 import {
   createMaintenanceWindow,
   deleteMaintenanceWindow,
@@ -18,6 +20,7 @@ import {
 } from "../services/maintenance-windows";
 
 const one = { 200: envelope(MaintenanceWindowSchema) };
+const windowId = idParams(ID_PREFIX.maintenanceWindow);
 
 /** /api/v1/maintenance-windows (extension): list, create, get, PATCH, DELETE. */
 export async function maintenanceWindowRoutes(fastify: FastifyInstance): Promise<void> {
@@ -28,7 +31,7 @@ export async function maintenanceWindowRoutes(fastify: FastifyInstance): Promise
 
   app.get(
     "/api/v1/maintenance-windows",
-    { schema: { tags, summary, querystring: ListQuerySchema, response: { 200: listEnvelope(MaintenanceWindowSchema) } } },
+    { schema: { tags, summary, querystring: ListQuerySchema, response: { 200: listEnvelope(MaintenanceWindowSchema), ...errorResponses("GET", { validated: true }) } } },
     async (req) => {
       const page = store.maintenanceWindows.list(principalOf(req).accountId, req.query.limit, req.query.cursor);
       return { ok: true as const, data: page.items, next_cursor: page.nextCursor };
@@ -36,20 +39,20 @@ export async function maintenanceWindowRoutes(fastify: FastifyInstance): Promise
   );
   app.post(
     "/api/v1/maintenance-windows",
-    { schema: { tags, summary, body: CreateMaintenanceWindowSchema, response: { 201: envelope(MaintenanceWindowSchema) } } },
+    { schema: { tags, summary, body: CreateMaintenanceWindowSchema, response: { 201: envelope(MaintenanceWindowSchema), ...errorResponses("POST") } } },
     async (req, reply) =>
       reply.code(201).send({ ok: true as const, data: createMaintenanceWindow(store, principalOf(req).accountId, req.body) }),
   );
-  app.get("/api/v1/maintenance-windows/:id", { schema: { tags, summary, params: IdParamsSchema, response: one } }, async (req) => ({
+  app.get("/api/v1/maintenance-windows/:id", { schema: { tags, summary, params: windowId, response: { ...one, ...errorResponses("GET", { id: true }) } } }, async (req) => ({
     ok: true as const,
     data: getMaintenanceWindow(store, principalOf(req).accountId, req.params.id),
   }));
   app.patch(
     "/api/v1/maintenance-windows/:id",
-    { schema: { tags, summary, params: IdParamsSchema, body: UpdateMaintenanceWindowSchema, response: one } },
+    { schema: { tags, summary, params: windowId, body: UpdateMaintenanceWindowSchema, response: { ...one, ...errorResponses("PATCH", { id: true, validated: true }) } } },
     async (req) => ({ ok: true as const, data: updateMaintenanceWindow(store, principalOf(req).accountId, req.params.id, req.body) }),
   );
-  app.delete("/api/v1/maintenance-windows/:id", { schema: { tags, summary, params: IdParamsSchema, response: one } }, async (req) => ({
+  app.delete("/api/v1/maintenance-windows/:id", { schema: { tags, summary, params: windowId, response: { ...one, ...errorResponses("DELETE", { id: true }) } } }, async (req) => ({
     ok: true as const,
     data: deleteMaintenanceWindow(store, principalOf(req).accountId, req.params.id),
   }));

@@ -6,93 +6,49 @@ import {
   envelope,
   HeartbeatSchema,
   HeartbeatsQuerySchema,
-  IdParamsSchema,
+  ID_PREFIX,
+  idParams,
   ListQuerySchema,
-  listEnvelope,
   MonitorSchema,
   StatsQuerySchema,
   StatsSchema,
   UpdateMonitorSchema,
 } from "../../api";
-import { notFound } from "../errors";
 import { principalOf } from "../http/types";
-import { createMonitor, getMonitor, updateMonitor } from "../services/monitors";
+import { crudRoutes } from "./crud";
+import { errorResponses } from "./responses";
 
 const ListMonitorsQuerySchema = ListQuerySchema.extend({
   tag: z.string().max(50).optional(),
   status: z.enum(["active", "paused"]).optional(),
 });
 
-const one = { 200: envelope(MonitorSchema) };
+const params = idParams(ID_PREFIX.monitor);
 
 /** /api/v1/monitors: CRUD, pause/resume, heartbeats and stats. */
 export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { store, settings: options } = fastify;
-  const changed = <T extends { id: string }>(monitor: T): T => {
-    fastify.checker.refresh(monitor.id);
-    return monitor;
-  };
+  const monitors = fastify.services.monitors;
   const tags = ["monitors"];
-
-  app.get(
-    "/api/v1/monitors",
-    {
-      schema: { tags, querystring: ListMonitorsQuerySchema, response: { 200: listEnvelope(MonitorSchema) } },
-    },
-    async (req) => {
-      const page = store.monitors.list(principalOf(req).accountId, req.query);
-      return { ok: true as const, data: page.items, next_cursor: page.nextCursor };
-    },
-  );
-
-  app.post(
-    "/api/v1/monitors",
-    { schema: { tags, body: CreateMonitorSchema, response: { 201: envelope(MonitorSchema) } } },
-    async (req, reply) => {
-      const monitor = changed(createMonitor(store, options, principalOf(req), req.body));
-      return reply.code(201).send({ ok: true as const, data: monitor });
-    },
-  );
-
-  app.get(
-    "/api/v1/monitors/:id",
-    { schema: { tags, params: IdParamsSchema, response: one } },
-    async (req) => ({
-      ok: true as const,
-      data: getMonitor(store, principalOf(req), req.params.id),
-    }),
-  );
-
-  app.patch(
-    "/api/v1/monitors/:id",
-    { schema: { tags, params: IdParamsSchema, body: UpdateMonitorSchema, response: one } },
-    async (req) => ({
-      ok: true as const,
-      data: changed(updateMonitor(store, options, principalOf(req), req.params.id, req.body)),
-    }),
-  );
-
-  app.delete(
-    "/api/v1/monitors/:id",
-    { schema: { tags, params: IdParamsSchema, response: one } },
-    async (req) => {
-      const monitor = store.monitors.delete(principalOf(req).accountId, req.params.id);
-      if (!monitor) throw notFound("monitor", req.params.id);
-      return { ok: true as const, data: changed(monitor) };
-    },
-  );
+  crudRoutes(fastify, {
+    path: "/api/v1/monitors",
+    tag: "monitors",
+    item: MonitorSchema,
+    create: CreateMonitorSchema,
+    update: UpdateMonitorSchema,
+    query: ListMonitorsQuerySchema,
+    params,
+    service: monitors,
+    itemRoutes: true,
+    createErrors: [403],
+  });
 
   for (const action of ["pause", "resume"] as const) {
+    const status = action === "pause" ? "paused" : "active";
     app.post(
       `/api/v1/monitors/:id/${action}`,
-      { schema: { tags, params: IdParamsSchema, response: one } },
-      async (req) => {
-        const status = action === "pause" ? "paused" : "active";
-        const monitor = store.monitors.setStatus(principalOf(req).accountId, req.params.id, status);
-        if (!monitor) throw notFound("monitor", req.params.id);
-        return { ok: true as const, data: changed(monitor) };
-      },
+      { schema: { tags, params, response: { 200: envelope(MonitorSchema), ...errorResponses("POST", { id: true }) } } },
+      async (req) => ({ ok: true as const, data: monitors.setStatus(principalOf(req), req.params.id, status) }),
     );
   }
 
@@ -101,15 +57,12 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags,
-        params: IdParamsSchema,
+        params,
         querystring: HeartbeatsQuerySchema,
-        response: { 200: envelope(z.array(HeartbeatSchema)) },
+        response: { 200: envelope(z.array(HeartbeatSchema)), ...errorResponses("GET", { id: true, validated: true }) },
       },
     },
-    async (req) => {
-      const monitor = getMonitor(store, principalOf(req), req.params.id);
-      return { ok: true as const, data: store.heartbeats.recent(monitor.id, req.query.hours) };
-    },
+    async (req) => ({ ok: true as const, data: monitors.heartbeats(principalOf(req), req.params.id, req.query.hours) }),
   );
 
   app.get(
@@ -117,14 +70,11 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags,
-        params: IdParamsSchema,
+        params,
         querystring: StatsQuerySchema,
-        response: { 200: envelope(StatsSchema) },
+        response: { 200: envelope(StatsSchema), ...errorResponses("GET", { id: true, validated: true }) },
       },
     },
-    async (req) => {
-      const monitor = getMonitor(store, principalOf(req), req.params.id);
-      return { ok: true as const, data: store.heartbeats.stats(monitor.id, req.query.days) };
-    },
+    async (req) => ({ ok: true as const, data: monitors.stats(principalOf(req), req.params.id, req.query.days) }),
   );
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { envelope, IdParamsSchema } from "../../api";
+import { envelope, ID_PREFIX, idParams } from "../../api";
 import { ApiError, notFound } from "../errors";
 import { principalOf } from "../http/types";
+import { errorResponses } from "./responses";
 
 /** Pings per push token per rate-limit window: a job that loops by mistake cannot flood the store. */
 export const PUSH_RATE_LIMIT = 60;
@@ -32,8 +33,8 @@ export async function pushTokenRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags: ["monitors"],
         summary: "Extension: issue the push URL of a heartbeat monitor",
-        params: IdParamsSchema,
-        response: { 200: envelope(PushTokenSchema) },
+        params: idParams(ID_PREFIX.monitor),
+        response: { 200: envelope(PushTokenSchema), ...errorResponses("POST", { id: true }) },
       },
     },
     async (req) => {
@@ -73,14 +74,15 @@ export async function pushRoutes(fastify: FastifyInstance): Promise<void> {
       tags: ["public"],
       summary: "Extension: ping of a heartbeat monitor (no key; the token is secret)",
       params: z.object({ token: z.string().max(200) }),
-      response: { 200: envelope(z.object({ received_at: z.string() })) },
+      security: [],
+      response: { 200: envelope(z.object({ received_at: z.string() })), ...errorResponses("POST", { public: true }) },
     },
     handler: async (req) => {
       const monitorId = store.pushTokens.monitorOf(req.params.token);
       const monitor = monitorId ? store.monitors.find(monitorId) : undefined;
       // One answer for unknown tokens and deleted monitors, so tokens cannot be probed.
       if (!monitor) throw new ApiError("not_found", "No heartbeat monitor has this push token");
-      const recorded = store.heartbeats.recordCheck(
+      const recorded = store.recordCheck(
         monitor.id,
         { up: true, response_time_ms: null, status_code: null, error: null },
         Date.now(),

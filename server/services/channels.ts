@@ -5,52 +5,90 @@ import {
   type ChannelTestResult,
   type CreateChannel,
   issuesToDetails,
+  type ListQuery,
   type UpdateChannel,
 } from "../../api";
 import { ApiError, notFound, validationFailed } from "../errors";
-import { type DeliveryContext, DeliveryError, deliver } from "../notify/deliver";
+import { DeliveryError, deliver } from "../notify/deliver";
+import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
+import type { Principal } from "../store/keys";
+import { type ListPage, listPage } from "./paging";
 
-export function getChannel(store: Store, accountId: string, id: string): Channel {
-  const channel = store.channels.get(accountId, id);
-  if (!channel) throw notFound("channel", id);
-  return channel;
-}
+/** Notification channels of an account, and their test deliveries. */
+export class ChannelService {
+  constructor(
+    private readonly store: Store,
+    private readonly notifier: Pick<Notifier, "contextFor">,
+  ) {}
 
-export function createChannel(store: Store, accountId: string, body: CreateChannel): Channel {
-  return store.channels.create(accountId, body.name, body.type, body.config);
-}
-
-/** PATCH: a new name and/or a whole new config, validated against the channel's type. */
-export function updateChannel(store: Store, accountId: string, id: string, body: UpdateChannel): Channel {
-  const current = store.channels.stored(accountId, id);
-  if (!current) throw notFound("channel", id);
-  let config: ChannelConfig = current.config;
-  if (body.config !== undefined) {
-    const parsed = CHANNEL_CONFIG_SCHEMAS[current.type].safeParse(body.config);
-    if (!parsed.success) {
-      throw validationFailed(
-        issuesToDetails(parsed.error.issues).map((d) => ({
-          ...d,
-          field: `config.${d.field}`.replace(/\.body$/, ""),
-        })),
-      );
-    }
-    config = parsed.data as ChannelConfig;
+  list(principal: Principal, query: ListQuery): ListPage<Channel> {
+    return listPage(() => this.store.channels.list(principal.accountId, query.limit, query.cursor));
   }
-  return store.channels.update(accountId, id, body.name ?? current.name, config) as Channel;
+
+  get(principal: Principal, id: string): Channel {
+    const channel = this.store.channels.get(principal.accountId, id);
+    if (!channel) throw notFound("channel", id);
+    return channel;
+  }
+
+  create(principal: Principal, body: CreateChannel): Channel {
+    checkConfig(body.config);
+    return this.store.channels.create(principal.accountId, body.name, body.type, body.config);
+  }
+
+  /** PATCH: a new name and/or a whole new config, validated against the channel's type. */
+  update(principal: Principal, id: string, body: UpdateChannel): Channel {
+    const current = this.store.channels.stored(principal.accountId, id);
+    if (!current) throw notFound("channel", id);
+    let config: ChannelConfig = current.config;
+    if (body.config !== undefined) {
+      const parsed = CHANNEL_CONFIG_SCHEMAS[current.type].safeParse(body.config);
+      if (!parsed.success) {
+        throw validationFailed(
+          issuesToDetails(parsed.error.issues).map((d) => ({
+            ...d,
+            field: `config.${d.field}`.replace(/\.body$/, ""),
+          })),
+        );
+      }
+      config = parsed.data as ChannelConfig;
+      checkConfig(config);
+    }
+    return this.store.channels.update(principal.accountId, id, body.name ?? current.name, config) as Channel;
+  }
+
+  delete(principal: Principal, id: string): Channel {
+    const channel = this.store.channels.delete(principal.accountId, id);
+    if (!channel) throw notFound("channel", id);
+    return channel;
+  }
+
+  /** Delivers a `test` event now; a failure is a 502 `delivery_failed` with the reason. */
+  async test(principal: Principal, id: string): Promise<ChannelTestResult> {
+    const channel = this.store.channels.stored(principal.accountId, id);
+    if (!channel) throw notFound("channel", id);
+    const event = { event: "test" as const, occurred_at: new Date().toISOString() };
+    try {
+      const result = await deliver(this.notifier.contextFor(principal.accountId), channel, event);
+      return { delivered: true, ...result };
+    } catch (err) {
+      if (err instanceof DeliveryError) throw new ApiError("delivery_failed", `Delivery failed: ${err.message}`);
+      throw err;
+    }
+  }
 }
 
-/** Delivers a `test` event now; a failure is a 502 `delivery_failed` with the reason. */
-export async function testChannel(ctx: DeliveryContext, id: string): Promise<ChannelTestResult> {
-  const channel = ctx.store.channels.stored(ctx.accountId, id);
-  if (!channel) throw notFound("channel", id);
-  try {
-    const result = await deliver(ctx, channel, { event: "test", occurred_at: new Date().toISOString() });
-    return { delivered: true, ...result };
-  } catch (err) {
-    if (err instanceof DeliveryError)
-      throw new ApiError("delivery_failed", `Delivery failed: ${err.message}`);
-    throw err;
+/** RFC 5321 limits the part of an address before the `@` to 64 characters. */
+const MAX_LOCAL_PART = 64;
+
+/** Rules of a config beyond its schema: an email address a mail server would accept. */
+function checkConfig(config: ChannelConfig): void {
+  if (!("address" in config)) return;
+  const local = config.address.slice(0, config.address.lastIndexOf("@"));
+  if (local.length > MAX_LOCAL_PART) {
+    throw validationFailed([
+      { field: "config.address", message: `must have at most ${MAX_LOCAL_PART} characters before the @` },
+    ]);
   }
 }

@@ -1,21 +1,32 @@
 import {
   type CreateMonitor,
   type ErrorDetail,
+  type Heartbeat,
+  type ListQuery,
   type Monitor,
   type MonitorSpec,
   monitorRuleViolations,
+  READ_ONLY_FIELDS,
+  type Stats,
   toMonitorSpec,
   type UpdateMonitor,
 } from "../../api";
+import type { Checker } from "../checker/checker";
 import type { ServerOptions } from "../config";
 import { ApiError, notFound, validationFailed } from "../errors";
 import type { Store } from "../store";
 import type { Principal } from "../store/keys";
+import { type ListPage, listPage } from "./paging";
+
+/** What a list of monitors can be filtered by, besides the page. */
+export interface MonitorListQuery extends ListQuery {
+  tag?: string;
+  status?: Monitor["status"];
+}
 
 /** The monitor's writable fields, as stored. */
 export function specOf(m: Monitor): MonitorSpec {
-  const { id: _i, status: _s, health: _h, last_checked_at: _l, created_at: _c, updated_at: _u, ...spec } = m;
-  return spec;
+  return Object.fromEntries(Object.entries(m).filter(([k]) => !READ_ONLY_FIELDS.has(k))) as unknown as MonitorSpec;
 }
 
 /** The cap of an account: its own limit, else the server's; never below the free 10. */
@@ -24,47 +35,73 @@ export function monitorCap(principal: Principal, options: ServerOptions): number
   return limit === null ? null : Math.max(10, limit);
 }
 
-function check(store: Store, options: ServerOptions, accountId: string, spec: MonitorSpec): void {
-  const details: ErrorDetail[] = monitorRuleViolations(spec, options.minIntervalSec);
-  const existing = store.monitors.existingChannels(accountId, spec.channel_ids);
-  spec.channel_ids.forEach((id, i) => {
-    if (!existing.has(id))
-      details.push({ field: `channel_ids[${i}]`, message: `channel ${id} does not exist` });
-  });
-  if (details.length) throw validationFailed(details);
-}
+/** Monitors of an account: rules, references, the cap, and the checker told of every change. */
+export class MonitorService {
+  constructor(
+    private readonly store: Store,
+    private readonly options: ServerOptions,
+    private readonly checker: Pick<Checker, "refresh">,
+  ) {}
 
-export function createMonitor(
-  store: Store,
-  options: ServerOptions,
-  principal: Principal,
-  body: CreateMonitor,
-): Monitor {
-  const cap = monitorCap(principal, options);
-  if (cap !== null && store.monitors.count(principal.accountId) >= cap) {
-    throw new ApiError("monitor_limit_reached", `This account may have at most ${cap} monitors`);
+  list(principal: Principal, query: MonitorListQuery): ListPage<Monitor> {
+    return listPage(() => this.store.monitors.list(principal.accountId, query));
   }
-  const spec = toMonitorSpec(body as never);
-  check(store, options, principal.accountId, spec);
-  return store.monitors.create(principal.accountId, spec);
-}
 
-export function updateMonitor(
-  store: Store,
-  options: ServerOptions,
-  principal: Principal,
-  id: string,
-  body: UpdateMonitor,
-): Monitor {
-  const current = store.monitors.get(principal.accountId, id);
-  if (!current) throw notFound("monitor", id);
-  const spec = toMonitorSpec({ ...(body as object), type: current.type } as never, specOf(current));
-  check(store, options, principal.accountId, spec);
-  return store.monitors.update(principal.accountId, id, spec) ?? current;
-}
+  get(principal: Principal, id: string): Monitor {
+    const monitor = this.store.monitors.get(principal.accountId, id);
+    if (!monitor) throw notFound("monitor", id);
+    return monitor;
+  }
 
-export function getMonitor(store: Store, principal: Principal, id: string): Monitor {
-  const monitor = store.monitors.get(principal.accountId, id);
-  if (!monitor) throw notFound("monitor", id);
-  return monitor;
+  create(principal: Principal, body: CreateMonitor): Monitor {
+    const cap = monitorCap(principal, this.options);
+    if (cap !== null && this.store.monitors.count(principal.accountId) >= cap) {
+      throw new ApiError("monitor_limit_reached", `This account may have at most ${cap} monitors`);
+    }
+    const spec = toMonitorSpec(body as never);
+    this.check(principal.accountId, spec);
+    return this.changed(this.store.monitors.create(principal.accountId, spec));
+  }
+
+  update(principal: Principal, id: string, body: UpdateMonitor): Monitor {
+    const current = this.get(principal, id);
+    const spec = toMonitorSpec({ ...(body as object), type: current.type } as never, specOf(current));
+    this.check(principal.accountId, spec);
+    return this.changed(this.store.monitors.update(principal.accountId, id, spec) ?? current);
+  }
+
+  delete(principal: Principal, id: string): Monitor {
+    const monitor = this.store.monitors.delete(principal.accountId, id);
+    if (!monitor) throw notFound("monitor", id);
+    return this.changed(monitor);
+  }
+
+  /** Pause or resume; a no-op that returns the monitor when it already is in that status. */
+  setStatus(principal: Principal, id: string, status: Monitor["status"]): Monitor {
+    const monitor = this.store.monitors.setStatus(principal.accountId, id, status);
+    if (!monitor) throw notFound("monitor", id);
+    return this.changed(monitor);
+  }
+
+  heartbeats(principal: Principal, id: string, hours: number): Heartbeat[] {
+    return this.store.heartbeats.recent(this.get(principal, id).id, hours);
+  }
+
+  stats(principal: Principal, id: string, days: number): Stats {
+    return this.store.heartbeats.stats(this.get(principal, id).id, days);
+  }
+
+  private changed(monitor: Monitor): Monitor {
+    this.checker.refresh(monitor.id);
+    return monitor;
+  }
+
+  private check(accountId: string, spec: MonitorSpec): void {
+    const details: ErrorDetail[] = monitorRuleViolations(spec, this.options.minIntervalSec);
+    const existing = this.store.monitors.existingChannels(accountId, spec.channel_ids);
+    spec.channel_ids.forEach((id, i) => {
+      if (!existing.has(id)) details.push({ field: `channel_ids[${i}]`, message: `channel ${id} does not exist` });
+    });
+    if (details.length) throw validationFailed(details);
+  }
 }

@@ -1,6 +1,7 @@
 import {
   type CreateStatusPage,
   type ErrorDetail,
+  type ListQuery,
   normalizeSet,
   type StatusDocument,
   type StatusPage,
@@ -8,9 +9,42 @@ import {
 } from "../../api";
 import { ApiError, notFound, validationFailed } from "../errors";
 import type { Store } from "../store";
+import { DAY_MS } from "../store/heartbeats";
+import type { Principal } from "../store/keys";
 import type { StatusPageSpec } from "../store/status-pages";
+import { type ListPage, listPage } from "./paging";
 
-const DAY_MS = 86_400_000;
+/** Status pages of an account, and the public document of each. */
+export class StatusPageService {
+  constructor(private readonly store: Store) {}
+
+  list(principal: Principal, query: ListQuery): ListPage<StatusPage> {
+    return listPage(() => this.store.statusPages.list(principal.accountId, query.limit, query.cursor));
+  }
+
+  get(principal: Principal, id: string): StatusPage {
+    return getStatusPage(this.store, principal.accountId, id);
+  }
+
+  create(principal: Principal, body: CreateStatusPage): StatusPage {
+    return createStatusPage(this.store, principal.accountId, body);
+  }
+
+  update(principal: Principal, id: string, body: UpdateStatusPage): StatusPage {
+    return updateStatusPage(this.store, principal.accountId, id, body);
+  }
+
+  delete(principal: Principal, id: string): StatusPage {
+    const page = this.store.statusPages.delete(principal.accountId, id);
+    if (!page) throw notFound("status page", id);
+    return page;
+  }
+
+  /** The public document of the page at `slug` (no key). */
+  document(slug: string): StatusDocument {
+    return statusDocument(this.store, slug);
+  }
+}
 
 function check(store: Store, accountId: string, spec: StatusPageSpec, exceptId?: string): void {
   const existing = store.statusPages.existingMonitors(accountId, spec.monitor_ids);
@@ -27,13 +61,13 @@ function check(store: Store, accountId: string, spec: StatusPageSpec, exceptId?:
   }
 }
 
-export function getStatusPage(store: Store, accountId: string, id: string): StatusPage {
+function getStatusPage(store: Store, accountId: string, id: string): StatusPage {
   const page = store.statusPages.get(accountId, id);
   if (!page) throw notFound("status page", id);
   return page;
 }
 
-export function createStatusPage(store: Store, accountId: string, body: CreateStatusPage): StatusPage {
+function createStatusPage(store: Store, accountId: string, body: CreateStatusPage): StatusPage {
   const spec: StatusPageSpec = {
     slug: body.slug,
     title: body.title,
@@ -44,7 +78,7 @@ export function createStatusPage(store: Store, accountId: string, body: CreateSt
   return store.statusPages.create(accountId, spec);
 }
 
-export function updateStatusPage(
+function updateStatusPage(
   store: Store,
   accountId: string,
   id: string,
@@ -66,7 +100,7 @@ export function updateStatusPage(
  * checked; `operational` when every checked one is up, `down` when all are down, else `degraded`;
  * `maintenance` when a window covers a monitor and none is down.
  */
-export function statusDocument(store: Store, slug: string, now = Date.now()): StatusDocument {
+function statusDocument(store: Store, slug: string, now = Date.now()): StatusDocument {
   const page = store.statusPages.bySlug(slug);
   if (!page) throw new ApiError("not_found", `No status page "${slug}"`);
   const monitors = store.statusPages.publicMonitors(page.id).map((m) => ({

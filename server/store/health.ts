@@ -1,37 +1,63 @@
 import type { DatabaseSync } from "node:sqlite";
+import type { Heartbeat } from "../../api";
+import { newId } from "./ids";
 
-/** How a check result moves a monitor's health: confirmations, recovery, maintenance. */
-export interface HealthPolicy {
-  /** Consecutive failed checks before a monitor is down. */
-  confirmations: number;
-  /** Consecutive passed checks before a down monitor is up again. */
-  recoveryConfirmations: number;
-  /** Whether a maintenance window covers the monitor now: failures then change nothing. */
-  maintenance: boolean;
+/** The health change a check caused: `down` when an incident opened, `up` when one closed. */
+export type Transition = "down" | "up";
+
+/** Incidents of a window: how many touched it and how long they were down inside it. */
+export interface IncidentSummary {
+  count: number;
+  downMs: number;
 }
 
-/** The policy of a monitor without the extensions: every result counts at once. */
-export const IMMEDIATE: HealthPolicy = { confirmations: 1, recoveryConfirmations: 1, maintenance: false };
-
-export type Health = "pending" | "up" | "down";
-
 /**
- * Counts the check into the monitor's streaks (inside the caller's transaction) and returns the
- * health it leads to. A failure inside a maintenance window neither counts nor changes anything;
- * a pending monitor is up on its first pass and down after `confirmations` failures.
+ * A monitor's health as the checker maintains it (`health`, `last_checked_at`) and its incidents:
+ * an up↔down change opens or closes one (pending→down opens one too).
  */
-export function advanceHealth(db: DatabaseSync, monitorId: string, health: Health, up: boolean, policy: HealthPolicy): Health {
-  if (!up && policy.maintenance) return health;
-  const row = db.prepare("SELECT failures, successes FROM check_streaks WHERE monitor_id = ?").get(monitorId) as
-    | { failures: number; successes: number }
-    | undefined;
-  const failures = up ? 0 : (row?.failures ?? 0) + 1;
-  const successes = up ? (row?.successes ?? 0) + 1 : 0;
-  db.prepare(
-    `INSERT INTO check_streaks (monitor_id, failures, successes) VALUES (?, ?, ?)
-     ON CONFLICT (monitor_id) DO UPDATE SET failures = excluded.failures, successes = excluded.successes`,
-  ).run(monitorId, failures, successes);
-  if (!up) return failures >= policy.confirmations ? "down" : health;
-  if (health === "down") return successes >= policy.recoveryConfirmations ? "up" : "down";
-  return "up";
+export class HealthRepository {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** The health of an active monitor, or undefined when it is paused or gone (nothing to record). */
+  current(monitorId: string): Heartbeat["status"] | "pending" | undefined {
+    const row = this.db.prepare("SELECT health, status FROM monitors WHERE id = ?").get(monitorId) as
+      | { health: Heartbeat["status"] | "pending"; status: string }
+      | undefined;
+    return row?.status === "active" ? row.health : undefined;
+  }
+
+  /**
+   * Sets the monitor's health after a check (as confirmations and maintenance decide it, see
+   * streaks.ts) and opens or closes its incident; returns the change, if any.
+   */
+  apply(monitorId: string, previous: string, health: "pending" | "up" | "down", heartbeat: Heartbeat, at: number): Transition | undefined {
+    this.db
+      .prepare("UPDATE monitors SET health = ?, last_checked_at = ? WHERE id = ?")
+      .run(health, heartbeat.checked_at, monitorId);
+    if (health === "down" && previous !== "down") {
+      this.db.prepare("INSERT INTO incidents (id, monitor_id, started_at) VALUES (?, ?, ?)").run(newId("inc"), monitorId, at);
+      return "down";
+    }
+    if (health === "up" && previous === "down") {
+      this.db.prepare("UPDATE incidents SET ended_at = ? WHERE monitor_id = ? AND ended_at IS NULL").run(at, monitorId);
+      return "up";
+    }
+    return undefined;
+  }
+
+  /** Incidents overlapping [from, now], and their downtime clipped to that window. */
+  summary(monitorId: string, from: number, now: number): IncidentSummary {
+    const row = this.db
+      .prepare(
+        `SELECT COUNT(*) AS n, COALESCE(SUM(MIN(COALESCE(ended_at, ?), ?) - MAX(started_at, ?)), 0) AS down_ms
+         FROM incidents WHERE monitor_id = ? AND started_at <= ? AND (ended_at IS NULL OR ended_at >= ?)`,
+      )
+      .get(now, now, from, monitorId, now, from) as { n: number; down_ms: number };
+    return { count: row.n, downMs: row.down_ms };
+  }
+
+  /** Deletes closed incidents that ended before `cutoff`. */
+  prune(cutoff: number): void {
+    this.db.prepare("DELETE FROM incidents WHERE ended_at IS NOT NULL AND ended_at < ?").run(cutoff);
+  }
 }

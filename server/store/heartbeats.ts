@@ -1,12 +1,9 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Heartbeat, Stats } from "../../api";
-import { transaction } from "./database";
-import { advanceHealth, type HealthPolicy, IMMEDIATE } from "./health";
+import type { HealthRepository, Transition } from "./health";
 import { newId } from "./ids";
 import { bucketOf, type Histogram, quantile } from "./rollup";
 
-/** Heartbeats are kept as long as the longest window the API serves (stats: 90 days). */
-export const HEARTBEAT_RETENTION_MS = 90 * 86_400_000;
 
 /** What a check found, to be recorded. */
 export interface CheckOutcome {
@@ -22,10 +19,14 @@ export interface CheckOutcome {
 export interface Recorded {
   heartbeat: Heartbeat;
   /** `down` when an incident opened, `up` when one closed. */
-  transition?: "down" | "up";
+  transition?: Transition;
 }
 
-const DAY_MS = 86_400_000;
+/** One UTC day in milliseconds: the unit of the roll-up and of the stats windows. */
+export const DAY_MS = 86_400_000;
+
+/** Heartbeats are kept as long as the longest window the API serves (stats: 90 days). */
+export const HEARTBEAT_RETENTION_MS = 90 * DAY_MS;
 
 interface HeartbeatRow {
   id: string;
@@ -41,52 +42,36 @@ interface HeartbeatRow {
 
 const round = (n: number | null, digits = 3) => (n === null ? null : Number(n.toFixed(digits)));
 
-/** Check results and incidents: what heartbeats, stats and the public document are made of. */
+/** Check results and their daily roll-up: what heartbeats, stats and the public document are made of. */
 export class HeartbeatRepository {
-  constructor(private readonly db: DatabaseSync) {}
+  constructor(
+    private readonly db: DatabaseSync,
+    private readonly incidents: HealthRepository,
+  ) {}
 
   /**
-   * Records a check in one transaction: the heartbeat, the monitor's health, and the incident an
-   * up↔down change opens or closes (pending→down opens one too). A monitor paused or deleted
-   * while its check ran records nothing: pause stops heartbeats at once.
+   * Stores one check result and adds it to its day's roll-up (call inside a transaction). A
+   * failure inside a maintenance window is recorded as `maintenance`, not downtime.
    */
-  recordCheck(monitorId: string, outcome: CheckOutcome, at = Date.now(), policy: HealthPolicy = IMMEDIATE): Recorded | undefined {
-    return transaction(this.db, () => {
-      const monitor = this.db.prepare("SELECT health, status FROM monitors WHERE id = ?").get(monitorId) as
-        | { health: "pending" | "up" | "down"; status: string }
-        | undefined;
-      if (!monitor || monitor.status !== "active") return undefined;
-      // A failure inside a maintenance window is recorded as maintenance, not downtime.
-      const maintenance = !outcome.up && policy.maintenance;
-      const certExpires = outcome.cert_expires_at ? Date.parse(outcome.cert_expires_at) : null;
-      const heartbeat: Heartbeat = {
-        id: newId("hb"),
-        monitor_id: monitorId,
-        checked_at: new Date(at).toISOString(),
-        status: outcome.up ? "up" : maintenance ? "maintenance" : "down",
-        response_time_ms: outcome.response_time_ms,
-        status_code: outcome.status_code,
-        error: outcome.error,
-        cert_expires_at: certExpires === null ? null : new Date(certExpires).toISOString(),
-      };
-      this.db
-        .prepare(
-          "INSERT INTO heartbeats (id, monitor_id, checked_at, up, response_time_ms, status_code, error, maintenance, cert_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .run(heartbeat.id, monitorId, at, outcome.up ? 1 : 0, outcome.response_time_ms, outcome.status_code, outcome.error, maintenance ? 1 : 0, certExpires);
-      this.rollUp(monitorId, at, outcome, maintenance);
-      const health = advanceHealth(this.db, monitorId, monitor.health, outcome.up, policy);
-      this.db.prepare("UPDATE monitors SET health = ?, last_checked_at = ? WHERE id = ?").run(health, heartbeat.checked_at, monitorId);
-      let transition: Recorded["transition"];
-      if (health === "down" && monitor.health !== "down") {
-        this.db.prepare("INSERT INTO incidents (id, monitor_id, started_at) VALUES (?, ?, ?)").run(newId("inc"), monitorId, at);
-        transition = "down";
-      } else if (health === "up" && monitor.health === "down") {
-        this.db.prepare("UPDATE incidents SET ended_at = ? WHERE monitor_id = ? AND ended_at IS NULL").run(at, monitorId);
-        transition = "up";
-      }
-      return { heartbeat, transition };
-    });
+  insert(monitorId: string, outcome: CheckOutcome, at: number, maintenance = false): Heartbeat {
+    const certExpires = outcome.cert_expires_at ? Date.parse(outcome.cert_expires_at) : null;
+    const heartbeat: Heartbeat = {
+      id: newId("hb"),
+      monitor_id: monitorId,
+      checked_at: new Date(at).toISOString(),
+      status: outcome.up ? "up" : maintenance ? "maintenance" : "down",
+      response_time_ms: outcome.response_time_ms,
+      status_code: outcome.status_code,
+      error: outcome.error,
+      cert_expires_at: certExpires === null ? null : new Date(certExpires).toISOString(),
+    };
+    this.db
+      .prepare(
+        "INSERT INTO heartbeats (id, monitor_id, checked_at, up, response_time_ms, status_code, error, maintenance, cert_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      )
+      .run(heartbeat.id, monitorId, at, outcome.up ? 1 : 0, outcome.response_time_ms, outcome.status_code, outcome.error, maintenance ? 1 : 0, certExpires);
+    this.rollUp(monitorId, at, outcome, maintenance);
+    return heartbeat;
   }
 
   private rollUp(monitorId: string, at: number, outcome: CheckOutcome, maintenance: boolean): void {
@@ -110,10 +95,8 @@ export class HeartbeatRepository {
       .run(monitorId, day, outcome.up ? 1 : 0, timed, outcome.response_time_ms ?? 0, JSON.stringify(histogram), maintenance ? 1 : 0);
   }
 
-  /** Deletes heartbeats and closed incidents older than the retention; returns heartbeats deleted. */
-  prune(now = Date.now()): number {
-    const cutoff = now - HEARTBEAT_RETENTION_MS;
-    this.db.prepare("DELETE FROM incidents WHERE ended_at IS NOT NULL AND ended_at < ?").run(cutoff);
+  /** Deletes heartbeats and roll-up days before `cutoff`; returns heartbeats deleted. */
+  prune(cutoff: number): number {
     this.db.prepare("DELETE FROM heartbeat_days WHERE day < ?").run(Math.floor(cutoff / DAY_MS));
     return Number(this.db.prepare("DELETE FROM heartbeats WHERE checked_at < ?").run(cutoff).changes);
   }
@@ -181,12 +164,7 @@ export class HeartbeatRepository {
     const maintenanceChecks = sum((r) => r.maintenance_checks);
     const judged = checks - maintenanceChecks;
     const timed = sum((r) => r.timed);
-    const incidents = this.db
-      .prepare(
-        `SELECT COUNT(*) AS n, COALESCE(SUM(MIN(COALESCE(ended_at, ?), ?) - MAX(started_at, ?)), 0) AS down_ms
-         FROM incidents WHERE monitor_id = ? AND started_at <= ? AND (ended_at IS NULL OR ended_at >= ?)`,
-      )
-      .get(now, now, from, monitorId, now, from) as { n: number; down_ms: number };
+    const incidents = this.incidents.summary(monitorId, from, now);
     return {
       monitor_id: monitorId,
       from: new Date(from).toISOString(),
@@ -198,8 +176,8 @@ export class HeartbeatRepository {
       uptime_pct: judged === 0 ? null : round((100 * upChecks) / judged),
       avg_response_ms: timed === 0 ? null : round(sum((r) => r.sum_ms) / timed, 1),
       p95_response_ms: quantile(rows.map((r) => JSON.parse(r.histogram) as Histogram), 0.95),
-      incidents: incidents.n,
-      downtime_sec: Math.round(incidents.down_ms / 1000),
+      incidents: incidents.count,
+      downtime_sec: Math.round(incidents.downMs / 1000),
       daily: Array.from({ length: days }, (_, i) => {
         const d = byDay.get(firstDay + i);
         return {

@@ -1,9 +1,16 @@
-import { validationFailed } from "../errors";
-
 /** One page of a list, in creation order. */
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
+}
+
+/** A cursor this API did not hand out; the service layer answers it as a 422 naming `cursor`. */
+export class InvalidCursorError extends Error {
+  readonly code = "invalid_cursor";
+  constructor() {
+    super("is not a cursor returned by this API");
+    this.name = "InvalidCursorError";
+  }
 }
 
 interface Position {
@@ -22,9 +29,9 @@ export function decodeCursor(cursor: string | undefined): Position | undefined {
     const [created_at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
     if (typeof created_at === "string" && typeof id === "string") return { created_at, id };
   } catch {
-    // fall through to the validation error
+    // fall through to the error
   }
-  throw validationFailed([{ field: "cursor", message: "is not a cursor returned by this API" }]);
+  throw new InvalidCursorError();
 }
 
 /**

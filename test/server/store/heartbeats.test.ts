@@ -17,7 +17,7 @@ describe("heartbeat stats", () => {
   afterEach(() => store.close());
 
   const check = (at: number, up: boolean, ms = 100) =>
-    store.heartbeats.recordCheck(monitorId, { up, response_time_ms: ms, status_code: up ? 200 : 503, error: up ? null : "x" }, at);
+    store.recordCheck(monitorId, { up, response_time_ms: ms, status_code: up ? 200 : 503, error: up ? null : "x" }, at);
 
   it("answers a window with no data with nulls and one empty entry per day", () => {
     const stats = store.heartbeats.stats(monitorId, 3, MIDNIGHT + 3_600_000);
@@ -49,7 +49,7 @@ describe("heartbeat stats", () => {
     const now = Date.now();
     check(now - 91 * DAY, true);
     check(now - 89 * DAY, true);
-    expect(store.heartbeats.prune(now)).toBe(1);
+    expect(store.pruneChecks(now)).toBe(1);
     expect(store.heartbeats.stats(monitorId, 90, now).checks).toBe(1);
   });
 });

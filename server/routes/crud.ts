@@ -1,0 +1,93 @@
+import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
+import { envelope, type ListQuery, listEnvelope } from "../../api";
+import { principalOf } from "../http/types";
+import type { ListPage } from "../services/paging";
+import type { Principal } from "../store/keys";
+import { errorResponses } from "./responses";
+
+/** What a kind's service offers to its CRUD routes. */
+export interface CrudService<T, C, U, Q extends ListQuery> {
+  list(principal: Principal, query: Q): ListPage<T>;
+  create(principal: Principal, body: C): T;
+  get(principal: Principal, id: string): T;
+  update(principal: Principal, id: string, body: U): T;
+  delete(principal: Principal, id: string): T;
+}
+
+/** One kind's collection: its path, schemas and service. */
+export interface CrudSpec<I extends z.ZodType, C extends z.ZodType, U extends z.ZodType, Q extends z.ZodType> {
+  /** The collection, e.g. `/api/v1/channels`; items live at `<path>/:id`. */
+  path: string;
+  tag: string;
+  item: I;
+  create: C;
+  update: U;
+  query: Q;
+  /** The `id` path parameter with the kind's prefix. */
+  params: z.ZodType<{ id: string }>;
+  service: CrudService<z.output<I>, z.output<C>, z.output<U>, z.output<Q> & ListQuery>;
+  /** Whether get/PATCH/DELETE of one item are served (extensions beyond the seed may be off). */
+  itemRoutes: boolean;
+  /** Answers the create call may add (e.g. 403 for the monitor cap, 409 for a taken slug). */
+  createErrors?: number[];
+  /** Answers a PATCH may add (409 for a taken slug). */
+  updateErrors?: number[];
+}
+
+/** List, create, get, PATCH and DELETE of one kind, all through its service. */
+export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z.ZodType, Q extends z.ZodType>(
+  fastify: FastifyInstance,
+  spec: CrudSpec<I, C, U, Q>,
+): void {
+  // Generic schemas defeat the type provider's inference; the schemas still validate each request.
+  const app = fastify;
+  const { service, params } = spec;
+  const tags = [spec.tag];
+  const one = { 200: envelope(spec.item), ...errorResponses("GET", { id: true }) };
+
+  app.get(
+    spec.path,
+    { schema: { tags, querystring: spec.query, response: { 200: listEnvelope(spec.item), ...errorResponses("GET", { validated: true }) } } },
+    async (req) => ({ ok: true as const, ...service.list(principalOf(req), req.query as never) }),
+  );
+  app.post(
+    spec.path,
+    {
+      schema: {
+        tags,
+        body: spec.create,
+        response: { 201: envelope(spec.item), ...errorResponses("POST", { validated: true, extra: spec.createErrors }) },
+      },
+    },
+    async (req, reply) =>
+      reply.code(201).send({ ok: true as const, data: service.create(principalOf(req), req.body as never) }),
+  );
+  if (!spec.itemRoutes) return;
+  const item = `${spec.path}/:id`;
+  app.get(
+    item,
+    { schema: { tags, params, response: one } },
+    async (req) => ({ ok: true as const, data: service.get(principalOf(req), idOf(req)) }),
+  );
+  app.patch(
+    item,
+    {
+      schema: {
+        tags,
+        params,
+        body: spec.update,
+        response: { 200: envelope(spec.item), ...errorResponses("PATCH", { id: true, validated: true, extra: spec.updateErrors }) },
+      },
+    },
+    async (req) =>
+      ({ ok: true as const, data: service.update(principalOf(req), idOf(req), req.body as never) }),
+  );
+  app.delete(
+    item,
+    { schema: { tags, params, response: { 200: envelope(spec.item), ...errorResponses("DELETE", { id: true }) } } },
+    async (req) => ({ ok: true as const, data: service.delete(principalOf(req), idOf(req)) }),
+  );
+}
+
+const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;

@@ -1,0 +1,24 @@
+import fp from "fastify-plugin";
+import { ChannelService } from "./channels";
+import { MonitorService } from "./monitors";
+import { StatusPageService } from "./status-pages";
+
+/** The one way from a route to the store: every handler calls a service, never a repository. */
+export interface Services {
+  monitors: MonitorService;
+  channels: ChannelService;
+  statusPages: StatusPageService;
+}
+
+/** Decorates the app with `services`, built over the store, the checker and the notifier. */
+export const servicesPlugin = fp(
+  async (app) => {
+    const services: Services = {
+      monitors: new MonitorService(app.store, app.settings, app.checker),
+      channels: new ChannelService(app.store, app.notifier),
+      statusPages: new StatusPageService(app.store),
+    };
+    app.decorate("services", services);
+  },
+  { name: "services", dependencies: ["store", "monitoring"] },
+);

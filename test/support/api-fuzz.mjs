@@ -1,0 +1,44 @@
+// Runs Schemathesis against a fresh reference server. Meant to run inside a private network
+// namespace (`unshare -rn`, see test/server/schemathesis.test.ts) so that channel tests and
+// probes of generated URLs can reach nothing but loopback.
+// Usage: node api-fuzz.mjs <schemathesis executable> [extra schemathesis arguments...]
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const { buildApp } = require("../../dist/server/index.js");
+
+const [bin, ...extra] = process.argv.slice(2);
+const key = `uk_${randomBytes(24).toString("base64url")}`;
+const app = await buildApp({ devKey: key, logger: false, checker: false, rateLimit: 1_000_000, publicRateLimit: 1_000_000 });
+const base = await app.listen({ port: 0, host: "127.0.0.1" });
+const args = [
+  "--config-file",
+  new URL("../server/schemathesis.toml", import.meta.url).pathname,
+  "run",
+  `${base}/api/v1/openapi.json`,
+  "--checks",
+  "all",
+  "--max-examples",
+  "50",
+  "--header",
+  `Authorization: Bearer ${key}`,
+  "--seed",
+  "1",
+  "--workers",
+  "1",
+  "--output-sanitize",
+  "true",
+  ...extra,
+];
+// Schemathesis keeps a cache in its working folder: a temporary one, never the clone.
+const work = mkdtempSync(join(tmpdir(), "schemathesis-"));
+const child = spawn(bin, args, { stdio: "inherit", cwd: work });
+const code = await new Promise((resolve) => child.on("exit", (c) => resolve(c ?? 1)));
+await app.close();
+rmSync(work, { recursive: true, force: true });
+process.exit(code);
