@@ -11,6 +11,7 @@ import {
   UpdateMaintenanceWindowSchema,
 } from "../../api";
 import { principalOf } from "../http/types";
+import { listPage } from "../services/paging";
 import { errorResponses } from "./responses";
 import {
   createMaintenanceWindow,
@@ -33,8 +34,8 @@ export async function maintenanceWindowRoutes(fastify: FastifyInstance): Promise
     "/api/v1/maintenance-windows",
     { schema: { tags, summary, querystring: ListQuerySchema, response: { 200: listEnvelope(MaintenanceWindowSchema), ...errorResponses("GET", { validated: true }) } } },
     async (req) => {
-      const page = store.maintenanceWindows.list(principalOf(req).accountId, req.query.limit, req.query.cursor);
-      return { ok: true as const, data: page.items, next_cursor: page.nextCursor };
+      const page = listPage(() => store.maintenanceWindows.list(principalOf(req).accountId, req.query.limit, req.query.cursor));
+      return { ok: true as const, ...page };
     },
   );
   app.post(
