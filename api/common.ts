@@ -120,7 +120,7 @@ export const EXTERNAL_ID_FIELD = {
 } as const;
 
 /** The prefix of each kind's ids (`mon_…`). */
-export const ID_PREFIX = { monitor: "mon", channel: "chn", statusPage: "sp" } as const;
+export const ID_PREFIX = { monitor: "mon", channel: "chn", statusPage: "sp", maintenanceWindow: "mw" } as const;
 
 /** Length of the part of an id after its prefix: 12 hex of time, 4 of sequence, 12 random. */
 const ID_BODY = 28;

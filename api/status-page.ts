@@ -94,12 +94,14 @@ export const StatusDocumentSchema = z
     slug: z.string(),
     title: z.string(),
     description: z.string().nullable(),
-    status: z.enum(["operational", "degraded", "down", "unknown"]),
+    /** `maintenance` (extension): a maintenance window is in effect and nothing is down. */
+    status: z.enum(["operational", "degraded", "down", "unknown", "maintenance"]),
     updated_at: Timestamp,
     monitors: z.array(
       z.object({
         name: z.string(),
-        status: z.enum(["up", "down", "pending", "paused"]),
+        /** `maintenance` (extension): a maintenance window covers the monitor now. */
+        status: z.enum(["up", "down", "pending", "paused", "maintenance"]),
         uptime_pct_24h: z.number().nullable(),
         uptime_pct_30d: z.number().nullable(),
         last_checked_at: Timestamp.nullable(),

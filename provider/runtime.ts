@@ -169,6 +169,7 @@ export async function create(name: KindName, inputs: Props): Promise<pulumi.dyna
       ? await takeOver(kind, client, connection, inputs, String(inputs.adopt), "adopt")
       : await createMarked(kind, client, connection, inputs);
     if (kind.afterWrite) api = await kind.afterWrite(client, api, inputs);
+    if (kind.afterCreate) api = await kind.afterCreate(client, api, inputs);
     return { id: api.id, outs: kind.outputs(api, inputs, connection) };
   });
 }
@@ -179,7 +180,7 @@ export async function read(name: KindName, id: string, props: Props): Promise<pu
     // Answered from one list of the kind shared by every read; a missing id is confirmed by id.
     const live = (await prefetched(client, kind.path, id)) ?? (await fetchLive(kind, client, id));
     if (!live) return {};
-    return { id, props: kind.outputs(live, props, connection), inputs: kind.refreshedInputs(live) };
+    return { id, props: kind.outputs(live, props, connection, props), inputs: kind.refreshedInputs(live) };
   });
 }
 
@@ -196,7 +197,7 @@ export async function update(name: KindName, id: string, olds: Props, news: Prop
       if (!api) throw new Error(`${kind.label} ${id} no longer exists; run \`pulumi refresh\` to recreate it`);
     }
     if (kind.afterWrite) api = await kind.afterWrite(client, api, news);
-    return { outs: kind.outputs(api, news, connection) };
+    return { outs: kind.outputs(api, news, connection, olds) };
   });
 }
 

@@ -20,7 +20,9 @@ import type { SendMail } from "./notify/deliver";
 import { Notifier } from "./notify/notifier";
 import { outboundAgent } from "./outbound";
 import { channelRoutes } from "./routes/channels";
+import { maintenanceWindowRoutes } from "./routes/maintenance-windows";
 import { monitorRoutes } from "./routes/monitors";
+import { pushRoutes, pushTokenRoutes } from "./routes/push";
 import { statusHtmlRoutes } from "./routes/status-html";
 import { statusPageRoutes } from "./routes/status-pages";
 import { servicesPlugin } from "./services";
@@ -97,6 +99,9 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   await app.register(channelRoutes);
   await app.register(statusPageRoutes);
   if (settings.extensions) {
+    await app.register(maintenanceWindowRoutes);
+    await app.register(pushRoutes);
+    await app.register(pushTokenRoutes);
     app.get("/api/v1/openapi.json", { schema: { hide: true } }, async (_req, reply) =>
       reply.type("application/json; charset=utf-8").send(JSON.stringify(app.swagger())),
     );

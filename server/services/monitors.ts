@@ -103,7 +103,9 @@ export class MonitorService {
 
   private check(accountId: string, spec: MonitorSpec): void {
     const details: ErrorDetail[] = monitorRuleViolations(spec, this.options.minIntervalSec);
-    const target = details.some((d) => d.field === "url") ? undefined : targetProblem(spec.url, this.options.allowPrivateTargets);
+    // A heartbeat has no URL; a DNS monitor's URL names a record to resolve, not a host to connect to.
+    const outbound = spec.url !== null && spec.type !== "dns" && !details.some((d) => d.field === "url");
+    const target = outbound ? targetProblem(spec.url as string, this.options.allowPrivateTargets) : undefined;
     if (target) details.push({ field: "url", message: target });
     const existing = this.store.monitors.existingChannels(accountId, spec.channel_ids);
     spec.channel_ids.forEach((id, i) => {

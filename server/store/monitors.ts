@@ -189,7 +189,7 @@ export class MonitorRepository {
     for (const row of rows) {
       const stored = JSON.parse(row.spec) as StoredSpec;
       const sealed = [stored.url, stored.headers, stored.body ?? undefined].every(
-        (v) => v === undefined || (typeof v === "string" && this.secrets.isCurrent(v)),
+        (v) => v === undefined || v === null || (typeof v === "string" && this.secrets.isCurrent(v)),
       );
       if (sealed) continue;
       update.run(this.specJson({ ...this.openSpec(row.spec), channel_ids: [] }), row.id);
@@ -204,7 +204,7 @@ export class MonitorRepository {
     const seal = (value: string) => this.secrets.seal(value);
     return JSON.stringify({
       ...rest,
-      url: seal(url),
+      url: url === null ? null : seal(url),
       headers: seal(JSON.stringify(headers)),
       body: body === null ? null : seal(body),
     });
@@ -216,7 +216,7 @@ export class MonitorRepository {
     const open = (value: string) => this.secrets.open(value);
     return {
       ...stored,
-      url: open(stored.url),
+      url: stored.url === null ? null : open(stored.url),
       headers: typeof stored.headers === "string" ? (JSON.parse(open(stored.headers)) as Record<string, string>) : stored.headers,
       body: stored.body === null ? null : open(stored.body),
     };
