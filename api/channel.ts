@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { Timestamp } from "./common";
+import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
 import type { FieldTable } from "./fields";
 
 export const CHANNEL_TYPES = ["webhook", "slack", "email"] as const;
@@ -21,16 +21,17 @@ export const SlackConfigSchema = z.strictObject({ webhook_url: httpUrl });
 /** Config of an `email` channel. */
 export const EmailConfigSchema = z.strictObject({ address: z.email("must be an email address").max(254) });
 
-const name = z.string().trim().min(1, "must not be empty").max(120, "must be at most 120 characters");
+const name = displayName();
+const external_id = ExternalIdSchema.optional();
 
 /** The body of `POST /api/v1/channels`: `config` depends on `type`. */
 export const CreateChannelSchema = z
   .discriminatedUnion(
     "type",
     [
-      z.strictObject({ name, type: z.literal("webhook"), config: WebhookConfigSchema }),
-      z.strictObject({ name, type: z.literal("slack"), config: SlackConfigSchema }),
-      z.strictObject({ name, type: z.literal("email"), config: EmailConfigSchema }),
+      z.strictObject({ name, type: z.literal("webhook"), config: WebhookConfigSchema, external_id }),
+      z.strictObject({ name, type: z.literal("slack"), config: SlackConfigSchema, external_id }),
+      z.strictObject({ name, type: z.literal("email"), config: EmailConfigSchema, external_id }),
     ],
     { error: `must be one of ${CHANNEL_TYPES.join(", ")}` },
   )
@@ -46,6 +47,7 @@ export const UpdateChannelSchema = z
   .strictObject({
     name: name.optional(),
     config: z.record(z.string(), z.unknown()).optional(),
+    external_id,
   })
   .meta({ id: "UpdateChannel" });
 export type UpdateChannel = z.infer<typeof UpdateChannelSchema>;
@@ -70,6 +72,8 @@ export const ChannelSchema = z
      * holding the config can tell whether it changed without the server revealing it.
      */
     config_fingerprint: z.string(),
+    /** The client's mark (see `ExternalIdSchema`); null when none was set. */
+    external_id: z.string().nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -82,7 +86,12 @@ export type Channel = z.infer<typeof ChannelSchema>;
  */
 export const CHANNEL_FIELDS = {
   /** Display name, 1..120 characters. Defaults to the resource's name. */
-  name: { api: "name", type: { type: "string" }, description: "Display name, 1..120 characters.", defaultDoc: "the resource name" },
+  name: {
+    api: "name",
+    type: { type: "string" },
+    description: "Display name, 1..120 characters, kept exactly as written; not only spaces.",
+    defaultDoc: "the resource name",
+  },
   /** `webhook`, `slack` or `email`. Changing it replaces the channel. */
   type: {
     api: "type",
@@ -110,6 +119,8 @@ export const CHANNEL_FIELDS = {
   createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the channel was created." },
   /** When the channel last changed. */
   updatedAt: { api: "updated_at", type: { type: "string" }, outputOnly: true, description: "When the channel last changed." },
+  /** The stack's mark on the channel, set at create (see "Interrupted deployments"). */
+  externalId: EXTERNAL_ID_FIELD,
 } as const satisfies FieldTable;
 
 /** The answer of `POST /api/v1/channels/<id>/test`. */

@@ -79,8 +79,48 @@ export const ListQuerySchema = z.strictObject({
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
 
+/**
+ * A display name or title: 1..120 characters kept exactly as written (leading and trailing spaces
+ * included, so a read returns what was sent); it must not be only spaces.
+ */
+export const displayName = () =>
+  z
+    .string()
+    .min(1, "must not be empty")
+    .max(120, "must be at most 120 characters")
+    .regex(/\S/, "must not be only spaces");
+
+/** The longest `external_id`. */
+export const EXTERNAL_ID_MAX = 255;
+
+/**
+ * `external_id`: a mark the client sets at create (and may change with PATCH, or clear with null)
+ * that names the object in its own system, e.g. the Pulumi stack and resource that created it.
+ * Unique per account and kind; reads return it.
+ */
+export const ExternalIdSchema = z
+  .string()
+  .min(1, "must not be empty")
+  .max(EXTERNAL_ID_MAX, `must be at most ${EXTERNAL_ID_MAX} characters`)
+  // eslint-disable-next-line no-control-regex -- the rule is precisely about control characters
+  .regex(/^[^\u0000-\u001f\u007f]+$/, "must not contain control characters")
+  .nullable();
+
+/**
+ * The `externalId` row of every kind's field table: the mark the provider writes at create
+ * (`pulumi/<project>/<stack>/<Kind>/<name>`). An output only: it is derived, never declared, so
+ * it never shows in a diff.
+ */
+export const EXTERNAL_ID_FIELD = {
+  api: "external_id",
+  type: { type: "string", nullable: true },
+  outputOnly: true,
+  setByProvider: true,
+  description: "The stack's mark on the object, `pulumi/<project>/<stack>/<Kind>/<name>`, set at create.",
+} as const;
+
 /** The prefix of each kind's ids (`mon_…`). */
-export const ID_PREFIX = { monitor: "mon", channel: "chn", statusPage: "sp" } as const;
+export const ID_PREFIX = { monitor: "mon", channel: "chn", statusPage: "sp", maintenanceWindow: "mw" } as const;
 
 /** Length of the part of an id after its prefix: 12 hex of time, 4 of sequence, 12 random. */
 const ID_BODY = 28;

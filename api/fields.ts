@@ -40,6 +40,11 @@ export interface Field {
   readonly replaceOnChange?: boolean;
   /** Set by the service; never an input. */
   readonly outputOnly?: boolean;
+  /**
+   * With `outputOnly`: the API accepts the field on writes, but the provider sets it itself
+   * (`external_id`, the stack's mark), so the resource only outputs it.
+   */
+  readonly setByProvider?: boolean;
   readonly normal?: NormalForm;
   /** The value the service assumes when the input is left out (API form). */
   readonly default?: unknown;
@@ -106,5 +111,5 @@ export function apiRows(table: FieldTable): [string, Field & { api: string }][] 
 
 /** The API names of the fields the service sets itself, over all the given tables. */
 export function outputOnlyApiNames(...tables: FieldTable[]): string[] {
-  return [...new Set(tables.flatMap((t) => apiRows(t).filter(([, f]) => f.outputOnly).map(([, f]) => f.api)))];
+  return [...new Set(tables.flatMap((t) => apiRows(t).filter(([, f]) => f.outputOnly && !f.setByProvider).map(([, f]) => f.api)))];
 }

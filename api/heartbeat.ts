@@ -7,10 +7,13 @@ export const HeartbeatSchema = z
     id: z.string(),
     monitor_id: z.string(),
     checked_at: Timestamp,
-    status: z.enum(["up", "down"]),
+    /** `maintenance`: a failed check inside a maintenance window (extension), not downtime. */
+    status: z.enum(["up", "down", "maintenance"]),
     response_time_ms: z.int().nullable(),
     status_code: z.int().nullable(),
     error: z.string().nullable(),
+    /** https monitors with `ssl_expiry_days`: when the certificate expires (extension). */
+    cert_expires_at: Timestamp.nullable().optional(),
   })
   .meta({ id: "Heartbeat" });
 export type Heartbeat = z.infer<typeof HeartbeatSchema>;
@@ -34,6 +37,8 @@ export const StatsSchema = z
     checks: z.int(),
     up_checks: z.int(),
     down_checks: z.int(),
+    /** Failed checks inside maintenance windows (extension): neither up nor down. */
+    maintenance_checks: z.int().optional(),
     /** null when there were no checks. */
     uptime_pct: z.number().nullable(),
     avg_response_ms: z.number().nullable(),

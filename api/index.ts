@@ -6,3 +6,5 @@ export * from "./issues";
 export * from "./monitor";
 export * from "./monitor-rules";
 export * from "./status-page";
+export * from "./maintenance-window";
+export * from "./monitor-extensions";

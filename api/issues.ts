@@ -1,3 +1,4 @@
+import { MAINTENANCE_WINDOW_FIELDS } from "./maintenance-window";
 import type { z } from "zod";
 import { CHANNEL_FIELDS } from "./channel";
 import type { ErrorDetail } from "./common";
@@ -8,7 +9,7 @@ import { STATUS_PAGE_FIELDS } from "./status-page";
 /** Fields the API sets itself: sending one is an error that says so. */
 export const READ_ONLY_FIELDS: ReadonlySet<string> = new Set([
   "id",
-  ...outputOnlyApiNames(MONITOR_FIELDS, CHANNEL_FIELDS, STATUS_PAGE_FIELDS),
+  ...outputOnlyApiNames(MONITOR_FIELDS, CHANNEL_FIELDS, STATUS_PAGE_FIELDS, MAINTENANCE_WINDOW_FIELDS),
 ]);
 
 /** `["headers", "x-token"]` → `headers.x-token`; `["channel_ids", 1]` → `channel_ids[1]`. */

@@ -1,4 +1,5 @@
 import type { ErrorDetail } from "./common";
+import { checkDnsUrl, monitorExtensionViolations } from "./monitor-extensions";
 import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, type MonitorSpec, type MonitorType } from "./monitor";
 
 /**
@@ -15,6 +16,7 @@ export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTER
   }
   const urlProblem = checkUrl(m.type, m.url);
   if (urlProblem) out.push({ field: "url", message: urlProblem });
+  out.push(...monitorExtensionViolations(m));
   if (m.type === "keyword" && m.keyword === null) {
     out.push({ field: "keyword", message: "is required for keyword monitors" });
   }
@@ -30,7 +32,10 @@ export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTER
   return out;
 }
 
-function checkUrl(type: MonitorType, raw: string): string | undefined {
+function checkUrl(type: MonitorType, raw: string | null): string | undefined {
+  if (type === "heartbeat") return raw === null ? undefined : "is not allowed for heartbeat monitors (they are pinged, not probed)";
+  if (raw === null) return `is required for ${type} monitors`;
+  if (type === "dns") return checkDnsUrl(raw);
   let url: URL;
   try {
     url = new URL(raw);

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { Timestamp } from "./common";
+import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
 import { apiRows, type FieldTable, normalize, sortedSet } from "./fields";
+import { MONITOR_EXTENSION_ROWS, monitorExtensionFields, monitorExtensionRead } from "./monitor-extensions";
 
 /** Kinds of monitor. `type` is fixed at creation. */
-export const MONITOR_TYPES = ["http", "keyword", "tcp"] as const;
+export const MONITOR_TYPES = ["http", "keyword", "tcp", "heartbeat", "dns"] as const;
 export const MonitorTypeSchema = z.enum(MONITOR_TYPES);
 export type MonitorType = z.infer<typeof MonitorTypeSchema>;
 
@@ -32,12 +33,12 @@ export const StatusCodeRuleSchema = z.union([
 
 /** Writable fields of a monitor, each with its own rule. */
 export const monitorFields = {
-  /** Display name, 1..120 characters. */
-  name: z.string().trim().min(1, "must not be empty").max(120, "must be at most 120 characters"),
-  /** `http`, `keyword` or `tcp`. Immutable. */
+  /** Display name, 1..120 characters, kept exactly as written. */
+  name: displayName(),
+  /** `http`, `keyword`, `tcp`, `heartbeat` or `dns`. Immutable. */
   type: MonitorTypeSchema,
-  /** `http(s)://…` for http and keyword monitors, `tcp://host:port` for tcp. */
-  url: z.string().max(2048, "must be at most 2048 characters"),
+  /** `http(s)://…` (http, keyword), `tcp://host:port` (tcp), `dns://name` (dns); null for heartbeat. */
+  url: z.string().max(2048, "must be at most 2048 characters").nullable(),
   /** Seconds between checks, 30..86400. */
   interval_sec: z
     .int("must be a whole number of seconds")
@@ -81,10 +82,11 @@ export const monitorFields = {
         .regex(TAG, "must start with a letter or digit and use only letters, digits and _ . : -"),
     )
     .max(20, "must have at most 20 tags"),
+  ...monitorExtensionFields,
 };
 
 /** Fields a create body must carry: every other one has a default (see `MONITOR_FIELDS`). */
-const CREATE_REQUIRED = ["name", "type", "url", "interval_sec"] as const;
+const CREATE_REQUIRED = ["name", "type", "interval_sec"] as const;
 
 type Fields = typeof monitorFields;
 type CreateShape = { [K in keyof Fields]: K extends (typeof CREATE_REQUIRED)[number] ? Fields[K] : z.ZodOptional<Fields[K]> };
@@ -96,6 +98,7 @@ export const CreateMonitorSchema = z
       Object.entries(monitorFields).map(([k, rule]) => [k, (CREATE_REQUIRED as readonly string[]).includes(k) ? rule : rule.optional()]),
     ) as CreateShape,
   )
+  .extend({ external_id: ExternalIdSchema.optional() })
   .meta({ id: "CreateMonitor" });
 export type CreateMonitor = z.input<typeof CreateMonitorSchema>;
 
@@ -111,17 +114,27 @@ export type UpdateMonitor = z.input<typeof UpdateMonitorSchema>;
  */
 export const MONITOR_FIELDS = {
   /** Display name, 1..120 characters. Defaults to the resource's name. */
-  name: { api: "name", type: { type: "string" }, description: "Display name, 1..120 characters.", defaultDoc: "the resource name" },
-  /** `http`, `keyword` or `tcp`. Changing it replaces the monitor. */
+  name: {
+    api: "name",
+    type: { type: "string" },
+    description: "Display name, 1..120 characters, kept exactly as written; not only spaces.",
+    defaultDoc: "the resource name",
+  },
+  /** `http`, `keyword`, `tcp`, `heartbeat` or `dns`. Changing it replaces the monitor. */
   type: {
     api: "type",
     type: { type: "string", enum: MONITOR_TYPES },
     required: true,
     replaceOnChange: true,
-    description: "`http`, `keyword` or `tcp`; a change replaces the monitor.",
+    description: "`http`, `keyword`, `tcp`, `heartbeat` or `dns`; a change replaces the monitor.",
   },
-  /** `http(s)://…` for http and keyword monitors, `tcp://host:port` for tcp. */
-  url: { api: "url", type: { type: "string" }, required: true, description: "`http(s)://…`; `tcp://host:port` for tcp." },
+  /** `http(s)://…` for http and keyword monitors, `tcp://host:port` for tcp, `dns://name` for dns; none for heartbeat. */
+  url: {
+    api: "url",
+    type: { type: "string", nullable: true },
+    description: "`http(s)://…`; `tcp://host:port` for tcp; `dns://name` for dns; required but for heartbeat, which has none.",
+    default: null,
+  },
   /** Seconds between checks, 30..86400. */
   intervalSec: { api: "interval_sec", type: { type: "integer" }, required: true, description: "Seconds between checks, 30..86400." },
   /** Seconds a check may take, 1..60 and less than `intervalSec`. Default 10. */
@@ -190,6 +203,7 @@ export const MONITOR_FIELDS = {
     description: "Free labels of letters, digits, `_ . : -`; compared lower-case; a set.",
     default: [],
   },
+  ...MONITOR_EXTENSION_ROWS,
   /** Pause checks (true) or keep them running (false, the default). */
   paused: {
     type: { type: "boolean" },
@@ -211,6 +225,8 @@ export const MONITOR_FIELDS = {
   createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the monitor was created." },
   /** When the monitor last changed. */
   updatedAt: { api: "updated_at", type: { type: "string" }, outputOnly: true, description: "When the monitor last changed." },
+  /** The stack's mark on the monitor, set at create (see "Interrupted deployments"). */
+  externalId: EXTERNAL_ID_FIELD,
 } as const satisfies FieldTable;
 
 /** Every writable field, defaults applied and normal forms taken: what the server stores. */
@@ -222,7 +238,7 @@ export const MonitorSchema = z
     id: z.string(),
     name: z.string(),
     type: MonitorTypeSchema,
-    url: z.string(),
+    url: z.string().nullable(),
     interval_sec: z.int(),
     timeout_sec: z.int(),
     method: z.enum(HTTP_METHODS),
@@ -234,6 +250,9 @@ export const MonitorSchema = z
     follow_redirects: z.boolean(),
     channel_ids: z.array(z.string()),
     tags: z.array(z.string()),
+    /** The client's mark (see `ExternalIdSchema`); null when none was set. */
+    external_id: z.string().nullable(),
+    ...monitorExtensionRead,
     /** `active` or `paused`; changed only by pause and resume. */
     status: z.enum(["active", "paused"]),
     /** `pending` until the first check, then `up` or `down`. */

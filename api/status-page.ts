@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Timestamp } from "./common";
+import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
 import type { FieldTable } from "./fields";
 
 const slug = z
@@ -7,13 +7,19 @@ const slug = z
   .min(3, "must be 3 to 64 characters")
   .max(64, "must be 3 to 64 characters")
   .regex(/^[a-z0-9-]+$/, "must use only a-z, 0-9 and -");
-const title = z.string().trim().min(1, "must not be empty").max(120, "must be at most 120 characters");
+const title = displayName();
 const description = z.string().max(2000, "must be at most 2000 characters").nullable();
 const monitorIds = z.array(z.string().min(1).max(100)).max(200, "must have at most 200 monitors");
 
 /** The body of `POST /api/v1/status-pages`. */
 export const CreateStatusPageSchema = z
-  .strictObject({ slug, title, description: description.optional(), monitor_ids: monitorIds.optional() })
+  .strictObject({
+    slug,
+    title,
+    description: description.optional(),
+    monitor_ids: monitorIds.optional(),
+    external_id: ExternalIdSchema.optional(),
+  })
   .meta({ id: "CreateStatusPage" });
 export type CreateStatusPage = z.infer<typeof CreateStatusPageSchema>;
 
@@ -29,6 +35,8 @@ export const StatusPageSchema = z
     title: z.string(),
     description: z.string().nullable(),
     monitor_ids: z.array(z.string()),
+    /** The client's mark (see `ExternalIdSchema`); null when none was set. */
+    external_id: z.string().nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -45,7 +53,12 @@ export const STATUS_PAGE_FIELDS = {
     description: "3..64 of `a-z 0-9 -`, unique on the service; a change moves the public URL in place.",
   },
   /** Title shown on the page, 1..120 characters. */
-  title: { api: "title", type: { type: "string" }, required: true, description: "Title shown on the page, 1..120 characters." },
+  title: {
+    api: "title",
+    type: { type: "string" },
+    required: true,
+    description: "Title shown on the page, 1..120 characters, kept exactly as written; not only spaces.",
+  },
   /** Optional text under the title. */
   description: {
     api: "description",
@@ -71,6 +84,8 @@ export const STATUS_PAGE_FIELDS = {
   createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the page was created." },
   /** When the page last changed. */
   updatedAt: { api: "updated_at", type: { type: "string" }, outputOnly: true, description: "When the page last changed." },
+  /** The stack's mark on the page, set at create (see "Interrupted deployments"). */
+  externalId: EXTERNAL_ID_FIELD,
 } as const satisfies FieldTable;
 
 /** `GET /api/status/<slug>.json`: names and health only, never URLs, headers or ids. */
@@ -79,12 +94,14 @@ export const StatusDocumentSchema = z
     slug: z.string(),
     title: z.string(),
     description: z.string().nullable(),
-    status: z.enum(["operational", "degraded", "down", "unknown"]),
+    /** `maintenance` (extension): a maintenance window is in effect and nothing is down. */
+    status: z.enum(["operational", "degraded", "down", "unknown", "maintenance"]),
     updated_at: Timestamp,
     monitors: z.array(
       z.object({
         name: z.string(),
-        status: z.enum(["up", "down", "pending", "paused"]),
+        /** `maintenance` (extension): a maintenance window covers the monitor now. */
+        status: z.enum(["up", "down", "pending", "paused", "maintenance"]),
         uptime_pct_24h: z.number().nullable(),
         uptime_pct_30d: z.number().nullable(),
         last_checked_at: Timestamp.nullable(),

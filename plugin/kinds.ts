@@ -9,6 +9,7 @@ const DESCRIPTIONS: Record<KindName, string> = {
   Monitor: "An uptime monitor: the service probes `url` every `intervalSec` seconds.",
   Channel: "A notification channel: where a monitor's `monitor.down` and `monitor.up` events go.",
   StatusPage: "A public status page listing monitors by name and health.",
+  MaintenanceWindow: "A maintenance window: checks of its monitors during it neither alert nor count against uptime.",
 };
 
 /** Every kind of the runtime, with the table it reads. */

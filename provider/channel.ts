@@ -5,6 +5,7 @@ import { CHANNEL_FIELDS } from "../api";
 import { outputPlaceholders, secretProperties } from "./kinds/fields";
 import { secretInputs, withSecretOutputs } from "./resource-options";
 import type { ArgsOf, OutputsOf } from "./resource-types";
+import { identityInput } from "./identity-input";
 import { serializedProvider } from "./serialized";
 
 /** Config of a webhook channel. */
@@ -46,7 +47,7 @@ export interface Channel extends ChannelOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Channel extends Resource {
   constructor(name: string, args: ChannelArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...outputPlaceholders(CHANNEL_FIELDS) };
+    const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...outputPlaceholders(CHANNEL_FIELDS), ...identityInput("Channel", name, opts) };
     super(serializedProvider("Channel"), name, props, withSecretOutputs(opts, SECRETS), "uptime", "Channel");
   }
 }

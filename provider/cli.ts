@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { resolveConnection } from "./connection";
 import { detectDrift, formatDrift } from "./drift";
 import { importAccount } from "./import";
+import { findOrphans, formatOrphans } from "./orphans";
 
 const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
 
@@ -10,11 +11,17 @@ const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
       Refresh-previews the stack (writes nothing) and lists, per resource, the fields where the
       live service differs from the program. Exit code: 0 in sync, 2 drift, 1 error.
 
+  pulumi-uptime orphans --stack NAME [--cwd DIR] [--json]
+      Lists live monitors, channels and status pages that carry this stack's mark (external_id)
+      but are not in its state (writes nothing). Exit code: 0 none, 2 orphans found, 1 error.
+
   pulumi-uptime import [--out DIR] [--filter tag:NAME]
       Writes a Pulumi TypeScript project (default ./uptime-imported) declaring every monitor,
       channel and status page of the account (UPTIME_API_URL, UPTIME_API_KEY), each adopting
       the live object. Secrets the API masks become secret config keys, listed in its README.
 `;
+
+const COMMANDS = ["drift", "orphans"];
 
 export async function main(argv = process.argv.slice(2)): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -29,20 +36,29 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       filter: { type: "string" },
     },
   });
+  const command = positionals[0] ?? "";
   if (!values.help && positionals[0] === "import") {
     const outDir = values.out ?? "uptime-imported";
     const program = await importAccount({ connection: resolveConnection(undefined), outDir, filter: values.filter });
     process.stdout.write(`Wrote ${program.declarations.length} resources to ${outDir}; secret config keys: ${program.secrets.length} (see its README.md)\n`);
     return 0;
   }
-  if (values.help || positionals[0] !== "drift") {
+  if (values.help || !COMMANDS.includes(command)) {
     process.stdout.write(USAGE);
     return values.help ? 0 : 1;
   }
   const stackName = values.stack ?? process.env.PULUMI_STACK;
   if (!stackName) throw new Error("--stack is required (or set PULUMI_STACK)");
-  const report = await detectDrift({ stackName, workDir: values.cwd ?? process.cwd() });
-  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDrift(report));
+  const workDir = values.cwd ?? process.cwd();
+  const print = (report: unknown, text: string) =>
+    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : text);
+  if (command === "orphans") {
+    const report = await findOrphans({ stackName, workDir });
+    print(report, formatOrphans(report));
+    return report.orphans.length ? 2 : 0;
+  }
+  const report = await detectDrift({ stackName, workDir });
+  print(report, formatDrift(report));
   return report.inSync ? 0 : 2;
 }
 

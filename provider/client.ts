@@ -25,8 +25,18 @@ export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   /** Sent as `Idempotency-Key`; makes a POST safe to retry. */
   idempotencyKey?: string;
+  /** A POST that is safe to repeat without a key (pause, resume): retried like a GET. */
+  idempotent?: boolean;
   /** The answer is a JSON document without the API's envelope (the OpenAPI document). */
   raw?: boolean;
+}
+
+/** The answer of one call. */
+export interface ApiResult<T> {
+  data: T;
+  nextCursor?: string | null;
+  /** The server replayed the first answer to this `Idempotency-Key` (`Idempotent-Replayed: true`). */
+  replayed?: boolean;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "PUT", "PATCH", "DELETE"]);
@@ -66,6 +76,17 @@ function budgetFor(connection: Connection, perMinute: number): RateBudget {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A 409 because the first request with this Idempotency-Key is still running: worth a retry. */
+function keyInProgress(status: number, text: string): boolean {
+  if (status !== 409) return false;
+  try {
+    const details = (JSON.parse(text) as { error?: { details?: { field?: string }[] } }).error?.details ?? [];
+    return details.some((d) => d.field === "Idempotency-Key");
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The API client: one `request()` core under thin calls. Safe requests (and POSTs with an
  * Idempotency-Key) are retried on 429, 5xx and network errors with jittered exponential backoff;
@@ -84,7 +105,7 @@ export class UptimeClient {
     options: ClientOptions = {},
   ) {
     this.options = {
-      maxRetries: options.maxRetries ?? 6,
+      maxRetries: options.maxRetries ?? 10,
       baseDelayMs: options.baseDelayMs ?? 250,
       maxDelayMs: options.maxDelayMs ?? 15_000,
       timeoutMs: options.timeoutMs ?? 30_000,
@@ -95,7 +116,7 @@ export class UptimeClient {
     }
   }
 
-  async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<{ data: T; nextCursor?: string | null }> {
+  async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResult<T>> {
     const url = new URL(`${this.connection.baseUrl}${path}`);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = {
@@ -105,7 +126,7 @@ export class UptimeClient {
     };
     if (opts.body !== undefined) headers["content-type"] = "application/json";
     if (opts.idempotencyKey) headers["idempotency-key"] = opts.idempotencyKey;
-    const retrySafe = SAFE_METHODS.has(method) || Boolean(opts.idempotencyKey);
+    const retrySafe = SAFE_METHODS.has(method) || Boolean(opts.idempotencyKey) || opts.idempotent === true;
     const budget = budgetFor(this.connection, this.options.requestsPerMinute);
     const write = method !== "GET" && method !== "HEAD";
 
@@ -131,18 +152,19 @@ export class UptimeClient {
           await sleep(this.backoff(attempt));
           continue;
         }
-        throw new UptimeApiError("network_error", 0, `${method} ${url.pathname} failed: ${(err as Error).message}`);
+        throw new UptimeApiError("network_error", 0, `${method} ${url.pathname} failed: ${(err as Error).message}`, [], undefined, attempt + 1);
       }
       const text = await res.body.text();
       if (write) this.writes++;
       // A 429 was refused before any work, so it is safe to retry whatever the method.
-      if (RETRY_STATUS.has(res.statusCode) && (retrySafe || res.statusCode === 429) && attempt < this.options.maxRetries) {
+      const again = RETRY_STATUS.has(res.statusCode) && (retrySafe || res.statusCode === 429);
+      if ((again || (opts.idempotencyKey && keyInProgress(res.statusCode, text))) && attempt < this.options.maxRetries) {
         // A 429 with the rate-limit headers already made the budget wait for the window's reset.
         const followed = res.statusCode === 429 && res.headers["x-ratelimit-limit"] !== undefined;
         if (!followed) await sleep(res.statusCode === 429 ? this.rateLimitWait(res.headers, attempt) : this.backoff(attempt));
         continue;
       }
-      return this.parse<T>(res, text, opts.raw);
+      return this.parse<T>(res, text, attempt + 1, opts.raw);
     }
   }
 
@@ -163,18 +185,20 @@ export class UptimeClient {
     return `pulumi-uptime-${randomUUID()}`;
   }
 
-  private parse<T>(res: Dispatcher.ResponseData, text: string, raw = false): { data: T; nextCursor?: string | null } {
+  private parse<T>(res: Dispatcher.ResponseData, text: string, attempts: number, raw = false): ApiResult<T> {
     const requestId = res.headers["x-request-id"] as string | undefined;
     let body: { ok?: boolean; data?: T; next_cursor?: string | null; error?: { code: string; message: string; details?: [] } };
     try {
       body = JSON.parse(text);
     } catch {
-      throw new UptimeApiError("invalid_response", res.statusCode, `non-JSON answer (HTTP ${res.statusCode})`, [], requestId);
+      throw new UptimeApiError("invalid_response", res.statusCode, `non-JSON answer (HTTP ${res.statusCode})`, [], requestId, attempts);
     }
     if (raw && res.statusCode < 400) return { data: body as T };
-    if (body.ok === true && res.statusCode < 400) return { data: body.data as T, nextCursor: body.next_cursor };
+    if (body.ok === true && res.statusCode < 400) {
+      return { data: body.data as T, nextCursor: body.next_cursor, replayed: res.headers["idempotent-replayed"] === "true" };
+    }
     const e = body.error ?? { code: "unknown_error", message: `HTTP ${res.statusCode}` };
-    throw new UptimeApiError(e.code, res.statusCode, e.message, e.details ?? [], requestId);
+    throw new UptimeApiError(e.code, res.statusCode, e.message, e.details ?? [], requestId, attempts);
   }
 
   private backoff(attempt: number): number {

@@ -11,6 +11,8 @@ export class UptimeApiError extends Error {
     readonly apiMessage: string,
     readonly details: ErrorDetail[] = [],
     readonly requestId?: string,
+    /** How many times the request was sent (retries included). */
+    readonly attempts = 1,
   ) {
     const fields = details.length ? `: ${details.map((d) => `${d.field} ${d.message}`).join("; ")}` : "";
     const request = requestId ? ` (request ${requestId})` : "";

@@ -10,6 +10,7 @@ export {
   getStatusDocument,
   testChannel,
 } from "./functions";
+export { MaintenanceWindow, type MaintenanceWindowArgs, type MaintenanceWindowOutputs } from "./maintenance-window";
 export { Monitor, type MonitorArgs, type MonitorOutputs } from "./monitor";
 export type { ConnectionArgs } from "./resource-options";
 export { StatusPage, type StatusPageArgs, type StatusPageOutputs } from "./status-page";

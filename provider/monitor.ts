@@ -5,6 +5,7 @@ import { MONITOR_FIELDS } from "../api";
 import { outputPlaceholders, secretProperties } from "./kinds/fields";
 import { secretInputs, withSecretOutputs } from "./resource-options";
 import type { ArgsOf, OutputsOf } from "./resource-types";
+import { identityInput } from "./identity-input";
 import { serializedProvider } from "./serialized";
 
 /**
@@ -26,7 +27,7 @@ export interface Monitor extends MonitorOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Monitor extends Resource {
   constructor(name: string, args: MonitorArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...outputPlaceholders(MONITOR_FIELDS) };
+    const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...outputPlaceholders(MONITOR_FIELDS), ...identityInput("Monitor", name, opts) };
     super(serializedProvider("Monitor"), name, props, withSecretOutputs(opts, SECRETS), "uptime", "Monitor");
   }
 }

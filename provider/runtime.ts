@@ -8,6 +8,8 @@ import { type Connection, type PartialConnection, resolveConnection } from "./co
 import { prefetched } from "./bulk-read";
 import { hasCode } from "./errors";
 import { hasExtensions } from "./extensions";
+import { explainFailure } from "./failure";
+import { findByMark, markedCreate, markTaken, resourceName } from "./marks";
 import { type Failure, isUnknown, type Kind, type Props, same } from "./kinds/kind";
 import { KINDS, type KindName } from "./kinds/registry";
 
@@ -89,17 +91,39 @@ export async function diff(name: KindName, id: string, olds: Props, news: Props)
   }
   // Dynamic providers cannot return a detailed diff (this SDK drops it); the engine then shows the
   // input properties that differ, which `read` keeps exact by returning refreshed inputs.
-  return { changes: changed.length > 0, replaces, deleteBeforeReplace: name === "StatusPage" };
+  // A replacement deletes first: the new object carries the same mark (and a StatusPage the same
+  // slug), and a create must never take over the object it replaces.
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: true };
 }
 
-async function adopt(kind: AnyKind, client: UptimeClient, connection: Connection, inputs: Props): Promise<{ id: string }> {
-  const id = String(inputs.adopt);
+/** How an existing object came to be taken over: `adopt`, a replayed create, or its mark. */
+type TakeOver = "adopt" | "replay" | "mark";
+
+function typeMismatch(kind: AnyKind, id: string, liveType: unknown, inputs: Props, why: TakeOver): Error {
+  const declared = String(inputs.type);
+  if (why === "adopt") return new Error(`adopt: ${kind.label} ${id} is of type ${liveType}, but the program declares type ${declared}`);
+  return new Error(
+    `${kind.label} ${id} carries this resource's mark (an interrupted run made it) but is of type ${liveType}, and the ` +
+      `program declares ${declared}: delete it on the service, then run \`pulumi up\` again`,
+  );
+}
+
+/**
+ * Makes the existing object `id` the resource's: checks its type, then PATCHes the fields that
+ * differ from the inputs (none, for a replay of an untouched create).
+ */
+async function takeOver(
+  kind: AnyKind,
+  client: UptimeClient,
+  connection: Connection,
+  inputs: Props,
+  id: string,
+  why: TakeOver,
+): Promise<{ id: string }> {
   const live = await fetchLive(kind, client, id);
-  if (!live) throw new Error(`adopt: there is no ${kind.label} ${id} in this account`);
+  if (!live) throw new Error(`${why === "adopt" ? "adopt: " : ""}there is no ${kind.label} ${id} in this account`);
   const liveType = (live as { type?: string }).type;
-  if (kind.replaceOnChange.includes("type") && liveType !== inputs.type) {
-    throw new Error(`adopt: ${kind.label} ${id} is of type ${liveType}, but the program declares type ${String(inputs.type)}`);
-  }
+  if (kind.replaceOnChange.includes("type") && liveType !== inputs.type) throw typeMismatch(kind, id, liveType, inputs, why);
   const changed = changedProperties(kind, id, kind.outputs(live, inputs, connection), inputs).filter((p) => p !== "paused");
   if (changed.length === 0) return live;
   if (!(await byIdWorks(kind, client))) {
@@ -108,56 +132,86 @@ async function adopt(kind: AnyKind, client: UptimeClient, connection: Connection
   return (await client.request<{ id: string }>("PATCH", `${kind.path}/${id}`, { body: kind.patchBody(inputs, changed, id) })).data;
 }
 
+/**
+ * POSTs with the resource's mark and its deterministic Idempotency-Key (see identity.ts). A
+ * replayed answer (the object an interrupted run created) or a taken mark (the same, past the
+ * key's 24 hours) is taken over instead of creating a second object.
+ */
+async function createMarked(kind: AnyKind, client: UptimeClient, connection: Connection, inputs: Props): Promise<{ id: string }> {
+  const sent = markedCreate(inputs, kind.createBody(inputs), connection.apiKey, await hasExtensions(client));
+  try {
+    const answer = await client.request<{ id: string }>("POST", kind.path, {
+      body: sent.body,
+      idempotencyKey: sent.idempotencyKey ?? UptimeClient.idempotencyKey(),
+    });
+    return answer.replayed ? await takeOver(kind, client, connection, inputs, answer.data.id, "replay") : answer.data;
+  } catch (err) {
+    const holder = sent.mark && markTaken(err) ? await findByMark(client, kind.path, sent.mark) : undefined;
+    if (!holder) throw err;
+    return takeOver(kind, client, connection, inputs, holder.id, "mark");
+  }
+}
+
+/** Runs a provider method; an API failure becomes a message naming the resource and what to do. */
+async function explained<T>(name: KindName, action: string, props: Props, id: string | undefined, run: (c: ReturnType<typeof connect>) => Promise<T>): Promise<T> {
+  const connected = connect(props);
+  try {
+    return await run(connected);
+  } catch (err) {
+    throw explainFailure(err, { kind: name, resource: resourceName(props, id), action, baseUrl: connected.connection.baseUrl });
+  }
+}
+
 export async function create(name: KindName, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   const kind = kindOf(name);
-  const { connection, client } = connect(inputs);
-  let api = inputs.adopt
-    ? await adopt(kind, client, connection, inputs)
-    : (
-        await client.request<{ id: string }>("POST", kind.path, {
-          body: kind.createBody(inputs),
-          idempotencyKey: UptimeClient.idempotencyKey(),
-        })
-      ).data;
-  if (kind.afterWrite) api = await kind.afterWrite(client, api, inputs);
-  return { id: api.id, outs: kind.outputs(api, inputs, connection) };
+  return explained(name, "create", inputs, undefined, async ({ connection, client }) => {
+    let api = inputs.adopt
+      ? await takeOver(kind, client, connection, inputs, String(inputs.adopt), "adopt")
+      : await createMarked(kind, client, connection, inputs);
+    if (kind.afterWrite) api = await kind.afterWrite(client, api, inputs);
+    if (kind.afterCreate) api = await kind.afterCreate(client, api, inputs);
+    return { id: api.id, outs: kind.outputs(api, inputs, connection) };
+  });
 }
 
 export async function read(name: KindName, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
   const kind = kindOf(name);
-  const { connection, client } = connect(props);
-  // Answered from one list of the kind shared by every read; a missing id is confirmed by id.
-  const live = (await prefetched(client, kind.path, id)) ?? (await fetchLive(kind, client, id));
-  if (!live) return {};
-  return { id, props: kind.outputs(live, props, connection), inputs: kind.refreshedInputs(live) };
+  return explained(name, "read", props, id, async ({ connection, client }) => {
+    // Answered from one list of the kind shared by every read; a missing id is confirmed by id.
+    const live = (await prefetched(client, kind.path, id)) ?? (await fetchLive(kind, client, id));
+    if (!live) return {};
+    return { id, props: kind.outputs(live, props, connection, props), inputs: kind.refreshedInputs(live) };
+  });
 }
 
 export async function update(name: KindName, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
   const kind = kindOf(name);
-  const { connection, client } = connect(news);
-  const changed = changedProperties(kind, id, olds, news).filter((p) => p !== "paused");
-  let api: { id: string } | undefined;
-  if (changed.length) {
-    if (!(await byIdWorks(kind, client))) throw new Error(`this server cannot update a ${kind.label} in place`);
-    api = (await client.request<{ id: string }>("PATCH", `${kind.path}/${id}`, { body: kind.patchBody(news, changed, id) })).data;
-  } else {
-    api = await fetchLive(kind, client, id);
-    if (!api) throw new Error(`${kind.label} ${id} no longer exists; run \`pulumi refresh\` to recreate it`);
-  }
-  if (kind.afterWrite) api = await kind.afterWrite(client, api, news);
-  return { outs: kind.outputs(api, news, connection) };
+  return explained(name, "update", news, id, async ({ connection, client }) => {
+    const changed = changedProperties(kind, id, olds, news).filter((p) => p !== "paused");
+    let api: { id: string } | undefined;
+    if (changed.length) {
+      if (!(await byIdWorks(kind, client))) throw new Error(`this server cannot update a ${kind.label} in place`);
+      api = (await client.request<{ id: string }>("PATCH", `${kind.path}/${id}`, { body: kind.patchBody(news, changed, id) })).data;
+    } else {
+      api = await fetchLive(kind, client, id);
+      if (!api) throw new Error(`${kind.label} ${id} no longer exists; run \`pulumi refresh\` to recreate it`);
+    }
+    if (kind.afterWrite) api = await kind.afterWrite(client, api, news);
+    return { outs: kind.outputs(api, news, connection, olds) };
+  });
 }
 
 export async function remove(name: KindName, id: string, props: Props): Promise<void> {
   const kind = kindOf(name);
-  const { client } = connect(props);
-  if (!(await byIdWorks(kind, client))) {
-    console.warn(`warning: this server cannot delete a ${kind.label}; ${id} was left in place`);
-    return;
-  }
-  try {
-    await client.request("DELETE", `${kind.path}/${id}`);
-  } catch (err) {
-    if (!hasCode(err, "not_found")) throw err;
-  }
+  return explained(name, "delete", props, id, async ({ client }) => {
+    if (!(await byIdWorks(kind, client))) {
+      console.warn(`warning: this server cannot delete a ${kind.label}; ${id} was left in place`);
+      return;
+    }
+    try {
+      await client.request("DELETE", `${kind.path}/${id}`);
+    } catch (err) {
+      if (!hasCode(err, "not_found")) throw err;
+    }
+  });
 }

@@ -5,6 +5,7 @@ import { STATUS_PAGE_FIELDS } from "../api";
 import { outputPlaceholders, secretProperties } from "./kinds/fields";
 import { secretInputs, withSecretOutputs } from "./resource-options";
 import type { ArgsOf, OutputsOf } from "./resource-types";
+import { identityInput } from "./identity-input";
 import { serializedProvider } from "./serialized";
 
 /** Inputs of a StatusPage, one per row of the status page's field table. */
@@ -23,7 +24,7 @@ export interface StatusPage extends StatusPageOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class StatusPage extends Resource {
   constructor(name: string, args: StatusPageArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...secretInputs(args, SECRETS), ...outputPlaceholders(STATUS_PAGE_FIELDS) };
+    const props = { ...secretInputs(args, SECRETS), ...outputPlaceholders(STATUS_PAGE_FIELDS), ...identityInput("StatusPage", name, opts) };
     super(serializedProvider("StatusPage"), name, props, withSecretOutputs(opts, SECRETS), "uptime", "StatusPage");
   }
 }

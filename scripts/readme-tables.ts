@@ -4,13 +4,22 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CHANNEL_FIELDS, type Field, type FieldTable, MONITOR_FIELDS, RESOURCE_FIELDS, STATUS_PAGE_FIELDS } from "../api";
+import {
+  CHANNEL_FIELDS,
+  type Field,
+  type FieldTable,
+  MAINTENANCE_WINDOW_FIELDS,
+  MONITOR_FIELDS,
+  RESOURCE_FIELDS,
+  STATUS_PAGE_FIELDS,
+} from "../api";
 
 /** Each resource's table, by the resource's name. */
 export const RESOURCE_TABLES: Record<string, FieldTable> = {
   Monitor: MONITOR_FIELDS,
   Channel: CHANNEL_FIELDS,
   StatusPage: STATUS_PAGE_FIELDS,
+  MaintenanceWindow: MAINTENANCE_WINDOW_FIELDS,
 };
 
 function defaultOf(f: Field): string {

@@ -20,13 +20,29 @@ import type { SendMail } from "./notify/deliver";
 import { Notifier } from "./notify/notifier";
 import { outboundAgent } from "./outbound";
 import { channelRoutes } from "./routes/channels";
+import { maintenanceWindowRoutes } from "./routes/maintenance-windows";
 import { monitorRoutes } from "./routes/monitors";
+import { pushRoutes, pushTokenRoutes } from "./routes/push";
 import { statusHtmlRoutes } from "./routes/status-html";
 import { statusPageRoutes } from "./routes/status-pages";
 import { servicesPlugin } from "./services";
 import { storePlugin } from "./store/plugin";
 
 export const API_VERSION = "1.0.0";
+
+const API_DESCRIPTION = [
+  "Reference server of the uptime monitoring API. Extensions beyond the seed are marked in each operation's summary.",
+  "",
+  "`Idempotency-Key` (any POST, 1..255 visible ASCII characters): the same key with the same body within 24 hours " +
+    "returns the first successful answer again, marked `Idempotent-Replayed: true`, while the object it created " +
+    "exists; once that object is deleted the key no longer replays and the request creates a new object. The same " +
+    "key with a different body is a 409 `conflict`, and so is a key whose first request is still running. Refused " +
+    "requests (4xx) are not kept: a retry runs again.",
+  "",
+  "`external_id` (monitors, channels, status pages): a client's mark on an object, set at create, changed or " +
+    "cleared (null) by PATCH, returned by reads; unique per account and kind (a second use is a 409 `conflict` " +
+    "naming the holder), at most 255 characters without control characters.",
+].join("\n");
 
 /**
  * Builds the reference server without listening: tests call `listen({ port: 0 })` on it, the
@@ -67,8 +83,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
       info: {
         title: "pulumi-uptime monitoring API",
         version: API_VERSION,
-        description:
-          "Reference server of the uptime monitoring API. Extensions beyond the seed are marked in each operation's summary.",
+        description: API_DESCRIPTION,
       },
       components: {
         securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key: uk_…" } },
@@ -84,6 +99,9 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   await app.register(channelRoutes);
   await app.register(statusPageRoutes);
   if (settings.extensions) {
+    await app.register(maintenanceWindowRoutes);
+    await app.register(pushRoutes);
+    await app.register(pushTokenRoutes);
     app.get("/api/v1/openapi.json", { schema: { hide: true } }, async (_req, reply) =>
       reply.type("application/json; charset=utf-8").send(JSON.stringify(app.swagger())),
     );

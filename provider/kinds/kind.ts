@@ -39,12 +39,17 @@ export interface Kind<Api extends { id: string }> {
   propertyOf(field: string): string;
   createBody(inputs: Props): object;
   patchBody(inputs: Props, changed: readonly string[], id: string): object;
-  /** Outputs to store: the live object, camelCase, with what the inputs add. */
-  outputs(api: Api, inputs: Props, connection: Connection): Props;
+  /**
+   * Outputs to store: the live object, camelCase, with what the inputs add. `previous` is the
+   * state's outputs (read, update), for values the server shows only once (a push URL).
+   */
+  outputs(api: Api, inputs: Props, connection: Connection, previous?: Props): Props;
   /** Inputs after a refresh: what the live object would be declared as, secrets left out. */
   refreshedInputs(api: Api): Props;
   /** Extra calls after a write (a monitor's pause/resume). */
   afterWrite?(client: UptimeClient, api: Api, inputs: Props): Promise<Api>;
+  /** Extra calls after a create or an adoption only (a heartbeat monitor's push URL). */
+  afterCreate?(client: UptimeClient, api: Api, inputs: Props): Promise<Api>;
 }
 
 export const isUnknown = (value: unknown): boolean =>

@@ -50,8 +50,10 @@ export const monitorKind: Kind<Monitor> = {
 
   patchBody: (inputs, changed) => fields.patch(comparable(inputs), changed),
 
-  outputs(api, inputs, connection: Connection) {
-    return { ...fields.fromApi(api), paused: api.status === "paused", ...resourceOutputs(inputs, connection) };
+  outputs(api, inputs, connection: Connection, previous) {
+    // The server shows a push URL once (it keeps a digest): the state keeps it from creation on.
+    const pushUrl = api.push_url ?? previous?.pushUrl ?? null;
+    return { ...fields.fromApi(api), pushUrl, paused: api.status === "paused", ...resourceOutputs(inputs, connection) };
   },
 
   refreshedInputs: (api) => ({ ...fields.fromApi(api, true), paused: api.status === "paused" }),
@@ -60,6 +62,14 @@ export const monitorKind: Kind<Monitor> = {
     const wantPaused = inputs.paused === true;
     if (wantPaused === (api.status === "paused")) return api;
     const action = wantPaused ? "pause" : "resume";
-    return (await client.request<Monitor>("POST", `/api/v1/monitors/${api.id}/${action}`)).data;
+    // Pausing a paused monitor is a no-op, so a lost answer is safe to retry.
+    return (await client.request<Monitor>("POST", `/api/v1/monitors/${api.id}/${action}`, { idempotent: true })).data;
+  },
+
+  // Without an Idempotency-Key: the answer holds a secret the server must not store.
+  async afterCreate(client, api) {
+    if (api.type !== "heartbeat") return api;
+    const issued = await client.request<{ push_url: string }>("POST", `/api/v1/monitors/${api.id}/push-token`);
+    return { ...api, push_url: issued.data.push_url };
   },
 };

@@ -3,7 +3,9 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
 import type { ScheduledMonitor } from "../store/monitors";
-import { type ProbeContext, probe } from "./probe";
+import type { HealthPolicy } from "../store/streaks";
+import { CheckRunner, cadenceMs } from "./dispatch";
+import type { ProbeContext } from "./probe";
 
 interface Slot {
   intervalMs: number;
@@ -40,6 +42,7 @@ export class Checker {
   private checks = 0;
   private limit?: <T>(fn: () => Promise<T>) => Promise<T>;
   private stopped = false;
+  private readonly runner: CheckRunner;
 
   constructor(
     private readonly store: Store,
@@ -47,14 +50,16 @@ export class Checker {
     private readonly notifier: Notifier,
     private readonly log: FastifyBaseLogger,
     private readonly concurrency = 64,
-  ) {}
+  ) {
+    this.runner = new CheckRunner(store, probeContext);
+  }
 
   /** Resumes the schedule from the database. */
   async start(now = Date.now()): Promise<void> {
     const { default: pLimit } = await import("p-limit");
     this.limit = pLimit(this.concurrency) as never;
     for (const m of this.store.monitors.active()) {
-      const intervalMs = m.interval_sec * 1000;
+      const intervalMs = cadenceMs(m);
       const last = m.last_checked_at ? Date.parse(m.last_checked_at) : undefined;
       const due = last === undefined ? now : last + intervalMs;
       const spread = phase(m.id, Math.min(intervalMs, START_SPREAD_MS));
@@ -73,7 +78,7 @@ export class Checker {
       this.slots.delete(id);
       return;
     }
-    const intervalMs = monitor.interval_sec * 1000;
+    const intervalMs = cadenceMs(monitor);
     if (slot?.intervalMs === intervalMs) return;
     if (slot) clearTimeout(slot.timer);
     // A new or resumed monitor is checked right away; a changed interval takes effect from the
@@ -81,6 +86,11 @@ export class Checker {
     const last = monitor.last_checked_at ? Date.parse(monitor.last_checked_at) : 0;
     const next = slot ? Math.max(Date.now(), last + intervalMs) : Date.now();
     this.schedule(id, intervalMs, next);
+  }
+
+  /** How a result recorded now moves the monitor's health (pings of heartbeat monitors use it). */
+  policyFor(monitor: ScheduledMonitor, now = Date.now()): HealthPolicy {
+    return this.runner.policy(monitor, now);
   }
 
   stats(): CheckerStats {
@@ -100,6 +110,7 @@ export class Checker {
     for (const slot of this.slots.values()) clearTimeout(slot.timer);
     this.slots.clear();
     await Promise.allSettled([...this.inFlight]);
+    await this.runner.close();
   }
 
   private schedule(id: string, intervalMs: number, at: number): void {
@@ -132,9 +143,10 @@ export class Checker {
   private async check(id: string): Promise<void> {
     const monitor: ScheduledMonitor | undefined = this.store.monitors.find(id);
     if (!monitor || monitor.status !== "active") return;
-    const outcome = await probe(this.probeContext, monitor);
-    if (this.stopped || !this.store.db.isOpen) return;
-    const recorded = this.store.recordCheck(id, outcome);
+    const outcome = await this.runner.run(monitor);
+    if (outcome === undefined || this.stopped || !this.store.db.isOpen) return;
+    const now = Date.now();
+    const recorded = this.store.recordCheck(id, outcome, now, this.runner.policy(monitor, now));
     this.checks++;
     if (recorded?.transition) {
       this.notifier.notify(monitor, recorded.transition === "down" ? "monitor.down" : "monitor.up", recorded.heartbeat);

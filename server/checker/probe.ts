@@ -39,7 +39,7 @@ export async function probe(ctx: ProbeContext, monitor: Monitor): Promise<ProbeR
     error,
   });
   try {
-    const url = new URL(monitor.url);
+    const url = new URL(monitor.url ?? "");
     assertTargetAllowed(url, ctx.allowPrivate);
     if (monitor.type === "tcp") {
       await tcpConnect(url.hostname, Number(url.port), monitor.timeout_sec * 1000, ctx);

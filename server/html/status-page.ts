@@ -7,8 +7,9 @@ const OVERALL: Record<StatusPageView["status"], string> = {
   degraded: "! Some systems are down",
   down: "✗ All systems are down",
   unknown: "… No checks yet",
+  maintenance: "⚒ Under maintenance",
 };
-const STATE: Record<PageMonitor["status"], string> = { up: "✓ Up", down: "✗ Down", paused: "‖ Paused", pending: "… Pending" };
+const STATE: Record<PageMonitor["status"], string> = { up: "✓ Up", down: "✗ Down", paused: "‖ Paused", pending: "… Pending", maintenance: "⚒ Maintenance" };
 
 /** A day's colour class and its label: the label says what the colour shows. */
 export function dayLabel(d: DayCell): { cls: string; label: string } {

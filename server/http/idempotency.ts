@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../errors";
+import { replayable } from "./replay";
 
 const HEADER = "idempotency-key";
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -17,8 +18,10 @@ declare module "fastify" {
 
 /**
  * `Idempotency-Key` on any authenticated POST: the same key with the same request within 24 h
- * gets the first answer again (marked `Idempotent-Replayed: true`); with a different request, a
- * 409. A second request with a key whose first is still running is a 409 too, never a duplicate.
+ * gets the first answer again (marked `Idempotent-Replayed: true`) while the object it created
+ * exists; once that object is deleted the request runs again. With a different request, a 409.
+ * Only successful answers are kept.
+ * A second request with a key whose first is still running is a 409 too, never a duplicate.
  */
 export function registerIdempotency(app: FastifyInstance): void {
   const inFlight = new Set<string>();
@@ -34,16 +37,18 @@ export function registerIdempotency(app: FastifyInstance): void {
     const { accountId } = request.principal;
     const fingerprint = fingerprintOf(request);
     const stored = app.store.idempotency.find(accountId, key);
-    if (stored) {
-      if (stored.fingerprint !== fingerprint) {
-        throw new ApiError("conflict", "Idempotency-Key was already used with a different request");
-      }
+    if (stored && stored.fingerprint !== fingerprint) {
+      throw new ApiError("conflict", "Idempotency-Key was already used with a different request");
+    }
+    if (stored && replayable(app.store, accountId, stored)) {
       reply.header("idempotent-replayed", "true").header("content-type", "application/json; charset=utf-8");
       return reply.code(stored.statusCode).send(stored.body);
     }
     const slot = `${accountId}\n${key}`;
     if (inFlight.has(slot))
-      throw new ApiError("conflict", "A request with this Idempotency-Key is still in progress");
+      throw new ApiError("conflict", "A request with this Idempotency-Key is still in progress", [
+        { field: "Idempotency-Key", message: "is still in progress; retry shortly" },
+      ]);
     inFlight.add(slot);
     request.idempotency = { slot, fingerprint };
   });
@@ -51,7 +56,9 @@ export function registerIdempotency(app: FastifyInstance): void {
   app.addHook("onSend", async (request, reply, payload) => {
     const pending = request.idempotency;
     if (!pending || !request.principal) return payload;
-    if (reply.statusCode < 500 && typeof payload === "string") {
+    // Only successes are kept: a refused request changed nothing, so its retry runs again (a
+    // deterministic key must not pin a 403 or 409 that the user has since resolved).
+    if (reply.statusCode < 400 && typeof payload === "string") {
       const key = request.headers[HEADER] as string;
       app.store.idempotency.save(request.principal.accountId, key, {
         fingerprint: pending.fingerprint,

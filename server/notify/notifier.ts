@@ -22,7 +22,7 @@ export class Notifier {
     const body: NotificationEvent = {
       event,
       occurred_at: heartbeat.checked_at,
-      monitor: { id: monitor.id, name: monitor.name, type: monitor.type, url: monitor.url, health: heartbeat.status },
+      monitor: { id: monitor.id, name: monitor.name, type: monitor.type, url: monitor.url, health: event === "monitor.up" ? "up" : "down" },
       heartbeat,
     };
     for (const channel of this.ctx.store.channels.forMonitor(monitor.id)) {

@@ -31,7 +31,7 @@ export interface CrudSpec<I extends z.ZodType, C extends z.ZodType, U extends z.
   itemRoutes: boolean;
   /** Answers the create call may add (e.g. 403 for the monitor cap, 409 for a taken slug). */
   createErrors?: number[];
-  /** Answers a PATCH may add (409 for a taken slug). */
+  /** Answers a PATCH may add (every PATCH may answer 409: an `external_id` another object holds). */
   updateErrors?: number[];
 }
 
@@ -77,7 +77,7 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
         tags,
         params,
         body: spec.update,
-        response: { 200: envelope(spec.item), ...errorResponses("PATCH", { id: true, validated: true, extra: spec.updateErrors }) },
+        response: { 200: envelope(spec.item), ...errorResponses("PATCH", { id: true, validated: true, extra: [409, ...(spec.updateErrors ?? [])] }) },
       },
     },
     async (req) =>

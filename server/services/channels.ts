@@ -14,6 +14,7 @@ import { channelTargetDetails } from "../outbound";
 import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
 import type { Principal } from "../store/keys";
+import { assertExternalIdFree } from "./external-ids";
 import { type ListPage, listPage } from "./paging";
 
 /** Notification channels of an account, and their test deliveries. */
@@ -37,7 +38,8 @@ export class ChannelService {
 
   create(principal: Principal, body: CreateChannel): Channel {
     checkConfig(body.config, this.allowPrivate);
-    return this.store.channels.create(principal.accountId, body.name, body.type, body.config);
+    assertExternalIdFree(this.store, "channels", principal.accountId, body.external_id);
+    return this.store.channels.create(principal.accountId, body.name, body.type, body.config, body.external_id ?? null);
   }
 
   /** PATCH: a new name and/or a whole new config, validated against the channel's type. */
@@ -58,7 +60,9 @@ export class ChannelService {
       config = parsed.data as ChannelConfig;
       checkConfig(config, this.allowPrivate);
     }
-    return this.store.channels.update(principal.accountId, id, body.name ?? current.name, config) as Channel;
+    assertExternalIdFree(this.store, "channels", principal.accountId, body.external_id, id);
+    const name = body.name ?? current.name;
+    return this.store.channels.update(principal.accountId, id, name, config, body.external_id) as Channel;
   }
 
   delete(principal: Principal, id: string): Channel {

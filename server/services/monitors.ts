@@ -17,6 +17,7 @@ import { ApiError, notFound, validationFailed } from "../errors";
 import { targetProblem } from "../outbound";
 import type { Store } from "../store";
 import type { Principal } from "../store/keys";
+import { assertExternalIdFree } from "./external-ids";
 import { type ListPage, listPage } from "./paging";
 
 /** What a list of monitors can be filtered by, besides the page. */
@@ -25,9 +26,10 @@ export interface MonitorListQuery extends ListQuery {
   status?: Monitor["status"];
 }
 
-/** The monitor's writable fields, as stored. */
+/** The monitor's writable fields, as stored (the mark `external_id` is kept apart from the spec). */
 export function specOf(m: Monitor): MonitorSpec {
-  return Object.fromEntries(Object.entries(m).filter(([k]) => !READ_ONLY_FIELDS.has(k))) as unknown as MonitorSpec;
+  const writable = Object.entries(m).filter(([k]) => !READ_ONLY_FIELDS.has(k) && k !== "external_id");
+  return Object.fromEntries(writable) as unknown as MonitorSpec;
 }
 
 /** The cap of an account: its own limit, else the server's; never below the free 10. */
@@ -61,14 +63,16 @@ export class MonitorService {
     }
     const spec = toMonitorSpec(body as never);
     this.check(principal.accountId, spec);
-    return this.changed(this.store.monitors.create(principal.accountId, spec));
+    assertExternalIdFree(this.store, "monitors", principal.accountId, body.external_id);
+    return this.changed(this.store.monitors.create(principal.accountId, spec, body.external_id ?? null));
   }
 
   update(principal: Principal, id: string, body: UpdateMonitor): Monitor {
     const current = this.get(principal, id);
     const spec = toMonitorSpec({ ...(body as object), type: current.type } as never, specOf(current));
     this.check(principal.accountId, spec);
-    return this.changed(this.store.monitors.update(principal.accountId, id, spec) ?? current);
+    assertExternalIdFree(this.store, "monitors", principal.accountId, body.external_id, id);
+    return this.changed(this.store.monitors.update(principal.accountId, id, spec, body.external_id) ?? current);
   }
 
   delete(principal: Principal, id: string): Monitor {
@@ -99,7 +103,9 @@ export class MonitorService {
 
   private check(accountId: string, spec: MonitorSpec): void {
     const details: ErrorDetail[] = monitorRuleViolations(spec, this.options.minIntervalSec);
-    const target = details.some((d) => d.field === "url") ? undefined : targetProblem(spec.url, this.options.allowPrivateTargets);
+    // A heartbeat has no URL; a DNS monitor's URL names a record to resolve, not a host to connect to.
+    const outbound = spec.url !== null && spec.type !== "dns" && !details.some((d) => d.field === "url");
+    const target = outbound ? targetProblem(spec.url as string, this.options.allowPrivateTargets) : undefined;
     if (target) details.push({ field: "url", message: target });
     const existing = this.store.monitors.existingChannels(accountId, spec.channel_ids);
     spec.channel_ids.forEach((id, i) => {

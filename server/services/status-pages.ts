@@ -12,6 +12,7 @@ import type { Store } from "../store";
 import { DAY_MS } from "../store/heartbeats";
 import type { Principal } from "../store/keys";
 import type { StatusPageSpec } from "../store/status-pages";
+import { assertExternalIdFree } from "./external-ids";
 import { type ListPage, listPage } from "./paging";
 import { type StatusPageView, statusPageView } from "./status-html";
 
@@ -81,7 +82,8 @@ function createStatusPage(store: Store, accountId: string, body: CreateStatusPag
     monitor_ids: normalizeSet(body.monitor_ids ?? []),
   };
   check(store, accountId, spec);
-  return store.statusPages.create(accountId, spec);
+  assertExternalIdFree(store, "status_pages", accountId, body.external_id);
+  return store.statusPages.create(accountId, spec, body.external_id ?? null);
 }
 
 function updateStatusPage(
@@ -98,27 +100,37 @@ function updateStatusPage(
     monitor_ids: normalizeSet(body.monitor_ids ?? current.monitor_ids),
   };
   check(store, accountId, spec, id);
-  return store.statusPages.update(accountId, id, spec) as StatusPage;
+  assertExternalIdFree(store, "status_pages", accountId, body.external_id, id);
+  return store.statusPages.update(accountId, id, spec, body.external_id) as StatusPage;
 }
 
 /**
  * The public document: names and health only. Overall `unknown` until a monitor has been
- * checked; `operational` when every checked one is up, `down` when all are down, else `degraded`.
+ * checked; `operational` when every checked one is up, `down` when all are down, else `degraded`;
+ * `maintenance` when a window covers a monitor and none is down.
  */
 export function statusDocument(store: Store, slug: string, now = Date.now()): StatusDocument {
   const page = store.statusPages.bySlug(slug);
   if (!page) throw new ApiError("not_found", `No status page "${slug}"`);
   const monitors = store.statusPages.publicMonitors(page.id).map((m) => ({
     name: (JSON.parse(m.spec) as { name: string }).name,
-    status: m.status === "paused" ? ("paused" as const) : m.health,
+    status:
+      m.status === "paused"
+        ? ("paused" as const)
+        : store.maintenanceWindows.inMaintenance(m.id, now)
+          ? ("maintenance" as const)
+          : m.health,
     uptime_pct_24h: store.heartbeats.uptime(m.id, now - DAY_MS),
     uptime_pct_30d: store.heartbeats.uptimeDays(m.id, 30, now),
     last_checked_at: m.last_checked_at,
   }));
   const checked = monitors.filter((m) => m.status === "up" || m.status === "down");
   const down = checked.filter((m) => m.status === "down").length;
+  const maintenance = monitors.some((m) => m.status === "maintenance");
   const status =
-    checked.length === 0
+    down === 0 && maintenance
+      ? "maintenance"
+      : checked.length === 0
       ? "unknown"
       : down === 0
         ? "operational"

@@ -10,6 +10,7 @@ interface ChannelRow {
   name: string;
   type: ChannelType;
   config: string;
+  external_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -58,21 +59,44 @@ export class ChannelRepository {
     return rows.map((row) => ({ ...this.toChannel(row), config: this.config(row) }));
   }
 
-  create(accountId: string, name: string, type: ChannelType, config: ChannelConfig): Channel {
+  create(
+    accountId: string,
+    name: string,
+    type: ChannelType,
+    config: ChannelConfig,
+    externalId: string | null = null,
+  ): Channel {
     const id = newId("chn");
     const now = nowIso();
     this.db
       .prepare(
-        "INSERT INTO channels (id, account_id, name, type, config, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO channels (id, account_id, name, type, config, external_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(id, accountId, name, type, this.secrets.seal(JSON.stringify(config)), now, now);
+      .run(id, accountId, name, type, this.secrets.seal(JSON.stringify(config)), externalId, now, now);
     return this.get(accountId, id) as Channel;
   }
 
-  update(accountId: string, id: string, name: string, config: ChannelConfig): Channel | undefined {
+  /** Stores a new name and config; `externalId` undefined keeps the current mark. */
+  update(
+    accountId: string,
+    id: string,
+    name: string,
+    config: ChannelConfig,
+    externalId?: string | null,
+  ): Channel | undefined {
     this.db
-      .prepare("UPDATE channels SET name = ?, config = ?, updated_at = ? WHERE id = ? AND account_id = ?")
-      .run(name, this.secrets.seal(JSON.stringify(config)), nowIso(), id, accountId);
+      .prepare(
+        "UPDATE channels SET name = ?, config = ?, external_id = iif(?, ?, external_id), updated_at = ? WHERE id = ? AND account_id = ?",
+      )
+      .run(
+        name,
+        this.secrets.seal(JSON.stringify(config)),
+        externalId !== undefined ? 1 : 0,
+        externalId ?? null,
+        nowIso(),
+        id,
+        accountId,
+      );
     return this.get(accountId, id);
   }
 
@@ -104,6 +128,7 @@ export class ChannelRepository {
       type: row.type,
       config: maskConfig(config),
       config_fingerprint: configFingerprint(row.id, config),
+      external_id: row.external_id,
       created_at: row.created_at,
       updated_at: row.updated_at,
     };

@@ -26,16 +26,19 @@ export class HealthRepository {
     return row?.status === "active" ? row.health : undefined;
   }
 
-  /** Applies a check's result to the monitor's health and incidents; returns the change, if any. */
-  apply(monitorId: string, previous: string, heartbeat: Heartbeat, at: number): Transition | undefined {
+  /**
+   * Sets the monitor's health after a check (as confirmations and maintenance decide it, see
+   * streaks.ts) and opens or closes its incident; returns the change, if any.
+   */
+  apply(monitorId: string, previous: string, health: "pending" | "up" | "down", heartbeat: Heartbeat, at: number): Transition | undefined {
     this.db
       .prepare("UPDATE monitors SET health = ?, last_checked_at = ? WHERE id = ?")
-      .run(heartbeat.status, heartbeat.checked_at, monitorId);
-    if (heartbeat.status === "down" && previous !== "down") {
+      .run(health, heartbeat.checked_at, monitorId);
+    if (health === "down" && previous !== "down") {
       this.db.prepare("INSERT INTO incidents (id, monitor_id, started_at) VALUES (?, ?, ?)").run(newId("inc"), monitorId, at);
       return "down";
     }
-    if (heartbeat.status === "up" && previous === "down") {
+    if (health === "up" && previous === "down") {
       this.db.prepare("UPDATE incidents SET ended_at = ? WHERE monitor_id = ? AND ended_at IS NULL").run(at, monitorId);
       return "up";
     }

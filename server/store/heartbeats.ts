@@ -11,6 +11,8 @@ export interface CheckOutcome {
   response_time_ms: number | null;
   status_code: number | null;
   error: string | null;
+  /** https monitors with certificate checks: when the certificate expires (RFC 3339). */
+  cert_expires_at?: string | null;
 }
 
 /** A recorded check and the health change it caused, if any. */
@@ -34,6 +36,8 @@ interface HeartbeatRow {
   response_time_ms: number | null;
   status_code: number | null;
   error: string | null;
+  maintenance: number;
+  cert_expires_at: number | null;
 }
 
 const round = (n: number | null, digits = 3) => (n === null ? null : Number(n.toFixed(digits)));
@@ -45,27 +49,32 @@ export class HeartbeatRepository {
     private readonly incidents: HealthRepository,
   ) {}
 
-  /** Stores one check result and adds it to its day's roll-up (call inside a transaction). */
-  insert(monitorId: string, outcome: CheckOutcome, at: number): Heartbeat {
+  /**
+   * Stores one check result and adds it to its day's roll-up (call inside a transaction). A
+   * failure inside a maintenance window is recorded as `maintenance`, not downtime.
+   */
+  insert(monitorId: string, outcome: CheckOutcome, at: number, maintenance = false): Heartbeat {
+    const certExpires = outcome.cert_expires_at ? Date.parse(outcome.cert_expires_at) : null;
     const heartbeat: Heartbeat = {
       id: newId("hb"),
       monitor_id: monitorId,
       checked_at: new Date(at).toISOString(),
-      status: outcome.up ? "up" : "down",
+      status: outcome.up ? "up" : maintenance ? "maintenance" : "down",
       response_time_ms: outcome.response_time_ms,
       status_code: outcome.status_code,
       error: outcome.error,
+      cert_expires_at: certExpires === null ? null : new Date(certExpires).toISOString(),
     };
     this.db
       .prepare(
-        "INSERT INTO heartbeats (id, monitor_id, checked_at, up, response_time_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO heartbeats (id, monitor_id, checked_at, up, response_time_ms, status_code, error, maintenance, cert_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(heartbeat.id, monitorId, at, outcome.up ? 1 : 0, outcome.response_time_ms, outcome.status_code, outcome.error);
-    this.rollUp(monitorId, at, outcome);
+      .run(heartbeat.id, monitorId, at, outcome.up ? 1 : 0, outcome.response_time_ms, outcome.status_code, outcome.error, maintenance ? 1 : 0, certExpires);
+    this.rollUp(monitorId, at, outcome, maintenance);
     return heartbeat;
   }
 
-  private rollUp(monitorId: string, at: number, outcome: CheckOutcome): void {
+  private rollUp(monitorId: string, at: number, outcome: CheckOutcome, maintenance: boolean): void {
     const day = Math.floor(at / DAY_MS);
     const row = this.db
       .prepare("SELECT histogram FROM heartbeat_days WHERE monitor_id = ? AND day = ?")
@@ -78,11 +87,12 @@ export class HeartbeatRepository {
     }
     this.db
       .prepare(
-        `INSERT INTO heartbeat_days (monitor_id, day, checks, up_checks, timed, sum_ms, histogram) VALUES (?, ?, 1, ?, ?, ?, ?)
+        `INSERT INTO heartbeat_days (monitor_id, day, checks, up_checks, timed, sum_ms, histogram, maintenance_checks) VALUES (?, ?, 1, ?, ?, ?, ?, ?)
          ON CONFLICT (monitor_id, day) DO UPDATE SET checks = checks + 1, up_checks = up_checks + excluded.up_checks,
-         timed = timed + excluded.timed, sum_ms = sum_ms + excluded.sum_ms, histogram = excluded.histogram`,
+         timed = timed + excluded.timed, sum_ms = sum_ms + excluded.sum_ms, histogram = excluded.histogram,
+         maintenance_checks = maintenance_checks + excluded.maintenance_checks`,
       )
-      .run(monitorId, day, outcome.up ? 1 : 0, timed, outcome.response_time_ms ?? 0, JSON.stringify(histogram));
+      .run(monitorId, day, outcome.up ? 1 : 0, timed, outcome.response_time_ms ?? 0, JSON.stringify(histogram), maintenance ? 1 : 0);
   }
 
   /** Deletes heartbeats and roll-up days before `cutoff`; returns heartbeats deleted. */
@@ -102,17 +112,18 @@ export class HeartbeatRepository {
       id: r.id,
       monitor_id: r.monitor_id,
       checked_at: new Date(r.checked_at).toISOString(),
-      status: r.up ? "up" : "down",
+      status: r.up ? "up" : r.maintenance ? "maintenance" : "down",
       response_time_ms: r.response_time_ms,
       status_code: r.status_code,
       error: r.error,
+      cert_expires_at: r.cert_expires_at === null ? null : new Date(r.cert_expires_at).toISOString(),
     }));
   }
 
   /** Uptime % over [since, now] from the heartbeats (short windows), or null with no checks. */
   uptime(monitorId: string, since: number): number | null {
     const row = this.db
-      .prepare("SELECT COUNT(*) AS n, SUM(up) AS up FROM heartbeats WHERE monitor_id = ? AND checked_at >= ?")
+      .prepare("SELECT COUNT(*) - COALESCE(SUM(maintenance), 0) AS n, SUM(up) AS up FROM heartbeats WHERE monitor_id = ? AND checked_at >= ?")
       .get(monitorId, since) as { n: number; up: number | null };
     return row.n === 0 ? null : round((100 * (row.up ?? 0)) / row.n);
   }
@@ -121,7 +132,7 @@ export class HeartbeatRepository {
   uptimeDays(monitorId: string, days: number, now = Date.now()): number | null {
     const today = Math.floor(now / DAY_MS);
     const row = this.db
-      .prepare("SELECT SUM(checks) AS n, SUM(up_checks) AS up FROM heartbeat_days WHERE monitor_id = ? AND day > ? AND day <= ?")
+      .prepare("SELECT SUM(checks - maintenance_checks) AS n, SUM(up_checks) AS up FROM heartbeat_days WHERE monitor_id = ? AND day > ? AND day <= ?")
       .get(monitorId, today - days, today) as { n: number | null; up: number | null };
     return !row.n ? null : round((100 * (row.up ?? 0)) / row.n);
   }
@@ -141,6 +152,7 @@ export class HeartbeatRepository {
       day: number;
       checks: number;
       up_checks: number;
+      maintenance_checks: number;
       timed: number;
       sum_ms: number;
       histogram: string;
@@ -149,6 +161,8 @@ export class HeartbeatRepository {
     const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((a, r) => a + f(r), 0);
     const checks = sum((r) => r.checks);
     const upChecks = sum((r) => r.up_checks);
+    const maintenanceChecks = sum((r) => r.maintenance_checks);
+    const judged = checks - maintenanceChecks;
     const timed = sum((r) => r.timed);
     const incidents = this.incidents.summary(monitorId, from, now);
     return {
@@ -157,8 +171,9 @@ export class HeartbeatRepository {
       to: new Date(now).toISOString(),
       checks,
       up_checks: upChecks,
-      down_checks: checks - upChecks,
-      uptime_pct: checks === 0 ? null : round((100 * upChecks) / checks),
+      down_checks: judged - upChecks,
+      maintenance_checks: maintenanceChecks,
+      uptime_pct: judged === 0 ? null : round((100 * upChecks) / judged),
       avg_response_ms: timed === 0 ? null : round(sum((r) => r.sum_ms) / timed, 1),
       p95_response_ms: quantile(rows.map((r) => JSON.parse(r.histogram) as Histogram), 0.95),
       incidents: incidents.count,
@@ -168,7 +183,7 @@ export class HeartbeatRepository {
         return {
           date: new Date((firstDay + i) * DAY_MS).toISOString().slice(0, 10),
           checks: d?.checks ?? 0,
-          uptime_pct: d?.checks ? round((100 * d.up_checks) / d.checks) : null,
+          uptime_pct: d && d.checks > d.maintenance_checks ? round((100 * d.up_checks) / (d.checks - d.maintenance_checks)) : null,
           avg_response_ms: d?.timed ? round(d.sum_ms / d.timed, 1) : null,
         };
       }),

@@ -2,14 +2,18 @@ import type { DatabaseSync } from "node:sqlite";
 import { SecretBox } from "../secrets";
 import { ChannelRepository } from "./channels";
 import { openDatabase, transaction } from "./database";
+import { ExternalIdRepository } from "./external-ids";
 import { HealthRepository } from "./health";
 import { type CheckOutcome, HEARTBEAT_RETENTION_MS, HeartbeatRepository, type Recorded } from "./heartbeats";
 import { IdempotencyRepository } from "./idempotency";
 import { KeyRepository } from "./keys";
+import { MaintenanceWindowRepository } from "./maintenance-windows";
 import { MonitorRepository } from "./monitors";
 import { OutboxRepository } from "./outbox";
+import { PushTokenRepository } from "./push-tokens";
 import { withStatementCache } from "./statements";
 import { StatusPageRepository } from "./status-pages";
+import { advanceHealth, type HealthPolicy, IMMEDIATE } from "./streaks";
 
 /** Every repository over one embedded database: the only code that speaks SQL. */
 export class Store {
@@ -21,6 +25,9 @@ export class Store {
   readonly heartbeats: HeartbeatRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: OutboxRepository;
+  readonly externalIds: ExternalIdRepository;
+  readonly maintenanceWindows: MaintenanceWindowRepository;
+  readonly pushTokens: PushTokenRepository;
 
   readonly db: DatabaseSync;
 
@@ -38,6 +45,9 @@ export class Store {
     this.heartbeats = new HeartbeatRepository(db, this.health);
     this.idempotency = new IdempotencyRepository(db, secrets);
     this.outbox = new OutboxRepository(db);
+    this.externalIds = new ExternalIdRepository(db);
+    this.maintenanceWindows = new MaintenanceWindowRepository(db);
+    this.pushTokens = new PushTokenRepository(db);
   }
 
   /**
@@ -66,14 +76,16 @@ export class Store {
   /**
    * Records a check in one transaction: the heartbeat (with its roll-up), then the monitor's
    * health and incidents. A monitor paused or deleted while its check ran records nothing:
-   * pause stops heartbeats at once.
+   * pause stops heartbeats at once. `policy`: confirmations, and whether a maintenance window
+   * covers the monitor now.
    */
-  recordCheck(monitorId: string, outcome: CheckOutcome, at = Date.now()): Recorded | undefined {
+  recordCheck(monitorId: string, outcome: CheckOutcome, at = Date.now(), policy: HealthPolicy = IMMEDIATE): Recorded | undefined {
     return transaction(this.db, () => {
       const previous = this.health.current(monitorId);
       if (previous === undefined) return undefined;
-      const heartbeat = this.heartbeats.insert(monitorId, outcome, at);
-      return { heartbeat, transition: this.health.apply(monitorId, previous, heartbeat, at) };
+      const heartbeat = this.heartbeats.insert(monitorId, outcome, at, !outcome.up && policy.maintenance);
+      const health = advanceHealth(this.db, monitorId, previous as "pending" | "up" | "down", outcome.up, policy);
+      return { heartbeat, transition: this.health.apply(monitorId, previous, health, heartbeat, at) };
     });
   }
 

@@ -107,4 +107,48 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  // Version 2: `external_id`, a client's mark on each object, unique per account and kind.
+  `
+  ALTER TABLE monitors ADD COLUMN external_id TEXT;
+  ALTER TABLE channels ADD COLUMN external_id TEXT;
+  ALTER TABLE status_pages ADD COLUMN external_id TEXT;
+  CREATE UNIQUE INDEX monitors_by_external_id ON monitors (account_id, external_id) WHERE external_id IS NOT NULL;
+  CREATE UNIQUE INDEX channels_by_external_id ON channels (account_id, external_id) WHERE external_id IS NOT NULL;
+  CREATE UNIQUE INDEX status_pages_by_external_id ON status_pages (account_id, external_id) WHERE external_id IS NOT NULL;
+  `,
+  // Version 3: heartbeat (push) monitors, certificate expiry, alert confirmation, maintenance windows.
+  `
+  ALTER TABLE heartbeats ADD COLUMN maintenance INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE heartbeats ADD COLUMN cert_expires_at INTEGER;
+  -- Still covering for the 24-hour uptime, which leaves maintenance checks out.
+  DROP INDEX heartbeats_by_monitor;
+  CREATE INDEX heartbeats_by_monitor ON heartbeats (monitor_id, checked_at, up, maintenance);
+  ALTER TABLE heartbeat_days ADD COLUMN maintenance_checks INTEGER NOT NULL DEFAULT 0;
+  -- Consecutive failed and passed checks, for confirmations.
+  CREATE TABLE check_streaks (
+    monitor_id TEXT PRIMARY KEY REFERENCES monitors(id) ON DELETE CASCADE,
+    failures INTEGER NOT NULL,
+    successes INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  -- Push tokens are kept as SHA-256 digests only; the URL is shown once, at creation.
+  CREATE TABLE push_tokens (
+    monitor_id TEXT PRIMARY KEY REFERENCES monitors(id) ON DELETE CASCADE,
+    digest TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE maintenance_windows (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    spec TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX maintenance_windows_by_account ON maintenance_windows (account_id, created_at, id);
+  CREATE TABLE maintenance_window_monitors (
+    window_id TEXT NOT NULL REFERENCES maintenance_windows(id) ON DELETE CASCADE,
+    monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+    PRIMARY KEY (window_id, monitor_id)
+  );
+  CREATE INDEX maintenance_window_monitors_by_monitor ON maintenance_window_monitors (monitor_id);
+  `,
 ];

@@ -12,6 +12,7 @@ interface MonitorRow {
   status: Monitor["status"];
   health: Monitor["health"];
   last_checked_at: string | null;
+  external_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -94,25 +95,28 @@ export class MonitorRepository {
     return ownedIds(this.db, "channels", accountId, ids);
   }
 
-  create(accountId: string, spec: MonitorSpec): Monitor {
+  create(accountId: string, spec: MonitorSpec, externalId: string | null = null): Monitor {
     const id = newId("mon");
     const now = nowIso();
     transaction(this.db, () => {
       this.db
         .prepare(
-          "INSERT INTO monitors (id, account_id, spec, status, health, created_at, updated_at) VALUES (?, ?, ?, 'active', 'pending', ?, ?)",
+          "INSERT INTO monitors (id, account_id, spec, status, health, external_id, created_at, updated_at) VALUES (?, ?, ?, 'active', 'pending', ?, ?, ?)",
         )
-        .run(id, accountId, this.specJson(spec), now, now);
+        .run(id, accountId, this.specJson(spec), externalId, now, now);
       this.linkChannels(id, spec.channel_ids);
     });
     return this.get(accountId, id) as Monitor;
   }
 
-  update(accountId: string, id: string, spec: MonitorSpec): Monitor | undefined {
+  /** Stores a new spec; `externalId` undefined keeps the current mark. */
+  update(accountId: string, id: string, spec: MonitorSpec, externalId?: string | null): Monitor | undefined {
     const changed = transaction(this.db, () => {
       const result = this.db
-        .prepare("UPDATE monitors SET spec = ?, updated_at = ? WHERE id = ? AND account_id = ?")
-        .run(this.specJson(spec), nowIso(), id, accountId);
+        .prepare(
+          "UPDATE monitors SET spec = ?, external_id = iif(?, ?, external_id), updated_at = ? WHERE id = ? AND account_id = ?",
+        )
+        .run(this.specJson(spec), externalId !== undefined ? 1 : 0, externalId ?? null, nowIso(), id, accountId);
       if (result.changes === 0) return false;
       this.db.prepare("DELETE FROM monitor_channels WHERE monitor_id = ?").run(id);
       this.linkChannels(id, spec.channel_ids);
@@ -170,6 +174,7 @@ export class MonitorRepository {
         status: row.status,
         health: row.health,
         last_checked_at: row.last_checked_at,
+        external_id: row.external_id,
         created_at: row.created_at,
         updated_at: row.updated_at,
       };
@@ -184,7 +189,7 @@ export class MonitorRepository {
     for (const row of rows) {
       const stored = JSON.parse(row.spec) as StoredSpec;
       const sealed = [stored.url, stored.headers, stored.body ?? undefined].every(
-        (v) => v === undefined || (typeof v === "string" && this.secrets.isCurrent(v)),
+        (v) => v === undefined || v === null || (typeof v === "string" && this.secrets.isCurrent(v)),
       );
       if (sealed) continue;
       update.run(this.specJson({ ...this.openSpec(row.spec), channel_ids: [] }), row.id);
@@ -199,7 +204,7 @@ export class MonitorRepository {
     const seal = (value: string) => this.secrets.seal(value);
     return JSON.stringify({
       ...rest,
-      url: seal(url),
+      url: url === null ? null : seal(url),
       headers: seal(JSON.stringify(headers)),
       body: body === null ? null : seal(body),
     });
@@ -211,7 +216,7 @@ export class MonitorRepository {
     const open = (value: string) => this.secrets.open(value);
     return {
       ...stored,
-      url: open(stored.url),
+      url: stored.url === null ? null : open(stored.url),
       headers: typeof stored.headers === "string" ? (JSON.parse(open(stored.headers)) as Record<string, string>) : stored.headers,
       body: stored.body === null ? null : open(stored.body),
     };

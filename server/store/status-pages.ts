@@ -10,6 +10,7 @@ interface StatusPageRow {
   slug: string;
   title: string;
   description: string | null;
+  external_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -73,27 +74,28 @@ export class StatusPageRepository {
     return ownedIds(this.db, "monitors", accountId, ids);
   }
 
-  create(accountId: string, spec: StatusPageSpec): StatusPage {
+  create(accountId: string, spec: StatusPageSpec, externalId: string | null = null): StatusPage {
     const id = newId("sp");
     const now = nowIso();
     transaction(this.db, () => {
       this.db
         .prepare(
-          "INSERT INTO status_pages (id, account_id, slug, title, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          "INSERT INTO status_pages (id, account_id, slug, title, description, external_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         )
-        .run(id, accountId, spec.slug, spec.title, spec.description, now, now);
+        .run(id, accountId, spec.slug, spec.title, spec.description, externalId, now, now);
       this.link(id, spec.monitor_ids);
     });
     return this.get(accountId, id) as StatusPage;
   }
 
-  update(accountId: string, id: string, spec: StatusPageSpec): StatusPage | undefined {
+  /** Stores a new spec; `externalId` undefined keeps the current mark. */
+  update(accountId: string, id: string, spec: StatusPageSpec, externalId?: string | null): StatusPage | undefined {
     transaction(this.db, () => {
       this.db
         .prepare(
-          "UPDATE status_pages SET slug = ?, title = ?, description = ?, updated_at = ? WHERE id = ? AND account_id = ?",
+          "UPDATE status_pages SET slug = ?, title = ?, description = ?, external_id = iif(?, ?, external_id), updated_at = ? WHERE id = ? AND account_id = ?",
         )
-        .run(spec.slug, spec.title, spec.description, nowIso(), id, accountId);
+        .run(spec.slug, spec.title, spec.description, externalId !== undefined ? 1 : 0, externalId ?? null, nowIso(), id, accountId);
       this.db.prepare("DELETE FROM status_page_monitors WHERE status_page_id = ?").run(id);
       this.link(id, spec.monitor_ids);
     });
@@ -134,6 +136,7 @@ export class StatusPageRepository {
       title: row.title,
       description: row.description,
       monitor_ids: monitorIds.map((r) => r.monitor_id),
+      external_id: row.external_id,
       created_at: row.created_at,
       updated_at: row.updated_at,
     };

@@ -1,6 +1,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
+import { type Decision, emptyCounts, type Storm, type StormCounts, stormDecider } from "./storm";
+
+export type { Storm, StormCounts } from "./storm";
 
 /**
  * A fault a proxy injects into the requests `match` selects (all when left out), at most `times`
@@ -29,10 +32,19 @@ export interface FaultProxy {
   url: string;
   /** The rules, first match first; push to add, set `length = 0` to clear. */
   faults: Fault[];
+  /** Random faults on every request not matched by a rule, while set (see `Storm`). */
+  storm?: Storm;
+  /** What the proxy did: requests, forwards and each kind of fault. */
+  counts: StormCounts;
   /** Requests seen, as `METHOD path STATUS` (`DROPPED` for a dropped one), faulted or not. */
   seen: string[];
   close: () => Promise<void>;
 }
+
+const faultError = (status: number) =>
+  status === 429
+    ? { code: "rate_limited", message: "Too many requests" }
+    : { code: "internal_error", message: "Internal error" };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const applies = (f: Fault, method: string, path: string) =>
@@ -40,13 +52,16 @@ const applies = (f: Fault, method: string, path: string) =>
 
 /** Starts a fault proxy on a loopback port in front of `target` (a base URL). */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
-  const proxy: FaultProxy = { url: "", faults: [], seen: [], close: async () => undefined };
+  const counts = emptyCounts();
+  const proxy: FaultProxy = { url: "", faults: [], counts, seen: [], close: async () => undefined };
+  const decide = stormDecider(() => proxy.storm);
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const method = req.method ?? "GET";
     const path = req.url ?? "/";
     const line = (status: string | number) => proxy.seen.push(`${method} ${path.split("?")[0]} ${status}`);
+    counts.requests++;
     let delay = 0;
     for (const f of proxy.faults) {
       if (f.status === undefined && !f.drop && f.delayMs && applies(f, method, path)) {
@@ -63,18 +78,35 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         res.socket?.destroy();
         return;
       }
-      line(f.status as number);
-      res.writeHead(f.status as number, { "content-type": "application/json", ...f.headers });
-      res.end(JSON.stringify({ ok: false, error: { code: f.status === 429 ? "rate_limited" : "internal_error", message: "injected" } }));
+      answer(f.status as number, f.headers);
+    };
+    const answer = (status: number, extra: Record<string, string> = {}) => {
+      line(status);
+      if (status === 429) counts.rateLimited++;
+      // A request id, as the server's own error answers carry one: clients print it.
+      const requestId = `req_proxy${String(counts.requests).padStart(6, "0")}`;
+      res.writeHead(status, { "content-type": "application/json", "x-request-id": requestId, ...extra });
+      res.end(JSON.stringify({ ok: false, error: { ...faultError(status), request_id: requestId } }));
     };
     if (fault && !fault.afterForward) return answerFault(fault);
+    const decision: Decision = fault ? { kind: "forward", latencyMs: 0 } : decide();
+    if (decision.latencyMs) await sleep(decision.latencyMs);
+    if (decision.kind === "429") return answer(429, { "retry-after": "1" });
+    if (decision.kind === "error-before") return counts.serverErrors++, answer(decision.status as number);
     const headers = { ...req.headers };
     delete headers.host;
     delete headers.connection;
     try {
+      counts.forwarded++;
       const upstream = await request(`${target}${path}`, { method: method as "GET", headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
       const body = Buffer.from(await upstream.body.arrayBuffer());
       if (fault) return answerFault(fault);
+      if (decision.kind === "error-after") return counts.serverErrorsAfterWork++, answer(decision.status as number);
+      if (decision.kind === "reset") {
+        counts.resets++;
+        line("RESET");
+        return void req.socket.destroy();
+      }
       line(upstream.statusCode);
       const out: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(upstream.headers)) {

@@ -8,7 +8,7 @@ import { type Fault, startFaultProxy } from "./fault-proxy";
 import { faultControls, type Faults } from "./faults";
 
 export type { Drift } from "./drift";
-export { type Fault, type FaultProxy, startFaultProxy } from "./fault-proxy";
+export { type Fault, type FaultProxy, type Storm, type StormCounts, startFaultProxy } from "./fault-proxy";
 export type { Faults, Match } from "./faults";
 
 /** Options of `startUptimeServer`. */

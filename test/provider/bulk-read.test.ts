@@ -55,7 +55,8 @@ describe("bulk reads", () => {
   });
 
   it("a failed list is not kept: the reads fall back to GET by id, the next read lists again", async () => {
-    proxy.faults.push({ match: (m, p) => m === "GET" && p.startsWith("/api/v1/monitors?"), status: 500, times: 7 });
+    // 11 = the first attempt and the client's 10 retries: the list fails for good.
+    proxy.faults.push({ match: (m, p) => m === "GET" && p.startsWith("/api/v1/monitors?"), status: 500, times: 11 });
     await clientFor(props().connection).request("PATCH", `/api/v1/monitors/${ids[6]}`, { body: { name: "again" } });
     requests();
     const read = await runtime.read("Monitor", ids[6] as string, props());

@@ -7,9 +7,12 @@ import {
   CHANNEL_FIELDS,
   ChannelSchema,
   CreateChannelSchema,
+  CreateMaintenanceWindowSchema,
   CreateMonitorSchema,
   CreateStatusPageSchema,
   type FieldTable,
+  MAINTENANCE_WINDOW_FIELDS,
+  MaintenanceWindowSchema,
   MONITOR_FIELDS,
   MonitorSchema,
   READ_ONLY_FIELDS,
@@ -44,12 +47,20 @@ function simplify(js: Json): Json {
 }
 const typeOf = (rule: z.ZodType) => simplify(z.toJSONSchema(rule, { io: "input", unrepresentable: "any" }) as Json);
 const apiRows = (t: FieldTable) => Object.entries(t).filter(([, f]) => f.api !== undefined);
-const writable = (t: FieldTable) => apiRows(t).filter(([, f]) => !f.outputOnly);
+/** The fields the API accepts on writes (the provider's own `external_id` included). */
+const writable = (t: FieldTable) => apiRows(t).filter(([, f]) => !f.outputOnly || f.setByProvider);
 
 const KINDS_UNDER_TEST = [
   { name: "Monitor", table: MONITOR_FIELDS as FieldTable, create: CreateMonitorSchema.shape, read: MonitorSchema.shape, typed: true },
   { name: "Channel", table: CHANNEL_FIELDS, create: CreateChannelSchema.options[0].shape, read: ChannelSchema.shape, typed: false },
   { name: "StatusPage", table: STATUS_PAGE_FIELDS, create: CreateStatusPageSchema.shape, read: StatusPageSchema.shape, typed: true },
+  {
+    name: "MaintenanceWindow",
+    table: MAINTENANCE_WINDOW_FIELDS,
+    create: CreateMaintenanceWindowSchema.shape,
+    read: MaintenanceWindowSchema.shape,
+    typed: true,
+  },
 ] as const;
 
 describe("field tables", () => {
@@ -71,15 +82,16 @@ describe("field tables", () => {
   }
 
   it("the API's read-only fields are the tables' output-only fields", () => {
-    const outputOnly = KINDS_UNDER_TEST.flatMap((k) => apiRows(k.table).filter(([, f]) => f.outputOnly).map(([, f]) => f.api));
+    const outputOnly = KINDS_UNDER_TEST.flatMap((k) => apiRows(k.table).filter(([, f]) => f.outputOnly && !f.setByProvider).map(([, f]) => f.api));
     expect([...READ_ONLY_FIELDS].sort()).toEqual([...new Set(["id", ...outputOnly])].sort());
   });
 
   it("secret inputs and outputs come from the table, and refreshed inputs never hold a secret", () => {
-    expect(secretProperties(MONITOR_FIELDS)).toEqual(["headers", "body", "connection"]);
+    expect(secretProperties(MONITOR_FIELDS)).toEqual(["headers", "body", "pushUrl", "connection"]);
+    expect(secretProperties(MAINTENANCE_WINDOW_FIELDS)).toEqual(["connection"]);
     expect(secretProperties(CHANNEL_FIELDS)).toEqual(["config", "connection"]);
     expect(secretProperties(STATUS_PAGE_FIELDS)).toEqual(["connection"]);
-    expect(Object.keys(outputPlaceholders(MONITOR_FIELDS))).toEqual(["status", "health", "lastCheckedAt", "createdAt", "updatedAt", "endpoint"]);
+    expect(Object.keys(outputPlaceholders(MONITOR_FIELDS))).toEqual(["pushUrl", "status", "health", "lastCheckedAt", "createdAt", "updatedAt", "externalId", "endpoint"]);
     for (const kind of Object.values(KINDS)) {
       const live = Object.fromEntries(apiRows(kind.fields.table).map(([, f]) => [f.api, "x"]));
       const refreshed = Object.keys(kind.refreshedInputs({ id: "x", ...live } as never));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Channel, Monitor, StatusPage } from "../../api";
+import { type Channel, MONITOR_EXTENSION_DEFAULTS, type Monitor, type StatusPage } from "../../api";
 import { declareAccount } from "../../provider/import/declare";
 import { filterAccount } from "../../provider/import";
 import { assignNames, identifierOf } from "../../provider/import/names";
@@ -8,7 +8,8 @@ import { renderIndex, renderReadme } from "../../provider/import/render";
 const monitor = (id: string, name: string, over: Partial<Monitor> = {}): Monitor => ({
   id, name, type: "http", url: "https://example.com/", interval_sec: 60, timeout_sec: 10, method: "GET", headers: {}, body: null,
   expected_status_codes: ["2xx", "3xx"], keyword: null, keyword_case_sensitive: false, follow_redirects: true, channel_ids: [], tags: [],
-  status: "active", health: "up", last_checked_at: null, created_at: `2026-01-01T00:00:0${id.slice(-1)}.000Z`, updated_at: "2026-01-01T00:00:00.000Z", ...over,
+  ...MONITOR_EXTENSION_DEFAULTS,
+  status: "active", health: "up", last_checked_at: null, external_id: null, created_at: `2026-01-01T00:00:0${id.slice(-1)}.000Z`, updated_at: "2026-01-01T00:00:00.000Z", ...over,
 });
 
 describe("import: names", () => {
@@ -35,10 +36,10 @@ describe("import: names", () => {
 describe("import: declarations", () => {
   const channel: Channel = {
     id: "chn_1", name: "Hooks", type: "webhook", config: { url: "https://h.example.com/****", secret: "****" },
-    config_fingerprint: "x", created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z",
+    config_fingerprint: "x", external_id: null, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z",
   };
   const page: StatusPage = {
-    id: "sp_1", slug: "public", title: "Public", description: null, monitor_ids: ["mon_1", "mon_2"],
+    id: "sp_1", slug: "public", title: "Public", description: null, monitor_ids: ["mon_1", "mon_2"], external_id: null,
     created_at: "2026-01-01T00:00:09.000Z", updated_at: "2026-01-01T00:00:09.000Z",
   };
   const account = {

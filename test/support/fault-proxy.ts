@@ -1,2 +1,8 @@
 // The fault proxy is part of the package (pulumi-uptime/testing); tests use that one.
-export { type Fault, type FaultProxy, startFaultProxy } from "../../server/testing/fault-proxy";
+export {
+  type Fault,
+  type FaultProxy,
+  type Storm,
+  type StormCounts,
+  startFaultProxy,
+} from "../../server/testing/fault-proxy";

@@ -15,11 +15,13 @@ const api = new uptime.Monitor("api", {
   channelIds: [ops.id],
   tags: ["Prod", "api"],
   paused: config.getBoolean("paused") ?? false,
+  adopt: config.get("adoptMonitor"),
 });
 
 const page = new uptime.StatusPage("public", { slug: config.require("slug"), title: "Acme", monitorIds: [api.id] });
 
 export const monitorId = api.id;
+export const monitorUrn = api.urn;
 export const channelId = ops.id;
 export const statusPageId = page.id;
 export const publicUrl = page.publicUrl;

@@ -1,0 +1,84 @@
+/**
+ * The message a user reads when a resource fails during `pulumi up`: which resource, what the
+ * provider was doing, the field, the API's code and request id, and what to do about it.
+ */
+import type { ErrorDetail } from "../api";
+import { toCamel } from "./kinds/kind";
+
+/** Where a failure happened. */
+export interface FailureContext {
+  /** `Monitor`, `Channel`, `StatusPage`. */
+  kind: string;
+  /** The Pulumi resource name (or, without one, the display name). */
+  resource: string;
+  /** `create`, `update`, `read`, `delete`. */
+  action: string;
+  baseUrl: string;
+}
+
+interface ApiLike {
+  code: string;
+  status: number;
+  apiMessage?: string;
+  message: string;
+  details?: ErrorDetail[];
+  requestId?: string;
+  attempts?: number;
+}
+
+const isApiError = (err: unknown): err is ApiLike =>
+  typeof err === "object" && err !== null && typeof (err as ApiLike).code === "string" && typeof (err as ApiLike).status === "number";
+
+const tries = (e: ApiLike) => (e.attempts && e.attempts > 1 ? ` after ${e.attempts} attempts` : "");
+
+/** What to do, per API code (and for failures that never reached the service). */
+function advice(e: ApiLike, ctx: FailureContext): string {
+  switch (e.code) {
+    case "network_error":
+      return `The service at ${ctx.baseUrl} could not be reached${tries(e)}. Check \`uptime:baseUrl\` (or UPTIME_API_URL, or the resource's \`connection.baseUrl\`) and that the service is running, then run \`pulumi up\` again.`;
+    case "unauthorized":
+      return "The service refused the API key: it is wrong or has been revoked. Set a valid key with `pulumi config set --secret uptime:apiKey uk_…` (or UPTIME_API_KEY, or the resource's `connection.apiKey`); a revoked key must be replaced by a new one.";
+    case "monitor_limit_reached":
+      return "The account is at its monitor allowance. Delete monitors you no longer need or ask for a higher limit, then run `pulumi up` again; the monitors created so far are kept in the stack.";
+    case "rate_limited":
+      return `The service kept answering 429 (too many requests)${tries(e)}. Another client may be using the same API key: wait a minute and run \`pulumi up\` again, or give this stack its own key.`;
+    case "validation_failed":
+      return "Fix the input named above; `pulumi preview` checks the same rules before sending anything.";
+    case "conflict":
+      return "Another object holds this value (a status-page slug is unique on the service): choose another, or take the object over with `adopt`.";
+    case "not_found":
+      return "The object no longer exists: run `pulumi refresh`, then `pulumi up` recreates it.";
+    default:
+      return e.status >= 500
+        ? `The service failed${tries(e)}. Run \`pulumi up\` again: creates are idempotent, so nothing is created twice. If it persists, give the request id to the service's operator.`
+        : "See the API's message above.";
+  }
+}
+
+/** `channel_ids[0]` → `channelIds[0]`, `headers.x-token` unchanged past the first segment. */
+const property = (field: string) => field.replace(/^[a-z_0-9]+/, toCamel);
+
+/** `intervalSec: must be between 30 and 86400; channelIds[0]: …`, in input property names. */
+function fields(details: readonly ErrorDetail[] | undefined): string {
+  if (!details?.length) return "";
+  return ` Field ${details.map((d) => `${property(d.field)}: ${d.message}`).join("; ")}.`;
+}
+
+/**
+ * The error to show for a failed provider call: an API error gets the resource, field, code,
+ * request id and advice; anything else is returned as it is.
+ */
+export function explainFailure(err: unknown, ctx: FailureContext): unknown {
+  if (!isApiError(err)) return err;
+  const request = err.requestId ? `request ${err.requestId}` : "no request id: the service did not answer";
+  const http = err.status ? `HTTP ${err.status}, ` : "";
+  const message =
+    `${ctx.kind} "${ctx.resource}" could not be ${done(ctx.action)}: uptime API ${err.code} (${http}${request}): ` +
+    `${err.apiMessage ?? err.message}.${fields(err.details)} ${advice(err, ctx)}`;
+  const explained = new Error(message.replace(/\.\./g, "."));
+  explained.name = "UptimeApiError";
+  Object.assign(explained, { code: err.code, status: err.status, requestId: err.requestId, details: err.details });
+  return explained;
+}
+
+const done = (action: string) => ({ create: "created", update: "updated", read: "read", delete: "deleted" })[action] ?? action;

@@ -1,0 +1,32 @@
+import type * as pulumi from "@pulumi/pulumi";
+// Subpaths, not the SDK root: its index loads the Automation API, which programs do not need.
+import { Resource } from "@pulumi/pulumi/dynamic";
+import { MAINTENANCE_WINDOW_FIELDS } from "../api";
+import { outputPlaceholders, secretProperties } from "./kinds/fields";
+import { secretInputs, withSecretOutputs } from "./resource-options";
+import type { ArgsOf, OutputsOf } from "./resource-types";
+import { serializedProvider } from "./serialized";
+
+/** Inputs of a MaintenanceWindow, one per row of its field table. */
+export type MaintenanceWindowArgs = ArgsOf<typeof MAINTENANCE_WINDOW_FIELDS>;
+
+/** The outputs of a MaintenanceWindow. */
+export type MaintenanceWindowOutputs = OutputsOf<typeof MAINTENANCE_WINDOW_FIELDS>;
+
+const SECRETS = secretProperties(MAINTENANCE_WINDOW_FIELDS);
+
+// The outputs are declared by the interface merged into the class, derived from the table.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface MaintenanceWindow extends MaintenanceWindowOutputs {}
+
+/**
+ * A maintenance window (an extension of the API): while it is in effect, failed checks of its
+ * monitors open no incident, notify nobody and count as maintenance, not downtime.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class MaintenanceWindow extends Resource {
+  constructor(name: string, args: MaintenanceWindowArgs, opts?: pulumi.CustomResourceOptions) {
+    const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...outputPlaceholders(MAINTENANCE_WINDOW_FIELDS) };
+    super(serializedProvider("MaintenanceWindow"), name, props, withSecretOutputs(opts, SECRETS), "uptime", "MaintenanceWindow");
+  }
+}

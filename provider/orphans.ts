@@ -1,0 +1,107 @@
+import { LocalWorkspace, type PulumiCommand } from "@pulumi/pulumi/automation";
+import { clientFor } from "./client";
+import { type Connection, type PartialConnection, resolveConnection } from "./connection";
+import { stackMarkPrefix } from "./identity";
+
+/** A live object that carries the stack's mark but that the stack's state does not hold. */
+export interface Orphan {
+  kind: "Monitor" | "Channel" | "StatusPage";
+  id: string;
+  /** Its name (a status page's title). */
+  name: string;
+  externalId: string;
+  endpoint: string;
+}
+
+export interface OrphanReport {
+  stack: string;
+  project: string;
+  /** The connections searched: the stack's own and every one a resource in the state uses. */
+  endpoints: string[];
+  orphans: Orphan[];
+}
+
+export interface OrphanOptions {
+  stackName: string;
+  /** The Pulumi program's folder. */
+  workDir: string;
+  /** A specific CLI; by default `pulumi` from PATH. */
+  pulumiCommand?: PulumiCommand;
+  envVars?: Record<string, string>;
+}
+
+const COLLECTIONS = [
+  ["Monitor", "/api/v1/monitors"],
+  ["Channel", "/api/v1/channels"],
+  ["StatusPage", "/api/v1/status-pages"],
+] as const;
+
+interface StateResource {
+  id?: string;
+  type?: string;
+  outputs?: { connection?: PartialConnection; endpoint?: string };
+}
+
+/** The connections to search: the stack config's (after the environment) and the resources' own. */
+function connectionsOf(config: Record<string, { value: string }>, resources: readonly StateResource[]): Connection[] {
+  const out = new Map<string, Connection>();
+  const add = (c: Connection) => out.set(`${c.baseUrl}\n${c.apiKey}`, c);
+  try {
+    add(resolveConnection(undefined, { baseUrl: config["uptime:baseUrl"]?.value, apiKey: config["uptime:apiKey"]?.value }));
+  } catch {
+    // No default key: only the resources' own connections can be searched.
+  }
+  for (const r of resources) {
+    const own = r.outputs?.connection;
+    if (own && typeof own === "object" && (own.apiKey || own.baseUrl)) {
+      try {
+        add(resolveConnection({ baseUrl: own.baseUrl ?? r.outputs?.endpoint, apiKey: own.apiKey }, {}, {}));
+      } catch {
+        // A connection the state cannot fully name is skipped.
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * Lists the live objects that carry this stack's mark (`external_id` = `pulumi/<project>/<stack>/…`)
+ * but whose ids the stack's state does not hold: what an interrupted `pulumi up` left behind
+ * beyond what the next `up` takes over, or what `retainOnDelete` kept. Reads the state with
+ * `pulumi stack export`; writes nothing.
+ */
+export async function findOrphans(options: OrphanOptions): Promise<OrphanReport> {
+  const stack = await LocalWorkspace.selectStack(
+    { stackName: options.stackName, workDir: options.workDir },
+    { pulumiCommand: options.pulumiCommand, envVars: options.envVars },
+  );
+  const project = (await stack.workspace.projectSettings()).name;
+  const deployment = (await stack.exportStack()).deployment as { resources?: StateResource[] };
+  const resources = deployment.resources ?? [];
+  const known = new Set(resources.map((r) => r.id).filter((id): id is string => Boolean(id)));
+  const prefix = stackMarkPrefix(project, options.stackName.split("/").pop() as string);
+  const connections = connectionsOf(await stack.getAllConfig(), resources);
+  const orphans: Orphan[] = [];
+  for (const connection of connections) {
+    const client = clientFor(connection);
+    for (const [kind, path] of COLLECTIONS) {
+      const live = await client.listAll<{ id: string; name?: string; title?: string; external_id?: string | null }>(path);
+      for (const o of live) {
+        if (!o.external_id?.startsWith(prefix) || known.has(o.id)) continue;
+        orphans.push({ kind, id: o.id, name: o.name ?? o.title ?? "", externalId: o.external_id, endpoint: connection.baseUrl });
+      }
+    }
+  }
+  return { stack: options.stackName, project, endpoints: [...new Set(connections.map((c) => c.baseUrl))], orphans };
+}
+
+/** The report as text for a terminal or a CI log. */
+export function formatOrphans(report: OrphanReport): string {
+  if (report.orphans.length === 0) {
+    return `Stack ${report.stack}: no orphans (searched ${report.endpoints.join(", ") || "no service"}).\n`;
+  }
+  const lines = [`Stack ${report.stack}: ${report.orphans.length} object(s) carry this stack's mark but are not in its state:`];
+  for (const o of report.orphans) lines.push(`  ${o.kind} ${o.id} "${o.name}" (${o.externalId}) at ${o.endpoint}`);
+  lines.push("Delete them on the service, or keep them by declaring each with `adopt: <id>`.");
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,73 @@
+import { MONITOR_EXTENSION_DEFAULTS, type MonitorExtensionSpec } from "../../api";
+import { missedPing } from "../push/deadline";
+import type { Store } from "../store";
+import type { CheckOutcome } from "../store/heartbeats";
+import type { HealthPolicy } from "../store/streaks";
+import type { ScheduledMonitor } from "../store/monitors";
+import { probeDns } from "./dns";
+import { type ProbeContext, probe } from "./probe";
+import { insecureContext, probeHttps } from "./tls";
+
+/** A scheduled monitor with its extension fields (defaults filled in for monitors stored before them). */
+export type CheckedMonitor = ScheduledMonitor & MonitorExtensionSpec;
+
+/** The monitor with every extension field, defaults where it has none. */
+export function withExtensions(monitor: ScheduledMonitor): CheckedMonitor {
+  return { ...MONITOR_EXTENSION_DEFAULTS, ...monitor } as CheckedMonitor;
+}
+
+/** A heartbeat monitor's deadline is looked at at least every minute (and within its grace). */
+const MAX_PUSH_CADENCE_SEC = 60;
+
+/**
+ * How often the checker runs the monitor: every `interval_sec`, except heartbeat monitors, whose
+ * deadline is looked at often enough to notice a missed ping within the grace (each look is one
+ * indexed query; a down check is still recorded only once per `interval_sec`).
+ */
+export function cadenceMs(scheduled: ScheduledMonitor): number {
+  const m = withExtensions(scheduled);
+  if ((m.type as string) !== "heartbeat") return m.interval_sec * 1000;
+  return Math.max(1, Math.min(m.interval_sec, m.grace_sec || m.interval_sec, MAX_PUSH_CADENCE_SEC)) * 1000;
+}
+
+/**
+ * Runs the check that fits the monitor's type: HTTP, keyword and TCP probes, https with
+ * certificate checks, DNS lookups, and the ping deadline of heartbeat monitors.
+ */
+export class CheckRunner {
+  private insecure?: ProbeContext;
+
+  constructor(
+    private readonly store: Store,
+    private readonly ctx: ProbeContext,
+  ) {}
+
+  /** The outcome to record, or undefined when there is nothing to record (a ping not yet due). */
+  async run(scheduled: ScheduledMonitor, now = Date.now()): Promise<CheckOutcome | undefined> {
+    const monitor = withExtensions(scheduled);
+    switch (monitor.type as string) {
+      case "heartbeat":
+        return missedPing(this.store.db, monitor, now);
+      case "dns":
+        return probeDns({ ...monitor, url: monitor.url ?? "" }, this.ctx.allowPrivate);
+    }
+    if (monitor.url?.startsWith("https://") && (monitor.ssl_expiry_days !== null || !monitor.verify_tls)) {
+      return probeHttps(this.ctx, () => (this.insecure ??= insecureContext(this.ctx.allowPrivate)), monitor, now);
+    }
+    return probe(this.ctx, monitor);
+  }
+
+  /** How this check moves the monitor's health: its confirmations and any maintenance window now. */
+  policy(scheduled: ScheduledMonitor, now = Date.now()): HealthPolicy {
+    const monitor = withExtensions(scheduled);
+    return {
+      confirmations: monitor.confirmations,
+      recoveryConfirmations: monitor.recovery_confirmations,
+      maintenance: this.store.maintenanceWindows.inMaintenance(monitor.id, now),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.insecure?.direct.close();
+  }
+}

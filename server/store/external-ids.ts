@@ -1,0 +1,32 @@
+import type { DatabaseSync } from "node:sqlite";
+
+/** The tables whose objects carry an `external_id`. */
+export type MarkedTable = "monitors" | "channels" | "status_pages";
+
+/** Look-ups of `external_id`, the client's mark on monitors, channels and status pages. */
+export class ExternalIdRepository {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** The id of the account's object in `table` that carries `externalId`, if any. */
+  owner(table: MarkedTable, accountId: string, externalId: string): string | undefined {
+    const row = this.db
+      .prepare(`SELECT id FROM ${table} WHERE account_id = ? AND external_id = ?`)
+      .get(accountId, externalId) as { id: string } | undefined;
+    return row?.id;
+  }
+
+  /** Whether the account still has the object `id` (any of the marked kinds, by its prefix). */
+  exists(accountId: string, id: string): boolean {
+    const table = tableOfId(id);
+    if (!table) return false;
+    return this.db.prepare(`SELECT 1 FROM ${table} WHERE id = ? AND account_id = ?`).get(id, accountId) !== undefined;
+  }
+}
+
+/** `mon_…` → monitors, `chn_…` → channels, `sp_…` → status_pages. */
+export function tableOfId(id: string): MarkedTable | undefined {
+  if (id.startsWith("mon_")) return "monitors";
+  if (id.startsWith("chn_")) return "channels";
+  if (id.startsWith("sp_")) return "status_pages";
+  return undefined;
+}

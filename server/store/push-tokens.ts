@@ -1,0 +1,33 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { DatabaseSync } from "node:sqlite";
+import { nowIso } from "./ids";
+
+const digest = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/**
+ * Push tokens of heartbeat monitors. Only a SHA-256 digest is stored, so the database never
+ * holds a usable push URL; the token itself is returned once, when issued.
+ */
+export class PushTokenRepository {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** Issues (or replaces) the monitor's token and returns it; shown to the caller once. */
+  issue(monitorId: string): string {
+    const token = `pt_${randomBytes(24).toString("base64url")}`;
+    this.db
+      .prepare(
+        `INSERT INTO push_tokens (monitor_id, digest, created_at) VALUES (?, ?, ?)
+         ON CONFLICT (monitor_id) DO UPDATE SET digest = excluded.digest, created_at = excluded.created_at`,
+      )
+      .run(monitorId, digest(token), nowIso());
+    return token;
+  }
+
+  /** The monitor a token belongs to, or undefined. */
+  monitorOf(token: string): string | undefined {
+    const row = this.db.prepare("SELECT monitor_id FROM push_tokens WHERE digest = ?").get(digest(token)) as
+      | { monitor_id: string }
+      | undefined;
+    return row?.monitor_id;
+  }
+}

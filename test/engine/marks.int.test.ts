@@ -1,0 +1,123 @@
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
+import { startServer, type TestServer } from "../support/server";
+import { programCopy } from "./programs";
+
+const PROJECT = "uptime-engine-test";
+const mark = (stack: string, kind: string, name: string) => `pulumi/${PROJECT}/${stack}/${kind}/${name}`;
+
+describe("marked creates through the real engine", () => {
+  let s: TestServer;
+  let engine: OfflineEngine;
+  let program: { workDir: string; remove: () => void };
+  const stacks: Record<string, Stack> = {};
+
+  const liveMonitors = async () => (await s.call("GET", "/api/v1/monitors")).body.data as { id: string; name: string; external_id: string | null; interval_sec: number }[];
+  type Outputs = { monitorId: string; monitorUrn: string; channelId: string; statusPageId: string };
+  const outputs = async (stack: Stack) =>
+    Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value])) as Outputs;
+
+  async function stackFor(name: string): Promise<Stack> {
+    const stack = await engine.stack(program.workDir, name);
+    await stack.setAllConfig({
+      "uptime:baseUrl": { value: s.url },
+      "uptime:apiKey": { value: s.key, secret: true },
+      hookUrl: { value: `${s.url}/hooks/${name}`, secret: true },
+      headerToken: { value: `token-${name}`, secret: true },
+      slug: { value: `marks-${name}` },
+    });
+    stacks[name] = stack;
+    return stack;
+  }
+
+  beforeAll(async () => {
+    s = await startServer();
+    engine = await offlineEngine();
+    program = programCopy("test/engine/programs/uptime");
+  });
+
+  afterAll(async () => {
+    for (const stack of Object.values(stacks)) {
+      await stack.destroy().catch(() => undefined);
+      await stack.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
+    }
+    engine?.dispose();
+    program?.remove();
+    await s?.close();
+  });
+
+  it("two stacks with the same resource names get their own objects, each marked with its stack", async () => {
+    const dev = await stackFor("dev");
+    const prod = await stackFor("prod");
+    await dev.up();
+    await prod.up();
+    const [a, b] = [await outputs(dev), await outputs(prod)];
+    expect(a.monitorId).not.toBe(b.monitorId);
+    const byId = new Map((await liveMonitors()).map((m) => [m.id, m]));
+    expect(byId.get(a.monitorId)?.external_id).toBe(mark("dev", "Monitor", "api"));
+    expect(byId.get(b.monitorId)?.external_id).toBe(mark("prod", "Monitor", "api"));
+    expect((await s.call("GET", `/api/v1/channels/${a.channelId}`)).body.data.external_id).toBe(mark("dev", "Channel", "ops"));
+    expect((await s.call("GET", `/api/v1/status-pages/${b.statusPageId}`)).body.data.external_id).toBe(mark("prod", "StatusPage", "public"));
+    expect((await dev.preview({ refresh: true })).changeSummary).toEqual({ same: 4 });
+    await prod.destroy();
+  });
+
+  it("destroy, then up of the same program, creates new objects (the old keys no longer replay)", async () => {
+    const dev = stacks.dev as Stack;
+    const before = await outputs(dev);
+    await dev.destroy();
+    expect(await liveMonitors()).toEqual([]);
+    await dev.up();
+    const after = await outputs(dev);
+    expect(after.monitorId).not.toBe(before.monitorId);
+    expect((await liveMonitors()).map((m) => m.id)).toEqual([after.monitorId]);
+    expect((await dev.preview()).changeSummary).toEqual({ same: 4 });
+  });
+
+  it("a replacement by a type change is a new object and the old one is gone", async () => {
+    const dev = stacks.dev as Stack;
+    const second = await outputs(dev);
+    await dev.setConfig("monitorType", { value: "keyword" });
+    await dev.up();
+    const third = await outputs(dev);
+    expect(third.monitorId).not.toBe(second.monitorId);
+    const live = await liveMonitors();
+    expect(live.map((m) => m.id)).toEqual([third.monitorId]);
+    // Deleted first, so the replacement carries the resource's mark.
+    expect(live[0]?.external_id).toBe(mark("dev", "Monitor", "api"));
+    expect((await s.call("GET", `/api/v1/status-pages/${third.statusPageId}`)).body.data.monitor_ids).toEqual([third.monitorId]);
+    await dev.removeConfig("monitorType");
+    await dev.destroy();
+  });
+
+  it("a create whose mark already exists takes that object over and updates it, without a duplicate", async () => {
+    const made = await s.call("POST", "/api/v1/monitors", {
+      name: "left by a killed run",
+      type: "http",
+      url: "https://api.example.com/health",
+      interval_sec: 900,
+      external_id: mark("late", "Monitor", "api"),
+    });
+    const late = await stackFor("late");
+    await late.up();
+    expect((await outputs(late)).monitorId).toBe(made.body.data.id);
+    const live = await liveMonitors();
+    expect(live).toHaveLength(1);
+    expect(live[0]).toMatchObject({ id: made.body.data.id, name: "api", interval_sec: 60 });
+    expect((await late.preview({ refresh: true })).changeSummary).toEqual({ same: 4 });
+    await late.destroy();
+  });
+
+  it("adopt takes over an object made elsewhere and leaves its mark as it was", async () => {
+    const made = await s.call("POST", "/api/v1/monitors", { name: "legacy", type: "http", url: "https://legacy.example.com", interval_sec: 300 });
+    const adopting = await stackFor("adopting");
+    await adopting.setConfig("adoptMonitor", { value: made.body.data.id });
+    await adopting.up();
+    expect((await outputs(adopting)).monitorId).toBe(made.body.data.id);
+    const live = await liveMonitors();
+    expect(live).toHaveLength(1);
+    expect(live[0]).toMatchObject({ name: "api", interval_sec: 60, external_id: null });
+    expect((await adopting.preview({ refresh: true })).changeSummary).toEqual({ same: 4 });
+  });
+});

@@ -1,0 +1,79 @@
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
+import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
+import { startServer, type TestServer } from "../support/server";
+import { programCopy } from "./programs";
+
+const MONITORS = 100;
+
+describe("pulumi up through a storm of faults", () => {
+  let s: TestServer;
+  let proxy: FaultProxy;
+  let engine: OfflineEngine;
+  let stack: Stack;
+  let program: { workDir: string; remove: () => void };
+  let accountId: string;
+
+  /** The live objects, read from the server's store (not through the storm). */
+  const live = () => ({
+    monitors: s.app.store.monitors.list(accountId, { limit: 1000 }).items,
+    channels: s.app.store.channels.list(accountId, 1000).items,
+    pages: s.app.store.statusPages.list(accountId, 1000).items,
+  });
+
+  beforeAll(async () => {
+    s = await startServer();
+    accountId = s.app.store.keys.authenticate(s.key)?.accountId as string;
+    proxy = await startFaultProxy(s.url);
+    engine = await offlineEngine();
+    program = programCopy("test/engine/programs/fleet");
+    stack = await engine.stack(program.workDir, "dev");
+    await stack.setAllConfig({
+      "uptime:baseUrl": { value: proxy.url },
+      "uptime:apiKey": { value: s.key, secret: true },
+      monitors: { value: String(MONITORS) },
+      withLinks: { value: "true" },
+      slug: { value: "storm" },
+    });
+  });
+
+  afterAll(async () => {
+    if (proxy) proxy.storm = undefined;
+    await stack?.destroy().catch(() => undefined);
+    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
+    engine?.dispose();
+    program?.remove();
+    await proxy?.close();
+    await s?.close();
+  });
+
+  it(`creates ${MONITORS} monitors, 2 channels and a status page once each; preview --refresh is clean`, async () => {
+    // Per request: 20% 5xx (half after the server did the work), 10% start a burst of three 429s,
+    // 5% connections cut after the work, 0..2 s of latency.
+    proxy.storm = { seed: 7, serverError: 0.2, rateLimitBurst: 0.1, burstLength: 3, resetAfterForward: 0.05, maxLatencyMs: 2000 };
+    let started = performance.now();
+    const up = await stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    const upSeconds = Math.round((performance.now() - started) / 1000);
+
+    const { monitors, channels, pages } = live();
+    const deployment = (await stack.exportStack()).deployment as { resources?: { id?: string; type: string }[] };
+    const stateIds = (kind: string) =>
+      (deployment.resources ?? []).filter((r) => r.type.endsWith(`uptime:${kind}`)).map((r) => r.id).sort();
+    expect({ monitors: monitors.length, channels: channels.length, pages: pages.length }).toEqual({ monitors: MONITORS, channels: 2, pages: 1 });
+    expect(new Set(monitors.map((m) => m.name)).size).toBe(MONITORS);
+    expect(stateIds("Monitor")).toEqual(monitors.map((m) => m.id).sort());
+    expect(stateIds("Channel")).toEqual(channels.map((c) => c.id).sort());
+    expect(stateIds("StatusPage")).toEqual(pages.map((p) => p.id));
+
+    started = performance.now();
+    const preview = await stack.preview({ refresh: true });
+    expect(preview.changeSummary).toEqual({ same: MONITORS + 4 });
+    const previewSeconds = Math.round((performance.now() - started) / 1000);
+    console.table({ ...proxy.counts, duplicates: monitors.length - MONITORS, upSeconds, previewSeconds });
+    expect(proxy.counts.serverErrors + proxy.counts.serverErrorsAfterWork).toBeGreaterThan(0);
+    expect(proxy.counts.resets).toBeGreaterThan(0);
+    expect(proxy.counts.rateLimited).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * fast-check generators of valid resource inputs, written the many ways a user may write the same
+ * thing: padded and unicode names, mixed-case header names and hosts, default ports, trailing
+ * slashes, sets in any order with repeats, defaults left out or spelled out.
+ */
+import fc from "fast-check";
+import { HTTP_METHODS, METHODS_WITH_BODY } from "../../api";
+
+type Props = Record<string, unknown>;
+
+/** Leaves a value out half the time (`undefined` drops the key). */
+const maybe = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(arb, { nil: undefined });
+
+const padding = fc.constantFrom("", " ", "  ", "\t", " \u00a0");
+
+/** 1..120 characters, not only spaces: unicode graphemes, padded with spaces on either side. */
+export const displayName = fc
+  .tuple(padding, fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 }), padding)
+  .map(([a, core, b]) => `${a}${core}${b}`)
+  .filter((s) => /\S/.test(s) && s.length <= 120);
+
+const mixCase = (s: string, flips: boolean[]) =>
+  [...s].map((c, i) => (flips[i % flips.length] ? c.toUpperCase() : c)).join("");
+const casing = fc.array(fc.boolean(), { minLength: 1, maxLength: 8 });
+
+const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
+/** A host name in any case, e.g. `Api.EXAMPLE.com`. */
+const host = fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), casing).map(([parts, c]) => mixCase(`${parts.join(".")}.example.com`, c));
+
+/** `http(s)://HOST[:port][/path[/]]`, with default ports written out or not. */
+export const httpUrl = fc
+  .record({
+    scheme: fc.constantFrom("http", "https", "HTTP", "Https"),
+    host,
+    port: fc.constantFrom("", ":default", ":8080", ":8443"),
+    path: fc.constantFrom("", "/", "/health", "/health/", "/a/b?x=1&y=2", "/Status#frag"),
+  })
+  .map(({ scheme, host: h, port, path }) => {
+    const p = port === ":default" ? (scheme.toLowerCase() === "http" ? ":80" : ":443") : port;
+    return `${scheme}://${h}${p}${path}`;
+  });
+
+const tcpUrl = fc.tuple(host, fc.integer({ min: 1, max: 65535 })).map(([h, port]) => `tcp://${h}:${port}`);
+
+const headerName = fc.tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/), casing).map(([n, c]) => mixCase(n, c));
+const headerValue = fc.string({ maxLength: 40 }).filter((v) => !/[\r\n]/.test(v));
+/** Header names unique case-insensitively (a set of names), each written in any case. */
+const headers = fc
+  .uniqueArray(fc.tuple(headerName, headerValue), { maxLength: 6, selector: ([n]) => n.toLowerCase() })
+  .map((pairs) => Object.fromEntries(pairs));
+
+const statusRule = fc.oneof(fc.integer({ min: 100, max: 599 }), fc.constantFrom("1xx", "2xx", "3xx", "4xx", "5xx"));
+const tag = fc.tuple(fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,12}$/), casing).map(([t, c]) => mixCase(t, c));
+
+/** A set written in any order, with repeats. */
+const setOf = <T>(values: readonly T[], max: number): fc.Arbitrary<T[]> =>
+  values.length === 0 ? fc.constant([]) : fc.array(fc.constantFrom(...values), { maxLength: max });
+
+/** Valid Monitor inputs; `channelIds` from existing channels. */
+export function monitorInputs(channelIds: readonly string[]): fc.Arbitrary<Props> {
+  return fc
+    .record({
+      name: maybe(displayName),
+      type: fc.constantFrom("http", "keyword", "tcp"),
+      interval: fc.integer({ min: 30, max: 86_400 }),
+      timeout: maybe(fc.integer({ min: 1, max: 60 })),
+      method: maybe(fc.constantFrom(...HTTP_METHODS)),
+      headers: maybe(headers),
+      body: maybe(fc.string({ maxLength: 60 })),
+      expectedStatusCodes: maybe(fc.array(statusRule, { minLength: 1, maxLength: 8 })),
+      keyword: fc.string({ unit: "grapheme", minLength: 1, maxLength: 20 }),
+      keywordCaseSensitive: maybe(fc.boolean()),
+      followRedirects: maybe(fc.boolean()),
+      channelIds: maybe(setOf(channelIds, 8)),
+      tags: maybe(fc.array(tag, { maxLength: 20 })),
+      paused: maybe(fc.boolean()),
+      httpUrl,
+      tcpUrl,
+    })
+    .map((g) => {
+      const timeoutSec = g.timeout === undefined ? undefined : Math.min(g.timeout, g.interval - 1);
+      const method = g.type === "tcp" ? undefined : g.method;
+      return strip({
+        name: g.name ?? "unnamed",
+        type: g.type,
+        url: g.type === "tcp" ? g.tcpUrl : g.httpUrl,
+        intervalSec: g.interval,
+        timeoutSec,
+        method,
+        headers: g.headers,
+        body: method && METHODS_WITH_BODY.includes(method) ? g.body : undefined,
+        expectedStatusCodes: g.expectedStatusCodes,
+        keyword: g.type === "keyword" ? g.keyword : undefined,
+        keywordCaseSensitive: g.keywordCaseSensitive,
+        followRedirects: g.followRedirects,
+        channelIds: g.channelIds,
+        tags: g.tags,
+        paused: g.paused,
+      });
+    });
+}
+
+const email = fc
+  .tuple(fc.stringMatching(/^[a-z][a-z0-9._-]{0,10}[a-z0-9]$/), host, casing)
+  .filter(([local]) => !local.includes(".."))
+  .map(([local, h, c]) => `${mixCase(local, c)}@${h}`);
+
+/** Valid Channel inputs of every type. */
+export const channelInputs: fc.Arbitrary<Props> = fc.oneof(
+  fc.record({ name: displayName, type: fc.constant("webhook"), config: fc.record({ url: httpUrl, secret: maybe(fc.string({ minLength: 16, maxLength: 40 })) }) }),
+  fc.record({ name: displayName, type: fc.constant("slack"), config: fc.record({ webhookUrl: httpUrl }) }),
+  fc.record({ name: displayName, type: fc.constant("email"), config: fc.record({ address: email }) }),
+).map((p) => strip({ ...p, config: strip(p.config as Props) }));
+
+/** Valid StatusPage inputs; `monitorIds` from existing monitors. */
+export function statusPageInputs(monitorIds: readonly string[]): fc.Arbitrary<Props> {
+  return fc
+    .record({
+      slug: fc.stringMatching(/^[a-z0-9][a-z0-9-]{2,40}$/),
+      title: displayName,
+      description: maybe(fc.oneof(fc.constant(""), fc.string({ unit: "grapheme", maxLength: 80 }))),
+      monitorIds: maybe(setOf(monitorIds, 10)),
+    })
+    .map(strip);
+}
+
+function strip(p: Props): Props {
+  return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
+}

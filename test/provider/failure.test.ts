@@ -1,0 +1,95 @@
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientFor } from "../../provider/client";
+import * as runtime from "../../provider/runtime";
+import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
+import { newKey, startServer, type TestServer } from "../support/server";
+
+const identity = { project: "shop", stack: "prod", kind: "Monitor", name: "checkout" };
+const monitor = (connection: { baseUrl: string; apiKey: string }, over: Record<string, unknown> = {}) => ({
+  name: "Checkout",
+  type: "http",
+  url: "https://shop.example.com/checkout",
+  intervalSec: 60,
+  connection,
+  __identity: identity,
+  ...over,
+});
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable("the call succeeded"), (e: Error) => e.message);
+
+describe("errors a user sees during pulumi up", () => {
+  let s: TestServer;
+  let proxy: FaultProxy;
+  beforeAll(async () => {
+    s = await startServer({ monitorLimit: 10 });
+    proxy = await startFaultProxy(s.url);
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await s.close();
+  });
+
+  it("server unreachable: names the resource and the URL, says what to check", async () => {
+    const connection = { baseUrl: `http://127.0.0.1:${await closedPort()}`, apiKey: s.key };
+    clientFor(connection, { maxRetries: 1, baseDelayMs: 1 });
+    const message = await failure(runtime.create("Monitor", monitor(connection)));
+    expect(message).toContain('Monitor "checkout" could not be created: uptime API network_error');
+    expect(message).toContain(`The service at ${connection.baseUrl} could not be reached after 2 attempts`);
+    expect(message).toContain("uptime:baseUrl");
+  });
+
+  it("wrong and revoked keys: the code, the request id and how to set a key", async () => {
+    const revoked = s.app.store.keys.create("dev", "old ci key");
+    s.app.store.keys.revoke(revoked.info.id);
+    for (const apiKey of [newKey(), revoked.key]) {
+      const message = await failure(runtime.create("Monitor", monitor({ baseUrl: s.url, apiKey })));
+      expect(message).toMatch(/Monitor "checkout" could not be created: uptime API unauthorized \(HTTP 401, request req_[0-9a-f]+\)/);
+      expect(message).toContain("wrong or has been revoked");
+      expect(message).toContain("pulumi config set --secret uptime:apiKey");
+      expect(message).not.toContain(apiKey);
+    }
+  });
+
+  it("over the monitor allowance: the code, the request id and what to do", async () => {
+    for (let i = 0; i < 10; i++) {
+      await s.call("POST", "/api/v1/monitors", { name: `m${i}`, type: "http", url: "https://example.com", interval_sec: 60 });
+    }
+    const message = await failure(runtime.create("Monitor", monitor({ baseUrl: s.url, apiKey: s.key })));
+    expect(message).toMatch(/uptime API monitor_limit_reached \(HTTP 403, request req_[0-9a-f]+\): This account may have at most 10 monitors/);
+    expect(message).toContain("allowance");
+  });
+
+  it("a field the service refuses is named as the input property", async () => {
+    const connection = { baseUrl: s.url, apiKey: s.key };
+    const page = { slug: "taken-slug", title: "A", connection, __identity: { ...identity, kind: "StatusPage" } };
+    await s.call("POST", "/api/v1/status-pages", { slug: "taken-slug", title: "First" });
+    const message = await failure(runtime.create("StatusPage", page));
+    expect(message).toMatch(/StatusPage "checkout" could not be created: uptime API conflict \(HTTP 409, request req_[0-9a-f]+\)/);
+    expect(message).toContain("Field slug: is already taken");
+  });
+
+  it("429s beyond the retries and 5xx: the attempts, the request id and what to do", async () => {
+    const connection = { baseUrl: proxy.url, apiKey: s.key };
+    clientFor(connection, { maxRetries: 2, baseDelayMs: 1 });
+    const post = (m: string, p: string) => m === "POST" && p === "/api/v1/monitors";
+    proxy.faults.push({ match: post, status: 429, times: 3, headers: { "retry-after": "0" } });
+    const limited = await failure(runtime.create("Monitor", monitor(connection)));
+    expect(limited).toMatch(/uptime API rate_limited \(HTTP 429, request req_proxy\d+\)/);
+    expect(limited).toContain("kept answering 429 (too many requests) after 3 attempts");
+
+    proxy.faults.push({ match: post, status: 503, times: 3 });
+    const failed = await failure(runtime.create("Monitor", monitor(connection)));
+    expect(failed).toMatch(/uptime API internal_error \(HTTP 503, request req_proxy\d+\)/);
+    expect(failed).toContain("The service failed after 3 attempts. Run `pulumi up` again");
+  });
+});
