@@ -39,12 +39,22 @@ export interface Kind<Api extends { id: string }> {
   propertyOf(field: string): string;
   createBody(inputs: Props): object;
   patchBody(inputs: Props, changed: readonly string[], id: string): object;
-  /** Outputs to store: the live object, camelCase, with what the inputs add. */
-  outputs(api: Api, inputs: Props, connection: Connection): Props;
+  /**
+   * Outputs to store: the live object, camelCase, with what the inputs add. `previous` is given
+   * when the state had outputs before (read, update): `rewrote` names the input properties this
+   * call just wrote; what the provider recorded about the others carries over.
+   */
+  outputs(api: Api, inputs: Props, connection: Connection, previous?: Previous): Props;
   /** Inputs after a refresh: what the live object would be declared as, secrets left out. */
   refreshedInputs(api: Api): Props;
   /** Extra calls after a write (a monitor's pause/resume). */
   afterWrite?(client: UptimeClient, api: Api, inputs: Props): Promise<Api>;
+}
+
+/** The outputs before a read or update, and the input properties it wrote to the service. */
+export interface Previous {
+  props: Props;
+  rewrote: readonly string[];
 }
 
 export const isUnknown = (value: unknown): boolean =>
