@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
 import type { FieldTable } from "./fields";
@@ -68,8 +67,9 @@ export const ChannelSchema = z
     /** Masked: URLs keep their origin, secrets read `****`; `email.address` is shown. */
     config: z.record(z.string(), z.string()),
     /**
-     * Extension: SHA-256 of the channel id and its unmasked config in canonical JSON, so a client
-     * holding the config can tell whether it changed without the server revealing it.
+     * Extension: HMAC-SHA256, under the server's secret key, of the channel id and its unmasked
+     * config in canonical JSON: it changes when the config changes, and cannot be used to test
+     * guesses of a token offline. A client compares it with the value a write returned.
      */
     config_fingerprint: z.string(),
     /** The client's mark (see `ExternalIdSchema`); null when none was set. */
@@ -81,8 +81,8 @@ export const ChannelSchema = z
 export type Channel = z.infer<typeof ChannelSchema>;
 
 /**
- * The channel's field table (see fields.ts). The config is compared through
- * `configFingerprint`, since reads mask it.
+ * The channel's field table (see fields.ts). Reads mask the config, so the provider compares it
+ * through `configFingerprint` against `writtenFingerprint`, the value its last write returned.
  */
 export const CHANNEL_FIELDS = {
   /** Display name, 1..120 characters. Defaults to the resource's name. */
@@ -115,6 +115,12 @@ export const CHANNEL_FIELDS = {
     outputOnly: true,
     description: "The service's fingerprint of the config it holds: drift shows without revealing secrets.",
   },
+  /** The fingerprint the service returned right after the provider last wrote the config. */
+  writtenFingerprint: {
+    type: { type: "string" },
+    outputOnly: true,
+    description: "The service's fingerprint right after the provider last wrote the config: a different live one is drift.",
+  },
   /** When the channel was created. */
   createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the channel was created." },
   /** When the channel last changed. */
@@ -138,12 +144,9 @@ export const EVENT_TYPES = ["monitor.down", "monitor.up", "test"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
- * SHA-256 over the channel id and its config in canonical JSON (keys sorted): the value of
- * `Channel.config_fingerprint`, which a client recomputes from the config it holds.
+ * The config in canonical JSON (keys sorted): what the server's `config_fingerprint` is an HMAC
+ * of, with the channel id.
  */
-export function configFingerprint(id: string, config: Readonly<Record<string, unknown>>): string {
-  const canonical = JSON.stringify(
-    Object.fromEntries(Object.entries(config).sort(([a], [b]) => (a < b ? -1 : 1))),
-  );
-  return createHash("sha256").update(`${id}\n${canonical}`).digest("hex");
+export function canonicalConfigJson(config: Readonly<Record<string, unknown>>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(config).sort(([a], [b]) => (a < b ? -1 : 1))));
 }

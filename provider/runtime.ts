@@ -124,7 +124,9 @@ async function takeOver(
   if (!live) throw new Error(`${why === "adopt" ? "adopt: " : ""}there is no ${kind.label} ${id} in this account`);
   const liveType = (live as { type?: string }).type;
   if (kind.replaceOnChange.includes("type") && liveType !== inputs.type) throw typeMismatch(kind, id, liveType, inputs, why);
-  const changed = changedProperties(kind, id, kind.outputs(live, inputs, connection), inputs).filter((p) => p !== "paused");
+  // Nothing recorded yet: what the provider cannot compare (a channel's config) counts as changed.
+  const asIs = kind.outputs(live, inputs, connection, { props: {}, rewrote: [] });
+  const changed = changedProperties(kind, id, asIs, inputs).filter((p) => p !== "paused");
   if (changed.length === 0) return live;
   if (!(await byIdWorks(kind, client))) {
     throw new Error(`adopt: this server cannot update a ${kind.label}; declare it exactly as it is (${changed.join(", ")} differ)`);
@@ -180,7 +182,7 @@ export async function read(name: KindName, id: string, props: Props): Promise<pu
     // Answered from one list of the kind shared by every read; a missing id is confirmed by id.
     const live = (await prefetched(client, kind.path, id)) ?? (await fetchLive(kind, client, id));
     if (!live) return {};
-    return { id, props: kind.outputs(live, props, connection, props), inputs: kind.refreshedInputs(live) };
+    return { id, props: kind.outputs(live, props, connection, { props, rewrote: [] }), inputs: kind.refreshedInputs(live) };
   });
 }
 
@@ -197,7 +199,7 @@ export async function update(name: KindName, id: string, olds: Props, news: Prop
       if (!api) throw new Error(`${kind.label} ${id} no longer exists; run \`pulumi refresh\` to recreate it`);
     }
     if (kind.afterWrite) api = await kind.afterWrite(client, api, news);
-    return { outs: kind.outputs(api, news, connection, olds) };
+    return { outs: kind.outputs(api, news, connection, { props: olds, rewrote: changed }) };
   });
 }
 

@@ -1,6 +1,8 @@
-import { type Channel, CHANNEL_FIELDS, configFingerprint, CreateChannelSchema, issuesToDetails } from "../../api";
+import { createHash } from "node:crypto";
+import { canonicalConfigJson, type Channel, CHANNEL_FIELDS, CreateChannelSchema, issuesToDetails } from "../../api";
+import type { Connection } from "../connection";
 import { Fields, resourceOutputs } from "./fields";
-import { type Failure, type Kind, mapKeys, type Props, toCamel, toSnake } from "./kind";
+import { type Failure, type Kind, mapKeys, type Previous, type Props, toCamel, toSnake } from "./kind";
 
 const fields = new Fields(CHANNEL_FIELDS);
 
@@ -10,9 +12,46 @@ const apiConfig = (config: unknown): Props => mapKeys((config ?? {}) as Props, t
 /** The declared inputs as an API body, the config's keys translated too. */
 const apiBody = (inputs: Props): Props => ({ ...fields.toApi(inputs), config: apiConfig(inputs.config) });
 
+/** The unkeyed fingerprint servers before the keyed one returned (SHA-256 of id and config). */
+const legacyFingerprint = (id: string, config: Props): string =>
+  createHash("sha256").update(`${id}\n${canonicalConfigJson(config)}`).digest("hex");
+
 /**
- * Channels. Reads mask the config, so the config is compared through the server's
- * `config_fingerprint`, recomputed from the declared config.
+ * The fingerprint the provider recorded after its last write of the config. State written before
+ * `writtenFingerprint` existed records none: the previous rule decides (the live fingerprint is the
+ * unkeyed hash of the config), which a keyed server never meets, so such a channel shows its
+ * config as changed once and the next `up` rewrites it and records the fingerprint.
+ */
+function recordedFingerprint(id: string, previous: Previous, inputs: Props): string {
+  const written = previous.props.writtenFingerprint;
+  if (typeof written === "string") return written;
+  return legacyFingerprint(id, apiConfig(previous.props.config ?? inputs.config));
+}
+
+/**
+ * The outputs' config and fingerprint record. After a write of the config, the config the program
+ * declared and the fingerprint the server returned for it. Otherwise the record carries over, and
+ * the config is kept while the live fingerprint is the recorded one; when it is not, the config
+ * was changed behind Pulumi's back: the masked live config, which differs from any declaration,
+ * shows the drift.
+ */
+function configOutputs(api: Channel, inputs: Props, previous?: Previous): Props {
+  if (!previous || previous.rewrote.includes("config")) {
+    return { config: inputs.config, writtenFingerprint: api.config_fingerprint };
+  }
+  const written = recordedFingerprint(api.id, previous, inputs);
+  const same = written === api.config_fingerprint;
+  const config = same ? (previous.props.config ?? inputs.config) : mapKeys(api.config, toCamel);
+  // A drifted record is kept (the next write replaces it); an unverified legacy one is not made up.
+  const keep = same || typeof previous.props.writtenFingerprint === "string";
+  return { config, ...(keep ? { writtenFingerprint: written } : {}) };
+}
+
+/**
+ * Channels. Reads mask the config and its fingerprint is keyed by the server, so the provider
+ * records the fingerprint a write returned (`writtenFingerprint`) and the config it wrote (the
+ * secret `config` output): the config changed when the program declares another one, or when the
+ * live fingerprint is no longer the recorded one.
  */
 export const channelKind: Kind<Channel> = {
   label: "channel",
@@ -32,28 +71,28 @@ export const channelKind: Kind<Channel> = {
     });
   },
 
-  desired: (inputs, id) => ({
-    name: inputs.name,
-    type: inputs.type,
-    config_fingerprint: id ? configFingerprint(id, apiConfig(inputs.config)) : undefined,
+  desired: (inputs) => ({ name: inputs.name, type: inputs.type, config: apiConfig(inputs.config) }),
+
+  // A live fingerprint other than the recorded one is a change, whatever config the state holds.
+  actual: (outputs) => ({
+    name: outputs.name,
+    type: outputs.type,
+    config: typeof outputs.writtenFingerprint === "string" && outputs.writtenFingerprint !== outputs.configFingerprint
+      ? { changed_outside_pulumi: outputs.configFingerprint }
+      : apiConfig(outputs.config),
   }),
 
-  actual: (outputs) => ({ name: outputs.name, type: outputs.type, config_fingerprint: outputs.configFingerprint }),
-
-  // The fingerprint stands for the config it was computed from.
-  propertyOf: (field) => (field === "config_fingerprint" ? "config" : fields.propertyOf(field)),
+  propertyOf: (field) => fields.propertyOf(field),
 
   createBody: apiBody,
 
   patchBody: (inputs, changed) => fields.patch(apiBody(inputs), changed),
 
-  outputs(api, inputs, connection) {
-    const declared = apiConfig(inputs.config);
-    // Keep the declared config while the server's fingerprint says it is what the server holds;
-    // otherwise show the masked live config, which differs from any declaration: a visible drift.
-    const config = configFingerprint(api.id, declared) === api.config_fingerprint ? inputs.config : mapKeys(api.config, toCamel);
-    return { ...fields.fromApi(api), config, ...resourceOutputs(inputs, connection) };
-  },
+  outputs: (api: Channel, inputs: Props, connection: Connection, previous?: Previous) => ({
+    ...fields.fromApi(api),
+    ...configOutputs(api, inputs, previous),
+    ...resourceOutputs(inputs, connection),
+  }),
 
   // The config is secret: the table keeps it out of refreshed inputs, which are stored unencrypted.
   refreshedInputs: (api) => fields.fromApi(api, true),

@@ -40,16 +40,23 @@ export interface Kind<Api extends { id: string }> {
   createBody(inputs: Props): object;
   patchBody(inputs: Props, changed: readonly string[], id: string): object;
   /**
-   * Outputs to store: the live object, camelCase, with what the inputs add. `previous` is the
-   * state's outputs (read, update), for values the server shows only once (a push URL).
+   * Outputs to store: the live object, camelCase, with what the inputs add. `previous` is given
+   * when the state had outputs before (read, update): `rewrote` names the input properties this
+   * call just wrote; what the provider recorded about the others carries over.
    */
-  outputs(api: Api, inputs: Props, connection: Connection, previous?: Props): Props;
+  outputs(api: Api, inputs: Props, connection: Connection, previous?: Previous): Props;
   /** Inputs after a refresh: what the live object would be declared as, secrets left out. */
   refreshedInputs(api: Api): Props;
   /** Extra calls after a write (a monitor's pause/resume). */
   afterWrite?(client: UptimeClient, api: Api, inputs: Props): Promise<Api>;
   /** Extra calls after a create or an adoption only (a heartbeat monitor's push URL). */
   afterCreate?(client: UptimeClient, api: Api, inputs: Props): Promise<Api>;
+}
+
+/** The outputs before a read or update, and the input properties it wrote to the service. */
+export interface Previous {
+  props: Props;
+  rewrote: readonly string[];
 }
 
 export const isUnknown = (value: unknown): boolean =>

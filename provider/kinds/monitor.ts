@@ -52,7 +52,7 @@ export const monitorKind: Kind<Monitor> = {
 
   outputs(api, inputs, connection: Connection, previous) {
     // The server shows a push URL once (it keeps a digest): the state keeps it from creation on.
-    const pushUrl = api.push_url ?? previous?.pushUrl ?? null;
+    const pushUrl = api.push_url ?? previous?.props.pushUrl ?? null;
     return { ...fields.fromApi(api), pushUrl, paused: api.status === "paused", ...resourceOutputs(inputs, connection) };
   },
 

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { type Channel, type ChannelConfig, type ChannelType, configFingerprint } from "../../api";
+import { type Channel, type ChannelConfig, type ChannelType, canonicalConfigJson } from "../../api";
 import type { SecretBox } from "../secrets";
 import { newId, nowIso } from "./ids";
 import { afterCursor, type Page, toPage } from "./pagination";
@@ -127,7 +127,9 @@ export class ChannelRepository {
       name: row.name,
       type: row.type,
       config: maskConfig(config),
-      config_fingerprint: configFingerprint(row.id, config),
+      // Keyed, so a response cannot be used to test guesses of a token; the MAC key comes from the
+      // key file's oldest key, so a `keys rotate-secret` keeps fingerprints until that key is dropped.
+      config_fingerprint: this.secrets.mac(`channel-config\0${row.id}\0${canonicalConfigJson(config)}`),
       external_id: row.external_id,
       created_at: row.created_at,
       updated_at: row.updated_at,
