@@ -48,7 +48,11 @@ export const UpdateChannelSchema = z
     config: z.record(z.string(), z.unknown()).optional(),
     external_id,
   })
-  .meta({ id: "UpdateChannel" });
+  .meta({
+    id: "UpdateChannel",
+    description:
+      "A new name and/or a whole new config. A PATCH whose values equal what the channel holds writes nothing: updated_at stays.",
+  });
 export type UpdateChannel = z.infer<typeof UpdateChannelSchema>;
 
 /** The config schema of each channel type. */

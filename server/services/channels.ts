@@ -1,5 +1,6 @@
 import {
   CHANNEL_CONFIG_SCHEMAS,
+  canonicalConfigJson,
   type Channel,
   type ChannelConfig,
   type ChannelTestResult,
@@ -62,6 +63,12 @@ export class ChannelService {
     }
     assertExternalIdFree(this.store, "channels", principal.accountId, body.external_id, id);
     const name = body.name ?? current.name;
+    // A PATCH that changes nothing writes nothing: `updated_at` stays, so a client that rewrites
+    // a config it cannot read back (reads mask it) leaves no trace when the value was already held.
+    const externalId = body.external_id === undefined ? current.external_id : body.external_id;
+    if (name === current.name && externalId === current.external_id && canonicalConfigJson(config) === canonicalConfigJson(current.config)) {
+      return this.store.channels.get(principal.accountId, id) as Channel;
+    }
     return this.store.channels.update(principal.accountId, id, name, config, body.external_id) as Channel;
   }
 

@@ -94,6 +94,10 @@ describe("channels API", () => {
       config: { address: "b@example.com" },
     });
     expect(renamed.body.data).toMatchObject({ name: "b", config: { address: "b@example.com" } });
+    // The same values again write nothing: the channel, `updated_at` included, stays as it was.
+    await new Promise((r) => setTimeout(r, 5));
+    const same = await s.call("PATCH", `/api/v1/channels/${c.id}`, { name: "b", config: { address: "b@example.com" } });
+    expect(same.body.data).toEqual(renamed.body.data);
     const bad = await s.call("PATCH", `/api/v1/channels/${c.id}`, { config: { address: "x" } });
     expect(bad.status).toBe(422);
     expect(bad.body.error.details[0].field).toBe("config.address");
