@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -41,7 +42,13 @@ describe("the API against its OpenAPI document (Schemathesis)", () => {
       : [fuzz[0] as string, [...fuzz.slice(1), "--exclude-path-regex", "/test$"]];
     const run = await runFor(command[0] as string, command[1] as string[], RUN_LIMIT_MS);
     const output = run.output;
-    const summary = output.split("\n").filter((l) => /^=+ .* in [\d.]+s =+$/.test(l.trim()));
+    // The whole report, for reading after a run (CI keeps test-artifacts/).
+    mkdirSync(join(ROOT, "test-artifacts"), { recursive: true });
+    writeFileSync(join(ROOT, "test-artifacts", "schemathesis.txt"), output);
+    const summary = output
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => /^=+ .* in [\d.]+s =+$/.test(l) || /^(Selected: |Tested: |\d+ generated, )/.test(l));
     process.stderr.write(`schemathesis (${isolated ? "network namespace" : "no namespace"}): ${summary.join(" | ")}\n`);
     expect(run.status, output.slice(-6000)).toBe(0);
     expect(output).toMatch(/Selected: \d+\/\d+/);
