@@ -1,32 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Receiver, startReceiver } from "../support/receiver";
-import { startServer, type TestServer } from "../support/server";
-import { eventually, startTarget, type Target } from "../support/target";
+import { describe, expect, it } from "vitest";
+import { useCheckerRig } from "../support/checker-rig";
+import { eventually, startTarget } from "../support/target";
 
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe("maintenance windows", () => {
-  let s: TestServer;
-  let target: Target;
-  let receiver: Receiver;
+  const s = useCheckerRig(() => startTarget());
 
-  beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [100] });
-    target = await startTarget();
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await s.close();
-    await target.close();
-    await receiver.close();
-  });
-
-  const monitor = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
+  const { monitor } = s;
 
   it("a failure inside a window opens nothing, notifies nobody, counts as maintenance and shows as maintenance", async () => {
-    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${receiver.url}/m` } })).body.data;
-    const m = (await s.call("POST", "/api/v1/monitors", { name: "Shop", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1, channel_ids: [channel.id] })).body.data;
+    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${s.receiver.url}/m` } })).body.data;
+    const m = (await s.call("POST", "/api/v1/monitors", { name: "Shop", type: "http", url: s.target.url, interval_sec: 2, timeout_sec: 1, channel_ids: [channel.id] })).body.data;
     await s.call("POST", "/api/v1/status-pages", { slug: "maint-page", title: "Status", monitor_ids: [m.id] });
     await eventually(async () => (await monitor(m.id)).health === "up");
 
@@ -35,7 +21,7 @@ describe("maintenance windows", () => {
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.data).toMatchObject({ name: "upgrade", monitor_ids: [m.id], rrule: null, time_zone: "UTC", active: true });
-    target.healthy = false;
+    s.target.healthy = false;
     const hb = await eventually(async () => {
       const [latest] = (await s.call("GET", `/api/v1/monitors/${m.id}/heartbeats?hours=1`)).body.data;
       return latest?.status === "maintenance" ? latest : undefined;
@@ -47,18 +33,18 @@ describe("maintenance windows", () => {
     expect(stats.maintenance_checks).toBeGreaterThan(0);
     const doc = (await s.call("GET", "/api/status/maint-page.json", undefined, { key: null })).body.data;
     expect(doc).toMatchObject({ status: "maintenance", monitors: [{ name: "Shop", status: "maintenance", uptime_pct_24h: 100 }] });
-    expect(receiver.received).toHaveLength(0);
+    expect(s.receiver.received).toHaveLength(0);
 
     // The window ends: the next failure opens an incident and notifies.
     await s.call("PATCH", `/api/v1/maintenance-windows/${created.body.data.id}`, { ends_at: iso(Date.now() - 1000) });
     await eventually(async () => (await monitor(m.id)).health === "down");
-    await receiver.waitFor(1);
+    await s.receiver.waitFor(1);
     expect((await s.call("GET", "/api/status/maint-page.json", undefined, { key: null })).body.data.status).toBe("down");
-    target.healthy = true;
+    s.target.healthy = true;
   });
 
   it("repeats by an RRULE in a time zone, and lists, reads, updates and deletes", async () => {
-    const m = (await s.call("POST", "/api/v1/monitors", { name: "x", type: "http", url: target.url, interval_sec: 60 })).body.data;
+    const m = (await s.call("POST", "/api/v1/monitors", { name: "x", type: "http", url: s.target.url, interval_sec: 60 })).body.data;
     const now = Date.now();
     // Daily, starting a week ago at this minute, lasting one hour: in effect now.
     const daily = await s.call("POST", "/api/v1/maintenance-windows", {

@@ -1,43 +1,30 @@
 import { createHmac } from "node:crypto";
+import { useCheckerRig } from "../../support/checker-rig";
 import { createServer } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Receiver, startReceiver } from "../../support/receiver";
-import { startServer, type TestServer } from "../../support/server";
-import { eventually, startTarget, type Target } from "../../support/target";
+import { describe, expect, it } from "vitest";
+import { startServer } from "../../support/server";
+import { eventually, startTarget } from "../../support/target";
 
 const SECRET = "checker-secret-0123456789";
 
 describe("the checker", () => {
-  let s: TestServer;
-  let target: Target;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [100] });
-    target = await startTarget();
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await s.close();
-    await target.close();
-    await receiver.close();
-  });
+  const s = useCheckerRig(() => startTarget());
 
   const heartbeats = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as {
     status: string;
     status_code: number | null;
     error: string | null;
   }[];
-  const monitor = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
+  const { monitor } = s;
 
   it("records heartbeats, opens and closes an incident, notifies down then up, and publishes it", async () => {
-    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${receiver.url}/events`, secret: SECRET } }))
+    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${s.receiver.url}/events`, secret: SECRET } }))
       .body.data;
     const m = (
       await s.call("POST", "/api/v1/monitors", {
         name: "Site",
         type: "http",
-        url: target.url,
+        url: s.target.url,
         interval_sec: 2,
         timeout_sec: 1,
         channel_ids: [channel.id],
@@ -49,14 +36,14 @@ describe("the checker", () => {
     expect((await heartbeats(m.id))[0]).toMatchObject({ status: "up", status_code: 200, error: null });
     expect((await s.call("GET", "/api/status/checker-page.json", undefined, { key: null })).body.data.status).toBe("operational");
 
-    target.healthy = false;
+    s.target.healthy = false;
     await eventually(async () => (await monitor(m.id)).health === "down");
     expect((await heartbeats(m.id))[0]).toMatchObject({ status: "down", status_code: 503, error: "unexpected status 503" });
     expect((await s.call("GET", "/api/status/checker-page.json", undefined, { key: null })).body.data.status).toBe("down");
 
-    target.healthy = true;
+    s.target.healthy = true;
     await eventually(async () => (await monitor(m.id)).health === "up");
-    const [down, up] = await receiver.waitFor(2);
+    const [down, up] = await s.receiver.waitFor(2);
     for (const got of [down, up]) {
       const expected = `sha256=${createHmac("sha256", SECRET).update(got?.body ?? "").digest("hex")}`;
       expect(got?.headers["x-signature"]).toBe(expected);
@@ -78,7 +65,7 @@ describe("the checker", () => {
   });
 
   it("stops heartbeats at once on pause and restarts them on resume", async () => {
-    const m = (await s.call("POST", "/api/v1/monitors", { name: "pausable", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1 }))
+    const m = (await s.call("POST", "/api/v1/monitors", { name: "pausable", type: "http", url: s.target.url, interval_sec: 2, timeout_sec: 1 }))
       .body.data;
     await eventually(async () => (await heartbeats(m.id)).length >= 2);
     await s.call("POST", `/api/v1/monitors/${m.id}/pause`);
@@ -94,7 +81,7 @@ describe("the checker", () => {
     const other = await startTarget();
     other.healthy = false;
     try {
-      const m = (await s.call("POST", "/api/v1/monitors", { name: "moving", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1 }))
+      const m = (await s.call("POST", "/api/v1/monitors", { name: "moving", type: "http", url: s.target.url, interval_sec: 2, timeout_sec: 1 }))
         .body.data;
       await eventually(async () => (await monitor(m.id)).health === "up");
       await s.call("PATCH", `/api/v1/monitors/${m.id}`, { url: other.url });
@@ -107,13 +94,13 @@ describe("the checker", () => {
   });
 
   it("matches keywords by the case rule, follows redirects only when asked, and checks TCP ports", async () => {
-    target.body = "Service Status: HEALTHY";
+    s.target.body = "Service Status: HEALTHY";
     const make = async (body: Record<string, unknown>) =>
       (await s.call("POST", "/api/v1/monitors", { interval_sec: 2, timeout_sec: 1, name: "probe", ...body })).body.data.id as string;
-    const insensitive = await make({ type: "keyword", url: target.url, keyword: "healthy" });
-    const sensitive = await make({ type: "keyword", url: target.url, keyword: "healthy", keyword_case_sensitive: true });
-    const follows = await make({ type: "http", url: `${target.url}/redirect`, expected_status_codes: [200] });
-    const stays = await make({ type: "http", url: `${target.url}/redirect`, expected_status_codes: [200], follow_redirects: false });
+    const insensitive = await make({ type: "keyword", url: s.target.url, keyword: "healthy" });
+    const sensitive = await make({ type: "keyword", url: s.target.url, keyword: "healthy", keyword_case_sensitive: true });
+    const follows = await make({ type: "http", url: `${s.target.url}/redirect`, expected_status_codes: [200] });
+    const stays = await make({ type: "http", url: `${s.target.url}/redirect`, expected_status_codes: [200], follow_redirects: false });
     const listener = createServer(() => undefined);
     await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
     const port = (listener.address() as { port: number }).port;
@@ -136,7 +123,7 @@ describe("the checker", () => {
     } finally {
       for (const id of [insensitive, sensitive, follows, stays, tcpUp, tcpDown]) await s.call("DELETE", `/api/v1/monitors/${id}`);
       listener.close();
-      target.body = "All systems OK";
+      s.target.body = "All systems OK";
     }
   });
 });

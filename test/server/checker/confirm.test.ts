@@ -1,69 +1,55 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Receiver, startReceiver } from "../../support/receiver";
-import { startServer, type TestServer } from "../../support/server";
-import { eventually, startTarget, type Target } from "../../support/target";
+import { describe, expect, it } from "vitest";
+import { useCheckerRig } from "../../support/checker-rig";
+import { eventually, startTarget } from "../../support/target";
 
 describe("alert confirmation", () => {
-  let s: TestServer;
-  let target: Target;
-  let receiver: Receiver;
+  const s = useCheckerRig(() => startTarget());
 
-  beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [100] });
-    target = await startTarget();
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await s.close();
-    await target.close();
-    await receiver.close();
-  });
-
-  const monitor = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
+  const { monitor } = s;
   const statuses = async (id: string) =>
     ((await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as { status: string }[]).map((h) => h.status);
 
   it("with confirmations: 3, two failures alert nobody and the third does; recovery needs recovery_confirmations passes", async () => {
-    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${receiver.url}/c` } })).body.data;
+    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${s.receiver.url}/c` } })).body.data;
     const m = (
       await s.call("POST", "/api/v1/monitors", {
-        name: "confirmed", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1, channel_ids: [channel.id], confirmations: 3, recovery_confirmations: 2,
+        name: "confirmed", type: "http", url: s.target.url, interval_sec: 2, timeout_sec: 1, channel_ids: [channel.id], confirmations: 3, recovery_confirmations: 2,
       })
     ).body.data;
     expect(m).toMatchObject({ confirmations: 3, recovery_confirmations: 2 });
     await eventually(async () => (await monitor(m.id)).health === "up");
 
-    target.healthy = false;
+    s.target.healthy = false;
     await eventually(async () => (await statuses(m.id))[1] === "down");
     // Two failures in a row: still up, no incident, nobody told.
     expect((await statuses(m.id)).slice(0, 2)).toEqual(["down", "down"]);
     expect((await monitor(m.id)).health).toBe("up");
     expect((await s.call("GET", `/api/v1/monitors/${m.id}/stats?days=1`)).body.data.incidents).toBe(0);
-    expect(receiver.received).toHaveLength(0);
+    expect(s.receiver.received).toHaveLength(0);
 
     await eventually(async () => (await monitor(m.id)).health === "down");
     expect((await statuses(m.id)).slice(0, 3)).toEqual(["down", "down", "down"]);
-    const [down] = await receiver.waitFor(1);
+    const [down] = await s.receiver.waitFor(1);
     expect(JSON.parse(down?.body ?? "")).toMatchObject({ event: "monitor.down", monitor: { id: m.id } });
 
-    target.healthy = true;
+    s.target.healthy = true;
     await eventually(async () => (await statuses(m.id))[0] === "up");
     expect((await monitor(m.id)).health).toBe("down");
     await eventually(async () => (await monitor(m.id)).health === "up");
     expect((await statuses(m.id)).slice(0, 2)).toEqual(["up", "up"]);
-    const [, up] = await receiver.waitFor(2);
+    const [, up] = await s.receiver.waitFor(2);
     expect(JSON.parse(up?.body ?? "")).toMatchObject({ event: "monitor.up", monitor: { id: m.id } });
-    expect(receiver.received).toHaveLength(2);
+    expect(s.receiver.received).toHaveLength(2);
     expect((await s.call("GET", `/api/v1/monitors/${m.id}/stats?days=1`)).body.data.incidents).toBe(1);
   });
 
   it("keeps confirmations within 1..10 and defaults both to 1", async () => {
-    const bad = await s.call("POST", "/api/v1/monitors", { name: "x", type: "http", url: target.url, interval_sec: 30, confirmations: 0, recovery_confirmations: 11 });
+    const bad = await s.call("POST", "/api/v1/monitors", { name: "x", type: "http", url: s.target.url, interval_sec: 30, confirmations: 0, recovery_confirmations: 11 });
     expect(bad.body.error.details).toEqual([
       { field: "confirmations", message: "must be between 1 and 10" },
       { field: "recovery_confirmations", message: "must be between 1 and 10" },
     ]);
-    const plain = (await s.call("POST", "/api/v1/monitors", { name: "x", type: "http", url: target.url, interval_sec: 30 })).body.data;
+    const plain = (await s.call("POST", "/api/v1/monitors", { name: "x", type: "http", url: s.target.url, interval_sec: 30 })).body.data;
     expect(plain).toMatchObject({ confirmations: 1, recovery_confirmations: 1, verify_tls: true, ssl_expiry_days: null });
     await s.call("DELETE", `/api/v1/monitors/${plain.id}`);
   });

@@ -1,54 +1,41 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DnsServer, startDnsServer } from "../../support/dns-server";
-import { type Receiver, startReceiver } from "../../support/receiver";
-import { startServer, type TestServer } from "../../support/server";
+import { describe, expect, it } from "vitest";
+import { useCheckerRig } from "../../support/checker-rig";
+import { startDnsServer } from "../../support/dns-server";
+import { startServer } from "../../support/server";
 import { eventually } from "../../support/target";
 
 describe("DNS monitors", () => {
-  let s: TestServer;
-  let dns: DnsServer;
-  let receiver: Receiver;
+  const s = useCheckerRig(() => startDnsServer());
 
-  beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [100] });
-    dns = await startDnsServer();
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await s.close();
-    await dns.close();
-    await receiver.close();
-  });
-
-  const monitor = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
+  const { monitor } = s;
   const create = async (body: Record<string, unknown>) => {
-    const res = await s.call("POST", "/api/v1/monitors", { name: "dns", type: "dns", interval_sec: 2, timeout_sec: 1, dns_resolver: dns.address, ...body });
+    const res = await s.call("POST", "/api/v1/monitors", { name: "dns", type: "dns", interval_sec: 2, timeout_sec: 1, dns_resolver: s.target.address, ...body });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.data;
   };
 
   it("is up while the answers equal the expected set, and goes down and notifies when a record changes", async () => {
-    dns.set("app.example.test", "A", ["192.0.2.10", "192.0.2.11"]);
-    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${receiver.url}/dns` } })).body.data;
+    s.target.set("app.example.test", "A", ["192.0.2.10", "192.0.2.11"]);
+    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${s.receiver.url}/dns` } })).body.data;
     const m = await create({ url: "dns://app.example.test", dns_record_type: "A", dns_expected_values: ["192.0.2.11", "192.0.2.10"], channel_ids: [channel.id] });
-    expect(m).toMatchObject({ dns_record_type: "A", dns_expected_values: ["192.0.2.10", "192.0.2.11"], dns_resolver: dns.address });
+    expect(m).toMatchObject({ dns_record_type: "A", dns_expected_values: ["192.0.2.10", "192.0.2.11"], dns_resolver: s.target.address });
     await eventually(async () => (await monitor(m.id)).health === "up");
 
-    dns.set("app.example.test", "A", ["192.0.2.10", "203.0.113.5"]);
+    s.target.set("app.example.test", "A", ["192.0.2.10", "203.0.113.5"]);
     await eventually(async () => (await monitor(m.id)).health === "down");
     const [hb] = (await s.call("GET", `/api/v1/monitors/${m.id}/heartbeats?hours=1`)).body.data;
     expect(hb.error).toBe("A app.example.test is [192.0.2.10, 203.0.113.5], expected [192.0.2.10, 192.0.2.11]");
-    const [down] = await receiver.waitFor(1);
+    const [down] = await s.receiver.waitFor(1);
     expect(JSON.parse(down?.body ?? "")).toMatchObject({ event: "monitor.down", monitor: { id: m.id } });
     await s.call("DELETE", `/api/v1/monitors/${m.id}`);
   });
 
   it("compares CNAME, MX, TXT, NS and AAAA answers in normal form", async () => {
-    dns.set("www.example.test", "CNAME", ["app.example.test"]);
-    dns.set("example.test", "MX", ["10 mx1.example.test", "20 mx2.example.test"]);
-    dns.set("example.test", "TXT", ["v=spf1 -all"]);
-    dns.set("example.test", "NS", ["ns1.example.test"]);
-    dns.set("v6.example.test", "AAAA", ["2001:db8::1"]);
+    s.target.set("www.example.test", "CNAME", ["app.example.test"]);
+    s.target.set("example.test", "MX", ["10 mx1.example.test", "20 mx2.example.test"]);
+    s.target.set("example.test", "TXT", ["v=spf1 -all"]);
+    s.target.set("example.test", "NS", ["ns1.example.test"]);
+    s.target.set("v6.example.test", "AAAA", ["2001:db8::1"]);
     const ids = [
       (await create({ url: "dns://www.example.test", dns_record_type: "CNAME", dns_expected_values: ["App.Example.Test."] })).id,
       (await create({ url: "dns://example.test", dns_record_type: "MX", dns_expected_values: ["20 mx2.example.test", "10 MX1.example.test."] })).id,

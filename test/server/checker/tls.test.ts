@@ -1,44 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Receiver, startReceiver } from "../../support/receiver";
-import { startServer, type TestServer } from "../../support/server";
+import { describe, expect, it } from "vitest";
+import { useCheckerRig } from "../../support/checker-rig";
 import { eventually } from "../../support/target";
-import { startTlsTarget, type TlsTarget } from "../../support/tls-target";
+import { startTlsTarget } from "../../support/tls-target";
 
 describe("certificate checks of https monitors", () => {
-  let s: TestServer;
-  let site: TlsTarget;
-  let receiver: Receiver;
+  const s = useCheckerRig(() => startTlsTarget(5));
 
-  beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [100] });
-    site = await startTlsTarget(5);
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await s.close();
-    await site.close();
-    await receiver.close();
-  });
-
-  const monitor = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
+  const { monitor } = s;
   const latest = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data[0];
   const create = async (body: Record<string, unknown>) => {
-    const res = await s.call("POST", "/api/v1/monitors", { name: "tls", type: "http", url: site.url, interval_sec: 2, timeout_sec: 1, ...body });
+    const res = await s.call("POST", "/api/v1/monitors", { name: "tls", type: "http", url: s.target.url, interval_sec: 2, timeout_sec: 1, ...body });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.data;
   };
 
   it("alerts when the certificate expires in fewer than ssl_expiry_days, and heartbeats carry the expiry", async () => {
-    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${receiver.url}/tls` } })).body.data;
+    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${s.receiver.url}/tls` } })).body.data;
     const soon = await create({ verify_tls: false, ssl_expiry_days: 14, channel_ids: [channel.id] });
     const fine = await create({ verify_tls: false, ssl_expiry_days: 3 });
     expect(soon).toMatchObject({ verify_tls: false, ssl_expiry_days: 14 });
     await eventually(async () => (await monitor(soon.id)).health === "down" && (await monitor(fine.id)).health === "up");
     const hb = await latest(soon.id);
     expect(hb.error).toMatch(/^certificate expires in [45] days \(.*\), fewer than 14$/);
-    expect(Math.abs(Date.parse(hb.cert_expires_at) - site.notAfter.getTime())).toBeLessThan(1000);
+    expect(Math.abs(Date.parse(hb.cert_expires_at) - s.target.notAfter.getTime())).toBeLessThan(1000);
     expect(Date.parse((await latest(fine.id)).cert_expires_at)).toBe(Date.parse(hb.cert_expires_at));
-    const [down] = await receiver.waitFor(1);
+    const [down] = await s.receiver.waitFor(1);
     expect(JSON.parse(down?.body ?? "")).toMatchObject({ event: "monitor.down", monitor: { id: soon.id }, heartbeat: { status: "down" } });
     for (const m of [soon, fine]) await s.call("DELETE", `/api/v1/monitors/${m.id}`);
   });
