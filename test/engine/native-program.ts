@@ -1,0 +1,102 @@
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiAnswer, startServer, type TestServer } from "../support/server";
+import { expectNotInState, type NativeEngine, nativeEngine } from "./native";
+
+export interface NativeProgramOptions {
+  /** A program under test/engine/programs that declares a channel and a monitor. */
+  program: string;
+  /** Builds the Python SDK into the venv first. */
+  python?: boolean;
+  /** Secrets the program receives through config, which must never be in state. */
+  hookToken: string;
+  headerToken: string;
+}
+
+/** What a language's own tests work with, once `beforeAll` has run. */
+export interface NativeProgramContext {
+  s: TestServer;
+  native: NativeEngine;
+  /** The body of a GET on the server. */
+  live(path: string): Promise<ApiAnswer["body"]>;
+}
+
+/**
+ * The tests every language runs against the native plugin: deploy, a clean second preview,
+ * secrets kept out of state, drift repaired by refresh + up, then destroy. `more` adds the
+ * language's own tests before the destroy.
+ */
+export function describeNativeProgram(title: string, options: NativeProgramOptions, more?: (ctx: NativeProgramContext) => void): void {
+  describe(title, () => {
+    let s: TestServer;
+    let native: NativeEngine;
+    let stack: Stack;
+
+    const live = async (path: string) => (await s.call("GET", path)).body;
+    const outputs = async () => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value]));
+
+    beforeAll(async () => {
+      s = await startServer();
+      native = await nativeEngine({ python: options.python });
+      stack = await native.engine.stack(native.program(options.program));
+      await stack.setAllConfig({
+        "uptime:baseUrl": { value: s.url },
+        "uptime:apiKey": { value: s.key, secret: true },
+        hookUrl: { value: `${s.url}/hooks/${options.hookToken}`, secret: true },
+        headerToken: { value: options.headerToken, secret: true },
+      });
+    });
+
+    afterAll(async () => {
+      await stack?.destroy().catch(() => undefined);
+      native?.dispose();
+      await s?.close();
+    });
+
+    it("deploys a channel and a monitor, and a second preview is clean", async () => {
+      const up = await stack.up();
+      expect(up.summary.resourceChanges).toMatchObject({ create: 3 });
+      const out = await outputs();
+      expect((await live(`/api/v1/monitors/${out.monitorId}`)).data).toMatchObject({
+        name: "api",
+        interval_sec: 60,
+        headers: { "x-token": options.headerToken },
+        expected_status_codes: [200, "3xx"],
+        channel_ids: [out.channelId],
+        tags: ["api", "prod"],
+      });
+      expect((await stack.preview()).changeSummary).toEqual({ same: 3 });
+    });
+
+    it("keeps the API key, webhook URL and header secret in state", async () => {
+      expectNotInState(native.engine, String((await outputs()).monitorId), [s.key, options.hookToken, options.headerToken]);
+    });
+
+    it("reports a monitor edited outside Pulumi; refresh + up restore it", async () => {
+      const { monitorId } = await outputs();
+      await s.call("PATCH", `/api/v1/monitors/${monitorId}`, { interval_sec: 900, tags: ["edited"] });
+      expect((await stack.preview({ refresh: true })).changeSummary).toMatchObject({ update: 1 });
+      await stack.refresh();
+      await stack.up();
+      expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({ interval_sec: 60, tags: ["api", "prod"] });
+      expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 3 });
+      expectNotInState(native.engine, String(monitorId), [s.key, options.hookToken, options.headerToken]);
+    });
+
+    more?.({
+      get s() {
+        return s;
+      },
+      get native() {
+        return native;
+      },
+      live,
+    });
+
+    it("destroy removes both objects from the server", async () => {
+      await stack.destroy();
+      expect((await live("/api/v1/monitors")).data).toEqual([]);
+      expect((await live("/api/v1/channels")).data).toEqual([]);
+    });
+  });
+}
