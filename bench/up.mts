@@ -94,6 +94,9 @@ async function run(count: number): Promise<Record<"floor" | "monitors", Record<s
     for (const [i, program] of programs.entries()) {
       const stack = stacks[i] as Stack;
       await stack.setConfig("uptime:apiKey", { value: freshKey(), secret: true });
+      // `destroy` runs with the provider config recorded in state, not the stack's: a no-op `up`
+      // (not measured) records the fresh key there first.
+      if (label === "destroy") await stack.up({ parallel });
       const step = await measure(() => ACTIONS[label](stack));
       out[program][label] = step;
       // Progress on stderr: a long run shows where it is; the tables go to stdout.

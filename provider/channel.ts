@@ -1,12 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
-// Subpaths, not the SDK root: its index loads the Automation API, which programs do not need.
-import { Resource } from "@pulumi/pulumi/dynamic";
 import { CHANNEL_FIELDS } from "../api";
 import { outputPlaceholders, secretProperties } from "./kinds/fields";
 import { secretInputs, withSecretOutputs } from "./resource-options";
 import type { ArgsOf, OutputsOf } from "./resource-types";
 import { identityInput } from "./identity-input";
-import { serializedProvider } from "./serialized";
+import { DynamicResource } from "./serialized";
 
 /** Config of a webhook channel. */
 export interface WebhookConfig {
@@ -45,9 +43,9 @@ export interface Channel extends ChannelOutputs {}
 
 /** A notification channel: where a monitor's `monitor.down` and `monitor.up` events go. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class Channel extends Resource {
+export class Channel extends DynamicResource {
   constructor(name: string, args: ChannelArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...outputPlaceholders(CHANNEL_FIELDS), ...identityInput("Channel", name, opts) };
-    super(serializedProvider("Channel"), name, props, withSecretOutputs(opts, SECRETS), "uptime", "Channel");
+    super("Channel", name, props, withSecretOutputs(opts, SECRETS));
   }
 }

@@ -1,11 +1,9 @@
 import type * as pulumi from "@pulumi/pulumi";
-// Subpaths, not the SDK root: its index loads the Automation API, which programs do not need.
-import { Resource } from "@pulumi/pulumi/dynamic";
 import { MAINTENANCE_WINDOW_FIELDS } from "../api";
 import { outputPlaceholders, secretProperties } from "./kinds/fields";
 import { secretInputs, withSecretOutputs } from "./resource-options";
 import type { ArgsOf, OutputsOf } from "./resource-types";
-import { serializedProvider } from "./serialized";
+import { DynamicResource } from "./serialized";
 
 /** Inputs of a MaintenanceWindow, one per row of its field table. */
 export type MaintenanceWindowArgs = ArgsOf<typeof MAINTENANCE_WINDOW_FIELDS>;
@@ -24,9 +22,9 @@ export interface MaintenanceWindow extends MaintenanceWindowOutputs {}
  * monitors open no incident, notify nobody and count as maintenance, not downtime.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class MaintenanceWindow extends Resource {
+export class MaintenanceWindow extends DynamicResource {
   constructor(name: string, args: MaintenanceWindowArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...outputPlaceholders(MAINTENANCE_WINDOW_FIELDS) };
-    super(serializedProvider("MaintenanceWindow"), name, props, withSecretOutputs(opts, SECRETS), "uptime", "MaintenanceWindow");
+    super("MaintenanceWindow", name, props, withSecretOutputs(opts, SECRETS));
   }
 }

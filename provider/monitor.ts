@@ -1,12 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
-// Subpaths, not the SDK root: its index loads the Automation API, which programs do not need.
-import { Resource } from "@pulumi/pulumi/dynamic";
 import { MONITOR_FIELDS } from "../api";
 import { outputPlaceholders, secretProperties } from "./kinds/fields";
 import { secretInputs, withSecretOutputs } from "./resource-options";
 import type { ArgsOf, OutputsOf } from "./resource-types";
 import { identityInput } from "./identity-input";
-import { serializedProvider } from "./serialized";
+import { DynamicResource } from "./serialized";
 
 /**
  * Inputs of a Monitor, one per row of the monitor's field table. Field rules are checked at
@@ -25,9 +23,9 @@ export interface Monitor extends MonitorOutputs {}
 
 /** An uptime monitor: the service probes `url` every `intervalSec` seconds. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class Monitor extends Resource {
+export class Monitor extends DynamicResource {
   constructor(name: string, args: MonitorArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...outputPlaceholders(MONITOR_FIELDS), ...identityInput("Monitor", name, opts) };
-    super(serializedProvider("Monitor"), name, props, withSecretOutputs(opts, SECRETS), "uptime", "Monitor");
+    super("Monitor", name, props, withSecretOutputs(opts, SECRETS));
   }
 }

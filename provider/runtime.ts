@@ -1,6 +1,7 @@
 /**
- * The provider's implementation, loaded by package name inside every method of the serialized
- * provider (see serialized.ts), so the installed version runs whatever state was written by.
+ * The provider's implementation, loaded by package name from each resource's `__provider` (see
+ * serialized.ts), so the installed version runs whatever state was written by: `providerOf` for
+ * what this version writes, the functions by name for the closures earlier versions wrote.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { clientFor, UptimeClient } from "./client";
@@ -216,4 +217,27 @@ export async function remove(name: KindName, id: string, props: Props): Promise<
       if (!hasCode(err, "not_found")) throw err;
     }
   });
+}
+
+const providers = new Map<KindName, pulumi.dynamic.ResourceProvider>();
+
+/**
+ * The provider object of a kind, as the `__provider` text of its resources asks for it (see
+ * serialized.ts). One per kind and process; `configure` runs once for each.
+ */
+export function providerOf(kind: KindName): pulumi.dynamic.ResourceProvider {
+  let provider = providers.get(kind);
+  if (!provider) {
+    provider = {
+      configure,
+      check: (olds, news) => check(kind, olds, news),
+      diff: (id, olds, news) => diff(kind, id, olds, news),
+      create: (inputs) => create(kind, inputs),
+      read: (id, props) => read(kind, id, props),
+      update: (id, olds, news) => update(kind, id, olds, news),
+      delete: (id, props) => remove(kind, id, props),
+    };
+    providers.set(kind, provider);
+  }
+  return provider;
 }

@@ -1,37 +1,27 @@
 import type * as pulumi from "@pulumi/pulumi";
+// A subpath, not the SDK root: its index loads the Automation API, which programs do not need.
+import { CustomResource } from "@pulumi/pulumi/resource";
 import type { KindName } from "./kinds/registry";
 
-type Runtime = typeof import("./runtime");
-
 /**
- * The provider object Pulumi serializes into state. It holds no logic and no secrets: each method
- * loads the installed implementation by package name, so an upgrade of pulumi-uptime also fixes
- * resources created by an older version, and nothing is captured by value but the kind's name.
+ * The provider as Pulumi keeps it in every resource's `__provider`: a module whose `handler()`
+ * the dynamic-provider host calls (through require-from-string) to get the provider object. It
+ * holds no logic and no secrets, only the kind's name: the implementation is loaded by package
+ * name, so an upgrade of pulumi-uptime also runs for resources an older version wrote. One line
+ * instead of a serialized closure keeps each resource's state small; the engine rewrites the
+ * whole state file after every step, so its size is paid once per resource per step.
  */
-function buildProvider(kind: KindName): pulumi.dynamic.ResourceProvider {
-  return {
-    configure: (req) => (require("pulumi-uptime/provider/runtime") as Runtime).configure(req),
-    check: (olds, news) => (require("pulumi-uptime/provider/runtime") as Runtime).check(kind, olds, news),
-    diff: (id, olds, news) => (require("pulumi-uptime/provider/runtime") as Runtime).diff(kind, id, olds, news),
-    create: (inputs) => (require("pulumi-uptime/provider/runtime") as Runtime).create(kind, inputs),
-    read: (id, props) => (require("pulumi-uptime/provider/runtime") as Runtime).read(kind, id, props),
-    update: (id, olds, news) => (require("pulumi-uptime/provider/runtime") as Runtime).update(kind, id, olds, news),
-    delete: (id, props) => (require("pulumi-uptime/provider/runtime") as Runtime).remove(kind, id, props),
-  };
+export function providerSource(kind: KindName): string {
+  return `exports.handler = () => require("pulumi-uptime/provider/runtime").providerOf(${JSON.stringify(kind)});\n`;
 }
 
-const providers = new Map<KindName, pulumi.dynamic.ResourceProvider>();
-
 /**
- * The one provider object of a kind. The SDK caches a serialized provider by object identity
- * (a WeakMap in `@pulumi/pulumi/dynamic`), so sharing the object makes every resource after the
- * first skip the closure serialization (about 15 ms of CPU each).
+ * A resource served by Pulumi's Node dynamic-provider host (`pulumi-nodejs:dynamic/uptime:<Kind>`),
+ * the same protocol as `pulumi.dynamic.Resource`, with the provider given as `providerSource`
+ * instead of a closure serialized for each program run.
  */
-export function serializedProvider(kind: KindName): pulumi.dynamic.ResourceProvider {
-  let provider = providers.get(kind);
-  if (!provider) {
-    provider = buildProvider(kind);
-    providers.set(kind, provider);
+export abstract class DynamicResource extends CustomResource {
+  protected constructor(kind: KindName, name: string, props: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
+    super(`pulumi-nodejs:dynamic/uptime:${kind}`, name, { ...props, __provider: providerSource(kind) }, opts);
   }
-  return provider;
 }

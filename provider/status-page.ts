@@ -1,12 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
-// Subpaths, not the SDK root: its index loads the Automation API, which programs do not need.
-import { Resource } from "@pulumi/pulumi/dynamic";
 import { STATUS_PAGE_FIELDS } from "../api";
 import { outputPlaceholders, secretProperties } from "./kinds/fields";
 import { secretInputs, withSecretOutputs } from "./resource-options";
 import type { ArgsOf, OutputsOf } from "./resource-types";
 import { identityInput } from "./identity-input";
-import { serializedProvider } from "./serialized";
+import { DynamicResource } from "./serialized";
 
 /** Inputs of a StatusPage, one per row of the status page's field table. */
 export type StatusPageArgs = ArgsOf<typeof STATUS_PAGE_FIELDS>;
@@ -22,9 +20,9 @@ export interface StatusPage extends StatusPageOutputs {}
 
 /** A public status page listing monitors by name and health. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class StatusPage extends Resource {
+export class StatusPage extends DynamicResource {
   constructor(name: string, args: StatusPageArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...secretInputs(args, SECRETS), ...outputPlaceholders(STATUS_PAGE_FIELDS), ...identityInput("StatusPage", name, opts) };
-    super(serializedProvider("StatusPage"), name, props, withSecretOutputs(opts, SECRETS), "uptime", "StatusPage");
+    super("StatusPage", name, props, withSecretOutputs(opts, SECRETS));
   }
 }

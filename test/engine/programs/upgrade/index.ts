@@ -1,0 +1,46 @@
+import * as pulumi from "@pulumi/pulumi";
+import * as uptime from "pulumi-uptime";
+import { MONITOR_FIELDS, CHANNEL_FIELDS } from "pulumi-uptime/api";
+import { outputPlaceholders, secretProperties } from "pulumi-uptime/provider/kinds/fields";
+import { identityInput } from "pulumi-uptime/provider/identity-input";
+import { secretInputs, withSecretOutputs } from "pulumi-uptime/provider/resource-options";
+
+type Kind = "Monitor" | "Channel";
+type Runtime = typeof import("pulumi-uptime/provider/runtime");
+
+/**
+ * The provider as versions before 0.2 wrote it into state: a closure Pulumi serializes, whose
+ * methods load the runtime by package name and call its functions with the kind.
+ */
+function closureProvider(kind: Kind): pulumi.dynamic.ResourceProvider {
+  return {
+    configure: (req) => (require("pulumi-uptime/provider/runtime") as Runtime).configure(req),
+    check: (olds, news) => (require("pulumi-uptime/provider/runtime") as Runtime).check(kind, olds, news),
+    diff: (id, olds, news) => (require("pulumi-uptime/provider/runtime") as Runtime).diff(kind, id, olds, news),
+    create: (inputs) => (require("pulumi-uptime/provider/runtime") as Runtime).create(kind, inputs),
+    read: (id, props) => (require("pulumi-uptime/provider/runtime") as Runtime).read(kind, id, props),
+    update: (id, olds, news) => (require("pulumi-uptime/provider/runtime") as Runtime).update(kind, id, olds, news),
+    delete: (id, props) => (require("pulumi-uptime/provider/runtime") as Runtime).remove(kind, id, props),
+  };
+}
+
+/** A resource of the earlier shape: same type token, inputs and outputs as this version's class. */
+class Earlier extends pulumi.dynamic.Resource {
+  declare readonly updatedAt: pulumi.Output<string>;
+  constructor(kind: Kind, name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions = {}) {
+    const fields = kind === "Monitor" ? MONITOR_FIELDS : CHANNEL_FIELDS;
+    const secrets = secretProperties(fields);
+    const props = { ...secretInputs({ ...args, name: args.name ?? name }, secrets), ...outputPlaceholders(fields), ...identityInput(kind, name, opts) };
+    super(closureProvider(kind), name, props, withSecretOutputs(opts, secrets), "uptime", kind);
+  }
+}
+
+const config = new pulumi.Config();
+const earlier = config.getBoolean("earlier") ?? false;
+const channelArgs = { type: "webhook" as const, config: { url: config.requireSecret("hookUrl") } };
+const ops = earlier ? new Earlier("Channel", "ops", channelArgs) : new uptime.Channel("ops", channelArgs);
+const monitorArgs = { type: "http" as const, url: "https://api.example.com/health", intervalSec: config.getNumber("interval") ?? 60, channelIds: [ops.id] };
+const api = earlier ? new Earlier("Monitor", "api", monitorArgs) : new uptime.Monitor("api", monitorArgs);
+
+export const monitorId = api.id;
+export const channelId = ops.id;

@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
+import { programCopy } from "./programs";
+import { startServer, type TestServer } from "../support/server";
+
+/**
+ * Resources written by an earlier version keep that version's provider in state (a serialized
+ * closure); the installed version must take them over without a diff, a write or a replacement.
+ */
+describe("resources an earlier version wrote, under this version", () => {
+  let s: TestServer;
+  let engine: OfflineEngine;
+  let stack: Stack;
+  let program: ReturnType<typeof programCopy>;
+
+  const outputs = async () => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value as string]));
+  /** How each uptime resource's provider is written in the stack's state file. */
+  const providers = async () => {
+    const [file] = readdirSync(join(engine.stateDir, "backend"), { recursive: true, withFileTypes: true }).filter(
+      (e) => e.isFile() && e.name === `${stack.name}.json`,
+    );
+    const resources: { type: string; inputs?: { __provider?: string } }[] = JSON.parse(readFileSync(join(file!.parentPath, file!.name), "utf8")).checkpoint.latest.resources;
+    return resources.filter((r) => r.type.includes(":dynamic/uptime:")).map((r) => String(r.inputs?.__provider));
+  };
+
+  beforeAll(async () => {
+    s = await startServer();
+    engine = await offlineEngine();
+    program = programCopy("test/engine/programs/upgrade");
+    stack = await engine.stack(program.workDir);
+    await stack.setAllConfig({
+      "uptime:baseUrl": { value: s.url },
+      "uptime:apiKey": { value: s.key, secret: true },
+      hookUrl: { value: `${s.url}/hooks/upgrade-token`, secret: true },
+      earlier: { value: "true" },
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
+    engine?.dispose();
+    program?.remove();
+    await s?.close();
+  });
+
+  it("previews clean, writes nothing, then updates and deletes them", async () => {
+    expect((await stack.up()).summary.resourceChanges).toEqual({ create: 3 });
+    for (const provider of await providers()) expect(provider).toMatch(/with\(\{ kind: "(Monitor|Channel)"/);
+    const { monitorId, channelId } = await outputs();
+    const before = await Promise.all([`/api/v1/monitors/${monitorId}`, `/api/v1/channels/${channelId}`].map((p) => s.call("GET", p)));
+
+    await stack.removeConfig("earlier");
+    expect((await stack.preview()).changeSummary).toEqual({ same: 3 });
+    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 3 });
+    const after = await Promise.all([`/api/v1/monitors/${monitorId}`, `/api/v1/channels/${channelId}`].map((p) => s.call("GET", p)));
+    expect(after.map((a) => a.body.data.updated_at)).toEqual(before.map((b) => b.body.data.updated_at));
+    // The state now names each provider in one line.
+    expect(await providers()).toEqual([
+      'exports.handler = () => require("pulumi-uptime/provider/runtime").providerOf("Channel");\n',
+      'exports.handler = () => require("pulumi-uptime/provider/runtime").providerOf("Monitor");\n',
+    ]);
+
+    await stack.setConfig("interval", { value: "120" });
+    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 2, update: 1 });
+    expect((await s.call("GET", `/api/v1/monitors/${monitorId}`)).body.data.interval_sec).toBe(120);
+
+    await stack.destroy();
+    expect((await s.call("GET", `/api/v1/monitors/${monitorId}`)).status).toBe(404);
+    expect((await s.call("GET", `/api/v1/channels/${channelId}`)).status).toBe(404);
+  });
+});
