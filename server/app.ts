@@ -120,10 +120,12 @@ function logResponses(app: FastifyInstance): void {
     (app.log as unknown as { isLevelEnabled?: (l: string) => boolean }).isLevelEnabled?.(level) ?? false;
   const levels = { info: enabled("info"), debug: enabled("debug") };
   if (!levels.info && !levels.debug) return;
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onResponse", (request, reply, done) => {
     const level = reply.statusCode >= 400 ? "info" : "debug";
-    if (!levels[level]) return;
-    request.log[level]({ method: request.method, path: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request completed");
+    if (levels[level]) {
+      request.log[level]({ method: request.method, path: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request completed");
+    }
+    done();
   });
 }
 

@@ -57,8 +57,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
   });
 
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
 
   app.setNotFoundHandler((request, reply) => {

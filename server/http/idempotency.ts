@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors";
 import { replayable } from "./replay";
 
@@ -22,11 +22,13 @@ declare module "fastify" {
  * exists; once that object is deleted the request runs again. With a different request, a 409.
  * Only successful answers are kept.
  * A second request with a key whose first is still running is a 409 too, never a duplicate.
+ * The hooks are added to POST routes only (register this before the routes): other methods pay
+ * nothing for it.
  */
 export function registerIdempotency(app: FastifyInstance): void {
   const inFlight = new Set<string>();
 
-  app.addHook("preHandler", async (request, reply) => {
+  const before = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = request.headers[HEADER];
     if (request.method !== "POST" || key === undefined || !request.principal) return;
     if (typeof key !== "string" || !KEY.test(key)) {
@@ -51,9 +53,9 @@ export function registerIdempotency(app: FastifyInstance): void {
       ]);
     inFlight.add(slot);
     request.idempotency = { slot, fingerprint };
-  });
+  };
 
-  app.addHook("onSend", async (request, reply, payload) => {
+  const keep = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const pending = request.idempotency;
     if (!pending || !request.principal) return payload;
     // Only successes are kept: a refused request changed nothing, so its retry runs again (a
@@ -67,12 +69,25 @@ export function registerIdempotency(app: FastifyInstance): void {
       });
     }
     return payload;
-  });
+  };
 
-  app.addHook("onResponse", async (request) => {
+  const done = async (request: FastifyRequest) => {
     if (request.idempotency) inFlight.delete(request.idempotency.slot);
+  };
+
+  app.addHook("onRoute", (route) => {
+    if (![route.method].flat().includes("POST")) return;
+    route.preHandler = withHook(route.preHandler, before);
+    route.onSend = withHook(route.onSend, keep);
+    route.onResponse = withHook(route.onResponse, done);
   });
 }
+
+/** A route's hooks of one kind, with `hook` added last. */
+function withHook<T>(existing: T | T[] | undefined, hook: unknown): T[] {
+  return [...(existing === undefined ? [] : [existing].flat()), hook] as T[];
+}
+
 
 // An HMAC under the server key: the stored fingerprint cannot be used to test guesses of a body.
 function fingerprintOf(request: FastifyRequest): string {

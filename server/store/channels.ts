@@ -28,6 +28,8 @@ export class ChannelRepository {
   constructor(
     private readonly db: DatabaseSync,
     private readonly secrets: SecretBox,
+    /** Told when monitors' channel links changed (a deleted channel leaves every monitor naming it). */
+    private readonly linksChanged: () => void = () => undefined,
   ) {}
 
   list(accountId: string, limit: number, cursor?: string): Page<Channel> {
@@ -104,6 +106,7 @@ export class ChannelRepository {
   delete(accountId: string, id: string): Channel | undefined {
     const channel = this.get(accountId, id);
     if (channel) this.db.prepare("DELETE FROM channels WHERE id = ? AND account_id = ?").run(id, accountId);
+    this.linksChanged();
     return channel;
   }
 

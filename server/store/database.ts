@@ -1,5 +1,5 @@
 import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { MIGRATIONS } from "./migrations";
 
 /**
@@ -71,4 +71,32 @@ export function ownedIds(
     .prepare(`SELECT id FROM ${table} WHERE account_id = ? AND id IN (${ids.map(() => "?").join(",")})`)
     .all(accountId, ...ids) as { id: string }[];
   return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Commits by other connections to the same file (another server process, a `keys revoke`
+ * command): SQLite's `data_version` changes with each of them, never with this connection's own.
+ * The in-memory caches of the store subscribe and are emptied when it changes; every
+ * authenticated request looks, so no request is answered from what another process replaced.
+ */
+export class ExternalCommits {
+  private version = -1;
+  private query: StatementSync | undefined;
+  private readonly listeners: (() => void)[] = [];
+
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** `listener` runs whenever another connection has committed since the last look. */
+  subscribe(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Looks (one pragma), and empties the subscribers' caches if another connection committed. */
+  check(): void {
+    this.query ??= this.db.prepare("PRAGMA data_version");
+    const { data_version: version } = this.query.get() as { data_version: number };
+    if (version === this.version) return;
+    this.version = version;
+    for (const listener of this.listeners) listener();
+  }
 }

@@ -16,7 +16,11 @@ export interface IncidentSummary {
  * an up↔down change opens or closes one (pending→down opens one too).
  */
 export class HealthRepository {
-  constructor(private readonly db: DatabaseSync) {}
+  constructor(
+    private readonly db: DatabaseSync,
+    /** Told which monitor's row changed (its cached read is dropped). */
+    private readonly changed: (monitorId: string) => void = () => undefined,
+  ) {}
 
   /** The health of an active monitor, or undefined when it is paused or gone (nothing to record). */
   current(monitorId: string): Heartbeat["status"] | "pending" | undefined {
@@ -34,6 +38,7 @@ export class HealthRepository {
     this.db
       .prepare("UPDATE monitors SET health = ?, last_checked_at = ? WHERE id = ?")
       .run(health, heartbeat.checked_at, monitorId);
+    this.changed(monitorId);
     if (health === "down" && previous !== "down") {
       this.db.prepare("INSERT INTO incidents (id, monitor_id, started_at) VALUES (?, ?, ?)").run(newId("inc"), monitorId, at);
       return "down";

@@ -1,7 +1,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { SecretBox } from "../secrets";
 import { ChannelRepository } from "./channels";
-import { openDatabase, transaction } from "./database";
+import { ExternalCommits, openDatabase, transaction } from "./database";
 import { ExternalIdRepository } from "./external-ids";
 import { HealthRepository } from "./health";
 import { type CheckOutcome, HEARTBEAT_RETENTION_MS, HeartbeatRepository, type Recorded } from "./heartbeats";
@@ -30,6 +30,8 @@ export class Store {
   readonly pushTokens: PushTokenRepository;
 
   readonly db: DatabaseSync;
+  /** Commits by other processes: the caches of `keys` and `monitors` are emptied by them. */
+  readonly commits: ExternalCommits;
 
   constructor(
     database: DatabaseSync,
@@ -37,11 +39,12 @@ export class Store {
   ) {
     const db = withStatementCache(database);
     this.db = db;
-    this.monitors = new MonitorRepository(db, secrets);
-    this.channels = new ChannelRepository(db, secrets);
+    this.commits = new ExternalCommits(db);
+    this.monitors = new MonitorRepository(db, secrets, this.commits);
+    this.channels = new ChannelRepository(db, secrets, () => this.monitors.forget());
     this.statusPages = new StatusPageRepository(db);
-    this.keys = new KeyRepository(db);
-    this.health = new HealthRepository(db);
+    this.keys = new KeyRepository(db, this.commits);
+    this.health = new HealthRepository(db, (id) => this.monitors.forget(id));
     this.heartbeats = new HeartbeatRepository(db, this.health);
     this.idempotency = new IdempotencyRepository(db, secrets);
     this.outbox = new OutboxRepository(db);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { transaction } from "./database";
+import type { DatabaseSync } from "node:sqlite";
+import { type ExternalCommits, transaction } from "./database";
 import { newId, nowIso } from "./ids";
 
 const LOOKUP_LENGTH = 8;
@@ -40,10 +40,13 @@ export class KeyRepository {
    * empties the cache; revocations in this process empty it directly. The TTL bounds the rest.
    */
   private readonly cache = new Map<string, { principal: Principal; expires: number }>();
-  private dataVersion = -1;
-  private versionQuery: StatementSync | undefined;
 
-  constructor(private readonly db: DatabaseSync) {}
+  constructor(
+    private readonly db: DatabaseSync,
+    private readonly commits: ExternalCommits,
+  ) {
+    commits.subscribe(() => this.cache.clear());
+  }
 
   /** Creates a key for `account` (creating the account on first use); returns the key, once. */
   create(
@@ -65,7 +68,7 @@ export class KeyRepository {
 
   /** Accepts a presented key: the principal, or undefined for an unknown or revoked key. */
   authenticate(key: string, now = Date.now()): Principal | undefined {
-    this.dropCacheIfChanged();
+    this.commits.check();
     const cached = this.cache.get(key);
     if (cached && cached.expires > now) return cached.principal;
     const principal = this.verify(key);
@@ -74,15 +77,6 @@ export class KeyRepository {
       this.cache.set(key, { principal, expires: now + KEY_CACHE_TTL_MS });
     } else this.cache.delete(key);
     return principal;
-  }
-
-  private dropCacheIfChanged(): void {
-    this.versionQuery ??= this.db.prepare("PRAGMA data_version");
-    const { data_version: version } = this.versionQuery.get() as { data_version: number };
-    if (version !== this.dataVersion) {
-      this.cache.clear();
-      this.dataVersion = version;
-    }
   }
 
   private verify(key: string): Principal | undefined {

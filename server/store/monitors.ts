@@ -1,7 +1,8 @@
 import type { DatabaseSync } from "node:sqlite";
+import { LRUCache } from "lru-cache";
 import type { Monitor, MonitorSpec } from "../../api";
 import type { SecretBox } from "../secrets";
-import { ownedIds, transaction } from "./database";
+import { type ExternalCommits, ownedIds, transaction } from "./database";
 import { newId, nowIso } from "./ids";
 import { afterCursor, type Page, toPage } from "./pagination";
 
@@ -15,7 +16,13 @@ interface MonitorRow {
   external_id: string | null;
   created_at: string;
   updated_at: string;
+  /** JSON array of the linked channels' ids, in id order. */
+  channel_ids: string;
 }
+
+/** A monitor's row with its channel links, in one query (a GET is one statement, not two). */
+const MONITOR_ROW =
+  "SELECT monitors.*, (SELECT json_group_array(channel_id ORDER BY channel_id) FROM monitor_channels WHERE monitor_id = monitors.id) AS channel_ids FROM monitors";
 
 /** What a list of monitors can be filtered by. */
 export interface MonitorFilter {
@@ -38,10 +45,26 @@ type StoredSpec = Omit<MonitorSpec, "channel_ids" | "headers"> & { headers: stri
  * (tags stay queryable); its `url`, `headers` and `body` are sealed under the server key.
  */
 export class MonitorRepository {
+  /**
+   * Monitors read by id, as answered (frozen), until a write to one of them through this store
+   * (`forget`), a channel deletion, or a commit by another process empties the entry. A GET of a
+   * known monitor then runs no SQL and opens no sealed field.
+   */
+  private readonly byId = new LRUCache<string, { accountId: string; monitor: Monitor }>({ max: 10_000 });
+
   constructor(
     private readonly db: DatabaseSync,
     private readonly secrets: SecretBox,
-  ) {}
+    commits: ExternalCommits,
+  ) {
+    commits.subscribe(() => this.forget());
+  }
+
+  /** Drops the cached read of monitor `id`, or of all monitors; every write calls it. */
+  forget(id?: string): void {
+    if (id === undefined) this.byId.clear();
+    else this.byId.delete(id);
+  }
 
   count(accountId: string): number {
     return (
@@ -64,29 +87,36 @@ export class MonitorRepository {
       params.push(filter.tag.toLowerCase());
     }
     const rows = this.db
-      .prepare(`SELECT * FROM monitors WHERE ${where.join(" AND ")} ORDER BY created_at, id LIMIT ?`)
+      .prepare(`${MONITOR_ROW} WHERE ${where.join(" AND ")} ORDER BY created_at, id LIMIT ?`)
       .all(...params, filter.limit + 1) as unknown as MonitorRow[];
     return toPage(rows, filter.limit, (kept) => this.hydrate(kept));
   }
 
+  /** The account's monitor `id`, frozen: callers copy what they change. */
   get(accountId: string, id: string): Monitor | undefined {
+    const cached = this.byId.get(id);
+    if (cached) return cached.accountId === accountId ? cached.monitor : undefined;
     const row = this.db
-      .prepare("SELECT * FROM monitors WHERE id = ? AND account_id = ?")
+      .prepare(`${MONITOR_ROW} WHERE id = ? AND account_id = ?`)
       .get(id, accountId) as MonitorRow | undefined;
-    return row ? this.hydrate([row])[0] : undefined;
+    if (!row) return undefined;
+    const monitor = deepFreeze(this.hydrate([row])[0] as Monitor);
+    // What a transaction read may still be rolled back: only committed rows are kept.
+    if (!this.db.isTransaction) this.byId.set(id, { accountId, monitor });
+    return monitor;
   }
 
   /** Every active monitor of every account, for the checker's schedule. */
   active(): ScheduledMonitor[] {
     const rows = this.db
-      .prepare("SELECT * FROM monitors WHERE status = 'active'")
+      .prepare(`${MONITOR_ROW} WHERE status = 'active'`)
       .all() as unknown as MonitorRow[];
     return this.hydrate(rows).map((m, i) => ({ ...m, account_id: (rows[i] as MonitorRow).account_id }));
   }
 
   /** A monitor of any account, for the checker. */
   find(id: string): ScheduledMonitor | undefined {
-    const row = this.db.prepare("SELECT * FROM monitors WHERE id = ?").get(id) as MonitorRow | undefined;
+    const row = this.db.prepare(`${MONITOR_ROW} WHERE id = ?`).get(id) as MonitorRow | undefined;
     return row ? { ...(this.hydrate([row])[0] as Monitor), account_id: row.account_id } : undefined;
   }
 
@@ -111,6 +141,7 @@ export class MonitorRepository {
 
   /** Stores a new spec; `externalId` undefined keeps the current mark. */
   update(accountId: string, id: string, spec: MonitorSpec, externalId?: string | null): Monitor | undefined {
+    this.forget(id);
     const changed = transaction(this.db, () => {
       const result = this.db
         .prepare(
@@ -127,6 +158,7 @@ export class MonitorRepository {
 
   /** Pause or resume; a no-op (same `updated_at`) when the monitor is already in that status. */
   setStatus(accountId: string, id: string, status: Monitor["status"]): Monitor | undefined {
+    this.forget(id);
     this.db
       .prepare(
         "UPDATE monitors SET status = ?, updated_at = ? WHERE id = ? AND account_id = ? AND status <> ?",
@@ -139,6 +171,7 @@ export class MonitorRepository {
   delete(accountId: string, id: string): Monitor | undefined {
     const monitor = this.get(accountId, id);
     if (monitor) this.db.prepare("DELETE FROM monitors WHERE id = ? AND account_id = ?").run(id, accountId);
+    this.forget(id);
     return monitor;
   }
 
@@ -148,29 +181,12 @@ export class MonitorRepository {
   }
 
   private hydrate(rows: MonitorRow[]): Monitor[] {
-    if (rows.length === 0) return [];
-    // Past a page's size, one scan of the link table beats a huge IN list.
-    const links = (
-      rows.length > 500
-        ? this.db.prepare("SELECT monitor_id, channel_id FROM monitor_channels ORDER BY channel_id").all()
-        : this.db
-            .prepare(
-              `SELECT monitor_id, channel_id FROM monitor_channels WHERE monitor_id IN (${rows.map(() => "?").join(",")}) ORDER BY channel_id`,
-            )
-            .all(...rows.map((r) => r.id))
-    ) as { monitor_id: string; channel_id: string }[];
-    const channels = new Map<string, string[]>();
-    for (const link of links) {
-      const list = channels.get(link.monitor_id) ?? [];
-      list.push(link.channel_id);
-      channels.set(link.monitor_id, list);
-    }
     return rows.map((row) => {
       const spec = this.openSpec(row.spec);
       return {
         id: row.id,
         ...spec,
-        channel_ids: channels.get(row.id) ?? [],
+        channel_ids: JSON.parse(row.channel_ids) as string[],
         status: row.status,
         health: row.health,
         last_checked_at: row.last_checked_at,
@@ -183,6 +199,7 @@ export class MonitorRepository {
 
   /** Reseals specs whose secrets are not sealed under the current key. */
   reseal(): number {
+    this.forget();
     const rows = this.db.prepare("SELECT id, spec FROM monitors").all() as { id: string; spec: string }[];
     const update = this.db.prepare("UPDATE monitors SET spec = ? WHERE id = ?");
     let changed = 0;
@@ -221,4 +238,13 @@ export class MonitorRepository {
       body: stored.body === null ? null : open(stored.body),
     };
   }
+}
+
+/** Freezes `value` and everything in it: a cached answer cannot be changed by whoever reads it. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }

@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Store } from "../../server/store";
+import { startServer, type TestServer } from "../support/server";
+
+/** GET /monitors/:id is answered from memory; every way a monitor can change must show at once. */
+describe("monitor read cache", () => {
+  let dir: string;
+  let db: string;
+  let s: TestServer;
+  let id: string;
+  let channelId: string;
+  const get = async () => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), "read-cache-"));
+    db = join(dir, "u.db");
+    s = await startServer({ db });
+    channelId = (await s.call("POST", "/api/v1/channels", { name: "ops", type: "email", config: { address: "ops@example.com" } })).body.data.id;
+    const created = await s.call("POST", "/api/v1/monitors", { name: "api", type: "http", url: "https://example.com", interval_sec: 60, channel_ids: [channelId] });
+    id = created.body.data.id;
+  });
+
+  afterEach(async () => {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answers repeated GETs without reading the row again", async () => {
+    const monitors = s.app.store.monitors as unknown as { hydrate: (rows: unknown[]) => unknown[] };
+    const original = monitors.hydrate.bind(monitors);
+    let reads = 0;
+    monitors.hydrate = (rows) => {
+      reads++;
+      return original(rows);
+    };
+    for (let i = 0; i < 5; i++) expect((await get()).name).toBe("api");
+    expect(reads).toBeLessThanOrEqual(1);
+  });
+
+  it("shows a PATCH, a pause, a check, a deleted channel and another process's write on the next GET", async () => {
+    expect(await get()).toMatchObject({ name: "api", status: "active", health: "pending", channel_ids: [channelId] });
+
+    await s.call("PATCH", `/api/v1/monitors/${id}`, { name: "api v2" });
+    expect((await get()).name).toBe("api v2");
+
+    await s.call("POST", `/api/v1/monitors/${id}/pause`);
+    expect((await get()).status).toBe("paused");
+    await s.call("POST", `/api/v1/monitors/${id}/resume`);
+    expect((await get()).status).toBe("active");
+
+    s.app.store.recordCheck(id, { up: true, response_time_ms: 12, status_code: 200, error: null });
+    const checked = await get();
+    expect(checked.health).toBe("up");
+    expect(checked.last_checked_at).not.toBeNull();
+
+    await s.call("DELETE", `/api/v1/channels/${channelId}`);
+    expect((await get()).channel_ids).toEqual([]);
+
+    const other = Store.open(db);
+    try {
+      const accountId = s.app.store.keys.authenticate(s.key)?.accountId as string;
+      other.monitors.setStatus(accountId, id, "paused");
+    } finally {
+      other.close();
+    }
+    expect((await get()).status).toBe("paused");
+
+    await s.call("DELETE", `/api/v1/monitors/${id}`);
+    expect((await s.call("GET", `/api/v1/monitors/${id}`)).status).toBe(404);
+  });
+
+  it("never answers another account's monitor from the cache", async () => {
+    await get();
+    const stranger = s.app.store.keys.create("stranger", null).key;
+    expect((await s.call("GET", `/api/v1/monitors/${id}`, undefined, { key: stranger })).status).toBe(404);
+  });
+});
