@@ -45,7 +45,7 @@ export interface Channel extends ChannelOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Channel extends DynamicResource {
   constructor(name: string, args: ChannelArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...outputPlaceholders(CHANNEL_FIELDS), ...identityInput("Channel", name, opts) };
+    const props = { ...outputPlaceholders(CHANNEL_FIELDS), ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...identityInput("Channel", name, opts) };
     super("Channel", name, props, withSecretOutputs(opts, SECRETS));
   }
 }

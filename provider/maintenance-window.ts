@@ -24,7 +24,7 @@ export interface MaintenanceWindow extends MaintenanceWindowOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class MaintenanceWindow extends DynamicResource {
   constructor(name: string, args: MaintenanceWindowArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...outputPlaceholders(MAINTENANCE_WINDOW_FIELDS) };
+    const props = { ...outputPlaceholders(MAINTENANCE_WINDOW_FIELDS), ...secretInputs({ ...args, name: args.name ?? name }, SECRETS) };
     super("MaintenanceWindow", name, props, withSecretOutputs(opts, SECRETS));
   }
 }

@@ -25,7 +25,7 @@ export interface Monitor extends MonitorOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Monitor extends DynamicResource {
   constructor(name: string, args: MonitorArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...outputPlaceholders(MONITOR_FIELDS), ...identityInput("Monitor", name, opts) };
+    const props = { ...outputPlaceholders(MONITOR_FIELDS), ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...identityInput("Monitor", name, opts) };
     super("Monitor", name, props, withSecretOutputs(opts, SECRETS));
   }
 }

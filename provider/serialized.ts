@@ -2,6 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 // A subpath, not the SDK root: its index loads the Automation API, which programs do not need.
 import { CustomResource } from "@pulumi/pulumi/resource";
 import type { KindName } from "./kinds/registry";
+import { cheapPromiseStacks } from "./promise-stacks";
 
 /**
  * The provider as Pulumi keeps it in every resource's `__provider`: a module whose `handler()`
@@ -22,6 +23,11 @@ export function providerSource(kind: KindName): string {
  */
 export abstract class DynamicResource extends CustomResource {
   protected constructor(kind: KindName, name: string, props: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
-    super(`pulumi-nodejs:dynamic/uptime:${kind}`, name, { ...props, __provider: providerSource(kind) }, opts);
+    const restoreStacks = cheapPromiseStacks();
+    try {
+      super(`pulumi-nodejs:dynamic/uptime:${kind}`, name, { ...props, __provider: providerSource(kind) }, opts);
+    } finally {
+      restoreStacks();
+    }
   }
 }

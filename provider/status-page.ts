@@ -22,7 +22,7 @@ export interface StatusPage extends StatusPageOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class StatusPage extends DynamicResource {
   constructor(name: string, args: StatusPageArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...secretInputs(args, SECRETS), ...outputPlaceholders(STATUS_PAGE_FIELDS), ...identityInput("StatusPage", name, opts) };
+    const props = { ...outputPlaceholders(STATUS_PAGE_FIELDS), ...secretInputs(args, SECRETS), ...identityInput("StatusPage", name, opts) };
     super("StatusPage", name, props, withSecretOutputs(opts, SECRETS));
   }
 }

@@ -85,10 +85,16 @@ export function secretProperties(table: FieldTable): string[] {
   return Object.entries(all).filter(([, f]) => f.secret).map(([p]) => p);
 }
 
-/** Output-only properties, declared as `undefined` so Pulumi knows the outputs before create. */
+/**
+ * Every output property (each row of the table, and `endpoint`), declared as `undefined`: the
+ * resource class spreads its inputs over them, so that each output its type declares is an
+ * `Output` on the object, also for an input left unset (it resolves to the value the service
+ * stored). Pulumi sends no `undefined` input to the engine.
+ */
 export function outputPlaceholders(table: FieldTable): Record<string, undefined> {
   const all: FieldTable = { ...table, ...RESOURCE_FIELDS };
-  return Object.fromEntries(Object.entries(all).filter(([, f]) => f.outputOnly).map(([p]) => [p, undefined]));
+  const { adopt: _adopt, connection: _connection, ...outputs } = all;
+  return Object.fromEntries(Object.keys(outputs).map((p) => [p, undefined]));
 }
 
 /** What every resource's outputs add: the endpoint, and the connection and adopt inputs as given. */

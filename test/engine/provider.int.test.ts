@@ -48,6 +48,10 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     expect(monitor).toMatchObject({ channel_ids: [out.channelId], tags: ["api", "prod"], headers: { "x-token": HEADER_TOKEN } });
     expect((await live(`/api/v1/status-pages/${out.statusPageId}`)).data.monitor_ids).toEqual([out.monitorId]);
     expect(out.publicUrl).toBe(`${s.url}/api/status/engine-acme.json`);
+    // Every output the Monitor type declares resolves, also for an input left unset.
+    expect(out).toMatchObject({ monitorMethod: monitor.method, monitorTimeoutSec: monitor.timeout_sec });
+    expect(["pending", "up", "down"]).toContain(out.monitorHealth);
+    expect(out.monitorMethod).toBe("GET");
 
     const preview = await stack.preview();
     expect(preview.changeSummary).toEqual({ same: 4 });

@@ -17,14 +17,18 @@ describe("resources an earlier version wrote, under this version", () => {
   let program: ReturnType<typeof programCopy>;
 
   const outputs = async () => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value as string]));
-  /** How each uptime resource's provider is written in the stack's state file. */
-  const providers = async () => {
+  /** The uptime resources as the stack's state file holds them. */
+  const stateResources = () => {
     const [file] = readdirSync(join(engine.stateDir, "backend"), { recursive: true, withFileTypes: true }).filter(
       (e) => e.isFile() && e.name === `${stack.name}.json`,
     );
-    const resources: { type: string; inputs?: { __provider?: string } }[] = JSON.parse(readFileSync(join(file!.parentPath, file!.name), "utf8")).checkpoint.latest.resources;
-    return resources.filter((r) => r.type.includes(":dynamic/uptime:")).map((r) => String(r.inputs?.__provider));
+    const resources: { type: string; inputs?: { __provider?: string }; sourcePosition?: string }[] = JSON.parse(
+      readFileSync(join(file!.parentPath, file!.name), "utf8"),
+    ).checkpoint.latest.resources;
+    return resources.filter((r) => r.type.includes(":dynamic/uptime:"));
   };
+  /** How each uptime resource's provider is written in the state. */
+  const providers = async () => stateResources().map((r) => String(r.inputs?.__provider));
 
   beforeAll(async () => {
     s = await startServer();
@@ -62,6 +66,12 @@ describe("resources an earlier version wrote, under this version", () => {
     expect(await providers()).toEqual([
       'exports.handler = () => require("pulumi-uptime/provider/runtime").providerOf("Channel");\n',
       'exports.handler = () => require("pulumi-uptime/provider/runtime").providerOf("Monitor");\n',
+    ]);
+    // Registering formats the SDK's promise stacks cheaply; the source position Pulumi records
+    // still goes through ts-node's source maps, to the TypeScript line.
+    expect(stateResources().map((r) => r.sourcePosition)).toEqual([
+      expect.stringMatching(/pulumi-uptime\/provider\/channel\.ts#\d+,\d+$/),
+      expect.stringMatching(/pulumi-uptime\/provider\/monitor\.ts#\d+,\d+$/),
     ]);
 
     await stack.setConfig("interval", { value: "120" });

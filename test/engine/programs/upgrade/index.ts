@@ -30,7 +30,7 @@ class Earlier extends pulumi.dynamic.Resource {
   constructor(kind: Kind, name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions = {}) {
     const fields = kind === "Monitor" ? MONITOR_FIELDS : CHANNEL_FIELDS;
     const secrets = secretProperties(fields);
-    const props = { ...secretInputs({ ...args, name: args.name ?? name }, secrets), ...outputPlaceholders(fields), ...identityInput(kind, name, opts) };
+    const props = { ...outputPlaceholders(fields), ...secretInputs({ ...args, name: args.name ?? name }, secrets), ...identityInput(kind, name, opts) };
     super(closureProvider(kind), name, props, withSecretOutputs(opts, secrets), "uptime", kind);
   }
 }

@@ -25,3 +25,7 @@ export const monitorUrn = api.urn;
 export const channelId = ops.id;
 export const statusPageId = page.id;
 export const publicUrl = page.publicUrl;
+// Inputs left unset are outputs too: the values the service stored.
+export const monitorMethod = api.method;
+export const monitorTimeoutSec = api.timeoutSec;
+export const monitorHealth = api.health;
