@@ -183,7 +183,8 @@ export async function read(name: KindName, id: string, props: Props): Promise<pu
     // Answered from one list of the kind shared by every read; a missing id is confirmed by id.
     const live = (await prefetched(client, kind.path, id)) ?? (await fetchLive(kind, client, id));
     if (!live) return {};
-    return { id, props: kind.outputs(live, props, connection, { props, rewrote: [] }), inputs: kind.refreshedInputs(live) };
+    const inputs = kind.fields.withoutDefaults(kind.refreshedInputs(live));
+    return { id, props: kind.outputs(live, props, connection, { props, rewrote: [] }), inputs };
   });
 }
 

@@ -1,6 +1,6 @@
 import { apiRows, type ErrorDetail, type Field, type FieldTable, normalize, RESOURCE_FIELDS } from "../../api";
 import type { Connection } from "../connection";
-import type { Failure, Props } from "./kind";
+import { type Failure, type Props, same } from "./kind";
 
 /**
  * The provider's view of a kind's field table (api/fields.ts): the one place where input
@@ -35,6 +35,22 @@ export class Fields {
   normalized(props: Props): Props {
     const out: Props = {};
     for (const [prop, f] of this.writable()) out[f.api] = normalize(f.normal, props[prop] ?? f.default);
+    return out;
+  }
+
+  /**
+   * Refreshed inputs without the optional properties whose value is their field's constant
+   * default: what a program would declare for the live object. A later diff of a resource then
+   * shows only the properties that differ (the engine shows the inputs that differ, for dynamic
+   * providers), and the state the engine rewrites after every step stays small.
+   */
+  withoutDefaults(props: Props): Props {
+    const out: Props = {};
+    for (const [prop, value] of Object.entries(props)) {
+      const f = this.table[prop];
+      const isDefault = f !== undefined && !f.required && f.default !== undefined && same(normalize(f.normal, value), normalize(f.normal, f.default));
+      if (!isDefault) out[prop] = value;
+    }
     return out;
   }
 

@@ -98,8 +98,12 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     const { monitorId } = await outputs();
     await s.call("PATCH", `/api/v1/monitors/${monitorId}`, { name: "edited by hand", interval_sec: 900 });
     await s.call("POST", `/api/v1/monitors/${monitorId}/resume`);
-    const drift = await stack.preview({ refresh: true });
+    const drift = await stack.preview({ refresh: true, diff: true });
     expect(drift.changeSummary.update).toBe(1);
+    // The diff shows what differs, and none of the fields the program leaves at their defaults.
+    expect(drift.stdout).toMatch(/~ intervalSec\s*: 900 => 120/);
+    expect(drift.stdout).toMatch(/~ name\s*: "edited by hand" => "api"/);
+    expect(drift.stdout).not.toMatch(/^\s*[-+~] (confirmations|followRedirects|expectedStatusCodes|timeoutSec|verifyTls|method)\b/m);
     await stack.refresh();
     await expectNoPlaintextSecrets();
     await stack.up();

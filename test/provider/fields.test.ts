@@ -18,6 +18,7 @@ import {
   READ_ONLY_FIELDS,
   STATUS_PAGE_FIELDS,
   StatusPageSchema,
+  toMonitorSpec,
 } from "../../api";
 import type { Channel, ChannelArgs, Monitor, MonitorArgs, StatusPage, StatusPageArgs } from "../../provider";
 import { outputPlaceholders, secretProperties } from "../../provider/kinds/fields";
@@ -100,6 +101,14 @@ describe("field tables", () => {
       expect(refreshed.filter((p) => secrets.includes(p)), kind.label).toEqual([]);
       expect(refreshed.length, kind.label).toBeGreaterThan(1);
     }
+  });
+
+  it("refreshed inputs are what a program would declare: optional fields at their default are left out", () => {
+    const spec = toMonitorSpec({ type: "http", url: "https://x.example", name: "api", interval_sec: 900, method: "HEAD", expected_status_codes: ["3xx", "2xx"], tags: [] } as never);
+    const live = { id: "mon_1", status: "paused", health: "up", ...spec };
+    const refreshed = KINDS.Monitor.fields.withoutDefaults(KINDS.Monitor.refreshedInputs(live as never));
+    // The same codes in another order are the default (a set); `paused` differs from its default.
+    expect(refreshed).toEqual({ type: "http", url: "https://x.example", name: "api", intervalSec: 900, method: "HEAD", paused: true });
   });
 
   it("a whole list or map unknown at preview is compared as it is, without an error", () => {

@@ -34,7 +34,7 @@ describe("stacks while a resource registers", () => {
   });
 
   it("changes nothing without an installed formatter (a JavaScript program)", () => {
-    Error.prepareStackTrace = undefined;
+    Object.defineProperty(Error, "prepareStackTrace", { value: undefined, writable: true, configurable: true });
     const restore = cheapPromiseStacks();
     expect(Error.prepareStackTrace).toBeUndefined();
     expect(debuggablePromise()).toMatch(/^Error: promise stack\n\s+at debuggablePromise/);
