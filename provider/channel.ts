@@ -36,6 +36,8 @@ export type ChannelArgs = Omit<ArgsOf<typeof CHANNEL_FIELDS>, "type" | "config">
 export type ChannelOutputs = OutputsOf<typeof CHANNEL_FIELDS>;
 
 const SECRETS = secretProperties(CHANNEL_FIELDS);
+/** Every declared output, registered for each resource (computed once per kind). */
+const OUTPUTS = outputPlaceholders(CHANNEL_FIELDS);
 
 // The outputs are declared by the interface merged into the class, derived from the table.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
@@ -45,7 +47,7 @@ export interface Channel extends ChannelOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Channel extends DynamicResource {
   constructor(name: string, args: ChannelArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...outputPlaceholders(CHANNEL_FIELDS), ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...identityInput("Channel", name, opts) };
+    const props = { ...OUTPUTS, ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...identityInput("Channel", name, opts) };
     super("Channel", name, props, withSecretOutputs(opts, SECRETS));
   }
 }

@@ -12,6 +12,8 @@ export type MaintenanceWindowArgs = ArgsOf<typeof MAINTENANCE_WINDOW_FIELDS>;
 export type MaintenanceWindowOutputs = OutputsOf<typeof MAINTENANCE_WINDOW_FIELDS>;
 
 const SECRETS = secretProperties(MAINTENANCE_WINDOW_FIELDS);
+/** Every declared output, registered for each resource (computed once per kind). */
+const OUTPUTS = outputPlaceholders(MAINTENANCE_WINDOW_FIELDS);
 
 // The outputs are declared by the interface merged into the class, derived from the table.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
@@ -24,7 +26,7 @@ export interface MaintenanceWindow extends MaintenanceWindowOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class MaintenanceWindow extends DynamicResource {
   constructor(name: string, args: MaintenanceWindowArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...outputPlaceholders(MAINTENANCE_WINDOW_FIELDS), ...secretInputs({ ...args, name: args.name ?? name }, SECRETS) };
+    const props = { ...OUTPUTS, ...secretInputs({ ...args, name: args.name ?? name }, SECRETS) };
     super("MaintenanceWindow", name, props, withSecretOutputs(opts, SECRETS));
   }
 }

@@ -16,6 +16,8 @@ export type MonitorArgs = ArgsOf<typeof MONITOR_FIELDS>;
 export type MonitorOutputs = OutputsOf<typeof MONITOR_FIELDS>;
 
 const SECRETS = secretProperties(MONITOR_FIELDS);
+/** Every declared output, registered for each resource (computed once per kind). */
+const OUTPUTS = outputPlaceholders(MONITOR_FIELDS);
 
 // The outputs are declared by the interface merged into the class, derived from the table.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
@@ -25,7 +27,7 @@ export interface Monitor extends MonitorOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Monitor extends DynamicResource {
   constructor(name: string, args: MonitorArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...outputPlaceholders(MONITOR_FIELDS), ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...identityInput("Monitor", name, opts) };
+    const props = { ...OUTPUTS, ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...identityInput("Monitor", name, opts) };
     super("Monitor", name, props, withSecretOutputs(opts, SECRETS));
   }
 }

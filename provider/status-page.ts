@@ -13,6 +13,8 @@ export type StatusPageArgs = ArgsOf<typeof STATUS_PAGE_FIELDS>;
 export type StatusPageOutputs = OutputsOf<typeof STATUS_PAGE_FIELDS>;
 
 const SECRETS = secretProperties(STATUS_PAGE_FIELDS);
+/** Every declared output, registered for each resource (computed once per kind). */
+const OUTPUTS = outputPlaceholders(STATUS_PAGE_FIELDS);
 
 // The outputs are declared by the interface merged into the class, derived from the table.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
@@ -22,7 +24,7 @@ export interface StatusPage extends StatusPageOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class StatusPage extends DynamicResource {
   constructor(name: string, args: StatusPageArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...outputPlaceholders(STATUS_PAGE_FIELDS), ...secretInputs(args, SECRETS), ...identityInput("StatusPage", name, opts) };
+    const props = { ...OUTPUTS, ...secretInputs(args, SECRETS), ...identityInput("StatusPage", name, opts) };
     super("StatusPage", name, props, withSecretOutputs(opts, SECRETS));
   }
 }
