@@ -1,13 +1,13 @@
 /**
  * The native plugin's provider: Pulumi's gRPC calls mapped onto the kinds' runtime
- * (`provider/runtime.ts`), the same code the dynamic resources run. What this file adds is what a
+ * (`provider/runtime/`), the same code the dynamic resources run. What this file adds is what a
  * plugin sees that a dynamic provider does not: URNs instead of kind names, secrets as wrapped
  * values, and the schema.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
-import type { Props } from "../provider/kinds/kind";
+import type { Props } from "../provider/kinds/values";
 import { KINDS } from "../provider/kinds/registry";
 import * as runtime from "../provider/runtime";
 import { PACKAGE, packageSchema, resourceRows, type SchemaKinds } from "./schema";

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getMonitorHeartbeats, getMonitorStats, getStatusDocument } from "../provider";
-import { detectDrift, formatDrift } from "../provider/drift";
+import { detectDrift, formatDrift } from "../provider/commands/drift";
 import { buildApp } from "../server";
 import { installPackedPackage } from "./packed";
 import { offlineEngine, prepareProgram, REPO_ROOT } from "./pulumi-engine";

@@ -1,6 +1,6 @@
 import { type Channel, type Monitor, type StatusPage, toMonitorSpec } from "../../api";
 import { channelKind } from "../kinds/channel";
-import { mapKeys, type Props, same, toCamel } from "../kinds/kind";
+import { mapKeys, type Props, same, toCamel } from "../kinds/values";
 import { monitorKind } from "../kinds/monitor";
 import { statusPageKind } from "../kinds/status-page";
 import { assignNames } from "./names";

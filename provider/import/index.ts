@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Channel, Monitor, StatusPage } from "../../api";
-import { UptimeClient } from "../client";
-import type { Connection } from "../connection";
+import { UptimeClient } from "../client/client";
+import type { Connection } from "../client/connection";
 import { type Account, declareAccount, type ImportedProgram } from "./declare";
 import { packageJson, pulumiYaml, tsconfigJson } from "./files";
 import { renderIndex, renderReadme } from "./render";

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { canonicalConfigJson, type Channel, CHANNEL_FIELDS, CreateChannelSchema, issuesToDetails } from "../../api";
-import type { Connection } from "../connection";
+import type { Connection } from "../client/connection";
 import { Fields, resourceOutputs } from "./fields";
-import { type Failure, type Kind, mapKeys, type Previous, type Props, toCamel, toSnake } from "./kind";
+import { type Kind, type Previous } from "./kind";
+import { type Failure, mapKeys, type Props, toCamel, toSnake } from "./values";
 
 const fields = new Fields(CHANNEL_FIELDS);
 

@@ -1,6 +1,6 @@
 import { apiRows, type ErrorDetail, type Field, type FieldTable, normalize, RESOURCE_FIELDS } from "../../api";
-import type { Connection } from "../connection";
-import { type Failure, type Props, same } from "./kind";
+import type { Connection } from "../client/connection";
+import { type Failure, type Props, same } from "./values";
 
 /**
  * The provider's view of a kind's field table (api/fields.ts): the one place where input

@@ -7,7 +7,8 @@ import {
   toMaintenanceWindowSpec,
 } from "../../api";
 import { Fields, resourceOutputs } from "./fields";
-import type { Failure, Kind } from "./kind";
+import type { Kind } from "./kind";
+import type { Failure } from "./values";
 
 const fields = new Fields(MAINTENANCE_WINDOW_FIELDS);
 

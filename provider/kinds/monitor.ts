@@ -6,9 +6,10 @@ import {
   monitorRuleViolations,
   toMonitorSpec,
 } from "../../api";
-import type { Connection } from "../connection";
+import type { Connection } from "../client/connection";
 import { Fields, resourceOutputs } from "./fields";
-import type { Failure, Kind, Props } from "./kind";
+import type { Kind } from "./kind";
+import type { Failure, Props } from "./values";
 
 const fields = new Fields(MONITOR_FIELDS);
 

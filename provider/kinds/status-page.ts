@@ -1,6 +1,7 @@
 import { CreateStatusPageSchema, issuesToDetails, STATUS_PAGE_FIELDS, type StatusPage } from "../../api";
 import { Fields, resourceOutputs } from "./fields";
-import type { Failure, Kind, Props } from "./kind";
+import type { Kind } from "./kind";
+import type { Failure, Props } from "./values";
 
 const fields = new Fields(STATUS_PAGE_FIELDS);
 

@@ -1,7 +1,7 @@
 import type { StatusDocument } from "../../api";
 import type { Store } from "../store";
 import { recentIncidents } from "../store/incidents";
-import { statusDocument } from "./status-pages";
+import { statusDocument } from "./status-document";
 
 const DAY_MS = 86_400_000;
 /** Days in each monitor's uptime bar. */

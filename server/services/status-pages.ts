@@ -9,11 +9,11 @@ import {
 } from "../../api";
 import { ApiError, notFound, validationFailed } from "../errors";
 import type { Store } from "../store";
-import { DAY_MS } from "../store/heartbeats";
 import type { Principal } from "../store/keys";
 import type { StatusPageSpec } from "../store/status-pages";
 import { assertExternalIdFree } from "./external-ids";
 import { type ListPage, listPage } from "./paging";
+import { statusDocument } from "./status-document";
 import { type StatusPageView, statusPageView } from "./status-html";
 
 /** Status pages of an account, and the public document of each. */
@@ -102,47 +102,4 @@ function updateStatusPage(
   check(store, accountId, spec, id);
   assertExternalIdFree(store, "status_pages", accountId, body.external_id, id);
   return store.statusPages.update(accountId, id, spec, body.external_id) as StatusPage;
-}
-
-/**
- * The public document: names and health only. Overall `unknown` until a monitor has been
- * checked; `operational` when every checked one is up, `down` when all are down, else `degraded`;
- * `maintenance` when a window covers a monitor and none is down.
- */
-export function statusDocument(store: Store, slug: string, now = Date.now()): StatusDocument {
-  const page = store.statusPages.bySlug(slug);
-  if (!page) throw new ApiError("not_found", `No status page "${slug}"`);
-  const monitors = store.statusPages.publicMonitors(page.id).map((m) => ({
-    name: (JSON.parse(m.spec) as { name: string }).name,
-    status:
-      m.status === "paused"
-        ? ("paused" as const)
-        : store.maintenanceWindows.inMaintenance(m.id, now)
-          ? ("maintenance" as const)
-          : m.health,
-    uptime_pct_24h: store.heartbeats.uptime(m.id, now - DAY_MS),
-    uptime_pct_30d: store.heartbeats.uptimeDays(m.id, 30, now),
-    last_checked_at: m.last_checked_at,
-  }));
-  const checked = monitors.filter((m) => m.status === "up" || m.status === "down");
-  const down = checked.filter((m) => m.status === "down").length;
-  const maintenance = monitors.some((m) => m.status === "maintenance");
-  const status =
-    down === 0 && maintenance
-      ? "maintenance"
-      : checked.length === 0
-      ? "unknown"
-      : down === 0
-        ? "operational"
-        : down === checked.length
-          ? "down"
-          : "degraded";
-  return {
-    slug: page.slug,
-    title: page.title,
-    description: page.description,
-    status,
-    updated_at: new Date(now).toISOString(),
-    monitors,
-  };
 }

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DriftReport } from "../../provider/drift";
+import type { DriftReport } from "../../provider/commands/drift";
 import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
 import { startServer, type TestServer } from "../support/server";
 import { programCopy } from "./programs";
@@ -12,7 +12,7 @@ function driftCommand(engine: OfflineEngine, workDir: string): Promise<{ code: n
   return new Promise((resolve, reject) => {
     execFile(
       join(REPO_ROOT, "node_modules/.bin/node"),
-      [join(REPO_ROOT, "dist/provider/cli.js"), "drift", "--stack", "dev", "--cwd", workDir, "--json"],
+      [join(REPO_ROOT, "dist/provider/commands/cli.js"), "drift", "--stack", "dev", "--cwd", workDir, "--json"],
       { env: { ...process.env, ...engine.envVars }, timeout: 120_000 },
       (err, stdout, stderr) => {
         const code = err ? Number((err as { code?: number }).code ?? 1) : 0;

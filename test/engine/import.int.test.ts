@@ -12,7 +12,7 @@ import { startServer, type TestServer } from "../support/server";
 /** Runs `pulumi-uptime import` as a user would: a separate process, connection from the environment. */
 async function importCommand(s: TestServer, outDir: string, ...args: string[]): Promise<string> {
   // Asynchronous: the server answers from this process.
-  const { stdout } = await promisify(execFile)(join(REPO_ROOT, "node_modules/.bin/node"), [join(REPO_ROOT, "dist/provider/cli.js"), "import", "--out", outDir, ...args], {
+  const { stdout } = await promisify(execFile)(join(REPO_ROOT, "node_modules/.bin/node"), [join(REPO_ROOT, "dist/provider/commands/cli.js"), "import", "--out", outDir, ...args], {
     env: { ...process.env, UPTIME_API_URL: s.url, UPTIME_API_KEY: s.key },
     encoding: "utf8",
   });

@@ -3,7 +3,7 @@ import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OrphanReport } from "../../provider/orphans";
+import type { OrphanReport } from "../../provider/commands/orphans";
 import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
 import { killTree } from "../support/process-tree";
 import { startServer, type TestServer } from "../support/server";
@@ -17,7 +17,7 @@ export function orphansCommand(engine: OfflineEngine, workDir: string): Promise<
   return new Promise((resolve, reject) => {
     execFile(
       join(REPO_ROOT, "node_modules/.bin/node"),
-      [join(REPO_ROOT, "dist/provider/cli.js"), "orphans", "--stack", "dev", "--cwd", workDir, "--json"],
+      [join(REPO_ROOT, "dist/provider/commands/cli.js"), "orphans", "--stack", "dev", "--cwd", workDir, "--json"],
       { env: { ...process.env, ...engine.envVars }, timeout: 60_000 },
       (err, stdout, stderr) => {
         const code = err ? Number((err as { code?: number }).code ?? 1) : 0;

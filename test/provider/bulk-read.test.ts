@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientFor } from "../../provider/client";
+import { clientFor } from "../../provider/client/client";
 import * as runtime from "../../provider/runtime";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { startServer, type TestServer } from "../support/server";

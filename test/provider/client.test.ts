@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UptimeClient } from "../../provider/client";
-import { resolveConnection } from "../../provider/connection";
+import { UptimeClient } from "../../provider/client/client";
+import { resolveConnection } from "../../provider/client/connection";
 import * as runtime from "../../provider/runtime";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { startServer, type TestServer } from "../support/server";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveConnection } from "../../provider/connection";
+import { resolveConnection } from "../../provider/client/connection";
 
 describe("connection", () => {
   it("the public mode resolves the base URL with the same precedence and needs no key", () => {

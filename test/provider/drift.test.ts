@@ -1,6 +1,6 @@
 import { specialArchiveSig, specialAssetSig, specialResourceSig, specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { describe, expect, it } from "vitest";
-import { isSecret } from "../../provider/drift";
+import { isSecret } from "../../provider/commands/drift";
 
 describe("drift report", () => {
   it("treats only secrets as secret, not assets, archives or resource references", () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UptimeClient } from "../../provider/client";
-import { hasExtensions } from "../../provider/extensions";
+import { UptimeClient } from "../../provider/client/client";
+import { hasExtensions } from "../../provider/client/extensions";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { startServer, type TestServer } from "../support/server";
 

@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientFor } from "../../provider/client";
+import { clientFor } from "../../provider/client/client";
 import * as runtime from "../../provider/runtime";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { newKey, startServer, type TestServer } from "../support/server";

@@ -22,7 +22,7 @@ import {
 } from "../../api";
 import type { Channel, ChannelArgs, Monitor, MonitorArgs, StatusPage, StatusPageArgs } from "../../provider";
 import { outputPlaceholders, secretProperties } from "../../provider/kinds/fields";
-import { UNKNOWN } from "../../provider/kinds/kind";
+import { UNKNOWN } from "../../provider/kinds/values";
 import { KINDS } from "../../provider/kinds/registry";
 import { generatedReadme } from "../../scripts/readme-tables";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ExternalIdSchema } from "../../api";
-import { createKey, markOf, stackMarkPrefix } from "../../provider/identity";
+import { createKey, markOf, stackMarkPrefix } from "../../provider/runtime/identity";
 
 const base = { project: "shop", stack: "prod", kind: "Monitor" as const, name: "api" };
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientFor } from "../../provider/client";
+import { clientFor } from "../../provider/client/client";
 import * as runtime from "../../provider/runtime";
 import { startServer, type TestServer } from "../support/server";
 import { channelInputs, monitorInputs, statusPageInputs } from "./arbitraries";

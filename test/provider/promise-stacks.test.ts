@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { cheapPromiseStacks } from "../../provider/promise-stacks";
+import { cheapPromiseStacks } from "../../provider/resources/promise-stacks";
 
 // Named as the SDK's function is: its stacks are the ones formatted cheaply.
 function debuggablePromise(): string | undefined {

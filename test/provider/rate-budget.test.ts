@@ -5,12 +5,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { startServer, type TestServer } from "../support/server";
 
-type ClientModule = typeof import("../../provider/client");
+type ClientModule = typeof import("../../provider/client/client");
 
 /** A fresh copy of the client module: its own budgets, as in another provider process. */
 async function processCopy(): Promise<ClientModule> {
   vi.resetModules();
-  return import("../../provider/client.js");
+  return import("../../provider/client/client.js");
 }
 
 /** A proxy that drops the rate-limit headers: a server that does not send them. */

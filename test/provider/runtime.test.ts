@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as runtime from "../../provider/runtime";
-import { UNKNOWN } from "../../provider/kinds/kind";
+import { UNKNOWN } from "../../provider/kinds/values";
 import { startServer, type TestServer } from "../support/server";
 
 type Props = Record<string, unknown>;

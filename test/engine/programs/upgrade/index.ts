@@ -2,8 +2,8 @@ import * as pulumi from "@pulumi/pulumi";
 import * as uptime from "pulumi-uptime";
 import { MONITOR_FIELDS, CHANNEL_FIELDS } from "pulumi-uptime/api";
 import { outputPlaceholders, secretProperties } from "pulumi-uptime/provider/kinds/fields";
-import { identityInput } from "pulumi-uptime/provider/identity-input";
-import { secretInputs, withSecretOutputs } from "pulumi-uptime/provider/resource-options";
+import { identityInput } from "pulumi-uptime/provider/resources/identity-input";
+import { secretInputs, withSecretOutputs } from "pulumi-uptime/provider/resources/options";
 
 type Kind = "Monitor" | "Channel";
 type Runtime = typeof import("pulumi-uptime/provider/runtime");

@@ -3,10 +3,10 @@
  * identity.ts). The runtime posts with the mark and the deterministic key, and takes over the
  * object a replay or a taken mark points at.
  */
-import type { UptimeClient } from "./client";
-import { hasCode } from "./errors";
+import type { UptimeClient } from "../client/client";
+import { hasCode } from "../client/errors";
 import { createKey, IDENTITY_INPUT, markOf, type ResourceIdentity } from "./identity";
-import type { Props } from "./kinds/kind";
+import type { Props } from "../kinds/values";
 
 /** The identity the resource class passed, if any (resources made by older versions have none). */
 export function identityOf(inputs: Props): ResourceIdentity | undefined {

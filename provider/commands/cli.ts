@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import { resolveConnection } from "./connection";
+import { resolveConnection } from "../client/connection";
 import { detectDrift, formatDrift } from "./drift";
-import { importAccount } from "./import";
+import { importAccount } from "../import";
 import { findOrphans, formatOrphans } from "./orphans";
 
 const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime

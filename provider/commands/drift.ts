@@ -1,7 +1,7 @@
 import { type EngineEvent, LocalWorkspace, type OpType, type PulumiCommand } from "@pulumi/pulumi/automation";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
-import { type Props, same } from "./kinds/kind";
-import { KINDS, type KindName } from "./kinds/registry";
+import { type Props, same } from "../kinds/values";
+import { KINDS, type KindName } from "../kinds/registry";
 
 /** One field that differs between the live service and the program. */
 export interface DriftedField {

@@ -1,10 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { MONITOR_FIELDS } from "../api";
-import { outputPlaceholders, secretProperties } from "./kinds/fields";
-import { secretInputs, withSecretOutputs } from "./resource-options";
-import type { ArgsOf, OutputsOf } from "./resource-types";
+import { MONITOR_FIELDS } from "../../api";
+import { outputPlaceholders, secretProperties } from "../kinds/fields";
+import { secretInputs, withSecretOutputs } from "./options";
+import type { ArgsOf, OutputsOf } from "./types";
 import { identityInput } from "./identity-input";
-import { DynamicResource } from "./serialized";
+import { DynamicResource } from "./dynamic-resource";
 
 /**
  * Inputs of a Monitor, one per row of the monitor's field table. Field rules are checked at

@@ -6,7 +6,7 @@
  * takes it over, instead of creating a duplicate.
  */
 import { createHash, createHmac } from "node:crypto";
-import { EXTERNAL_ID_MAX } from "../api/common";
+import { EXTERNAL_ID_MAX } from "../../api/common";
 
 /** The internal input that carries a resource's mark (set by the resource classes, never by users). */
 export const IDENTITY_INPUT = "__identity";

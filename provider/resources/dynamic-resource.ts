@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 // A subpath, not the SDK root: its index loads the Automation API, which programs do not need.
 import { CustomResource } from "@pulumi/pulumi/resource";
-import type { KindName } from "./kinds/registry";
+import type { KindName } from "../kinds/registry";
 import { cheapPromiseStacks } from "./promise-stacks";
 
 /**

@@ -1,10 +1,10 @@
 // Subpaths, not the SDK root: its index loads the Automation API, which programs do not need.
 import { Config } from "@pulumi/pulumi/config";
 import { request } from "undici";
-import type { ChannelTestResult, Heartbeat, Stats, StatusDocument } from "../api";
-import { clientFor } from "./client";
-import { type Connection, type PartialConnection, resolveConnection } from "./connection";
-import { UptimeApiError } from "./errors";
+import type { ChannelTestResult, Heartbeat, Stats, StatusDocument } from "../../api";
+import { clientFor } from "../client/client";
+import { type Connection, type PartialConnection, resolveConnection } from "../client/connection";
+import { UptimeApiError } from "../client/errors";
 
 /** Options of every function: a connection other than the stack's. */
 export interface FunctionOptions {

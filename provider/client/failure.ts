@@ -2,8 +2,8 @@
  * The message a user reads when a resource fails during `pulumi up`: which resource, what the
  * provider was doing, the field, the API's code and request id, and what to do about it.
  */
-import type { ErrorDetail } from "../api";
-import { toCamel } from "./kinds/kind";
+import type { ErrorDetail } from "../../api";
+import { toCamel } from "../kinds/values";
 
 /** Where a failure happened. */
 export interface FailureContext {

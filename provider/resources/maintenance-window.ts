@@ -1,9 +1,9 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { MAINTENANCE_WINDOW_FIELDS } from "../api";
-import { outputPlaceholders, secretProperties } from "./kinds/fields";
-import { secretInputs, withSecretOutputs } from "./resource-options";
-import type { ArgsOf, OutputsOf } from "./resource-types";
-import { DynamicResource } from "./serialized";
+import { MAINTENANCE_WINDOW_FIELDS } from "../../api";
+import { outputPlaceholders, secretProperties } from "../kinds/fields";
+import { secretInputs, withSecretOutputs } from "./options";
+import type { ArgsOf, OutputsOf } from "./types";
+import { DynamicResource } from "./dynamic-resource";
 
 /** Inputs of a MaintenanceWindow, one per row of its field table. */
 export type MaintenanceWindowArgs = ArgsOf<typeof MAINTENANCE_WINDOW_FIELDS>;

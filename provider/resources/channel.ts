@@ -1,10 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { CHANNEL_FIELDS } from "../api";
-import { outputPlaceholders, secretProperties } from "./kinds/fields";
-import { secretInputs, withSecretOutputs } from "./resource-options";
-import type { ArgsOf, OutputsOf } from "./resource-types";
+import { CHANNEL_FIELDS } from "../../api";
+import { outputPlaceholders, secretProperties } from "../kinds/fields";
+import { secretInputs, withSecretOutputs } from "./options";
+import type { ArgsOf, OutputsOf } from "./types";
 import { identityInput } from "./identity-input";
-import { DynamicResource } from "./serialized";
+import { DynamicResource } from "./dynamic-resource";
 
 /** Config of a webhook channel. */
 export interface WebhookConfig {

@@ -1,7 +1,7 @@
 import { LocalWorkspace, type PulumiCommand } from "@pulumi/pulumi/automation";
-import { clientFor } from "./client";
-import { type Connection, type PartialConnection, resolveConnection } from "./connection";
-import { stackMarkPrefix } from "./identity";
+import { clientFor } from "../client/client";
+import { type Connection, type PartialConnection, resolveConnection } from "../client/connection";
+import { stackMarkPrefix } from "../runtime/identity";
 
 /** A live object that carries the stack's mark but that the stack's state does not hold. */
 export interface Orphan {

@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 // A subpath, not the SDK root: its index loads the Automation API, which programs do not need.
 import { getProject, getStack } from "@pulumi/pulumi/metadata";
-import { IDENTITY_INPUT, type MarkedKind, type ResourceIdentity } from "./identity";
+import { IDENTITY_INPUT, type MarkedKind, type ResourceIdentity } from "../runtime/identity";
 
 /**
  * The internal input a resource class adds to its inputs: the stack and resource identity its

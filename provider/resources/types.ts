@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { FieldTable, FieldType, RESOURCE_FIELDS } from "../api";
-import type { ConnectionArgs } from "./resource-options";
+import type { FieldTable, FieldType, RESOURCE_FIELDS } from "../../api";
+import type { ConnectionArgs } from "./options";
 
 /**
  * Resource types derived from a kind's field table (api/fields.ts): each property keeps the

@@ -1,10 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { STATUS_PAGE_FIELDS } from "../api";
-import { outputPlaceholders, secretProperties } from "./kinds/fields";
-import { secretInputs, withSecretOutputs } from "./resource-options";
-import type { ArgsOf, OutputsOf } from "./resource-types";
+import { STATUS_PAGE_FIELDS } from "../../api";
+import { outputPlaceholders, secretProperties } from "../kinds/fields";
+import { secretInputs, withSecretOutputs } from "./options";
+import type { ArgsOf, OutputsOf } from "./types";
 import { identityInput } from "./identity-input";
-import { DynamicResource } from "./serialized";
+import { DynamicResource } from "./dynamic-resource";
 
 /** Inputs of a StatusPage, one per row of the status page's field table. */
 export type StatusPageArgs = ArgsOf<typeof STATUS_PAGE_FIELDS>;

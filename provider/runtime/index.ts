@@ -1,20 +1,21 @@
 /**
  * The provider's implementation, loaded by package name from each resource's `__provider` (see
- * serialized.ts), so the installed version runs whatever state was written by: `providerOf` for
+ * resources/dynamic-resource.ts), so the installed version runs whatever state was written by: `providerOf` for
  * what this version writes, the functions by name for the closures earlier versions wrote.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { clientFor, UptimeClient } from "./client";
-import { type Connection, type PartialConnection, resolveConnection } from "./connection";
-import { prefetched } from "./bulk-read";
-import { hasCode } from "./errors";
-import { hasExtensions } from "./extensions";
-import { explainFailure } from "./failure";
+import { clientFor, UptimeClient } from "../client/client";
+import { type Connection, type PartialConnection, resolveConnection } from "../client/connection";
+import { prefetched } from "../client/bulk-read";
+import { hasCode } from "../client/errors";
+import { hasExtensions } from "../client/extensions";
+import { explainFailure } from "../client/failure";
 import { findByMark, markedCreate, markTaken, resourceName } from "./marks";
-import { type Failure, isUnknown, type Kind, type Props, same } from "./kinds/kind";
-import { KINDS, type KindName } from "./kinds/registry";
+import { type Kind } from "../kinds/kind";
+import { type Failure, isUnknown, type Props, same } from "../kinds/values";
+import { KINDS, type KindName } from "../kinds/registry";
 
-export type { KindName } from "./kinds/registry";
+export type { KindName } from "../kinds/registry";
 
 type AnyKind = Kind<{ id: string }>;
 type DiffResult = pulumi.dynamic.DiffResult;
@@ -224,7 +225,7 @@ const providers = new Map<KindName, pulumi.dynamic.ResourceProvider>();
 
 /**
  * The provider object of a kind, as the `__provider` text of its resources asks for it (see
- * serialized.ts). One per kind and process; `configure` runs once for each.
+ * resources/dynamic-resource.ts). One per kind and process; `configure` runs once for each.
  */
 export function providerOf(kind: KindName): pulumi.dynamic.ResourceProvider {
   let provider = providers.get(kind);

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from "../api";
+import type { ErrorDetail } from "../../api";
 
 /**
  * A failed API call: the API's code, HTTP status, message, field details and request id. Callers
