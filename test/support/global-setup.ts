@@ -13,9 +13,14 @@ declare module "vitest" {
 
 /**
  * Before any test: builds (or finds) the Pulumi CLI, and installs this package from its own
- * `npm pack` tarball for the engine tests' programs.
+ * `npm pack` tarball for the engine tests' programs. `UPTIME_TESTS=unit` (`npm run test:fast`)
+ * runs no engine test and skips both.
  */
 export default async function setup(project: TestProject): Promise<void> {
+  if (process.env.UPTIME_TESTS === "unit") {
+    project.provide("packedModules", "");
+    return;
+  }
   const { ensurePulumi } = await import("../../scripts/ensure-pulumi.mjs");
   const cli = ensurePulumi();
   process.stderr.write(`Pulumi CLI v${cli.version} from ${cli.source}: ${cli.binDir}\n`);
