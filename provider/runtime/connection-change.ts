@@ -3,7 +3,7 @@
  * an in-place update that rewrites what state records (no request to the object); only an object
  * that the new endpoint does not hold is a replacement, and the preview says why.
  */
-import { type Connection, normalBaseUrl, type PartialConnection } from "../client/connection";
+import { type Connection, normalBaseUrl, type PartialConnection, SOURCE_NAMES } from "../client/connection";
 import type { Props } from "../kinds/values";
 
 /** The connection settings a resource recorded, for comparison (undefined ones left out). */
@@ -47,4 +47,12 @@ export function movedWarning(kind: string, id: string, from: string, to: string)
     `replaced: a new one is created at ${to} and the one at ${from} deleted. If ${to} is the same service, check ` +
     "the URL and the API key; to keep the object, set the endpoint back."
   );
+}
+
+/** Where the key of a call came from, for a 401's message; read and delete use what state recorded. */
+export function keyFrom(connection: Connection, action: string): string | undefined {
+  if (!connection.apiKeySource) return undefined;
+  const where = SOURCE_NAMES[connection.apiKeySource].apiKey;
+  const fromState = connection.apiKeySource === "connection" && (action === "read" || action === "delete");
+  return fromState ? `${where}, as recorded in state by the last \`pulumi up\`` : where;
 }

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { clientFor, UptimeClient } from "../client/client";
-import { type Connection, type PartialConnection, resolveConnection, SOURCE_NAMES } from "../client/connection";
+import { type Connection, type PartialConnection, resolveConnection } from "../client/connection";
 import { parseTimeout, TIMEOUTS_INPUT, withDeadline } from "../client/deadline";
 import { prefetched } from "../client/bulk-read";
 import { hasCode } from "../client/errors";
@@ -13,7 +13,7 @@ import { hasExtensions } from "../client/extensions";
 import { explainFailure } from "../client/failure";
 import { findByMark, identityOf, markedCreate, markTaken, resourceName } from "./marks";
 import { markOf } from "./identity";
-import { connectionArgChanged, movedFrom, movedWarning } from "./connection-change";
+import { connectionArgChanged, keyFrom, movedFrom, movedWarning } from "./connection-change";
 import { heldByReplacement, mayBeHeldByReplaced, noteInState, noteTakenOver } from "./replacing";
 import { type Kind } from "../kinds/kind";
 import { type Failure, isUnknown, type Props, same } from "../kinds/values";
@@ -210,13 +210,6 @@ async function explained<T>(name: KindName, action: string, props: Props, id: st
   }
 }
 
-/** Where the key of a call came from, for a 401's message; read and delete use what state recorded. */
-function keyFrom(connection: Connection, action: string): string | undefined {
-  if (!connection.apiKeySource) return undefined;
-  const where = SOURCE_NAMES[connection.apiKeySource].apiKey;
-  const fromState = connection.apiKeySource === "connection" && (action === "read" || action === "delete");
-  return fromState ? `${where}, as recorded in state by the last \`pulumi up\`` : where;
-}
 
 export async function create(name: KindName, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   const kind = kindOf(name);

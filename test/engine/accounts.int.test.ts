@@ -50,7 +50,7 @@ describe("replacement, endpoints, credentials and time limits through the real e
 
   it("`pulumi up --replace` deletes first: one live monitor for it, the one in state, with its inputs", async () => {
     const before = await outputs();
-    const up = await stack.up({ replace: [before.urns[0]] });
+    const up = await stack.up({ replace: [before.urns[0] as string] });
     expect(up.summary.resourceChanges).toMatchObject({ replace: 1, same: 3 });
     const after = await outputs();
     expect(after.ids[0]).not.toBe(before.ids[0]);

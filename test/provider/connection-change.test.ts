@@ -20,7 +20,6 @@ describe("connections, replacements and time limits of resources", () => {
     connection,
     ...over,
   });
-  const count = async () => (await s.call("GET", "/api/v1/monitors")).body.data.length as number;
 
   beforeAll(async () => {
     s = await startServer();
