@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { currentDeadline, type Deadline } from "../../provider/client/deadline";
 import { patchProviderServer } from "../../plugin/sdk-gaps";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the SDK's generated gRPC service, as the plugin's server registers it
+// The SDK's generated gRPC service, as the plugin's server registers it.
 const { ResourceProviderService } = require("@pulumi/pulumi/proto/provider_grpc_pb") as { ResourceProviderService: grpc.ServiceDefinition };
 
 type Handler = (call: { request: unknown }, callback: () => void) => Promise<Deadline | undefined>;
