@@ -69,7 +69,7 @@ export const RESOURCE_FIELDS = {
   connection: {
     type: { type: "object", additionalProperties: { type: "string" } },
     secret: true,
-    description: "`{ baseUrl?, apiKey? }` for another account or service; defaults to `uptime:baseUrl`/`uptime:apiKey`.",
+    description: "`{ baseUrl?, apiKey?, allowInsecureHttp? }` for another account or service; defaults to `uptime:baseUrl`/`uptime:apiKey`.",
     defaultDoc: "stack config",
   },
   /** Base URL of the service that holds the object. */

@@ -55,7 +55,7 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
     version,
     schema,
     async configure(config) {
-      const get = (key: string) => (key === "uptime:baseUrl" ? config.baseUrl : key === "uptime:apiKey" ? config.apiKey : undefined);
+      const get = (key: string) => config[key.replace(/^uptime:/, "") as keyof ProviderConfig];
       await runtime.configure({ config: { get } } as unknown as pulumi.dynamic.ConfigureRequest);
     },
     async check(urn, olds, news) {

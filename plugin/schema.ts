@@ -49,6 +49,13 @@ const CONFIG: Record<string, Json> = {
     description: "API key, `uk_…`. Env: `UPTIME_API_KEY`. Kept secret in state.",
     defaultInfo: { environment: ["UPTIME_API_KEY"] },
   },
+  allowInsecureHttp: {
+    type: "boolean",
+    description:
+      "Allows a plain `http://` base URL to a host that is not loopback (the API key then travels unencrypted). " +
+      "Env: `UPTIME_ALLOW_INSECURE_HTTP`.",
+    defaultInfo: { environment: ["UPTIME_ALLOW_INSECURE_HTTP"] },
+  },
 };
 
 /** A resource's rows as its schema reads them: its table plus `adopt`, `connection`, `endpoint`. */

@@ -1,21 +1,25 @@
 /**
- * Workarounds for two gaps in the provider server of `@pulumi/pulumi/provider` (3.259.0), which
- * the plugin's `main()` runs. Both patch the gRPC handlers before the SDK registers them.
+ * Workarounds for three gaps in the provider server of `@pulumi/pulumi/provider` (3.259.0), which
+ * the plugin's `main()` runs. All patch the gRPC handlers before the SDK registers them.
  *
  * 1. `configure` drops the request: the provider never sees its config (`uptime:baseUrl`,
  *    `uptime:apiKey`, or an explicit provider's arguments). We read it here and hand it on.
  * 2. `read` calls `req.getProperties().toJavaScript()`, which throws on `pulumi import`, where the
  *    engine sends an id and no properties. We send an empty property set instead.
+ * 3. `create`, `update` and `delete` drop the request's `timeout` (the resource's `customTimeouts`):
+ *    we run each call under that limit (see provider/client/deadline.ts).
  *
  * Remove this file when the SDK's server passes the config to `Provider.configure` and tolerates a
  * read without properties (check `provider/server.js` of each @pulumi/pulumi upgrade).
  */
 import * as grpc from "@grpc/grpc-js";
+import { withDeadline } from "../provider/client/deadline";
 
 /** The provider's config as the engine sent it. */
 export interface ProviderConfig {
   baseUrl?: string;
   apiKey?: string;
+  allowInsecureHttp?: string;
 }
 
 interface StructLike {
@@ -29,7 +33,18 @@ interface ReadRequestLike {
   getProperties(): StructLike | undefined;
   setProperties(value: StructLike): void;
 }
+interface TimedRequestLike {
+  getTimeout(): number;
+}
 type Handler = (call: { request: unknown }, callback: unknown) => unknown;
+
+/** The handler, run under the request's timeout (seconds; 0 for none). */
+function timed(action: string, handler: Handler): Handler {
+  return (call, callback) => {
+    const seconds = (call.request as TimedRequestLike).getTimeout?.() ?? 0;
+    return withDeadline(seconds * 1000, `customTimeouts.${action}`, async () => handler(call, callback));
+  };
+}
 
 // A secret argument arrives as { <sig key>: <secret sig>, value }.
 const plain = (value: unknown): unknown =>
@@ -40,9 +55,10 @@ function configOf(req: ConfigureRequestLike): ProviderConfig {
   const vars = req.getVariablesMap();
   const pick = (key: keyof ProviderConfig): string | undefined => {
     const value = plain(args[key]) ?? vars.get(`uptime:config:${key}`) ?? vars.get(`uptime:${key}`);
+    if (typeof value === "boolean") return String(value);
     return typeof value === "string" && value !== "" ? value : undefined;
   };
-  return { baseUrl: pick("baseUrl"), apiKey: pick("apiKey") };
+  return { baseUrl: pick("baseUrl"), apiKey: pick("apiKey"), allowInsecureHttp: pick("allowInsecureHttp") };
 }
 
 /** Patches the handlers of the provider service registered after this call. */
@@ -63,6 +79,10 @@ export function patchProviderServer(onConfigure: (config: ProviderConfig) => voi
         if (!req.getProperties()) req.setProperties(new Struct());
         return read(call, callback);
       };
+      for (const action of ["create", "update", "delete"]) {
+        const handler = impl[action]?.bind(impl);
+        if (handler) impl[action] = timed(action, handler);
+      }
     }
     return addService.call(this, service, implementation);
   };

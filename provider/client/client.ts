@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Agent, type Dispatcher, request } from "undici";
 import type { Connection } from "./connection";
+import { currentDeadline, timedOut, waitWithin, within } from "./deadline";
 import { UptimeApiError } from "./errors";
 import { RateBudget } from "./rate-budget";
 
@@ -74,8 +75,6 @@ function budgetFor(connection: Connection, perMinute: number): RateBudget {
   return budget;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** A 409 because the first request with this Idempotency-Key is still running: worth a retry. */
 function keyInProgress(status: number, text: string): boolean {
   if (status !== 409) return false;
@@ -130,9 +129,15 @@ export class UptimeClient {
     const budget = budgetFor(this.connection, this.options.requestsPerMinute);
     const write = method !== "GET" && method !== "HEAD";
 
+    // The resource's customTimeouts, if any: every wait below ends when it is spent.
+    const deadline = currentDeadline();
+    const call = `${method} ${url.pathname}`;
     for (let attempt = 0; ; attempt++) {
       let res: Dispatcher.ResponseData;
-      const release = await budget.acquire();
+      let text: string;
+      const acquired = await within(budget.acquire(), `waiting for the API's rate limit before ${call}`, (late) => late());
+      let released = false;
+      const release: typeof acquired = (h) => void (released || ((released = true), acquired(h)));
       if (write) this.writes++;
       try {
         res = await request(url, {
@@ -142,26 +147,29 @@ export class UptimeClient {
           dispatcher: agent(),
           headersTimeout: this.options.timeoutMs,
           bodyTimeout: this.options.timeoutMs,
+          signal: deadline?.signal,
         });
         release(res.headers);
+        text = await res.body.text();
       } catch (err) {
         release();
         if (write) this.writes++;
+        if (deadline?.signal.aborted) throw timedOut(deadline, `waiting for the answer to ${call}`, attempt + 1);
         const code = (err as { code?: string }).code ?? "";
         if (retrySafe && NETWORK_CODES.has(code) && attempt < this.options.maxRetries) {
-          await sleep(this.backoff(attempt));
+          await waitWithin(this.backoff(attempt), `retrying ${call} after a network error`);
           continue;
         }
-        throw new UptimeApiError("network_error", 0, `${method} ${url.pathname} failed: ${(err as Error).message}`, [], undefined, attempt + 1);
+        throw new UptimeApiError("network_error", 0, `${call} failed: ${(err as Error).message}`, [], undefined, attempt + 1);
       }
-      const text = await res.body.text();
       if (write) this.writes++;
       // A 429 was refused before any work, so it is safe to retry whatever the method.
       const again = RETRY_STATUS.has(res.statusCode) && (retrySafe || res.statusCode === 429);
       if ((again || (opts.idempotencyKey && keyInProgress(res.statusCode, text))) && attempt < this.options.maxRetries) {
         // A 429 with the rate-limit headers already made the budget wait for the window's reset.
         const followed = res.statusCode === 429 && res.headers["x-ratelimit-limit"] !== undefined;
-        if (!followed) await sleep(res.statusCode === 429 ? this.rateLimitWait(res.headers, attempt) : this.backoff(attempt));
+        const why = `retrying ${call} after HTTP ${res.statusCode}`;
+        if (!followed) await waitWithin(res.statusCode === 429 ? this.rateLimitWait(res.headers, attempt) : this.backoff(attempt), why);
         continue;
       }
       return this.parse<T>(res, text, attempt + 1, opts.raw);

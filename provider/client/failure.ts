@@ -14,6 +14,11 @@ export interface FailureContext {
   /** `create`, `update`, `read`, `delete`. */
   action: string;
   baseUrl: string;
+  /**
+   * Where the API key came from, as a phrase (`the resource's \`connection.apiKey\` as recorded in
+   * state`); never the key.
+   */
+  keyFrom?: string;
 }
 
 interface ApiLike {
@@ -37,7 +42,13 @@ function advice(e: ApiLike, ctx: FailureContext): string {
     case "network_error":
       return `The service at ${ctx.baseUrl} could not be reached${tries(e)}. Check \`uptime:baseUrl\` (or UPTIME_API_URL, or the resource's \`connection.baseUrl\`) and that the service is running, then run \`pulumi up\` again.`;
     case "unauthorized":
-      return "The service refused the API key: it is wrong or has been revoked. Set a valid key with `pulumi config set --secret uptime:apiKey uk_…` (or UPTIME_API_KEY, or the resource's `connection.apiKey`); a revoked key must be replaced by a new one.";
+      return (
+        `The service at ${ctx.baseUrl} refused the API key${ctx.keyFrom ? ` from ${ctx.keyFrom}` : ""}: it is wrong or has been revoked. ` +
+        "Set a valid key there (`pulumi config set --secret uptime:apiKey uk_…`, UPTIME_API_KEY, or the resource's `connection.apiKey`); " +
+        "a key recorded in state for a resource's `connection` is rewritten by the next `pulumi up` after you change it."
+      );
+    case "timeout":
+      return "Raise the resource's `customTimeouts` if the service is slow, or check that it is healthy; `pulumi up` can be run again safely.";
     case "monitor_limit_reached":
       return "The account is at its monitor allowance. Delete monitors you no longer need or ask for a higher limit, then run `pulumi up` again; the monitors created so far are kept in the stack.";
     case "rate_limited":

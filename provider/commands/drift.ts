@@ -40,7 +40,7 @@ export interface DriftOptions {
 }
 
 const CHANGES: readonly OpType[] = ["create", "update", "delete", "replace", "create-replacement", "delete-replaced"];
-const INTERNAL = new Set(["__provider", "__identity", "connection", "adopt"]);
+const INTERNAL = new Set(["__provider", "__identity", "__timeouts", "connection", "adopt"]);
 /**
  * A secret as the engine serializes it: `{ [specialSigKey]: specialSecretSig, value }`. The key
  * alone also marks assets, archives and resource references, which are not secret.

@@ -47,7 +47,8 @@ function connectionsOf(config: Record<string, { value: string }>, resources: rea
   const out = new Map<string, Connection>();
   const add = (c: Connection) => out.set(`${c.baseUrl}\n${c.apiKey}`, c);
   try {
-    add(resolveConnection(undefined, { baseUrl: config["uptime:baseUrl"]?.value, apiKey: config["uptime:apiKey"]?.value }));
+    const get = (key: string) => config[`uptime:${key}`]?.value;
+    add(resolveConnection(undefined, { baseUrl: get("baseUrl"), apiKey: get("apiKey"), allowInsecureHttp: get("allowInsecureHttp") }));
   } catch {
     // No default key: only the resources' own connections can be searched.
   }
@@ -55,7 +56,8 @@ function connectionsOf(config: Record<string, { value: string }>, resources: rea
     const own = r.outputs?.connection;
     if (own && typeof own === "object" && (own.apiKey || own.baseUrl)) {
       try {
-        add(resolveConnection({ baseUrl: own.baseUrl ?? r.outputs?.endpoint, apiKey: own.apiKey }, {}, {}));
+        const allowInsecureHttp = own.allowInsecureHttp ?? config["uptime:allowInsecureHttp"]?.value;
+        add(resolveConnection({ baseUrl: own.baseUrl ?? r.outputs?.endpoint, apiKey: own.apiKey, allowInsecureHttp }, {}, {}));
       } catch {
         // A connection the state cannot fully name is skipped.
       }

@@ -119,5 +119,7 @@ export function resourceOutputs(inputs: Props, connection: Connection): Props {
     endpoint: connection.baseUrl,
     ...(inputs.connection ? { connection: inputs.connection } : {}),
     ...(inputs.adopt ? { adopt: inputs.adopt } : {}),
+    // The resource's customTimeouts, for a delete, which receives only what state recorded.
+    ...(inputs.__timeouts ? { __timeouts: inputs.__timeouts } : {}),
   };
 }

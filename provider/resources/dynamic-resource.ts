@@ -2,6 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 // A subpath, not the SDK root: its index loads the Automation API, which programs do not need.
 import { CustomResource } from "@pulumi/pulumi/resource";
 import type { KindName } from "../kinds/registry";
+import { TIMEOUTS_INPUT } from "../client/deadline";
 import { cheapPromiseStacks } from "./promise-stacks";
 
 /**
@@ -24,8 +25,13 @@ export function providerSource(kind: KindName): string {
 export abstract class DynamicResource extends CustomResource {
   protected constructor(kind: KindName, name: string, props: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
     const restoreStacks = cheapPromiseStacks();
+    // The dynamic-provider host does not pass the engine's timeouts on: the provider reads them here.
+    const timeouts = opts.customTimeouts ? { [TIMEOUTS_INPUT]: opts.customTimeouts } : {};
+    // A replacement deletes first (also for `pulumi up --replace`, where the engine asks no provider):
+    // the new object carries the same mark and Idempotency-Key, and must not take over the old one.
+    const options = { ...opts, deleteBeforeReplace: opts.deleteBeforeReplace ?? true };
     try {
-      super(`pulumi-nodejs:dynamic/uptime:${kind}`, name, { ...props, __provider: providerSource(kind) }, opts);
+      super(`pulumi-nodejs:dynamic/uptime:${kind}`, name, { ...props, ...timeouts, __provider: providerSource(kind) }, options);
     } finally {
       restoreStacks();
     }

@@ -11,10 +11,10 @@ export interface FunctionOptions {
   connection?: PartialConnection;
 }
 
-/** The stack's `uptime:baseUrl` and `uptime:apiKey`. */
+/** The stack's `uptime:baseUrl`, `uptime:apiKey` and `uptime:allowInsecureHttp`. */
 function stackConfig(): PartialConnection {
   const config = new Config("uptime");
-  return { baseUrl: config.get("baseUrl"), apiKey: config.get("apiKey") };
+  return { baseUrl: config.get("baseUrl"), apiKey: config.get("apiKey"), allowInsecureHttp: config.get("allowInsecureHttp") };
 }
 
 function connection(opts: FunctionOptions = {}): Connection {

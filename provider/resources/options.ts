@@ -8,6 +8,11 @@ export interface ConnectionArgs {
   baseUrl?: pulumi.Input<string>;
   /** API key of the account, `uk_…`. Kept secret in state. */
   apiKey?: pulumi.Input<string>;
+  /**
+   * Allows a plain `http://` base URL to a host that is not loopback (the key then travels
+   * unencrypted). Also `uptime:allowInsecureHttp` or UPTIME_ALLOW_INSECURE_HTTP.
+   */
+  allowInsecureHttp?: pulumi.Input<boolean>;
 }
 
 /** The args with the named ones wrapped as secrets, so state never holds them in plaintext. */

@@ -6,11 +6,15 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { clientFor, UptimeClient } from "../client/client";
 import { type Connection, type PartialConnection, resolveConnection } from "../client/connection";
+import { parseTimeout, TIMEOUTS_INPUT, withDeadline } from "../client/deadline";
 import { prefetched } from "../client/bulk-read";
 import { hasCode } from "../client/errors";
 import { hasExtensions } from "../client/extensions";
 import { explainFailure } from "../client/failure";
-import { findByMark, markedCreate, markTaken, resourceName } from "./marks";
+import { findByMark, identityOf, markedCreate, markTaken, resourceName } from "./marks";
+import { markOf } from "./identity";
+import { connectionArgChanged, keyFrom, movedFrom, movedWarning } from "./connection-change";
+import { heldByReplacement, mayBeHeldByReplaced, noteInState, noteTakenOver } from "./replacing";
 import { type Kind } from "../kinds/kind";
 import { type Failure, isUnknown, type Props, same } from "../kinds/values";
 import { KINDS, type KindName } from "../kinds/registry";
@@ -22,9 +26,10 @@ type DiffResult = pulumi.dynamic.DiffResult;
 
 let stackConfig: PartialConnection = {};
 
-/** Receives the stack config once per provider process: `uptime:baseUrl`, `uptime:apiKey`. */
+/** Receives the stack config once per provider process: `uptime:baseUrl`, `uptime:apiKey`, `uptime:allowInsecureHttp`. */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  stackConfig = { baseUrl: req.config.get("uptime:baseUrl"), apiKey: req.config.get("uptime:apiKey") };
+  const get = (key: string) => req.config.get(`uptime:${key}`);
+  stackConfig = { baseUrl: get("baseUrl"), apiKey: get("apiKey"), allowInsecureHttp: get("allowInsecureHttp") };
 }
 
 const kindOf = (name: KindName) => KINDS[name] as unknown as AnyKind;
@@ -63,8 +68,11 @@ function changedProperties(kind: AnyKind, id: string | undefined, olds: Props, n
   return [...changed];
 }
 
-export async function check(name: KindName, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+export async function check(name: KindName, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const kind = kindOf(name);
+  // Old inputs: the resource exists in state (see replacing.ts).
+  const identity = identityOf(news);
+  if (identity && Object.keys(olds ?? {}).length > 0) noteInState(markOf(identity));
   const failures: Failure[] = [];
   if (!isUnknown(news.connection)) {
     try {
@@ -82,14 +90,19 @@ export async function diff(name: KindName, id: string, olds: Props, news: Props)
   const kind = kindOf(name);
   const changed = changedProperties(kind, id, olds, news);
   const replaces = changed.filter((p) => kind.replaceOnChange.includes(p));
-  if (!isUnknown(news.connection)) {
+  if (isUnknown(news.connection)) {
+    changed.push("connection");
+  } else {
     const { connection, client } = connect(news);
-    if (typeof olds.endpoint === "string" && olds.endpoint !== connection.baseUrl) {
-      changed.push("connection");
-      replaces.push("connection");
-    }
     // A server without PATCH for this kind is updated by replacing the object.
     if (changed.length && !(await byIdWorks(kind, client))) replaces.push(...changed.filter((p) => !replaces.includes(p)));
+    // A new key or another spelling of the endpoint rewrites state in place; see connection-change.ts.
+    const from = movedFrom(olds, connection);
+    if (from && !(await explained(name, "read", news, id, async () => fetchLive(kind, client, id)))) {
+      console.warn(movedWarning(kind.label, id, from, connection.baseUrl));
+      replaces.push("connection");
+    }
+    if (from || connectionArgChanged(olds, news)) changed.push("connection");
   }
   // Dynamic providers cannot return a detailed diff (this SDK drops it); the engine then shows the
   // input properties that differ, which `read` keeps exact by returning refreshed inputs.
@@ -148,23 +161,55 @@ async function createMarked(kind: AnyKind, client: UptimeClient, connection: Con
       body: sent.body,
       idempotencyKey: sent.idempotencyKey ?? UptimeClient.idempotencyKey(),
     });
-    return answer.replayed ? await takeOver(kind, client, connection, inputs, answer.data.id, "replay") : answer.data;
+    return answer.replayed ? await takeOverUnlessReplaced(kind, client, connection, inputs, answer.data.id, "replay") : answer.data;
   } catch (err) {
     const holder = sent.mark && markTaken(err) ? await findByMark(client, kind.path, sent.mark) : undefined;
     if (!holder) throw err;
-    return takeOver(kind, client, connection, inputs, holder.id, "mark");
+    return takeOverUnlessReplaced(kind, client, connection, inputs, holder.id, "mark");
   }
+}
+
+/**
+ * Takes over what a replay or a mark points at, unless it may be the object of the resource this
+ * create replaces (a replacement created before the old one is deleted: `pulumi up --replace`
+ * of the native plugin, or `deleteBeforeReplace: false`). Then it creates a fresh object, without
+ * the mark that the old object still holds, so that deleting the old one loses nothing.
+ */
+async function takeOverUnlessReplaced(
+  kind: AnyKind,
+  client: UptimeClient,
+  connection: Connection,
+  inputs: Props,
+  id: string,
+  why: TakeOver,
+): Promise<{ id: string }> {
+  const identity = identityOf(inputs);
+  if (identity && mayBeHeldByReplaced(markOf(identity))) {
+    console.warn(
+      `warning: ${kind.label} "${identity.name}" is replaced while its old object ${id} still exists; the new one is ` +
+        "created without the resource's mark (set `deleteBeforeReplace: true` to replace deleting first)",
+    );
+    const answer = await client.request<{ id: string }>("POST", kind.path, { body: kind.createBody(inputs), idempotencyKey: UptimeClient.idempotencyKey() });
+    return answer.data;
+  }
+  const taken = await takeOver(kind, client, connection, inputs, id, why);
+  noteTakenOver(kind.path, taken.id);
+  return taken;
 }
 
 /** Runs a provider method; an API failure becomes a message naming the resource and what to do. */
 async function explained<T>(name: KindName, action: string, props: Props, id: string | undefined, run: (c: ReturnType<typeof connect>) => Promise<T>): Promise<T> {
   const connected = connect(props);
+  // The resource's customTimeouts, passed by its class (the dynamic-provider host drops the engine's).
+  const ms = await parseTimeout((props[TIMEOUTS_INPUT] as Record<string, unknown> | undefined)?.[action]);
   try {
-    return await run(connected);
+    return await withDeadline(ms, `customTimeouts.${action}`, () => run(connected));
   } catch (err) {
-    throw explainFailure(err, { kind: name, resource: resourceName(props, id), action, baseUrl: connected.connection.baseUrl });
+    const { baseUrl } = connected.connection;
+    throw explainFailure(err, { kind: name, resource: resourceName(props, id), action, baseUrl, keyFrom: keyFrom(connected.connection, action) });
   }
 }
+
 
 export async function create(name: KindName, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   const kind = kindOf(name);
@@ -209,6 +254,10 @@ export async function update(name: KindName, id: string, olds: Props, news: Prop
 export async function remove(name: KindName, id: string, props: Props): Promise<void> {
   const kind = kindOf(name);
   return explained(name, "delete", props, id, async ({ client }) => {
+    if (heldByReplacement(kind.path, id)) {
+      console.warn(`warning: ${kind.label} ${id} was taken over by the resource that replaces it, so it is kept`);
+      return;
+    }
     if (!(await byIdWorks(kind, client))) {
       console.warn(`warning: this server cannot delete a ${kind.label}; ${id} was left in place`);
       return;

@@ -86,7 +86,7 @@ describe("API client", () => {
   it("refuses a missing key before any request, naming where to set it", () => {
     expect(() => resolveConnection({ baseUrl: "http://127.0.0.1:1" }, {}, {})).toThrow(/uptime:apiKey.*UPTIME_API_KEY/);
     expect(() => resolveConnection({ apiKey: "uk_x", baseUrl: "ftp://x" }, {}, {})).toThrow(/baseUrl/);
-    expect(resolveConnection(undefined, { apiKey: "uk_cfg" }, { UPTIME_API_KEY: "uk_env" }).apiKey).toBe("uk_env");
-    expect(resolveConnection({ apiKey: "uk_arg" }, { apiKey: "uk_cfg" }, { UPTIME_API_KEY: "uk_env" }).apiKey).toBe("uk_arg");
+    expect(resolveConnection(undefined, { apiKey: "uk_cfg", baseUrl: "https://a.example" }, { UPTIME_API_KEY: "uk_env" }).apiKey).toBe("uk_env");
+    expect(resolveConnection({ apiKey: "uk_arg" }, { apiKey: "uk_cfg", baseUrl: "https://a.example" }, { UPTIME_API_KEY: "uk_env" }).apiKey).toBe("uk_arg");
   });
 });

@@ -1,0 +1,121 @@
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
+import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
+import { startServer, type TestServer } from "../support/server";
+import { programCopy } from "./programs";
+
+const mark = (name: string) => `pulumi/uptime-accounts-test/dev/Monitor/${name}`;
+
+/**
+ * Three monitors on a per-resource connection, through the real engine and the packed package:
+ * `pulumi up --replace`, another spelling of the service URL, connection check failures,
+ * customTimeouts, and a key rotated and revoked.
+ */
+describe("replacement, endpoints, credentials and time limits through the real engine", () => {
+  let s: TestServer;
+  let engine: OfflineEngine;
+  let stack: Stack;
+  let program: { workDir: string; remove: () => void };
+  let firstKey: { key: string; info: { id: string } };
+
+  type Live = { id: string; url: string; interval_sec: number; external_id: string | null };
+  const liveMonitors = async () => (await s.call("GET", "/api/v1/monitors")).body.data as Live[];
+  type Outputs = { ids: string[]; urns: string[]; endpoints: string[] };
+  const outputs = async () => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value])) as Outputs;
+  const failure = (run: Promise<unknown>) => run.then(() => "", (e: Error) => String(e));
+
+  beforeAll(async () => {
+    s = await startServer();
+    firstKey = s.app.store.keys.create("dev", "first");
+    engine = await offlineEngine();
+    program = programCopy("test/engine/programs/accounts");
+    stack = await engine.stack(program.workDir);
+    await stack.setAllConfig({ serviceUrl: { value: s.url }, monitorKey: { value: firstKey.key, secret: true } });
+  });
+
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
+    engine?.dispose();
+    program?.remove();
+    await s?.close();
+  });
+
+  it("creates three monitors on the resource's connection", async () => {
+    const up = await stack.up();
+    expect(up.summary.resourceChanges).toMatchObject({ create: 4 });
+    expect((await liveMonitors()).map((m) => m.external_id).sort()).toEqual(["a", "b", "c"].map(mark));
+  });
+
+  it("`pulumi up --replace` deletes first: one live monitor for it, the one in state, with its inputs", async () => {
+    const before = await outputs();
+    const up = await stack.up({ replace: [before.urns[0] as string] });
+    expect(up.summary.resourceChanges).toMatchObject({ replace: 1, same: 3 });
+    const after = await outputs();
+    expect(after.ids[0]).not.toBe(before.ids[0]);
+    const live = await liveMonitors();
+    const forA = live.filter((m) => m.external_id === mark("a"));
+    expect(forA).toEqual([expect.objectContaining({ id: after.ids[0], url: "https://a.example.com/health", interval_sec: 60 })]);
+    expect(live.map((m) => m.id).sort()).toEqual([...after.ids].sort());
+    expect((await stack.preview()).changeSummary).toEqual({ same: 4 });
+  });
+
+  it("another spelling of the service URL updates the recorded endpoint in place, replacing nothing", async () => {
+    const before = await outputs();
+    const port = new URL(s.url).port;
+    await stack.setConfig("serviceUrl", { value: `HTTP://LOCALHOST:${port}/` });
+    expect((await stack.preview()).changeSummary).toEqual({ update: 3, same: 1 });
+    await stack.up();
+    const after = await outputs();
+    expect(after.ids).toEqual(before.ids);
+    expect(after.endpoints).toEqual(Array(3).fill(`http://localhost:${port}`));
+    expect((await stack.preview()).changeSummary).toEqual({ same: 4 });
+  });
+
+  it("preview fails on plain http to another host and on a missing URL, naming `connection` and where to set it", async () => {
+    await stack.setConfig("serviceUrl", { value: "http://uptime.example.com" });
+    const insecure = await failure(stack.preview());
+    expect(insecure).toMatch(/property connection .* has a problem: baseUrl \(from the resource's `connection.baseUrl`\) is plain http:\/\/ to uptime\.example\.com/);
+    expect(insecure).toMatch(/uptime:allowInsecureHttp/);
+    await stack.removeConfig("serviceUrl");
+    const missing = await failure(stack.preview());
+    expect(missing).toMatch(/property connection .* has a problem: No service URL: set the stack config `pulumi config set uptime:baseUrl/);
+    expect(missing).toMatch(/UPTIME_API_URL/);
+    await stack.setConfig("serviceUrl", { value: `http://localhost:${new URL(s.url).port}` });
+    expect(await failure(stack.preview())).toBe("");
+  });
+
+  it("customTimeouts end an update that a stalling service keeps refusing, naming the limit", async () => {
+    let proxy: FaultProxy | undefined;
+    try {
+      proxy = await startFaultProxy(s.url);
+      proxy.faults.push({ times: Infinity, status: 503, match: (m) => m === "PATCH" });
+      await stack.setAllConfig({ serviceUrl: { value: proxy.url }, timeout: { value: "3s" }, interval: { value: "120" } });
+      const started = Date.now();
+      const err = await failure(stack.up());
+      expect(err).toMatch(/could not be updated: uptime API timeout.*gave up after 3s \(customTimeouts\.update\) while retrying PATCH/);
+      expect(Date.now() - started).toBeLessThan(60_000);
+    } finally {
+      await stack.setConfig("serviceUrl", { value: `http://localhost:${new URL(s.url).port}` });
+      await stack.removeConfig("timeout");
+      await stack.removeConfig("interval");
+      await proxy?.close();
+    }
+    await stack.up();
+    expect((await liveMonitors()).map((m) => m.interval_sec)).toEqual([60, 60, 60]);
+  });
+
+  it("a rotated and revoked key: `up` updates in place, then refresh and destroy succeed", async () => {
+    const before = await outputs();
+    const rotated = s.app.store.keys.create("dev", "rotated");
+    expect(s.app.store.keys.revoke(firstKey.info.id)).toBe(true);
+    await stack.setConfig("monitorKey", { value: rotated.key, secret: true });
+    const up = await stack.up();
+    expect(up.summary.resourceChanges).toEqual({ update: 3, same: 1 });
+    expect((await outputs()).ids).toEqual(before.ids);
+    await stack.refresh();
+    await stack.destroy();
+    expect(await liveMonitors()).toEqual([]);
+  });
+});
