@@ -1,8 +1,15 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { ensureChromium, findChromium, INSTALL_COMMAND } from "../../scripts/ensure-chromium.mjs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+type Helper = typeof import("../../scripts/ensure-chromium.mjs", { with: { "resolution-mode": "import" } });
+let ensureChromium: Helper["ensureChromium"];
+let findChromium: Helper["findChromium"];
+let INSTALL_COMMAND: string;
+beforeAll(async () => {
+  ({ ensureChromium, findChromium, INSTALL_COMMAND } = await import("../../scripts/ensure-chromium.mjs"));
+});
 
 const dir = mkdtempSync(join(tmpdir(), "chromium-"));
 const emptyPath = mkdtempSync(join(tmpdir(), "empty-path-"));
