@@ -25,7 +25,10 @@ async function slowTarget(delayMs: number) {
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, started, close: () => new Promise<void>((r) => server.closeAllConnections() ?? server.close(() => r())) };
+  return { url, started, close: () => new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }) };
 }
 
 /** `uptime-server serve` as users run it: the built CLI in a process of its own. */
@@ -46,7 +49,7 @@ describe("SIGTERM", () => {
     const target = await slowTarget(400);
     const { child, url, log } = await serveProcess(db, key);
     const call = async (method: string, path: string, body?: unknown) => {
-      const res = await request(`${url}${path}`, { method: method as "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body && JSON.stringify(body) });
+      const res = await request(`${url}${path}`, { method: method as "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
       return { status: res.statusCode, body: (await res.body.text()) || "{}" };
     };
     try {
