@@ -14,6 +14,7 @@ const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
                       [--dev-key-file FILE] [--secret-key-file FILE] [--log-level info]
                       [--auth-failure-limit 20] [--max-connections-per-address 256]
                       [--metrics-key-file FILE] [--location local] [--shutdown-timeout-sec 20]
+                      [--trust-proxy]   (behind a reverse proxy: client addresses from X-Forwarded-For)
                       (env UPTIME_DEV_KEY: seeds a dev key; never pass a key on the command line)
   --metrics-key-file FILE (env UPTIME_METRICS_KEY_FILE): the key Prometheus sends to read /metrics
   uptime-server backup  --db uptime.db --to FILE    (online: while servers run; the key file is not copied)
@@ -34,6 +35,7 @@ const OPTIONS = {
   "monitor-limit": { type: "string" },
   "rate-limit": { type: "string" },
   "allow-private-targets": { type: "boolean" },
+  "trust-proxy": { type: "boolean" },
   "dev-key": { type: "string" },
   "dev-key-file": { type: "string" },
   "log-level": { type: "string" },
@@ -93,6 +95,7 @@ async function serve(values: Record<string, string | boolean | undefined>): Prom
     monitorLimit: int(values["monitor-limit"] as string, "monitor-limit") ?? null,
     rateLimit: int(values["rate-limit"] as string, "rate-limit"),
     allowPrivateTargets: Boolean(values["allow-private-targets"]),
+    trustProxy: Boolean(values["trust-proxy"]),
     devKey: devKey(values),
     secretKeyFile: secretKeyFile(values),
     authFailureLimit: int(values["auth-failure-limit"] as string, "auth-failure-limit"),
