@@ -18,6 +18,9 @@ import { registerConnectionLimits, serverTimeouts } from "./http/timeouts";
 import "./http/types";
 import type { SendMail } from "./notify/deliver";
 import { Notifier } from "./notify/notifier";
+import { healthRoutes } from "./ops/health";
+import { Metrics } from "./ops/metrics";
+import { countRequests, metricsRoute } from "./ops/metrics-route";
 import { outboundAgent } from "./outbound";
 import { channelRoutes } from "./routes/channels";
 import { maintenanceWindowRoutes } from "./routes/maintenance-windows";
@@ -66,8 +69,11 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   });
   registerConnectionLimits(app, settings);
   app.decorate("settings", settings);
+  app.decorate("draining", false);
   logResponses(app);
   await app.register(storePlugin);
+  app.decorate("metrics", new Metrics(app.store));
+  countRequests(app, app.metrics);
   await app.register(monitoring);
   await app.register(servicesPlugin);
 
@@ -108,6 +114,8 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   }
   allow.seal();
   await app.register(statusHtmlRoutes); // HTML for people: after seal, so it stays out of the OpenAPI document
+  await app.register(healthRoutes);
+  metricsRoute(app, app.metrics);
   return app;
 }
 
@@ -132,13 +140,17 @@ function logResponses(app: FastifyInstance): void {
 /** The checker and the notifier: outbound connections under the outbound policy. */
 const monitoring = fp(
   async (app) => {
-    const { settings, store } = app;
+    const { settings, store, metrics } = app;
     const outbound = outboundAgent(settings.allowPrivateTargets);
     const following = outbound.compose(interceptors.redirect({ maxRedirections: 5 }));
     const notifier = new Notifier(
       { store, dispatcher: outbound, allowPrivate: settings.allowPrivateTargets, sendMail: mailer(settings.smtpUrl, settings.smtpFrom) },
       app.log,
       settings.notifyRetryDelaysMs,
+      {
+        delivered: (type) => metrics.notificationsSent.inc({ channel_type: type }),
+        failed: (type) => metrics.notificationsFailed.inc({ channel_type: type }),
+      },
     );
     const checker = new Checker(
       store,
@@ -146,15 +158,28 @@ const monitoring = fp(
       notifier,
       app.log,
       settings.checkConcurrency,
+      {
+        lag: (ms) => metrics.schedulerLag.observe(ms / 1000),
+        checked: (type, up, ms) => {
+          metrics.checks.inc({ result: up ? "up" : "down", location: settings.location });
+          metrics.probeDuration.observe({ type }, ms / 1000);
+        },
+      },
     );
     app.decorate("notifier", notifier);
     app.decorate("checker", checker);
     app.addHook("onReady", async () => {
       if (settings.checker) await checker.start();
     });
-    app.addHook("onClose", async () => {
-      notifier.close();
+    // Shutdown order: no new checks, the checks under way recorded, their notifications
+    // delivered (or in the outbox), then the connections and, last (its own hook), the database.
+    app.addHook("preClose", async () => {
+      app.draining = true;
       await checker.stop();
+    });
+    app.addHook("onClose", async () => {
+      await checker.stop();
+      await notifier.drain();
       await outbound.close();
     });
   },

@@ -2,6 +2,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { buildApp } from "./app";
+import { backupDatabase, restoreDatabase, type BackupSummary } from "./ops/backup";
+import { closeOnSignals } from "./ops/shutdown";
 import { SecretBox } from "./secrets";
 import { Store } from "./store";
 
@@ -11,7 +13,12 @@ const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
                       [--monitor-limit N] [--rate-limit 600] [--allow-private-targets]
                       [--dev-key-file FILE] [--secret-key-file FILE] [--log-level info]
                       [--auth-failure-limit 20] [--max-connections-per-address 256]
+                      [--metrics-key-file FILE] [--location local] [--shutdown-timeout-sec 20]
+                      [--trust-proxy]   (behind a reverse proxy: client addresses from X-Forwarded-For)
                       (env UPTIME_DEV_KEY: seeds a dev key; never pass a key on the command line)
+  --metrics-key-file FILE (env UPTIME_METRICS_KEY_FILE): the key Prometheus sends to read /metrics
+  uptime-server backup  --db uptime.db --to FILE    (online: while servers run; the key file is not copied)
+  uptime-server restore --from FILE --db uptime.db [--secret-key-file FILE]   (stop the server first)
   uptime-server keys create --db uptime.db --account NAME [--name LABEL] [--monitor-limit N]
   uptime-server keys list   --db uptime.db [--account NAME]
   uptime-server keys revoke --db uptime.db KEY_ID
@@ -28,12 +35,18 @@ const OPTIONS = {
   "monitor-limit": { type: "string" },
   "rate-limit": { type: "string" },
   "allow-private-targets": { type: "boolean" },
+  "trust-proxy": { type: "boolean" },
   "dev-key": { type: "string" },
   "dev-key-file": { type: "string" },
   "log-level": { type: "string" },
   "secret-key-file": { type: "string" },
   "auth-failure-limit": { type: "string" },
   "max-connections-per-address": { type: "string" },
+  "metrics-key-file": { type: "string" },
+  location: { type: "string" },
+  "shutdown-timeout-sec": { type: "string" },
+  to: { type: "string" },
+  from: { type: "string" },
   account: { type: "string" },
   name: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -64,25 +77,35 @@ function secretKeyFile(values: Record<string, string | boolean | undefined>): st
   return (values["secret-key-file"] as string | undefined) ?? (process.env.UPTIME_SECRET_KEY_FILE || undefined);
 }
 
+/** The metrics key from `--metrics-key-file` or `UPTIME_METRICS_KEY_FILE` (a file Prometheus can read too). */
+function metricsKey(values: Record<string, string | boolean | undefined>): string | undefined {
+  const file = (values["metrics-key-file"] as string | undefined) ?? (process.env.UPTIME_METRICS_KEY_FILE || undefined);
+  return file ? readFileSync(file, "utf8").trim() : undefined;
+}
+
+function summary(s: BackupSummary): string {
+  return `${s.monitors} monitors, ${s.channels} channels, ${s.statusPages} status pages, ${s.heartbeats} heartbeats`;
+}
+
 async function serve(values: Record<string, string | boolean | undefined>): Promise<void> {
+  const shutdownSec = int(values["shutdown-timeout-sec"] as string, "shutdown-timeout-sec");
   const app = await buildApp({
     db: (values.db as string | undefined) ?? "uptime.db",
     minIntervalSec: int(values["min-interval-sec"] as string, "min-interval-sec"),
     monitorLimit: int(values["monitor-limit"] as string, "monitor-limit") ?? null,
     rateLimit: int(values["rate-limit"] as string, "rate-limit"),
     allowPrivateTargets: Boolean(values["allow-private-targets"]),
+    trustProxy: Boolean(values["trust-proxy"]),
     devKey: devKey(values),
     secretKeyFile: secretKeyFile(values),
     authFailureLimit: int(values["auth-failure-limit"] as string, "auth-failure-limit"),
     maxConnectionsPerAddress: int(values["max-connections-per-address"] as string, "max-connections-per-address"),
+    metricsKey: metricsKey(values),
+    location: values.location as string | undefined,
+    shutdownTimeoutMs: shutdownSec === undefined ? undefined : shutdownSec * 1000,
     logger: { level: (values["log-level"] as string | undefined) ?? "info" },
   });
-  const stop = async () => {
-    await app.close();
-    process.exit(0);
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  closeOnSignals(app, app.settings.shutdownTimeoutMs);
   await app.listen({
     port: int(values.port as string, "port") ?? 8080,
     host: (values.host as string | undefined) ?? "127.0.0.1",
@@ -142,6 +165,20 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
           `New secret key ${id} is current in ${file}; ${count} rows resealed. Older keys stay in the file for servers still running: remove them once every server has restarted.\n`,
         );
       });
+    }
+    case "backup": {
+      const to = need(values.to as string | undefined, "to");
+      const s = await backupDatabase(need(values.db as string | undefined, "db"), to);
+      process.stderr.write(
+        `Backed up ${summary(s)} to ${to}. Its secrets are sealed by the key file (${secretKeyFile(values) ?? `${values.db}.key`}), which is not in the backup: keep a copy of that file apart from it.\n`,
+      );
+      return;
+    }
+    case "restore": {
+      const db = need(values.db as string | undefined, "db");
+      const s = restoreDatabase(need(values.from as string | undefined, "from"), db, secretKeyFile(values));
+      process.stderr.write(`Restored ${summary(s)} into ${db}.\n`);
+      return;
     }
     case "outbox list":
       return withStore(values, (store) => {

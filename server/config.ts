@@ -62,6 +62,19 @@ export const ServerOptionsSchema = z.strictObject({
   maxConnectionsPerAddress: z.int().min(0).default(256),
   /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
   trustProxy: z.boolean().default(false),
+  /**
+   * The key Prometheus sends (`Authorization: Bearer <key>`) to read /metrics; never an account's
+   * key. Without one, /metrics answers 404.
+   */
+  metricsKey: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,256}$/, "must be 16 to 256 visible ASCII characters")
+    .refine((key) => !key.startsWith("uk_"), "must not be an account's API key (uk_…): make a key of its own")
+    .optional(),
+  /** The `location` label of the checks this server runs itself. */
+  location: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "must be lowercase letters, digits, _ or -").default("local"),
+  /** On SIGTERM, the longest wait for requests, checks and notifications in flight before exiting anyway. */
+  shutdownTimeoutMs: z.int().min(0).default(20_000),
 });
 export type ServerOptionsInput = z.input<typeof ServerOptionsSchema>;
 export type ServerOptions = Readonly<z.output<typeof ServerOptionsSchema>>;

@@ -20,6 +20,14 @@ export interface CheckerStats {
   lagP99Ms: number | null;
 }
 
+/** Told about each check as it happens (the server's metrics). */
+export interface CheckObserver {
+  /** A check started `ms` after its scheduled time. */
+  lag(ms: number): void;
+  /** A check of a monitor of `type` was recorded; its probe took `ms`. */
+  checked(type: string, up: boolean, ms: number): void;
+}
+
 const LAG_SAMPLES = 10_000;
 /** At start, monitors with no recent check are spread over at most this long. */
 const START_SPREAD_MS = 10_000;
@@ -50,6 +58,7 @@ export class Checker {
     private readonly notifier: Notifier,
     private readonly log: FastifyBaseLogger,
     private readonly concurrency = 64,
+    private readonly observer?: CheckObserver,
   ) {
     this.runner = new CheckRunner(store, probeContext);
   }
@@ -104,7 +113,11 @@ export class Checker {
     this.checks = 0;
   }
 
-  /** Stops scheduling and waits for the checks under way. */
+  /**
+   * Stops scheduling and waits for the checks under way: each one that started is recorded (the
+   * database stays open until this returns). A check still running when the process has to exit
+   * is not recorded, and its monitor, not marked checked, is due at once on the next start.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     for (const slot of this.slots.values()) clearTimeout(slot.timer);
@@ -143,17 +156,20 @@ export class Checker {
   private async check(id: string): Promise<void> {
     const monitor: ScheduledMonitor | undefined = this.store.monitors.find(id);
     if (!monitor || monitor.status !== "active") return;
+    const started = performance.now();
     const outcome = await this.runner.run(monitor);
-    if (outcome === undefined || this.stopped || !this.store.db.isOpen) return;
+    if (outcome === undefined || !this.store.db.isOpen) return;
     const now = Date.now();
     const recorded = this.store.recordCheck(id, outcome, now, this.runner.policy(monitor, now));
     this.checks++;
+    if (recorded) this.observer?.checked(monitor.type, outcome.up, performance.now() - started);
     if (recorded?.transition) {
       this.notifier.notify(monitor, recorded.transition === "down" ? "monitor.down" : "monitor.up", recorded.heartbeat);
     }
   }
 
   private recordLag(ms: number): void {
+    this.observer?.lag(ms);
     if (this.lags.length >= LAG_SAMPLES) this.lags.splice(0, this.lags.length - LAG_SAMPLES + 1);
     this.lags.push(ms);
   }

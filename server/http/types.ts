@@ -13,6 +13,10 @@ declare module "fastify" {
     notifier: import("../notify/notifier").Notifier;
     /** What route handlers call: routes → services → store. */
     services: Services;
+    /** The Prometheus metrics served at /metrics. */
+    metrics: import("../ops/metrics").Metrics;
+    /** Set once a shutdown began: /readyz answers 503. */
+    draining: boolean;
   }
   interface FastifyRequest {
     /** The account of the request's API key (set by the auth hook on /api/v1). */

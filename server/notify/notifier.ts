@@ -3,7 +3,11 @@ import type { Heartbeat } from "../../api";
 import type { ScheduledMonitor } from "../store/monitors";
 import { type DeliveryContext, deliver, type NotificationEvent } from "./deliver";
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+/** Told how each notification ended (the server's metrics). */
+export interface DeliveryObserver {
+  delivered(channelType: string): void;
+  failed(channelType: string): void;
+}
 
 /**
  * Delivers `monitor.down` / `monitor.up` to each of a monitor's channels, in the background:
@@ -11,11 +15,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).u
  */
 export class Notifier {
   private closed = false;
+  /** Deliveries under way or waiting to retry: drained at shutdown. */
+  private readonly pending = new Set<Promise<void>>();
+  /** Aborted at shutdown: wakes the deliveries waiting between attempts for a last one. */
+  private readonly wake = new AbortController();
 
   constructor(
     private readonly ctx: Omit<DeliveryContext, "accountId">,
     private readonly log: FastifyBaseLogger,
     private readonly retryDelaysMs: readonly number[] = [1_000, 5_000, 30_000],
+    private readonly observer?: DeliveryObserver,
   ) {}
 
   notify(monitor: ScheduledMonitor, event: "monitor.down" | "monitor.up", heartbeat: Heartbeat): void {
@@ -27,7 +36,9 @@ export class Notifier {
     };
     for (const channel of this.ctx.store.channels.forMonitor(monitor.id)) {
       // deliverWithRetry never rejects: each failure ends in a log line.
-      void this.deliverWithRetry(this.contextFor(monitor.account_id), channel, body);
+      const delivery = this.deliverWithRetry(this.contextFor(monitor.account_id), channel, body);
+      this.pending.add(delivery);
+      void delivery.finally(() => this.pending.delete(delivery));
     }
   }
 
@@ -36,9 +47,28 @@ export class Notifier {
     return { ...this.ctx, accountId };
   }
 
-  /** Stops retrying; deliveries under way finish on their own. */
-  close(): void {
+  /**
+   * Flushes what is pending, for a shutdown: a delivery waiting to retry makes its last attempt
+   * now, and this resolves when every delivery has ended (delivered, recorded in the outbox, or
+   * given up). Nothing is retried after it.
+   */
+  async drain(): Promise<void> {
     this.closed = true;
+    this.wake.abort();
+    await Promise.allSettled([...this.pending]);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake.signal.addEventListener("abort", done, { once: true });
+    });
   }
 
   private async deliverWithRetry(
@@ -50,14 +80,17 @@ export class Notifier {
       try {
         await deliver(ctx, channel, event);
         this.log.info({ channel: channel.id, event: event.event, attempt }, "notification delivered");
+        this.observer?.delivered(channel.type);
         return;
       } catch (err) {
         const delay = this.retryDelaysMs[attempt];
+        // Once a drain began, the attempt just made was the last.
         if (delay === undefined || this.closed) {
           this.log.warn({ channel: channel.id, event: event.event, reason: (err as Error).message }, "notification dropped");
+          this.observer?.failed(channel.type);
           return;
         }
-        await sleep(delay * (0.5 + Math.random()));
+        await this.sleep(delay * (0.5 + Math.random()));
       }
     }
   }

@@ -31,8 +31,7 @@ function migrate(db: DatabaseSync): void {
   db.exec(
     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)",
   );
-  const row = db.prepare("SELECT MAX(version) AS v FROM schema_migrations").get() as { v: number | null };
-  const current = row.v ?? 0;
+  const current = schemaVersion(db);
   for (const [index, sql] of MIGRATIONS.entries()) {
     const version = index + 1;
     if (version <= current) continue;
@@ -44,6 +43,12 @@ function migrate(db: DatabaseSync): void {
       );
     });
   }
+}
+
+/** The last migration applied to the database (0 for none). */
+export function schemaVersion(db: DatabaseSync): number {
+  const row = db.prepare("SELECT MAX(version) AS v FROM schema_migrations").get() as { v: number | null };
+  return row.v ?? 0;
 }
 
 /** Runs `fn` in one write transaction: all of it is stored, or none. */

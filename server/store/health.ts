@@ -61,6 +61,11 @@ export class HealthRepository {
     return { count: row.n, downMs: row.down_ms };
   }
 
+  /** Incidents open now, across every account (a metric). */
+  openCount(): number {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM incidents WHERE ended_at IS NULL").get() as { n: number }).n;
+  }
+
   /** Deletes closed incidents that ended before `cutoff`. */
   prune(cutoff: number): void {
     this.db.prepare("DELETE FROM incidents WHERE ended_at IS NOT NULL AND ended_at < ?").run(cutoff);

@@ -1,13 +1,14 @@
 import type { DatabaseSync } from "node:sqlite";
 import { SecretBox } from "../secrets";
 import { ChannelRepository } from "./channels";
-import { ExternalCommits, openDatabase, transaction } from "./database";
+import { ExternalCommits, openDatabase, schemaVersion, transaction } from "./database";
 import { ExternalIdRepository } from "./external-ids";
 import { HealthRepository } from "./health";
 import { type CheckOutcome, HEARTBEAT_RETENTION_MS, HeartbeatRepository, type Recorded } from "./heartbeats";
 import { IdempotencyRepository } from "./idempotency";
 import { KeyRepository } from "./keys";
 import { MaintenanceWindowRepository } from "./maintenance-windows";
+import { MIGRATIONS } from "./migrations";
 import { MonitorRepository } from "./monitors";
 import { OutboxRepository } from "./outbox";
 import { PushTokenRepository } from "./push-tokens";
@@ -99,6 +100,33 @@ export class Store {
     return this.heartbeats.prune(cutoff);
   }
 
+  /**
+   * Why the store cannot take writes now (empty when it can): closed, migrations not all applied,
+   * or the write lock not obtainable (a read-only file or disk, another process holding it).
+   * Takes and releases the write lock without writing anything.
+   */
+  readiness(): string[] {
+    if (!this.db.isOpen) return ["database closed"];
+    const problems: string[] = [];
+    const version = schemaVersion(this.db);
+    if (version < MIGRATIONS.length) problems.push(`schema at version ${version} of ${MIGRATIONS.length}`);
+    try {
+      this.db.exec("BEGIN IMMEDIATE");
+      this.db.exec("ROLLBACK");
+    } catch (err) {
+      problems.push(`database not writable: ${(err as Error).message}`);
+    }
+    return problems;
+  }
+
+  /** The database's size in bytes (its pages; the write-ahead log is not counted). */
+  sizeBytes(): number {
+    const count = this.db.prepare("PRAGMA page_count").get() as { page_count: number };
+    const size = this.db.prepare("PRAGMA page_size").get() as { page_size: number };
+    return count.page_count * size.page_size;
+  }
+
+  /** Closes the database; the last connection's close checkpoints and removes the write-ahead log. */
   close(): void {
     if (this.db.isOpen) this.db.close();
   }

@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { LRUCache } from "lru-cache";
-import type { Monitor, MonitorSpec } from "../../api";
+import { type Monitor, MONITOR_EXTENSION_DEFAULTS, type MonitorSpec } from "../../api";
 import type { SecretBox } from "../secrets";
 import { type ExternalCommits, ownedIds, transaction } from "./database";
 import { newId, nowIso } from "./ids";
@@ -185,6 +185,8 @@ export class MonitorRepository {
       const spec = this.openSpec(row.spec);
       return {
         id: row.id,
+        // Specs stored before the extension fields existed (0.1.0) read with their defaults.
+        ...MONITOR_EXTENSION_DEFAULTS,
         ...spec,
         channel_ids: JSON.parse(row.channel_ids) as string[],
         status: row.status,

@@ -2,12 +2,11 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
 import { startServer, type TestServer } from "../support/server";
 
 const DAY_MS = 86_400_000;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 const EVIL = `Shop <script>alert(1)</script> & "co"`;
 
@@ -42,7 +41,7 @@ describe("HTML status page at /status/<slug>", () => {
   beforeAll(async () => {
     s = await startServer();
     seeded = await seed(s, Date.now());
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+    browser = await puppeteer.launch({ executablePath: inject("chromiumPath"), headless: true, args: ["--no-sandbox", "--disable-gpu"] });
   });
   afterAll(async () => {
     await browser?.close();

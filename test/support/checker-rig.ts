@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
 import { type Receiver, startReceiver } from "./receiver";
+import type { ServerOptionsInput } from "../../server";
 import { startServer, type TestServer } from "./server";
 
 /** What a checker test works against; the fields are set once `beforeAll` has run. */
@@ -20,13 +21,17 @@ export interface CheckerRig<T extends { close(): Promise<void> }> {
  * Starts a server with its checker, the target `start` makes and a webhook receiver before the
  * file's tests, and closes them after: the set-up every test of the real checker shares.
  */
-export function useCheckerRig<T extends { close(): Promise<void> }>(start: () => Promise<T>): CheckerRig<T> {
+export function useCheckerRig<T extends { close(): Promise<void> }>(
+  start: () => Promise<T>,
+  /** More server options (a metrics key, a location). */
+  options: ServerOptionsInput = {},
+): CheckerRig<T> {
   const rig = {
     call: (...args: Parameters<TestServer["call"]>) => rig.server.call(...args),
     monitor: async (id: string) => (await rig.server.call("GET", `/api/v1/monitors/${id}`)).body.data,
   } as CheckerRig<T>;
   beforeAll(async () => {
-    rig.server = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [100] });
+    rig.server = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [100], ...options });
     rig.target = await start();
     rig.receiver = await startReceiver();
   });

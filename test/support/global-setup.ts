@@ -8,15 +8,22 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** node_modules with the packed pulumi-uptime installed, for engine test programs. */
     packedModules: string;
+    /** The Chromium the status page's browser test drives (found or installed by ensure-chromium). */
+    chromiumPath: string;
   }
 }
 
 /**
- * Before any test: builds (or finds) the Pulumi CLI, and installs this package from its own
- * `npm pack` tarball for the engine tests' programs. `UPTIME_TESTS=unit` (`npm run test:fast`)
- * runs no engine test and skips both.
+ * Before any test: finds (or installs) Chromium, builds (or finds) the Pulumi CLI, and installs
+ * this package from its own `npm pack` tarball for the engine tests' programs. Chromium comes
+ * first: without root it fails at once with the command to run, not after a CLI build.
  */
 export default async function setup(project: TestProject): Promise<void> {
+  const { ensureChromium } = await import("../../scripts/ensure-chromium.mjs");
+  const chromium = ensureChromium();
+  process.stderr.write(`${chromium.version} (${chromium.source}): ${chromium.path}\n`);
+  project.provide("chromiumPath", chromium.path);
+  // `npm run test:fast` runs no engine test: no CLI, no packed install.
   if (process.env.UPTIME_TESTS === "unit") {
     project.provide("packedModules", "");
     return;

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from "fastify";
+
+/**
+ * On SIGTERM or SIGINT, closes the app gracefully and exits: new requests get 503 and /readyz
+ * turns 503, the checker starts no new check and records the ones under way, pending
+ * notifications get their last attempt (or land in the outbox), requests in flight are answered,
+ * and the database is closed (checkpointed) last. Exits 0 when all of that finished, 1 when
+ * `timeoutMs` passed first: every write already answered is committed either way, and a check
+ * cut short was never recorded, so its monitor is due at once on the next start.
+ */
+export function closeOnSignals(app: FastifyInstance, timeoutMs: number, exit: (code: number) => void = (code) => process.exit(code)): void {
+  let closing = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    app.draining = true;
+    app.log.info({ signal, timeoutMs }, "shutting down: draining requests, checks and notifications");
+    const timer = setTimeout(() => {
+      app.log.error({ timeoutMs }, "shutdown timed out: exiting with work still in flight");
+      exit(1);
+    }, timeoutMs);
+    timer.unref();
+    app.close().then(
+      () => {
+        clearTimeout(timer);
+        app.log.info("stopped");
+        exit(0);
+      },
+      (err: Error) => {
+        app.log.error({ err }, "shutdown failed");
+        exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
