@@ -1,16 +1,22 @@
 /**
- * Workarounds for two gaps in the provider server of `@pulumi/pulumi/provider` (3.259.0), which
- * the plugin's `main()` runs. Both patch the gRPC handlers before the SDK registers them.
+ * Workarounds for three gaps in the provider server of `@pulumi/pulumi/provider` (3.259.0), which
+ * the plugin's `main()` runs. All patch the gRPC handlers before the SDK registers them.
  *
  * 1. `configure` drops the request: the provider never sees its config (`uptime:baseUrl`,
  *    `uptime:apiKey`, or an explicit provider's arguments). We read it here and hand it on.
  * 2. `read` calls `req.getProperties().toJavaScript()`, which throws on `pulumi import`, where the
  *    engine sends an id and no properties. We send an empty property set instead.
  *
- * Remove this file when the SDK's server passes the config to `Provider.configure` and tolerates a
- * read without properties (check `provider/server.js` of each @pulumi/pulumi upgrade).
+ * 3. `diff` answers without a detailed diff or changed keys (its `DiffResult` has neither) and
+ *    passes no old inputs: the CLI then lists every input that differs in any spelling, and the
+ *    engine ignores `replaceOnChanges`. We answer `Diff` ourselves with both.
+ *
+ * Remove this file when the SDK's server passes the config to `Provider.configure`, tolerates a
+ * read without properties and sends a detailed diff (check `provider/server.js` of each
+ * @pulumi/pulumi upgrade).
  */
 import * as grpc from "@grpc/grpc-js";
+import type { PluginDiff } from "./detailed-diff";
 
 /** The provider's config as the engine sent it. */
 export interface ProviderConfig {
@@ -29,7 +35,18 @@ interface ReadRequestLike {
   getProperties(): StructLike | undefined;
   setProperties(value: StructLike): void;
 }
+interface DiffRequestLike {
+  getId(): string;
+  getUrn(): string;
+  getOlds(): StructLike | undefined;
+  getNews(): StructLike | undefined;
+  getOldInputs(): StructLike | undefined;
+}
 type Handler = (call: { request: unknown }, callback: unknown) => unknown;
+type Callback = (err: unknown, response?: unknown) => void;
+
+/** The plugin's diff: state's outputs (`olds`) and inputs (`oldInputs`) against the program's. */
+export type DiffFunction = (id: string, urn: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs: Record<string, unknown>) => Promise<PluginDiff>;
 
 // A secret argument arrives as { <sig key>: <secret sig>, value }.
 const plain = (value: unknown): unknown =>
@@ -45,8 +62,43 @@ function configOf(req: ConfigureRequestLike): ProviderConfig {
   return { baseUrl: pick("baseUrl"), apiKey: pick("apiKey") };
 }
 
+/** The gRPC answer to `Diff`, with the detailed diff and the changed keys. */
+async function answerDiff(req: DiffRequestLike, diff: DiffFunction): Promise<unknown> {
+  // The SDK's own generated messages: the server serializes what the handler returns with them.
+  const proto = require("@pulumi/pulumi/proto/provider_pb") as ProviderProto;
+  const js = (s: StructLike | undefined) => s?.toJavaScript() ?? {};
+  const result = await diff(req.getId(), req.getUrn(), js(req.getOlds()), js(req.getNews()), js(req.getOldInputs()));
+  const resp = new proto.DiffResponse();
+  resp.setChanges(result.changes ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE);
+  resp.setReplacesList(result.replaces);
+  resp.setDeletebeforereplace(result.deleteBeforeReplace);
+  resp.setDiffsList(result.diffs);
+  resp.setHasdetaileddiff(true);
+  const detailed = resp.getDetaileddiffMap();
+  for (const [path, d] of Object.entries(result.detailedDiff)) {
+    const entry = new proto.PropertyDiff();
+    entry.setKind(proto.PropertyDiff.Kind[`${d.kind.toUpperCase()}${d.replace ? "_REPLACE" : ""}`]);
+    // Compared with the inputs in state, so the CLI shows old and new inputs.
+    entry.setInputdiff(true);
+    detailed.set(path, entry);
+  }
+  return resp;
+}
+
+interface ProviderProto {
+  DiffResponse: (new () => {
+    setChanges(v: number): void;
+    setReplacesList(v: string[]): void;
+    setDeletebeforereplace(v: boolean): void;
+    setDiffsList(v: string[]): void;
+    setHasdetaileddiff(v: boolean): void;
+    getDetaileddiffMap(): { set(k: string, v: unknown): void };
+  }) & { DiffChanges: Record<"DIFF_SOME" | "DIFF_NONE", number> };
+  PropertyDiff: (new () => { setKind(v: number | undefined): void; setInputdiff(v: boolean): void }) & { Kind: Record<string, number> };
+}
+
 /** Patches the handlers of the provider service registered after this call. */
-export function patchProviderServer(onConfigure: (config: ProviderConfig) => void): void {
+export function patchProviderServer(onConfigure: (config: ProviderConfig) => void, diff: DiffFunction): void {
   const { Struct } = require("google-protobuf/google/protobuf/struct_pb") as { Struct: new () => StructLike };
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service, implementation) {
@@ -62,6 +114,12 @@ export function patchProviderServer(onConfigure: (config: ProviderConfig) => voi
         const req = call.request as ReadRequestLike;
         if (!req.getProperties()) req.setProperties(new Struct());
         return read(call, callback);
+      };
+      impl.diff = (call, callback) => {
+        answerDiff(call.request as DiffRequestLike, diff).then(
+          (resp) => (callback as Callback)(null, resp),
+          (err: unknown) => (callback as Callback)(err),
+        );
       };
     }
     return addService.call(this, service, implementation);

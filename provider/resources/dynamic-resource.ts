@@ -2,6 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 // A subpath, not the SDK root: its index loads the Automation API, which programs do not need.
 import { CustomResource } from "@pulumi/pulumi/resource";
 import type { KindName } from "../kinds/registry";
+import { REPLACE_ON_CHANGES_INPUT } from "../runtime/replace-on-changes";
 import { cheapPromiseStacks } from "./promise-stacks";
 
 /**
@@ -19,13 +20,15 @@ export function providerSource(kind: KindName): string {
 /**
  * A resource served by Pulumi's Node dynamic-provider host (`pulumi-nodejs:dynamic/uptime:<Kind>`),
  * the same protocol as `pulumi.dynamic.Resource`, with the provider given as `providerSource`
- * instead of a closure serialized for each program run.
+ * instead of a closure serialized for each program run. `replaceOnChanges` travels as an internal
+ * input (runtime/replace-on-changes.ts): the engine cannot apply it to a dynamic resource.
  */
 export abstract class DynamicResource extends CustomResource {
   protected constructor(kind: KindName, name: string, props: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
     const restoreStacks = cheapPromiseStacks();
     try {
-      super(`pulumi-nodejs:dynamic/uptime:${kind}`, name, { ...props, __provider: providerSource(kind) }, opts);
+      const replaceOnChanges = opts.replaceOnChanges?.length ? { [REPLACE_ON_CHANGES_INPUT]: opts.replaceOnChanges } : {};
+      super(`pulumi-nodejs:dynamic/uptime:${kind}`, name, { ...props, ...replaceOnChanges, __provider: providerSource(kind) }, opts);
     } finally {
       restoreStacks();
     }

@@ -11,6 +11,7 @@ import { hasCode } from "../client/errors";
 import { hasExtensions } from "../client/extensions";
 import { explainFailure } from "../client/failure";
 import { findByMark, markedCreate, markTaken, resourceName } from "./marks";
+import { replacesOnChange } from "./replace-on-changes";
 import { type Kind } from "../kinds/kind";
 import { type Failure, isUnknown, type Props, same } from "../kinds/values";
 import { KINDS, type KindName } from "../kinds/registry";
@@ -19,6 +20,9 @@ export type { KindName } from "../kinds/registry";
 
 type AnyKind = Kind<{ id: string }>;
 type DiffResult = pulumi.dynamic.DiffResult;
+
+/** A diff with the input properties that differ (a native plugin's detailed diff names them). */
+export type PropertyDiffResult = DiffResult & { changed: string[] };
 
 let stackConfig: PartialConnection = {};
 
@@ -78,10 +82,10 @@ export async function check(name: KindName, _olds: Props, news: Props): Promise<
   return { inputs: news, failures };
 }
 
-export async function diff(name: KindName, id: string, olds: Props, news: Props): Promise<DiffResult> {
+export async function diff(name: KindName, id: string, olds: Props, news: Props): Promise<PropertyDiffResult> {
   const kind = kindOf(name);
   const changed = changedProperties(kind, id, olds, news);
-  const replaces = changed.filter((p) => kind.replaceOnChange.includes(p));
+  const replaces = changed.filter((p) => kind.replaceOnChange.includes(p) || replacesOnChange(news, p));
   if (!isUnknown(news.connection)) {
     const { connection, client } = connect(news);
     if (typeof olds.endpoint === "string" && olds.endpoint !== connection.baseUrl) {
@@ -95,7 +99,7 @@ export async function diff(name: KindName, id: string, olds: Props, news: Props)
   // input properties that differ, which `read` keeps exact by returning refreshed inputs.
   // A replacement deletes first: the new object carries the same mark (and a StatusPage the same
   // slug), and a create must never take over the object it replaces.
-  return { changes: changed.length > 0, replaces, deleteBeforeReplace: true };
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: true, changed };
 }
 
 /** How an existing object came to be taken over: `adopt`, a replayed create, or its mark. */
