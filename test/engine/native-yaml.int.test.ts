@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { expectNotInState } from "./native";
 import { describeNativeProgram } from "./native-program";
+import { expectReplaceOnChanges } from "./replace-on-changes";
 
 const HOOK_TOKEN = "yaml-hook-token-5d1e7a";
 
@@ -10,6 +11,18 @@ describeNativeProgram(
   "a YAML program through the native plugin",
   { program: "native-yaml", hookToken: HOOK_TOKEN, headerToken: "yaml-header-token-c40b9f" },
   (ctx) => {
+    it("honours replaceOnChanges: a change of intervalSec replaces the monitor, a change of tags updates it", async () => {
+      const { s, native } = ctx;
+      const stack = await native.engine.stack(native.program("native-replace"), "replace");
+      try {
+        await stack.setAllConfig({ "uptime:baseUrl": { value: s.url }, "uptime:apiKey": { value: s.key, secret: true } });
+        await expectReplaceOnChanges(stack, s);
+        await stack.destroy();
+      } finally {
+        await stack.workspace.removeStack("replace", { force: true }).catch(() => undefined);
+      }
+    });
+
     it("imports a monitor, a channel and a status page made through the REST API; after one config write (a no-op on the server) the preview is clean", async () => {
       // Read when the test runs: the server and engine exist once `beforeAll` has run.
       const { s, native, live } = ctx;

@@ -31,7 +31,7 @@ describe("the native plugin's diff against a real server", () => {
 
   it("check leaves out the defaults an SDK fills in, so a program's inputs compare equal to refreshed ones", async () => {
     expect(Object.keys(SDK_DEFAULTS)).toEqual(expect.arrayContaining(["method", "paused", "confirmations", "followRedirects"]));
-    const { inputs } = await provider.check!(URN, {}, program, []);
+    const { inputs } = await provider.check!(URN, {}, program);
     expect(inputs).toEqual({ type: "http", url: "https://shop.example.com/", intervalSec: 60, tags: ["shop"], name: "storefront" });
     const created = await provider.create!(URN, inputs);
     const refreshed = await provider.read!(created.id, URN, created.outs);
@@ -39,7 +39,7 @@ describe("the native plugin's diff against a real server", () => {
   });
 
   it("a drift diff names exactly the properties that drifted, and how", async () => {
-    const { inputs } = await provider.check!(URN, {}, program, []);
+    const { inputs } = await provider.check!(URN, {}, program);
     const created = await provider.create!(URN, inputs);
     await s.call("PATCH", `/api/v1/monitors/${created.id}`, { interval_sec: 900, tags: ["edited"] });
     await s.call("POST", `/api/v1/monitors/${created.id}/pause`);
@@ -59,7 +59,7 @@ describe("the native plugin's diff against a real server", () => {
   });
 
   it("a replacing property is a replace in the detailed diff; an unchanged resource has no diff", async () => {
-    const { inputs } = await provider.check!(URN, {}, program, []);
+    const { inputs } = await provider.check!(URN, {}, program);
     const created = await provider.create!(URN, inputs);
     const same = await provider.detailedDiff(created.id, URN, created.outs, news, inputs);
     expect(same).toMatchObject({ changes: false, diffs: [], detailedDiff: {} });
