@@ -1,9 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect, it } from "vitest";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, describe, expect, it } from "vitest";
 import { expectNotInState } from "./native";
 import { describeNativeProgram } from "./native-program";
-import { expectReplaceOnChanges } from "./replace-on-changes";
+import { itHonoursReplaceOnChanges } from "./replace-on-changes";
 
 const HOOK_TOKEN = "yaml-hook-token-5d1e7a";
 
@@ -11,16 +12,20 @@ describeNativeProgram(
   "a YAML program through the native plugin",
   { program: "native-yaml", hookToken: HOOK_TOKEN, headerToken: "yaml-header-token-c40b9f" },
   (ctx) => {
-    it("honours replaceOnChanges: a change of intervalSec replaces the monitor, a change of tags updates it", async () => {
-      const { s, native } = ctx;
-      const stack = await native.engine.stack(native.program("native-replace"), "replace");
-      try {
-        await stack.setAllConfig({ "uptime:baseUrl": { value: s.url }, "uptime:apiKey": { value: s.key, secret: true } });
-        await expectReplaceOnChanges(stack, s);
-        await stack.destroy();
-      } finally {
-        await stack.workspace.removeStack("replace", { force: true }).catch(() => undefined);
-      }
+    describe("a monitor declared with replaceOnChanges", () => {
+      let replace: Stack | undefined;
+      const context = async () => {
+        if (!replace) {
+          replace = await ctx.native.engine.stack(ctx.native.program("native-replace"), "replace");
+          await replace.setAllConfig({ "uptime:baseUrl": { value: ctx.s.url }, "uptime:apiKey": { value: ctx.s.key, secret: true } });
+        }
+        return { stack: replace, s: ctx.s };
+      };
+      afterAll(async () => {
+        await replace?.destroy().catch(() => undefined);
+        await replace?.workspace.removeStack("replace", { force: true }).catch(() => undefined);
+      });
+      itHonoursReplaceOnChanges(context);
     });
 
     it("imports a monitor, a channel and a status page made through the REST API; after one config write (a no-op on the server) the preview is clean", async () => {
