@@ -20,8 +20,9 @@ export function diffedProperties(stdout: string, name: string): string[] {
     for (const m of props) if ((m[1] as string).length === top) found.add(m[2] as string);
   };
   for (const line of stdout.split("\n")) {
-    // A resource header, or a section of the summary ("Outputs:", "Resources:"), ends a block.
-    if (HEADER.test(line) || /^\S/.test(line)) flush();
+    // A resource header, the stack's outputs after its children ("--outputs:--") or a section of
+    // the summary ("Outputs:", "Resources:") ends a block.
+    if (HEADER.test(line) || /^\S/.test(line) || line.includes("--outputs:--")) flush();
     block.push(line);
   }
   flush();
