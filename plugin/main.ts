@@ -16,6 +16,6 @@ const provider = uptimeProvider(PLUGIN_KINDS, PLUGIN_VERSION);
 if (process.argv.includes("--schema")) {
   process.stdout.write(`${provider.schema}\n`);
 } else {
-  patchProviderServer((config) => void provider.configure(config));
+  patchProviderServer((config) => void provider.configure(config), provider.detailedDiff);
   void main(provider, process.argv.slice(2));
 }

@@ -11,6 +11,7 @@ import type { Props } from "../provider/kinds/values";
 import { KINDS } from "../provider/kinds/registry";
 import * as runtime from "../provider/runtime";
 import { PACKAGE, packageSchema, resourceRows, type SchemaKinds } from "./schema";
+import { detailedDiff, type PluginDiff } from "./detailed-diff";
 import type { ProviderConfig } from "./sdk-gaps";
 
 const isSecret = (v: unknown): v is { value: unknown } =>
@@ -35,9 +36,22 @@ export function parseUrn(urn: string, kinds: SchemaKinds): { kind: runtime.KindN
   return { kind: kind as runtime.KindName, name: parts.slice(3).join("::") };
 }
 
+/**
+ * The inputs without the optional properties at their field's default. The generated SDKs fill
+ * in the schema's defaults and YAML does not, and refresh records a live object's inputs without
+ * them (kinds/fields.ts `withoutDefaults`): in this one form, inputs a program leaves at their
+ * default compare equal to refreshed ones, and the state stays as small as the dynamic resources'.
+ */
+export function withoutDefaults(kind: runtime.KindName, inputs: Props): Props {
+  const kept = KINDS[kind].fields.withoutDefaults(reveal(inputs) as Props);
+  return Object.fromEntries(Object.entries(inputs).filter(([p]) => p in kept));
+}
+
 /** Builds the provider for these kinds' tables; `version` is the plugin's. */
 export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Provider & {
   configure(config: ProviderConfig): Promise<void>;
+  /** `diff` with the detailed diff the engine shows and applies `replaceOnChanges` to. */
+  detailedDiff(id: string, urn: string, olds: Props, news: Props, oldInputs: Props): Promise<PluginDiff>;
 } {
   const secrets = new Map(
     Object.entries(kinds).map(([name, k]) => [name, resourceRows(k.table).outputs.filter(([, f]) => f.secret).map(([p]) => p)]),
@@ -63,10 +77,15 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
       // Like the dynamic resources: the display name defaults to the resource's name.
       const inputs = kinds[kind]?.table.name && news.name === undefined ? { ...news, name } : news;
       const result = await runtime.check(kind, reveal(olds) as Props, reveal(inputs) as Props);
-      return { inputs, failures: result.failures };
+      return { inputs: withoutDefaults(kind, inputs), failures: result.failures };
     },
     async diff(id, urn, olds, news) {
       return runtime.diff(of(urn).kind, id, reveal(olds) as Props, reveal(news) as Props);
+    },
+    async detailedDiff(id, urn, olds, news, oldInputs) {
+      const plainNews = reveal(news) as Props;
+      const result = await runtime.diff(of(urn).kind, id, reveal(olds) as Props, plainNews);
+      return detailedDiff(result, reveal(oldInputs) as Props, plainNews);
     },
     async create(urn, inputs) {
       const { kind } = of(urn);

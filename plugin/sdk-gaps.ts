@@ -1,5 +1,5 @@
 /**
- * Workarounds for three gaps in the provider server of `@pulumi/pulumi/provider` (3.259.0), which
+ * Workarounds for four gaps in the provider server of `@pulumi/pulumi/provider` (3.259.0), which
  * the plugin's `main()` runs. All patch the gRPC handlers before the SDK registers them.
  *
  * 1. `configure` drops the request: the provider never sees its config (`uptime:baseUrl`,
@@ -8,12 +8,17 @@
  *    engine sends an id and no properties. We send an empty property set instead.
  * 3. `create`, `update` and `delete` drop the request's `timeout` (the resource's `customTimeouts`):
  *    we run each call under that limit (see provider/client/deadline.ts).
+ * 4. `diff` answers without a detailed diff or changed keys (its `DiffResult` has neither) and
+ *    passes no old inputs: the CLI then lists every input that differs in any spelling, and the
+ *    engine ignores `replaceOnChanges`. We answer `Diff` ourselves with both.
  *
- * Remove this file when the SDK's server passes the config to `Provider.configure` and tolerates a
- * read without properties (check `provider/server.js` of each @pulumi/pulumi upgrade).
+ * Remove this file when the SDK's server passes the config to `Provider.configure`, tolerates a
+ * read without properties and sends a detailed diff (check `provider/server.js` of each
+ * @pulumi/pulumi upgrade).
  */
 import * as grpc from "@grpc/grpc-js";
 import { withDeadline } from "../provider/client/deadline";
+import type { PluginDiff } from "./detailed-diff";
 
 /** The provider's config as the engine sent it. */
 export interface ProviderConfig {
@@ -36,7 +41,18 @@ interface ReadRequestLike {
 interface TimedRequestLike {
   getTimeout(): number;
 }
+interface DiffRequestLike {
+  getId(): string;
+  getUrn(): string;
+  getOlds(): StructLike | undefined;
+  getNews(): StructLike | undefined;
+  getOldInputs(): StructLike | undefined;
+}
 type Handler = (call: { request: unknown }, callback: unknown) => unknown;
+type Callback = (err: unknown, response?: unknown) => void;
+
+/** The plugin's diff: state's outputs (`olds`) and inputs (`oldInputs`) against the program's. */
+export type DiffFunction = (id: string, urn: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs: Record<string, unknown>) => Promise<PluginDiff>;
 
 /** The handler, run under the request's timeout (seconds; 0 for none). */
 function timed(action: string, handler: Handler): Handler {
@@ -61,8 +77,43 @@ function configOf(req: ConfigureRequestLike): ProviderConfig {
   return { baseUrl: pick("baseUrl"), apiKey: pick("apiKey"), allowInsecureHttp: pick("allowInsecureHttp") };
 }
 
+/** The gRPC answer to `Diff`, with the detailed diff and the changed keys. */
+async function answerDiff(req: DiffRequestLike, diff: DiffFunction): Promise<unknown> {
+  // The SDK's own generated messages: the server serializes what the handler returns with them.
+  const proto = require("@pulumi/pulumi/proto/provider_pb") as ProviderProto;
+  const js = (s: StructLike | undefined) => s?.toJavaScript() ?? {};
+  const result = await diff(req.getId(), req.getUrn(), js(req.getOlds()), js(req.getNews()), js(req.getOldInputs()));
+  const resp = new proto.DiffResponse();
+  resp.setChanges(result.changes ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE);
+  resp.setReplacesList(result.replaces);
+  resp.setDeletebeforereplace(result.deleteBeforeReplace);
+  resp.setDiffsList(result.diffs);
+  resp.setHasdetaileddiff(true);
+  const detailed = resp.getDetaileddiffMap();
+  for (const [path, d] of Object.entries(result.detailedDiff)) {
+    const entry = new proto.PropertyDiff();
+    entry.setKind(proto.PropertyDiff.Kind[`${d.kind.toUpperCase()}${d.replace ? "_REPLACE" : ""}`]);
+    // Compared with the inputs in state, so the CLI shows old and new inputs.
+    entry.setInputdiff(true);
+    detailed.set(path, entry);
+  }
+  return resp;
+}
+
+interface ProviderProto {
+  DiffResponse: (new () => {
+    setChanges(v: number): void;
+    setReplacesList(v: string[]): void;
+    setDeletebeforereplace(v: boolean): void;
+    setDiffsList(v: string[]): void;
+    setHasdetaileddiff(v: boolean): void;
+    getDetaileddiffMap(): { set(k: string, v: unknown): void };
+  }) & { DiffChanges: Record<"DIFF_SOME" | "DIFF_NONE", number> };
+  PropertyDiff: (new () => { setKind(v: number | undefined): void; setInputdiff(v: boolean): void }) & { Kind: Record<string, number> };
+}
+
 /** Patches the handlers of the provider service registered after this call. */
-export function patchProviderServer(onConfigure: (config: ProviderConfig) => void): void {
+export function patchProviderServer(onConfigure: (config: ProviderConfig) => void, diff: DiffFunction): void {
   const { Struct } = require("google-protobuf/google/protobuf/struct_pb") as { Struct: new () => StructLike };
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service, implementation) {
@@ -83,6 +134,12 @@ export function patchProviderServer(onConfigure: (config: ProviderConfig) => voi
         const handler = impl[action]?.bind(impl);
         if (handler) impl[action] = timed(action, handler);
       }
+      impl.diff = (call, callback) => {
+        answerDiff(call.request as DiffRequestLike, diff).then(
+          (resp) => (callback as Callback)(null, resp),
+          (err: unknown) => (callback as Callback)(err),
+        );
+      };
     }
     return addService.call(this, service, implementation);
   };

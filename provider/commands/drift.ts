@@ -40,7 +40,8 @@ export interface DriftOptions {
 }
 
 const CHANGES: readonly OpType[] = ["create", "update", "delete", "replace", "create-replacement", "delete-replaced"];
-const INTERNAL = new Set(["__provider", "__identity", "__timeouts", "connection", "adopt"]);
+// Internal inputs (`__provider`, `__identity`, `__timeouts`, `__replaceOnChanges`, …) never count as drift.
+const INTERNAL = new Set(["connection", "adopt"]);
 /**
  * A secret as the engine serializes it: `{ [specialSigKey]: specialSecretSig, value }`. The key
  * alone also marks assets, archives and resource references, which are not secret.
@@ -48,7 +49,7 @@ const INTERNAL = new Set(["__provider", "__identity", "__timeouts", "connection"
 export const isSecret = (v: unknown): boolean =>
   typeof v === "object" && v !== null && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
 const visible = (inputs: Props) =>
-  Object.fromEntries(Object.entries(inputs).filter(([k, v]) => !INTERNAL.has(k) && !isSecret(v)));
+  Object.fromEntries(Object.entries(inputs).filter(([k, v]) => !INTERNAL.has(k) && !k.startsWith("__") && !isSecret(v)));
 
 /**
  * The fields that differ, judged like the provider's diff (normal forms: sets, header case,

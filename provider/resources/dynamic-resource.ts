@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import type { KindName } from "../kinds/registry";
 import { TIMEOUTS_INPUT } from "../client/deadline";
+import { REPLACE_ON_CHANGES_INPUT } from "../runtime/replace-on-changes";
 import { cheapPromiseStacks } from "./promise-stacks";
 
 /**
@@ -20,7 +21,8 @@ export function providerSource(kind: KindName): string {
 /**
  * A resource served by Pulumi's Node dynamic-provider host (`pulumi-nodejs:dynamic/uptime:<Kind>`),
  * the same protocol as `pulumi.dynamic.Resource`, with the provider given as `providerSource`
- * instead of a closure serialized for each program run.
+ * instead of a closure serialized for each program run. `replaceOnChanges` travels as an internal
+ * input (runtime/replace-on-changes.ts): the engine cannot apply it to a dynamic resource.
  */
 export abstract class DynamicResource extends CustomResource {
   protected constructor(kind: KindName, name: string, props: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
@@ -31,7 +33,8 @@ export abstract class DynamicResource extends CustomResource {
     // the new object carries the same mark and Idempotency-Key, and must not take over the old one.
     const options = { ...opts, deleteBeforeReplace: opts.deleteBeforeReplace ?? true };
     try {
-      super(`pulumi-nodejs:dynamic/uptime:${kind}`, name, { ...props, ...timeouts, __provider: providerSource(kind) }, options);
+      const replaceOnChanges = opts.replaceOnChanges?.length ? { [REPLACE_ON_CHANGES_INPUT]: opts.replaceOnChanges } : {};
+      super(`pulumi-nodejs:dynamic/uptime:${kind}`, name, { ...props, ...timeouts, ...replaceOnChanges, __provider: providerSource(kind) }, options);
     } finally {
       restoreStacks();
     }

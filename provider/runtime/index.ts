@@ -15,6 +15,7 @@ import { findByMark, identityOf, markedCreate, markTaken, resourceName } from ".
 import { markOf } from "./identity";
 import { connectionArgChanged, keyFrom, movedFrom, movedWarning } from "./connection-change";
 import { heldByReplacement, mayBeHeldByReplaced, noteInState, noteTakenOver } from "./replacing";
+import { replacesOnChange } from "./replace-on-changes";
 import { type Kind } from "../kinds/kind";
 import { type Failure, isUnknown, type Props, same } from "../kinds/values";
 import { KINDS, type KindName } from "../kinds/registry";
@@ -23,6 +24,9 @@ export type { KindName } from "../kinds/registry";
 
 type AnyKind = Kind<{ id: string }>;
 type DiffResult = pulumi.dynamic.DiffResult;
+
+/** A diff with the input properties that differ (a native plugin's detailed diff names them). */
+export type PropertyDiffResult = DiffResult & { changed: string[] };
 
 let stackConfig: PartialConnection = {};
 
@@ -86,10 +90,10 @@ export async function check(name: KindName, olds: Props, news: Props): Promise<p
   return { inputs: news, failures };
 }
 
-export async function diff(name: KindName, id: string, olds: Props, news: Props): Promise<DiffResult> {
+export async function diff(name: KindName, id: string, olds: Props, news: Props): Promise<PropertyDiffResult> {
   const kind = kindOf(name);
   const changed = changedProperties(kind, id, olds, news);
-  const replaces = changed.filter((p) => kind.replaceOnChange.includes(p));
+  const replaces = changed.filter((p) => kind.replaceOnChange.includes(p) || replacesOnChange(news, p));
   if (isUnknown(news.connection)) {
     changed.push("connection");
   } else {
@@ -108,7 +112,7 @@ export async function diff(name: KindName, id: string, olds: Props, news: Props)
   // input properties that differ, which `read` keeps exact by returning refreshed inputs.
   // A replacement deletes first: the new object carries the same mark (and a StatusPage the same
   // slug), and a create must never take over the object it replaces.
-  return { changes: changed.length > 0, replaces, deleteBeforeReplace: true };
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: true, changed };
 }
 
 /** How an existing object came to be taken over: `adopt`, a replayed create, or its mark. */

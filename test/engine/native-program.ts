@@ -1,6 +1,7 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiAnswer, startServer, type TestServer } from "../support/server";
+import { diffedProperties } from "./diff-output";
 import { expectNotInState, type NativeEngine, nativeEngine } from "./native";
 
 export interface NativeProgramOptions {
@@ -72,13 +73,17 @@ export function describeNativeProgram(title: string, options: NativeProgramOptio
       expectNotInState(native.engine, String((await outputs()).monitorId), [s.key, options.hookToken, options.headerToken]);
     });
 
-    it("reports a monitor edited outside Pulumi; refresh + up restore it", async () => {
+    it("reports a monitor edited outside Pulumi, naming only the properties that drifted; refresh + up restore it", async () => {
       const { monitorId } = await outputs();
       await s.call("PATCH", `/api/v1/monitors/${monitorId}`, { interval_sec: 900, tags: ["edited"] });
-      expect((await stack.preview({ refresh: true })).changeSummary).toMatchObject({ update: 1 });
+      await s.call("POST", `/api/v1/monitors/${monitorId}/pause`);
+      const drift = await stack.preview({ refresh: true, diff: true });
+      expect(drift.changeSummary).toMatchObject({ update: 1 });
+      expect(diffedProperties(drift.stdout, "api")).toEqual(["intervalSec", "paused", "tags"]);
       await stack.refresh();
+      expect(diffedProperties((await stack.preview({ diff: true })).stdout, "api")).toEqual(["intervalSec", "paused", "tags"]);
       await stack.up();
-      expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({ interval_sec: 60, tags: ["api", "prod"] });
+      expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({ interval_sec: 60, tags: ["api", "prod"], status: expect.not.stringMatching(/^paused$/) });
       expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 3 });
       expectNotInState(native.engine, String(monitorId), [s.key, options.hookToken, options.headerToken]);
     });

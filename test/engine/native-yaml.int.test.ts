@@ -1,8 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect, it } from "vitest";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, describe, expect, it } from "vitest";
 import { expectNotInState } from "./native";
 import { describeNativeProgram } from "./native-program";
+import { itHonoursReplaceOnChanges } from "./replace-on-changes";
 
 const HOOK_TOKEN = "yaml-hook-token-5d1e7a";
 
@@ -10,6 +12,22 @@ describeNativeProgram(
   "a YAML program through the native plugin",
   { program: "native-yaml", hookToken: HOOK_TOKEN, headerToken: "yaml-header-token-c40b9f" },
   (ctx) => {
+    describe("a monitor declared with replaceOnChanges", () => {
+      let replace: Stack | undefined;
+      const context = async () => {
+        if (!replace) {
+          replace = await ctx.native.engine.stack(ctx.native.program("native-replace"), "replace");
+          await replace.setAllConfig({ "uptime:baseUrl": { value: ctx.s.url }, "uptime:apiKey": { value: ctx.s.key, secret: true } });
+        }
+        return { stack: replace, s: ctx.s };
+      };
+      afterAll(async () => {
+        await replace?.destroy().catch(() => undefined);
+        await replace?.workspace.removeStack("replace", { force: true }).catch(() => undefined);
+      });
+      itHonoursReplaceOnChanges(context);
+    });
+
     it("imports a monitor, a channel and a status page made through the REST API; after one config write (a no-op on the server) the preview is clean", async () => {
       // Read when the test runs: the server and engine exist once `beforeAll` has run.
       const { s, native, live } = ctx;

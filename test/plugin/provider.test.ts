@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PLUGIN_KINDS } from "../../plugin/kinds";
+import { uptimeProvider } from "../../plugin/provider";
+import { KINDS } from "../../provider/kinds/registry";
+import { startServer, type TestServer } from "../support/server";
+
+type Props = Record<string, unknown>;
+const URN = "urn:pulumi:dev::shop::uptime:index:Monitor::storefront";
+
+/** Every input property of the monitor at its schema default, as a generated SDK fills them in. */
+const SDK_DEFAULTS: Props = Object.fromEntries(
+  Object.entries(KINDS.Monitor.fields.table)
+    .filter(([, f]) => !f.outputOnly && !f.required && ["string", "number", "boolean"].includes(typeof f.default))
+    .map(([p, f]) => [p, f.default]),
+);
+
+describe("the native plugin's diff against a real server", () => {
+  let s: TestServer;
+  const provider = uptimeProvider(PLUGIN_KINDS, "0.0.0");
+  // What the Python SDK sends for `Monitor("storefront", type=..., url=..., interval_sec=60, tags=[...])`.
+  const program: Props = { ...SDK_DEFAULTS, type: "http", url: "https://shop.example.com/", intervalSec: 60, tags: ["shop"] };
+  // The same as the engine sends it to diff: checked, with the name defaulted; the SDK's defaults
+  // are kept, to show that the diff does not list them whichever form it receives.
+  const news: Props = { ...program, name: "storefront" };
+
+  beforeAll(async () => {
+    s = await startServer();
+    await provider.configure({ baseUrl: s.url, apiKey: s.key });
+  });
+  afterAll(() => s.close());
+
+  it("check leaves out the defaults an SDK fills in, so a program's inputs compare equal to refreshed ones", async () => {
+    expect(Object.keys(SDK_DEFAULTS)).toEqual(expect.arrayContaining(["method", "paused", "confirmations", "followRedirects"]));
+    const { inputs } = await provider.check!(URN, {}, program);
+    expect(inputs).toEqual({ type: "http", url: "https://shop.example.com/", intervalSec: 60, tags: ["shop"], name: "storefront" });
+    const created = await provider.create!(URN, inputs);
+    const refreshed = await provider.read!(created.id, URN, created.outs);
+    expect(refreshed.inputs).toEqual(inputs);
+  });
+
+  it("a drift diff names exactly the properties that drifted, and how", async () => {
+    const { inputs } = await provider.check!(URN, {}, program);
+    const created = await provider.create!(URN, inputs);
+    await s.call("PATCH", `/api/v1/monitors/${created.id}`, { interval_sec: 900, tags: ["edited"] });
+    await s.call("POST", `/api/v1/monitors/${created.id}/pause`);
+    const refreshed = await provider.read!(created.id, URN, created.outs);
+    const diff = await provider.detailedDiff(created.id, URN, refreshed.props as Props, news, refreshed.inputs as Props);
+    expect(diff.diffs.sort()).toEqual(["intervalSec", "paused", "tags"]);
+    expect(diff.detailedDiff).toEqual({
+      intervalSec: { kind: "update", replace: false },
+      tags: { kind: "update", replace: false },
+      // Refresh recorded `paused: true`; the SDK sends the default, false.
+      paused: { kind: "update", replace: false },
+    });
+    expect(diff).toMatchObject({ changes: true, replaces: [] });
+    // A YAML program leaves `paused` out: the state's value is deleted.
+    const yaml = await provider.detailedDiff(created.id, URN, refreshed.props as Props, inputs, refreshed.inputs as Props);
+    expect(yaml.detailedDiff.paused).toEqual({ kind: "delete", replace: false });
+  });
+
+  it("a replacing property is a replace in the detailed diff; an unchanged resource has no diff", async () => {
+    const { inputs } = await provider.check!(URN, {}, program);
+    const created = await provider.create!(URN, inputs);
+    const same = await provider.detailedDiff(created.id, URN, created.outs, news, inputs);
+    expect(same).toMatchObject({ changes: false, diffs: [], detailedDiff: {} });
+    const retyped = await provider.detailedDiff(created.id, URN, created.outs, { ...news, type: "keyword", keyword: "Shop" }, inputs);
+    expect(retyped.replaces).toEqual(["type"]);
+    expect(retyped.detailedDiff).toEqual({ type: { kind: "update", replace: true }, keyword: { kind: "add", replace: false } });
+  });
+});
