@@ -35,9 +35,11 @@ export class HealthRepository {
    * streaks.ts) and opens or closes its incident; returns the change, if any.
    */
   apply(monitorId: string, previous: string, health: "pending" | "up" | "down", heartbeat: Heartbeat, at: number): Transition | undefined {
+    // Degraded is up (no incident, counted as up) with a flag, shown as its own health.
+    const degraded = health === "up" && heartbeat.status === "degraded" ? 1 : 0;
     this.db
-      .prepare("UPDATE monitors SET health = ?, last_checked_at = ? WHERE id = ?")
-      .run(health, heartbeat.checked_at, monitorId);
+      .prepare("UPDATE monitors SET health = ?, degraded = ?, last_checked_at = ? WHERE id = ?")
+      .run(health, degraded, heartbeat.checked_at, monitorId);
     this.changed(monitorId);
     if (health === "down" && previous !== "down") {
       this.db.prepare("INSERT INTO incidents (id, monitor_id, started_at) VALUES (?, ?, ?)").run(newId("inc"), monitorId, at);

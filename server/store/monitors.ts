@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { LRUCache } from "lru-cache";
-import type { Monitor, MonitorSpec } from "../../api";
+import { ASSERTION_DEFAULTS, type Monitor, type MonitorSpec } from "../../api";
 import type { SecretBox } from "../secrets";
 import { type ExternalCommits, ownedIds, transaction } from "./database";
 import { newId, nowIso } from "./ids";
@@ -11,7 +11,9 @@ interface MonitorRow {
   account_id: string;
   spec: string;
   status: Monitor["status"];
-  health: Monitor["health"];
+  health: Exclude<Monitor["health"], "degraded">;
+  /** 1 when the last check was slower than `degraded_response_ms` (health stays `up`). */
+  degraded: number;
   last_checked_at: string | null;
   external_id: string | null;
   created_at: string;
@@ -185,10 +187,11 @@ export class MonitorRepository {
       const spec = this.openSpec(row.spec);
       return {
         id: row.id,
+        ...ASSERTION_DEFAULTS,
         ...spec,
         channel_ids: JSON.parse(row.channel_ids) as string[],
         status: row.status,
-        health: row.health,
+        health: row.health === "up" && row.degraded ? "degraded" : row.health,
         last_checked_at: row.last_checked_at,
         external_id: row.external_id,
         created_at: row.created_at,

@@ -135,7 +135,7 @@ describe("field tables", () => {
     expectTypeOf<MonitorArgs["intervalSec"]>().toEqualTypeOf<pulumi.Input<number>>();
     expectTypeOf<NonNullable<MonitorArgs["tags"]>>().toEqualTypeOf<pulumi.Input<pulumi.Input<string>[]>>();
     expectTypeOf<NonNullable<MonitorArgs["headers"]>>().toEqualTypeOf<pulumi.Input<Record<string, pulumi.Input<string>>>>();
-    expectTypeOf<Monitor["health"]>().toEqualTypeOf<pulumi.Output<"pending" | "up" | "down">>();
+    expectTypeOf<Monitor["health"]>().toEqualTypeOf<pulumi.Output<"pending" | "up" | "degraded" | "down">>();
     expectTypeOf<Monitor["body"]>().toEqualTypeOf<pulumi.Output<string | null>>();
   });
 });
