@@ -1,7 +1,15 @@
-import { extname, join } from "node:path";
+import { join } from "node:path";
 import { Piscina } from "piscina";
 import type { StoredAssertion } from "../../api";
 import { type AssertionOutcome, evaluateAssertions, type ResponseFacts } from "./evaluate-worker";
+
+/**
+ * The worker's file: beside this one once built; from the build (`npm run build`) when this
+ * module runs as TypeScript under the test runner, since a worker thread loads plain JavaScript.
+ */
+function workerFile(): string {
+  return __filename.endsWith(".ts") ? join(__dirname, "../../dist/server/checker/evaluate-worker.js") : join(__dirname, "evaluate-worker.js");
+}
 
 /** How long the assertions of one response may take before they fail (and their worker is ended). */
 export const EVALUATION_BUDGET_MS = 2_000;
@@ -36,9 +44,8 @@ export class AssertionEvaluator {
   }
 
   private workers(): Piscina {
-    // The worker file sits beside this one: `.js` when built, `.ts` under the test runner.
     this.pool ??= new Piscina({
-      filename: join(__dirname, `evaluate-worker${extname(__filename)}`),
+      filename: workerFile(),
       minThreads: 0,
       maxThreads: 2,
       idleTimeout: 30_000,

@@ -2,7 +2,7 @@
  * Judges a response against a monitor's assertions. It runs in a worker thread (see
  * assertion-pool.ts) when a body is judged, so a slow regular expression over a large body never
  * holds up the checker's event loop; it imports nothing of the project's own, so the worker can
- * load this file as it is (compiled, or as TypeScript with Node's type stripping).
+ * load this file alone.
  */
 import { JSONPath } from "jsonpath-plus";
 import { RE2JS } from "re2js";
