@@ -76,13 +76,30 @@ describe("the checker judges assertions and response times", () => {
     });
   });
 
-  it("a failed assertion records the value found beside the expected one", async () => {
+  it("a failed assertion records the value found beside the expected one, and the notification carries it", async () => {
     await withTarget(async (t) => {
       t.contentType = "application/json";
       t.body = JSON.stringify({ status: "degraded" });
-      const m = await create({ name: "status", url: t.url, assertions: [{ source: "json_body", property: "$.status", comparison: "equals", target: "ok" }] });
+      const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${s.receiver.url}/events` } })).body.data;
+      const m = await create({
+        name: "status",
+        url: t.url,
+        channel_ids: [channel.id],
+        assertions: [{ source: "json_body", property: "$.status", comparison: "equals", target: "ok" }],
+      });
       await eventually(async () => (await s.monitor(m.id)).health === "down");
       expect((await beats(m.id))[0]?.assertions[0]).toMatchObject({ actual: "degraded", target: "ok", pass: false });
+      const [got] = await s.receiver.waitFor(1);
+      expect(JSON.parse(got?.body ?? "")).toMatchObject({
+        event: "monitor.down",
+        heartbeat: {
+          error_class: "assertion",
+          error: '1 of 1 assertions failed: json_body $.status equals "ok": found "degraded"',
+          assertions: [{ source: "json_body", property: "$.status", comparison: "equals", target: "ok", actual: "degraded", pass: false }],
+          timings: { first_byte_ms: expect.any(Number), total_ms: expect.any(Number) },
+        },
+      });
+      await s.call("DELETE", `/api/v1/channels/${channel.id}`);
       await s.call("DELETE", `/api/v1/monitors/${m.id}`);
     });
   });
