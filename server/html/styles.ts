@@ -14,7 +14,7 @@ h1{margin:0 0 .25rem;font-size:1.75rem}h2{font-size:1.25rem;margin:2rem 0 .75rem
 .muted{color:var(--muted)}
 .overall{margin:1rem 0;padding:1rem;border-radius:.5rem;border:1px solid var(--line);background:var(--card);font-weight:600}
 .overall.operational{border-left:.5rem solid var(--ok)}.overall.degraded{border-left:.5rem solid var(--warn)}
-.overall.down{border-left:.5rem solid var(--bad)}.overall.unknown{border-left:.5rem solid var(--none)}
+.overall.down{border-left:.5rem solid var(--bad)}.overall.slow{border-left-color:var(--degraded)}.overall.unknown{border-left:.5rem solid var(--none)}
 ul.monitors,ol.bar,ul.incidents{list-style:none;margin:0;padding:0}
 li.monitor{padding:1rem 0;border-bottom:1px solid var(--line)}
 .head{display:flex;justify-content:space-between;gap:1rem;align-items:baseline;flex-wrap:wrap}
