@@ -148,9 +148,7 @@ export class Checker {
     const now = Date.now();
     const recorded = this.store.recordCheck(id, outcome, now, this.runner.policy(monitor, now));
     this.checks++;
-    if (recorded?.transition) {
-      this.notifier.notify(monitor, recorded.transition === "down" ? "monitor.down" : "monitor.up", recorded.heartbeat);
-    }
+    if (recorded?.transition) this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat);
   }
 
   private recordLag(ms: number): void {

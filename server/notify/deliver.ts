@@ -122,5 +122,14 @@ function slackText(event: NotificationEvent): string {
 function subjectOf(event: NotificationEvent): string {
   if (event.event === "test") return "Test notification from pulumi-uptime";
   const name = event.monitor?.name ?? "monitor";
-  return event.event === "monitor.down" ? `🔴 ${name} is down` : `🟢 ${name} is up again`;
+  switch (event.event) {
+    case "monitor.down":
+      return `🔴 ${name} is down`;
+    case "monitor.degraded":
+      return `🟠 ${name} is degraded (slow)`;
+    case "monitor.degraded_resolved":
+      return `🟢 ${name} is no longer degraded`;
+    default:
+      return `🟢 ${name} is up again`;
+  }
 }

@@ -160,5 +160,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE heartbeat_days ADD COLUMN degraded_checks INTEGER NOT NULL DEFAULT 0;
   -- Health stays up for a degraded monitor (it counts as up); this flag tells the two apart.
   ALTER TABLE monitors ADD COLUMN degraded INTEGER NOT NULL DEFAULT 0;
+  -- Channels that also hear degraded transitions.
+  ALTER TABLE channels ADD COLUMN notify_degraded INTEGER NOT NULL DEFAULT 0;
   `,
 ];

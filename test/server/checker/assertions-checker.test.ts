@@ -104,9 +104,22 @@ describe("the checker judges assertions and response times", () => {
     });
   });
 
-  it("a slow target is degraded (up, no incident, shown apart), then down past max_response_ms", async () => {
+  it("a slow target is degraded (up, no incident, shown apart, told to channels that ask), then down past max_response_ms", async () => {
     await withTarget(async (t) => {
-      const m = await create({ name: "slow", url: t.url, timeout_sec: 2, interval_sec: 3, degraded_response_ms: 150, max_response_ms: 900 });
+      const hook = async (path: string, notify_degraded: boolean) =>
+        (await s.call("POST", "/api/v1/channels", { name: path, type: "webhook", config: { url: `${s.receiver.url}/${path}` }, notify_degraded })).body.data;
+      const [wants, ignores] = [await hook("wants-degraded", true), await hook("ignores-degraded", false)];
+      expect([wants.notify_degraded, ignores.notify_degraded]).toEqual([true, false]);
+      const m = await create({
+        name: "slow",
+        url: t.url,
+        timeout_sec: 2,
+        interval_sec: 3,
+        degraded_response_ms: 150,
+        max_response_ms: 900,
+        channel_ids: [wants.id, ignores.id],
+      });
+      const from = s.receiver.received.length;
       await s.call("POST", "/api/v1/status-pages", { slug: "degraded-page", title: "Status", monitor_ids: [m.id] });
       await eventually(async () => (await s.monitor(m.id)).health === "up");
       t.delayMs = 400;
@@ -118,6 +131,8 @@ describe("the checker judges assertions and response times", () => {
       const stats = (await s.call("GET", `/api/v1/monitors/${m.id}/stats?days=1`)).body.data;
       expect(stats).toMatchObject({ incidents: 0, uptime_pct: 100, down_checks: 0 });
       expect(stats.degraded_checks).toBeGreaterThan(0);
+      const told = s.receiver.received.slice(from).map((r) => [r.path, JSON.parse(r.body).event, JSON.parse(r.body).monitor.health]);
+      expect(told).toEqual([["/wants-degraded", "monitor.degraded", "degraded"]]);
 
       t.delayMs = 1200;
       await eventually(async () => (await s.monitor(m.id)).health === "down");
@@ -125,7 +140,10 @@ describe("the checker judges assertions and response times", () => {
       expect(beat).toMatchObject({ status: "down", error_class: "timeout" });
       expect(beat?.error).toMatch(/slower than max_response_ms \(900\)/);
       expect((await s.call("GET", `/api/v1/monitors/${m.id}/stats?days=1`)).body.data.incidents).toBe(1);
+      // Down is told to every channel.
+      await eventually(async () => s.receiver.received.slice(from).filter((r) => JSON.parse(r.body).event === "monitor.down").length === 2);
       await s.call("DELETE", `/api/v1/monitors/${m.id}`);
+      for (const c of [wants, ignores]) await s.call("DELETE", `/api/v1/channels/${c.id}`);
     });
   });
 
@@ -156,7 +174,9 @@ describe("the checker judges assertions and response times", () => {
       // The regex ran to its end (in a worker) and failed the check; the others stayed on time.
       expect(judged?.assertions[0]).toMatchObject({ pass: false });
       console.log(`checker lag p99: ${before.lagP99Ms} ms before, ${after.lagP99Ms} ms with the regex`);
-      expect(after.lagP99Ms ?? 0).toBeLessThan(Math.max(250, (before.lagP99Ms ?? 0) + 200));
+      // Judged on the event loop, the match alone holds every timer for about a second (1.3 s
+      // measured); in the worker, lag stays near its floor (a loaded machine adds some).
+      expect(after.lagP99Ms ?? 0).toBeLessThan(Math.max(600, (before.lagP99Ms ?? 0) + 400));
       for (const m of [...others, slow]) await s.call("DELETE", `/api/v1/monitors/${m.id}`);
     });
   });
