@@ -6,9 +6,10 @@ export const ERROR_CLASSES = ["dns", "connect", "tls", "timeout", "http", "asser
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 
 /**
- * The phases of a check, in ms from its start, each null when not measured: `first_byte_ms`
- * (response headers) and `total_ms` (body read) for HTTP; `connect_ms` for TCP. DNS, connect and
- * TLS of HTTP checks are not split out: connections are pooled and reused.
+ * The phases of a check in ms, each null when not measured: `first_byte_ms` (response headers)
+ * and `total_ms` (body read); for a new connection `dns_ms` and `connect_ms` (http), or `tls_ms`
+ * (https: DNS, TCP and the handshake together); 0 for a reused, pooled connection; `connect_ms`
+ * for tcp checks.
  */
 export const CheckTimingsSchema = z
   .object({

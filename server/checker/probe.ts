@@ -5,6 +5,7 @@ import { assertTargetAllowed, type Resolve, safeLookup } from "../outbound";
 import type { AssertionEvaluator } from "./assertion-pool";
 import type { AssertionOutcome } from "./evaluate-worker";
 import { errorClassOf } from "./error-class";
+import { timingsOf, withPhases } from "./timings";
 
 /** The outcome of one check, and why it failed. */
 export interface ProbeResult {
@@ -65,28 +66,31 @@ export async function probe(ctx: ProbeContext, monitor: Monitor): Promise<ProbeR
   }
 }
 
-/** Phases not measured: undici pools connections and does not say which one a request used. */
+/** A check that got no response: only its total is known. */
 const NO_TIMINGS: CheckTimings = { dns_ms: null, connect_ms: null, tls_ms: null, first_byte_ms: null, total_ms: null };
 
 async function probeHttp(ctx: ProbeContext, monitor: Monitor, url: URL, started: number): Promise<ProbeResult> {
   const timeout = monitor.timeout_sec * 1000;
   const assertions = monitor.assertions ?? ASSERTION_DEFAULTS.assertions;
-  const res = await request(url, {
-    method: monitor.method,
-    headers: { "user-agent": "pulumi-uptime-checker", ...monitor.headers },
-    body: monitor.body ?? undefined,
-    dispatcher: monitor.follow_redirects ? ctx.follow : ctx.direct,
-    headersTimeout: timeout,
-    bodyTimeout: timeout,
-    signal: AbortSignal.timeout(timeout),
-  });
+  const { result, phases } = withPhases(started, () =>
+    request(url, {
+      method: monitor.method,
+      headers: { "user-agent": "pulumi-uptime-checker", ...monitor.headers },
+      body: monitor.body ?? undefined,
+      dispatcher: monitor.follow_redirects ? ctx.follow : ctx.direct,
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+      signal: AbortSignal.timeout(timeout),
+    }),
+  );
+  const res = await result;
   const firstByte = Math.round(performance.now() - started);
   const readBody = monitor.type === "keyword" || assertions.some((a) => a.source === "json_body" || a.source === "text_body");
   let text: string | null = null;
   if (readBody) text = await readLimited(res.body, BODY_LIMIT_BYTES);
   else await res.body.dump();
   const total = Math.round(performance.now() - started);
-  const timings: CheckTimings = { ...NO_TIMINGS, first_byte_ms: firstByte, total_ms: total };
+  const timings = timingsOf(phases, firstByte, total);
   const base = { response_time_ms: total, status_code: res.statusCode, timings };
   const outcomes = ctx.evaluator
     ? await ctx.evaluator.evaluate(assertions, { status_code: res.statusCode, response_time_ms: total, headers: flatHeaders(res.headers), body: text })

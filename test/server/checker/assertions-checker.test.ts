@@ -57,6 +57,9 @@ describe("the checker judges assertions and response times", () => {
       ]);
       // Header names are kept lower-cased: `X-Version` and `x-version` are one assertion.
       expect(beat?.assertions[2]?.property).toBe("x-version");
+      // The first check opens the connection: a TCP connect to an IP literal (no DNS), no TLS.
+      const first = (await beats(m.id)).at(-1)?.timings;
+      expect(first).toMatchObject({ dns_ms: 0, connect_ms: expect.any(Number), tls_ms: null });
       expect(beat?.timings?.first_byte_ms).toBeGreaterThanOrEqual(0);
       expect(beat?.timings?.total_ms).toBeGreaterThanOrEqual(beat?.timings?.first_byte_ms ?? 0);
       await s.call("DELETE", `/api/v1/monitors/${m.id}`);
