@@ -52,9 +52,9 @@ export class CheckRunner {
     const monitor = withExtensions(scheduled);
     switch (monitor.type as string) {
       case "heartbeat":
-        return missedPing(this.store.db, monitor, now);
+        return classed(await missedPing(this.store.db, monitor, now), "timeout");
       case "dns":
-        return withThresholds(await probeDns({ ...monitor, url: monitor.url ?? "" }, this.ctx.allowPrivate), monitor);
+        return withThresholds(classed(await probeDns({ ...monitor, url: monitor.url ?? "" }, this.ctx.allowPrivate), "dns"), monitor);
     }
     if (monitor.url?.startsWith("https://") && (monitor.ssl_expiry_days !== null || !monitor.verify_tls)) {
       const insecure = () => (this.insecure ??= { ...insecureContext(this.ctx.allowPrivate), evaluator: this.evaluator });
@@ -77,6 +77,11 @@ export class CheckRunner {
     await this.insecure?.direct.close();
     await this.evaluator.close();
   }
+}
+
+/** A failure of a check that names no class gets its type's: a missed ping is late, a DNS check's is dns. */
+function classed<T extends CheckOutcome | undefined>(outcome: T, errorClass: "timeout" | "dns"): T {
+  return outcome && !outcome.up && !outcome.error_class ? { ...outcome, error_class: errorClass } : outcome;
 }
 
 /**

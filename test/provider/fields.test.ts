@@ -148,5 +148,10 @@ describe("field tables", () => {
     expectTypeOf<NonNullable<MonitorArgs["headers"]>>().toEqualTypeOf<pulumi.Input<Record<string, pulumi.Input<string>>>>();
     expectTypeOf<Monitor["health"]>().toEqualTypeOf<pulumi.Output<"pending" | "up" | "degraded" | "down">>();
     expectTypeOf<Monitor["body"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    // Assertions are a union discriminated by `source`: a comparison another source takes is a type error.
+    type AssertionInput = pulumi.Unwrap<NonNullable<MonitorArgs["assertions"]>>[number];
+    expectTypeOf<{ source: "json_body"; property: string; comparison: "equals"; target: string }>().toExtend<AssertionInput>();
+    expectTypeOf<{ source: "text_body"; comparison: "greater_than"; target: string }>().not.toExtend<AssertionInput>();
+    expectTypeOf<{ source: "headers"; comparison: "equals"; target: string }>().not.toExtend<AssertionInput>();
   });
 });
