@@ -22,15 +22,17 @@ export const EmailConfigSchema = z.strictObject({ address: z.email("must be an e
 
 const name = displayName();
 const external_id = ExternalIdSchema.optional();
+/** Whether the channel also hears of degraded transitions (extension; default false). */
+const notify_degraded = z.boolean().optional();
 
 /** The body of `POST /api/v1/channels`: `config` depends on `type`. */
 export const CreateChannelSchema = z
   .discriminatedUnion(
     "type",
     [
-      z.strictObject({ name, type: z.literal("webhook"), config: WebhookConfigSchema, external_id }),
-      z.strictObject({ name, type: z.literal("slack"), config: SlackConfigSchema, external_id }),
-      z.strictObject({ name, type: z.literal("email"), config: EmailConfigSchema, external_id }),
+      z.strictObject({ name, type: z.literal("webhook"), config: WebhookConfigSchema, external_id, notify_degraded }),
+      z.strictObject({ name, type: z.literal("slack"), config: SlackConfigSchema, external_id, notify_degraded }),
+      z.strictObject({ name, type: z.literal("email"), config: EmailConfigSchema, external_id, notify_degraded }),
     ],
     { error: `must be one of ${CHANNEL_TYPES.join(", ")}` },
   )
@@ -47,6 +49,7 @@ export const UpdateChannelSchema = z
     name: name.optional(),
     config: z.record(z.string(), z.unknown()).optional(),
     external_id,
+    notify_degraded,
   })
   .meta({
     id: "UpdateChannel",
@@ -78,6 +81,8 @@ export const ChannelSchema = z
     config_fingerprint: z.string(),
     /** The client's mark (see `ExternalIdSchema`); null when none was set. */
     external_id: z.string().nullable(),
+    /** Whether the channel hears `monitor.degraded` and `monitor.degraded_resolved` (extension). */
+    notify_degraded: z.boolean(),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -125,6 +130,13 @@ export const CHANNEL_FIELDS = {
     outputOnly: true,
     description: "The service's fingerprint right after the provider last wrote the config: a different live one is drift.",
   },
+  /** Also tell this channel when a monitor turns degraded (slow) and when it is fast again. Default false. */
+  notifyDegraded: {
+    api: "notify_degraded",
+    type: { type: "boolean" },
+    description: "Also hear `monitor.degraded` and `monitor.degraded_resolved` (slower than a monitor's `degradedResponseMs`, and back).",
+    default: false,
+  },
   /** When the channel was created. */
   createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the channel was created." },
   /** When the channel last changed. */
@@ -144,7 +156,7 @@ export const ChannelTestResultSchema = z
 export type ChannelTestResult = z.infer<typeof ChannelTestResultSchema>;
 
 /** Events a channel receives. */
-export const EVENT_TYPES = ["monitor.down", "monitor.up", "test"] as const;
+export const EVENT_TYPES = ["monitor.down", "monitor.up", "monitor.degraded", "monitor.degraded_resolved", "test"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**

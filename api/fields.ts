@@ -1,3 +1,5 @@
+import { normalizeAssertions } from "./assertions";
+
 /**
  * The shape of a kind's field table: one row per property, keyed by the property name Pulumi
  * programs use (camelCase). Each kind declares its table beside its zod schema (`MONITOR_FIELDS`
@@ -14,6 +16,10 @@ export interface FieldType {
   items?: FieldType | { oneOf: readonly FieldType[] };
   /** Value type of an object used as a map. */
   additionalProperties?: FieldType;
+  /** A named object type (`Assertion`): its properties, and which of them are required. */
+  ref?: string;
+  properties?: Readonly<Record<string, FieldType>>;
+  requiredProperties?: readonly string[];
   /** Whether the API may return `null` (an input left out). */
   nullable?: boolean;
 }
@@ -21,9 +27,10 @@ export interface FieldType {
 /**
  * How two values of a field are judged equal: `set` (order and duplicates do not count; numbers
  * sort before strings), `lowercase-set` (a set compared lower-cased), `case-insensitive-keys`
- * (a map whose keys are compared lower-cased).
+ * (a map whose keys are compared lower-cased), `assertions` (a list in order, absent parts as
+ * null, header names lower-cased; see assertions.ts).
  */
-export type NormalForm = "set" | "lowercase-set" | "case-insensitive-keys";
+export type NormalForm = "set" | "lowercase-set" | "case-insensitive-keys" | "assertions";
 
 /** One property of a resource kind. */
 export interface Field {
@@ -83,6 +90,7 @@ export const RESOURCE_FIELDS = {
 /** The value in its normal form: equal values compare equal however they were written. */
 export function normalize(form: NormalForm | undefined, value: unknown): unknown {
   if (value === undefined || value === null || form === undefined) return value;
+  if (form === "assertions") return normalizeAssertions(value);
   // A value of another shape (an unknown during preview, a rule broken) is judged as it is.
   if (form === "case-insensitive-keys") {
     if (typeof value !== "object" || Array.isArray(value)) return value;

@@ -1,19 +1,65 @@
 import { z } from "zod";
 import { queryInt, Timestamp } from "./common";
 
+/** What kind of failure a check was: name resolution, connection, TLS, timeout, HTTP status, or an assertion (keyword included). */
+export const ERROR_CLASSES = ["dns", "connect", "tls", "timeout", "http", "assertion"] as const;
+export type ErrorClass = (typeof ERROR_CLASSES)[number];
+
+/**
+ * The phases of a check in ms, each null when not measured: `first_byte_ms` (response headers)
+ * and `total_ms` (body read); for a new connection `dns_ms` and `connect_ms` (http), or `tls_ms`
+ * (https: DNS, TCP and the handshake together); 0 for a reused, pooled connection; `connect_ms`
+ * for tcp checks.
+ */
+export const CheckTimingsSchema = z
+  .object({
+    dns_ms: z.int().nullable(),
+    connect_ms: z.int().nullable(),
+    tls_ms: z.int().nullable(),
+    first_byte_ms: z.int().nullable(),
+    total_ms: z.int().nullable(),
+  })
+  .meta({ id: "CheckTimings" });
+export type CheckTimings = z.infer<typeof CheckTimingsSchema>;
+
+/** One assertion's outcome in a heartbeat. */
+export const AssertionResultSchema = z
+  .object({
+    source: z.string(),
+    property: z.string().nullable(),
+    comparison: z.string(),
+    /** The expected value (the assertion's target). */
+    target: z.string().nullable(),
+    /** The value found, as text (at most 200 characters). */
+    actual: z.string().nullable(),
+    pass: z.boolean(),
+    /** Why it could not be judged, e.g. a body that is not JSON. */
+    reason: z.string().optional(),
+  })
+  .meta({ id: "AssertionResult" });
+
 /** One check result. */
 export const HeartbeatSchema = z
   .object({
     id: z.string(),
     monitor_id: z.string(),
     checked_at: Timestamp,
-    /** `maintenance`: a failed check inside a maintenance window (extension), not downtime. */
-    status: z.enum(["up", "down", "maintenance"]),
+    /**
+     * `maintenance`: a failed check inside a maintenance window (extension), not downtime;
+     * `degraded`: up, but slower than `degraded_response_ms` (counted as up in uptime).
+     */
+    status: z.enum(["up", "degraded", "down", "maintenance"]),
     response_time_ms: z.int().nullable(),
     status_code: z.int().nullable(),
     error: z.string().nullable(),
     /** https monitors with `ssl_expiry_days`: when the certificate expires (extension). */
     cert_expires_at: Timestamp.nullable().optional(),
+    /** Why it failed: `dns`, `connect`, `tls`, `timeout`, `http` or `assertion`; null when up. */
+    error_class: z.enum(ERROR_CLASSES).nullable().optional(),
+    /** Each assertion's outcome, in order (http and keyword monitors with assertions). */
+    assertions: z.array(AssertionResultSchema).optional(),
+    /** The phases measured; null for checks that measure none (heartbeat). */
+    timings: CheckTimingsSchema.nullable().optional(),
   })
   .meta({ id: "Heartbeat" });
 export type Heartbeat = z.infer<typeof HeartbeatSchema>;
@@ -37,6 +83,8 @@ export const StatsSchema = z
     checks: z.int(),
     up_checks: z.int(),
     down_checks: z.int(),
+    /** Checks slower than `degraded_response_ms`: counted in `up_checks` too. */
+    degraded_checks: z.int().optional(),
     /** Failed checks inside maintenance windows (extension): neither up nor down. */
     maintenance_checks: z.int().optional(),
     /** null when there were no checks. */

@@ -1,3 +1,4 @@
+export * from "./assertions";
 export * from "./channel";
 export * from "./common";
 export * from "./fields";

@@ -1,3 +1,4 @@
+import { assertionViolations } from "./assertions";
 import type { ErrorDetail } from "./common";
 import { checkDnsUrl, monitorExtensionViolations } from "./monitor-extensions";
 import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, type MonitorSpec, type MonitorType } from "./monitor";
@@ -17,6 +18,7 @@ export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTER
   const urlProblem = checkUrl(m.type, m.url);
   if (urlProblem) out.push({ field: "url", message: urlProblem });
   out.push(...monitorExtensionViolations(m));
+  out.push(...assertionViolations(m));
   if (m.type === "keyword" && m.keyword === null) {
     out.push({ field: "keyword", message: "is required for keyword monitors" });
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
+import { ASSERTION_ROWS, assertionFields, assertionRead, type StoredAssertion } from "./assertions";
 import { apiRows, type FieldTable, normalize, sortedSet } from "./fields";
 import { MONITOR_EXTENSION_ROWS, monitorExtensionFields, monitorExtensionRead } from "./monitor-extensions";
 
@@ -71,6 +72,7 @@ export const monitorFields = {
   keyword_case_sensitive: z.boolean(),
   /** Whether the probe follows redirects. */
   follow_redirects: z.boolean(),
+  ...assertionFields,
   /** Channels notified when the monitor goes down or comes back; a set, stored sorted. */
   channel_ids: z.array(z.string().min(1).max(100)).max(50, "must have at most 50 channels"),
   /** Free labels; stored lower-cased and sorted, as a set. */
@@ -185,6 +187,7 @@ export const MONITOR_FIELDS = {
     description: "Whether `keyword` matches case-sensitively.",
     default: false,
   },
+  ...ASSERTION_ROWS,
   /** Whether probes follow redirects. Default true. */
   followRedirects: { api: "follow_redirects", type: { type: "boolean" }, description: "Whether probes follow redirects.", default: true },
   /** Channels notified when the monitor goes down or comes back; a set. */
@@ -212,12 +215,12 @@ export const MONITOR_FIELDS = {
   },
   /** `active` or `paused`, as the service reports it. */
   status: { api: "status", type: { type: "string", enum: ["active", "paused"] }, outputOnly: true, description: "`active` or `paused`, as the service reports it." },
-  /** `pending` until the first check, then `up` or `down` (as of the last refresh). */
+  /** `pending` until the first check, then `up`, `degraded` (slow) or `down` (as of the last refresh). */
   health: {
     api: "health",
-    type: { type: "string", enum: ["pending", "up", "down"] },
+    type: { type: "string", enum: ["pending", "up", "degraded", "down"] },
     outputOnly: true,
-    description: "`pending` until the first check, then `up` or `down` (as of the last refresh).",
+    description: "`pending` until the first check, then `up`, `degraded` (slower than `degradedResponseMs`) or `down`, as of the last refresh.",
   },
   /** When the last check ran. */
   lastCheckedAt: { api: "last_checked_at", type: { type: "string", nullable: true }, outputOnly: true, description: "When the last check ran." },
@@ -230,7 +233,7 @@ export const MONITOR_FIELDS = {
 } as const satisfies FieldTable;
 
 /** Every writable field, defaults applied and normal forms taken: what the server stores. */
-export type MonitorSpec = { -readonly [K in keyof Fields]: z.output<Fields[K]> };
+export type MonitorSpec = { -readonly [K in keyof Fields]: K extends "assertions" ? StoredAssertion[] : z.output<Fields[K]> };
 
 /** A monitor as the API returns it. */
 export const MonitorSchema = z
@@ -248,6 +251,7 @@ export const MonitorSchema = z
     keyword: z.string().nullable(),
     keyword_case_sensitive: z.boolean(),
     follow_redirects: z.boolean(),
+    ...assertionRead,
     channel_ids: z.array(z.string()),
     tags: z.array(z.string()),
     /** The client's mark (see `ExternalIdSchema`); null when none was set. */
@@ -255,8 +259,8 @@ export const MonitorSchema = z
     ...monitorExtensionRead,
     /** `active` or `paused`; changed only by pause and resume. */
     status: z.enum(["active", "paused"]),
-    /** `pending` until the first check, then `up` or `down`. */
-    health: z.enum(["pending", "up", "down"]),
+    /** `pending` until the first check, then `up`, `degraded` (up, but slower than `degraded_response_ms`) or `down`. */
+    health: z.enum(["pending", "up", "degraded", "down"]),
     last_checked_at: Timestamp.nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,

@@ -101,7 +101,8 @@ export const StatusDocumentSchema = z
       z.object({
         name: z.string(),
         /** `maintenance` (extension): a maintenance window covers the monitor now. */
-        status: z.enum(["up", "down", "pending", "paused", "maintenance"]),
+        /** `degraded`: up, but slower than the monitor's `degraded_response_ms`. */
+        status: z.enum(["up", "degraded", "down", "pending", "paused", "maintenance"]),
         uptime_pct_24h: z.number().nullable(),
         uptime_pct_30d: z.number().nullable(),
         last_checked_at: Timestamp.nullable(),

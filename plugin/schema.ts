@@ -13,9 +13,16 @@ type Json = Record<string, unknown>;
 /** The resource kinds of the schema: name → description and field table. */
 export type SchemaKinds = Readonly<Record<string, { description: string; table: FieldTable }>>;
 
-/** Pulumi's type for a field type; enums stay plain strings (their values are in the description). */
+/** The token of a named object type: `uptime:index:Assertion`. */
+const typeToken = (ref: string) => `${PACKAGE}:index:${ref}`;
+
+/**
+ * Pulumi's type for a field type; enums stay plain strings (their values are in the description).
+ * A named object (`ref`) is a reference into the schema's `types`, so SDKs get a class for it.
+ */
 function typeOf(t: FieldType | { oneOf: readonly FieldType[] }): Json {
   if ("oneOf" in t) return { oneOf: t.oneOf.map(typeOf) };
+  if (t.ref) return { $ref: `#/types/${typeToken(t.ref)}` };
   return {
     type: t.type,
     ...(t.items ? { items: typeOf(t.items) } : {}),
@@ -34,6 +41,34 @@ function property(row: Field): Json {
     ...(row.replaceOnChange ? { replaceOnChanges: true, willReplaceOnChanges: true } : {}),
     ...(isPrimitive(row.default) && !row.outputOnly ? { default: row.default } : {}),
   };
+}
+
+/** Every named object type the tables use, found through arrays and maps. */
+function namedTypes(t: FieldType | { oneOf: readonly FieldType[] } | undefined, out: Map<string, FieldType>): void {
+  if (!t) return;
+  if ("oneOf" in t) return t.oneOf.forEach((o) => namedTypes(o, out));
+  if (t.ref) out.set(t.ref, t);
+  namedTypes(t.items, out);
+  namedTypes(t.additionalProperties, out);
+  for (const p of Object.values(t.properties ?? {})) namedTypes(p, out);
+}
+
+/** The schema's `types`: one object type per named object, its properties typed, enums listed. */
+function objectTypes(kinds: SchemaKinds): Json {
+  const found = new Map<string, FieldType>();
+  for (const k of Object.values(kinds)) for (const row of Object.values(k.table)) namedTypes(row.type, found);
+  return Object.fromEntries(
+    [...found].map(([ref, t]) => [
+      typeToken(ref),
+      {
+        type: "object",
+        properties: Object.fromEntries(
+          Object.entries(t.properties ?? {}).map(([p, pt]) => [p, { ...typeOf(pt), ...(pt.enum ? { description: `One of: ${pt.enum.map((v) => `\`${v}\``).join(", ")}.` } : {}) }]),
+        ),
+        required: t.requiredProperties ?? [],
+      },
+    ]),
+  );
 }
 
 /** The config every provider instance reads: the same keys as the dynamic resources' stack config. */
@@ -94,6 +129,7 @@ export function packageSchema(kinds: SchemaKinds, version: string): Json {
       inputProperties: CONFIG,
       properties: { baseUrl: CONFIG.baseUrl },
     },
+    types: objectTypes(kinds),
     resources: Object.fromEntries(
       Object.entries(kinds).map(([name, k]) => [`${PACKAGE}:index:${name}`, resource(k.description, k.table)]),
     ),

@@ -34,6 +34,14 @@ const api = new uptime.Monitor("api-health", {
   method: "GET",
   headers: { Accept: "application/json" },
   expectedStatusCodes: [200],
+  // Slower than 2 s is degraded (no incident), slower than 4 s is down.
+  degradedResponseMs: 2000,
+  maxResponseMs: 4000,
+  assertions: [
+    { source: "headers", property: "Content-Type", comparison: "contains", target: "json" },
+    { source: "json_body", property: "$.status", comparison: "equals", target: "ok" },
+    { source: "response_time", comparison: "less_than", target: "3000" },
+  ],
   tags: ["api", "public"],
   channelIds: everyone,
 });

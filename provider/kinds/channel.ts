@@ -72,12 +72,13 @@ export const channelKind: Kind<Channel> = {
     });
   },
 
-  desired: (inputs) => ({ name: inputs.name, type: inputs.type, config: apiConfig(inputs.config) }),
+  desired: (inputs) => ({ name: inputs.name, type: inputs.type, config: apiConfig(inputs.config), notify_degraded: inputs.notifyDegraded === true }),
 
   // A live fingerprint other than the recorded one is a change, whatever config the state holds.
   actual: (outputs) => ({
     name: outputs.name,
     type: outputs.type,
+    notify_degraded: outputs.notifyDegraded === true,
     config: typeof outputs.writtenFingerprint === "string" && outputs.writtenFingerprint !== outputs.configFingerprint
       ? { changed_outside_pulumi: outputs.configFingerprint }
       : apiConfig(outputs.config),

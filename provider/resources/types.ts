@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { FieldTable, FieldType, RESOURCE_FIELDS } from "../../api";
+import type { Assertion, FieldTable, FieldType, RESOURCE_FIELDS } from "../../api";
 import type { ConnectionArgs } from "./options";
 
 /**
@@ -9,7 +9,14 @@ import type { ConnectionArgs } from "./options";
 
 /** The TypeScript type a field type describes. */
 export type TsOf<T> = T extends { nullable: true } ? Plain<T> | null : Plain<T>;
-type Plain<T> = T extends { enum: readonly (infer E)[] }
+/** The TypeScript types of the tables' named object types (`ref`). */
+interface NamedTypes {
+  Assertion: Assertion;
+}
+
+type Plain<T> = T extends { ref: infer N extends keyof NamedTypes }
+  ? NamedTypes[N]
+  : T extends { enum: readonly (infer E)[] }
   ? E
   : T extends { type: "string" }
     ? string

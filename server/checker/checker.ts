@@ -163,9 +163,7 @@ export class Checker {
     const recorded = this.store.recordCheck(id, outcome, now, this.runner.policy(monitor, now));
     this.checks++;
     if (recorded) this.observer?.checked(monitor.type, outcome.up, performance.now() - started);
-    if (recorded?.transition) {
-      this.notifier.notify(monitor, recorded.transition === "down" ? "monitor.down" : "monitor.up", recorded.heartbeat);
-    }
+    if (recorded?.transition) this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat);
   }
 
   private recordLag(ms: number): void {

@@ -9,7 +9,11 @@ const OVERALL: Record<StatusPageView["status"], string> = {
   unknown: "… No checks yet",
   maintenance: "⚒ Under maintenance",
 };
-const STATE: Record<PageMonitor["status"], string> = { up: "✓ Up", down: "✗ Down", paused: "‖ Paused", pending: "… Pending", maintenance: "⚒ Maintenance" };
+const STATE: Record<PageMonitor["status"], string> = { up: "✓ Up", degraded: "◔ Degraded", down: "✗ Down", paused: "‖ Paused", pending: "… Pending", maintenance: "⚒ Maintenance" };
+
+/** "degraded" with nothing down: slow, not broken. */
+const slowOnly = (v: StatusPageView): boolean => v.status === "degraded" && !v.monitors.some((m) => m.status === "down");
+const overall = (v: StatusPageView): string => (slowOnly(v) ? "◔ Degraded performance" : OVERALL[v.status]);
 
 /** A day's colour class and its label: the label says what the colour shows. */
 export function dayLabel(d: DayCell): { cls: string; label: string } {
@@ -54,7 +58,7 @@ export function renderStatusPage(v: StatusPageView): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="color-scheme" content="light dark"><title>${e(v.title)}: status</title><style>${STATUS_PAGE_CSS}</style></head>
 <body><main><header><h1>${e(v.title)}</h1>${v.description ? `<p class="muted">${e(v.description)}</p>` : ""}</header>
-<p class="overall ${v.status}" role="status">${OVERALL[v.status]}</p>
+<p class="overall ${v.status}${slowOnly(v) ? " slow" : ""}" role="status">${overall(v)}</p>
 <section aria-labelledby="h-monitors"><h2 id="h-monitors">Monitors</h2>
 ${v.monitors.length ? `<ul class="monitors">${v.monitors.map(monitor).join("")}</ul>${LEGEND}` : `<p class="muted">No monitors on this page.</p>`}</section>
 <section aria-labelledby="h-incidents"><h2 id="h-incidents">Recent incidents</h2>${incidents}</section>

@@ -4,9 +4,9 @@
  */
 export const STATUS_PAGE_CSS = `
 :root{--bg:#fff;--fg:#1b1f24;--muted:#57606a;--card:#f6f8fa;--line:#d0d7de;
---ok:#1a7f37;--warn:#bf8700;--bad:#cf222e;--none:#d0d7de;--maint:#0969da;color-scheme:light dark}
+--ok:#1a7f37;--warn:#bf8700;--bad:#cf222e;--none:#d0d7de;--maint:#0969da;--degraded:#bc4c00;color-scheme:light dark}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#8d96a0;--card:#161b22;--line:#30363d;
---ok:#3fb950;--warn:#d29922;--bad:#f85149;--none:#30363d;--maint:#58a6ff}}
+--ok:#3fb950;--warn:#d29922;--bad:#f85149;--none:#30363d;--maint:#58a6ff;--degraded:#db6d28}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif}
 main{max-width:60rem;margin:0 auto;padding:1.5rem 1rem 3rem}
@@ -14,11 +14,11 @@ h1{margin:0 0 .25rem;font-size:1.75rem}h2{font-size:1.25rem;margin:2rem 0 .75rem
 .muted{color:var(--muted)}
 .overall{margin:1rem 0;padding:1rem;border-radius:.5rem;border:1px solid var(--line);background:var(--card);font-weight:600}
 .overall.operational{border-left:.5rem solid var(--ok)}.overall.degraded{border-left:.5rem solid var(--warn)}
-.overall.down{border-left:.5rem solid var(--bad)}.overall.unknown{border-left:.5rem solid var(--none)}
+.overall.down{border-left:.5rem solid var(--bad)}.overall.slow{border-left-color:var(--degraded)}.overall.unknown{border-left:.5rem solid var(--none)}
 ul.monitors,ol.bar,ul.incidents{list-style:none;margin:0;padding:0}
 li.monitor{padding:1rem 0;border-bottom:1px solid var(--line)}
 .head{display:flex;justify-content:space-between;gap:1rem;align-items:baseline;flex-wrap:wrap}
-.state{font-weight:600}.state.up{color:var(--ok)}.state.down{color:var(--bad)}.state.paused,.state.pending{color:var(--muted)}
+.state{font-weight:600}.state.up{color:var(--ok)}.state.down{color:var(--bad)}.state.degraded{color:var(--degraded)}.state.paused,.state.pending{color:var(--muted)}
 ol.bar{display:grid;grid-template-columns:repeat(90,1fr);gap:2px;margin:.5rem 0 .25rem;height:2rem}
 ol.bar li{border-radius:2px;background:var(--none)}
 ol.bar li.ok{background:var(--ok)}ol.bar li.warn{background:var(--warn)}ol.bar li.bad{background:var(--bad)}

@@ -66,7 +66,7 @@ export async function deliver(
     return { status_code: null, response_time_ms: elapsed() };
   }
   const url = new URL(channel.type === "slack" ? (config.webhook_url as string) : (config.url as string));
-  const body = JSON.stringify(channel.type === "slack" ? { text: subjectOf(event) } : event);
+  const body = JSON.stringify(channel.type === "slack" ? { text: slackText(event) } : event);
   const headers: Record<string, string> = {
     "content-type": "application/json",
     "user-agent": "pulumi-uptime-server",
@@ -112,8 +112,24 @@ function withoutCredentials(event: NotificationEvent): NotificationEvent {
   }
 }
 
+/** Slack's one message: the subject, and for a failure why it failed (its class and error). */
+function slackText(event: NotificationEvent): string {
+  const hb = event.heartbeat;
+  if (event.event !== "monitor.down" || !hb?.error) return subjectOf(event);
+  return `${subjectOf(event)}\n${hb.error_class ? `${hb.error_class}: ` : ""}${hb.error}`;
+}
+
 function subjectOf(event: NotificationEvent): string {
   if (event.event === "test") return "Test notification from pulumi-uptime";
   const name = event.monitor?.name ?? "monitor";
-  return event.event === "monitor.down" ? `🔴 ${name} is down` : `🟢 ${name} is up again`;
+  switch (event.event) {
+    case "monitor.down":
+      return `🔴 ${name} is down`;
+    case "monitor.degraded":
+      return `🟠 ${name} is degraded (slow)`;
+    case "monitor.degraded_resolved":
+      return `🟢 ${name} is no longer degraded`;
+    default:
+      return `🟢 ${name} is up again`;
+  }
 }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
-import type { Heartbeat } from "../../api";
+import type { EventType, Heartbeat, Monitor } from "../../api";
 import type { ScheduledMonitor } from "../store/monitors";
 import { type DeliveryContext, deliver, type NotificationEvent } from "./deliver";
 
@@ -8,6 +8,16 @@ export interface DeliveryObserver {
   delivered(channelType: string): void;
   failed(channelType: string): void;
 }
+
+/** The monitor's health each event reports. */
+const HEALTH_AFTER: Record<Exclude<EventType, "test">, Monitor["health"]> = {
+  "monitor.down": "down",
+  "monitor.up": "up",
+  "monitor.degraded": "degraded",
+  "monitor.degraded_resolved": "up",
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 /**
  * Delivers `monitor.down` / `monitor.up` to each of a monitor's channels, in the background:
@@ -27,14 +37,17 @@ export class Notifier {
     private readonly observer?: DeliveryObserver,
   ) {}
 
-  notify(monitor: ScheduledMonitor, event: "monitor.down" | "monitor.up", heartbeat: Heartbeat): void {
+  notify(monitor: ScheduledMonitor, event: Exclude<EventType, "test">, heartbeat: Heartbeat): void {
     const body: NotificationEvent = {
       event,
       occurred_at: heartbeat.checked_at,
-      monitor: { id: monitor.id, name: monitor.name, type: monitor.type, url: monitor.url, health: event === "monitor.up" ? "up" : "down" },
+      monitor: { id: monitor.id, name: monitor.name, type: monitor.type, url: monitor.url, health: HEALTH_AFTER[event] },
       heartbeat,
     };
+    // Degraded transitions go only to the channels that asked for them.
+    const degradedEvent = event === "monitor.degraded" || event === "monitor.degraded_resolved";
     for (const channel of this.ctx.store.channels.forMonitor(monitor.id)) {
+      if (degradedEvent && !channel.notify_degraded) continue;
       // deliverWithRetry never rejects: each failure ends in a log line.
       const delivery = this.deliverWithRetry(this.contextFor(monitor.account_id), channel, body);
       this.pending.add(delivery);

@@ -40,7 +40,7 @@ export class ChannelService {
   create(principal: Principal, body: CreateChannel): Channel {
     checkConfig(body.config, this.allowPrivate);
     assertExternalIdFree(this.store, "channels", principal.accountId, body.external_id);
-    return this.store.channels.create(principal.accountId, body.name, body.type, body.config, body.external_id ?? null);
+    return this.store.channels.create(principal.accountId, body.name, body.type, body.config, body.external_id ?? null, body.notify_degraded ?? false);
   }
 
   /** PATCH: a new name and/or a whole new config, validated against the channel's type. */
@@ -66,10 +66,16 @@ export class ChannelService {
     // A PATCH that changes nothing writes nothing: `updated_at` stays, so a client that rewrites
     // a config it cannot read back (reads mask it) leaves no trace when the value was already held.
     const externalId = body.external_id === undefined ? current.external_id : body.external_id;
-    if (name === current.name && externalId === current.external_id && canonicalConfigJson(config) === canonicalConfigJson(current.config)) {
+    const notifyDegraded = body.notify_degraded ?? current.notify_degraded;
+    if (
+      name === current.name &&
+      externalId === current.external_id &&
+      notifyDegraded === current.notify_degraded &&
+      canonicalConfigJson(config) === canonicalConfigJson(current.config)
+    ) {
       return this.store.channels.get(principal.accountId, id) as Channel;
     }
-    return this.store.channels.update(principal.accountId, id, name, config, body.external_id) as Channel;
+    return this.store.channels.update(principal.accountId, id, name, config, body.external_id, body.notify_degraded) as Channel;
   }
 
   delete(principal: Principal, id: string): Channel {

@@ -5,7 +5,8 @@ import { DAY_MS } from "../store/heartbeats";
 
 /**
  * The public document: names and health only. Overall `unknown` until a monitor has been
- * checked; `operational` when every checked one is up, `down` when all are down, else `degraded`;
+ * checked; `operational` when every checked one is up, `down` when all are down, else `degraded`
+ * (some down, or some slower than their `degraded_response_ms`);
  * `maintenance` when a window covers a monitor and none is down.
  */
 export function statusDocument(store: Store, slug: string, now = Date.now()): StatusDocument {
@@ -23,8 +24,9 @@ export function statusDocument(store: Store, slug: string, now = Date.now()): St
     uptime_pct_30d: store.heartbeats.uptimeDays(m.id, 30, now),
     last_checked_at: m.last_checked_at,
   }));
-  const checked = monitors.filter((m) => m.status === "up" || m.status === "down");
+  const checked = monitors.filter((m) => m.status === "up" || m.status === "degraded" || m.status === "down");
   const down = checked.filter((m) => m.status === "down").length;
+  const slow = checked.some((m) => m.status === "degraded");
   const maintenance = monitors.some((m) => m.status === "maintenance");
   const status =
     down === 0 && maintenance
@@ -32,7 +34,7 @@ export function statusDocument(store: Store, slug: string, now = Date.now()): St
       : checked.length === 0
       ? "unknown"
       : down === 0
-        ? "operational"
+        ? slow ? "degraded" : "operational"
         : down === checked.length
           ? "down"
           : "degraded";

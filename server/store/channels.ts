@@ -11,6 +11,7 @@ interface ChannelRow {
   type: ChannelType;
   config: string;
   external_id: string | null;
+  notify_degraded: number;
   created_at: string;
   updated_at: string;
 }
@@ -67,34 +68,38 @@ export class ChannelRepository {
     type: ChannelType,
     config: ChannelConfig,
     externalId: string | null = null,
+    notifyDegraded = false,
   ): Channel {
     const id = newId("chn");
     const now = nowIso();
     this.db
       .prepare(
-        "INSERT INTO channels (id, account_id, name, type, config, external_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO channels (id, account_id, name, type, config, external_id, notify_degraded, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(id, accountId, name, type, this.secrets.seal(JSON.stringify(config)), externalId, now, now);
+      .run(id, accountId, name, type, this.secrets.seal(JSON.stringify(config)), externalId, notifyDegraded ? 1 : 0, now, now);
     return this.get(accountId, id) as Channel;
   }
 
-  /** Stores a new name and config; `externalId` undefined keeps the current mark. */
+  /** Stores a new name and config; `externalId` (and `notifyDegraded`) undefined keeps the current value. */
   update(
     accountId: string,
     id: string,
     name: string,
     config: ChannelConfig,
     externalId?: string | null,
+    notifyDegraded?: boolean,
   ): Channel | undefined {
     this.db
       .prepare(
-        "UPDATE channels SET name = ?, config = ?, external_id = iif(?, ?, external_id), updated_at = ? WHERE id = ? AND account_id = ?",
+        "UPDATE channels SET name = ?, config = ?, external_id = iif(?, ?, external_id), notify_degraded = iif(?, ?, notify_degraded), updated_at = ? WHERE id = ? AND account_id = ?",
       )
       .run(
         name,
         this.secrets.seal(JSON.stringify(config)),
         externalId !== undefined ? 1 : 0,
         externalId ?? null,
+        notifyDegraded !== undefined ? 1 : 0,
+        notifyDegraded ? 1 : 0,
         nowIso(),
         id,
         accountId,
@@ -134,6 +139,7 @@ export class ChannelRepository {
       // key file's oldest key, so a `keys rotate-secret` keeps fingerprints until that key is dropped.
       config_fingerprint: this.secrets.mac(`channel-config\0${row.id}\0${canonicalConfigJson(config)}`),
       external_id: row.external_id,
+      notify_degraded: row.notify_degraded === 1,
       created_at: row.created_at,
       updated_at: row.updated_at,
     };

@@ -2,8 +2,11 @@ import type { DatabaseSync } from "node:sqlite";
 import type { Heartbeat } from "../../api";
 import { newId } from "./ids";
 
-/** The health change a check caused: `down` when an incident opened, `up` when one closed. */
-export type Transition = "down" | "up";
+/**
+ * The health change a check caused: `down` when an incident opened, `up` when one closed;
+ * `degraded` when an up (or pending) monitor turned slow, `degraded_resolved` when it is fast again.
+ */
+export type Transition = "down" | "up" | "degraded" | "degraded_resolved";
 
 /** Incidents of a window: how many touched it and how long they were down inside it. */
 export interface IncidentSummary {
@@ -35,9 +38,12 @@ export class HealthRepository {
    * streaks.ts) and opens or closes its incident; returns the change, if any.
    */
   apply(monitorId: string, previous: string, health: "pending" | "up" | "down", heartbeat: Heartbeat, at: number): Transition | undefined {
+    // Degraded is up (no incident, counted as up) with a flag, shown as its own health.
+    const degraded = health === "up" && heartbeat.status === "degraded" ? 1 : 0;
+    const was = (this.db.prepare("SELECT degraded FROM monitors WHERE id = ?").get(monitorId) as { degraded: number } | undefined)?.degraded ?? 0;
     this.db
-      .prepare("UPDATE monitors SET health = ?, last_checked_at = ? WHERE id = ?")
-      .run(health, heartbeat.checked_at, monitorId);
+      .prepare("UPDATE monitors SET health = ?, degraded = ?, last_checked_at = ? WHERE id = ?")
+      .run(health, degraded, heartbeat.checked_at, monitorId);
     this.changed(monitorId);
     if (health === "down" && previous !== "down") {
       this.db.prepare("INSERT INTO incidents (id, monitor_id, started_at) VALUES (?, ?, ?)").run(newId("inc"), monitorId, at);
@@ -47,6 +53,7 @@ export class HealthRepository {
       this.db.prepare("UPDATE incidents SET ended_at = ? WHERE monitor_id = ? AND ended_at IS NULL").run(at, monitorId);
       return "up";
     }
+    if (health === "up" && degraded !== was) return degraded ? "degraded" : "degraded_resolved";
     return undefined;
   }
 

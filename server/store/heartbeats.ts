@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { Heartbeat, Stats } from "../../api";
+import type { CheckTimings, ErrorClass, Heartbeat, Stats } from "../../api";
 import type { HealthRepository, Transition } from "./health";
 import { newId } from "./ids";
 import { bucketOf, type Histogram, quantile } from "./rollup";
@@ -13,6 +13,11 @@ export interface CheckOutcome {
   error: string | null;
   /** https monitors with certificate checks: when the certificate expires (RFC 3339). */
   cert_expires_at?: string | null;
+  /** Up, but slower than `degraded_response_ms`. */
+  degraded?: boolean;
+  error_class?: ErrorClass | null;
+  assertions?: NonNullable<Heartbeat["assertions"]>;
+  timings?: CheckTimings | null;
 }
 
 /** A recorded check and the health change it caused, if any. */
@@ -38,6 +43,27 @@ interface HeartbeatRow {
   error: string | null;
   maintenance: number;
   cert_expires_at: number | null;
+  degraded: number;
+  error_class: ErrorClass | null;
+  details: string | null;
+}
+
+/** A stored row as the API answers it (rows from before version 4 have no details). */
+function toHeartbeat(r: HeartbeatRow): Heartbeat {
+  const details = r.details ? (JSON.parse(r.details) as Pick<Heartbeat, "assertions" | "timings">) : { assertions: [], timings: null };
+  return {
+    id: r.id,
+    monitor_id: r.monitor_id,
+    checked_at: new Date(r.checked_at).toISOString(),
+    status: r.up ? (r.degraded ? "degraded" : "up") : r.maintenance ? "maintenance" : "down",
+    response_time_ms: r.response_time_ms,
+    status_code: r.status_code,
+    error: r.error,
+    cert_expires_at: r.cert_expires_at === null ? null : new Date(r.cert_expires_at).toISOString(),
+    error_class: r.error_class,
+    assertions: details.assertions ?? [],
+    timings: details.timings ?? null,
+  };
 }
 
 const round = (n: number | null, digits = 3) => (n === null ? null : Number(n.toFixed(digits)));
@@ -55,21 +81,28 @@ export class HeartbeatRepository {
    */
   insert(monitorId: string, outcome: CheckOutcome, at: number, maintenance = false): Heartbeat {
     const certExpires = outcome.cert_expires_at ? Date.parse(outcome.cert_expires_at) : null;
-    const heartbeat: Heartbeat = {
+    const degraded = outcome.up && outcome.degraded === true;
+    const details = { assertions: outcome.assertions ?? [], timings: outcome.timings ?? null };
+    const row: HeartbeatRow = {
       id: newId("hb"),
       monitor_id: monitorId,
-      checked_at: new Date(at).toISOString(),
-      status: outcome.up ? "up" : maintenance ? "maintenance" : "down",
+      checked_at: at,
+      up: outcome.up ? 1 : 0,
       response_time_ms: outcome.response_time_ms,
       status_code: outcome.status_code,
       error: outcome.error,
-      cert_expires_at: certExpires === null ? null : new Date(certExpires).toISOString(),
+      maintenance: maintenance ? 1 : 0,
+      cert_expires_at: certExpires,
+      degraded: degraded ? 1 : 0,
+      error_class: outcome.up ? null : (outcome.error_class ?? null),
+      details: JSON.stringify(details),
     };
     this.db
       .prepare(
-        "INSERT INTO heartbeats (id, monitor_id, checked_at, up, response_time_ms, status_code, error, maintenance, cert_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO heartbeats (id, monitor_id, checked_at, up, response_time_ms, status_code, error, maintenance, cert_expires_at, degraded, error_class, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(heartbeat.id, monitorId, at, outcome.up ? 1 : 0, outcome.response_time_ms, outcome.status_code, outcome.error, maintenance ? 1 : 0, certExpires);
+      .run(row.id, monitorId, at, row.up, row.response_time_ms, row.status_code, row.error, row.maintenance, certExpires, row.degraded, row.error_class, row.details);
+    const heartbeat = toHeartbeat(row);
     this.rollUp(monitorId, at, outcome, maintenance);
     return heartbeat;
   }
@@ -87,12 +120,12 @@ export class HeartbeatRepository {
     }
     this.db
       .prepare(
-        `INSERT INTO heartbeat_days (monitor_id, day, checks, up_checks, timed, sum_ms, histogram, maintenance_checks) VALUES (?, ?, 1, ?, ?, ?, ?, ?)
+        `INSERT INTO heartbeat_days (monitor_id, day, checks, up_checks, timed, sum_ms, histogram, maintenance_checks, degraded_checks) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (monitor_id, day) DO UPDATE SET checks = checks + 1, up_checks = up_checks + excluded.up_checks,
          timed = timed + excluded.timed, sum_ms = sum_ms + excluded.sum_ms, histogram = excluded.histogram,
-         maintenance_checks = maintenance_checks + excluded.maintenance_checks`,
+         maintenance_checks = maintenance_checks + excluded.maintenance_checks, degraded_checks = degraded_checks + excluded.degraded_checks`,
       )
-      .run(monitorId, day, outcome.up ? 1 : 0, timed, outcome.response_time_ms ?? 0, JSON.stringify(histogram), maintenance ? 1 : 0);
+      .run(monitorId, day, outcome.up ? 1 : 0, timed, outcome.response_time_ms ?? 0, JSON.stringify(histogram), maintenance ? 1 : 0, outcome.up && outcome.degraded ? 1 : 0);
   }
 
   /** Deletes heartbeats and roll-up days before `cutoff`; returns heartbeats deleted. */
@@ -108,16 +141,7 @@ export class HeartbeatRepository {
         "SELECT * FROM heartbeats WHERE monitor_id = ? AND checked_at >= ? ORDER BY checked_at DESC, id DESC",
       )
       .all(monitorId, now - hours * 3_600_000) as unknown as HeartbeatRow[];
-    return rows.map((r) => ({
-      id: r.id,
-      monitor_id: r.monitor_id,
-      checked_at: new Date(r.checked_at).toISOString(),
-      status: r.up ? "up" : r.maintenance ? "maintenance" : "down",
-      response_time_ms: r.response_time_ms,
-      status_code: r.status_code,
-      error: r.error,
-      cert_expires_at: r.cert_expires_at === null ? null : new Date(r.cert_expires_at).toISOString(),
-    }));
+    return rows.map(toHeartbeat);
   }
 
   /** Uptime % over [since, now] from the heartbeats (short windows), or null with no checks. */
@@ -153,6 +177,7 @@ export class HeartbeatRepository {
       checks: number;
       up_checks: number;
       maintenance_checks: number;
+      degraded_checks: number;
       timed: number;
       sum_ms: number;
       histogram: string;
@@ -162,6 +187,7 @@ export class HeartbeatRepository {
     const checks = sum((r) => r.checks);
     const upChecks = sum((r) => r.up_checks);
     const maintenanceChecks = sum((r) => r.maintenance_checks);
+    const degradedChecks = sum((r) => r.degraded_checks);
     const judged = checks - maintenanceChecks;
     const timed = sum((r) => r.timed);
     const incidents = this.incidents.summary(monitorId, from, now);
@@ -172,6 +198,7 @@ export class HeartbeatRepository {
       checks,
       up_checks: upChecks,
       down_checks: judged - upChecks,
+      degraded_checks: degradedChecks,
       maintenance_checks: maintenanceChecks,
       uptime_pct: judged === 0 ? null : round((100 * upChecks) / judged),
       avg_response_ms: timed === 0 ? null : round(sum((r) => r.sum_ms) / timed, 1),

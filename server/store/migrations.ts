@@ -151,4 +151,16 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX maintenance_window_monitors_by_monitor ON maintenance_window_monitors (monitor_id);
   `,
+  // Version 4: degraded checks (slow but up) and why a check failed.
+  `
+  ALTER TABLE heartbeats ADD COLUMN degraded INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE heartbeats ADD COLUMN error_class TEXT;
+  -- JSON: { assertions, timings } of the check.
+  ALTER TABLE heartbeats ADD COLUMN details TEXT;
+  ALTER TABLE heartbeat_days ADD COLUMN degraded_checks INTEGER NOT NULL DEFAULT 0;
+  -- Health stays up for a degraded monitor (it counts as up); this flag tells the two apart.
+  ALTER TABLE monitors ADD COLUMN degraded INTEGER NOT NULL DEFAULT 0;
+  -- Channels that also hear degraded transitions.
+  ALTER TABLE channels ADD COLUMN notify_degraded INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

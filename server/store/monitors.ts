@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { LRUCache } from "lru-cache";
-import { type Monitor, MONITOR_EXTENSION_DEFAULTS, type MonitorSpec } from "../../api";
+import { ASSERTION_DEFAULTS, type Monitor, MONITOR_EXTENSION_DEFAULTS, type MonitorSpec } from "../../api";
 import type { SecretBox } from "../secrets";
 import { type ExternalCommits, ownedIds, transaction } from "./database";
 import { newId, nowIso } from "./ids";
@@ -11,7 +11,9 @@ interface MonitorRow {
   account_id: string;
   spec: string;
   status: Monitor["status"];
-  health: Monitor["health"];
+  health: Exclude<Monitor["health"], "degraded">;
+  /** 1 when the last check was slower than `degraded_response_ms` (health stays `up`). */
+  degraded: number;
   last_checked_at: string | null;
   external_id: string | null;
   created_at: string;
@@ -187,10 +189,11 @@ export class MonitorRepository {
         id: row.id,
         // Specs stored before the extension fields existed (0.1.0) read with their defaults.
         ...MONITOR_EXTENSION_DEFAULTS,
+        ...ASSERTION_DEFAULTS,
         ...spec,
         channel_ids: JSON.parse(row.channel_ids) as string[],
         status: row.status,
-        health: row.health,
+        health: row.health === "up" && row.degraded ? "degraded" : row.health,
         last_checked_at: row.last_checked_at,
         external_id: row.external_id,
         created_at: row.created_at,

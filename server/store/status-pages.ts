@@ -28,7 +28,7 @@ export interface PublicMonitorRow {
   id: string;
   spec: string;
   status: "active" | "paused";
-  health: "pending" | "up" | "down";
+  health: "pending" | "up" | "degraded" | "down";
   last_checked_at: string | null;
 }
 
@@ -112,7 +112,7 @@ export class StatusPageRepository {
   publicMonitors(statusPageId: string): PublicMonitorRow[] {
     return this.db
       .prepare(
-        `SELECT m.id, m.spec, m.status, m.health, m.last_checked_at FROM monitors m
+        `SELECT m.id, m.spec, m.status, CASE WHEN m.health = 'up' AND m.degraded = 1 THEN 'degraded' ELSE m.health END AS health, m.last_checked_at FROM monitors m
          JOIN status_page_monitors spm ON spm.monitor_id = m.id
          WHERE spm.status_page_id = ? ORDER BY m.created_at, m.id`,
       )

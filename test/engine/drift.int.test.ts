@@ -68,6 +68,20 @@ describe("drift detection on examples/full-stack", () => {
 
   const cases: { name: string; change: () => Promise<unknown>; resource: string; field?: string; action: string }[] = [
     { name: "a field edited", change: () => s.call("PATCH", `/api/v1/monitors/${ids.monitors.api}`, { timeout_sec: 20 }), resource: "api-health", field: "timeoutSec", action: "update" },
+    {
+      name: "an assertion changed",
+      change: () =>
+        s.call("PATCH", `/api/v1/monitors/${ids.monitors.api}`, {
+          assertions: [
+            { source: "headers", property: "content-type", comparison: "contains", target: "json" },
+            { source: "json_body", property: "$.status", comparison: "equals", target: "degraded" },
+            { source: "response_time", comparison: "less_than", target: "3000" },
+          ],
+        }),
+      resource: "api-health",
+      field: "assertions",
+      action: "update",
+    },
     { name: "a monitor paused", change: () => s.call("POST", `/api/v1/monitors/${ids.monitors.homepage}/pause`), resource: "homepage", field: "paused", action: "update" },
     { name: "an object deleted", change: () => s.call("DELETE", `/api/v1/monitors/${ids.monitors.port}`), resource: "web-port", action: "create" },
     {

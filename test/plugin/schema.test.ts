@@ -56,6 +56,17 @@ describe("the native plugin's schema is the kinds' field tables", () => {
     });
   }
 
+  it("types a monitor's assertions as a list of objects, so SDKs get a class with typed properties", () => {
+    const types = (schema as unknown as { types: Record<string, { type: string; properties: Record<string, { type?: string }>; required: string[] }> }).types;
+    const monitor = schema.resources["uptime:index:Monitor"] as Resource;
+    expect(monitor.inputProperties.assertions).toMatchObject({ type: "array", items: { $ref: "#/types/uptime:index:Assertion" } });
+    expect(types["uptime:index:Assertion"]).toMatchObject({
+      type: "object",
+      properties: { source: { type: "string" }, property: { type: "string" }, comparison: { type: "string" }, target: { type: "string" } },
+      required: ["source", "comparison"],
+    });
+  });
+
   it("reads the stack config the dynamic resources read, with environment defaults, the key secret", () => {
     expect(schema.config.variables).toMatchObject({
       baseUrl: { type: "string", defaultInfo: { environment: ["UPTIME_API_URL"] } },

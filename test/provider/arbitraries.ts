@@ -56,6 +56,23 @@ const tag = fc.tuple(fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,12}$/), ca
 const setOf = <T>(values: readonly T[], max: number): fc.Arbitrary<T[]> =>
   values.length === 0 ? fc.constant([]) : fc.array(fc.constantFrom(...values), { maxLength: max });
 
+/** Left out, or written as null: both mean "none". */
+const absent = fc.constantFrom(undefined, null);
+const numberText = fc.integer({ min: 0, max: 10_000 }).map(String);
+const textTarget = fc.string({ maxLength: 20 });
+const regex = fc.constantFrom("^ok$", "(?i)healthy", "v\\d+\\.\\d+", "a|b");
+const jsonPath = fc.constantFrom("$", "$.status", "$.data.items[0].id", "$['weird key']", "$..name");
+/** One valid assertion of any source, header names in any case, optional parts left out or null. */
+const assertion: fc.Arbitrary<Props> = fc.oneof(
+  fc.record({ source: fc.constantFrom("status_code", "response_time"), comparison: fc.constantFrom("equals", "not_equals", "greater_than", "less_than"), target: numberText, property: absent }),
+  fc.record({ source: fc.constant("headers"), property: headerName, comparison: fc.constantFrom("equals", "contains", "not_contains"), target: textTarget }),
+  fc.record({ source: fc.constant("headers"), property: headerName, comparison: fc.constantFrom("is_empty", "not_empty"), target: absent }),
+  fc.record({ source: fc.constant("json_body"), property: fc.oneof(jsonPath, absent), comparison: fc.constantFrom("equals", "not_equals", "contains"), target: textTarget }),
+  fc.record({ source: fc.constant("json_body"), property: jsonPath, comparison: fc.constantFrom("greater_than", "less_than"), target: numberText }),
+  fc.record({ source: fc.constantFrom("text_body", "json_body"), comparison: fc.constant("matches"), target: regex }),
+  fc.record({ source: fc.constant("text_body"), comparison: fc.constantFrom("is_empty", "not_empty"), target: absent }),
+).map((a) => Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)));
+
 /** Valid Monitor inputs; `channelIds` from existing channels. */
 export function monitorInputs(channelIds: readonly string[]): fc.Arbitrary<Props> {
   return fc
@@ -74,6 +91,9 @@ export function monitorInputs(channelIds: readonly string[]): fc.Arbitrary<Props
       channelIds: maybe(setOf(channelIds, 8)),
       tags: maybe(fc.array(tag, { maxLength: 20 })),
       paused: maybe(fc.boolean()),
+      assertions: maybe(fc.array(assertion, { maxLength: 5 })),
+      degraded: maybe(fc.integer({ min: 1, max: 30_000 })),
+      max: maybe(fc.integer({ min: 1, max: 30_000 })),
       httpUrl,
       tcpUrl,
     })
@@ -96,6 +116,10 @@ export function monitorInputs(channelIds: readonly string[]): fc.Arbitrary<Props
         channelIds: g.channelIds,
         tags: g.tags,
         paused: g.paused,
+        assertions: g.type === "tcp" ? undefined : g.assertions,
+        degradedResponseMs: g.degraded,
+        // Above the degraded threshold when both are set.
+        maxResponseMs: g.max === undefined ? undefined : g.degraded === undefined ? g.max : g.degraded + g.max,
       });
     });
 }

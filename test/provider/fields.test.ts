@@ -28,25 +28,34 @@ import { generatedReadme } from "../../scripts/readme-tables";
 
 type Json = Record<string, unknown>;
 
-/** A zod rule's JSON schema reduced to what a table row declares (type, enum, items, nullable). */
-function simplify(js: Json): Json {
+/** A zod rule's JSON schema reduced to what a table row declares (type, enum, items, nullable, named objects). */
+function simplify(js: Json, defs: Json = (js.$defs as Json | undefined) ?? {}): Json {
+  const ref = typeof js.$ref === "string" ? js.$ref.replace("#/$defs/", "") : undefined;
+  if (ref) return { ...simplify(defs[ref] as Json, defs), ref };
   const anyOf = js.anyOf as Json[] | undefined;
   if (anyOf) {
     const values = anyOf.filter((s) => s.type !== "null");
     const nullable = values.length < anyOf.length ? { nullable: true } : {};
-    return values.length === 1 ? { ...simplify(values[0] as Json), ...nullable } : { oneOf: values.map(simplify), ...nullable };
+    return values.length === 1 ? { ...simplify(values[0] as Json, defs), ...nullable } : { oneOf: values.map((v) => simplify(v, defs)), ...nullable };
   }
   if (Array.isArray(js.type)) {
     const types = (js.type as string[]).filter((t) => t !== "null");
-    return { ...simplify({ ...js, type: types.length === 1 ? types[0] : types }), ...(types.length < js.type.length ? { nullable: true } : {}) };
+    return { ...simplify({ ...js, type: types.length === 1 ? types[0] : types }, defs), ...(types.length < js.type.length ? { nullable: true } : {}) };
   }
   const out: Json = { type: js.type };
   if (js.enum) out.enum = js.enum;
-  if (js.items) out.items = simplify(js.items as Json);
-  if (js.additionalProperties && typeof js.additionalProperties === "object") out.additionalProperties = simplify(js.additionalProperties as Json);
+  if (js.items) out.items = simplify(js.items as Json, defs);
+  if (js.additionalProperties && typeof js.additionalProperties === "object") out.additionalProperties = simplify(js.additionalProperties as Json, defs);
+  if (js.properties) {
+    out.properties = Object.fromEntries(Object.entries(js.properties as Json).map(([k, v]) => [k, simplify(v as Json, defs)]));
+    out.requiredProperties = js.required;
+  }
   return out;
 }
 const typeOf = (rule: z.ZodType) => simplify(z.toJSONSchema(rule, { io: "input", unrepresentable: "any" }) as Json);
+/** A type without its object names and required parts (reads return every part). */
+const unnamed = (t: Json): Json =>
+  JSON.parse(JSON.stringify(t, (key, value: unknown) => (key === "ref" || key === "requiredProperties" ? undefined : value))) as Json;
 const apiRows = (t: FieldTable) => Object.entries(t).filter(([, f]) => f.api !== undefined);
 /** The fields the API accepts on writes (the provider's own `external_id` included). */
 const writable = (t: FieldTable) => apiRows(t).filter(([, f]) => !f.outputOnly || f.setByProvider);
@@ -77,7 +86,9 @@ describe("field tables", () => {
         if (k.typed) expect(f.type, prop).toEqual(typeOf(rule));
       }
       for (const [prop, f] of apiRows(k.table)) {
-        expect(f.type, prop).toEqual(typeOf((k.read as Record<string, z.ZodType>)[f.api as string] as z.ZodType));
+        // Reads return every part of a named object (null when absent): the row's type is the input's.
+        const read = typeOf((k.read as Record<string, z.ZodType>)[f.api as string] as z.ZodType);
+        expect(unnamed(f.type as unknown as Json), prop).toEqual(unnamed(read));
       }
     });
   }
@@ -135,7 +146,12 @@ describe("field tables", () => {
     expectTypeOf<MonitorArgs["intervalSec"]>().toEqualTypeOf<pulumi.Input<number>>();
     expectTypeOf<NonNullable<MonitorArgs["tags"]>>().toEqualTypeOf<pulumi.Input<pulumi.Input<string>[]>>();
     expectTypeOf<NonNullable<MonitorArgs["headers"]>>().toEqualTypeOf<pulumi.Input<Record<string, pulumi.Input<string>>>>();
-    expectTypeOf<Monitor["health"]>().toEqualTypeOf<pulumi.Output<"pending" | "up" | "down">>();
+    expectTypeOf<Monitor["health"]>().toEqualTypeOf<pulumi.Output<"pending" | "up" | "degraded" | "down">>();
     expectTypeOf<Monitor["body"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    // Assertions are a union discriminated by `source`: a comparison another source takes is a type error.
+    type AssertionInput = pulumi.Unwrap<NonNullable<MonitorArgs["assertions"]>>[number];
+    expectTypeOf<{ source: "json_body"; property: string; comparison: "equals"; target: string }>().toExtend<AssertionInput>();
+    expectTypeOf<{ source: "text_body"; comparison: "greater_than"; target: string }>().not.toExtend<AssertionInput>();
+    expectTypeOf<{ source: "headers"; comparison: "equals"; target: string }>().not.toExtend<AssertionInput>();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Channel, MONITOR_EXTENSION_DEFAULTS, type Monitor, type StatusPage } from "../../api";
+import { ASSERTION_DEFAULTS, type Channel, MONITOR_EXTENSION_DEFAULTS, type Monitor, type StatusPage } from "../../api";
 import { declareAccount } from "../../provider/import/declare";
 import { filterAccount } from "../../provider/import";
 import { assignNames, identifierOf } from "../../provider/import/names";
@@ -9,6 +9,7 @@ const monitor = (id: string, name: string, over: Partial<Monitor> = {}): Monitor
   id, name, type: "http", url: "https://example.com/", interval_sec: 60, timeout_sec: 10, method: "GET", headers: {}, body: null,
   expected_status_codes: ["2xx", "3xx"], keyword: null, keyword_case_sensitive: false, follow_redirects: true, channel_ids: [], tags: [],
   ...MONITOR_EXTENSION_DEFAULTS,
+  ...ASSERTION_DEFAULTS,
   status: "active", health: "up", last_checked_at: null, external_id: null, created_at: `2026-01-01T00:00:0${id.slice(-1)}.000Z`, updated_at: "2026-01-01T00:00:00.000Z", ...over,
 });
 
@@ -36,7 +37,7 @@ describe("import: names", () => {
 describe("import: declarations", () => {
   const channel: Channel = {
     id: "chn_1", name: "Hooks", type: "webhook", config: { url: "https://h.example.com/****", secret: "****" },
-    config_fingerprint: "x", external_id: null, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z",
+    config_fingerprint: "x", external_id: null, notify_degraded: false, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z",
   };
   const page: StatusPage = {
     id: "sp_1", slug: "public", title: "Public", description: null, monitor_ids: ["mon_1", "mon_2"], external_id: null,

@@ -34,6 +34,20 @@ describe("provider methods against a real server", () => {
       [monitor({ channelIds: [""] }), "channelIds[0]", /at least 1/],
       [monitor({ expectedStatusCodes: ["6xx"] }), "expectedStatusCodes[0]", /status code or a class/],
       [monitor({ connection: { baseUrl: s.url } }), "connection", /No API key/],
+      [
+        monitor({
+          assertions: [
+            { source: "status_code", comparison: "equals", target: "200" },
+            { source: "json_body", property: "$.status", comparison: "equals", target: "ok" },
+            { source: "text_body", comparison: "matches", target: "(unclosed" },
+          ],
+        }),
+        "assertions[2].target",
+        /assertions\[2\]\.target: must be a valid RE2 regular expression/,
+      ],
+      [monitor({ assertions: [{ source: "body", comparison: "equals", target: "x" }] }), "assertions[0].source", /must be one of/],
+      [monitor({ assertions: [{ source: "status_code", comparison: "less_than", target: "fast" }] }), "assertions[0].target", /must be a number/],
+      [monitor({ degradedResponseMs: 2000, maxResponseMs: 1000 }), "degradedResponseMs", /less than max_response_ms/],
     ];
     const saved = process.env.UPTIME_API_KEY;
     delete process.env.UPTIME_API_KEY;

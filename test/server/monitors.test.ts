@@ -71,6 +71,25 @@ describe("monitors API", () => {
       [http({ colour: "red" }), "colour", /not a known field/],
       [http({ health: "up" }), "health", /read-only/],
       [{ type: "http", url: "https://x.example", interval_sec: 60 }, "name", /required/],
+      [
+        http({
+          assertions: [
+            { source: "status_code", comparison: "equals", target: "200" },
+            { source: "headers", property: "content-type", comparison: "contains", target: "json" },
+            { source: "json_body", property: "$.count", comparison: "greater_than", target: "many" },
+          ],
+        }),
+        "assertions[2].target",
+        /must be a number/,
+      ],
+      [http({ assertions: [{ source: "text_body", comparison: "matches", target: "a(?=b)" }] }), "assertions[0].target", /RE2 regular expression/],
+      [http({ assertions: [{ source: "cookies", comparison: "equals", target: "1" }] }), "assertions[0].source", /must be one of/],
+      [http({ assertions: [{ source: "text_body", comparison: "resembles", target: "1" }] }), "assertions[0].comparison", /must be one of/],
+      [http({ assertions: [{ source: "status_code", comparison: "equals", target: 200 }] }), "assertions[0].target", /must be a string/],
+      [http({ assertions: [{ source: "json_body", property: "$[?(@.x)]", comparison: "not_empty" }] }), "assertions[0].property", /filter or script/],
+      [http({ type: "tcp", url: "tcp://db.example.com:5432", assertions: [{ source: "status_code", comparison: "equals", target: "200" }] }), "assertions", /only allowed for http and keyword/],
+      [http({ degraded_response_ms: 500, max_response_ms: 500 }), "degraded_response_ms", /less than max_response_ms/],
+      [http({ max_response_ms: 0 }), "max_response_ms", /between 1 and 60000/],
     ];
     for (const [body, field, message] of cases) {
       const res = await s.call("POST", "/api/v1/monitors", body);
@@ -81,6 +100,25 @@ describe("monitors API", () => {
       expect(detail.message).toMatch(message);
     }
     expect((await s.call("GET", "/api/v1/monitors?limit=200")).body.data.length).toBe(before);
+  });
+
+  it("keeps assertions in order, header names lower-cased, absent parts as null", async () => {
+    const assertions = [
+      { source: "json_body", property: "$.status", comparison: "equals", target: "ok" },
+      { source: "headers", property: "Content-Type", comparison: "contains", target: "json" },
+      { source: "text_body", comparison: "not_empty" },
+    ];
+    const res = await s.call("POST", "/api/v1/monitors", http({ assertions, degraded_response_ms: 800, max_response_ms: 3000 }));
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({
+      degraded_response_ms: 800,
+      max_response_ms: 3000,
+      assertions: [
+        { source: "json_body", property: "$.status", comparison: "equals", target: "ok" },
+        { source: "headers", property: "content-type", comparison: "contains", target: "json" },
+        { source: "text_body", property: null, comparison: "not_empty", target: null },
+      ],
+    });
   });
 
   it("PATCHes only the fields sent, judges rules on the result, and refuses type and read-only fields", async () => {

@@ -104,6 +104,37 @@ describe("HTML status page at /status/<slug>", () => {
     await page.close();
   });
 
+  it("shows a degraded monitor as its own state, in its own colour, and the page as degraded performance", async () => {
+    const create = async (name: string) =>
+      (await s.call("POST", "/api/v1/monitors", { name, type: "http", url: "https://example.com/", interval_sec: 60, degraded_response_ms: 500 })).body.data.id as string;
+    const [fast, slow] = [await create("Fast"), await create("Slow")];
+    const now = Date.now();
+    s.app.store.recordCheck(fast, { up: true, response_time_ms: 120, status_code: 200, error: null }, now - 2000);
+    s.app.store.recordCheck(slow, { up: true, degraded: true, response_time_ms: 900, status_code: 200, error: null }, now - 1000);
+    expect((await s.call("POST", "/api/v1/status-pages", { slug: "slowish", title: "Slowish", monitor_ids: [fast, slow] })).status).toBe(201);
+    const doc = (await s.call("GET", "/api/status/slowish.json", undefined, { key: null })).body.data;
+    expect(doc.status).toBe("degraded");
+    expect(doc.monitors.map((m: { name: string; status: string; uptime_pct_24h: number }) => [m.name, m.status, m.uptime_pct_24h])).toEqual([
+      ["Fast", "up", 100],
+      ["Slow", "degraded", 100],
+    ]);
+
+    const page = await browser.newPage();
+    await page.setJavaScriptEnabled(false);
+    await page.goto(`${s.url}/status/slowish`, { waitUntil: "load" });
+    expect(await page.$eval(".overall", (p) => p.textContent)).toBe("◔ Degraded performance");
+    const states = await page.$$eval("li.monitor .state", (items) =>
+      items.map((el) => ({ text: el.textContent, colour: el.ownerDocument.defaultView?.getComputedStyle(el).color })),
+    );
+    expect(states.map((st) => st.text)).toEqual(["✓ Up", "◔ Degraded"]);
+    // Its own colour: neither the up green nor the down red (nor the bar's amber).
+    expect(states[1]?.colour).toBe("rgb(188, 76, 0)");
+    expect(states[1]?.colour).not.toBe(states[0]?.colour);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, "status-page-degraded.png"), fullPage: true });
+    await page.close();
+  });
+
   it("is rate limited per address like the JSON document", async () => {
     const limited = await startServer({ publicRateLimit: 3 });
     try {

@@ -6,16 +6,36 @@ export interface Target {
   url: string;
   healthy: boolean;
   body: string;
+  /** Content type of the healthy answer. */
+  contentType: string;
+  /** Extra headers of the healthy answer. */
+  headers: Record<string, string>;
+  /** How long the target waits before it answers. */
+  delayMs: number;
   hits: number;
   close: () => Promise<void>;
 }
 
 export async function startTarget(): Promise<Target> {
-  const target: Target = { url: "", healthy: true, body: "All systems OK", hits: 0, close: async () => undefined };
+  const target: Target = {
+    url: "",
+    healthy: true,
+    body: "All systems OK",
+    contentType: "text/plain",
+    headers: {},
+    delayMs: 0,
+    hits: 0,
+    close: async () => undefined,
+  };
   const server = createServer((req, res) => {
     target.hits++;
     if (req.url === "/redirect") return res.writeHead(302, { location: "/" }).end();
-    res.writeHead(target.healthy ? 200 : 503, { "content-type": "text/plain" }).end(target.healthy ? target.body : "down");
+    const answer = () =>
+      target.healthy
+        ? res.writeHead(200, { "content-type": target.contentType, ...target.headers }).end(target.body)
+        : res.writeHead(503, { "content-type": "text/plain" }).end("down");
+    if (target.delayMs > 0) setTimeout(answer, target.delayMs);
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   target.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

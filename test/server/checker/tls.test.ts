@@ -24,6 +24,9 @@ describe("certificate checks of https monitors", () => {
     expect(hb.error).toMatch(/^certificate expires in [45] days \(.*\), fewer than 14$/);
     expect(Math.abs(Date.parse(hb.cert_expires_at) - s.target.notAfter.getTime())).toBeLessThan(1000);
     expect(Date.parse((await latest(fine.id)).cert_expires_at)).toBe(Date.parse(hb.cert_expires_at));
+    // The first check's new connection: its handshake timed (DNS and TCP inside it).
+    const beats = (await s.call("GET", `/api/v1/monitors/${fine.id}/heartbeats?hours=1`)).body.data;
+    expect(beats.map((b: { timings: { tls_ms: number | null } }) => b.timings.tls_ms).some((ms: number | null) => ms !== null && ms > 0)).toBe(true);
     const [down] = await s.receiver.waitFor(1);
     expect(JSON.parse(down?.body ?? "")).toMatchObject({ event: "monitor.down", monitor: { id: soon.id }, heartbeat: { status: "down" } });
     for (const m of [soon, fine]) await s.call("DELETE", `/api/v1/monitors/${m.id}`);
@@ -34,6 +37,7 @@ describe("certificate checks of https monitors", () => {
     expect(strict).toMatchObject({ verify_tls: true, ssl_expiry_days: null });
     await eventually(async () => (await monitor(strict.id)).health === "down");
     expect((await latest(strict.id)).error).toMatch(/self[- ]signed/i);
+    expect((await latest(strict.id)).error_class).toBe("tls");
     await s.call("DELETE", `/api/v1/monitors/${strict.id}`);
   });
 
