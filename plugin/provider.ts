@@ -12,6 +12,7 @@ import { KINDS } from "../provider/kinds/registry";
 import * as runtime from "../provider/runtime";
 import { PACKAGE, packageSchema, resourceRows, type SchemaKinds } from "./schema";
 import type { ProviderConfig } from "./sdk-gaps";
+import { urnIdentity, withIdentity } from "./identity";
 
 const isSecret = (v: unknown): v is { value: unknown } =>
   typeof v === "object" && v !== null && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
@@ -51,10 +52,12 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
   };
   const schema = JSON.stringify(packageSchema(kinds, version));
   const of = (urn: string) => parseUrn(urn, kinds);
+  let stackInstance: string | undefined;
   return {
     version,
     schema,
     async configure(config) {
+      stackInstance = config.stackInstance;
       const get = (key: string) => (key === "uptime:baseUrl" ? config.baseUrl : key === "uptime:apiKey" ? config.apiKey : undefined);
       await runtime.configure({ config: { get } } as unknown as pulumi.dynamic.ConfigureRequest);
     },
@@ -69,8 +72,9 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
       return runtime.diff(of(urn).kind, id, reveal(olds) as Props, reveal(news) as Props);
     },
     async create(urn, inputs) {
-      const { kind } = of(urn);
-      const result = await runtime.create(kind, reveal(inputs) as Props);
+      const { kind, name } = of(urn);
+      // Marked and keyed like the dynamic resources' creates: a killed run's object is found again.
+      const result = await runtime.create(kind, withIdentity(reveal(inputs) as Props, urnIdentity(urn, kind, name, stackInstance)));
       return { id: result.id, outs: seal(kind, result.outs) };
     },
     async read(id, urn, props) {

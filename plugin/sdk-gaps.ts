@@ -1,14 +1,17 @@
 /**
- * Workarounds for two gaps in the provider server of `@pulumi/pulumi/provider` (3.259.0), which
- * the plugin's `main()` runs. Both patch the gRPC handlers before the SDK registers them.
+ * Workarounds for three gaps in the provider server of `@pulumi/pulumi/provider` (3.259.0), which
+ * the plugin's `main()` runs. All patch the gRPC handlers before the SDK registers them.
  *
  * 1. `configure` drops the request: the provider never sees its config (`uptime:baseUrl`,
  *    `uptime:apiKey`, or an explicit provider's arguments). We read it here and hand it on.
  * 2. `read` calls `req.getProperties().toJavaScript()`, which throws on `pulumi import`, where the
  *    engine sends an id and no properties. We send an empty property set instead.
+ * 3. `checkConfig` answers "not implemented", so a provider cannot add to its own inputs. We
+ *    answer it: the plugin keeps its stack instance there (see `checkProviderInputs`).
  *
- * Remove this file when the SDK's server passes the config to `Provider.configure` and tolerates a
- * read without properties (check `provider/server.js` of each @pulumi/pulumi upgrade).
+ * Remove this file when the SDK's server passes the config to `Provider.configure`, tolerates a
+ * read without properties and lets a provider check its config (check `provider/server.js` of
+ * each @pulumi/pulumi upgrade).
  */
 import * as grpc from "@grpc/grpc-js";
 
@@ -16,7 +19,12 @@ import * as grpc from "@grpc/grpc-js";
 export interface ProviderConfig {
   baseUrl?: string;
   apiKey?: string;
+  /** The provider's stack instance, which `checkConfig` put into its inputs. */
+  stackInstance?: string;
 }
+
+/** The provider's inputs: the olds from the state (empty for a new provider), the news as configured. */
+export type CheckProviderInputs = (olds: Record<string, unknown>, news: Record<string, unknown>) => Record<string, unknown>;
 
 interface StructLike {
   toJavaScript(): Record<string, unknown>;
@@ -24,6 +32,10 @@ interface StructLike {
 interface ConfigureRequestLike {
   getVariablesMap(): { get(key: string): string | undefined };
   getArgs(): StructLike | undefined;
+}
+interface CheckRequestLike {
+  getOlds(): StructLike | undefined;
+  getNews(): StructLike | undefined;
 }
 interface ReadRequestLike {
   getProperties(): StructLike | undefined;
@@ -42,12 +54,17 @@ function configOf(req: ConfigureRequestLike): ProviderConfig {
     const value = plain(args[key]) ?? vars.get(`uptime:config:${key}`) ?? vars.get(`uptime:${key}`);
     return typeof value === "string" && value !== "" ? value : undefined;
   };
-  return { baseUrl: pick("baseUrl"), apiKey: pick("apiKey") };
+  return { baseUrl: pick("baseUrl"), apiKey: pick("apiKey"), stackInstance: pick("stackInstance") };
 }
 
 /** Patches the handlers of the provider service registered after this call. */
-export function patchProviderServer(onConfigure: (config: ProviderConfig) => void): void {
-  const { Struct } = require("google-protobuf/google/protobuf/struct_pb") as { Struct: new () => StructLike };
+export function patchProviderServer(onConfigure: (config: ProviderConfig) => void, checkConfig: CheckProviderInputs): void {
+  const { Struct } = require("google-protobuf/google/protobuf/struct_pb") as {
+    Struct: { new (): StructLike; fromJavaScript(value: Record<string, unknown>): StructLike };
+  };
+  const { CheckResponse } = require("@pulumi/pulumi/proto/provider_pb") as {
+    CheckResponse: new () => { setInputs(value: StructLike): void };
+  };
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service, implementation) {
     const impl = implementation as Record<string, Handler>;
@@ -57,6 +74,16 @@ export function patchProviderServer(onConfigure: (config: ProviderConfig) => voi
       impl.configure = (call, callback) => {
         onConfigure(configOf(call.request as ConfigureRequestLike));
         return configure(call, callback);
+      };
+      impl.checkConfig = (call, callback) => {
+        const req = call.request as CheckRequestLike;
+        const resp = new CheckResponse();
+        try {
+          resp.setInputs(Struct.fromJavaScript(checkConfig(req.getOlds()?.toJavaScript() ?? {}, req.getNews()?.toJavaScript() ?? {})));
+        } catch (err) {
+          return (callback as (err: unknown) => void)(err);
+        }
+        return (callback as (err: null, resp: unknown) => void)(null, resp);
       };
       impl.read = (call, callback) => {
         const req = call.request as ReadRequestLike;

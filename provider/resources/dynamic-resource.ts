@@ -4,6 +4,9 @@ import { CustomResource } from "@pulumi/pulumi/resource";
 import type { KindName } from "../kinds/registry";
 import { cheapPromiseStacks } from "./promise-stacks";
 
+/** The providers a resource's `__provider` names: a kind's, or the stack identity's. */
+export type ProviderName = KindName | "StackIdentity";
+
 /**
  * The provider as Pulumi keeps it in every resource's `__provider`: a module whose `handler()`
  * the dynamic-provider host calls (through require-from-string) to get the provider object. It
@@ -12,7 +15,7 @@ import { cheapPromiseStacks } from "./promise-stacks";
  * instead of a serialized closure keeps each resource's state small; the engine rewrites the
  * whole state file after every step, so its size is paid once per resource per step.
  */
-export function providerSource(kind: KindName): string {
+export function providerSource(kind: ProviderName): string {
   return `exports.handler = () => require("pulumi-uptime/provider/runtime").providerOf(${JSON.stringify(kind)});\n`;
 }
 
@@ -22,7 +25,7 @@ export function providerSource(kind: KindName): string {
  * instead of a closure serialized for each program run.
  */
 export abstract class DynamicResource extends CustomResource {
-  protected constructor(kind: KindName, name: string, props: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
+  protected constructor(kind: ProviderName, name: string, props: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
     const restoreStacks = cheapPromiseStacks();
     try {
       super(`pulumi-nodejs:dynamic/uptime:${kind}`, name, { ...props, __provider: providerSource(kind) }, opts);

@@ -11,6 +11,8 @@ import { hasCode } from "../client/errors";
 import { hasExtensions } from "../client/extensions";
 import { explainFailure } from "../client/failure";
 import { findByMark, markedCreate, markTaken, resourceName } from "./marks";
+import { IDENTITY_INPUT } from "./identity";
+import { stackIdentityProvider } from "./stack-identity";
 import { type Kind } from "../kinds/kind";
 import { type Failure, isUnknown, type Props, same } from "../kinds/values";
 import { KINDS, type KindName } from "../kinds/registry";
@@ -73,7 +75,9 @@ export async function check(name: KindName, _olds: Props, news: Props): Promise<
       failures.push({ property: "connection", reason: (err as Error).message });
     }
   }
-  const complete = !Object.values(news).some(isUnknown);
+  // The identity is unknown in the first preview of a stack (its instance is not drawn yet), and
+  // is no field: it does not make the fields incomplete.
+  const complete = !Object.entries(news).some(([k, v]) => k !== IDENTITY_INPUT && isUnknown(v));
   failures.push(...kind.validate(news, complete));
   return { inputs: news, failures };
 }
@@ -226,8 +230,10 @@ const providers = new Map<KindName, pulumi.dynamic.ResourceProvider>();
 /**
  * The provider object of a kind, as the `__provider` text of its resources asks for it (see
  * resources/dynamic-resource.ts). One per kind and process; `configure` runs once for each.
+ * `StackIdentity` names the provider of the stack identity resource.
  */
-export function providerOf(kind: KindName): pulumi.dynamic.ResourceProvider {
+export function providerOf(kind: KindName | "StackIdentity"): pulumi.dynamic.ResourceProvider {
+  if (kind === "StackIdentity") return stackIdentityProvider;
   let provider = providers.get(kind);
   if (!provider) {
     provider = {

@@ -151,4 +151,9 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX maintenance_window_monitors_by_monitor ON maintenance_window_monitors (monitor_id);
   `,
+  // Version 4: maintenance windows carry a client's mark too.
+  `
+  ALTER TABLE maintenance_windows ADD COLUMN external_id TEXT;
+  CREATE UNIQUE INDEX maintenance_windows_by_external_id ON maintenance_windows (account_id, external_id) WHERE external_id IS NOT NULL;
+  `,
 ];
