@@ -54,7 +54,7 @@ export interface KilledUpRig {
   engine: OfflineEngine;
   workDir: string;
   project: string;
-  /** Stack, default provider or StackIdentity: what the state holds besides the monitors. */
+  /** What a preview's summary counts besides the monitors: the stack, its StackIdentity. */
   others: number;
   dispose(): void;
 }

@@ -12,8 +12,8 @@ describeKilledUp("a pulumi up of a YAML program, through the native plugin, kill
       engine: native.engine,
       workDir: native.program("native-fleet"),
       project: "uptime-native-fleet",
-      // The stack and the default uptime provider.
-      others: 2,
+      // The stack (a summary leaves providers out).
+      others: 1,
       dispose: () => native.dispose(),
     };
   },
