@@ -158,5 +158,6 @@ describe("marked creates through the real engine", () => {
       second.dispose();
       secondProgram.remove();
     }
-  });
+    // Two stacks' up and destroy, each from its own backend.
+  }, 600_000);
 });
