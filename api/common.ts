@@ -108,15 +108,15 @@ export const ExternalIdSchema = z
 
 /**
  * The `externalId` row of every kind's field table: the mark the provider writes at create
- * (`pulumi/<project>/<stack>/<Kind>/<name>`). An output only: it is derived, never declared, so
- * it never shows in a diff.
+ * (`pulumi/<project>/<stack>/<instance>/<Kind>/<name>`). An output only: it is derived, never
+ * declared, so it never shows in a diff.
  */
 export const EXTERNAL_ID_FIELD = {
   api: "external_id",
   type: { type: "string", nullable: true },
   outputOnly: true,
   setByProvider: true,
-  description: "The stack's mark on the object, `pulumi/<project>/<stack>/<Kind>/<name>`, set at create.",
+  description: "The stack's mark on the object, `pulumi/<project>/<stack>/<instance>/<Kind>/<name>`, set at create.",
 } as const;
 
 /** The prefix of each kind's ids (`mon_…`). */

@@ -1,6 +1,6 @@
 import { RRule } from "rrule";
 import { z } from "zod";
-import { type ErrorDetail, Timestamp } from "./common";
+import { type ErrorDetail, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
 import type { FieldTable } from "./fields";
 
 /** Whether `zone` is an IANA time zone this runtime knows (`UTC`, `Europe/Berlin`, …). */
@@ -59,6 +59,7 @@ export const CreateMaintenanceWindowSchema = z
     ends_at: maintenanceWindowFields.ends_at,
     rrule: maintenanceWindowFields.rrule.optional(),
     time_zone: maintenanceWindowFields.time_zone.optional(),
+    external_id: ExternalIdSchema.optional(),
   })
   .meta({ id: "CreateMaintenanceWindow" });
 export type CreateMaintenanceWindow = z.input<typeof CreateMaintenanceWindowSchema>;
@@ -91,6 +92,8 @@ export const MaintenanceWindowSchema = z
     time_zone: z.string(),
     /** Whether the window is in effect now. */
     active: z.boolean(),
+    /** The client's mark (see `external_id` of monitors), or null. */
+    external_id: z.string().nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -159,6 +162,7 @@ export const MAINTENANCE_WINDOW_FIELDS = {
   },
   /** Whether the window is in effect (as of the last refresh). */
   active: { api: "active", type: { type: "boolean" }, outputOnly: true, description: "Whether the window is in effect (as of the last refresh)." },
+  externalId: EXTERNAL_ID_FIELD,
   /** When the window was created. */
   createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the window was created." },
   /** When the window last changed. */

@@ -5,6 +5,7 @@
  */
 import { main } from "@pulumi/pulumi/provider";
 import { PLUGIN_KINDS } from "./kinds";
+import { checkProviderInputs } from "./identity";
 import { uptimeProvider } from "./provider";
 import { patchProviderServer } from "./sdk-gaps";
 
@@ -16,6 +17,6 @@ const provider = uptimeProvider(PLUGIN_KINDS, PLUGIN_VERSION);
 if (process.argv.includes("--schema")) {
   process.stdout.write(`${provider.schema}\n`);
 } else {
-  patchProviderServer((config) => void provider.configure(config), provider.detailedDiff);
+  patchProviderServer((config) => void provider.configure(config), provider.detailedDiff, checkProviderInputs);
   void main(provider, process.argv.slice(2));
 }

@@ -13,6 +13,7 @@ import * as runtime from "../provider/runtime";
 import { PACKAGE, packageSchema, resourceRows, type SchemaKinds } from "./schema";
 import { detailedDiff, type PluginDiff } from "./detailed-diff";
 import type { ProviderConfig } from "./sdk-gaps";
+import { urnIdentity, withIdentity } from "./identity";
 
 const isSecret = (v: unknown): v is { value: unknown } =>
   typeof v === "object" && v !== null && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
@@ -65,10 +66,12 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
   };
   const schema = JSON.stringify(packageSchema(kinds, version));
   const of = (urn: string) => parseUrn(urn, kinds);
+  let stackInstance: string | undefined;
   return {
     version,
     schema,
     async configure(config) {
+      stackInstance = config.stackInstance;
       const get = (key: string) => config[key.replace(/^uptime:/, "") as keyof ProviderConfig];
       await runtime.configure({ config: { get } } as unknown as pulumi.dynamic.ConfigureRequest);
     },
@@ -76,7 +79,10 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
       const { kind, name } = of(urn);
       // Like the dynamic resources: the display name defaults to the resource's name.
       const inputs = kinds[kind]?.table.name && news.name === undefined ? { ...news, name } : news;
-      const result = await runtime.check(kind, reveal(olds) as Props, reveal(inputs) as Props);
+      // With the identity the create will mark with: a replacement's check (old inputs present) tells
+      // the runtime that the object holding this mark is still in state (see runtime/replacing.ts).
+      const identity = urnIdentity(urn, kind, name, stackInstance);
+      const result = await runtime.check(kind, reveal(olds) as Props, withIdentity(reveal(inputs) as Props, identity));
       return { inputs: withoutDefaults(kind, inputs), failures: result.failures };
     },
     async diff(id, urn, olds, news) {
@@ -88,8 +94,9 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
       return detailedDiff(result, reveal(oldInputs) as Props, plainNews);
     },
     async create(urn, inputs) {
-      const { kind } = of(urn);
-      const result = await runtime.create(kind, reveal(inputs) as Props);
+      const { kind, name } = of(urn);
+      // Marked and keyed like the dynamic resources' creates: a killed run's object is found again.
+      const result = await runtime.create(kind, withIdentity(reveal(inputs) as Props, urnIdentity(urn, kind, name, stackInstance)));
       return { id: result.id, outs: seal(kind, result.outs) };
     },
     async read(id, urn, props) {

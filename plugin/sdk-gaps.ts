@@ -1,5 +1,5 @@
 /**
- * Workarounds for four gaps in the provider server of `@pulumi/pulumi/provider` (3.259.0), which
+ * Workarounds for five gaps in the provider server of `@pulumi/pulumi/provider` (3.259.0), which
  * the plugin's `main()` runs. All patch the gRPC handlers before the SDK registers them.
  *
  * 1. `configure` drops the request: the provider never sees its config (`uptime:baseUrl`,
@@ -11,10 +11,12 @@
  * 4. `diff` answers without a detailed diff or changed keys (its `DiffResult` has neither) and
  *    passes no old inputs: the CLI then lists every input that differs in any spelling, and the
  *    engine ignores `replaceOnChanges`. We answer `Diff` ourselves with both.
+ * 5. `checkConfig` answers "not implemented", so a provider cannot add to its own inputs. We
+ *    answer it: the plugin keeps its stack instance there (see `checkProviderInputs`).
  *
  * Remove this file when the SDK's server passes the config to `Provider.configure`, tolerates a
- * read without properties and sends a detailed diff (check `provider/server.js` of each
- * @pulumi/pulumi upgrade).
+ * read without properties, sends a detailed diff and lets a provider check its config (check
+ * `provider/server.js` of each @pulumi/pulumi upgrade).
  */
 import * as grpc from "@grpc/grpc-js";
 import { withDeadline } from "../provider/client/deadline";
@@ -25,7 +27,12 @@ export interface ProviderConfig {
   baseUrl?: string;
   apiKey?: string;
   allowInsecureHttp?: string;
+  /** The provider's stack instance, which `checkConfig` put into its inputs. */
+  stackInstance?: string;
 }
+
+/** The provider's inputs: the olds from the state (empty for a new provider), the news as configured. */
+export type CheckProviderInputs = (olds: Record<string, unknown>, news: Record<string, unknown>) => Record<string, unknown>;
 
 interface StructLike {
   toJavaScript(): Record<string, unknown>;
@@ -33,6 +40,10 @@ interface StructLike {
 interface ConfigureRequestLike {
   getVariablesMap(): { get(key: string): string | undefined };
   getArgs(): StructLike | undefined;
+}
+interface CheckRequestLike {
+  getOlds(): StructLike | undefined;
+  getNews(): StructLike | undefined;
 }
 interface ReadRequestLike {
   getProperties(): StructLike | undefined;
@@ -74,7 +85,7 @@ function configOf(req: ConfigureRequestLike): ProviderConfig {
     if (typeof value === "boolean") return String(value);
     return typeof value === "string" && value !== "" ? value : undefined;
   };
-  return { baseUrl: pick("baseUrl"), apiKey: pick("apiKey"), allowInsecureHttp: pick("allowInsecureHttp") };
+  return { baseUrl: pick("baseUrl"), apiKey: pick("apiKey"), allowInsecureHttp: pick("allowInsecureHttp"), stackInstance: pick("stackInstance") };
 }
 
 /** The gRPC answer to `Diff`, with the detailed diff and the changed keys. */
@@ -113,8 +124,13 @@ interface ProviderProto {
 }
 
 /** Patches the handlers of the provider service registered after this call. */
-export function patchProviderServer(onConfigure: (config: ProviderConfig) => void, diff: DiffFunction): void {
-  const { Struct } = require("google-protobuf/google/protobuf/struct_pb") as { Struct: new () => StructLike };
+export function patchProviderServer(onConfigure: (config: ProviderConfig) => void, diff: DiffFunction, checkConfig: CheckProviderInputs): void {
+  const { Struct } = require("google-protobuf/google/protobuf/struct_pb") as {
+    Struct: { new (): StructLike; fromJavaScript(value: Record<string, unknown>): StructLike };
+  };
+  const { CheckResponse } = require("@pulumi/pulumi/proto/provider_pb") as {
+    CheckResponse: new () => { setInputs(value: StructLike): void };
+  };
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service, implementation) {
     const impl = implementation as Record<string, Handler>;
@@ -124,6 +140,16 @@ export function patchProviderServer(onConfigure: (config: ProviderConfig) => voi
       impl.configure = (call, callback) => {
         onConfigure(configOf(call.request as ConfigureRequestLike));
         return configure(call, callback);
+      };
+      impl.checkConfig = (call, callback) => {
+        const req = call.request as CheckRequestLike;
+        const resp = new CheckResponse();
+        try {
+          resp.setInputs(Struct.fromJavaScript(checkConfig(req.getOlds()?.toJavaScript() ?? {}, req.getNews()?.toJavaScript() ?? {})));
+        } catch (err) {
+          return (callback as (err: unknown) => void)(err);
+        }
+        return (callback as (err: null, resp: unknown) => void)(null, resp);
       };
       impl.read = (call, callback) => {
         const req = call.request as ReadRequestLike;

@@ -1,11 +1,12 @@
 import { LocalWorkspace, type PulumiCommand } from "@pulumi/pulumi/automation";
 import { clientFor } from "../client/client";
 import { type Connection, type PartialConnection, resolveConnection } from "../client/connection";
-import { stackMarkPrefix } from "../runtime/identity";
+import { hasCode } from "../client/errors";
+import { instanceOfMark, isStackMark, type MarkedKind, STACK_INSTANCE } from "../runtime/identity";
 
 /** A live object that carries the stack's mark but that the stack's state does not hold. */
 export interface Orphan {
-  kind: "Monitor" | "Channel" | "StatusPage";
+  kind: MarkedKind;
   id: string;
   /** Its name (a status page's title). */
   name: string;
@@ -34,12 +35,43 @@ const COLLECTIONS = [
   ["Monitor", "/api/v1/monitors"],
   ["Channel", "/api/v1/channels"],
   ["StatusPage", "/api/v1/status-pages"],
+  ["MaintenanceWindow", "/api/v1/maintenance-windows"],
 ] as const;
 
 interface StateResource {
   id?: string;
   type?: string;
-  outputs?: { connection?: PartialConnection; endpoint?: string };
+  inputs?: { stackInstance?: unknown };
+  outputs?: { connection?: PartialConnection; endpoint?: string; instance?: unknown; externalId?: unknown };
+}
+
+/**
+ * The stack instances the state knows: its `StackIdentity` resource's, each native provider's,
+ * and those in the marks of the objects it holds (an instance of a provider version since
+ * replaced, or of a `StackIdentity` since deleted).
+ */
+export function stackInstancesOf(resources: readonly StateResource[]): Set<string> {
+  const found = new Set<string>();
+  const add = (instance: unknown) => {
+    if (typeof instance === "string" && STACK_INSTANCE.test(instance)) found.add(instance);
+  };
+  for (const r of resources) {
+    if (r.type?.endsWith("uptime:StackIdentity")) add(r.outputs?.instance ?? r.id);
+    if (r.type === "pulumi:providers:uptime") add(r.inputs?.stackInstance);
+    const fromMark = typeof r.outputs?.externalId === "string" ? instanceOfMark(r.outputs.externalId) : undefined;
+    if (fromMark) found.add(fromMark);
+  }
+  return found;
+}
+
+/** The account's objects of a collection; none where the server lacks it (extensions). */
+async function listed(client: ReturnType<typeof clientFor>, path: string) {
+  try {
+    return await client.listAll<{ id: string; name?: string; title?: string; external_id?: string | null }>(path);
+  } catch (err) {
+    if (hasCode(err, "not_found")) return [];
+    throw err;
+  }
 }
 
 /** The connections to search: the stack config's (after the environment) and the resources' own. */
@@ -67,9 +99,10 @@ function connectionsOf(config: Record<string, { value: string }>, resources: rea
 }
 
 /**
- * Lists the live objects that carry this stack's mark (`external_id` = `pulumi/<project>/<stack>/…`)
- * but whose ids the stack's state does not hold: what an interrupted `pulumi up` left behind
- * beyond what the next `up` takes over, or what `retainOnDelete` kept. Reads the state with
+ * Lists the live objects that carry this stack's mark (`external_id`: one of the stack's
+ * instances, or `pulumi/<project>/<stack>/<Kind>/…` as versions before instances wrote it) but
+ * whose ids the stack's state does not hold: what an interrupted `pulumi up` left behind beyond
+ * what the next `up` takes over, or what `retainOnDelete` kept. Reads the state with
  * `pulumi stack export`; writes nothing.
  */
 export async function findOrphans(options: OrphanOptions): Promise<OrphanReport> {
@@ -81,15 +114,14 @@ export async function findOrphans(options: OrphanOptions): Promise<OrphanReport>
   const deployment = (await stack.exportStack()).deployment as { resources?: StateResource[] };
   const resources = deployment.resources ?? [];
   const known = new Set(resources.map((r) => r.id).filter((id): id is string => Boolean(id)));
-  const prefix = stackMarkPrefix(project, options.stackName.split("/").pop() as string);
+  const ours = { project, stack: options.stackName.split("/").pop() as string, instances: stackInstancesOf(resources) };
   const connections = connectionsOf(await stack.getAllConfig(), resources);
   const orphans: Orphan[] = [];
   for (const connection of connections) {
     const client = clientFor(connection);
     for (const [kind, path] of COLLECTIONS) {
-      const live = await client.listAll<{ id: string; name?: string; title?: string; external_id?: string | null }>(path);
-      for (const o of live) {
-        if (!o.external_id?.startsWith(prefix) || known.has(o.id)) continue;
+      for (const o of await listed(client, path)) {
+        if (!o.external_id || !isStackMark(o.external_id, ours) || known.has(o.id)) continue;
         orphans.push({ kind, id: o.id, name: o.name ?? o.title ?? "", externalId: o.external_id, endpoint: connection.baseUrl });
       }
     }

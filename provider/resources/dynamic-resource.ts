@@ -6,6 +6,9 @@ import { TIMEOUTS_INPUT } from "../client/deadline";
 import { REPLACE_ON_CHANGES_INPUT } from "../runtime/replace-on-changes";
 import { cheapPromiseStacks } from "./promise-stacks";
 
+/** The providers a resource's `__provider` names: a kind's, or the stack identity's. */
+export type ProviderName = KindName | "StackIdentity";
+
 /**
  * The provider as Pulumi keeps it in every resource's `__provider`: a module whose `handler()`
  * the dynamic-provider host calls (through require-from-string) to get the provider object. It
@@ -14,7 +17,7 @@ import { cheapPromiseStacks } from "./promise-stacks";
  * instead of a serialized closure keeps each resource's state small; the engine rewrites the
  * whole state file after every step, so its size is paid once per resource per step.
  */
-export function providerSource(kind: KindName): string {
+export function providerSource(kind: ProviderName): string {
   return `exports.handler = () => require("pulumi-uptime/provider/runtime").providerOf(${JSON.stringify(kind)});\n`;
 }
 
@@ -25,7 +28,7 @@ export function providerSource(kind: KindName): string {
  * input (runtime/replace-on-changes.ts): the engine cannot apply it to a dynamic resource.
  */
 export abstract class DynamicResource extends CustomResource {
-  protected constructor(kind: KindName, name: string, props: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
+  protected constructor(kind: ProviderName, name: string, props: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
     const restoreStacks = cheapPromiseStacks();
     // The dynamic-provider host does not pass the engine's timeouts on: the provider reads them here.
     const timeouts = opts.customTimeouts ? { [TIMEOUTS_INPUT]: opts.customTimeouts } : {};

@@ -1,12 +1,16 @@
 import type * as pulumi from "@pulumi/pulumi";
-// A subpath, not the SDK root: its index loads the Automation API, which programs do not need.
+// Subpaths, not the SDK root: its index loads the Automation API, which programs do not need.
 import { getProject, getStack } from "@pulumi/pulumi/metadata";
+import { all } from "@pulumi/pulumi/output";
 import { IDENTITY_INPUT, type MarkedKind, type ResourceIdentity } from "../runtime/identity";
+import { stackInstance } from "./stack-identity";
 
 /**
  * The internal input a resource class adds to its inputs: the stack and resource identity its
  * objects are marked with. A dynamic provider's `create` receives no URN, so the program, which
- * knows the project, stack, name and parent, passes it along. It never shows in a diff.
+ * knows the project, stack, name and parent, passes it along, with the stack instance of the
+ * stack's `StackIdentity` resource (which makes the resource depend on it). It never shows in a
+ * diff.
  */
 export function identityInput(
   kind: MarkedKind,
@@ -14,8 +18,11 @@ export function identityInput(
   opts: pulumi.CustomResourceOptions | undefined,
 ): Record<typeof IDENTITY_INPUT, pulumi.Input<ResourceIdentity>> {
   const identity: ResourceIdentity = { project: getProject(), stack: getStack(), kind, name };
-  const parent = opts?.parent;
   return {
-    [IDENTITY_INPUT]: parent ? parent.urn.apply((parentUrn) => ({ ...identity, parentUrn })) : identity,
+    [IDENTITY_INPUT]: all([stackInstance(), opts?.parent?.urn]).apply(([instance, parentUrn]) => ({
+      ...identity,
+      instance,
+      ...(parentUrn ? { parentUrn } : {}),
+    })),
   };
 }

@@ -3,6 +3,7 @@ import { MAINTENANCE_WINDOW_FIELDS } from "../../api";
 import { outputPlaceholders, secretProperties } from "../kinds/fields";
 import { secretInputs, withSecretOutputs } from "./options";
 import type { ArgsOf, OutputsOf } from "./types";
+import { identityInput } from "./identity-input";
 import { DynamicResource } from "./dynamic-resource";
 
 /** Inputs of a MaintenanceWindow, one per row of its field table. */
@@ -26,7 +27,11 @@ export interface MaintenanceWindow extends MaintenanceWindowOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class MaintenanceWindow extends DynamicResource {
   constructor(name: string, args: MaintenanceWindowArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...OUTPUTS, ...secretInputs({ ...args, name: args.name ?? name }, SECRETS) };
+    const props = {
+      ...OUTPUTS,
+      ...secretInputs({ ...args, name: args.name ?? name }, SECRETS),
+      ...identityInput("MaintenanceWindow", name, opts),
+    };
     super("MaintenanceWindow", name, props, withSecretOutputs(opts, SECRETS));
   }
 }

@@ -12,10 +12,11 @@ import { hasCode } from "../client/errors";
 import { hasExtensions } from "../client/extensions";
 import { explainFailure } from "../client/failure";
 import { findByMark, identityOf, markedCreate, markTaken, resourceName } from "./marks";
-import { markOf } from "./identity";
+import { IDENTITY_INPUT, markOf } from "./identity";
 import { connectionArgChanged, keyFrom, movedFrom, movedWarning } from "./connection-change";
 import { heldByReplacement, mayBeHeldByReplaced, noteInState, noteTakenOver } from "./replacing";
 import { replacesOnChange } from "./replace-on-changes";
+import { stackIdentityProvider } from "./stack-identity";
 import { type Kind } from "../kinds/kind";
 import { type Failure, isUnknown, type Props, same } from "../kinds/values";
 import { KINDS, type KindName } from "../kinds/registry";
@@ -85,7 +86,9 @@ export async function check(name: KindName, olds: Props, news: Props): Promise<p
       failures.push({ property: "connection", reason: (err as Error).message });
     }
   }
-  const complete = !Object.values(news).some(isUnknown);
+  // The identity is unknown in the first preview of a stack (its instance is not drawn yet), and
+  // is no field: it does not make the fields incomplete.
+  const complete = !Object.entries(news).some(([k, v]) => k !== IDENTITY_INPUT && isUnknown(v));
   failures.push(...kind.validate(news, complete));
   return { inputs: news, failures };
 }
@@ -279,8 +282,10 @@ const providers = new Map<KindName, pulumi.dynamic.ResourceProvider>();
 /**
  * The provider object of a kind, as the `__provider` text of its resources asks for it (see
  * resources/dynamic-resource.ts). One per kind and process; `configure` runs once for each.
+ * `StackIdentity` names the provider of the stack identity resource.
  */
-export function providerOf(kind: KindName): pulumi.dynamic.ResourceProvider {
+export function providerOf(kind: KindName | "StackIdentity"): pulumi.dynamic.ResourceProvider {
+  if (kind === "StackIdentity") return stackIdentityProvider;
   let provider = providers.get(kind);
   if (!provider) {
     provider = {

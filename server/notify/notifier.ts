@@ -17,7 +17,6 @@ const HEALTH_AFTER: Record<Exclude<EventType, "test">, Monitor["health"]> = {
   "monitor.degraded_resolved": "up",
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 /**
  * Delivers `monitor.down` / `monitor.up` to each of a monitor's channels, in the background:

@@ -2,7 +2,12 @@ import { ApiError } from "../errors";
 import type { Store } from "../store";
 import type { MarkedTable } from "../store/external-ids";
 
-const LABEL: Record<MarkedTable, string> = { monitors: "monitor", channels: "channel", status_pages: "status page" };
+const LABEL: Record<MarkedTable, string> = {
+  monitors: "monitor",
+  channels: "channel",
+  status_pages: "status page",
+  maintenance_windows: "maintenance window",
+};
 
 /**
  * A 409 `conflict` when another object of this kind in the account already carries `externalId`

@@ -8,6 +8,7 @@ import {
   type UpdateMaintenanceWindow,
 } from "../../api";
 import { notFound, validationFailed } from "../errors";
+import { assertExternalIdFree } from "./external-ids";
 import type { Store } from "../store";
 
 function check(store: Store, accountId: string, spec: MaintenanceWindowSpec): void {
@@ -28,7 +29,8 @@ export function getMaintenanceWindow(store: Store, accountId: string, id: string
 export function createMaintenanceWindow(store: Store, accountId: string, body: CreateMaintenanceWindow): MaintenanceWindow {
   const spec = toMaintenanceWindowSpec(body);
   check(store, accountId, spec);
-  return store.maintenanceWindows.create(accountId, spec);
+  assertExternalIdFree(store, "maintenance_windows", accountId, body.external_id);
+  return store.maintenanceWindows.create(accountId, spec, body.external_id ?? null);
 }
 
 export function updateMaintenanceWindow(
@@ -37,10 +39,11 @@ export function updateMaintenanceWindow(
   id: string,
   body: UpdateMaintenanceWindow,
 ): MaintenanceWindow {
-  const { id: _i, active: _a, created_at: _c, updated_at: _u, ...current } = getMaintenanceWindow(store, accountId, id);
+  const { id: _i, active: _a, external_id: _e, created_at: _c, updated_at: _u, ...current } = getMaintenanceWindow(store, accountId, id);
   const spec = toMaintenanceWindowSpec(body, current);
   check(store, accountId, spec);
-  return store.maintenanceWindows.update(accountId, id, spec) as MaintenanceWindow;
+  assertExternalIdFree(store, "maintenance_windows", accountId, body.external_id, id);
+  return store.maintenanceWindows.update(accountId, id, spec, body.external_id) as MaintenanceWindow;
 }
 
 export function deleteMaintenanceWindow(store: Store, accountId: string, id: string): MaintenanceWindow {

@@ -1,9 +1,9 @@
 import type { DatabaseSync } from "node:sqlite";
 
 /** The tables whose objects carry an `external_id`. */
-export type MarkedTable = "monitors" | "channels" | "status_pages";
+export type MarkedTable = "monitors" | "channels" | "status_pages" | "maintenance_windows";
 
-/** Look-ups of `external_id`, the client's mark on monitors, channels and status pages. */
+/** Look-ups of `external_id`, the client's mark on monitors, channels, status pages and maintenance windows. */
 export class ExternalIdRepository {
   constructor(private readonly db: DatabaseSync) {}
 
@@ -23,10 +23,11 @@ export class ExternalIdRepository {
   }
 }
 
-/** `mon_…` → monitors, `chn_…` → channels, `sp_…` → status_pages. */
+/** `mon_…` → monitors, `chn_…` → channels, `sp_…` → status_pages, `mw_…` → maintenance_windows. */
 export function tableOfId(id: string): MarkedTable | undefined {
   if (id.startsWith("mon_")) return "monitors";
   if (id.startsWith("chn_")) return "channels";
   if (id.startsWith("sp_")) return "status_pages";
+  if (id.startsWith("mw_")) return "maintenance_windows";
   return undefined;
 }

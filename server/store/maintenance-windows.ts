@@ -9,6 +9,7 @@ interface WindowRow {
   id: string;
   account_id: string;
   spec: string;
+  external_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -37,23 +38,26 @@ export class MaintenanceWindowRepository {
     return ownedIds(this.db, "monitors", accountId, ids);
   }
 
-  create(accountId: string, spec: MaintenanceWindowSpec): MaintenanceWindow {
+  create(accountId: string, spec: MaintenanceWindowSpec, externalId: string | null = null): MaintenanceWindow {
     const id = newId("mw");
     const now = nowIso();
     transaction(this.db, () => {
       this.db
-        .prepare("INSERT INTO maintenance_windows (id, account_id, spec, created_at, updated_at) VALUES (?, ?, ?, ?, ?)")
-        .run(id, accountId, specJson(spec), now, now);
+        .prepare("INSERT INTO maintenance_windows (id, account_id, spec, external_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)")
+        .run(id, accountId, specJson(spec), externalId, now, now);
       this.link(id, spec.monitor_ids);
     });
     return this.get(accountId, id) as MaintenanceWindow;
   }
 
-  update(accountId: string, id: string, spec: MaintenanceWindowSpec): MaintenanceWindow | undefined {
+  /** `externalId` undefined keeps the mark, null clears it. */
+  update(accountId: string, id: string, spec: MaintenanceWindowSpec, externalId?: string | null): MaintenanceWindow | undefined {
     const changed = transaction(this.db, () => {
       const result = this.db
-        .prepare("UPDATE maintenance_windows SET spec = ?, updated_at = ? WHERE id = ? AND account_id = ?")
-        .run(specJson(spec), nowIso(), id, accountId);
+        .prepare(
+          "UPDATE maintenance_windows SET spec = ?, external_id = iif(?, ?, external_id), updated_at = ? WHERE id = ? AND account_id = ?",
+        )
+        .run(specJson(spec), externalId === undefined ? 0 : 1, externalId ?? null, nowIso(), id, accountId);
       if (result.changes === 0) return false;
       this.db.prepare("DELETE FROM maintenance_window_monitors WHERE window_id = ?").run(id);
       this.link(id, spec.monitor_ids);
@@ -89,7 +93,14 @@ export class MaintenanceWindowRepository {
       .prepare("SELECT monitor_id FROM maintenance_window_monitors WHERE window_id = ? ORDER BY monitor_id")
       .all(row.id) as { monitor_id: string }[];
     const spec = { ...(JSON.parse(row.spec) as Omit<MaintenanceWindowSpec, "monitor_ids">), monitor_ids: links.map((l) => l.monitor_id) };
-    return { id: row.id, ...spec, active: windowActiveAt(spec), created_at: row.created_at, updated_at: row.updated_at };
+    return {
+      id: row.id,
+      ...spec,
+      active: windowActiveAt(spec),
+      external_id: row.external_id,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
   }
 }
 

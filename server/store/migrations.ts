@@ -163,4 +163,9 @@ export const MIGRATIONS: readonly string[] = [
   -- Channels that also hear degraded transitions.
   ALTER TABLE channels ADD COLUMN notify_degraded INTEGER NOT NULL DEFAULT 0;
   `,
+  // Version 5: maintenance windows carry a client's mark too.
+  `
+  ALTER TABLE maintenance_windows ADD COLUMN external_id TEXT;
+  CREATE UNIQUE INDEX maintenance_windows_by_external_id ON maintenance_windows (account_id, external_id) WHERE external_id IS NOT NULL;
+  `,
 ];

@@ -120,7 +120,7 @@ describe("pulumi-uptime import", () => {
     const channelsBefore = (await s.call("GET", "/api/v1/channels")).body.data;
     proxy.seen.length = 0;
     const up = await stack.up({ onOutput: (l) => process.stdout.write(l) });
-    expect(up.summary.resourceChanges).toEqual({ create: 26 });
+    expect(up.summary.resourceChanges).toEqual({ create: 27 });
     expect(proxy.seen.filter((r) => r.startsWith("POST "))).toEqual([]);
     // Reads mask a channel's config and its fingerprint is keyed by the server, so adopting a
     // channel writes the declared config once (to record the fingerprint); the server sees the
@@ -129,7 +129,7 @@ describe("pulumi-uptime import", () => {
     expect(patches.every((r) => r.startsWith("PATCH /api/v1/channels/"))).toBe(true);
     expect(patches.length).toBeLessThanOrEqual(channelsBefore.length);
     expect((await s.call("GET", "/api/v1/channels")).body.data).toEqual(channelsBefore);
-    expect((await stack.preview()).changeSummary).toEqual({ same: 26 });
+    expect((await stack.preview()).changeSummary).toEqual({ same: 27 });
     await stack.workspace.removeStack("dev", { force: true });
   });
 });

@@ -2,10 +2,14 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
 import { startServer, type TestServer } from "../support/server";
+import { stackInstanceOf } from "./killed-up";
 import { programCopy } from "./programs";
 
 const PROJECT = "uptime-engine-test";
-const mark = (stack: string, kind: string, name: string) => `pulumi/${PROJECT}/${stack}/${kind}/${name}`;
+/** The mark of a resource of `stack`, with the stack instance its state holds. */
+const mark = async (stack: Stack, kind: string, name: string) => `pulumi/${PROJECT}/${stack.name}/${await stackInstanceOf(stack)}/${kind}/${name}`;
+/** The program's resources besides the stack: its StackIdentity, a channel, a monitor and a status page. */
+const ALL = 5;
 
 describe("marked creates through the real engine", () => {
   let s: TestServer;
@@ -18,16 +22,16 @@ describe("marked creates through the real engine", () => {
   const outputs = async (stack: Stack) =>
     Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value])) as Outputs;
 
-  async function stackFor(name: string): Promise<Stack> {
-    const stack = await engine.stack(program.workDir, name);
+  async function stackFor(name: string, on = { engine, workDir: program.workDir }, slug = `marks-${name}`): Promise<Stack> {
+    const stack = await on.engine.stack(on.workDir, name);
     await stack.setAllConfig({
       "uptime:baseUrl": { value: s.url },
       "uptime:apiKey": { value: s.key, secret: true },
       hookUrl: { value: `${s.url}/hooks/${name}`, secret: true },
       headerToken: { value: `token-${name}`, secret: true },
-      slug: { value: `marks-${name}` },
+      slug: { value: slug },
     });
-    stacks[name] = stack;
+    stacks[on === undefined || on.engine === engine ? name : `${name} (second backend)`] = stack;
     return stack;
   }
 
@@ -55,11 +59,11 @@ describe("marked creates through the real engine", () => {
     const [a, b] = [await outputs(dev), await outputs(prod)];
     expect(a.monitorId).not.toBe(b.monitorId);
     const byId = new Map((await liveMonitors()).map((m) => [m.id, m]));
-    expect(byId.get(a.monitorId)?.external_id).toBe(mark("dev", "Monitor", "api"));
-    expect(byId.get(b.monitorId)?.external_id).toBe(mark("prod", "Monitor", "api"));
-    expect((await s.call("GET", `/api/v1/channels/${a.channelId}`)).body.data.external_id).toBe(mark("dev", "Channel", "ops"));
-    expect((await s.call("GET", `/api/v1/status-pages/${b.statusPageId}`)).body.data.external_id).toBe(mark("prod", "StatusPage", "public"));
-    expect((await dev.preview({ refresh: true })).changeSummary).toEqual({ same: 4 });
+    expect(byId.get(a.monitorId)?.external_id).toBe(await mark(dev, "Monitor", "api"));
+    expect(byId.get(b.monitorId)?.external_id).toBe(await mark(prod, "Monitor", "api"));
+    expect((await s.call("GET", `/api/v1/channels/${a.channelId}`)).body.data.external_id).toBe(await mark(dev, "Channel", "ops"));
+    expect((await s.call("GET", `/api/v1/status-pages/${b.statusPageId}`)).body.data.external_id).toBe(await mark(prod, "StatusPage", "public"));
+    expect((await dev.preview({ refresh: true })).changeSummary).toEqual({ same: ALL });
     await prod.destroy();
   });
 
@@ -72,7 +76,7 @@ describe("marked creates through the real engine", () => {
     const after = await outputs(dev);
     expect(after.monitorId).not.toBe(before.monitorId);
     expect((await liveMonitors()).map((m) => m.id)).toEqual([after.monitorId]);
-    expect((await dev.preview()).changeSummary).toEqual({ same: 4 });
+    expect((await dev.preview()).changeSummary).toEqual({ same: ALL });
   });
 
   it("a replacement by a type change is a new object and the old one is gone", async () => {
@@ -85,27 +89,31 @@ describe("marked creates through the real engine", () => {
     const live = await liveMonitors();
     expect(live.map((m) => m.id)).toEqual([third.monitorId]);
     // Deleted first, so the replacement carries the resource's mark.
-    expect(live[0]?.external_id).toBe(mark("dev", "Monitor", "api"));
+    expect(live[0]?.external_id).toBe(await mark(dev, "Monitor", "api"));
     expect((await s.call("GET", `/api/v1/status-pages/${third.statusPageId}`)).body.data.monitor_ids).toEqual([third.monitorId]);
     await dev.removeConfig("monitorType");
     await dev.destroy();
   });
 
   it("a create whose mark already exists takes that object over and updates it, without a duplicate", async () => {
+    const late = await stackFor("late");
+    // A run that got as far as the stack's identity (what `--target` of it alone does).
+    const identity = `urn:pulumi:late::${PROJECT}::pulumi-nodejs:dynamic/uptime:StackIdentity::pulumi-uptime-stack`;
+    await late.up({ target: [identity] });
+    expect(await liveMonitors()).toEqual([]);
     const made = await s.call("POST", "/api/v1/monitors", {
       name: "left by a killed run",
       type: "http",
       url: "https://api.example.com/health",
       interval_sec: 900,
-      external_id: mark("late", "Monitor", "api"),
+      external_id: await mark(late, "Monitor", "api"),
     });
-    const late = await stackFor("late");
     await late.up();
     expect((await outputs(late)).monitorId).toBe(made.body.data.id);
     const live = await liveMonitors();
     expect(live).toHaveLength(1);
     expect(live[0]).toMatchObject({ id: made.body.data.id, name: "api", interval_sec: 60 });
-    expect((await late.preview({ refresh: true })).changeSummary).toEqual({ same: 4 });
+    expect((await late.preview({ refresh: true })).changeSummary).toEqual({ same: ALL });
     await late.destroy();
   });
 
@@ -118,6 +126,38 @@ describe("marked creates through the real engine", () => {
     const live = await liveMonitors();
     expect(live).toHaveLength(1);
     expect(live[0]).toMatchObject({ name: "api", interval_sec: 60, external_id: null });
-    expect((await adopting.preview({ refresh: true })).changeSummary).toEqual({ same: 4 });
+    expect((await adopting.preview({ refresh: true })).changeSummary).toEqual({ same: ALL });
+    await adopting.destroy();
   });
+
+  it("two backends with stacks of the same project and stack names, on one API key, each get their own objects; destroying one leaves the other's", async () => {
+    const second = await offlineEngine();
+    const secondProgram = programCopy("test/engine/programs/uptime");
+    try {
+      // Two engineers' local `twin` stacks: the same program and inputs (but a status page's
+      // slug, which the account holds once).
+      const mine = await stackFor("twin", { engine, workDir: program.workDir }, "marks-twin-mine");
+      const theirs = await stackFor("twin", { engine: second, workDir: secondProgram.workDir }, "marks-twin-theirs");
+      await mine.up();
+      await theirs.up();
+      const [a, b] = [await outputs(mine), await outputs(theirs)];
+      expect(b.monitorId).not.toBe(a.monitorId);
+      expect(b.channelId).not.toBe(a.channelId);
+      expect(await stackInstanceOf(theirs)).not.toBe(await stackInstanceOf(mine));
+      const byId = new Map((await liveMonitors()).map((m) => [m.id, m]));
+      expect(byId.get(a.monitorId)?.external_id).toBe(await mark(mine, "Monitor", "api"));
+      expect(byId.get(b.monitorId)?.external_id).toBe(await mark(theirs, "Monitor", "api"));
+
+      await theirs.destroy();
+      expect((await liveMonitors()).map((m) => m.id)).toEqual([a.monitorId]);
+      expect((await s.call("GET", `/api/v1/channels/${a.channelId}`)).status).toBe(200);
+      expect((await s.call("GET", `/api/v1/status-pages/${a.statusPageId}`)).status).toBe(200);
+      expect((await mine.preview({ refresh: true })).changeSummary).toEqual({ same: ALL });
+      await mine.destroy();
+    } finally {
+      second.dispose();
+      secondProgram.remove();
+    }
+    // Two stacks' up and destroy, each from its own backend.
+  }, 600_000);
 });

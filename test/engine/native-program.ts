@@ -2,6 +2,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiAnswer, startServer, type TestServer } from "../support/server";
 import { diffedProperties } from "./diff-output";
+import { stackInstanceOf } from "./killed-up";
 import { expectNotInState, type NativeEngine, nativeEngine } from "./native";
 
 export interface NativeProgramOptions {
@@ -66,6 +67,11 @@ export function describeNativeProgram(title: string, options: NativeProgramOptio
         channel_ids: [out.channelId],
         tags: ["api", "prod"],
       });
+      // Marked like the dynamic resources' objects, with the instance kept in the provider's inputs.
+      const project = (await stack.workspace.projectSettings()).name;
+      const instance = await stackInstanceOf(stack);
+      expect((await live(`/api/v1/monitors/${out.monitorId}`)).data.external_id).toBe(`pulumi/${project}/dev/${instance}/Monitor/api`);
+      expect((await live(`/api/v1/channels/${out.channelId}`)).data.external_id).toBe(`pulumi/${project}/dev/${instance}/Channel/hooks`);
       expect((await stack.preview()).changeSummary).toEqual({ same: 3 });
     });
 

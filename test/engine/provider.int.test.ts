@@ -42,7 +42,7 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
 
   it("creates all three kinds linked to each other, and a second preview is clean", async () => {
     const up = await stack.up({ onOutput: (l) => process.stdout.write(l) });
-    expect(up.summary.resourceChanges).toMatchObject({ create: 4 });
+    expect(up.summary.resourceChanges).toMatchObject({ create: 5 });
     const out = await outputs();
     const monitor = (await live(`/api/v1/monitors/${out.monitorId}`)).data;
     expect(monitor).toMatchObject({ channel_ids: [out.channelId], tags: ["api", "prod"], headers: { "x-token": HEADER_TOKEN } });
@@ -54,7 +54,7 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     expect(out.monitorMethod).toBe("GET");
 
     const preview = await stack.preview();
-    expect(preview.changeSummary).toEqual({ same: 4 });
+    expect(preview.changeSummary).toEqual({ same: 5 });
   });
 
   /** Fails if the backend's files, as stored, hold a secret in plaintext (an export would decrypt). */
@@ -85,13 +85,13 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     await stack.setConfig("interval", { value: "120" });
     await stack.setConfig("paused", { value: "true" });
     const preview = await stack.preview();
-    expect(preview.changeSummary).toEqual({ update: 1, same: 3 });
+    expect(preview.changeSummary).toEqual({ update: 1, same: 4 });
     const up = await stack.up();
-    expect(up.summary.resourceChanges).toMatchObject({ update: 1, same: 3 });
+    expect(up.summary.resourceChanges).toMatchObject({ update: 1, same: 4 });
     const after = await outputs();
     expect(after.monitorId).toBe(before.monitorId);
     expect((await live(`/api/v1/monitors/${after.monitorId}`)).data).toMatchObject({ interval_sec: 120, status: "paused" });
-    expect((await stack.preview()).changeSummary).toEqual({ same: 4 });
+    expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
   });
 
   it("preview --refresh reports a monitor edited and resumed outside Pulumi; refresh + up restore it", async () => {
@@ -108,7 +108,7 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     await expectNoPlaintextSecrets();
     await stack.up();
     expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({ name: "api", interval_sec: 120, status: "paused" });
-    expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 4 });
+    expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 5 });
   });
 
   it("replaces a monitor whose type changes, keeping its links", async () => {

@@ -29,7 +29,7 @@ describe("examples/scheduled-jobs: heartbeat, certificate, DNS, confirmation and
     stack = await engine.stack(program.workDir, "scheduled-jobs");
     await stack.setAllConfig({ "uptime:baseUrl": { value: s.url }, "uptime:apiKey": { value: s.key, secret: true } });
     const up = await stack.up({ onOutput: (l) => process.stdout.write(l) });
-    expect(up.summary.resourceChanges).toEqual({ create: 5 });
+    expect(up.summary.resourceChanges).toEqual({ create: 6 });
 
     const monitors = await list("/api/v1/monitors");
     expect(monitors.map((m) => m.type).sort()).toEqual(["dns", "heartbeat", "http"]);
@@ -56,7 +56,7 @@ describe("examples/scheduled-jobs: heartbeat, certificate, DNS, confirmation and
     expect((await s.call("GET", `/api/v1/monitors/${backupId}`)).body.data.health).toBe("up");
 
     await stack.refresh();
-    expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
+    expect((await stack.preview()).changeSummary).toEqual({ same: 6 });
     // The push URL survives the refresh (the server shows it only once).
     expect((await stack.outputs()).crontab?.value).toBe(crontab?.value);
 
@@ -64,8 +64,8 @@ describe("examples/scheduled-jobs: heartbeat, certificate, DNS, confirmation and
     await s.call("PATCH", `/api/v1/monitors/${(up.outputs.monitorIds?.value as { homepage: string }).homepage}`, { confirmations: 1 });
     await s.call("PATCH", `/api/v1/maintenance-windows/${window?.id}`, { time_zone: "UTC" });
     await stack.refresh();
-    expect((await stack.preview()).changeSummary).toEqual({ same: 3, update: 2 });
-    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 3, update: 2 });
+    expect((await stack.preview()).changeSummary).toEqual({ same: 4, update: 2 });
+    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 4, update: 2 });
     expect((await list("/api/v1/monitors")).find((m) => m.type === "http")?.confirmations).toBe(3);
 
     await stack.destroy();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
 import { programCopy } from "./programs";
 import { startServer, type TestServer } from "../support/server";
+import { orphansCommand } from "./killed-up";
 
 /**
  * Resources written by an earlier version keep that version's provider in state (a serialized
@@ -25,7 +26,7 @@ describe("resources an earlier version wrote, under this version", () => {
     const resources: { type: string; inputs?: { __provider?: string }; sourcePosition?: string }[] = JSON.parse(
       readFileSync(join(file!.parentPath, file!.name), "utf8"),
     ).checkpoint.latest.resources;
-    return resources.filter((r) => r.type.includes(":dynamic/uptime:"));
+    return resources.filter((r) => /:dynamic\/uptime:(Monitor|Channel)$/.test(r.type));
   };
   /** How each uptime resource's provider is written in the state. */
   const providers = async () => stateResources().map((r) => String(r.inputs?.__provider));
@@ -57,9 +58,13 @@ describe("resources an earlier version wrote, under this version", () => {
     const { monitorId, channelId } = await outputs();
     const before = await Promise.all([`/api/v1/monitors/${monitorId}`, `/api/v1/channels/${channelId}`].map((p) => s.call("GET", p)));
 
+    // Marks of earlier versions carry no stack instance.
+    expect(before.map((b) => b.body.data.external_id)).toEqual(["pulumi/uptime-upgrade/dev/Monitor/api", "pulumi/uptime-upgrade/dev/Channel/ops"]);
+
     await stack.removeConfig("earlier");
-    expect((await stack.preview()).changeSummary).toEqual({ same: 3 });
-    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 3 });
+    // The only change: the stack's StackIdentity, which new creates will carry in their marks.
+    expect((await stack.preview()).changeSummary).toEqual({ same: 3, create: 1 });
+    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 3, create: 1 });
     const after = await Promise.all([`/api/v1/monitors/${monitorId}`, `/api/v1/channels/${channelId}`].map((p) => s.call("GET", p)));
     expect(after.map((a) => a.body.data.updated_at)).toEqual(before.map((b) => b.body.data.updated_at));
     // The state now names each provider in one line.
@@ -70,12 +75,22 @@ describe("resources an earlier version wrote, under this version", () => {
     // Registering formats the SDK's promise stacks cheaply; the source position Pulumi records
     // still goes through ts-node's source maps, to the TypeScript line.
     expect(stateResources().map((r) => r.sourcePosition)).toEqual([
-      expect.stringMatching(/pulumi-uptime\/provider\/channel\.ts#\d+,\d+$/),
-      expect.stringMatching(/pulumi-uptime\/provider\/monitor\.ts#\d+,\d+$/),
+      expect.stringMatching(/pulumi-uptime\/provider\/resources\/channel\.ts#\d+,\d+$/),
+      expect.stringMatching(/pulumi-uptime\/provider\/resources\/monitor\.ts#\d+,\d+$/),
     ]);
+    // Objects in the state are no orphans; an object with an earlier version's mark that the
+    // state does not hold is one.
+    expect(await orphansCommand(engine, program.workDir)).toMatchObject({ code: 0, report: { orphans: [] } });
+    const stray = await s.call("POST", "/api/v1/monitors", {
+      ...{ name: "stray", type: "http", url: "https://stray.example.com", interval_sec: 60 },
+      external_id: "pulumi/uptime-upgrade/dev/Monitor/stray",
+    });
+    const found = await orphansCommand(engine, program.workDir);
+    expect(found.report.orphans).toEqual([expect.objectContaining({ kind: "Monitor", id: stray.body.data.id })]);
+    await s.call("DELETE", `/api/v1/monitors/${stray.body.data.id}`);
 
     await stack.setConfig("interval", { value: "120" });
-    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 2, update: 1 });
+    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 3, update: 1 });
     expect((await s.call("GET", `/api/v1/monitors/${monitorId}`)).body.data.interval_sec).toBe(120);
 
     await stack.destroy();

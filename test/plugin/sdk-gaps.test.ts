@@ -10,7 +10,11 @@ type Handler = (call: { request: unknown }, callback: () => void) => Promise<Dea
 
 describe("the plugin's gRPC handlers", () => {
   it("run create, update and delete under the request's timeout (the resource's customTimeouts)", async () => {
-    patchProviderServer(() => undefined, async () => ({ changes: false, replaces: [], deleteBeforeReplace: true, diffs: [], detailedDiff: {} }));
+    patchProviderServer(
+      () => undefined,
+      async () => ({ changes: false, replaces: [], deleteBeforeReplace: true, diffs: [], detailedDiff: {} }),
+      (_olds, news) => news,
+    );
     const seen = async () => currentDeadline();
     const impl: Record<string, Handler> = { configure: seen, read: seen, create: seen, update: seen, delete: seen, check: seen };
     new grpc.Server().addService(ResourceProviderService, impl as unknown as grpc.UntypedServiceImplementation);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ExternalIdSchema } from "../../api";
-import { createKey, markOf, stackMarkPrefix } from "../../provider/runtime/identity";
+import { createKey, instanceOfMark, isStackMark, markOf, newStackInstance, stackMarkPrefix } from "../../provider/runtime/identity";
+import { checkProviderInputs, urnIdentity } from "../../plugin/identity";
+import { stackInstancesOf } from "../../provider/commands/orphans";
 
 const base = { project: "shop", stack: "prod", kind: "Monitor" as const, name: "api" };
 
@@ -31,6 +33,67 @@ describe("resource marks", () => {
       expect(mark.startsWith("pulumi/shop/prod/Monitor/")).toBe(true);
     }
     expect(new Set(marks).size).toBe(names.length);
+  });
+});
+
+describe("stack instances in marks", () => {
+  const instance = "0123456789abcdef";
+  const ours = { project: "shop", stack: "prod", instances: new Set([instance]) };
+
+  it("a mark carries the stack instance after the stack's names, and two instances of one stack name differ", () => {
+    expect(markOf({ ...base, instance })).toBe(`pulumi/shop/prod/${instance}/Monitor/api`);
+    expect(markOf({ ...base, instance })).not.toBe(markOf({ ...base, instance: "fedcba9876543210" }));
+    expect(instanceOfMark(markOf({ ...base, instance }))).toBe(instance);
+    expect(instanceOfMark(markOf(base))).toBeUndefined();
+    expect(newStackInstance()).toMatch(/^[0-9a-f]{16}$/);
+    expect(newStackInstance()).not.toBe(newStackInstance());
+  });
+
+  it("a stack knows its instances' marks under any name (a renamed stack), and marks without an instance under its own names", () => {
+    for (const kind of ["Monitor", "Channel", "StatusPage", "MaintenanceWindow"] as const) {
+      expect(isStackMark(markOf({ ...base, kind, instance }), ours)).toBe(true);
+      expect(isStackMark(markOf({ ...base, kind }), ours)).toBe(true);
+    }
+    expect(isStackMark(markOf({ ...base, stack: "old-name", instance }), ours)).toBe(true);
+    // Another backend's stack of the same names is not this one.
+    expect(isStackMark(markOf({ ...base, instance: "fedcba9876543210" }), ours)).toBe(false);
+    expect(isStackMark(markOf({ ...base, stack: "staging" }), ours)).toBe(false);
+    expect(isStackMark("pulumi/shop/prod-eu/Monitor/api", ours)).toBe(false);
+    expect(isStackMark("made-by-hand", ours)).toBe(false);
+  });
+
+  it("the state names its instances: the StackIdentity resource, each native provider, the marks of its objects", () => {
+    const found = stackInstancesOf([
+      { type: "pulumi-nodejs:dynamic/uptime:StackIdentity", id: "1111111111111111", outputs: { instance: "1111111111111111" } },
+      { type: "pulumi:providers:uptime", inputs: { stackInstance: "2222222222222222" } },
+      { type: "uptime:index:Monitor", outputs: { externalId: markOf({ ...base, instance: "3333333333333333" }) } },
+      { type: "uptime:index:Monitor", outputs: { externalId: markOf(base) } },
+      { type: "pulumi:providers:uptime", inputs: { stackInstance: "not an instance" } },
+    ]);
+    expect([...found].sort()).toEqual(["1111111111111111", "2222222222222222", "3333333333333333"]);
+  });
+});
+
+describe("the native plugin's identity", () => {
+  it("a provider keeps the instance its state holds, and a new provider draws one", () => {
+    const kept = checkProviderInputs({ stackInstance: "0123456789abcdef", version: "0.1.0" }, { baseUrl: "http://127.0.0.1:1", version: "0.1.0" });
+    expect(kept).toEqual({ baseUrl: "http://127.0.0.1:1", version: "0.1.0", stackInstance: "0123456789abcdef" });
+    const fresh = checkProviderInputs({}, { version: "0.1.0" });
+    expect(fresh.stackInstance).toMatch(/^[0-9a-f]{16}$/);
+    expect(checkProviderInputs({}, { version: "0.1.0" }).stackInstance).not.toBe(fresh.stackInstance);
+  });
+
+  it("a resource's identity comes from its URN: project, stack, name, and its parents' types", () => {
+    expect(urnIdentity("urn:pulumi:dev::shop::uptime:index:Monitor::api", "Monitor", "api", "0123456789abcdef")).toEqual({
+      project: "shop",
+      stack: "dev",
+      kind: "Monitor",
+      name: "api",
+      instance: "0123456789abcdef",
+    });
+    const child = urnIdentity("urn:pulumi:dev::shop::my:Site$uptime:index:Monitor::api", "Monitor", "api", "0123456789abcdef");
+    expect(child.parentUrn).toBe("my:Site");
+    expect(markOf(child)).toMatch(/^pulumi\/shop\/dev\/0123456789abcdef\/Monitor\/api@[0-9a-f]{8}$/);
   });
 });
 

@@ -39,6 +39,19 @@ describe("Idempotency-Key replays while the created object exists", () => {
     });
   }
 
+  it("/api/v1/maintenance-windows: a replay returns the original window while it exists", async () => {
+    const m = (await s.call("POST", "/api/v1/monitors", { ...monitor, name: "for a window" })).body.data;
+    const window = { name: "w", monitor_ids: [m.id], starts_at: "2030-01-01T00:00:00Z", ends_at: "2030-01-01T01:00:00Z" };
+    const first = await post("/api/v1/maintenance-windows", window, "replay-window");
+    expect(first.status).toBe(201);
+    const replay = await post("/api/v1/maintenance-windows", window, "replay-window");
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    expect(replay.body.data.id).toBe(first.body.data.id);
+    expect((await s.call("GET", "/api/v1/maintenance-windows")).body.data).toHaveLength(1);
+    await s.call("DELETE", `/api/v1/maintenance-windows/${first.body.data.id}`);
+    await s.call("DELETE", `/api/v1/monitors/${m.id}`);
+  });
+
   it("answers 409 to the same key with a different body, before and after the object is deleted", async () => {
     const first = await post("/api/v1/monitors", monitor, "replay-conflict");
     const other = { ...monitor, name: "other" };

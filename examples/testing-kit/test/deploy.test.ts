@@ -38,10 +38,10 @@ describe("the program against a real uptime server with faults", () => {
     server.faults.dropResponses(1, { match: (m, p) => m === "GET" && objects(m, p) });
     const up = await stack.up();
     expect(up.summary.result).toBe("succeeded");
-    expect(up.summary.resourceChanges).toEqual({ create: 5 });
+    expect(up.summary.resourceChanges).toEqual({ create: 6 });
     expect(server.faults.requests.some((r) => r.endsWith(" 429"))).toBe(true);
     server.faults.clear();
-    expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
+    expect((await stack.preview()).changeSummary).toEqual({ same: 6 });
   });
 
   it("repairs a monitor changed and paused behind Pulumi's back", async () => {
@@ -50,7 +50,7 @@ describe("the program against a real uptime server with faults", () => {
     await server.drift.pauseMonitor(id);
     await stack.refresh();
     const fix = await stack.up();
-    expect(fix.summary.resourceChanges).toEqual({ update: 1, same: 4 });
+    expect(fix.summary.resourceChanges).toEqual({ update: 1, same: 5 });
     const res = await fetch(`${server.url}/api/v1/monitors/${id}`, { headers: { authorization: `Bearer ${server.apiKey}` } });
     const live = ((await res.json()) as { data: { interval_sec: number; status: string } }).data;
     expect([live.interval_sec, live.status]).toEqual([300, "active"]);

@@ -2,7 +2,6 @@ import * as pulumi from "@pulumi/pulumi";
 import * as uptime from "pulumi-uptime";
 import { MONITOR_FIELDS, CHANNEL_FIELDS } from "pulumi-uptime/api";
 import { outputPlaceholders, secretProperties } from "pulumi-uptime/provider/kinds/fields";
-import { identityInput } from "pulumi-uptime/provider/resources/identity-input";
 import { secretInputs, withSecretOutputs } from "pulumi-uptime/provider/resources/options";
 
 type Kind = "Monitor" | "Channel";
@@ -24,13 +23,17 @@ function closureProvider(kind: Kind): pulumi.dynamic.ResourceProvider {
   };
 }
 
-/** A resource of the earlier shape: same type token, inputs and outputs as this version's class. */
+/**
+ * A resource of the earlier shape: same type token, inputs and outputs as this version's class,
+ * and the identity earlier versions passed (no stack instance: its mark is
+ * `pulumi/<project>/<stack>/<Kind>/<name>`).
+ */
 class Earlier extends pulumi.dynamic.Resource {
   declare readonly updatedAt: pulumi.Output<string>;
   constructor(kind: Kind, name: string, args: Record<string, unknown>, opts: pulumi.CustomResourceOptions = {}) {
     const fields = kind === "Monitor" ? MONITOR_FIELDS : CHANNEL_FIELDS;
     const secrets = secretProperties(fields);
-    const props = { ...outputPlaceholders(fields), ...secretInputs({ ...args, name: args.name ?? name }, secrets), ...identityInput(kind, name, opts) };
+    const props = { ...outputPlaceholders(fields), ...secretInputs({ ...args, name: args.name ?? name }, secrets), __identity: { project: pulumi.getProject(), stack: pulumi.getStack(), kind, name } };
     super(closureProvider(kind), name, props, withSecretOutputs(opts, secrets), "uptime", kind);
   }
 }
