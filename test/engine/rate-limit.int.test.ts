@@ -91,7 +91,8 @@ describe(`pulumi up on an API key whose window is spent (${N} monitors per deplo
   }
 
   /** Every monitor of the stack's state exists on the service. */
-  async function allCreated(stack: Stack, account: string): Promise<void> {
+  async function allCreated(stack: Stack, key: string): Promise<void> {
+    const account = s.app.store.keys.authenticate(key)?.accountId as string;
     const deployment = (await stack.exportStack()).deployment as { resources?: { id?: string; type: string }[] };
     const ids = (deployment.resources ?? []).filter((r) => r.type.endsWith("uptime:Monitor")).map((r) => r.id);
     expect(ids).toHaveLength(N);
@@ -108,8 +109,8 @@ describe(`pulumi up on an API key whose window is spent (${N} monitors per deplo
     // the rest is spent here, so the second starts on a spent window as on a fast machine.
     await spendElsewhere(s.url, key, 0);
     const b = await up(second);
-    await allCreated(first, "back-to-back");
-    await allCreated(second, "back-to-back");
+    await allCreated(first, key);
+    await allCreated(second, key);
     // The second deploy found the window spent by the first and waited for it, saying so once.
     const notices = b.output.split("\n").filter((l) => l.includes("requests wait"));
     expect(notices).toHaveLength(1);
@@ -128,7 +129,7 @@ describe(`pulumi up on an API key whose window is spent (${N} monitors per deplo
       while (proxy.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 100));
     };
     const [deploy] = await Promise.all([up(stack), started().then(() => spendElsewhere(s.url, key, N))]);
-    await allCreated(stack, "shared");
+    await allCreated(stack, key);
     expect(deploy.output).not.toContain(key);
     const answers = proxy.seen.slice(before);
     console.table({ deploy: deploy.seconds, requests: answers.length, refused: answers.filter((l) => l.endsWith(" 429")).length });
