@@ -24,7 +24,7 @@ export interface ClientOptions {
   requestsPerMinute?: number;
   /**
    * How long a request may wait for the API key's rate limit when no deadline is given (by
-   * `RequestOptions.deadline` or `withDeadline`): 20 minutes, Pulumi's usual resource timeout.
+   * `RequestOptions.deadline` or `withDeadline`): 20 minutes by default.
    */
   rateLimitTimeoutMs?: number;
   /** Where a long wait for the rate limit is announced (once per wait; never with the key). Default: stderr. */
