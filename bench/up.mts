@@ -1,11 +1,15 @@
 // Pulumi operations on N monitors against the reference server, each against the floor of N empty
 // dynamic resources through the same engine in the same run, with the API requests the server saw.
-// At the larger N also against the rate-limit floor; then two concurrent `up`s on one key.
+// At the larger N also against the rate-limit floor. Beside these fresh-key steps, two on a key whose
+// window is spent: two `up`s back to back on one key, and one `up` while another process spends N
+// requests of its key. Then two concurrent `up`s on one key.
 //
 //   BENCH_SIZES=300,1000   resource counts of the per-step table
 //   BENCH_PAIR=300,600     monitors per stack of the two concurrent `up`s (empty: skip)
 //   BENCH_PARALLEL=32      the engine's parallelism (`pulumi up --parallel`), the same for both
 //   BENCH_RATE_LIMIT=600 BENCH_WINDOW_MS=60000   the server's limit per key and window
+//   BENCH_FRESH=0          only the steps on a spent window (skip the fresh-key steps)
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +23,7 @@ const pairs = list(process.env.BENCH_PAIR, "300,600");
 const parallel = Number(process.env.BENCH_PARALLEL ?? 32);
 const rateLimit = Number(process.env.BENCH_RATE_LIMIT ?? 600);
 const windowMs = Number(process.env.BENCH_WINDOW_MS ?? 60_000);
+const fresh = process.env.BENCH_FRESH !== "0";
 
 const dir = mkdtempSync(join(tmpdir(), "bench-up-"));
 // No monitor cap (the server's default); the limiter is the real one.
@@ -111,18 +116,69 @@ const windowsWait = (requests: number) => Math.max(0, Math.ceil(requests / rateL
 const f1 = (n: number) => n.toFixed(1);
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 
-function table(count: number, floor: Record<string, Step>, monitors: Record<string, Step>): void {
+function heading(count: number): void {
   console.log(`\n## N = ${count} (parallel ${parallel}; limit ${rateLimit} per ${windowMs / 1000} s per key)\n`);
   console.log("| step | floor (s) | monitors (s) | ratio | API requests | failed | rate-limit floor (s) | vs rate-limit floor |");
   console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
-  for (const label of STEPS) {
-    const fl = floor[label] as Step;
-    const m = monitors[label] as Step;
-    // The limiter only holds back requests: the engine's own time before the first one stays.
-    const rl = Math.max(fl.seconds, m.firstAt + windowsWait(m.requests));
-    const failed = `${m.failed}${m.error ? ` (error: ${m.error})` : ""}`;
-    console.log(`| ${label} | ${f1(fl.seconds)} | ${f1(m.seconds)} | ${ratio(m.seconds, fl.seconds)} | ${m.requests} | ${failed} | ${f1(rl)} | ${ratio(m.seconds, rl)} |`);
+}
+
+function row(label: string, fl: Step, m: Step): void {
+  // The limiter only holds back requests: the engine's own time before the first one stays.
+  const rl = Math.max(fl.seconds, m.firstAt + windowsWait(m.requests));
+  const failed = `${m.failed}${m.error ? ` (error: ${m.error})` : ""}`;
+  console.log(`| ${label} | ${f1(fl.seconds)} | ${f1(m.seconds)} | ${ratio(m.seconds, fl.seconds)} | ${m.requests} | ${failed} | ${f1(rl)} | ${ratio(m.seconds, rl)} |`);
+}
+
+/**
+ * Another process spending `count` requests of the key: GETs, four at a time, each refused one
+ * retried after its `Retry-After` (its 429s count as failed in the table). The key comes by environment.
+ */
+const SPENDER = `
+const url = process.env.SPEND_URL + "/api/v1/monitors?limit=1";
+const headers = { authorization: "Bearer " + process.env.SPEND_KEY };
+let left = Number(process.env.SPEND_COUNT);
+const one = async () => {
+  while (left > 0) {
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    if (res.status === 429) await new Promise((r) => setTimeout(r, Number(res.headers.get("retry-after") ?? 1) * 1000));
+    else if (res.ok) left--;
+    else throw new Error("HTTP " + res.status);
   }
+};
+Promise.all([one(), one(), one(), one()]).then(() => process.exit(0), (e) => { console.error(e.message); process.exit(1); });
+`;
+
+function spendElsewhere(key: string, count: number): Promise<void> {
+  const env = { ...process.env, SPEND_URL: baseUrl, SPEND_KEY: key, SPEND_COUNT: String(count) };
+  const child = spawn(process.execPath, ["-e", SPENDER], { env, stdio: ["ignore", "ignore", "inherit"] });
+  return new Promise((resolve, reject) => child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`spender exited ${code}`)))));
+}
+
+/**
+ * The steps on a key whose window is spent, as rows of the table: two `up`s back to back on one
+ * key (the second finds the window spent by the first), and one `up` while another process spends
+ * `count` requests of its key; each against the floor program's same `up`s on fresh keys, and
+ * against the limiter's floor for all the requests the key was answered. Their keys belong to an
+ * account of their own, so the monitors they leave do not lengthen the other steps' lists.
+ */
+async function sameKey(count: number): Promise<void> {
+  const key = () => app.store.keys.create(`same-key-${count}`, "bench").key;
+  const floors = await Promise.all(["a", "b", "c"].map((s) => stackOf("floor", `same-key-floor-${s}-${count}`, count, key())));
+  const shared = key();
+  const stacks = await Promise.all(["a", "b"].map((s) => stackOf("monitors", `back-to-back-${s}-${count}`, count, shared)));
+  const floorPair = await measure(async () => {
+    for (const stack of floors.slice(0, 2)) await stack.up({ parallel });
+  });
+  const pairStep = await measure(async () => {
+    for (const stack of stacks) await stack.up({ parallel });
+  });
+  row(`back to back: 2 x create on one key`, floorPair, pairStep);
+  const spent = key();
+  const stack = await stackOf("monitors", `spent-${count}`, count, spent);
+  const floorOne = await measure(() => (floors[2] as Stack).up({ parallel }));
+  const oneStep = await measure(() => Promise.all([stack.up({ parallel }), spendElsewhere(spent, count)]));
+  row(`create while another process spends ${count} of its key`, floorOne, oneStep);
 }
 
 /** Two stacks on one key, `up` at once: each against the limiter's floor for their combined requests. */
@@ -150,8 +206,10 @@ async function pair(count: number): Promise<void> {
 
 try {
   for (const count of sizes) {
-    const { floor, monitors } = await run(count);
-    table(count, floor, monitors);
+    const steps = fresh ? await run(count) : undefined;
+    heading(count);
+    for (const label of steps ? STEPS : []) row(label, steps?.floor[label] as Step, steps?.monitors[label] as Step);
+    await sameKey(count);
   }
   if (pairs.length) {
     console.log(`\n## Two concurrent \`pulumi up\`s on one key (limit ${rateLimit} per ${windowMs / 1000} s)\n`);

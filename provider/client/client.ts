@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { Agent, type Dispatcher, request } from "undici";
 import type { Connection } from "./connection";
-import { currentDeadline, timedOut, waitWithin, within } from "./deadline";
+import { currentDeadline, type Deadline, timedOut, waitWithin } from "./deadline";
 import { UptimeApiError } from "./errors";
-import { RateBudget } from "./rate-budget";
+import { RateBudget, RateLimitTimeout } from "./rate-budget";
 
 /** Options of a client; the defaults suit a large `pulumi up`. */
 export interface ClientOptions {
-  /** Retries after the first attempt, for 429s, 5xx and network errors of safe requests. */
+  /**
+   * Retries after the first attempt, for 5xx and network errors of safe requests. A 429 is not
+   * counted: it is waited out until the request's deadline.
+   */
   maxRetries?: number;
   /** First backoff step; each retry doubles it (full jitter), up to `maxDelayMs`. */
   baseDelayMs?: number;
@@ -19,6 +22,13 @@ export interface ClientOptions {
    * 600 requests per minute. A server that sends them is followed instead (see rate-budget.ts).
    */
   requestsPerMinute?: number;
+  /**
+   * How long a request may wait for the API key's rate limit when no deadline is given (by
+   * `RequestOptions.deadline` or the resource's `customTimeouts`): 20 minutes by default.
+   */
+  rateLimitTimeoutMs?: number;
+  /** Where a long wait for the rate limit is announced (once per wait; never with the key). Default: stderr. */
+  notify?: (message: string) => void;
 }
 
 export interface RequestOptions {
@@ -30,6 +40,11 @@ export interface RequestOptions {
   idempotent?: boolean;
   /** The answer is a JSON document without the API's envelope (the OpenAPI document). */
   raw?: boolean;
+  /**
+   * When to give up waiting for the rate limit (ms since the epoch). Default: the end of the
+   * resource's `customTimeouts` (see deadline.ts), else `rateLimitTimeoutMs` from now.
+   */
+  deadline?: number;
 }
 
 /** The answer of one call. */
@@ -58,22 +73,26 @@ const budgets = new Map<string, RateBudget>();
  * One budget per service and API key in this process (the service counts per key). It follows the
  * server's rate-limit headers; a server without them is paced at `perMinute` (p-throttle).
  */
-function budgetFor(connection: Connection, perMinute: number): RateBudget {
+function budgetFor(connection: Connection, options: Required<ClientOptions>, blindWait: (refusals: number) => number): RateBudget {
   const id = `${connection.baseUrl}\n${connection.apiKey}`;
   let budget = budgets.get(id);
   if (!budget) {
     let throttle: Promise<Throttle> | undefined;
-    budget = new RateBudget(() => {
+    const fallback = () => {
       throttle ??= import("p-throttle").then(({ default: pThrottle }) => {
-        const perSecond = Math.max(1, Math.floor(perMinute / 60));
+        const perSecond = Math.max(1, Math.floor(options.requestsPerMinute / 60));
         return pThrottle({ limit: perSecond, interval: 1000, strict: true })((fn: () => Promise<unknown>) => fn()) as Throttle;
       });
       return throttle;
-    });
+    };
+    budget = new RateBudget({ fallback, blindWait, notify: options.notify, label: connection.baseUrl });
     budgets.set(id, budget);
   }
   return budget;
 }
+
+/** Under the Pulumi engine a provider's stderr is shown in the CLI's diagnostics. */
+const toStderr = (message: string) => void process.stderr.write(`${message}\n`);
 
 /** A 409 because the first request with this Idempotency-Key is still running: worth a retry. */
 function keyInProgress(status: number, text: string): boolean {
@@ -88,8 +107,9 @@ function keyInProgress(status: number, text: string): boolean {
 
 /**
  * The API client: one `request()` core under thin calls. Safe requests (and POSTs with an
- * Idempotency-Key) are retried on 429, 5xx and network errors with jittered exponential backoff;
- * a 429 waits for `Retry-After` / `X-RateLimit-Reset`. Errors carry the API's code and request id.
+ * Idempotency-Key) are retried on 5xx and network errors with jittered exponential backoff. A 429
+ * is waited out with every other request of the key until `Retry-After` / `X-RateLimit-Reset`, for
+ * as long as the request's deadline allows. Errors carry the API's code and request id.
  */
 export class UptimeClient {
   private readonly options: Required<ClientOptions>;
@@ -109,15 +129,71 @@ export class UptimeClient {
       maxDelayMs: options.maxDelayMs ?? 15_000,
       timeoutMs: options.timeoutMs ?? 30_000,
       requestsPerMinute: options.requestsPerMinute ?? 540,
+      rateLimitTimeoutMs: options.rateLimitTimeoutMs ?? 20 * 60_000,
+      notify: options.notify ?? toStderr,
     };
     for (const [name, value] of Object.entries(this.options)) {
+      if (typeof value === "function") continue;
       if (!Number.isFinite(value) || value < 0) throw new TypeError(`ClientOptions.${name} must be a number >= 0`);
     }
   }
 
+  /**
+   * Sends one API request. A 429 is waited out (the key's budget holds every request until the
+   * reset the answer names) until the deadline; 5xx and network errors of safe requests are retried
+   * `maxRetries` times.
+   */
   async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResult<T>> {
     const url = new URL(`${this.connection.baseUrl}${path}`);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const retrySafe = SAFE_METHODS.has(method) || Boolean(opts.idempotencyKey) || opts.idempotent === true;
+    const budget = budgetFor(this.connection, this.options, (refusals) => this.backoff(refusals));
+    const started = Date.now();
+    // The resource's customTimeouts, if any: every wait below ends when it is spent.
+    const limit = currentDeadline();
+    const deadline = opts.deadline ?? limit?.endsAt ?? started + this.options.rateLimitTimeoutMs;
+    const call = `${method} ${url.pathname}`;
+    let refused: Dispatcher.ResponseData | undefined;
+    let sent = 0;
+    for (let attempt = 0; ; ) {
+      const release = await budget.acquire({ deadline, retry: refused !== undefined }).catch((err: unknown) => {
+        if (!(err instanceof RateLimitTimeout)) throw err;
+        throw limit && opts.deadline === undefined ? timedOut(limit, `waiting for the API's rate limit before ${call}`, sent) : this.waitedOut(err, started, refused, sent);
+      });
+      sent++;
+      const answer = await this.send(method, url, opts, release, limit);
+      if (!("res" in answer)) {
+        if (limit?.signal.aborted) throw timedOut(limit, `waiting for the answer to ${call}`, sent);
+        const code = (answer.error as { code?: string }).code ?? "";
+        if (retrySafe && NETWORK_CODES.has(code) && attempt < this.options.maxRetries) {
+          await waitWithin(this.backoff(attempt++), `retrying ${call} after a network error`);
+          continue;
+        }
+        throw new UptimeApiError("network_error", 0, `${call} failed: ${answer.error.message}`, [], undefined, sent);
+      }
+      const { res, text } = answer;
+      // A 429 was refused before any work, so it is safe to retry whatever the method; waiting for
+      // the window is not a failure, so it uses up no attempt.
+      refused = res.statusCode === 429 ? res : undefined;
+      if (refused) continue;
+      const again = RETRY_STATUS.has(res.statusCode) && retrySafe;
+      if ((again || (opts.idempotencyKey && keyInProgress(res.statusCode, text))) && attempt < this.options.maxRetries) {
+        await waitWithin(this.backoff(attempt++), `retrying ${call} after HTTP ${res.statusCode}`);
+        continue;
+      }
+      return this.parse<T>(res, text, sent, opts.raw);
+    }
+  }
+
+  /** One attempt: the answer and its text, or the network error. */
+  private async send(
+    method: string,
+    url: URL,
+    opts: RequestOptions,
+    release: (headers?: Dispatcher.ResponseData["headers"], status?: number) => void,
+    limit: Deadline | undefined,
+  ): Promise<{ res: Dispatcher.ResponseData; text: string } | { error: Error }> {
+    const write = method !== "GET" && method !== "HEAD";
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.connection.apiKey}`,
       accept: "application/json",
@@ -125,57 +201,35 @@ export class UptimeClient {
     };
     if (opts.body !== undefined) headers["content-type"] = "application/json";
     if (opts.idempotencyKey) headers["idempotency-key"] = opts.idempotencyKey;
-    const retrySafe = SAFE_METHODS.has(method) || Boolean(opts.idempotencyKey) || opts.idempotent === true;
-    const budget = budgetFor(this.connection, this.options.requestsPerMinute);
-    const write = method !== "GET" && method !== "HEAD";
-
-    // The resource's customTimeouts, if any: every wait below ends when it is spent.
-    const deadline = currentDeadline();
-    const call = `${method} ${url.pathname}`;
-    for (let attempt = 0; ; attempt++) {
-      let res: Dispatcher.ResponseData;
-      let text: string;
-      const acquired = await within(budget.acquire(), `waiting for the API's rate limit before ${call}`, (late) => late());
-      let released = false;
-      const release: typeof acquired = (h) => void (released || ((released = true), acquired(h)));
+    if (write) this.writes++;
+    try {
+      const res = await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        dispatcher: agent(),
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+        signal: limit?.signal,
+      });
+      release(res.headers, res.statusCode);
+      return { res, text: await res.body.text() };
+    } catch (err) {
+      release();
+      return { error: err as Error };
+    } finally {
       if (write) this.writes++;
-      try {
-        res = await request(url, {
-          method: method as Dispatcher.HttpMethod,
-          headers,
-          body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-          dispatcher: agent(),
-          headersTimeout: this.options.timeoutMs,
-          bodyTimeout: this.options.timeoutMs,
-          signal: deadline?.signal,
-        });
-        release(res.headers);
-        text = await res.body.text();
-      } catch (err) {
-        release();
-        if (write) this.writes++;
-        if (deadline?.signal.aborted) throw timedOut(deadline, `waiting for the answer to ${call}`, attempt + 1);
-        const code = (err as { code?: string }).code ?? "";
-        if (retrySafe && NETWORK_CODES.has(code) && attempt < this.options.maxRetries) {
-          await waitWithin(this.backoff(attempt), `retrying ${call} after a network error`);
-          continue;
-        }
-        throw new UptimeApiError("network_error", 0, `${call} failed: ${(err as Error).message}`, [], undefined, attempt + 1);
-      }
-      if (write) this.writes++;
-      // A 429 was refused before any work, so it is safe to retry whatever the method.
-      const again = RETRY_STATUS.has(res.statusCode) && (retrySafe || res.statusCode === 429);
-      if ((again || (opts.idempotencyKey && keyInProgress(res.statusCode, text))) && attempt < this.options.maxRetries) {
-        // A 429 with the rate-limit headers already made the budget wait for the window's reset.
-        const followed = res.statusCode === 429 && res.headers["x-ratelimit-limit"] !== undefined;
-        const why = `retrying ${call} after HTTP ${res.statusCode}`;
-        if (!followed) await waitWithin(res.statusCode === 429 ? this.rateLimitWait(res.headers, attempt) : this.backoff(attempt), why);
-        continue;
-      }
-      return this.parse<T>(res, text, attempt + 1, opts.raw);
     }
   }
 
+  /** The error of a request whose deadline passed while it waited for the rate limit. */
+  private waitedOut(err: RateLimitTimeout, started: number, refused: Dispatcher.ResponseData | undefined, sent: number): UptimeApiError {
+    const waited = Math.round((Date.now() - started) / 1000);
+    const requestId = refused?.headers["x-request-id"] as string | undefined;
+    const reopens = Math.ceil(err.resetInMs / 1000);
+    const message = `The API key's rate limit was still spent at this request's deadline, after ${waited} s of waiting (it reopens in ${reopens} s)`;
+    return new UptimeApiError("rate_limited", 429, message, [], requestId, sent);
+  }
   /** GETs every page of a list. */
   async listAll<T>(path: string, query: Record<string, string> = {}): Promise<T[]> {
     const out: T[] = [];
@@ -212,13 +266,6 @@ export class UptimeClient {
   private backoff(attempt: number): number {
     const ceiling = Math.min(this.options.maxDelayMs, this.options.baseDelayMs * 2 ** attempt);
     return Math.random() * ceiling;
-  }
-
-  private rateLimitWait(headers: Dispatcher.ResponseData["headers"], attempt: number): number {
-    const seconds = Number(headers["retry-after"] ?? headers["x-ratelimit-reset"]);
-    const base = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : this.backoff(attempt);
-    // Jitter spreads the retries of many resources that were refused at the same moment.
-    return Math.min(this.options.maxDelayMs * 4, base + Math.random() * this.options.baseDelayMs);
   }
 }
 

@@ -13,6 +13,8 @@ export interface Deadline {
   signal: AbortSignal;
   /** The limit in milliseconds, for messages. */
   ms: number;
+  /** When it is spent (ms since the epoch): how long a request may wait for the rate limit. */
+  endsAt: number;
   /** `customTimeouts.create`, … : which setting it was. */
   setting: string;
 }
@@ -51,7 +53,7 @@ export function timedOut(deadline: Deadline, what: string, attempts = 1): Uptime
  */
 export function withDeadline<T>(ms: number | undefined, setting: string, fn: () => Promise<T>): Promise<T> {
   if (!ms || ms <= 0 || current.getStore()) return fn();
-  return current.run({ signal: AbortSignal.timeout(ms), ms, setting }, fn);
+  return current.run({ signal: AbortSignal.timeout(ms), ms, endsAt: Date.now() + ms, setting }, fn);
 }
 
 /** Waits `ms`, or throws the deadline's error as soon as it is spent. */

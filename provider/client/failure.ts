@@ -52,7 +52,7 @@ function advice(e: ApiLike, ctx: FailureContext): string {
     case "monitor_limit_reached":
       return "The account is at its monitor allowance. Delete monitors you no longer need or ask for a higher limit, then run `pulumi up` again; the monitors created so far are kept in the stack.";
     case "rate_limited":
-      return `The service kept answering 429 (too many requests)${tries(e)}. Another client may be using the same API key: wait a minute and run \`pulumi up\` again, or give this stack its own key.`;
+      return "Other clients may be spending the same API key. Raise the resource's timeout (`customTimeouts`; the provider waits for the rate limit up to 20 minutes by default), give this stack its own key, or run `pulumi up` again later: creates are idempotent.";
     case "validation_failed":
       return "Fix the input named above; `pulumi preview` checks the same rules before sending anything.";
     case "conflict":

@@ -17,7 +17,6 @@ const HEALTH_AFTER: Record<Exclude<EventType, "test">, Monitor["health"]> = {
   "monitor.degraded_resolved": "up",
 };
 
-
 /**
  * Delivers `monitor.down` / `monitor.up` to each of a monitor's channels, in the background:
  * retries with backoff on failure, and never blocks the checker.

@@ -78,18 +78,19 @@ describe("errors a user sees during pulumi up", () => {
     expect(message).toContain("Field slug: is already taken");
   });
 
-  it("429s beyond the retries and 5xx: the attempts, the request id and what to do", async () => {
+  it("5xx beyond the retries, and a rate limit still spent at the deadline: the attempts, the request id and what to do", async () => {
     const connection = { baseUrl: proxy.url, apiKey: s.key };
-    clientFor(connection, { maxRetries: 2, baseDelayMs: 1 });
+    clientFor(connection, { maxRetries: 2, baseDelayMs: 1, rateLimitTimeoutMs: 300, notify: () => undefined });
     const post = (m: string, p: string) => m === "POST" && p === "/api/v1/monitors";
-    proxy.faults.push({ match: post, status: 429, times: 3, headers: { "retry-after": "0" } });
-    const limited = await failure(runtime.create("Monitor", monitor(connection)));
-    expect(limited).toMatch(/uptime API rate_limited \(HTTP 429, request req_proxy\d+\)/);
-    expect(limited).toContain("kept answering 429 (too many requests) after 3 attempts");
-
     proxy.faults.push({ match: post, status: 503, times: 3 });
     const failed = await failure(runtime.create("Monitor", monitor(connection)));
     expect(failed).toMatch(/uptime API internal_error \(HTTP 503, request req_proxy\d+\)/);
     expect(failed).toContain("The service failed after 3 attempts. Run `pulumi up` again");
+
+    proxy.faults.push({ match: post, status: 429, times: 1, headers: { "retry-after": "2" } });
+    const limited = await failure(runtime.create("Monitor", monitor(connection)));
+    expect(limited).toMatch(/uptime API rate_limited \(HTTP 429, request req_proxy\d+\): The API key's rate limit was still spent at this request's deadline/);
+    expect(limited).toContain("Raise the resource's timeout (`customTimeouts`");
+    expect(limited).not.toContain(s.key);
   });
 });

@@ -78,6 +78,52 @@ describe("rate budget", () => {
     expect(proxy.seen).toEqual(["GET /api/v1/monitors 429", "GET /api/v1/monitors 200"]);
   });
 
+  it("while another client keeps spending the key, requests wait for the window as one queue and none runs out of attempts", async () => {
+    const { s, proxy } = await limitedServer(10, 1000);
+    const { UptimeClient } = await processCopy();
+    // The other client spends every window as soon as it opens, for 3 s, ignoring the headers.
+    const spend = () => s.call("GET", "/api/v1/monitors");
+    for (let i = 0; i < 10; i++) await spend();
+    let hogging = true;
+    const hog = (async () => {
+      while (hogging) {
+        await spend();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    setTimeout(() => (hogging = false), 3000);
+    // No retry at all for failures: waiting for the rate limit is not one.
+    const client = new UptimeClient({ baseUrl: proxy.url, apiKey: s.key }, { maxRetries: 0, notify: () => undefined });
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => client.request("GET", "/api/v1/monitors")));
+    await hog;
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    expect(proxy.seen.filter((l) => l.endsWith(" 200"))).toHaveLength(8);
+    // One probe per reset was refused, not every request on its own.
+    const refused = proxy.seen.filter((l) => l.endsWith(" 429")).length;
+    expect(refused).toBeGreaterThanOrEqual(1);
+    expect(refused).toBeLessThanOrEqual(6);
+  });
+
+  it("a long wait is announced once with the time left, and a request still waiting at its deadline fails as rate_limited", async () => {
+    const { s, proxy } = await limitedServer(12, 7000);
+    const { UptimeClient } = await processCopy();
+    for (let i = 0; i < 12; i++) await s.call("GET", "/api/v1/monitors");
+    const notices: string[] = [];
+    const client = new UptimeClient({ baseUrl: proxy.url, apiKey: s.key }, { notify: (m) => notices.push(m) });
+    const started = Date.now();
+    const late = await client.request("GET", "/api/v1/monitors", { deadline: started + 800 }).catch((e: unknown) => e);
+    expect(late).toMatchObject({ code: "rate_limited", status: 429 });
+    expect((late as Error).message).toMatch(/rate limit was still spent at this request's deadline, after 1 s of waiting \(it reopens in \d s\)/);
+    expect(Date.now() - started).toBeLessThan(2000);
+    const results = await Promise.allSettled(Array.from({ length: 3 }, () => client.request("GET", "/api/v1/monitors")));
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5500);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/^uptime: the API at http:\/\/127\.0\.0\.1:\d+ says this API key has used its limit of 12 requests per window; requests wait [67] s for it to reopen/);
+    expect(notices.join("")).not.toContain(s.key);
+    expect(proxy.seen.filter((l) => l.endsWith(" 429"))).toHaveLength(1);
+  });
+
   it("paces a server without the headers at the configured rate", async () => {
     const s = await startServer();
     const stripping = await startStrippingProxy(s.url);
