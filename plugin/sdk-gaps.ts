@@ -6,11 +6,15 @@
  *    `uptime:apiKey`, or an explicit provider's arguments). We read it here and hand it on.
  * 2. `read` calls `req.getProperties().toJavaScript()`, which throws on `pulumi import`, where the
  *    engine sends an id and no properties. We send an empty property set instead.
+ * 3. `read` drops the old inputs the engine sends. The provider needs one of them: the record of
+ *    secrets an import left undeclared (see provider/runtime/secret-inputs.ts), which a refresh
+ *    must keep. We hand it on among the properties.
  *
- * Remove this file when the SDK's server passes the config to `Provider.configure` and tolerates a
- * read without properties (check `provider/server.js` of each @pulumi/pulumi upgrade).
+ * Remove this file when the SDK's server passes the config to `Provider.configure`, tolerates a
+ * read without properties and passes a read its old inputs (check `provider/server.js` of each @pulumi/pulumi upgrade).
  */
 import * as grpc from "@grpc/grpc-js";
+import { UNDECLARED } from "../provider/runtime/secret-inputs";
 
 /** The provider's config as the engine sent it. */
 export interface ProviderConfig {
@@ -27,6 +31,7 @@ interface ConfigureRequestLike {
 }
 interface ReadRequestLike {
   getProperties(): StructLike | undefined;
+  getInputs(): StructLike | undefined;
   setProperties(value: StructLike): void;
 }
 type Handler = (call: { request: unknown }, callback: unknown) => unknown;
@@ -47,7 +52,9 @@ function configOf(req: ConfigureRequestLike): ProviderConfig {
 
 /** Patches the handlers of the provider service registered after this call. */
 export function patchProviderServer(onConfigure: (config: ProviderConfig) => void): void {
-  const { Struct } = require("google-protobuf/google/protobuf/struct_pb") as { Struct: new () => StructLike };
+  const { Struct } = require("google-protobuf/google/protobuf/struct_pb") as {
+    Struct: (new () => StructLike) & { fromJavaScript(value: Record<string, unknown>): StructLike };
+  };
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service, implementation) {
     const impl = implementation as Record<string, Handler>;
@@ -60,7 +67,10 @@ export function patchProviderServer(onConfigure: (config: ProviderConfig) => voi
       };
       impl.read = (call, callback) => {
         const req = call.request as ReadRequestLike;
-        if (!req.getProperties()) req.setProperties(new Struct());
+        const undeclared = req.getInputs()?.toJavaScript()[UNDECLARED];
+        if (undeclared !== undefined) {
+          req.setProperties(Struct.fromJavaScript({ ...(req.getProperties()?.toJavaScript() ?? {}), [UNDECLARED]: undeclared }));
+        } else if (!req.getProperties()) req.setProperties(new Struct());
         return read(call, callback);
       };
     }

@@ -11,8 +11,9 @@ import { hasCode } from "../client/errors";
 import { hasExtensions } from "../client/extensions";
 import { explainFailure } from "../client/failure";
 import { findByMark, markedCreate, markTaken, resourceName } from "./marks";
+import { secretInputsOfRead, undeclaredOnAdopt, undeclaredSecrets } from "./secret-inputs";
 import { type Kind } from "../kinds/kind";
-import { type Failure, isUnknown, type Props, same } from "../kinds/values";
+import { type Failure, isUnknown, KnownInputs, type Props, same } from "../kinds/values";
 import { KINDS, type KindName } from "../kinds/registry";
 
 export type { KindName } from "../kinds/registry";
@@ -63,7 +64,7 @@ function changedProperties(kind: AnyKind, id: string | undefined, olds: Props, n
   return [...changed];
 }
 
-export async function check(name: KindName, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+export async function check(name: KindName, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const kind = kindOf(name);
   const failures: Failure[] = [];
   if (!isUnknown(news.connection)) {
@@ -73,8 +74,11 @@ export async function check(name: KindName, _olds: Props, news: Props): Promise<
       failures.push({ property: "connection", reason: (err as Error).message });
     }
   }
-  const complete = !Object.values(news).some(isUnknown);
-  failures.push(...kind.validate(news, complete));
+  // At preview an input may not be known yet (an Output of another resource): the known part is
+  // validated, and nothing is reported about what is not known.
+  const known = new KnownInputs(news);
+  failures.push(...known.judge(kind.validate(known.props, known.complete)));
+  failures.push(...undeclaredSecrets(olds, news));
   return { inputs: news, failures };
 }
 
@@ -128,6 +132,8 @@ async function takeOver(
   if (kind.replaceOnChange.includes("type") && liveType !== inputs.type) throw typeMismatch(kind, id, liveType, inputs, why);
   // Nothing recorded yet: what the provider cannot compare (a channel's config) counts as changed.
   const asIs = kind.outputs(live, inputs, connection, { props: {}, rewrote: [] });
+  const undeclared = why === "adopt" ? undeclaredOnAdopt(kind, id, asIs, inputs) : undefined;
+  if (undeclared) throw undeclared;
   const changed = changedProperties(kind, id, asIs, inputs).filter((p) => p !== "paused");
   if (changed.length === 0) return live;
   if (!(await byIdWorks(kind, client))) {
@@ -184,8 +190,9 @@ export async function read(name: KindName, id: string, props: Props): Promise<pu
     // Answered from one list of the kind shared by every read; a missing id is confirmed by id.
     const live = (await prefetched(client, kind.path, id)) ?? (await fetchLive(kind, client, id));
     if (!live) return {};
-    const inputs = kind.fields.withoutDefaults(kind.refreshedInputs(live));
-    return { id, props: kind.outputs(live, props, connection, { props, rewrote: [] }), inputs };
+    const outputs = kind.outputs(live, props, connection, { props, rewrote: [] });
+    const inputs = { ...kind.fields.withoutDefaults(kind.refreshedInputs(live)), ...secretInputsOfRead(kind, id, outputs, props) };
+    return { id, props: outputs, inputs };
   });
 }
 
