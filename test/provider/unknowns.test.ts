@@ -4,11 +4,13 @@
  * the runtime (dynamic resources) and through the native plugin's gRPC provider.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import type * as pulumi from "@pulumi/pulumi";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { type Field, RESOURCE_FIELDS } from "../../api";
 import { UNKNOWN } from "../../provider/kinds/values";
 import { KINDS, type KindName } from "../../provider/kinds/registry";
 import * as runtime from "../../provider/runtime";
+import type { MaintenanceWindowArgs, MonitorArgs, StatusPageArgs } from "../../provider";
 import { PLUGIN_KINDS } from "../../plugin/kinds";
 import { uptimeProvider } from "../../plugin/provider";
 import { channelInputs, monitorInputs, statusPageInputs } from "./arbitraries";
@@ -108,5 +110,15 @@ describe("check with inputs not known yet", () => {
     expect(channel.failures).toEqual([{ property: "config.url", reason: expect.stringMatching(/^config\.url: must be an http/) }]);
     const page = await runtime.check("StatusPage", {}, { slug: UNKNOWN, title: "", monitorIds: [UNKNOWN], connection });
     expect(page.failures?.map((f) => f.property)).toEqual(["title", "title"]);
+  });
+
+  it("the resource classes take a whole Output for each input, of its type", () => {
+    expectTypeOf<pulumi.Output<boolean>>().toExtend<MonitorArgs["paused"]>();
+    expectTypeOf<pulumi.Output<"http" | "tcp">>().toExtend<MonitorArgs["type"]>();
+    expectTypeOf<pulumi.Output<number>>().toExtend<MonitorArgs["intervalSec"]>();
+    expectTypeOf<pulumi.Output<string[]>>().toExtend<MonitorArgs["channelIds"]>();
+    expectTypeOf<pulumi.Output<Record<string, string>>>().toExtend<MonitorArgs["headers"]>();
+    expectTypeOf<pulumi.Output<string[]>>().toExtend<StatusPageArgs["monitorIds"]>();
+    expectTypeOf<pulumi.Output<string>>().toExtend<MaintenanceWindowArgs["startsAt"]>();
   });
 });
