@@ -122,7 +122,6 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     expect((await stack.preview({ diff: true })).changeSummary).toEqual({ same: 4 });
     await stack.setConfig("ignoreHeaders", { value: "true" });
     try {
-      await stack.refresh();
       expect((await stack.preview({ diff: true })).changeSummary).toEqual({ same: 4 });
       expect((await stack.up()).summary.resourceChanges).toEqual({ same: 4 });
     } finally {
@@ -132,8 +131,9 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({ headers: before.monitor.headers, updated_at: before.monitor.updated_at });
     expect((await live(`/api/v1/channels/${channelId}`)).data).toEqual(before.channel);
     expect(before.monitor.headers).toEqual({ "x-token": HEADER_TOKEN });
-    await expectNoPlaintextSecrets();
-  });
+    expect(JSON.stringify(await stack.exportStack())).not.toContain(HEADER_TOKEN);
+    // Five engine runs: more than the default timeout on a loaded machine.
+  }, 600_000);
 
   it("replaces a monitor whose type changes, keeping its links", async () => {
     const before = await outputs();
