@@ -68,7 +68,8 @@ describeNativeProgram(
       } finally {
         await stack.workspace.removeStack("import-secrets", { force: true }).catch(() => undefined);
       }
-    });
+      // Eight engine runs: more than the default timeout on a loaded machine.
+    }, 900_000);
 
     it("imports a monitor, a channel and a status page made through the REST API; after one config write (a no-op on the server) the preview is clean", async () => {
       // Read when the test runs: the server and engine exist once `beforeAll` has run.
