@@ -131,7 +131,6 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({ headers: before.monitor.headers, updated_at: before.monitor.updated_at });
     expect((await live(`/api/v1/channels/${channelId}`)).data).toEqual(before.channel);
     expect(before.monitor.headers).toEqual({ "x-token": HEADER_TOKEN });
-    expect(JSON.stringify(await stack.exportStack())).not.toContain(HEADER_TOKEN);
     // Five engine runs: more than the default timeout on a loaded machine.
   }, 600_000);
 
