@@ -1,5 +1,5 @@
 /**
- * Workarounds for five gaps in the provider server of `@pulumi/pulumi/provider` (3.259.0), which
+ * Workarounds for six gaps in the provider server of `@pulumi/pulumi/provider` (3.259.0), which
  * the plugin's `main()` runs. All patch the gRPC handlers before the SDK registers them.
  *
  * 1. `configure` drops the request: the provider never sees its config (`uptime:baseUrl`,
@@ -13,14 +13,18 @@
  *    engine ignores `replaceOnChanges`. We answer `Diff` ourselves with both.
  * 5. `checkConfig` answers "not implemented", so a provider cannot add to its own inputs. We
  *    answer it: the plugin keeps its stack instance there (see `checkProviderInputs`).
+ * 6. `read` drops the old inputs the engine sends. The provider needs one of them: the record of
+ *    secrets an import left undeclared (see provider/runtime/secret-inputs.ts), which a refresh
+ *    must keep. We hand it on among the properties.
  *
  * Remove this file when the SDK's server passes the config to `Provider.configure`, tolerates a
- * read without properties, sends a detailed diff and lets a provider check its config (check
- * `provider/server.js` of each @pulumi/pulumi upgrade).
+ * read without properties, passes a read its old inputs, sends a detailed diff and lets a
+ * provider check its config (check `provider/server.js` of each @pulumi/pulumi upgrade).
  */
 import * as grpc from "@grpc/grpc-js";
 import { withDeadline } from "../provider/client/deadline";
 import type { PluginDiff } from "./detailed-diff";
+import { UNDECLARED } from "../provider/runtime/secret-inputs";
 
 /** The provider's config as the engine sent it. */
 export interface ProviderConfig {
@@ -47,6 +51,7 @@ interface CheckRequestLike {
 }
 interface ReadRequestLike {
   getProperties(): StructLike | undefined;
+  getInputs(): StructLike | undefined;
   setProperties(value: StructLike): void;
 }
 interface TimedRequestLike {
@@ -153,7 +158,10 @@ export function patchProviderServer(onConfigure: (config: ProviderConfig) => voi
       };
       impl.read = (call, callback) => {
         const req = call.request as ReadRequestLike;
-        if (!req.getProperties()) req.setProperties(new Struct());
+        const undeclared = req.getInputs()?.toJavaScript()[UNDECLARED];
+        if (undeclared !== undefined) {
+          req.setProperties(Struct.fromJavaScript({ ...(req.getProperties()?.toJavaScript() ?? {}), [UNDECLARED]: undeclared }));
+        } else if (!req.getProperties()) req.setProperties(new Struct());
         return read(call, callback);
       };
       for (const action of ["create", "update", "delete"]) {

@@ -1,5 +1,15 @@
 import { createHash } from "node:crypto";
-import { canonicalConfigJson, type Channel, CHANNEL_FIELDS, CreateChannelSchema, issuesToDetails } from "../../api";
+import type { z } from "zod";
+import {
+  canonicalConfigJson,
+  type Channel,
+  CHANNEL_CONFIG_SCHEMAS,
+  CHANNEL_FIELDS,
+  type ChannelType,
+  CreateChannelSchema,
+  issuesToDetails,
+  UpdateChannelSchema,
+} from "../../api";
 import type { Connection } from "../client/connection";
 import { Fields, resourceOutputs } from "./fields";
 import { type Kind, type Previous } from "./kind";
@@ -12,6 +22,21 @@ const apiConfig = (config: unknown): Props => mapKeys((config ?? {}) as Props, t
 
 /** The declared inputs as an API body, the config's keys translated too. */
 const apiBody = (inputs: Props): Props => ({ ...fields.toApi(inputs), config: apiConfig(inputs.config) });
+
+/**
+ * The rules the known inputs break while others are not known yet: the name, the type, and the
+ * config's known keys against its type's schema (keys not known yet are not required).
+ */
+function knownIssues(inputs: Props): z.core.$ZodIssue[] {
+  const issues: z.core.$ZodIssue[] = [];
+  if (inputs.name !== undefined) issues.push(...(UpdateChannelSchema.pick({ name: true }).safeParse({ name: inputs.name }).error?.issues ?? []));
+  if (inputs.type === undefined) return issues;
+  const schema = CHANNEL_CONFIG_SCHEMAS[inputs.type as ChannelType] as z.ZodObject | undefined;
+  if (!schema) return [...issues, ...(CreateChannelSchema.safeParse({ type: inputs.type }).error?.issues ?? [])];
+  if (inputs.config === undefined) return issues;
+  const config = schema.partial().safeParse(typeof inputs.config === "object" ? apiConfig(inputs.config) : inputs.config);
+  return [...issues, ...(config.error?.issues ?? []).map((i) => ({ ...i, path: ["config", ...i.path] }))];
+}
 
 /** The unkeyed fingerprint servers before the keyed one returned (SHA-256 of id and config). */
 const legacyFingerprint = (id: string, config: Props): string =>
@@ -62,10 +87,8 @@ export const channelKind: Kind<Channel> = {
   replaceOnChange: fields.replaceOnChange(),
 
   validate(inputs, complete): Failure[] {
-    if (!complete) return [];
-    const parsed = CreateChannelSchema.safeParse(apiBody(inputs));
-    if (parsed.success) return [];
-    return fields.failures(issuesToDetails(parsed.error.issues)).map((f) => {
+    const issues = complete ? (CreateChannelSchema.safeParse(apiBody(inputs)).error?.issues ?? []) : knownIssues(inputs);
+    return fields.failures(issuesToDetails(issues)).map((f) => {
       if (!f.property.startsWith("config.")) return f;
       const property = `config.${toCamel(f.property.slice(7))}`;
       return { property, reason: property + f.reason.slice(f.property.length) };

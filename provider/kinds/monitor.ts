@@ -4,18 +4,29 @@ import {
   type Monitor,
   MONITOR_FIELDS,
   monitorRuleViolations,
+  normalize,
   toMonitorSpec,
 } from "../../api";
 import type { Connection } from "../client/connection";
 import { Fields, resourceOutputs } from "./fields";
 import type { Kind } from "./kind";
-import type { Failure, Props } from "./values";
+import { type Failure, type Props, same } from "./values";
 
 const fields = new Fields(MONITOR_FIELDS);
 
 /** The comparable form: the monitor the server would store, by API name, plus `paused`. */
 function comparable(props: Props): Props {
   return { ...toMonitorSpec(fields.toApi(props) as never), paused: props.paused === true };
+}
+
+/**
+ * The live headers as the program wrote them: the service lower-cases names, and a refresh records
+ * the headers output as the input to compare with, so a name written `X-Token` must stay so, or
+ * every later diff would list the headers as changed.
+ */
+function declaredHeaders(live: Record<string, string>, written: readonly unknown[]): unknown {
+  const normal = normalize(MONITOR_FIELDS.headers.normal, live);
+  return written.find((h) => h && typeof h === "object" && same(normalize(MONITOR_FIELDS.headers.normal, h), normal)) ?? live;
 }
 
 /** Monitors: every field PATCHable but `type`; `paused` maps to pause/resume. */
@@ -54,7 +65,8 @@ export const monitorKind: Kind<Monitor> = {
   outputs(api, inputs, connection: Connection, previous) {
     // The server shows a push URL once (it keeps a digest): the state keeps it from creation on.
     const pushUrl = api.push_url ?? previous?.props.pushUrl ?? null;
-    return { ...fields.fromApi(api), pushUrl, paused: api.status === "paused", ...resourceOutputs(inputs, connection) };
+    const headers = declaredHeaders(api.headers, [inputs.headers, previous?.props.headers]);
+    return { ...fields.fromApi(api), headers, pushUrl, paused: api.status === "paused", ...resourceOutputs(inputs, connection) };
   },
 
   refreshedInputs: (api) => ({ ...fields.fromApi(api, true), paused: api.status === "paused" }),

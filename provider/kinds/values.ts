@@ -45,3 +45,87 @@ function canonical(v: unknown): unknown {
   }
   return v === undefined ? null : v;
 }
+
+/** What is removed from a value that is not known yet: whole values and array elements go. */
+const GONE = Symbol("not known yet");
+
+/**
+ * The known part of inputs at preview: every unknown removed, at any depth (a whole value, an
+ * array element, a map value), and what validating that part may report. A value not known yet
+ * is never judged: failures on a place that lost something (a list's length, a required key)
+ * are dropped, and failures on the elements that remain name their index in the inputs.
+ */
+export class KnownInputs {
+  /** The inputs without their unknowns. */
+  readonly props: Props;
+  /** Paths (`channelIds`, `config.url`) of the values removed and of the containers that lost one. */
+  private readonly holes = new Set<string>();
+  /** Per array that lost elements: the inputs' index of each element that remains. */
+  private readonly moved = new Map<string, number[]>();
+
+  constructor(inputs: Props) {
+    this.props = this.strip(inputs, "") as Props;
+  }
+
+  /** Whether every input is known (rules across fields can be checked). */
+  get complete(): boolean {
+    return this.holes.size === 0;
+  }
+
+  /** The failures that concern known values, their paths in terms of the inputs as given. */
+  judge(failures: readonly Failure[]): Failure[] {
+    const out: Failure[] = [];
+    for (const f of failures) {
+      const property = this.original(f.property);
+      if (this.holes.has(property)) continue;
+      const reason = f.reason.startsWith(f.property) ? property + f.reason.slice(f.property.length) : f.reason;
+      out.push({ property, reason });
+    }
+    return out;
+  }
+
+  private strip(value: unknown, path: string): unknown {
+    if (value === UNKNOWN) {
+      this.holes.add(path);
+      return GONE;
+    }
+    if (Array.isArray(value)) {
+      const kept: unknown[] = [];
+      const from: number[] = [];
+      value.forEach((v, i) => {
+        const known = this.strip(v, `${path}[${i}]`);
+        if (known === GONE) return;
+        kept.push(known);
+        from.push(i);
+      });
+      if (kept.length !== value.length) {
+        this.holes.add(path);
+        this.moved.set(path, from);
+      }
+      return kept;
+    }
+    if (value !== null && typeof value === "object") {
+      const out: Props = {};
+      for (const [k, v] of Object.entries(value)) {
+        const known = this.strip(v, path ? `${path}.${k}` : k);
+        if (known === GONE) this.holes.add(path);
+        else out[k] = known;
+      }
+      return out;
+    }
+    return value;
+  }
+
+  /** `channelIds[0]` of the known part → `channelIds[2]` of the inputs, when elements before it were unknown. */
+  private original(path: string): string {
+    let out = path;
+    // Outer arrays first: an inner array's path is recorded with the outer array's input index.
+    for (const [array, from] of [...this.moved].reverse()) {
+      if (!out.startsWith(`${array}[`)) continue;
+      const end = out.indexOf("]", array.length);
+      const index = Number(out.slice(array.length + 1, end));
+      out = `${array}[${from[index] ?? index}]${out.slice(end + 1)}`;
+    }
+    return out;
+  }
+}

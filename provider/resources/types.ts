@@ -32,10 +32,13 @@ type Plain<T> = T extends { ref: infer N extends keyof NamedTypes }
               ? Record<string, TsOf<V>>
               : never;
 
-/** A `pulumi.Input` of the type, with inputs inside arrays and maps too. */
-type InputOf<T> = T extends readonly (infer E)[]
+/**
+ * A `pulumi.Input` of the type, with inputs inside arrays and maps too. Not distributive: a
+ * `boolean` or an enum takes an `Output<boolean>` (an apply's result), not only `Output<true>`.
+ */
+type InputOf<T> = [T] extends [readonly (infer E)[]]
   ? pulumi.Input<pulumi.Input<E>[]>
-  : T extends Record<string, infer V>
+  : [T] extends [Record<string, infer V>]
     ? pulumi.Input<Record<string, pulumi.Input<V>>>
     : pulumi.Input<T>;
 

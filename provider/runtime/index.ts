@@ -12,13 +12,14 @@ import { hasCode } from "../client/errors";
 import { hasExtensions } from "../client/extensions";
 import { explainFailure } from "../client/failure";
 import { findByMark, identityOf, markedCreate, markTaken, resourceName } from "./marks";
-import { IDENTITY_INPUT, markOf } from "./identity";
+import { markOf } from "./identity";
 import { connectionArgChanged, keyFrom, movedFrom, movedWarning } from "./connection-change";
 import { heldByReplacement, mayBeHeldByReplaced, noteInState, noteTakenOver } from "./replacing";
 import { replacesOnChange } from "./replace-on-changes";
 import { stackIdentityProvider } from "./stack-identity";
+import { secretInputsOfRead, undeclaredOnAdopt, undeclaredSecrets } from "./secret-inputs";
 import { type Kind } from "../kinds/kind";
-import { type Failure, isUnknown, type Props, same } from "../kinds/values";
+import { type Failure, isUnknown, KnownInputs, type Props, same } from "../kinds/values";
 import { KINDS, type KindName } from "../kinds/registry";
 
 export type { KindName } from "../kinds/registry";
@@ -86,10 +87,12 @@ export async function check(name: KindName, olds: Props, news: Props): Promise<p
       failures.push({ property: "connection", reason: (err as Error).message });
     }
   }
-  // The identity is unknown in the first preview of a stack (its instance is not drawn yet), and
-  // is no field: it does not make the fields incomplete.
-  const complete = !Object.entries(news).some(([k, v]) => k !== IDENTITY_INPUT && isUnknown(v));
-  failures.push(...kind.validate(news, complete));
+  // At preview an input may not be known yet (an Output of another resource): the known part is
+  // validated, and nothing is reported about what is not known. Internal inputs (the identity,
+  // unknown in a stack's first preview) are no fields.
+  const known = new KnownInputs(Object.fromEntries(Object.entries(news).filter(([k]) => !k.startsWith("__"))));
+  failures.push(...known.judge(kind.validate(known.props, known.complete)));
+  failures.push(...undeclaredSecrets(olds, news));
   return { inputs: news, failures };
 }
 
@@ -148,6 +151,8 @@ async function takeOver(
   if (kind.replaceOnChange.includes("type") && liveType !== inputs.type) throw typeMismatch(kind, id, liveType, inputs, why);
   // Nothing recorded yet: what the provider cannot compare (a channel's config) counts as changed.
   const asIs = kind.outputs(live, inputs, connection, { props: {}, rewrote: [] });
+  const undeclared = why === "adopt" ? undeclaredOnAdopt(kind, id, asIs, inputs) : undefined;
+  if (undeclared) throw undeclared;
   const changed = changedProperties(kind, id, asIs, inputs).filter((p) => p !== "paused");
   if (changed.length === 0) return live;
   if (!(await byIdWorks(kind, client))) {
@@ -236,8 +241,9 @@ export async function read(name: KindName, id: string, props: Props): Promise<pu
     // Answered from one list of the kind shared by every read; a missing id is confirmed by id.
     const live = (await prefetched(client, kind.path, id)) ?? (await fetchLive(kind, client, id));
     if (!live) return {};
-    const inputs = kind.fields.withoutDefaults(kind.refreshedInputs(live));
-    return { id, props: kind.outputs(live, props, connection, { props, rewrote: [] }), inputs };
+    const outputs = kind.outputs(live, props, connection, { props, rewrote: [] });
+    const inputs = { ...kind.fields.withoutDefaults(kind.refreshedInputs(live)), ...secretInputsOfRead(kind, id, outputs, props) };
+    return { id, props: outputs, inputs };
   });
 }
 

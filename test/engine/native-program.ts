@@ -19,6 +19,8 @@ export interface NativeProgramOptions {
 export interface NativeProgramContext {
   s: TestServer;
   native: NativeEngine;
+  /** The program's stack, deployed by the shared tests. */
+  stack: Stack;
   /** The body of a GET on the server. */
   live(path: string): Promise<ApiAnswer["body"]>;
 }
@@ -100,6 +102,9 @@ export function describeNativeProgram(title: string, options: NativeProgramOptio
       },
       get native() {
         return native;
+      },
+      get stack() {
+        return stack;
       },
       live,
     });

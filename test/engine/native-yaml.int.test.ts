@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, describe, expect, it } from "vitest";
@@ -27,6 +27,53 @@ describeNativeProgram(
       });
       itHonoursReplaceOnChanges(context);
     });
+
+    it("`pulumi import` of a monitor with headers and a body: the generated program fails naming both, and wipes neither", async () => {
+      const { s, native, live } = ctx;
+      const headers = { "X-Api-Token": "import-header-9e1c", Accept: "application/json" };
+      const made = await s.call("POST", "/api/v1/monitors", {
+        name: "with secrets",
+        type: "http",
+        url: "https://example.com/api",
+        interval_sec: 120,
+        method: "POST",
+        body: '{"probe":"import-body-3b7a"}',
+        headers,
+      });
+      const id = made.body.data.id as string;
+      const workDir = native.program("native-import");
+      const stack = await native.engine.stack(workDir, "import-secrets");
+      try {
+        await stack.setAllConfig({ "uptime:baseUrl": { value: s.url }, "uptime:apiKey": { value: s.key, secret: true } });
+        const generated = join(workDir, "generated.yaml");
+        await native.pulumi(["import", "uptime:index:Monitor", "legacy", id, "--yes", "--protect=false", "--stack", "import-secrets", "--out", generated], workDir);
+        const code = readFileSync(generated, "utf8");
+        expect(code).toMatch(/type: uptime:index:Monitor/);
+        expect(code).not.toMatch(/import-header-9e1c|import-body-3b7a|headers|body/);
+        expectNotInState(native.engine, id, ["import-header-9e1c", "import-body-3b7a"]);
+
+        // The generated program as it is: the first preview fails, naming what to declare.
+        writeFileSync(join(workDir, "Pulumi.yaml"), `name: uptime-native-import\nruntime: yaml\n${code}`);
+        const failed = String(await stack.preview().catch((e: Error) => e));
+        expect(failed).toMatch(new RegExp(`headers: monitor ${id} holds 2 request headers this program does not declare`));
+        expect(failed).toMatch(new RegExp(`body: monitor ${id} holds a request body this program does not declare`));
+        await expect(stack.up()).rejects.toThrow(/holds 2 request headers/);
+        expect((await live(`/api/v1/monitors/${id}`)).data).toMatchObject({ headers: { "x-api-token": headers["X-Api-Token"], accept: headers.Accept } });
+
+        // Declared from secret config, as the message says: nothing to change, nothing wiped.
+        await stack.setAllConfig({ token: { value: headers["X-Api-Token"], secret: true }, probe: { value: '{"probe":"import-body-3b7a"}', secret: true } });
+        const declared = code.replace(/^(\s+)properties:\n/m, (line, indent: string) => `${line}${indent}  headers:\n${indent}    x-api-token: \${token}\n${indent}    accept: application/json\n${indent}  body: \${probe}\n`);
+        writeFileSync(join(workDir, "Pulumi.yaml"), `name: uptime-native-import\nruntime: yaml\nconfig:\n  token: { type: string, secret: true }\n  probe: { type: string, secret: true }\n${declared}`);
+        expect((await stack.preview()).changeSummary).toEqual({ same: 2 });
+        await stack.up();
+        expect((await live(`/api/v1/monitors/${id}`)).data).toMatchObject({ headers: { "x-api-token": headers["X-Api-Token"] }, body: '{"probe":"import-body-3b7a"}' });
+        expectNotInState(native.engine, id, ["import-header-9e1c", "import-body-3b7a"]);
+        await stack.destroy();
+      } finally {
+        await stack.workspace.removeStack("import-secrets", { force: true }).catch(() => undefined);
+      }
+      // Eight engine runs: more than the default timeout on a loaded machine.
+    }, 900_000);
 
     it("imports a monitor, a channel and a status page made through the REST API; after one config write (a no-op on the server) the preview is clean", async () => {
       // Read when the test runs: the server and engine exist once `beforeAll` has run.

@@ -40,7 +40,10 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     await s?.close();
   });
 
-  it("creates all three kinds linked to each other, and a second preview is clean", async () => {
+  it("previews with whole inputs not known yet, creates all three kinds linked to each other, and a second preview is clean", async () => {
+    // channelIds, intervalSec, headers, paused and monitorIds wait for other resources' ids.
+    const first = await stack.preview({ diff: true });
+    expect(first.changeSummary).toMatchObject({ create: 4 });
     const up = await stack.up({ onOutput: (l) => process.stdout.write(l) });
     expect(up.summary.resourceChanges).toMatchObject({ create: 5 });
     const out = await outputs();
@@ -110,6 +113,26 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({ name: "api", interval_sec: 120, status: "paused" });
     expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 5 });
   });
+
+  it("after a refresh, an unchanged program and one that ignores headers change nothing; the live headers stay", async () => {
+    const { monitorId, channelId } = await outputs();
+    const before = { monitor: (await live(`/api/v1/monitors/${monitorId}`)).data, channel: (await live(`/api/v1/channels/${channelId}`)).data };
+    await stack.refresh();
+    await expectNoPlaintextSecrets();
+    expect((await stack.preview({ diff: true })).changeSummary).toEqual({ same: 4 });
+    await stack.setConfig("ignoreHeaders", { value: "true" });
+    try {
+      expect((await stack.preview({ diff: true })).changeSummary).toEqual({ same: 4 });
+      expect((await stack.up()).summary.resourceChanges).toEqual({ same: 4 });
+    } finally {
+      await stack.removeConfig("ignoreHeaders");
+    }
+    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 4 });
+    expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({ headers: before.monitor.headers, updated_at: before.monitor.updated_at });
+    expect((await live(`/api/v1/channels/${channelId}`)).data).toEqual(before.channel);
+    expect(before.monitor.headers).toEqual({ "x-token": HEADER_TOKEN });
+    // Five engine runs: more than the default timeout on a loaded machine.
+  }, 600_000);
 
   it("replaces a monitor whose type changes, keeping its links", async () => {
     const before = await outputs();

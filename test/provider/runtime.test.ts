@@ -71,7 +71,9 @@ describe("provider methods against a real server", () => {
     const inputs = monitor({ headers: { "X-Api-Key": "k" }, tags: ["b", "a"], channelIds: [], expectedStatusCodes: ["2xx", 200] });
     const created = await runtime.create("Monitor", inputs);
     expect(created.id).toMatch(/^mon_/);
-    expect(created.outs).toMatchObject({ intervalSec: 60, timeoutSec: 10, headers: { "x-api-key": "k" }, tags: ["a", "b"], paused: false });
+    // Header names as written: the service lower-cases them, and a refresh records this output as the input.
+    expect(created.outs).toMatchObject({ intervalSec: 60, timeoutSec: 10, headers: { "X-Api-Key": "k" }, tags: ["a", "b"], paused: false });
+    expect((await live(created.id)).data.headers).toEqual({ "x-api-key": "k" });
     const olds = created.outs as Props;
 
     const reordered = monitor({ headers: { "x-api-key": "k" }, tags: ["A", "b"], expectedStatusCodes: [200, "2xx", 200] });
