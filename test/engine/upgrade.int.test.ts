@@ -68,10 +68,11 @@ describe("resources an earlier version wrote, under this version", () => {
       'exports.handler = () => require("pulumi-uptime/provider/runtime").providerOf("Monitor");\n',
     ]);
     // Registering formats the SDK's promise stacks cheaply; the source position Pulumi records
-    // still goes through ts-node's source maps, to the TypeScript line.
+    // still goes through the installed formatter: the package's built file and line (it ships no
+    // source maps).
     expect(stateResources().map((r) => r.sourcePosition)).toEqual([
-      expect.stringMatching(/pulumi-uptime\/provider\/channel\.ts#\d+,\d+$/),
-      expect.stringMatching(/pulumi-uptime\/provider\/monitor\.ts#\d+,\d+$/),
+      expect.stringMatching(/node_modules\/pulumi-uptime\/dist\/provider\/resources\/channel\.js#\d+,\d+$/),
+      expect.stringMatching(/node_modules\/pulumi-uptime\/dist\/provider\/resources\/monitor\.js#\d+,\d+$/),
     ]);
 
     await stack.setConfig("interval", { value: "120" });
