@@ -4,7 +4,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "**/node_modules/", "coverage/", "test/__snapshots__/"] },
+  { ignores: ["dist/", "**/dist/", "node_modules/", "**/node_modules/", "coverage/", "test/__snapshots__/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -9,9 +9,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { getMonitorHeartbeats, getMonitorStats, getStatusDocument } from "../provider";
+import { getMonitorHeartbeats, getMonitorStats, getStatusDocument } from "../provider/index";
 import { detectDrift, formatDrift } from "../provider/commands/drift";
-import { buildApp } from "../server";
+import { buildApp } from "../server/index";
 import { installPackedPackage } from "./packed";
 import { offlineEngine, prepareProgram, REPO_ROOT } from "./pulumi-engine";
 

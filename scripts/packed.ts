@@ -5,36 +5,61 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "./pulumi-engine";
 
-const sdkVersion = (): string =>
+/** The published packages: workspace folder → package name. */
+export const PACKAGES = { provider: "pulumi-uptime", server: "pulumi-uptime-server" } as const;
+
+/** The `@pulumi/pulumi` version the workspace (and the CLI it builds) uses. */
+export const sdkVersion = (): string =>
   JSON.parse(readFileSync(join(REPO_ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
 
-/**
- * Packs this package with `npm pack` and installs the tarball, as a user would, into a folder
- * beside a Pulumi program's usual dev dependencies. Returns that folder's node_modules; engine
- * tests link it into their program folders. Reused while the tarball is unchanged.
- */
-export function installPackedPackage(): string {
-  // A folder per run: checkouts that test side by side never remove each other's tarball.
-  const packDir = mkdtempSync(join(tmpdir(), "pulumi-uptime-pack-"));
-  const tgzName = execFileSync("npm", ["pack", "--silent", "--pack-destination", packDir], { cwd: REPO_ROOT, encoding: "utf8" })
+/** The workspace root's dev dependencies a Pulumi TypeScript program has too. */
+export function programDevDependencies(): Record<string, string> {
+  const root = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8"));
+  const dev = root.devDependencies as Record<string, string>;
+  return { typescript: dev.typescript!, "ts-node": dev["ts-node"]!, "@types/node": dev["@types/node"]! };
+}
+
+/** Packs a workspace package (built: npm run build) with `npm pack` into `dest`; returns the tarball's path. */
+export function packPackage(folder: keyof typeof PACKAGES, dest: string): string {
+  const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", dest], { cwd: join(REPO_ROOT, folder), encoding: "utf8" })
     .trim()
     .split("\n")
     .pop() as string;
-  const tgz = join(packDir, tgzName);
-  const hash = createHash("sha256").update(readFileSync(tgz)).digest("hex").slice(0, 16);
-  const depsDir = join(tmpdir(), `pulumi-uptime-deps-${hash}`);
+  return join(dest, name);
+}
+
+/** Runs `npm install` in `dir` quietly, from the local cache where it can. */
+export function npmInstall(dir: string, args: string[] = []): void {
+  execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", ...args], {
+    cwd: dir,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+}
+
+/**
+ * Packs both packages with `npm pack` and installs the tarballs, as a user would, into a folder
+ * beside a Pulumi program's usual dev dependencies: `pulumi-uptime` as a dependency,
+ * `pulumi-uptime-server` (the test kit) as a dev dependency. Returns that folder's node_modules;
+ * engine tests link it into their program folders. Reused while the tarballs are unchanged.
+ */
+export function installPackedPackage(): string {
+  // A folder per run: checkouts that test side by side never remove each other's tarballs.
+  const packDir = mkdtempSync(join(tmpdir(), "pulumi-uptime-pack-"));
+  const tarballs = { provider: packPackage("provider", packDir), server: packPackage("server", packDir) };
+  const hash = createHash("sha256");
+  for (const tgz of Object.values(tarballs)) hash.update(readFileSync(tgz));
+  const depsDir = join(tmpdir(), `pulumi-uptime-deps-${hash.digest("hex").slice(0, 16)}`);
   const modules = join(depsDir, "node_modules");
-  if (existsSync(join(modules, "pulumi-uptime", "package.json"))) {
+  const installed = () => existsSync(join(modules, "pulumi-uptime", "package.json")) && existsSync(join(modules, "pulumi-uptime-server", "package.json"));
+  if (installed()) {
     rmSync(packDir, { recursive: true, force: true });
     return modules;
   }
 
-  const root = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8"));
   const staging = `${depsDir}.tmp-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
-  const stagedTgz = join(staging, "pulumi-uptime.tgz");
-  writeFileSync(stagedTgz, readFileSync(tgz));
+  for (const [folder, tgz] of Object.entries(tarballs)) writeFileSync(join(staging, `${folder}.tgz`), readFileSync(tgz));
   rmSync(packDir, { recursive: true, force: true });
   writeFileSync(
     join(staging, "package.json"),
@@ -42,26 +67,22 @@ export function installPackedPackage(): string {
       name: "engine-test-programs",
       private: true,
       // The project pins the SDK the CLI was built for, as a user's lock file would.
-      dependencies: { "pulumi-uptime": "file:./pulumi-uptime.tgz", "@pulumi/pulumi": sdkVersion() },
+      dependencies: { "pulumi-uptime": "file:./provider.tgz", "@pulumi/pulumi": sdkVersion() },
       devDependencies: {
-        typescript: root.devDependencies.typescript,
-        "ts-node": root.devDependencies["ts-node"],
-        "@types/node": root.devDependencies["@types/node"],
-        yaml: root.devDependencies.yaml,
+        "pulumi-uptime-server": "file:./server.tgz",
+        ...programDevDependencies(),
+        yaml: JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).devDependencies.yaml,
       },
     }),
   );
-  execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
-    cwd: staging,
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  npmInstall(staging);
   try {
-    if (!existsSync(join(modules, "pulumi-uptime", "package.json"))) rmSync(depsDir, { recursive: true, force: true });
+    if (!installed()) rmSync(depsDir, { recursive: true, force: true });
     renameSync(staging, depsDir);
   } catch (err) {
-    // Another checkout installed the same tarball meanwhile: use theirs, never remove it.
+    // Another checkout installed the same tarballs meanwhile: use theirs, never remove it.
     rmSync(staging, { recursive: true, force: true });
-    if (!existsSync(join(modules, "pulumi-uptime", "package.json"))) throw err;
+    if (!installed()) throw err;
   }
   return modules;
 }

@@ -9,13 +9,13 @@ import { delimiter, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 
-/** The repository root: the nearest folder up from here whose package.json is pulumi-uptime's. */
+/** The repository root: the nearest folder up from here whose package.json is the workspace's. */
 export const REPO_ROOT = findRoot(__dirname);
 
 function findRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     try {
-      if (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name === "pulumi-uptime") return dir;
+      if (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name === "pulumi-uptime-workspace") return dir;
     } catch {
       // no package.json here
     }

@@ -11,8 +11,8 @@ import { build } from "esbuild";
 /** The repository root (this file is plugin/build/bundle.ts, or its build in dist/). */
 export const ROOT = resolve(__dirname, __dirname.includes("/dist/") ? "../../.." : "../..");
 
-/** The plugin version: the package's. */
-export const VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
+/** The plugin version: the provider package's (provider/package.json). */
+export const VERSION: string = JSON.parse(readFileSync(join(ROOT, "provider", "package.json"), "utf8")).version;
 
 /** What `bundlePlugin` wrote. */
 export interface PluginBuild {

@@ -73,10 +73,11 @@ describe("resources an earlier version wrote, under this version", () => {
       'exports.handler = () => require("pulumi-uptime/provider/runtime").providerOf("Monitor");\n',
     ]);
     // Registering formats the SDK's promise stacks cheaply; the source position Pulumi records
-    // still goes through ts-node's source maps, to the TypeScript line.
+    // still goes through the installed formatter: the package's built file and line (it ships no
+    // source maps).
     expect(stateResources().map((r) => r.sourcePosition)).toEqual([
-      expect.stringMatching(/pulumi-uptime\/provider\/resources\/channel\.ts#\d+,\d+$/),
-      expect.stringMatching(/pulumi-uptime\/provider\/resources\/monitor\.ts#\d+,\d+$/),
+      expect.stringMatching(/node_modules\/pulumi-uptime\/dist\/provider\/resources\/channel\.js#\d+,\d+$/),
+      expect.stringMatching(/node_modules\/pulumi-uptime\/dist\/provider\/resources\/monitor\.js#\d+,\d+$/),
     ]);
     // Objects in the state are no orphans; an object with an earlier version's mark that the
     // state does not hold is one.

@@ -20,7 +20,7 @@ import {
   StatusPageSchema,
   toMonitorSpec,
 } from "../../api";
-import type { Channel, ChannelArgs, Monitor, MonitorArgs, StatusPage, StatusPageArgs } from "../../provider";
+import type { Channel, ChannelArgs, Monitor, MonitorArgs, StatusPage, StatusPageArgs } from "../../provider/index";
 import { outputPlaceholders, secretProperties } from "../../provider/kinds/fields";
 import { UNKNOWN } from "../../provider/kinds/values";
 import { KINDS } from "../../provider/kinds/registry";

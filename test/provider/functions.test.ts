@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getMonitorHeartbeats, getMonitorStats, getStatusDocument, testChannel } from "../../provider";
+import { getMonitorHeartbeats, getMonitorStats, getStatusDocument, testChannel } from "../../provider/index";
 import { type Receiver, startReceiver } from "../support/receiver";
 import { startServer, type TestServer } from "../support/server";
 import { eventually, startTarget, type Target } from "../support/target";

@@ -10,7 +10,7 @@ import { type Field, RESOURCE_FIELDS } from "../../api";
 import { UNKNOWN } from "../../provider/kinds/values";
 import { KINDS, type KindName } from "../../provider/kinds/registry";
 import * as runtime from "../../provider/runtime";
-import type { MaintenanceWindowArgs, MonitorArgs, StatusPageArgs } from "../../provider";
+import type { MaintenanceWindowArgs, MonitorArgs, StatusPageArgs } from "../../provider/index";
 import { PLUGIN_KINDS } from "../../plugin/kinds";
 import { uptimeProvider } from "../../plugin/provider";
 import { channelInputs, monitorInputs, statusPageInputs } from "./arbitraries";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
-import { buildApp } from "../../server";
+import { buildApp } from "../../server/index";
 import { Store } from "../../server/store";
 import { newKey, startServer } from "../support/server";
 

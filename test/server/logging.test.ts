@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
-import { buildApp } from "../../server";
+import { buildApp } from "../../server/index";
 import { newKey } from "../support/server";
 
 describe("server logs", () => {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { request } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
-import { Store } from "../../server";
+import { Store } from "../../server/index";
 import { newKey, startServer } from "../support/server";
 
 const dir = mkdtempSync(join(tmpdir(), "uptime-db-"));

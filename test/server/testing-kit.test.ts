@@ -2,7 +2,7 @@ import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUptimeServer, type UptimeServer } from "../../server/testing";
 
-describe("pulumi-uptime/testing: startUptimeServer", () => {
+describe("pulumi-uptime-server/testing: startUptimeServer", () => {
   let server: UptimeServer;
   const call = async (method: string, path: string, body?: unknown, base = server.url) => {
     const res = await request(`${base}${path}`, {

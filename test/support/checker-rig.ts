@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
 import { type Receiver, startReceiver } from "./receiver";
-import type { ServerOptionsInput } from "../../server";
+import type { ServerOptionsInput } from "../../server/index";
 import { startServer, type TestServer } from "./server";
 
 /** What a checker test works against; the fields are set once `beforeAll` has run. */

@@ -1,4 +1,4 @@
-// The fault proxy is part of the package (pulumi-uptime/testing); tests use that one.
+// The fault proxy is part of the package (pulumi-uptime-server/testing); tests use that one.
 export {
   type Fault,
   type FaultProxy,

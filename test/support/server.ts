@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { request } from "undici";
-import { buildApp, type ServerOptionsInput } from "../../server";
+import { buildApp, type ServerOptionsInput } from "../../server/index";
 
 /** A real reference server on a loopback port, with a dev key. */
 export interface TestServer {

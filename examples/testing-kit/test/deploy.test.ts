@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
-import { startUptimeServer, type UptimeServer } from "pulumi-uptime/testing";
+import { startUptimeServer, type UptimeServer } from "pulumi-uptime-server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // Only the API's object routes are faulted; every fault below is one the provider must ride out.

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { request } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../../scripts/pulumi-engine";
-import { Store } from "../../../server";
+import { Store } from "../../../server/index";
 import { newKey } from "../../support/server";
 import { eventually } from "../../support/target";
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toMonitorSpec } from "../../../api";
-import { Store } from "../../../server";
+import { Store } from "../../../server/index";
 
 const DAY = 86_400_000;
 const MIDNIGHT = Date.UTC(2026, 10, 20);

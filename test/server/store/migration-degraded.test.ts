@@ -3,7 +3,7 @@ import { DatabaseSync } from "node:sqlite";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { Store } from "../../../server";
+import { Store } from "../../../server/index";
 import { MIGRATIONS } from "../../../server/store/migrations";
 
 describe("store migration to degraded checks and failure details", () => {

@@ -1,8 +1,12 @@
+import { dirname, join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import * as uptime from "pulumi-uptime";
-import { MONITOR_FIELDS, CHANNEL_FIELDS } from "pulumi-uptime/api";
-import { outputPlaceholders, secretProperties } from "pulumi-uptime/provider/kinds/fields";
-import { secretInputs, withSecretOutputs } from "pulumi-uptime/provider/resources/options";
+
+/** A module of the installed package by file path: the package exports none of its internals. */
+const internal = (path: string) => require(join(dirname(require.resolve("pulumi-uptime/package.json")), "dist", path));
+const { MONITOR_FIELDS, CHANNEL_FIELDS } = internal("api");
+const { outputPlaceholders, secretProperties } = internal("provider/kinds/fields");
+const { secretInputs, withSecretOutputs } = internal("provider/resources/options");
 
 type Kind = "Monitor" | "Channel";
 type Runtime = typeof import("pulumi-uptime/provider/runtime");
