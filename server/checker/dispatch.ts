@@ -73,9 +73,15 @@ export class CheckRunner {
     };
   }
 
-  async close(): Promise<void> {
-    await this.insecure?.direct.close();
-    await this.evaluator.close();
+  private closing?: Promise<void>;
+
+  /** Closes the insecure-TLS agent and the evaluator pool; a second call waits for the first. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.insecure?.direct.close();
+      await this.evaluator.close();
+    })();
+    return this.closing;
   }
 }
 

@@ -7,7 +7,8 @@ type Props = Record<string, unknown>;
 describe("replaceOnChanges on a dynamic resource, carried as an internal input", () => {
   // No request is made: a monitor's diff needs no server.
   const connection = { baseUrl: "http://127.0.0.1:9", apiKey: "uk_test" };
-  const olds: Props = { name: "api", type: "http", url: "https://a.example.com/", intervalSec: 60, tags: ["a"], endpoint: connection.baseUrl };
+  // The outputs record the connection a resource declares (see connection-change.ts).
+  const olds: Props = { name: "api", type: "http", url: "https://a.example.com/", intervalSec: 60, tags: ["a"], endpoint: connection.baseUrl, connection };
   const news = (over: Props): Props => ({ name: "api", type: "http", url: "https://a.example.com/", intervalSec: 60, tags: ["a"], connection, ...over });
 
   it("replaces when a named property changes, and updates in place otherwise", async () => {
