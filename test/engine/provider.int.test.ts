@@ -43,7 +43,7 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
   it("previews with whole inputs not known yet, creates all three kinds linked to each other, and a second preview is clean", async () => {
     // channelIds, intervalSec, headers, paused and monitorIds wait for other resources' ids.
     const first = await stack.preview({ diff: true });
-    expect(first.changeSummary).toMatchObject({ create: 4 });
+    expect(first.changeSummary).toMatchObject({ create: 5 });
     const up = await stack.up({ onOutput: (l) => process.stdout.write(l) });
     expect(up.summary.resourceChanges).toMatchObject({ create: 5 });
     const out = await outputs();
@@ -119,15 +119,15 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     const before = { monitor: (await live(`/api/v1/monitors/${monitorId}`)).data, channel: (await live(`/api/v1/channels/${channelId}`)).data };
     await stack.refresh();
     await expectNoPlaintextSecrets();
-    expect((await stack.preview({ diff: true })).changeSummary).toEqual({ same: 4 });
+    expect((await stack.preview({ diff: true })).changeSummary).toEqual({ same: 5 });
     await stack.setConfig("ignoreHeaders", { value: "true" });
     try {
-      expect((await stack.preview({ diff: true })).changeSummary).toEqual({ same: 4 });
-      expect((await stack.up()).summary.resourceChanges).toEqual({ same: 4 });
+      expect((await stack.preview({ diff: true })).changeSummary).toEqual({ same: 5 });
+      expect((await stack.up()).summary.resourceChanges).toEqual({ same: 5 });
     } finally {
       await stack.removeConfig("ignoreHeaders");
     }
-    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 4 });
+    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 5 });
     expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({ headers: before.monitor.headers, updated_at: before.monitor.updated_at });
     expect((await live(`/api/v1/channels/${channelId}`)).data).toEqual(before.channel);
     expect(before.monitor.headers).toEqual({ "x-token": HEADER_TOKEN });
