@@ -6,10 +6,14 @@ import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { startServer, type TestServer } from "../support/server";
 import { programCopy } from "./programs";
 
-/** Monitors per deploy, and the service's limit per key: two deploys need more than one window. */
-const N = 300;
-const LIMIT = 600;
-const WINDOW_MS = 60_000;
+/**
+ * Monitors per deploy, and the service's limit per key: two deploys need more than one window.
+ * The service's rate (600 a minute) at a fifth of the size, so that `npm test` stays in its
+ * budget; `npm run bench` runs the same steps at N = 300 and 600 per 60 s.
+ */
+const N = 60;
+const LIMIT = 120;
+const WINDOW_MS = 12_000;
 /** Each deploy of N monitors, waits for the window included, on a busy machine. */
 const TIMEOUT_MS = 15 * 60_000;
 
@@ -86,7 +90,8 @@ describe(`pulumi up on an API key whose window is spent (${N} monitors per deplo
     const started = performance.now();
     const result = await stack.up({ parallel: 32, onOutput: (out) => (output += out) });
     expect(result.summary.result).toBe("succeeded");
-    expect(result.summary.resourceChanges).toMatchObject({ create: N + 1 });
+    // The monitors, the stack and its identity resource.
+    expect(result.summary.resourceChanges).toMatchObject({ create: N + 2 });
     return { output, seconds: (performance.now() - started) / 1000 };
   }
 
