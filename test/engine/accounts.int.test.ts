@@ -3,9 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { startServer, type TestServer } from "../support/server";
+import { stackInstanceOf } from "./killed-up";
 import { programCopy } from "./programs";
 
-const mark = (name: string) => `pulumi/uptime-accounts-test/dev/Monitor/${name}`;
+/** The stack's instance, read from state after the first `up` (see provider/runtime/identity.ts). */
+let instance = "";
+const mark = (name: string) => `pulumi/uptime-accounts-test/dev/${instance}/Monitor/${name}`;
 
 /**
  * Three monitors on a per-resource connection, through the real engine and the packed package:
@@ -44,33 +47,35 @@ describe("replacement, endpoints, credentials and time limits through the real e
 
   it("creates three monitors on the resource's connection", async () => {
     const up = await stack.up();
-    expect(up.summary.resourceChanges).toMatchObject({ create: 4 });
+    // The monitors, the stack and its identity resource.
+    expect(up.summary.resourceChanges).toMatchObject({ create: 5 });
+    instance = await stackInstanceOf(stack);
     expect((await liveMonitors()).map((m) => m.external_id).sort()).toEqual(["a", "b", "c"].map(mark));
   });
 
   it("`pulumi up --replace` deletes first: one live monitor for it, the one in state, with its inputs", async () => {
     const before = await outputs();
     const up = await stack.up({ replace: [before.urns[0] as string] });
-    expect(up.summary.resourceChanges).toMatchObject({ replace: 1, same: 3 });
+    expect(up.summary.resourceChanges).toMatchObject({ replace: 1, same: 4 });
     const after = await outputs();
     expect(after.ids[0]).not.toBe(before.ids[0]);
     const live = await liveMonitors();
     const forA = live.filter((m) => m.external_id === mark("a"));
     expect(forA).toEqual([expect.objectContaining({ id: after.ids[0], url: "https://a.example.com/health", interval_sec: 60 })]);
     expect(live.map((m) => m.id).sort()).toEqual([...after.ids].sort());
-    expect((await stack.preview()).changeSummary).toEqual({ same: 4 });
+    expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
   });
 
   it("another spelling of the service URL updates the recorded endpoint in place, replacing nothing", async () => {
     const before = await outputs();
     const port = new URL(s.url).port;
     await stack.setConfig("serviceUrl", { value: `HTTP://LOCALHOST:${port}/` });
-    expect((await stack.preview()).changeSummary).toEqual({ update: 3, same: 1 });
+    expect((await stack.preview()).changeSummary).toEqual({ update: 3, same: 2 });
     await stack.up();
     const after = await outputs();
     expect(after.ids).toEqual(before.ids);
     expect(after.endpoints).toEqual(Array(3).fill(`http://localhost:${port}`));
-    expect((await stack.preview()).changeSummary).toEqual({ same: 4 });
+    expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
   });
 
   it("preview fails on plain http to another host and on a missing URL, naming `connection` and where to set it", async () => {
@@ -112,7 +117,7 @@ describe("replacement, endpoints, credentials and time limits through the real e
     expect(s.app.store.keys.revoke(firstKey.info.id)).toBe(true);
     await stack.setConfig("monitorKey", { value: rotated.key, secret: true });
     const up = await stack.up();
-    expect(up.summary.resourceChanges).toEqual({ update: 3, same: 1 });
+    expect(up.summary.resourceChanges).toEqual({ update: 3, same: 2 });
     expect((await outputs()).ids).toEqual(before.ids);
     await stack.refresh();
     await stack.destroy();

@@ -44,7 +44,12 @@ describeNativeProgram(
       const workDir = native.program("native-import");
       const stack = await native.engine.stack(workDir, "import-secrets");
       try {
-        await stack.setAllConfig({ "uptime:baseUrl": { value: s.url }, "uptime:apiKey": { value: s.key, secret: true } });
+        // The program's own config (its channel's URL) must be set before `pulumi import` reads it.
+        await stack.setAllConfig({
+          "uptime:baseUrl": { value: s.url },
+          "uptime:apiKey": { value: s.key, secret: true },
+          hookUrl: { value: `${s.url}/hooks/unused`, secret: true },
+        });
         const generated = join(workDir, "generated.yaml");
         await native.pulumi(["import", "uptime:index:Monitor", "legacy", id, "--yes", "--protect=false", "--stack", "import-secrets", "--out", generated], workDir);
         const code = readFileSync(generated, "utf8");
