@@ -37,7 +37,7 @@ describeNativeProgram(
         url: "https://example.com/api",
         interval_sec: 120,
         method: "POST",
-        body: '{"probe":"import-body-3b7a"}',
+        body: "probe=import-body-3b7a",
         headers,
       });
       const id = made.body.data.id as string;
@@ -53,7 +53,7 @@ describeNativeProgram(
         const generated = join(workDir, "generated.yaml");
         await native.pulumi(["import", "uptime:index:Monitor", "legacy", id, "--yes", "--protect=false", "--stack", "import-secrets", "--out", generated], workDir);
         const code = readFileSync(generated, "utf8");
-        expect(code).toMatch(/type: uptime:index:Monitor/);
+        expect(code).toMatch(/type: uptime:(index:)?Monitor/);
         expect(code).not.toMatch(/import-header-9e1c|import-body-3b7a|headers|body/);
         expectNotInState(native.engine, id, ["import-header-9e1c", "import-body-3b7a"]);
 
@@ -66,16 +66,17 @@ describeNativeProgram(
         expect((await live(`/api/v1/monitors/${id}`)).data).toMatchObject({ headers: { "x-api-token": headers["X-Api-Token"], accept: headers.Accept } });
 
         // Declared from secret config, as the message says: nothing to change, nothing wiped.
-        await stack.setAllConfig({ token: { value: headers["X-Api-Token"], secret: true }, probe: { value: '{"probe":"import-body-3b7a"}', secret: true } });
+        await stack.setAllConfig({ token: { value: headers["X-Api-Token"], secret: true }, probe: { value: "probe=import-body-3b7a", secret: true } });
         const declared = code.replace(/^(\s+)properties:\n/m, (line, indent: string) => `${line}${indent}  headers:\n${indent}    x-api-token: \${token}\n${indent}    accept: application/json\n${indent}  body: \${probe}\n`);
         writeFileSync(join(workDir, "Pulumi.yaml"), `name: uptime-native-import\nruntime: yaml\nconfig:\n  token: { type: string, secret: true }\n  probe: { type: string, secret: true }\n${declared}`);
         expect((await stack.preview()).changeSummary).toEqual({ same: 2 });
         await stack.up();
-        expect((await live(`/api/v1/monitors/${id}`)).data).toMatchObject({ headers: { "x-api-token": headers["X-Api-Token"] }, body: '{"probe":"import-body-3b7a"}' });
+        expect((await live(`/api/v1/monitors/${id}`)).data).toMatchObject({ headers: { "x-api-token": headers["X-Api-Token"] }, body: "probe=import-body-3b7a" });
         expectNotInState(native.engine, id, ["import-header-9e1c", "import-body-3b7a"]);
         await stack.destroy();
       } finally {
         await stack.workspace.removeStack("import-secrets", { force: true }).catch(() => undefined);
+        await s.call("DELETE", `/api/v1/monitors/${id}`);
       }
       // Eight engine runs: more than the default timeout on a loaded machine.
     }, 900_000);
