@@ -49,13 +49,14 @@ describe(`a program on the oldest supported @pulumi/pulumi (${OLDEST_SDK})`, () 
     expect(sdkCopies(join(workDir, "node_modules"))).toEqual([join("@pulumi", "pulumi", "package.json")]);
 
     const up = await stack.up();
-    expect(up.summary.resourceChanges).toEqual({ create: 2 });
+    // The stack, its identity resource and the monitor.
+    expect(up.summary.resourceChanges).toEqual({ create: 3 });
     expect(up.outputs.sdkVersion?.value).toBe(OLDEST_SDK);
     expect(up.outputs.isCustomResource?.value).toBe(true);
     const monitorId = up.outputs.monitorId?.value as string;
     expect((await s.call("GET", `/api/v1/monitors/${monitorId}`)).body.data.url).toBe("https://api.example.com/health");
 
-    expect((await stack.destroy()).summary.resourceChanges).toEqual({ delete: 2 });
+    expect((await stack.destroy()).summary.resourceChanges).toEqual({ delete: 3 });
     expect((await s.call("GET", `/api/v1/monitors/${monitorId}`)).status).toBe(404);
   });
 });
