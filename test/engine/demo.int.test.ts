@@ -14,7 +14,7 @@ describe("npm run demo", () => {
       );
     });
     expect(code, stdout.slice(-3000)).toBe(0);
-    expect(stdout).toMatch(/\+ 8 created/);
+    expect(stdout).toMatch(/\+ 9 created/);
     expect(stdout).toMatch(/homepage\s+up in \d+ ms/);
     expect(stdout).toMatch(/"status": "operational"/);
     expect(stdout).toMatch(/uptime:Monitor homepage: `pulumi up` will update it\n\s+intervalSec: live 900, declared 60\n\s+paused: live true, declared false/);
