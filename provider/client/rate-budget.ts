@@ -207,18 +207,22 @@ export class RateBudget {
   }
 
   private scheduleReset(): void {
-    // A window already over is probed by the next request once the ones in flight have answered.
-    const wait = this.resetAt - Date.now();
-    if (this.waiting.length === 0 || wait <= 0) return;
+    if (this.waiting.length === 0) return;
+    const now = Date.now();
+    // A window already over is probed by the next request once the ones in flight have answered,
+    // each answer pumps. With none in flight, wake up anyway: the allowance that queued a request
+    // may have been judged a moment before the reset, and no answer would come to let it go.
+    if (this.resetAt <= now && this.inFlight > 0) return;
+    const wakeAt = Math.max(this.resetAt, now) + 5;
     // A reset that moved earlier (a 429 of a shorter wait) needs an earlier wake-up.
-    if (this.timer && this.timerAt <= this.resetAt + 5) return;
+    if (this.timer && this.timerAt <= wakeAt) return;
     clearTimeout(this.timer);
-    this.timerAt = this.resetAt + 5;
+    this.timerAt = wakeAt;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.pump();
-    }, wait + 5);
-    this.announce(wait);
+    }, wakeAt - now);
+    this.announce(this.resetAt - now);
   }
 
   /** Tells the user once per wait for the window (a long one), with the time left. */

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { startServer, type TestServer } from "../support/server";
 
+import { RateBudget } from "../../provider/client/rate-budget";
+
 type ClientModule = typeof import("../../provider/client/client");
 
 /** A fresh copy of the client module: its own budgets, as in another provider process. */
@@ -134,5 +136,23 @@ describe("rate budget", () => {
     await Promise.all(Array.from({ length: 6 }, () => client.request("GET", "/api/v1/monitors")));
     // The first answer shows no headers; the other five go 2 per second, the last in the third second.
     expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+  });
+
+  it("a request queued just as the window reopens still goes when nothing else is in flight", async () => {
+    // The allowance is judged 1 ms before the reset and the wake-up 1 ms after (a pause of the
+    // process between the two): the request must not wait for an answer that will never come.
+    let now = 1_000_000;
+    let ticking = false;
+    const clock = vi.spyOn(Date, "now").mockImplementation(() => (ticking ? now++ : now));
+    try {
+      const budget = new RateBudget({ fallback: async () => (fn) => fn(), blindWait: () => 10, notify: () => undefined, label: "test" });
+      (await budget.acquire())({}, 429); // no rate-limit headers: spent for the blind wait (10 ms)
+      now += 9;
+      ticking = true;
+      const went = await Promise.race([budget.acquire().then(() => "went"), new Promise((r) => setTimeout(() => r("stuck"), 2000))]);
+      expect(went).toBe("went");
+    } finally {
+      clock.mockRestore();
+    }
   });
 });
