@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     console.log(indent(`server ${baseUrl}, key ${key.slice(0, 11)}… (shown in full only with --keep)`));
 
     step("Preparing the Pulumi engine and installing pulumi-uptime from its npm pack tarball");
-    const engine = await offlineEngine({ stateDir: join(dir, "pulumi") });
+    const engine = await offlineEngine({ stateDir: join(dir, "pulumi"), typeCheck: true });
     const workDir = prepareProgram(join(REPO_ROOT, "examples", "full-stack"), {});
     symlinkSync(installPackedPackage(), join(workDir, "node_modules"), "dir");
     cleanups.push(() => rmSync(workDir, { recursive: true, force: true }));

@@ -41,6 +41,12 @@ export interface OfflineEngineOptions {
   stateDir?: string;
   /** Extra environment for the program and the dynamic providers. */
   env?: Record<string, string>;
+  /**
+   * Whether each program run type-checks the program (ts-node's default, several seconds of CPU
+   * per run). Off by default: test/engine/programs-typecheck.test.ts checks every program once
+   * with `tsc`, so the many runs of one program need not repeat it.
+   */
+  typeCheck?: boolean;
 }
 
 /** Builds or finds the CLI (see scripts/ensure-pulumi.mjs) and returns the offline engine settings. */
@@ -64,6 +70,7 @@ export async function offlineEngine(options: OfflineEngineOptions = {}): Promise
     PULUMI_CONFIG_PASSPHRASE: "pulumi-uptime-offline",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_NODEJS_TRANSPILE_ONLY: options.typeCheck ? "false" : "true",
     ...options.env,
   };
   const command = await PulumiCommand.get({ root: dirname(cli.binDir) });

@@ -24,7 +24,8 @@ describe(`a program on the oldest supported @pulumi/pulumi (${OLDEST_SDK})`, () 
 
   beforeAll(async () => {
     s = await startServer();
-    engine = await offlineEngine();
+    // Type-checked as it runs: the program compiles against the oldest SDK's own types.
+    engine = await offlineEngine({ typeCheck: true });
     // A fresh project as `pulumi new typescript` makes it, then `npm install <packed pulumi-uptime>`.
     workDir = prepareProgram(join(__dirname, "programs", "oldest-sdk"), {});
     const tgz = packPackage("provider", workDir);

@@ -9,7 +9,8 @@ const { outputPlaceholders, secretProperties } = internal("provider/kinds/fields
 const { secretInputs, withSecretOutputs } = internal("provider/resources/options");
 
 type Kind = "Monitor" | "Channel";
-type Runtime = typeof import("pulumi-uptime/provider/runtime");
+/** The runtime entry point kept for state written by earlier versions: exported untyped, for them only. */
+type Runtime = Record<"configure" | "check" | "diff" | "create" | "read" | "update" | "remove", (...args: unknown[]) => Promise<never>>;
 
 /**
  * The provider as versions before 0.2 wrote it into state: a closure Pulumi serializes, whose
