@@ -1,14 +1,41 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Tests that measure time (scheduler lag, slow clients, rate-limit pacing, shutdown within a
+ * bound): they run first, one file at a time, with nothing else on the machine.
+ */
+const TIMED = [
+  "test/server/checker/**/*.test.ts",
+  "test/server/slow-clients.test.ts",
+  "test/server/ops/**/*.test.ts",
+  "test/provider/rate-budget.test.ts",
+  "test/provider/connection-change.test.ts",
+  "test/provider/client.test.ts",
+];
+
 export default defineConfig({
   test: {
-    // Examples with their own tests (examples/testing-kit) run too, against the packed package.
-    include: ["test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
-    globalSetup: ["test/support/global-setup.ts"],
     pool: "forks",
     // Engine tests run `pulumi up` for real: minutes, not milliseconds.
     testTimeout: 240_000,
     hookTimeout: 240_000,
     reporters: ["default"],
+    projects: [
+      { extends: true, test: { name: "timed", include: TIMED, maxWorkers: 1, sequence: { groupOrder: 0 } } },
+      {
+        extends: true,
+        test: {
+          name: "main",
+          // Examples with their own tests (examples/testing-kit) run too, against the packed package.
+          include: ["test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+          exclude: ["**/node_modules/**", ...TIMED],
+          globalSetup: ["test/support/global-setup.ts"],
+          // Two files at a time, even on two cores: an engine test spends much of its time
+          // waiting on the engine's processes and the server's answers.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
