@@ -79,8 +79,8 @@ export async function testCheck(
   const tag = process.env[REPORT_TAG_ENV];
   if (reportTo && tag && !(Array.isArray(news.tags) && news.tags.includes(tag))) return [];
   let line: ReportLine;
+  let result: MonitorTestResult | undefined;
   try {
-    let result: MonitorTestResult | undefined;
     if (allKnown(news)) {
       const client = clientFor(resolveConnection(news.connection as PartialConnection | undefined, config.connection));
       result = await dryRunMonitor(client, kind.createBody(news) as never);
@@ -95,7 +95,9 @@ export async function testCheck(
     return [];
   }
   if ((line.outcome !== "fail" && line.outcome !== "error") || marker.expectFailing === true) return [];
-  const property = line.failure?.startsWith("json_body") || line.failure?.startsWith("text_body") || line.failure?.startsWith("header") ? "assertions" : "url";
+  // The engine prints the named property's value with the failure: only `assertions` is named,
+  // never `url` or `headers`, which may carry credentials.
+  const property = result?.error_class === "assertion" && failedAssertion(result) !== null ? "assertions" : "";
   const hint = "set `expectFailing: true` on it to let it through";
   return [{ property, reason: `uptime:testChecks: the check of monitor "${resource}" failed: ${line.failure} (${hint})` }];
 }

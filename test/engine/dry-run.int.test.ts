@@ -107,5 +107,11 @@ describe("dry runs in the engine: pulumi-uptime test and uptime:testChecks", () 
     const text = await testCommand();
     expect(text.code, text.stdout + text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^status-json .* pass/m);
+
+    // `up` runs the checks too: now every monitor is known, and passes.
+    const up = await stack.up();
+    // The stack, its identity resource, the channel and the six monitors.
+    expect(up.summary.resourceChanges?.create).toBe(9);
+    expect((await s.call("GET", "/api/v1/monitors")).body.data).toHaveLength(6);
   }, 400_000);
 });
