@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as runtime from "../../provider/runtime";
 import { UNKNOWN } from "../../provider/kinds/values";
@@ -55,5 +58,24 @@ describe("uptime:testChecks (the provider's check runs the dry run)", () => {
     const hits = target.hits;
     expect((await runtime.check("Monitor", {}, monitor())).failures).toEqual([]);
     expect(target.hits).toBe(hits);
+  });
+
+  it("with the report file set, writes a line per monitor without secrets and fails nothing", async () => {
+    await configure({ baseUrl: s.url, apiKey: s.key, testChecks: "true" });
+    const dir = mkdtempSync(join(tmpdir(), "test-checks-"));
+    process.env.PULUMI_UPTIME_TEST_REPORT = join(dir, "report.jsonl");
+    try {
+      expect((await runtime.check("Monitor", {}, monitor())).failures).toEqual([]);
+      expect((await runtime.check("Monitor", {}, monitor({ connection: UNKNOWN, __dryRun: { resource: "later" } }))).failures).toEqual([]);
+      const text = readFileSync(join(dir, "report.jsonl"), "utf8");
+      expect(text).not.toMatch(/s3cret/);
+      expect(text.trim().split("\n").map((l) => JSON.parse(l))).toEqual([
+        expect.objectContaining({ resource: "api-health", outcome: "fail", target: `${target.url}/health`, failure: 'json_body $.status equals "ok": found "down"' }),
+        expect.objectContaining({ resource: "later", outcome: "skipped", ms: null }),
+      ]);
+    } finally {
+      delete process.env.PULUMI_UPTIME_TEST_REPORT;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

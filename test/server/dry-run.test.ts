@@ -89,3 +89,25 @@ describe("dry run of a monitor (POST /api/v1/monitors/test)", () => {
     expect((await dryRun(spec({ url: ok.url }))).status).toBe(200);
   });
 });
+
+describe("dry runs count against the key's rate limit", () => {
+  let s: TestServer;
+  let target: Target;
+  beforeAll(async () => {
+    s = await startServer({ rateLimit: 3 });
+    target = await startTarget();
+  });
+  afterAll(async () => {
+    await s.close();
+    await target.close();
+  });
+
+  it("answers 429 rate_limited once the key's requests are spent, and runs no check then", async () => {
+    const body = { name: "dry", type: "http", url: target.url, interval_sec: 60 };
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await s.call("POST", "/api/v1/monitors/test", body));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+    expect(answers[3]?.body.error.code).toBe("rate_limited");
+    expect(target.hits).toBe(3);
+  });
+});
