@@ -1,6 +1,7 @@
-export type { Channel as ChannelRecord, Heartbeat, Monitor as MonitorRecord, Stats, StatusDocument } from "../api";
+export type { Channel as ChannelRecord, Heartbeat, Monitor as MonitorRecord, Stats, StatusDocument, MonitorTestResult } from "../api";
 export { type ChannelArgs, Channel, type ChannelOutputs, type EmailConfig, type SlackConfig, type WebhookConfig } from "./resources/channel";
 export { type ClientOptions, clientFor, UptimeClient } from "./client/client";
+export { dryRunMonitor } from "./client/dry-run";
 export { type Connection, resolveConnection } from "./client/connection";
 export { hasCode, UptimeApiError, UptimeConfigError } from "./client/errors";
 export {

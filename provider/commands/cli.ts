@@ -4,6 +4,7 @@ import { resolveConnection } from "../client/connection";
 import { detectDrift, formatDrift } from "./drift";
 import { importAccount } from "../import";
 import { findOrphans, formatOrphans } from "./orphans";
+import { exitCodeOf, formatTest, testMonitors } from "./test";
 
 const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
 
@@ -15,13 +16,18 @@ const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
       Lists live monitors, channels and status pages that carry this stack's mark (external_id)
       but are not in its state (writes nothing). Exit code: 0 none, 2 orphans found, 1 error.
 
+  pulumi-uptime test --stack NAME [--cwd DIR] [--json] [--filter tag:NAME]
+      Previews the stack (writes nothing) and runs each monitor's check once, as the program
+      resolves it for the stack, without storing it; prints a row per monitor (secrets never).
+      Exit code: 0 all pass, 2 a monitor fails, 1 error.
+
   pulumi-uptime import [--out DIR] [--filter tag:NAME]
       Writes a Pulumi TypeScript project (default ./uptime-imported) declaring every monitor,
       channel and status page of the account (UPTIME_API_URL, UPTIME_API_KEY), each adopting
       the live object. Secrets the API masks become secret config keys, listed in its README.
 `;
 
-const COMMANDS = ["drift", "orphans"];
+const COMMANDS = ["drift", "orphans", "test"];
 
 export async function main(argv = process.argv.slice(2)): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -52,6 +58,11 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   const workDir = values.cwd ?? process.cwd();
   const print = (report: unknown, text: string) =>
     process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : text);
+  if (command === "test") {
+    const report = await testMonitors({ stackName, workDir, filter: values.filter });
+    print(report, formatTest(report));
+    return exitCodeOf(report);
+  }
   if (command === "orphans") {
     const report = await findOrphans({ stackName, workDir });
     print(report, formatOrphans(report));

@@ -5,12 +5,19 @@ import { secretInputs, withSecretOutputs } from "./options";
 import type { ArgsOf, OutputsOf } from "./types";
 import { identityInput } from "./identity-input";
 import { DynamicResource } from "./dynamic-resource";
+import { DRY_RUN_INPUT, type DryRunInput } from "../runtime/dry-run-input";
 
 /**
  * Inputs of a Monitor, one per row of the monitor's field table. Field rules are checked at
  * preview time, before any request.
  */
-export type MonitorArgs = ArgsOf<typeof MONITOR_FIELDS>;
+export type MonitorArgs = ArgsOf<typeof MONITOR_FIELDS> & {
+  /**
+   * A monitor whose check is expected to fail today (a service not deployed yet): with
+   * `uptime:testChecks` on, its failing dry run does not fail the preview. Default false.
+   */
+  expectFailing?: boolean;
+};
 
 /** The outputs of a Monitor: every field as the service stores it. */
 export type MonitorOutputs = OutputsOf<typeof MONITOR_FIELDS>;
@@ -27,7 +34,14 @@ export interface Monitor extends MonitorOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Monitor extends DynamicResource {
   constructor(name: string, args: MonitorArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...OUTPUTS, ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...identityInput("Monitor", name, opts) };
+    const { expectFailing, ...fields } = args;
+    const dryRun: DryRunInput = { resource: name, ...(expectFailing ? { expectFailing: true } : {}) };
+    const props = {
+      ...OUTPUTS,
+      ...secretInputs({ ...fields, name: fields.name ?? name }, SECRETS),
+      ...identityInput("Monitor", name, opts),
+      [DRY_RUN_INPUT]: dryRun,
+    };
     super("Monitor", name, props, withSecretOutputs(opts, SECRETS));
   }
 }

@@ -16,6 +16,7 @@ import { markOf } from "./identity";
 import { connectionArgChanged, keyFrom, movedFrom, movedWarning } from "./connection-change";
 import { heldByReplacement, mayBeHeldByReplaced, noteInState, noteTakenOver } from "./replacing";
 import { replacesOnChange } from "./replace-on-changes";
+import { testCheck } from "./test-checks";
 import { stackIdentityProvider } from "./stack-identity";
 import { secretInputsOfRead, undeclaredOnAdopt, undeclaredSecrets } from "./secret-inputs";
 import { type Kind } from "../kinds/kind";
@@ -31,11 +32,17 @@ type DiffResult = pulumi.dynamic.DiffResult;
 export type PropertyDiffResult = DiffResult & { changed: string[] };
 
 let stackConfig: PartialConnection = {};
+/** `uptime:testChecks`: run each created or changed monitor's check at preview and up (test-checks.ts). */
+let testChecks: string | undefined;
 
-/** Receives the stack config once per provider process: `uptime:baseUrl`, `uptime:apiKey`, `uptime:allowInsecureHttp`. */
+/**
+ * Receives the stack config once per provider process: `uptime:baseUrl`, `uptime:apiKey`,
+ * `uptime:allowInsecureHttp`, `uptime:testChecks`.
+ */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   const get = (key: string) => req.config.get(`uptime:${key}`);
   stackConfig = { baseUrl: get("baseUrl"), apiKey: get("apiKey"), allowInsecureHttp: get("allowInsecureHttp") };
+  testChecks = get("testChecks");
 }
 
 const kindOf = (name: KindName) => KINDS[name] as unknown as AnyKind;
@@ -93,6 +100,8 @@ export async function check(name: KindName, olds: Props, news: Props): Promise<p
   const known = new KnownInputs(Object.fromEntries(Object.entries(news).filter(([k]) => !k.startsWith("__"))));
   failures.push(...known.judge(kind.validate(known.props, known.complete)));
   failures.push(...undeclaredSecrets(olds, news));
+  // A monitor whose connection is unknown yet is skipped there, like any other unknown input.
+  if (name === "Monitor") failures.push(...(await testCheck(kind, olds, news, { connection: stackConfig, testChecks }, failures.length === 0)));
   return { inputs: news, failures };
 }
 

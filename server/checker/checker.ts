@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
+import type { CheckOutcome } from "../store/heartbeats";
 import type { ScheduledMonitor } from "../store/monitors";
 import type { HealthPolicy } from "../store/streaks";
 import { CheckRunner, cadenceMs } from "./dispatch";
@@ -95,6 +96,14 @@ export class Checker {
     const last = monitor.last_checked_at ? Date.parse(monitor.last_checked_at) : 0;
     const next = slot ? Math.max(Date.now(), last + intervalMs) : Date.now();
     this.schedule(id, intervalMs, next);
+  }
+
+  /**
+   * Runs one check of `monitor` now, outside the schedule, and records nothing (the dry run):
+   * the same runner, outbound policy and assertion pool as a scheduled check.
+   */
+  runOnce(monitor: ScheduledMonitor, now = Date.now()): Promise<CheckOutcome | undefined> {
+    return this.runner.run(monitor, now);
   }
 
   /** How a result recorded now moves the monitor's health (pings of heartbeat monitors use it). */

@@ -10,6 +10,7 @@ import {
   idParams,
   ListQuerySchema,
   MonitorSchema,
+  MonitorTestResultSchema,
   StatsQuerySchema,
   StatsSchema,
   UpdateMonitorSchema,
@@ -52,6 +53,8 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
     );
   }
 
+  if (fastify.settings.extensions) dryRunRoutes(fastify);
+
   app.get(
     "/api/v1/monitors/:id/heartbeats",
     {
@@ -76,5 +79,40 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (req) => ({ ok: true as const, data: monitors.stats(principalOf(req), req.params.id, req.query.days) }),
+  );
+}
+
+/**
+ * The dry run (extension): `POST /api/v1/monitors/test` with a create's body, and
+ * `POST /api/v1/monitors/{id}/test` for a stored monitor. One check now, recorded nowhere.
+ */
+function dryRunRoutes(fastify: FastifyInstance): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const dryRuns = fastify.services.dryRuns;
+  const tags = ["monitors"];
+  const answer = { 200: envelope(MonitorTestResultSchema) };
+  app.post(
+    "/api/v1/monitors/test",
+    {
+      schema: {
+        tags,
+        summary: "Dry run of a monitor spec (extension): one check now, nothing stored",
+        body: CreateMonitorSchema,
+        response: { ...answer, ...errorResponses("POST", { validated: true }) },
+      },
+    },
+    async (req) => ({ ok: true as const, data: await dryRuns.ofSpec(principalOf(req), req.body) }),
+  );
+  app.post(
+    "/api/v1/monitors/:id/test",
+    {
+      schema: {
+        tags,
+        summary: "Dry run of a stored monitor (extension): one check now, nothing stored",
+        params,
+        response: { ...answer, ...errorResponses("POST", { id: true }) },
+      },
+    },
+    async (req) => ({ ok: true as const, data: await dryRuns.ofMonitor(principalOf(req), req.params.id) }),
   );
 }

@@ -1,5 +1,6 @@
 import fp from "fastify-plugin";
 import { ChannelService } from "./channels";
+import { DryRunService } from "./dry-run";
 import { MonitorService } from "./monitors";
 import { StatusPageService } from "./status-pages";
 
@@ -8,13 +9,17 @@ export interface Services {
   monitors: MonitorService;
   channels: ChannelService;
   statusPages: StatusPageService;
+  /** One check now, stored nowhere (`POST …/monitors/test`, `POST …/monitors/{id}/test`). */
+  dryRuns: DryRunService;
 }
 
 /** Decorates the app with `services`, built over the store, the checker and the notifier. */
 export const servicesPlugin = fp(
   async (app) => {
+    const monitors = new MonitorService(app.store, app.settings, app.checker);
     const services: Services = {
-      monitors: new MonitorService(app.store, app.settings, app.checker),
+      monitors,
+      dryRuns: new DryRunService(monitors, app.checker),
       channels: new ChannelService(app.store, app.notifier, app.settings.allowPrivateTargets),
       statusPages: new StatusPageService(app.store),
     };

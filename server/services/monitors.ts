@@ -61,10 +61,16 @@ export class MonitorService {
     if (cap !== null && this.store.monitors.count(principal.accountId) >= cap) {
       throw new ApiError("monitor_limit_reached", `This account may have at most ${cap} monitors`);
     }
-    const spec = toMonitorSpec(body as never);
-    this.check(principal.accountId, spec);
+    const spec = this.validate(principal, body);
     assertExternalIdFree(this.store, "monitors", principal.accountId, body.external_id);
     return this.changed(this.store.monitors.create(principal.accountId, spec, body.external_id ?? null));
+  }
+
+  /** The spec a create of `body` would store, judged by the create's rules (a 422 naming each field). */
+  validate(principal: Principal, body: CreateMonitor): MonitorSpec {
+    const spec = toMonitorSpec(body as never);
+    this.check(principal.accountId, spec);
+    return spec;
   }
 
   update(principal: Principal, id: string, body: UpdateMonitor): Monitor {

@@ -4,10 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp } from "../app";
 import { type Drift, driftControls } from "./drift";
+import { type DryRun, dryRunControl } from "./dry-run";
 import { type Fault, startFaultProxy } from "./fault-proxy";
 import { faultControls, type Faults } from "./faults";
 
 export type { Drift } from "./drift";
+export type { DryRun } from "./dry-run";
+export type { MonitorTestResult } from "../../api";
 export { type Fault, type FaultProxy, type Storm, type StormCounts, startFaultProxy } from "./fault-proxy";
 export type { Faults, Match } from "./faults";
 
@@ -35,6 +38,11 @@ export interface UptimeServer {
   apiKey: string;
   faults: Faults;
   drift: Drift;
+  /**
+   * Runs one check now of a monitor spec (API form) or of a stored monitor's id, and records
+   * nothing: what the monitor would report once live (status, assertions, timings).
+   */
+  dryRun: DryRun;
   /** Stops the proxy and the server and removes the temporary database. */
   close(): Promise<void>;
 }
@@ -72,6 +80,7 @@ export async function startUptimeServer(options: UptimeServerOptions = {}): Prom
     apiKey,
     faults: faultControls(proxy),
     drift: driftControls(directUrl, apiKey),
+    dryRun: dryRunControl(directUrl, apiKey),
     async close() {
       await proxy.close();
       await app.close();

@@ -66,4 +66,14 @@ describe("pulumi-uptime-server/testing: startUptimeServer", () => {
     expect((await call("GET", `/api/v1/monitors/${id}`, undefined, server.directUrl)).status).toBe(404);
     await expect(server.drift.deleteMonitor(id)).rejects.toThrow(/not_found/);
   });
+
+  it("dry-runs a monitor spec and a stored monitor, recording nothing", async () => {
+    const spec = { name: "kit", type: "http" as const, url: `${server.directUrl}/healthz`, interval_sec: 60 };
+    const result = await server.dryRun(spec);
+    expect(result).toMatchObject({ status: "up", status_code: 200, error: null });
+    const id = (await call("POST", "/api/v1/monitors", { ...spec, url: `${server.directUrl}/nowhere` })).body.data.id as string;
+    expect(await server.dryRun(id)).toMatchObject({ status: "down", error_class: "http", status_code: 404 });
+    expect((await call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data).toEqual([]);
+    await expect(server.dryRun({ ...spec, interval_sec: 5 })).rejects.toThrow(/interval_sec/);
+  });
 });

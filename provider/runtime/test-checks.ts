@@ -1,0 +1,111 @@
+/**
+ * Dry runs of monitors inside the engine: `uptime:testChecks` (a preview or an up runs the check
+ * of each monitor being created or changed, and a failing one fails it), and the report that
+ * `pulumi-uptime test` reads (every monitor of the program, run once, written to a file). Both run
+ * in the provider's `check`, the one place that sees every monitor's inputs as the program
+ * resolves them for the stack, secrets included: the secrets go to the server, and only the
+ * outcome is written or shown.
+ */
+import { appendFileSync } from "node:fs";
+import { failedAssertion, type MonitorTestResult } from "../../api";
+import { clientFor } from "../client/client";
+import { type PartialConnection, resolveConnection } from "../client/connection";
+import { dryRunMonitor } from "../client/dry-run";
+import { type Failure, isUnknown, type Props, same } from "../kinds/values";
+import type { Kind } from "../kinds/kind";
+import { DRY_RUN_INPUT, type DryRunInput } from "./dry-run-input";
+
+/** Set by `pulumi-uptime test`: the file each monitor's outcome is appended to, one JSON line each. */
+export const REPORT_ENV = "PULUMI_UPTIME_TEST_REPORT";
+/** Set by `pulumi-uptime test --filter tag:NAME`: only monitors with this tag are run. */
+export const REPORT_TAG_ENV = "PULUMI_UPTIME_TEST_TAG";
+
+/** One monitor's line of the report (no headers, no body, the target without its query). */
+export interface ReportLine {
+  resource: string;
+  target: string | null;
+  /** `pass`, `degraded`, `fail`, `skipped` (inputs unknown until `pulumi up`) or `nothing to run` (heartbeat). */
+  outcome: "pass" | "degraded" | "fail" | "skipped" | "nothing to run" | "error";
+  /** What failed: the first failed assertion, else the error; null when nothing did. */
+  failure: string | null;
+  /** How long the check took, in ms. */
+  ms: number | null;
+  tags: string[];
+}
+
+const SKIPPED = "depends on values known after `pulumi up`";
+const truthy = (v: unknown) => v === true || (typeof v === "string" && /^(1|true|yes)$/i.test(v.trim()));
+
+/** The target as shown: scheme, host and path; never credentials or the query string. */
+export function shownTarget(url: unknown): string | null {
+  if (typeof url !== "string") return null;
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname === "/" && !url.endsWith("/") ? "" : u.pathname}`;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+/** What the check of a monitor came to, for the report and for a failing preview. */
+function lineOf(resource: string, inputs: Props, result: MonitorTestResult | undefined): ReportLine {
+  const base = { resource, target: shownTarget(inputs.url), tags: Array.isArray(inputs.tags) ? (inputs.tags as string[]) : [] };
+  if (!result) return { ...base, outcome: "skipped", failure: SKIPPED, ms: null };
+  const outcome = result.status === "up" ? "pass" : result.status === "down" ? "fail" : result.status === "degraded" ? "degraded" : "nothing to run";
+  const failure = result.status === "down" ? (failedAssertion(result) ?? result.error) : null;
+  return { ...base, outcome, failure, ms: result.timings?.total_ms ?? result.response_time_ms };
+}
+
+/** Whether the inputs are all known (the internal ones aside). */
+const allKnown = (inputs: Props) => Object.entries(inputs).every(([k, v]) => k.startsWith("__") || !isUnknown(v));
+
+/**
+ * The dry run of a monitor's check, when the report or `uptime:testChecks` asks for it; failures
+ * for `check` (only under `uptime:testChecks`, for a created or changed monitor not expected to
+ * fail). `valid` is false when the inputs broke a rule: those failures are reported already.
+ */
+export async function testCheck(
+  kind: Kind<{ id: string }>,
+  olds: Props,
+  news: Props,
+  config: { connection: PartialConnection; testChecks?: unknown },
+  valid: boolean,
+): Promise<Failure[]> {
+  const marker = (news[DRY_RUN_INPUT] ?? {}) as Partial<DryRunInput>;
+  const resource = marker.resource ?? String(news.name ?? "?");
+  const reportTo = process.env[REPORT_ENV];
+  const gate = truthy(config.testChecks ?? process.env.UPTIME_TEST_CHECKS) && changedOrNew(kind, olds, news);
+  if (!valid || (!reportTo && !gate)) return [];
+  const tag = process.env[REPORT_TAG_ENV];
+  if (reportTo && tag && !(Array.isArray(news.tags) && news.tags.includes(tag))) return [];
+  let line: ReportLine;
+  let result: MonitorTestResult | undefined;
+  try {
+    if (allKnown(news)) {
+      const client = clientFor(resolveConnection(news.connection as PartialConnection | undefined, config.connection));
+      result = await dryRunMonitor(client, kind.createBody(news) as never);
+    }
+    line = lineOf(resource, news, result);
+  } catch (err) {
+    // The API's error names fields and codes, never the values sent.
+    line = { ...lineOf(resource, news, undefined), outcome: "error", failure: `the dry run could not run: ${(err as Error).message}` };
+  }
+  if (reportTo) {
+    appendFileSync(reportTo, `${JSON.stringify(line)}\n`);
+    return [];
+  }
+  if ((line.outcome !== "fail" && line.outcome !== "error") || marker.expectFailing === true) return [];
+  // The engine prints the named property's value with the failure: only `assertions` is named,
+  // never `url` or `headers`, which may carry credentials.
+  const property = result?.error_class === "assertion" && failedAssertion(result) !== null ? "assertions" : "";
+  const hint = "set `expectFailing: true` on it to let it through";
+  return [{ property, reason: `uptime:testChecks: the check of monitor "${resource}" failed: ${line.failure} (${hint})` }];
+}
+
+/** A monitor being created (no old inputs) or whose fields change. */
+function changedOrNew(kind: Kind<{ id: string }>, olds: Props, news: Props): boolean {
+  if (Object.keys(olds ?? {}).length === 0) return true;
+  const desired = kind.desired(news, undefined);
+  const actual = kind.desired(olds, undefined);
+  return Object.keys(desired).some((f) => !same(desired[f], actual[f]));
+}

@@ -1,0 +1,97 @@
+import {
+  type CreateMonitor,
+  DRY_RUN_CONCURRENCY,
+  type Monitor,
+  type MonitorSpec,
+  type MonitorTestResult,
+  NOTHING_TO_RUN,
+} from "../../api";
+import type { Checker } from "../checker/checker";
+import { ApiError } from "../errors";
+import type { CheckOutcome } from "../store/heartbeats";
+import type { Principal } from "../store/keys";
+import type { MonitorService } from "./monitors";
+
+const DAY_MS = 86_400_000;
+
+/** What a heartbeat monitor answers: the service waits for pings, it has no request to make. */
+const HEARTBEAT_ANSWER = "heartbeat monitors are pinged by their job, not probed: nothing to run";
+
+/**
+ * Dry runs: one check now, of a spec (validated as a create) or of an existing monitor, recorded
+ * nowhere (no heartbeat, no health change, no notification). At most `cap` dry runs of one API key
+ * run at once: one more is refused at once with a 429 and `Retry-After: 1`, rather than queued,
+ * so a client's own timeout never runs out behind other checks.
+ */
+export class DryRunService {
+  private readonly running = new Map<string, number>();
+
+  constructor(
+    private readonly monitors: MonitorService,
+    private readonly checker: Pick<Checker, "runOnce">,
+    private readonly cap = DRY_RUN_CONCURRENCY,
+  ) {}
+
+  /** Runs the check `body` would get if it were created. */
+  async ofSpec(principal: Principal, body: CreateMonitor): Promise<MonitorTestResult> {
+    const spec = this.monitors.validate(principal, body);
+    return this.run(principal, spec);
+  }
+
+  /** Runs the check of the existing monitor `id`, paused or not. */
+  async ofMonitor(principal: Principal, id: string): Promise<MonitorTestResult> {
+    return this.run(principal, this.monitors.get(principal, id));
+  }
+
+  private async run(principal: Principal, spec: MonitorSpec | Monitor): Promise<MonitorTestResult> {
+    const now = Date.now();
+    if (spec.type === "heartbeat") return nothingToRun(now);
+    const inFlight = this.running.get(principal.keyId) ?? 0;
+    if (inFlight >= this.cap) {
+      throw new ApiError("rate_limited", `At most ${this.cap} dry runs of one API key run at once; retry in 1 s`, undefined, { "retry-after": "1" });
+    }
+    this.running.set(principal.keyId, inFlight + 1);
+    try {
+      // The runner reads only the spec; the id is one no stored monitor has.
+      const monitor = { id: "mon_dry_run", status: "active", last_checked_at: null, ...spec, account_id: principal.accountId };
+      const outcome = await this.checker.runOnce(monitor as never, now);
+      return outcome ? resultOf(outcome, now) : nothingToRun(now);
+    } finally {
+      const left = (this.running.get(principal.keyId) ?? 1) - 1;
+      if (left > 0) this.running.set(principal.keyId, left);
+      else this.running.delete(principal.keyId);
+    }
+  }
+}
+
+function nothingToRun(now: number): MonitorTestResult {
+  return {
+    status: NOTHING_TO_RUN,
+    checked_at: new Date(now).toISOString(),
+    error: HEARTBEAT_ANSWER,
+    error_class: null,
+    response_time_ms: null,
+    status_code: null,
+    assertions: [],
+    timings: null,
+    cert_expires_at: null,
+    cert_days_left: null,
+  };
+}
+
+/** The outcome as a heartbeat would show it, with the certificate's days left. */
+function resultOf(o: CheckOutcome, now: number): MonitorTestResult {
+  const expires = o.cert_expires_at ?? null;
+  return {
+    status: o.up ? (o.degraded ? "degraded" : "up") : "down",
+    checked_at: new Date(now).toISOString(),
+    error: o.error,
+    error_class: o.up ? null : (o.error_class ?? null),
+    response_time_ms: o.response_time_ms,
+    status_code: o.status_code,
+    assertions: o.assertions ?? [],
+    timings: o.timings ?? null,
+    cert_expires_at: expires,
+    cert_days_left: expires === null ? null : Math.floor((Date.parse(expires) - now) / DAY_MS),
+  };
+}
