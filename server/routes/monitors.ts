@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
-  CreateMonitorSchema,
   envelope,
   HeartbeatSchema,
   HeartbeatsQuerySchema,
@@ -12,7 +11,6 @@ import {
   MonitorSchema,
   StatsQuerySchema,
   StatsSchema,
-  UpdateMonitorSchema,
 } from "../../api";
 import { principalOf } from "../http/types";
 import { crudRoutes } from "./crud";
@@ -34,8 +32,9 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
     path: "/api/v1/monitors",
     tag: "monitors",
     item: MonitorSchema,
-    create: CreateMonitorSchema,
-    update: UpdateMonitorSchema,
+    create: fastify.monitorBodies.create,
+    documentedCreate: fastify.monitorBodies.documentedCreate,
+    update: fastify.monitorBodies.update,
     query: ListMonitorsQuerySchema,
     params,
     service: monitors,

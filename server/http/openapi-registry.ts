@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { monitorBodySchemas } from "../../api";
+
+/** The monitor bodies of one server: built from its config, named in its document. */
+export type MonitorBodies = ReturnType<typeof monitorBodySchemas>;
+
+/**
+ * The schemas one server's OpenAPI document names: every schema of the shared module (zod's
+ * global registry), with the monitor bodies replaced by this server's own, so that
+ * `interval_sec` states the floor this server enforces. A registry per server, because two
+ * servers in one process (tests) may have different floors.
+ */
+export function documentRegistry(bodies: MonitorBodies): z.core.$ZodRegistry<z.core.GlobalMeta> {
+  const registry = z.registry<z.core.GlobalMeta>();
+  // Schemas without an id keep their metadata (formats, `if`/`then`, query integers) in the
+  // global registry: read it there (through `_map`, as fastify-type-provider-zod copies it).
+  registry._map = new MapWithFallback(z.globalRegistry._map);
+  const own: Record<string, [z.ZodType, string]> = {
+    CreateMonitor: [bodies.documentedCreate, "A monitor's fields, by `type`: each type allows only the fields that apply to it."],
+    UpdateMonitor: [bodies.update, "Any writable field but `type`; the changed monitor is judged by the rules of its type."],
+  };
+  for (const [id, schema] of z.globalRegistry._idmap) {
+    if (id in own) continue;
+    registry.add(schema, { ...z.globalRegistry.get(schema), id });
+  }
+  for (const [id, [schema, description]] of Object.entries(own)) {
+    const discriminator = schema === bodies.documentedCreate ? { discriminator: { propertyName: "type" } } : {};
+    registry.add(schema, { ...z.globalRegistry.get(schema), id, description, ...discriminator });
+  }
+  return registry;
+}
+
+/** A WeakMap that answers from `fallback` what it does not hold itself. */
+class MapWithFallback<K extends object, V> extends WeakMap<K, V> {
+  constructor(private readonly fallback: WeakMap<K, V>) {
+    super();
+  }
+  override get(key: K): V | undefined {
+    return super.get(key) ?? this.fallback.get(key);
+  }
+  override has(key: K): boolean {
+    return super.has(key) || this.fallback.has(key);
+  }
+}
