@@ -20,6 +20,19 @@ export const SlackConfigSchema = z.strictObject({ webhook_url: httpUrl });
 /** Config of an `email` channel. */
 export const EmailConfigSchema = z.strictObject({ address: z.email("must be an email address").max(254) });
 
+/** The config schema of each channel type. */
+export const CHANNEL_CONFIG_SCHEMAS = {
+  webhook: WebhookConfigSchema,
+  slack: SlackConfigSchema,
+  email: EmailConfigSchema,
+} as const;
+
+/** The configs as JSON Schema: a PATCH's `config` is one of them (the channel's type decides which). */
+const CONFIG_SHAPES = Object.values(CHANNEL_CONFIG_SCHEMAS).map((schema) => {
+  const { $schema: _, ...shape } = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" });
+  return shape;
+});
+
 const name = displayName();
 const external_id = ExternalIdSchema.optional();
 /** Whether the channel also hears of degraded transitions (extension; default false). */
@@ -47,7 +60,9 @@ export type ChannelConfig = CreateChannel["config"];
 export const UpdateChannelSchema = z
   .strictObject({
     name: name.optional(),
-    config: z.record(z.string(), z.unknown()).optional(),
+    // Validated against the channel's own type by the service (its messages name the type's
+    // fields); the document states the three shapes a config may take.
+    config: z.record(z.string(), z.unknown()).meta({ anyOf: CONFIG_SHAPES }).optional(),
     external_id,
     notify_degraded,
   })
@@ -58,12 +73,6 @@ export const UpdateChannelSchema = z
   });
 export type UpdateChannel = z.infer<typeof UpdateChannelSchema>;
 
-/** The config schema of each channel type. */
-export const CHANNEL_CONFIG_SCHEMAS = {
-  webhook: WebhookConfigSchema,
-  slack: SlackConfigSchema,
-  email: EmailConfigSchema,
-} as const;
 
 /** A channel as the API returns it: secrets and token-bearing URLs masked. */
 export const ChannelSchema = z
