@@ -7,7 +7,9 @@ export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 const httpUrl = z
   .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
-  .max(2048, "must be at most 2048 characters");
+  .max(2048, "must be at most 2048 characters")
+  // The protocol rule, for the document (the URL parser lower-cases the scheme it checks).
+  .meta({ pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#@]+" });
 
 /** Config of a `webhook` channel: events are POSTed as JSON to `url`, signed when `secret` is set. */
 export const WebhookConfigSchema = z.strictObject({

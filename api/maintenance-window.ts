@@ -15,7 +15,7 @@ export function isTimeZone(zone: string): boolean {
   return TIME_ZONES.includes(zone);
 }
 
-const DAY = "(?:[+-]?[0-9]{1,2})?(?:MO|TU|WE|TH|FR|SA|SU)";
+const DAY = "(?:[+-]?[1-9][0-9]?)?(?:MO|TU|WE|TH|FR|SA|SU)";
 const NUMS = "[+-]?[0-9]{1,3}(?:,[+-]?[0-9]{1,3})*";
 /**
  * The RRULE values the server takes: FREQ first, then known parts, upper case (what the document

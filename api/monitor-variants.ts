@@ -26,7 +26,12 @@ export function monitorBodySchemas(minIntervalSec: number = MIN_INTERVAL_SEC) {
       },
     )
     .extend({ name: flat.name, type: flat.type, interval_sec, external_id: ExternalIdSchema.optional() });
-  const update = create.omit({ type: true }).partial();
+  // A PATCH does not name the type: the document states each field's shape, and the stored
+  // monitor's type decides the rest (a 422 naming the field).
+  const update = create
+    .omit({ type: true })
+    .partial()
+    .extend({ url: f.url.unwrap().meta({ format: "uri" }).nullable().optional(), dns_resolver: resolver() });
   const documentedCreate = z.discriminatedUnion(
     "type",
     MONITOR_TYPES.map((type) => variant(type, interval_sec)) as unknown as [z.ZodObject, ...z.ZodObject[]],

@@ -45,6 +45,9 @@ const args = [
   "1",
   "--output-sanitize",
   "true",
+  // Whole response bodies: the test reads each failure's details to tell its kind.
+  "--output-truncate",
+  "false",
   ...extra,
 ];
 // Schemathesis keeps a cache in its working folder: a temporary one, never the clone.
