@@ -19,13 +19,16 @@ export function documentRegistry(bodies: MonitorBodies): z.core.$ZodRegistry<z.c
     CreateMonitor: [bodies.documentedCreate, "A monitor's fields, by `type`: each type allows only the fields that apply to it."],
     UpdateMonitor: [bodies.update, "Any writable field but `type`; the changed monitor is judged by the rules of its type."],
   };
+  // In the global registry's order, so the document keeps its order of components.
   for (const [id, schema] of z.globalRegistry._idmap) {
-    if (id in own) continue;
-    registry.add(schema, { ...z.globalRegistry.get(schema), id });
-  }
-  for (const [id, [schema, description]] of Object.entries(own)) {
-    const discriminator = schema === bodies.documentedCreate ? { discriminator: { propertyName: "type" } } : {};
-    registry.add(schema, { ...z.globalRegistry.get(schema), id, description, ...discriminator });
+    const replaced = own[id];
+    if (!replaced) {
+      registry.add(schema, { ...z.globalRegistry.get(schema), id });
+      continue;
+    }
+    const [mine, description] = replaced;
+    const discriminator = mine === bodies.documentedCreate ? { discriminator: { propertyName: "type" } } : {};
+    registry.add(mine, { ...z.globalRegistry.get(mine), id, description, ...discriminator });
   }
   return registry;
 }

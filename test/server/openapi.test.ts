@@ -42,6 +42,14 @@ describe("OpenAPI document", () => {
     expect(variants.http.properties.keyword).toEqual({ type: "null" });
     expect(variants.http.properties.url.format).toBe("uri");
     expect(variants.tcp.properties.assertions.maxItems).toBe(0);
+    const schemas = doc.components.schemas;
+    const email = schemas.CreateChannel.oneOf.find((v: { properties: { type: { const: string } } }) => v.properties.type.const === "email");
+    expect(email.properties.config.properties.address.format).toBe("email");
+    const webhook = schemas.CreateChannel.oneOf.find((v: { properties: { type: { const: string } } }) => v.properties.type.const === "webhook");
+    expect(webhook.properties.config.properties.url.format).toBe("uri");
+    // Exactly the zones the server takes: this runtime's IANA zones and UTC.
+    const zones = schemas.CreateMaintenanceWindow.properties.time_zone.enum;
+    expect([...zones].sort()).toEqual([...new Set([...Intl.supportedValuesOf("timeZone"), "UTC"])].sort());
     // The floor of `interval_sec` is this server's (30 by default).
     expect(variants.http.properties.interval_sec.minimum).toBe(30);
     expect(doc.components.schemas.UpdateMonitor.properties.interval_sec.minimum).toBe(30);
