@@ -1,6 +1,6 @@
 import { RRule } from "rrule";
 import { z } from "zod";
-import { type ErrorDetail, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
+import { documentOnlyMeta, type ErrorDetail, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
 import type { FieldTable } from "./fields";
 
 
@@ -46,6 +46,10 @@ export function rruleProblem(rule: string): string | undefined {
 }
 
 
+/** An IANA time zone of `TIME_ZONES`: a string to the provider, an `enum` in the OpenAPI document. */
+const TimeZoneSchema = z.string().refine(isTimeZone, "must be an IANA time zone such as UTC or Europe/Berlin");
+documentOnlyMeta.add(TimeZoneSchema, { enum: [...TIME_ZONES] });
+
 /** Writable fields of a maintenance window, each with its own rule. */
 export const maintenanceWindowFields = {
   /** Display name, 1..120 characters. */
@@ -64,7 +68,7 @@ export const maintenanceWindowFields = {
     .meta({ pattern: RRULE_PATTERN })
     .nullable(),
   /** IANA time zone in which `rrule` repeats (wall-clock time, across DST changes). */
-  time_zone: z.enum(TIME_ZONES, { error: "must be an IANA time zone such as UTC or Europe/Berlin" }),
+  time_zone: TimeZoneSchema,
 };
 
 /** The body of `POST /api/v1/maintenance-windows` (extension). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { monitorBodySchemas } from "../../api";
+import { documentOnlyMeta, type monitorBodySchemas } from "../../api";
 
 /** The monitor bodies of one server: built from its config, named in its document. */
 export type MonitorBodies = ReturnType<typeof monitorBodySchemas>;
@@ -13,8 +13,9 @@ export type MonitorBodies = ReturnType<typeof monitorBodySchemas>;
 export function documentRegistry(bodies: MonitorBodies): z.core.$ZodRegistry<z.core.GlobalMeta> {
   const registry = z.registry<z.core.GlobalMeta>();
   // Schemas without an id keep their metadata (formats, `if`/`then`, query integers) in the
-  // global registry: read it there (through `_map`, as fastify-type-provider-zod copies it).
-  registry._map = new MapWithFallback(z.globalRegistry._map);
+  // global registry, and the document's own in `documentOnlyMeta`: read both (through `_map`, as
+  // fastify-type-provider-zod copies it).
+  registry._map = new MapWithFallback([documentOnlyMeta._map, z.globalRegistry._map]);
   const own: Record<string, [z.ZodType, string]> = {
     CreateMonitor: [bodies.documentedCreate, "A monitor's fields, by `type`: each type allows only the fields that apply to it."],
     UpdateMonitor: [bodies.update, "Any writable field but `type`; the changed monitor is judged by the rules of its type."],
@@ -33,15 +34,15 @@ export function documentRegistry(bodies: MonitorBodies): z.core.$ZodRegistry<z.c
   return registry;
 }
 
-/** A WeakMap that answers from `fallback` what it does not hold itself. */
+/** A WeakMap that answers from `fallbacks`, in order, what it does not hold itself. */
 class MapWithFallback<K extends object, V> extends WeakMap<K, V> {
-  constructor(private readonly fallback: WeakMap<K, V>) {
+  constructor(private readonly fallbacks: WeakMap<K, V>[]) {
     super();
   }
   override get(key: K): V | undefined {
-    return super.get(key) ?? this.fallback.get(key);
+    return super.get(key) ?? this.fallbacks.find((m) => m.has(key))?.get(key);
   }
   override has(key: K): boolean {
-    return super.has(key) || this.fallback.has(key);
+    return super.has(key) || this.fallbacks.some((m) => m.has(key));
   }
 }
