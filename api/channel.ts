@@ -7,7 +7,9 @@ export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 const httpUrl = z
   .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
-  .max(2048, "must be at most 2048 characters");
+  .max(2048, "must be at most 2048 characters")
+  // The protocol rule, for the document (the URL parser lower-cases the scheme it checks).
+  .meta({ pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#@]+" });
 
 /** Config of a `webhook` channel: events are POSTed as JSON to `url`, signed when `secret` is set. */
 export const WebhookConfigSchema = z.strictObject({
@@ -19,6 +21,19 @@ export const WebhookConfigSchema = z.strictObject({
 export const SlackConfigSchema = z.strictObject({ webhook_url: httpUrl });
 /** Config of an `email` channel. */
 export const EmailConfigSchema = z.strictObject({ address: z.email("must be an email address").max(254) });
+
+/** The config schema of each channel type. */
+export const CHANNEL_CONFIG_SCHEMAS = {
+  webhook: WebhookConfigSchema,
+  slack: SlackConfigSchema,
+  email: EmailConfigSchema,
+} as const;
+
+/** The configs as JSON Schema: a PATCH's `config` is one of them (the channel's type decides which). */
+const CONFIG_SHAPES = Object.values(CHANNEL_CONFIG_SCHEMAS).map((schema) => {
+  const { $schema: _, ...shape } = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" });
+  return shape;
+});
 
 const name = displayName();
 const external_id = ExternalIdSchema.optional();
@@ -47,7 +62,9 @@ export type ChannelConfig = CreateChannel["config"];
 export const UpdateChannelSchema = z
   .strictObject({
     name: name.optional(),
-    config: z.record(z.string(), z.unknown()).optional(),
+    // Validated against the channel's own type by the service (its messages name the type's
+    // fields); the document states the three shapes a config may take.
+    config: z.record(z.string(), z.unknown()).meta({ anyOf: CONFIG_SHAPES }).optional(),
     external_id,
     notify_degraded,
   })
@@ -58,12 +75,6 @@ export const UpdateChannelSchema = z
   });
 export type UpdateChannel = z.infer<typeof UpdateChannelSchema>;
 
-/** The config schema of each channel type. */
-export const CHANNEL_CONFIG_SCHEMAS = {
-  webhook: WebhookConfigSchema,
-  slack: SlackConfigSchema,
-  email: EmailConfigSchema,
-} as const;
 
 /** A channel as the API returns it: secrets and token-bearing URLs masked. */
 export const ChannelSchema = z

@@ -54,6 +54,13 @@ export function listEnvelope<T extends z.ZodType>(item: T) {
   return z.object({ ok: z.literal(true), data: z.array(item), next_cursor: z.string().nullable() });
 }
 
+/**
+ * Metadata that only the OpenAPI document carries, not every JSON Schema of the module: an enum
+ * too long for the provider's schema and SDKs (the IANA time zones), which the zod rule checks
+ * all the same. The server's document registry reads it (server/http/openapi-registry.ts).
+ */
+export const documentOnlyMeta = z.registry<z.core.GlobalMeta>();
+
 /** RFC 3339 UTC timestamp. */
 export const Timestamp = z.iso.datetime();
 

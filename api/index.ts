@@ -6,6 +6,7 @@ export * from "./heartbeat";
 export * from "./issues";
 export * from "./monitor";
 export * from "./monitor-rules";
+export * from "./monitor-variants";
 export * from "./status-page";
 export * from "./maintenance-window";
 export * from "./monitor-extensions";

@@ -1,17 +1,30 @@
 import { RRule } from "rrule";
 import { z } from "zod";
-import { type ErrorDetail, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
+import { documentOnlyMeta, type ErrorDetail, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
 import type { FieldTable } from "./fields";
 
-/** Whether `zone` is an IANA time zone this runtime knows (`UTC`, `Europe/Berlin`, …). */
+
+/**
+ * The time zones a window may name: the IANA zones of this runtime's ICU (canonical names), and
+ * `UTC`. Exactly these, so the document's enum is the rule the server applies.
+ */
+export const TIME_ZONES: readonly [string, ...string[]] = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
+
+/** Whether `zone` is one of `TIME_ZONES` (`UTC`, `Europe/Berlin`, …). */
 export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
+  return TIME_ZONES.includes(zone);
 }
+
+const DAY = "(?:[+-]?[1-9][0-9]?)?(?:MO|TU|WE|TH|FR|SA|SU)";
+const NUMS = "[+-]?[0-9]{1,3}(?:,[+-]?[0-9]{1,3})*";
+/**
+ * The RRULE values the server takes: FREQ first, then known parts, upper case (what the document
+ * states as `pattern`; `rruleProblem` also checks that the rule parses).
+ */
+export const RRULE_PATTERN =
+  "^(?:RRULE:)?FREQ=(?:YEARLY|MONTHLY|WEEKLY|DAILY|HOURLY|MINUTELY|SECONDLY)" +
+  `(?:;(?:INTERVAL|COUNT)=[1-9][0-9]{0,3}|;WKST=(?:MO|TU|WE|TH|FR|SA|SU)|;BYDAY=${DAY}(?:,${DAY})*` +
+  `|;(?:BYMONTH|BYMONTHDAY|BYYEARDAY|BYWEEKNO|BYHOUR|BYMINUTE|BYSECOND|BYSETPOS)=${NUMS}|;UNTIL=[0-9]{8}(?:T[0-9]{6}Z?)?)*$`;
 
 /** Why `rule` is not a usable RFC 5545 RRULE value, or undefined when it is. */
 export function rruleProblem(rule: string): string | undefined {
@@ -24,11 +37,18 @@ export function rruleProblem(rule: string): string | undefined {
         : "must set FREQ (e.g. FREQ=WEEKLY;BYDAY=SU)";
     }
     new RRule(options);
-    return undefined;
   } catch (err) {
     return `is not an RFC 5545 RRULE: ${(err as Error).message}`;
   }
+  // Parsed, yet beyond what the document promises (lower case, unknown or repeated forms).
+  if (!new RegExp(RRULE_PATTERN).test(rule)) return "must be FREQ=… followed by ;KEY=VALUE parts in upper case (see the pattern)";
+  return undefined;
 }
+
+
+/** An IANA time zone of `TIME_ZONES`: a string to the provider, an `enum` in the OpenAPI document. */
+const TimeZoneSchema = z.string().refine(isTimeZone, "must be an IANA time zone such as UTC or Europe/Berlin");
+documentOnlyMeta.add(TimeZoneSchema, { enum: [...TIME_ZONES] });
 
 /** Writable fields of a maintenance window, each with its own rule. */
 export const maintenanceWindowFields = {
@@ -45,9 +65,10 @@ export const maintenanceWindowFields = {
     .string()
     .max(500, "must be at most 500 characters")
     .refine((r) => rruleProblem(r) === undefined, { error: (i) => rruleProblem(String(i.input)) ?? "is invalid" })
+    .meta({ pattern: RRULE_PATTERN })
     .nullable(),
   /** IANA time zone in which `rrule` repeats (wall-clock time, across DST changes). */
-  time_zone: z.string().refine(isTimeZone, "must be an IANA time zone such as UTC or Europe/Berlin"),
+  time_zone: TimeZoneSchema,
 };
 
 /** The body of `POST /api/v1/maintenance-windows` (extension). */

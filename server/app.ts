@@ -1,7 +1,8 @@
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import fp from "fastify-plugin";
-import { jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler } from "fastify-type-provider-zod";
+import { createJsonSchemaTransform, createJsonSchemaTransformObject, validatorCompiler } from "fastify-type-provider-zod";
+import { monitorBodySchemas } from "../api";
 import { createTransport } from "nodemailer";
 import { interceptors } from "undici";
 import { Checker } from "./checker/checker";
@@ -12,6 +13,7 @@ import { registerIdempotency } from "./http/idempotency";
 import { loggerOptions, redactUrl } from "./http/logging";
 import { methodNotAllowed } from "./http/method-not-allowed";
 import { withLinks } from "./http/openapi-links";
+import { documentRegistry } from "./http/openapi-registry";
 import { registerRateLimit } from "./http/rate-limit";
 import { serializerCompiler } from "./http/serializer";
 import { registerConnectionLimits, serverTimeouts } from "./http/timeouts";
@@ -83,6 +85,9 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   registerAuth(app);
   await registerRateLimit(app);
   registerIdempotency(app);
+  app.decorate("monitorBodies", monitorBodySchemas(settings.minIntervalSec));
+  const schemaRegistry = documentRegistry(app.monitorBodies);
+  const transformObject = createJsonSchemaTransformObject({ schemaRegistry });
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -96,8 +101,8 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
       },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
-    transformObject: (input) => withLinks(jsonSchemaTransformObject(input)),
+    transform: createJsonSchemaTransform({ schemaRegistry }),
+    transformObject: (input) => withLinks(transformObject(input)),
   });
 
   const allow = methodNotAllowed(app);

@@ -15,6 +15,8 @@ declare module "fastify" {
     services: Services;
     /** The Prometheus metrics served at /metrics. */
     metrics: import("../ops/metrics").Metrics;
+    /** The monitor bodies under this server's interval floor (see http/openapi-registry.ts). */
+    monitorBodies: import("./openapi-registry").MonitorBodies;
     /** Set once a shutdown began: /readyz answers 503. */
     draining: boolean;
   }

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifySchemaCompiler } from "fastify";
+import { validatorCompiler } from "fastify-type-provider-zod";
 import type { z } from "zod";
 import { envelope, type ListQuery, listEnvelope } from "../../api";
 import { principalOf } from "../http/types";
@@ -22,6 +23,11 @@ export interface CrudSpec<I extends z.ZodType, C extends z.ZodType, U extends z.
   tag: string;
   item: I;
   create: C;
+  /**
+   * The create body as the document states it, when it is not `create` itself (the monitor's
+   * union by type); requests are still validated by `create`, whose messages are the API's.
+   */
+  documentedCreate?: z.ZodType;
   update: U;
   query: Q;
   /** The `id` path parameter with the kind's prefix. */
@@ -56,9 +62,11 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
     {
       schema: {
         tags,
-        body: spec.create,
+        body: spec.documentedCreate ?? spec.create,
         response: { 201: envelope(spec.item), ...errorResponses("POST", { validated: true, extra: spec.createErrors }) },
       },
+      // The route-level compiler is typed against the whole route schema; it is called per part.
+      ...(spec.documentedCreate && { validatorCompiler: validateBodyWith(spec.create) as never }),
     },
     async (req, reply) =>
       reply.code(201).send({ ok: true as const, data: service.create(principalOf(req), req.body as never) }),
@@ -91,3 +99,8 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
 }
 
 const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
+
+/** Validates the body with `schema` (not the documented one), everything else as usual. */
+function validateBodyWith(schema: z.ZodType): FastifySchemaCompiler<never> {
+  return (route) => validatorCompiler(route.httpPart === "body" ? { ...route, schema } : (route as never));
+}

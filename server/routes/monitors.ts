@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
-  CreateMonitorSchema,
   envelope,
   HeartbeatSchema,
   HeartbeatsQuerySchema,
@@ -13,7 +12,6 @@ import {
   MonitorTestResultSchema,
   StatsQuerySchema,
   StatsSchema,
-  UpdateMonitorSchema,
 } from "../../api";
 import { principalOf } from "../http/types";
 import { crudRoutes } from "./crud";
@@ -35,8 +33,9 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
     path: "/api/v1/monitors",
     tag: "monitors",
     item: MonitorSchema,
-    create: CreateMonitorSchema,
-    update: UpdateMonitorSchema,
+    create: fastify.monitorBodies.create,
+    documentedCreate: fastify.monitorBodies.documentedCreate,
+    update: fastify.monitorBodies.update,
     query: ListMonitorsQuerySchema,
     params,
     service: monitors,

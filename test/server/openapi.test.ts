@@ -1,5 +1,6 @@
 import { validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MONITOR_TYPES } from "../../api";
 import { startServer, type TestServer } from "../support/server";
 
 describe("OpenAPI document", () => {
@@ -29,8 +30,46 @@ describe("OpenAPI document", () => {
     ]) {
       expect(paths).toContain(p);
     }
-    // `url` is required by type (every type but heartbeat), a rule the server checks.
-    expect(doc.components.schemas.CreateMonitor.required).toEqual(["name", "type", "interval_sec"]);
+    // One variant per type: `url` required but for heartbeat (null or absent), `keyword` only on keyword.
+    const create = doc.components.schemas.CreateMonitor;
+    expect(create.discriminator).toEqual({ propertyName: "type" });
+    const variants = Object.fromEntries(create.oneOf.map((v: { properties: { type: { const: string } } }) => [v.properties.type.const, v]));
+    expect(Object.keys(variants).sort()).toEqual([...MONITOR_TYPES].sort());
+    expect(variants.keyword.required).toEqual(["name", "type", "url", "interval_sec", "keyword"]);
+    expect(variants.http.required).toEqual(["name", "type", "url", "interval_sec"]);
+    expect(variants.heartbeat.required).toEqual(["name", "type", "interval_sec"]);
+    expect(variants.heartbeat.properties.url).toEqual({ type: "null" });
+    expect(variants.http.properties.keyword).toEqual({ type: "null" });
+    expect(variants.http.properties.url.format).toBe("uri");
+    expect(variants.tcp.properties.assertions.maxItems).toBe(0);
+    const schemas = doc.components.schemas;
+    const email = schemas.CreateChannel.oneOf.find((v: { properties: { type: { const: string } } }) => v.properties.type.const === "email");
+    expect(email.properties.config.properties.address.format).toBe("email");
+    const webhook = schemas.CreateChannel.oneOf.find((v: { properties: { type: { const: string } } }) => v.properties.type.const === "webhook");
+    expect(webhook.properties.config.properties.url.format).toBe("uri");
+    // Exactly the zones the server takes: this runtime's IANA zones and UTC.
+    const zones = schemas.CreateMaintenanceWindow.properties.time_zone.enum;
+    expect([...zones].sort()).toEqual([...new Set([...Intl.supportedValuesOf("timeZone"), "UTC"])].sort());
+    // The floor of `interval_sec` is this server's (30 by default).
+    expect(variants.http.properties.interval_sec.minimum).toBe(30);
+    expect(doc.components.schemas.UpdateMonitor.properties.interval_sec.minimum).toBe(30);
     await expect(JSON.stringify(doc, null, 2)).toMatchFileSnapshot("../__snapshots__/openapi.json");
+  });
+
+  it("states the interval floor the server enforces, as its config sets it", async () => {
+    const lowered = await startServer({ minIntervalSec: 5 });
+    try {
+      const doc = (await lowered.call("GET", "/api/v1/openapi.json", undefined, { key: null })).body;
+      const variants = doc.components.schemas.CreateMonitor.oneOf;
+      expect(variants.map((v: { properties: { interval_sec: { minimum: number } } }) => v.properties.interval_sec.minimum)).toEqual([5, 5, 5, 5, 5]);
+      expect(doc.components.schemas.UpdateMonitor.properties.interval_sec.minimum).toBe(5);
+      const below = await lowered.call("POST", "/api/v1/monitors", { name: "m", type: "heartbeat", interval_sec: 4 });
+      expect(below.status).toBe(422);
+      expect(below.body.error.details).toEqual([{ field: "interval_sec", message: "must be between 5 and 86400" }]);
+      const at = await lowered.call("POST", "/api/v1/monitors", { name: "m", type: "heartbeat", interval_sec: 5, timeout_sec: 1 });
+      expect(at.status).toBe(201);
+    } finally {
+      await lowered.close();
+    }
   });
 });

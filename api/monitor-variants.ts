@@ -1,0 +1,142 @@
+import { z } from "zod";
+import { ExternalIdSchema } from "./common";
+import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, MONITOR_TYPES, type MonitorType, monitorFields } from "./monitor";
+
+/**
+ * The monitor's request bodies as one server builds them: the interval floor is the server's own
+ * (`minIntervalSec`), so its OpenAPI document states the bound it enforces.
+ *
+ * `create` and `update` are the flat schemas the server validates with; their messages are the
+ * API's (see `monitorRuleViolations` for the rules across fields). `documentedCreate` says the
+ * same thing as one union with a discriminator on `type`: each type's fields allowed only where
+ * they apply, with the rules across fields that JSON Schema can state (`if`/`then`). It is the
+ * document's body schema; test/server/monitor-variants.test.ts proves that it and the server's
+ * validation accept the same bodies.
+ */
+export function monitorBodySchemas(minIntervalSec: number = MIN_INTERVAL_SEC) {
+  const interval_sec = z
+    .int("must be a whole number of seconds")
+    .min(minIntervalSec, `must be between ${minIntervalSec} and ${MAX_INTERVAL_SEC}`)
+    .max(MAX_INTERVAL_SEC, `must be at most ${MAX_INTERVAL_SEC}`);
+  const flat = { ...monitorFields, interval_sec };
+  const create = z
+    .strictObject(
+      Object.fromEntries(Object.entries(flat).map(([k, rule]) => [k, REQUIRED.has(k) ? rule : rule.optional()])) as {
+        [K in keyof typeof flat]: z.ZodOptional<(typeof flat)[K]>;
+      },
+    )
+    .extend({ name: flat.name, type: flat.type, interval_sec, external_id: ExternalIdSchema.optional() });
+  // A PATCH does not name the type: the document states each field's shape, and the stored
+  // monitor's type decides the rest (a 422 naming the field).
+  const update = create
+    .omit({ type: true })
+    .partial()
+    .extend({ url: f.url.unwrap().meta({ format: "uri" }).nullable().optional(), dns_resolver: resolver() });
+  const documentedCreate = z.discriminatedUnion(
+    "type",
+    MONITOR_TYPES.map((type) => variant(type, interval_sec)) as unknown as [z.ZodObject, ...z.ZodObject[]],
+  );
+  return { create, update, documentedCreate };
+}
+
+const REQUIRED = new Set(["name", "type", "interval_sec"]);
+const PROBED = new Set<MonitorType>(["http", "keyword"]);
+const f = monitorFields;
+const nothing = z.null().optional();
+const empty = z.array(z.never()).max(0).optional();
+
+/** A host of a URL with a non-special scheme, as WHATWG URL parses it (no forbidden code points). */
+const HOST = "[A-Za-z0-9._~!$&'()*+,;=-]+";
+const PORT = "(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])";
+
+/** The `url` each type takes: the same shapes `monitorRuleViolations` checks. */
+const URLS: Record<MonitorType, z.ZodType> = {
+  http: probeUrl(),
+  keyword: probeUrl(),
+  tcp: f.url.unwrap().regex(new RegExp(`^tcp://${HOST}:${PORT}/?$`), "must be tcp://host:port for tcp monitors").meta({ format: "uri" }),
+  dns: f.url.unwrap().regex(new RegExp(`^dns://${HOST}/?$`), "must be dns://host.name for dns monitors").meta({ format: "uri" }),
+  heartbeat: nothing,
+};
+
+function probeUrl() {
+  return f.url.unwrap().regex(/^https?:\/\/[^\s/?#@\\]+(?:[/?#]\S*)?$/, "must start with http:// or https://").meta({ format: "uri" });
+}
+
+/** One type's body: its own fields, and `null` (or `[]`) alone for fields of other types. */
+function variant(type: MonitorType, interval_sec: z.ZodType) {
+  const probed = PROBED.has(type);
+  const shape = {
+    name: f.name,
+    type: z.literal(type),
+    url: URLS[type],
+    interval_sec,
+    timeout_sec: f.timeout_sec.optional(),
+    method: f.method.optional(),
+    headers: f.headers.optional(),
+    body: f.body.optional(),
+    expected_status_codes: f.expected_status_codes.optional(),
+    keyword: type === "keyword" ? f.keyword.unwrap() : nothing,
+    keyword_case_sensitive: f.keyword_case_sensitive.optional(),
+    follow_redirects: f.follow_redirects.optional(),
+    assertions: probed ? f.assertions.optional() : empty,
+    degraded_response_ms: type === "heartbeat" ? nothing : f.degraded_response_ms.optional(),
+    max_response_ms: type === "heartbeat" ? nothing : f.max_response_ms.optional(),
+    channel_ids: f.channel_ids.optional(),
+    tags: f.tags.optional(),
+    grace_sec: f.grace_sec.optional(),
+    ssl_expiry_days: probed ? f.ssl_expiry_days.optional() : nothing,
+    verify_tls: f.verify_tls.optional(),
+    dns_record_type: f.dns_record_type.optional(),
+    dns_expected_values: type === "dns" ? dnsValues() : empty,
+    dns_resolver: type === "dns" ? resolver() : nothing,
+    confirmations: f.confirmations.optional(),
+    recovery_confirmations: f.recovery_confirmations.optional(),
+    external_id: ExternalIdSchema.optional(),
+  };
+  return z.strictObject(shape).meta({ title: `${type} monitor`, allOf: crossFieldRules(type) });
+}
+
+function dnsValues() {
+  return f.dns_expected_values.min(1, "must list at least one value for dns monitors");
+}
+
+function resolver() {
+  const withPort = `^(?:(?:[0-9]{1,3}\\.){3}[0-9]{1,3}|\\[[0-9A-Fa-f:.]+\\]):${PORT}$`;
+  return z
+    .string()
+    .max(100)
+    .meta({ anyOf: [{ format: "ipv4" }, { format: "ipv6" }, { pattern: withPort }] })
+    .nullable()
+    .optional();
+}
+
+/**
+ * Rules between fields that JSON Schema can state, as `if`/`then`: zod cannot carry them into
+ * the document, so they are written here once, beside the union they belong to.
+ */
+function crossFieldRules(type: MonitorType): object[] {
+  const rules: object[] = [
+    {
+      // A body only with a method that carries one (the method's default, GET, carries none).
+      if: { properties: { body: { type: "string" } }, required: ["body"] },
+      then: { properties: { method: { enum: METHODS_WITH_BODY } }, required: ["method"] },
+    },
+  ];
+  if (PROBED.has(type)) {
+    rules.push({
+      // Certificate expiry only for https:// URLs.
+      if: { properties: { url: { not: { pattern: "^https://" } } } },
+      then: { properties: { ssl_expiry_days: { type: "null" } } },
+    });
+  }
+  if (type === "dns") {
+    const values = (items: object) => ({ properties: { dns_expected_values: { items } } });
+    const recordType = (t: string) => ({ properties: { dns_record_type: { const: t } }, required: t === "A" ? [] : ["dns_record_type"] });
+    rules.push(
+      { if: recordType("A"), then: values({ format: "ipv4" }) },
+      { if: recordType("AAAA"), then: values({ format: "ipv6" }) },
+      { if: recordType("MX"), then: values({ pattern: "^\\s*[0-9]{1,5}\\s+\\S" }) },
+    );
+  }
+  return rules;
+}

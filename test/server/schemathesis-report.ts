@@ -1,0 +1,97 @@
+/**
+ * Reads Schemathesis's text report: each failure, and whether it is one that no schema can
+ * prevent. Those are the only failures the API test lets stand (issue 22).
+ */
+
+/** The failures no schema can prevent. */
+export const UNPREVENTABLE = {
+  /** A `cursor` this server never handed out (cursors are opaque by contract). */
+  cursor: "an opaque cursor the server never issued",
+  /** An id (in the path, or `channel_ids`/`monitor_ids` in a body) naming nothing of this account. */
+  missing_id: "an id that must exist",
+  /** A channel test whose delivery really fails: nothing is reachable in the test's network namespace. */
+  delivery: "a channel test whose delivery really fails (502)",
+  /**
+   * `timeout_sec < interval_sec`, and the other orders between two fields of one body, which JSON
+   * Schema cannot state: `degraded_response_ms < max_response_ms`, `ends_at` after `starts_at`.
+   */
+  order: "timeout_sec < interval_sec (and the like: degraded < max response time, ends_at after starts_at)",
+  /**
+   * A change valid for some type but not for the stored object's: a PATCH body (or a push token)
+   * does not name the type, so no schema can tie its fields to it.
+   */
+  stored_type: "a PATCH field (or push token) of another type than the stored object's",
+} as const;
+export type Kind = keyof typeof UNPREVENTABLE | "unexplained";
+
+/** One failed check of one test case. */
+export interface Failure {
+  operation: string;
+  check: string;
+  status: number | undefined;
+  body: string;
+  kind: Kind;
+}
+
+/** Every failure of the report, each classified. */
+export function parseFailures(report: string): Failure[] {
+  const out: Failure[] = [];
+  const failuresPart = report.split(/^=+ FAILURES =+$/m)[1]?.split(/^=+ (?:WARNINGS|SUMMARY) =+$/m)[0] ?? "";
+  for (const section of failuresPart.split(/^_{3,} (?=[A-Z]+ \/)/m).slice(1)) {
+    const operation = /^([A-Z]+ \S+)/.exec(section)?.[1] ?? "?";
+    for (const testCase of section.split(/^\d+\. Test Case ID: /m).slice(1)) {
+      const status = /^\[(\d{3})\]/m.exec(testCase)?.[1];
+      const body = /^ {4}`(.*)`$/m.exec(testCase)?.[1] ?? "";
+      for (const [, check] of testCase.matchAll(/^- (ST\d+ [^\n]*)$/gm)) {
+        const failure = { operation, check: check as string, status: status ? Number(status) : undefined, body };
+        out.push({ ...failure, kind: classify(failure) });
+      }
+    }
+  }
+  return out;
+}
+
+/** The total Schemathesis states in its last line (`12 failures, 1 warning in 72.85s`). */
+export function statedTotal(report: string): number | undefined {
+  const m = /=+ (\d+) failures?[ ,].* in [\d.]+s =+/.exec(report);
+  return m ? Number(m[1]) : /=+ .*passed.* in [\d.]+s =+|=+ No issues found/.test(report) ? 0 : undefined;
+}
+
+/** Counts of each kind, every kind listed. */
+export function countKinds(failures: readonly Failure[]): Record<Kind, number> {
+  const counts = { cursor: 0, missing_id: 0, delivery: 0, order: 0, stored_type: 0, unexplained: 0 };
+  for (const f of failures) counts[f.kind] += 1;
+  return counts;
+}
+
+function classify(f: Omit<Failure, "kind">): Kind {
+  let parsed: { error?: { code?: string; details?: { field: string; message: string }[] } };
+  try {
+    parsed = JSON.parse(f.body);
+  } catch {
+    return "unexplained"; // no body, or a truncated one: nothing shows it is harmless
+  }
+  const code = parsed.error?.code;
+  if (f.status === 404 && code === "not_found") return "missing_id";
+  if (f.status === 502 && code === "delivery_failed" && /^POST \/api\/v1\/channels\/\{id\}\/test$/.test(f.operation)) return "delivery";
+  if (f.status !== 422 || code !== "validation_failed") return "unexplained";
+  const kinds = new Set((parsed.error?.details ?? []).map((d) => detailKind(d, f.operation)));
+  if (kinds.size === 0 || kinds.has("unexplained")) return "unexplained";
+  // Several harmless reasons at once: counted under the first, in the table's order.
+  return (Object.keys(UNPREVENTABLE) as Kind[]).find((k) => kinds.has(k)) ?? "unexplained";
+}
+
+/** Fields whose rule is the stored monitor's type (or, for `body`, its stored method). */
+const TYPED_MONITOR_FIELDS = /^(url|keyword|assertions|ssl_expiry_days|dns_expected_values(\[\d+\])?|dns_resolver|degraded_response_ms|max_response_ms|body)$/;
+
+function detailKind(d: { field: string; message: string }, operation: string): Kind {
+  if (d.field === "cursor" && d.message === "is not a cursor returned by this API") return "cursor";
+  if (/^(channel_ids|monitor_ids)\[\d+\]$/.test(d.field) && / does not exist$/.test(d.message)) return "missing_id";
+  if (d.field === "timeout_sec" && /^must be less than interval_sec \(\d+\)$/.test(d.message)) return "order";
+  if (d.field === "degraded_response_ms" && /^must be less than max_response_ms \(\d+\)$/.test(d.message)) return "order";
+  if (d.field === "ends_at" && /^must be after the start \(/.test(d.message)) return "order";
+  if (operation === "PATCH /api/v1/monitors/{id}" && TYPED_MONITOR_FIELDS.test(d.field)) return "stored_type";
+  if (operation === "PATCH /api/v1/channels/{id}" && d.field.startsWith("config.")) return "stored_type";
+  if (operation === "POST /api/v1/monitors/{id}/push-token" && d.field === "type") return "stored_type";
+  return "unexplained";
+}
