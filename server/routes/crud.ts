@@ -101,6 +101,6 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
 const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
 
 /** Validates the body with `schema` (not the documented one), everything else as usual. */
-function validateBodyWith(schema: z.ZodType): FastifySchemaCompiler<never> {
+export function validateBodyWith(schema: z.ZodType): FastifySchemaCompiler<never> {
   return (route) => validatorCompiler(route.httpPart === "body" ? { ...route, schema } : (route as never));
 }

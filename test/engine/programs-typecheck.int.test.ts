@@ -9,10 +9,10 @@ import { REPO_ROOT } from "../../scripts/pulumi-engine";
 const run = promisify(execFile);
 
 /**
- * Every TypeScript program the engine tests deploy (the examples users copy and the test
- * programs), except oldest-sdk, which installs its own SDK and is type-checked as it runs.
+ * Every TypeScript program the engine runs (the examples users copy, the test programs and the
+ * benchmark's), except oldest-sdk, which installs its own SDK and is type-checked as it runs.
  */
-const PROGRAMS = ["examples", "test/engine/programs"].flatMap((parent) =>
+const PROGRAMS = ["examples", "test/engine/programs", "bench/programs"].flatMap((parent) =>
   readdirSync(join(REPO_ROOT, parent))
     .map((name) => `${parent}/${name}`)
     .filter((path) => existsSync(join(REPO_ROOT, path, "tsconfig.json")) && !path.endsWith("/oldest-sdk")),
@@ -24,7 +24,7 @@ const PROGRAMS = ["examples", "test/engine/programs"].flatMap((parent) =>
 // template that every program's tsconfig.json has, as a user's `tsc` or editor would.
 describe("the engine tests' TypeScript programs", () => {
   it("include the examples and compile with tsc against the packed package", async () => {
-    expect(PROGRAMS).toEqual(expect.arrayContaining(["examples/basic", "examples/full-stack", "test/engine/programs/fleet"]));
+    expect(PROGRAMS).toEqual(expect.arrayContaining(["examples/basic", "examples/full-stack", "test/engine/programs/fleet", "bench/programs/monitors"]));
     const root = mkdtempSync(join(tmpdir(), "pulumi-uptime-typecheck-"));
     try {
       symlinkSync(inject("packedModules"), join(root, "node_modules"), "dir");
