@@ -45,6 +45,6 @@ describe("reading a Schemathesis report", () => {
       ["POST /api/v1/monitors", "ST202", 422, "unexplained"],
     ]);
     expect(statedTotal(REPORT)).toBe(3);
-    expect(countKinds(failures)).toEqual({ cursor: 1, missing_id: 0, delivery: 1, order: 0, stored_type: 0, unexplained: 1 });
+    expect(countKinds(failures)).toEqual({ cursor: 1, missing_id: 0, delivery: 1, order: 0, stored_type: 0, body_size: 0, unexplained: 1 });
   });
 });

@@ -21,6 +21,11 @@ export const UNPREVENTABLE = {
    * does not name the type, so no schema can tie its fields to it.
    */
   stored_type: "a PATCH field (or push token) of another type than the stored object's",
+  /**
+   * A body over the server's size limit (64 KiB), refused as 413 before it is read: JSON Schema
+   * bounds each field, not the whole body, whose fields together may exceed it.
+   */
+  body_size: "a body over the server's 64 KiB limit (413), whatever it holds",
 } as const;
 export type Kind = keyof typeof UNPREVENTABLE | "unexplained";
 
@@ -59,7 +64,7 @@ export function statedTotal(report: string): number | undefined {
 
 /** Counts of each kind, every kind listed. */
 export function countKinds(failures: readonly Failure[]): Record<Kind, number> {
-  const counts = { cursor: 0, missing_id: 0, delivery: 0, order: 0, stored_type: 0, unexplained: 0 };
+  const counts = { cursor: 0, missing_id: 0, delivery: 0, order: 0, stored_type: 0, body_size: 0, unexplained: 0 };
   for (const f of failures) counts[f.kind] += 1;
   return counts;
 }
@@ -73,6 +78,7 @@ function classify(f: Omit<Failure, "kind">): Kind {
   }
   const code = parsed.error?.code;
   if (f.status === 404 && code === "not_found") return "missing_id";
+  if (f.status === 413 && code === "payload_too_large") return "body_size";
   if (f.status === 502 && code === "delivery_failed" && /^POST \/api\/v1\/channels\/\{id\}\/test$/.test(f.operation)) return "delivery";
   if (f.status !== 422 || code !== "validation_failed") return "unexplained";
   const kinds = new Set((parsed.error?.details ?? []).map((d) => detailKind(d, f.operation)));
