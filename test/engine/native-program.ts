@@ -66,6 +66,11 @@ export function describeNativeProgram(title: string, options: NativeProgramOptio
         interval_sec: 60,
         headers: { "x-token": options.headerToken },
         expected_status_codes: [200, "3xx"],
+        assertions: [
+          { source: "json_body", property: "$.status", comparison: "equals", target: "ok" },
+          { source: "response_time", comparison: "less_than", target: "2000" },
+        ],
+        degraded_response_ms: 1000,
         channel_ids: [out.channelId],
         tags: ["api", "prod"],
       });

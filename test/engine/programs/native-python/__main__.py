@@ -13,6 +13,12 @@ api = uptime.Monitor(
     interval_sec=config.get_int("interval") or 60,
     headers={"x-token": config.require_secret("headerToken")},
     expected_status_codes=[200, "3xx"],
+    # Typed classes from the schema's object types, not dicts of strings.
+    assertions=[
+        uptime.AssertionArgs(source="json_body", property="$.status", comparison="equals", target="ok"),
+        uptime.AssertionArgs(source="response_time", comparison="less_than", target="2000"),
+    ],
+    degraded_response_ms=1000,
     channel_ids=[hooks.id],
     tags=["api", "prod"],
 )
