@@ -9,3 +9,4 @@ export * from "./monitor-rules";
 export * from "./status-page";
 export * from "./maintenance-window";
 export * from "./monitor-extensions";
+export * from "./monitor-alerting";

@@ -1,0 +1,124 @@
+import type { DatabaseSync } from "node:sqlite";
+import type { NotificationEvent, NotificationKind } from "../notify/event";
+import { newId } from "./ids";
+
+/** One notification to one channel: queued, delivered, failed (with the receiver's reason) or cancelled. */
+export interface AlertRow {
+  id: string;
+  account_id: string;
+  monitor_id: string;
+  channel_id: string;
+  dedup: string;
+  incident_id: string | null;
+  kind: NotificationKind;
+  body: string;
+  status: "pending" | "delivered" | "failed" | "cancelled";
+  attempts: number;
+  due_at: number;
+  reason: string | null;
+  status_code: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** What a new notification needs; `dedup` makes it one (a second insert is ignored). */
+export interface NewAlert {
+  account_id: string;
+  monitor_id: string;
+  channel_id: string;
+  dedup: string;
+  incident_id: string | null;
+  kind: NotificationKind;
+  event: NotificationEvent;
+  due_at: number;
+}
+
+/**
+ * The alert outbox: every notification a monitor's events cause, written before it is sent and
+ * marked when it ends. A notification is identified by its `dedup` key (incident, channel, kind,
+ * number), so a reminder computed again after a restart is not queued twice, and a pending one
+ * left by a stopped server is sent by the next.
+ */
+export class AlertOutboxRepository {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** Queues a notification; undefined when one with its dedup key already exists. */
+  enqueue(alert: NewAlert, now = Date.now()): AlertRow | undefined {
+    const id = newId("evt");
+    const result = this.db
+      .prepare(
+        `INSERT INTO alert_outbox (id, account_id, monitor_id, channel_id, dedup, incident_id, kind, body, status, attempts, due_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (dedup) DO NOTHING`,
+      )
+      .run(id, alert.account_id, alert.monitor_id, alert.channel_id, alert.dedup, alert.incident_id, alert.kind, JSON.stringify(alert.event), alert.due_at, now, now);
+    return result.changes === 1 ? this.get(id) : undefined;
+  }
+
+  get(id: string): AlertRow | undefined {
+    return this.db.prepare("SELECT * FROM alert_outbox WHERE id = ?").get(id) as AlertRow | undefined;
+  }
+
+  /** Pending notifications due by `now`, oldest first. */
+  due(now: number, limit = 100): AlertRow[] {
+    return this.db
+      .prepare("SELECT * FROM alert_outbox WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT ?")
+      .all(now, limit) as unknown as AlertRow[];
+  }
+
+  /** Records an attempt that will be retried (the reason kept for the record). */
+  attempted(id: string, reason: string, now = Date.now()): void {
+    this.db.prepare("UPDATE alert_outbox SET attempts = attempts + 1, reason = ?, updated_at = ? WHERE id = ?").run(reason, now, id);
+  }
+
+  /** Marks how a notification ended. */
+  finish(id: string, status: "delivered" | "failed" | "cancelled", outcome: { reason?: string; statusCode?: number | null } = {}, now = Date.now()): void {
+    this.db
+      .prepare("UPDATE alert_outbox SET status = ?, attempts = attempts + iif(? = 'cancelled', 0, 1), reason = ?, status_code = ?, updated_at = ? WHERE id = ?")
+      .run(status, status, outcome.reason ?? null, outcome.statusCode ?? null, now, id);
+  }
+
+  /** Cancels an incident's pending reminders and escalations (it is resolved). */
+  cancelPending(incidentId: string, now = Date.now()): void {
+    this.db
+      .prepare("UPDATE alert_outbox SET status = 'cancelled', updated_at = ? WHERE incident_id = ? AND status = 'pending' AND kind IN ('reminder', 'escalation')")
+      .run(now, incidentId);
+  }
+
+  /** The channels an incident escalated to (so its resolve reaches them too). */
+  escalatedChannels(incidentId: string): string[] {
+    return (
+      this.db
+        .prepare("SELECT DISTINCT channel_id FROM alert_outbox WHERE incident_id = ? AND kind = 'escalation' AND status != 'cancelled' ORDER BY channel_id")
+        .all(incidentId) as { channel_id: string }[]
+    ).map((r) => r.channel_id);
+  }
+
+  /** A channel's latest notifications, newest first (the record of deliveries). */
+  forChannel(channelId: string, limit = 50): AlertRow[] {
+    return this.db
+      .prepare("SELECT * FROM alert_outbox WHERE channel_id = ? ORDER BY created_at DESC, id DESC LIMIT ?")
+      .all(channelId, limit) as unknown as AlertRow[];
+  }
+
+  /** Open incidents of active monitors: what reminders and escalations are computed from. */
+  openIncidents(): { id: string; monitor_id: string; started_at: number }[] {
+    return this.db
+      .prepare(
+        "SELECT i.id, i.monitor_id, i.started_at FROM incidents i JOIN monitors m ON m.id = i.monitor_id WHERE i.ended_at IS NULL AND m.status = 'active'",
+      )
+      .all() as { id: string; monitor_id: string; started_at: number }[];
+  }
+
+  /** The monitor's open incident, or (`closed`) the one that closed last. */
+  incidentOf(monitorId: string, closed: boolean): { id: string; started_at: number } | undefined {
+    const sql = closed
+      ? "SELECT id, started_at FROM incidents WHERE monitor_id = ? AND ended_at IS NOT NULL ORDER BY ended_at DESC, id DESC LIMIT 1"
+      : "SELECT id, started_at FROM incidents WHERE monitor_id = ? AND ended_at IS NULL ORDER BY started_at DESC LIMIT 1";
+    return this.db.prepare(sql).get(monitorId) as { id: string; started_at: number } | undefined;
+  }
+
+  /** Deletes ended notifications older than `cutoff` (ms). */
+  prune(cutoff: number): void {
+    this.db.prepare("DELETE FROM alert_outbox WHERE status != 'pending' AND updated_at < ?").run(cutoff);
+  }
+}
