@@ -10,6 +10,7 @@ import { faultControls, type Faults } from "./faults";
 export type { Drift } from "./drift";
 export { type Fault, type FaultProxy, type Storm, type StormCounts, startFaultProxy } from "./fault-proxy";
 export type { Faults, Match } from "./faults";
+export { startVendorReceiver, type Vendor, type VendorAnswer, type VendorReceiver, type VendorRequest } from "./vendors";
 
 /** Options of `startUptimeServer`. */
 export interface UptimeServerOptions {
