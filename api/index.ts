@@ -10,3 +10,4 @@ export * from "./status-page";
 export * from "./maintenance-window";
 export * from "./monitor-extensions";
 export * from "./monitor-alerting";
+export * from "./channel-deliveries";

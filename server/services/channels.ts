@@ -6,6 +6,7 @@ import {
   type ChannelEvent,
   type ChannelTestResult,
   type CreateChannel,
+  type Delivery,
   issuesToDetails,
   type ListQuery,
   resolveChannelEvents,
@@ -85,6 +86,12 @@ export class ChannelService {
     const channel = this.store.channels.delete(principal.accountId, id);
     if (!channel) throw notFound("channel", id);
     return channel;
+  }
+
+  /** The channel's latest notifications and how they ended, newest first. */
+  deliveries(principal: Principal, id: string): Delivery[] {
+    if (!this.store.channels.get(principal.accountId, id)) throw notFound("channel", id);
+    return this.store.alerts.forChannel(id);
   }
 
   /** Delivers a `test` event now; a failure is a 502 `delivery_failed` with the reason. */

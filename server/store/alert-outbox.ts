@@ -1,5 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { NotificationEvent, NotificationKind } from "../notify/event";
+import type { Delivery } from "../../api";
+import { type NotificationEvent, type NotificationKind, withoutCredentials } from "../notify/event";
 import { newId } from "./ids";
 
 /** One notification to one channel: queued, delivered, failed (with the receiver's reason) or cancelled. */
@@ -42,7 +43,10 @@ export interface NewAlert {
 export class AlertOutboxRepository {
   constructor(private readonly db: DatabaseSync) {}
 
-  /** Queues a notification; undefined when one with its dedup key already exists. */
+  /**
+   * Queues a notification; undefined when one with its dedup key already exists. The monitor URL's
+   * credentials are dropped first: the row is stored as it is, not sealed.
+   */
   enqueue(alert: NewAlert, now = Date.now()): AlertRow | undefined {
     const id = newId("evt");
     const result = this.db
@@ -50,7 +54,7 @@ export class AlertOutboxRepository {
         `INSERT INTO alert_outbox (id, account_id, monitor_id, channel_id, dedup, incident_id, kind, body, status, attempts, due_at, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (dedup) DO NOTHING`,
       )
-      .run(id, alert.account_id, alert.monitor_id, alert.channel_id, alert.dedup, alert.incident_id, alert.kind, JSON.stringify(alert.event), alert.due_at, now, now);
+      .run(id, alert.account_id, alert.monitor_id, alert.channel_id, alert.dedup, alert.incident_id, alert.kind, JSON.stringify(withoutCredentials(alert.event)), alert.due_at, now, now);
     return result.changes === 1 ? this.get(id) : undefined;
   }
 
@@ -94,10 +98,23 @@ export class AlertOutboxRepository {
   }
 
   /** A channel's latest notifications, newest first (the record of deliveries). */
-  forChannel(channelId: string, limit = 50): AlertRow[] {
-    return this.db
+  forChannel(channelId: string, limit = 100): Delivery[] {
+    const rows = this.db
       .prepare("SELECT * FROM alert_outbox WHERE channel_id = ? ORDER BY created_at DESC, id DESC LIMIT ?")
       .all(channelId, limit) as unknown as AlertRow[];
+    return rows.map((r) => ({
+      id: r.id,
+      monitor_id: r.monitor_id,
+      incident_id: r.incident_id,
+      kind: r.kind,
+      event: (JSON.parse(r.body) as NotificationEvent).event,
+      status: r.status,
+      attempts: r.attempts,
+      status_code: r.status_code,
+      reason: r.reason,
+      created_at: new Date(r.created_at).toISOString(),
+      updated_at: new Date(r.updated_at).toISOString(),
+    }));
   }
 
   /** Open incidents of active monitors: what reminders and escalations are computed from. */
