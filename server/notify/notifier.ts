@@ -145,6 +145,8 @@ export class Notifier {
     const event = JSON.parse(row.body) as NotificationEvent;
     const log = { channel: channel.id, event: event.event, notification: row.kind };
     for (let attempt = 0; ; attempt++) {
+      // A resolve cancels the reminders still queued: one sent after it would page again.
+      if (!db.isOpen || !alerts.isPending(row.id)) return;
       try {
         const result = await deliver(this.contextFor(row.account_id), channel, event);
         if (db.isOpen) alerts.finish(row.id, "delivered", { statusCode: result.status_code });

@@ -76,12 +76,16 @@ export class AlertScheduler {
     const linked = channels.forMonitor(monitor.id).filter((c) => hears(c, "monitor.down"));
     const linkedIds = new Set(linked.map((c) => c.id));
     const escalated = new Set(alerts.escalatedChannels(incident.id));
+    /** When each channel an escalation reached was reached: it hears the reminders after that. */
+    const reachedAt = new Map<string, number>();
     monitor.escalation.forEach((step, i) => {
       const due = incident.started_at + step.after * 1000;
       if (due > now) return;
       for (const id of step.channels) {
         // A channel the monitor alerts already, or an earlier step reached, is not told again.
-        if (linkedIds.has(id) || escalated.has(id)) continue;
+        if (linkedIds.has(id) || reachedAt.has(id)) continue;
+        reachedAt.set(id, due);
+        if (escalated.has(id)) continue;
         const channel = channels.stored(monitor.account_id, id);
         if (!channel || !hears(channel, "monitor.down")) continue;
         queue(id, "escalation", i + 1, due, body({ notification: "escalation", escalation: i + 1 }));
@@ -91,11 +95,13 @@ export class AlertScheduler {
 
     if (monitor.remind_every_sec === null) return;
     const every = monitor.remind_every_sec * 1000;
-    // Only the latest reminder due: a server that was stopped for a while does not send a burst.
+    // Only the latest reminder due: a server that was stopped for a while sends one, not a burst.
     const n = Math.floor(elapsed / every);
     if (n < 1) return;
+    const due = incident.started_at + n * every;
     for (const id of [...linkedIds, ...escalated]) {
-      queue(id, "reminder", n, incident.started_at + n * every, body({ notification: "reminder", reminder: n }));
+      if ((reachedAt.get(id) ?? -Infinity) >= due) continue;
+      queue(id, "reminder", n, due, body({ notification: "reminder", reminder: n }));
     }
   }
 }

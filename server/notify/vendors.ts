@@ -91,7 +91,14 @@ function pagerDutyEvent(config: Record<string, string>, event: NotificationEvent
       timestamp: event.occurred_at,
       component: event.monitor?.name,
       class: event.heartbeat?.error_class ?? undefined,
-      custom_details: { event: event.event, notification: event.notification, monitor_id: event.monitor?.id, error: event.heartbeat?.error ?? undefined },
+      custom_details: {
+        event: event.event,
+        notification: event.notification,
+        reminder: event.reminder,
+        escalation: event.escalation,
+        monitor_id: event.monitor?.id,
+        error: event.heartbeat?.error ?? undefined,
+      },
     },
     client: "pulumi-uptime",
   };

@@ -62,11 +62,25 @@ export class AlertOutboxRepository {
     return this.db.prepare("SELECT * FROM alert_outbox WHERE id = ?").get(id) as AlertRow | undefined;
   }
 
-  /** Pending notifications due by `now`, oldest first. */
+  /**
+   * Pending notifications due by `now`, oldest first; one per incident and channel at a time (the
+   * earliest), so a channel hears an incident's notifications in order even when a restarted
+   * server finds several due at once.
+   */
   due(now: number, limit = 100): AlertRow[] {
     return this.db
-      .prepare("SELECT * FROM alert_outbox WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT ?")
+      .prepare(
+        `SELECT * FROM alert_outbox a WHERE status = 'pending' AND due_at <= ?
+         AND NOT EXISTS (SELECT 1 FROM alert_outbox b WHERE b.status = 'pending' AND b.channel_id = a.channel_id
+           AND b.incident_id = a.incident_id AND (b.due_at < a.due_at OR (b.due_at = a.due_at AND b.created_at < a.created_at)))
+         ORDER BY due_at, id LIMIT ?`,
+      )
       .all(now, limit) as unknown as AlertRow[];
+  }
+
+  /** Whether the notification is still to be sent (not cancelled by a resolve meanwhile). */
+  isPending(id: string): boolean {
+    return (this.db.prepare("SELECT status FROM alert_outbox WHERE id = ?").get(id) as { status: string } | undefined)?.status === "pending";
   }
 
   /** Records an attempt that will be retried (the reason kept for the record). */
