@@ -171,7 +171,6 @@ export const CHANNEL_FIELDS = {
     type: { type: "array", items: { type: "string", enum: CHANNEL_EVENTS } },
     normal: "set",
     description: "The events the channel hears, a set of `down`, `recovered`, `degraded`, `certificate_expiring`; default `down`, `recovered` (and `degraded` with `notifyDegraded`).",
-    defaultDoc: "`down`, `recovered` (and `degraded` with `notifyDegraded`)",
   },
   /** When the channel was created. */
   createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the channel was created." },
@@ -201,6 +200,14 @@ export type EventType = (typeof EVENT_TYPES)[number];
  */
 export function canonicalConfigJson(config: Readonly<Record<string, unknown>>): string {
   return JSON.stringify(Object.fromEntries(Object.entries(config).sort(([a], [b]) => (a < b ? -1 : 1))));
+}
+
+/** The problem of `events` and `notify_degraded` both written and disagreeing about `degraded`, if so. */
+export function channelEventsConflict(events: readonly string[] | undefined | null, notifyDegraded: boolean | undefined | null): string | undefined {
+  if (!Array.isArray(events) || typeof notifyDegraded !== "boolean" || notifyDegraded === events.includes("degraded")) return undefined;
+  // An entry not known yet (a preview) or not an event (its own failure) decides nothing.
+  if (!events.every((e) => (CHANNEL_EVENTS as readonly string[]).includes(e))) return undefined;
+  return `contradicts events: ${notifyDegraded ? "add degraded to events" : "events lists degraded"}`;
 }
 
 /**

@@ -14,7 +14,7 @@ export const EscalationStepSchema = z.strictObject({
   after: z.int("must be a whole number of seconds").min(0, "must be at least 0").max(604_800, "must be at most 604800 (7 days)"),
   /** Channels alerted from then on (they also hear the resolve). */
   channels: z.array(z.string().min(1).max(100)).min(1, "must name at least one channel").max(20, "must have at most 20 channels"),
-});
+}).meta({ id: "EscalationStep" });
 export type EscalationStep = z.infer<typeof EscalationStepSchema>;
 
 /** The writable fields (spread into the monitor's extension fields). */
@@ -37,7 +37,7 @@ export const MONITOR_ALERTING_DEFAULTS: Readonly<MonitorAlertingSpec> = Object.f
 /** The read schema of the fields. */
 export const monitorAlertingRead = {
   remind_every_sec: z.int().nullable(),
-  escalation: z.array(z.object({ after: z.int(), channels: z.array(z.string()) })),
+  escalation: z.array(z.object({ after: z.int(), channels: z.array(z.string()) }).meta({ id: "EscalationStepRead" })),
 };
 
 /** The field-table rows (spread into the monitor's). */

@@ -1,6 +1,7 @@
 import {
   CHANNEL_CONFIG_SCHEMAS,
   canonicalConfigJson,
+  channelEventsConflict,
   type Channel,
   type ChannelConfig,
   type ChannelEvent,
@@ -116,11 +117,8 @@ export class ChannelService {
  */
 function eventsOf(events: readonly ChannelEvent[] | undefined, notifyDegraded: boolean | undefined, current: readonly ChannelEvent[]): ChannelEvent[] {
   if (events !== undefined) {
-    if (notifyDegraded !== undefined && notifyDegraded !== events.includes("degraded")) {
-      throw validationFailed([
-        { field: "notify_degraded", message: `contradicts events: ${notifyDegraded ? "add degraded to events" : "events lists degraded"}` },
-      ]);
-    }
+    const conflict = channelEventsConflict(events, notifyDegraded);
+    if (conflict) throw validationFailed([{ field: "notify_degraded", message: conflict }]);
     return resolveChannelEvents(events, undefined);
   }
   if (current.length === 0) return resolveChannelEvents(undefined, notifyDegraded);
