@@ -90,7 +90,8 @@ export const channelKind: Kind<Channel> = {
 
   validate(inputs, complete): Failure[] {
     const issues = complete ? (CreateChannelSchema.safeParse(apiBody(inputs)).error?.issues ?? []) : knownIssues(inputs);
-    const conflict = channelEventsConflict(inputs.events as string[] | undefined, inputs.notifyDegraded as boolean | undefined);
+    // Judged on complete inputs only: an events list with an element not known yet may still agree.
+    const conflict = complete ? channelEventsConflict(inputs.events as string[] | undefined, inputs.notifyDegraded as boolean | undefined) : undefined;
     const details = [...issuesToDetails(issues), ...(conflict ? [{ field: "notify_degraded", message: conflict }] : [])];
     return fields.failures(details).map((f) => {
       if (!f.property.startsWith("config.")) return f;
