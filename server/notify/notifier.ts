@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { EventType, Heartbeat, Monitor } from "../../api";
+import { CERT_EXPIRING_PREFIX } from "../checker/tls";
 import type { AlertRow } from "../store/alert-outbox";
 import type { StoredChannel } from "../store/channels";
 import type { ScheduledMonitor } from "../store/monitors";
@@ -20,8 +21,6 @@ const HEALTH_AFTER: Record<Exclude<EventType, "test">, Monitor["health"]> = {
   "monitor.degraded_resolved": "up",
 };
 
-/** How the checker words a failure caused only by a certificate expiring soon (tls.ts). */
-const CERT_EXPIRING = /^certificate expires in /;
 
 /** Whether a channel hears an event (its `events`; a certificate incident also reaches `certificate_expiring`). */
 export function hears(channel: Pick<StoredChannel, "events">, event: Exclude<EventType, "test">, cause?: string): boolean {
@@ -60,7 +59,7 @@ export class Notifier {
   notify(monitor: ScheduledMonitor, event: Exclude<EventType, "test">, heartbeat: Heartbeat): void {
     const { store } = this.ctx;
     const incident = event === "monitor.down" || event === "monitor.up" ? store.alerts.incidentOf(monitor.id, event === "monitor.up") : undefined;
-    const cause = event === "monitor.down" && heartbeat.error && CERT_EXPIRING.test(heartbeat.error) ? "certificate_expiring" : undefined;
+    const cause = event === "monitor.down" && heartbeat.error?.startsWith(CERT_EXPIRING_PREFIX) ? "certificate_expiring" : undefined;
     const kind: NotificationKind = !incident ? "notice" : event === "monitor.up" ? "resolve" : "trigger";
     const body: NotificationEvent = {
       event,
