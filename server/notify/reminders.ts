@@ -99,7 +99,9 @@ export class AlertScheduler {
     const n = Math.floor(elapsed / every);
     if (n < 1) return;
     const due = incident.started_at + n * every;
-    for (const id of [...linkedIds, ...escalated]) {
+    // Those who heard the incident open (a certificate_expiring-only channel included) and those it escalated to.
+    const heard = new Set([...linkedIds, ...alerts.escalatedChannels(incident.id, "trigger")]);
+    for (const id of [...heard, ...escalated]) {
       if ((reachedAt.get(id) ?? -Infinity) >= due) continue;
       queue(id, "reminder", n, due, body({ notification: "reminder", reminder: n }));
     }

@@ -102,12 +102,12 @@ export class AlertOutboxRepository {
       .run(now, incidentId);
   }
 
-  /** The channels an incident escalated to (so its resolve reaches them too). */
-  escalatedChannels(incidentId: string): string[] {
+  /** The channels an incident escalated to (so its resolve reaches them too), or (`trigger`) that heard it open. */
+  escalatedChannels(incidentId: string, kind: "escalation" | "trigger" = "escalation"): string[] {
     return (
       this.db
-        .prepare("SELECT DISTINCT channel_id FROM alert_outbox WHERE incident_id = ? AND kind = 'escalation' AND status != 'cancelled' ORDER BY channel_id")
-        .all(incidentId) as { channel_id: string }[]
+        .prepare("SELECT DISTINCT channel_id FROM alert_outbox WHERE incident_id = ? AND kind = ? AND status != 'cancelled' ORDER BY channel_id")
+        .all(incidentId, kind) as { channel_id: string }[]
     ).map((r) => r.channel_id);
   }
 
