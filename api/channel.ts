@@ -2,31 +2,40 @@ import { z } from "zod";
 import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
 import type { FieldTable } from "./fields";
 
-export const CHANNEL_TYPES = ["webhook", "slack", "email"] as const;
+import {
+  DiscordConfigSchema,
+  EmailConfigSchema,
+  OpsgenieConfigSchema,
+  PagerDutyConfigSchema,
+  SlackConfigSchema,
+  TeamsConfigSchema,
+  TelegramConfigSchema,
+  WebhookConfigSchema,
+} from "./channel-configs";
+
+export * from "./channel-configs";
+
+export const CHANNEL_TYPES = ["webhook", "slack", "email", "pagerduty", "opsgenie", "teams", "discord", "telegram"] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
-const httpUrl = z
-  .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
-  .max(2048, "must be at most 2048 characters")
-  // The protocol rule, for the document (the URL parser lower-cases the scheme it checks).
-  .meta({ pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#@]+" });
-
-/** Config of a `webhook` channel: events are POSTed as JSON to `url`, signed when `secret` is set. */
-export const WebhookConfigSchema = z.strictObject({
-  url: httpUrl,
-  /** Key of the HMAC-SHA256 signature sent in `X-Signature`. */
-  secret: z.string().min(16, "must be at least 16 characters").max(256).optional(),
-});
-/** Config of a `slack` channel: the incoming-webhook URL Slack gave you. */
-export const SlackConfigSchema = z.strictObject({ webhook_url: httpUrl });
-/** Config of an `email` channel. */
-export const EmailConfigSchema = z.strictObject({ address: z.email("must be an email address").max(254) });
+/**
+ * What a channel can hear: `down` (an incident opens, its reminders and escalations), `recovered`
+ * (it closes), `degraded` (slow, and fast again), `certificate_expiring` (an incident opened only
+ * because the certificate expires soon: a channel with `down` hears those as well).
+ */
+export const CHANNEL_EVENTS = ["down", "recovered", "degraded", "certificate_expiring"] as const;
+export type ChannelEvent = (typeof CHANNEL_EVENTS)[number];
 
 /** The config schema of each channel type. */
 export const CHANNEL_CONFIG_SCHEMAS = {
   webhook: WebhookConfigSchema,
   slack: SlackConfigSchema,
   email: EmailConfigSchema,
+  pagerduty: PagerDutyConfigSchema,
+  opsgenie: OpsgenieConfigSchema,
+  teams: TeamsConfigSchema,
+  discord: DiscordConfigSchema,
+  telegram: TelegramConfigSchema,
 } as const;
 
 /** The configs as JSON Schema: a PATCH's `config` is one of them (the channel's type decides which). */
@@ -39,15 +48,26 @@ const name = displayName();
 const external_id = ExternalIdSchema.optional();
 /** Whether the channel also hears of degraded transitions (extension; default false). */
 const notify_degraded = z.boolean().optional();
+/** The events the channel hears (extension); default `down` and `recovered`, plus `degraded` with `notify_degraded`. */
+const events = z
+  .array(z.enum(CHANNEL_EVENTS, { error: `must be one of ${CHANNEL_EVENTS.join(", ")}` }))
+  .max(CHANNEL_EVENTS.length * 2, "must have at most 8 events")
+  .optional();
+const common = { name, external_id, notify_degraded, events };
 
 /** The body of `POST /api/v1/channels`: `config` depends on `type`. */
 export const CreateChannelSchema = z
   .discriminatedUnion(
     "type",
     [
-      z.strictObject({ name, type: z.literal("webhook"), config: WebhookConfigSchema, external_id, notify_degraded }),
-      z.strictObject({ name, type: z.literal("slack"), config: SlackConfigSchema, external_id, notify_degraded }),
-      z.strictObject({ name, type: z.literal("email"), config: EmailConfigSchema, external_id, notify_degraded }),
+      z.strictObject({ ...common, type: z.literal("webhook"), config: WebhookConfigSchema }),
+      z.strictObject({ ...common, type: z.literal("slack"), config: SlackConfigSchema }),
+      z.strictObject({ ...common, type: z.literal("email"), config: EmailConfigSchema }),
+      z.strictObject({ ...common, type: z.literal("pagerduty"), config: PagerDutyConfigSchema }),
+      z.strictObject({ ...common, type: z.literal("opsgenie"), config: OpsgenieConfigSchema }),
+      z.strictObject({ ...common, type: z.literal("teams"), config: TeamsConfigSchema }),
+      z.strictObject({ ...common, type: z.literal("discord"), config: DiscordConfigSchema }),
+      z.strictObject({ ...common, type: z.literal("telegram"), config: TelegramConfigSchema }),
     ],
     { error: `must be one of ${CHANNEL_TYPES.join(", ")}` },
   )
@@ -63,10 +83,11 @@ export const UpdateChannelSchema = z
   .strictObject({
     name: name.optional(),
     // Validated against the channel's own type by the service (its messages name the type's
-    // fields); the document states the three shapes a config may take.
+    // fields); the document states the shapes a config may take.
     config: z.record(z.string(), z.unknown()).meta({ anyOf: CONFIG_SHAPES }).optional(),
     external_id,
     notify_degraded,
+    events,
   })
   .meta({
     id: "UpdateChannel",
@@ -94,6 +115,8 @@ export const ChannelSchema = z
     external_id: z.string().nullable(),
     /** Whether the channel hears `monitor.degraded` and `monitor.degraded_resolved` (extension). */
     notify_degraded: z.boolean(),
+    /** The events the channel hears (extension), in `CHANNEL_EVENTS` order. */
+    events: z.array(z.enum(CHANNEL_EVENTS)),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -112,13 +135,13 @@ export const CHANNEL_FIELDS = {
     description: "Display name, 1..120 characters, kept exactly as written; not only spaces.",
     defaultDoc: "the resource name",
   },
-  /** `webhook`, `slack` or `email`. Changing it replaces the channel. */
+  /** `webhook`, `slack`, `email`, `pagerduty`, `opsgenie`, `teams`, `discord` or `telegram`. Changing it replaces the channel. */
   type: {
     api: "type",
     type: { type: "string", enum: CHANNEL_TYPES },
     required: true,
     replaceOnChange: true,
-    description: "`webhook`, `slack` or `email`; a change replaces the channel.",
+    description: "`webhook`, `slack`, `email`, `pagerduty`, `opsgenie`, `teams`, `discord` or `telegram`; a change replaces the channel.",
   },
   /** The type's config (camelCase keys); stored as a secret. */
   config: {
@@ -148,6 +171,16 @@ export const CHANNEL_FIELDS = {
     description: "Also hear `monitor.degraded` and `monitor.degraded_resolved` (slower than a monitor's `degradedResponseMs`, and back).",
     default: false,
   },
+  /**
+   * The events the channel hears, a set: `down`, `recovered`, `degraded`, `certificate_expiring`.
+   * Default `down` and `recovered` (and `degraded` when `notifyDegraded` is set).
+   */
+  events: {
+    api: "events",
+    type: { type: "array", items: { type: "string", enum: CHANNEL_EVENTS } },
+    normal: "set",
+    description: "The events the channel hears, a set of `down`, `recovered`, `degraded`, `certificate_expiring`; default `down`, `recovered` (and `degraded` with `notifyDegraded`).",
+  },
   /** When the channel was created. */
   createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the channel was created." },
   /** When the channel last changed. */
@@ -176,4 +209,21 @@ export type EventType = (typeof EVENT_TYPES)[number];
  */
 export function canonicalConfigJson(config: Readonly<Record<string, unknown>>): string {
   return JSON.stringify(Object.fromEntries(Object.entries(config).sort(([a], [b]) => (a < b ? -1 : 1))));
+}
+
+/** The problem of `events` and `notify_degraded` both written and disagreeing about `degraded`, if so. */
+export function channelEventsConflict(events: readonly string[] | undefined | null, notifyDegraded: boolean | undefined | null): string | undefined {
+  if (!Array.isArray(events) || typeof notifyDegraded !== "boolean" || notifyDegraded === events.includes("degraded")) return undefined;
+  // An entry not known yet (a preview) or not an event (its own failure) decides nothing.
+  if (!events.every((e) => (CHANNEL_EVENTS as readonly string[]).includes(e))) return undefined;
+  return `contradicts events: ${notifyDegraded ? "add degraded to events" : "events lists degraded"}`;
+}
+
+/**
+ * The events a channel hears, from what a client wrote: `events` when given; otherwise `down` and
+ * `recovered`, and `degraded` when `notify_degraded` is set (the older flag keeps its meaning).
+ */
+export function resolveChannelEvents(events: readonly string[] | undefined | null, notifyDegraded: boolean | undefined | null): ChannelEvent[] {
+  const chosen = new Set<string>(events ?? ["down", "recovered", ...(notifyDegraded ? ["degraded"] : [])]);
+  return CHANNEL_EVENTS.filter((e) => chosen.has(e));
 }

@@ -11,3 +11,5 @@ export * from "./status-page";
 export * from "./maintenance-window";
 export * from "./monitor-extensions";
 export * from "./dry-run";
+export * from "./monitor-alerting";
+export * from "./channel-deliveries";

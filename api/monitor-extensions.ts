@@ -2,6 +2,7 @@ import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import type { ErrorDetail } from "./common";
 import type { FieldTable } from "./fields";
+import { MONITOR_ALERTING_DEFAULTS, MONITOR_ALERTING_ROWS, type MonitorAlertingSpec, monitorAlertingFields, monitorAlertingRead } from "./monitor-alerting";
 
 /**
  * Documented extensions of the monitor: heartbeat (push) and DNS monitors, certificate expiry,
@@ -35,10 +36,11 @@ export const monitorExtensionFields = {
   confirmations: z.int("must be a whole number").min(1, "must be between 1 and 10").max(10, "must be between 1 and 10"),
   /** Consecutive passed checks before a down monitor is up again. */
   recovery_confirmations: z.int("must be a whole number").min(1, "must be between 1 and 10").max(10, "must be between 1 and 10"),
+  ...monitorAlertingFields,
 };
 
 /** The extension fields as the server stores and returns them, defaults applied. */
-export interface MonitorExtensionSpec {
+export interface MonitorExtensionSpec extends MonitorAlertingSpec {
   grace_sec: number;
   ssl_expiry_days: number | null;
   verify_tls: boolean;
@@ -59,6 +61,7 @@ export const MONITOR_EXTENSION_DEFAULTS: Readonly<MonitorExtensionSpec> = Object
   dns_resolver: null,
   confirmations: 1,
   recovery_confirmations: 1,
+  ...MONITOR_ALERTING_DEFAULTS,
 });
 
 const EXT = MONITOR_EXTENSION_DEFAULTS;
@@ -130,6 +133,7 @@ export const MONITOR_EXTENSION_ROWS = {
     secret: true,
     description: "Heartbeat monitors: the secret URL the job pings (GET or POST); issued at creation.",
   },
+  ...MONITOR_ALERTING_ROWS,
 } as const satisfies FieldTable;
 
 /** The read schema of the extension fields. */
@@ -144,6 +148,7 @@ export const monitorExtensionRead = {
   recovery_confirmations: z.int(),
   /** Never in a read: the push URL is answered once, by `POST …/monitors/<id>/push-token`. */
   push_url: z.string().nullable().optional(),
+  ...monitorAlertingRead,
 };
 
 /** The normal form of one expected DNS value, so `Example.COM.` and `example.com` are one value. */

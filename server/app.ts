@@ -20,6 +20,7 @@ import { registerConnectionLimits, serverTimeouts } from "./http/timeouts";
 import "./http/types";
 import type { SendMail } from "./notify/deliver";
 import { Notifier } from "./notify/notifier";
+import { AlertScheduler } from "./notify/reminders";
 import { healthRoutes } from "./ops/health";
 import { Metrics } from "./ops/metrics";
 import { countRequests, metricsRoute } from "./ops/metrics-route";
@@ -171,10 +172,13 @@ const monitoring = fp(
         },
       },
     );
+    const alerts = new AlertScheduler(store, notifier, app.log, settings.alertTickMs);
     app.decorate("notifier", notifier);
     app.decorate("checker", checker);
     app.addHook("onReady", async () => {
       if (settings.checker) await checker.start();
+      // Reminders, escalations, and what a stopped server left pending.
+      alerts.start();
     });
     // Shutdown order: no new checks, the checks under way recorded, their notifications
     // delivered (or in the outbox), then the connections and, last (its own hook), the database.
@@ -184,6 +188,7 @@ const monitoring = fp(
     });
     app.addHook("onClose", async () => {
       await checker.stop();
+      alerts.stop();
       await notifier.drain();
       await outbound.close();
     });

@@ -46,6 +46,8 @@ export const ServerOptionsSchema = z.strictObject({
   smtpFrom: z.email().default("uptime@localhost"),
   /** Delays between delivery attempts of a notification, in milliseconds. */
   notifyRetryDelaysMs: z.array(z.int().min(0)).max(10).default([1_000, 5_000, 30_000]),
+  /** How often reminders and escalations of open incidents are computed, and pending notifications sent, in milliseconds. */
+  alertTickMs: z.int().min(50).max(60_000).default(1_000),
   /** Time for a client to send a request's headers, in milliseconds. */
   headersTimeoutMs: z.int().min(100).default(10_000),
   /** Time for a client to send a whole request (headers and body), in milliseconds; then 408. */

@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import { Agent, buildConnector } from "undici";
+import { TARGET_CONFIG_KEYS } from "../api";
 
 /**
  * The outbound policy: every connection the server makes (probes, each redirect hop, webhook and
@@ -165,12 +166,12 @@ export function outboundAgent(allowPrivate: boolean, options: OutboundOptions = 
   return new Agent({ ...agentOptions, connect });
 }
 
-/** Create/PATCH-time check of a channel config's URLs (`config.url`, `config.webhook_url`). */
+/** Create/PATCH-time check of a channel config's URLs (`config.url`, `config.webhook_url`, `config.api_url`). */
 export function channelTargetDetails(
   config: Readonly<Record<string, unknown>>,
   allowPrivate: boolean,
 ): { field: string; message: string }[] {
-  return ["url", "webhook_url"].flatMap((key) => {
+  return TARGET_CONFIG_KEYS.flatMap((key) => {
     const value = config[key];
     const why = typeof value === "string" ? targetProblem(value, allowPrivate) : undefined;
     return why ? [{ field: `config.${key}`, message: why }] : [];

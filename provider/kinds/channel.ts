@@ -6,8 +6,10 @@ import {
   CHANNEL_CONFIG_SCHEMAS,
   CHANNEL_FIELDS,
   type ChannelType,
+  channelEventsConflict,
   CreateChannelSchema,
   issuesToDetails,
+  resolveChannelEvents,
   UpdateChannelSchema,
 } from "../../api";
 import type { Connection } from "../client/connection";
@@ -88,20 +90,28 @@ export const channelKind: Kind<Channel> = {
 
   validate(inputs, complete): Failure[] {
     const issues = complete ? (CreateChannelSchema.safeParse(apiBody(inputs)).error?.issues ?? []) : knownIssues(inputs);
-    return fields.failures(issuesToDetails(issues)).map((f) => {
+    // Judged on complete inputs only: an events list with an element not known yet may still agree.
+    const conflict = complete ? channelEventsConflict(inputs.events as string[] | undefined, inputs.notifyDegraded as boolean | undefined) : undefined;
+    const details = [...issuesToDetails(issues), ...(conflict ? [{ field: "notify_degraded", message: conflict }] : [])];
+    return fields.failures(details).map((f) => {
       if (!f.property.startsWith("config.")) return f;
       const property = `config.${toCamel(f.property.slice(7))}`;
       return { property, reason: property + f.reason.slice(f.property.length) };
     });
   },
 
-  desired: (inputs) => ({ name: inputs.name, type: inputs.type, config: apiConfig(inputs.config), notify_degraded: inputs.notifyDegraded === true }),
+  // `events` left out means the server's default, which `notifyDegraded` shapes: both compare resolved.
+  desired: (inputs) => {
+    const events = resolveChannelEvents(inputs.events as string[] | undefined, inputs.notifyDegraded as boolean | undefined);
+    return { name: inputs.name, type: inputs.type, config: apiConfig(inputs.config), notify_degraded: events.includes("degraded"), events };
+  },
 
   // A live fingerprint other than the recorded one is a change, whatever config the state holds.
   actual: (outputs) => ({
     name: outputs.name,
     type: outputs.type,
     notify_degraded: outputs.notifyDegraded === true,
+    events: resolveChannelEvents((outputs.events as string[] | undefined) ?? null, outputs.notifyDegraded as boolean | undefined),
     config: typeof outputs.writtenFingerprint === "string" && outputs.writtenFingerprint !== outputs.configFingerprint
       ? { changed_outside_pulumi: outputs.configFingerprint }
       : apiConfig(outputs.config),
@@ -111,7 +121,13 @@ export const channelKind: Kind<Channel> = {
 
   createBody: apiBody,
 
-  patchBody: (inputs, changed) => fields.patch(apiBody(inputs), changed),
+  // Events removed from a program return to the default: the body names them resolved, never leaves them out.
+  patchBody: (inputs, changed) => {
+    const body = fields.patch(apiBody(inputs), changed);
+    if (!changed.includes("events") && !changed.includes("notifyDegraded")) return body;
+    const events = resolveChannelEvents(inputs.events as string[] | undefined, inputs.notifyDegraded as boolean | undefined);
+    return { ...body, events, notify_degraded: events.includes("degraded") };
+  },
 
   outputs: (api: Channel, inputs: Props, connection: Connection, previous?: Previous) => ({
     ...fields.fromApi(api),

@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { Assertion, FieldTable, FieldType, RESOURCE_FIELDS } from "../../api";
+import type { Assertion, EscalationStep, FieldTable, FieldType, RESOURCE_FIELDS } from "../../api";
 import type { ConnectionArgs } from "./options";
 
 /**
@@ -12,6 +12,7 @@ export type TsOf<T> = T extends { nullable: true } ? Plain<T> | null : Plain<T>;
 /** The TypeScript types of the tables' named object types (`ref`). */
 interface NamedTypes {
   Assertion: Assertion;
+  EscalationStep: EscalationStep;
 }
 
 type Plain<T> = T extends { ref: infer N extends keyof NamedTypes }

@@ -4,6 +4,9 @@ import type { MonitorExtensionSpec } from "../../api";
 import { assertTargetAllowed, outboundAgent, safeLookup } from "../outbound";
 import { type ProbeContext, type ProbeResult, probe } from "./probe";
 
+/** How a failure caused only by a certificate expiring soon begins: the notifier tells it apart by it. */
+export const CERT_EXPIRING_PREFIX = "certificate expires in ";
+
 type HttpsMonitor = Parameters<typeof probe>[1] & Pick<MonitorExtensionSpec, "ssl_expiry_days" | "verify_tls">;
 
 const DAY_MS = 86_400_000;
@@ -58,7 +61,7 @@ export async function probeHttps(
   const cert_expires_at = new Date(expires).toISOString();
   const daysLeft = Math.floor((expires - now) / DAY_MS);
   if (result.up && daysLeft < monitor.ssl_expiry_days) {
-    return { ...result, up: false, cert_expires_at, error: `certificate expires in ${daysLeft} days (${cert_expires_at}), fewer than ${monitor.ssl_expiry_days}` };
+    return { ...result, up: false, cert_expires_at, error: `${CERT_EXPIRING_PREFIX}${daysLeft} days (${cert_expires_at}), fewer than ${monitor.ssl_expiry_days}` };
   }
   return { ...result, cert_expires_at };
 }

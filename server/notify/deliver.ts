@@ -1,18 +1,12 @@
-import { createHmac } from "node:crypto";
 import type { Dispatcher } from "undici";
 import { request } from "undici";
-import type { EventType, Heartbeat, Monitor } from "../../api";
 import { assertTargetAllowed } from "../outbound";
 import type { Store } from "../store";
 import type { StoredChannel } from "../store/channels";
+import { type NotificationEvent, subjectOf, withoutCredentials } from "./event";
+import { vendorRequest } from "./vendors";
 
-/** The JSON body of every event a channel receives. */
-export interface NotificationEvent {
-  event: EventType;
-  occurred_at: string;
-  monitor?: Pick<Monitor, "id" | "name" | "type" | "url" | "health">;
-  heartbeat?: Heartbeat;
-}
+export type { NotificationEvent } from "./event";
 
 /** What a delivery achieved: for `channels/<id>/test` and the notifier's log. */
 export interface DeliveryResult {
@@ -20,9 +14,20 @@ export interface DeliveryResult {
   response_time_ms: number;
 }
 
-/** A failed delivery, with a reason safe to show (never the URL, which carries tokens). */
+/**
+ * A failed delivery, with a reason safe to show (never the URL, which carries tokens).
+ * `permanent`: the receiver refused the request itself (a 4xx other than 408 and 429), so the
+ * same request would be refused again: it is not retried.
+ */
 export class DeliveryError extends Error {
   readonly code = "delivery_failed";
+  constructor(
+    message: string,
+    readonly permanent = false,
+    readonly statusCode: number | null = null,
+  ) {
+    super(message);
+  }
 }
 
 /** Sends an email; set when the server has an SMTP URL. */
@@ -37,7 +42,10 @@ export interface DeliveryContext {
   timeoutMs?: number;
 }
 
-/** Delivers one event to one channel: webhook (signed), Slack, or email (recorded in the outbox). */
+/**
+ * Delivers one event to one channel: email (sent, or recorded in the outbox), or the request of
+ * the channel's type (vendors.ts) under the outbound policy.
+ */
 export async function deliver(
   ctx: DeliveryContext,
   channel: StoredChannel,
@@ -65,16 +73,7 @@ export async function deliver(
     });
     return { status_code: null, response_time_ms: elapsed() };
   }
-  const url = new URL(channel.type === "slack" ? (config.webhook_url as string) : (config.url as string));
-  const body = JSON.stringify(channel.type === "slack" ? { text: slackText(event) } : event);
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "user-agent": "pulumi-uptime-server",
-    "x-event": event.event,
-  };
-  if (channel.type === "webhook" && config.secret) {
-    headers["x-signature"] = `sha256=${createHmac("sha256", config.secret).update(body).digest("hex")}`;
-  }
+  const { url, headers, body } = vendorRequest(channel.type, config, event);
   try {
     assertTargetAllowed(url, ctx.allowPrivate);
     const timeout = ctx.timeoutMs ?? 10_000;
@@ -87,9 +86,11 @@ export async function deliver(
       bodyTimeout: timeout,
       signal: AbortSignal.timeout(timeout),
     });
-    await res.body.dump();
+    const answer = await readSome(res.body);
     if (res.statusCode < 200 || res.statusCode >= 300) {
-      throw new DeliveryError(`receiver at ${url.host} answered HTTP ${res.statusCode}`);
+      const permanent = res.statusCode >= 400 && res.statusCode < 500 && res.statusCode !== 408 && res.statusCode !== 429;
+      const why = vendorReason(answer, config);
+      throw new DeliveryError(`receiver at ${url.host} answered HTTP ${res.statusCode}${why ? `: ${why}` : ""}`, permanent, res.statusCode);
     }
     return { status_code: res.statusCode, response_time_ms: elapsed() };
   } catch (err) {
@@ -98,38 +99,34 @@ export async function deliver(
   }
 }
 
-/** The event with the monitor URL's user and password removed: receivers never see them. */
-function withoutCredentials(event: NotificationEvent): NotificationEvent {
-  if (!event.monitor?.url) return event;
+/** The first 4 KiB of an answer (a vendor's error is short; a larger body is not read whole). */
+async function readSome(body: Dispatcher.ResponseData["body"]): Promise<string> {
+  let text = "";
+  for await (const chunk of body) {
+    text += (chunk as Buffer).toString("utf8");
+    if (text.length >= 4096) {
+      body.destroy();
+      break;
+    }
+  }
+  return text.slice(0, 4096);
+}
+
+/**
+ * The reason a vendor gave for refusing: Telegram's `description`, the `message` (and `errors`)
+ * of PagerDuty, Opsgenie and Discord, or the start of a plain answer. The channel's own secrets
+ * are blanked in case a receiver echoes them.
+ */
+export function vendorReason(answer: string, config: Record<string, string>): string {
+  let reason = answer.trim();
   try {
-    const url = new URL(event.monitor.url);
-    if (!url.username && !url.password) return event;
-    url.username = "";
-    url.password = "";
-    return { ...event, monitor: { ...event.monitor, url: url.toString() } };
+    const json = JSON.parse(answer) as Record<string, unknown>;
+    const main = json.description ?? json.message ?? json.error ?? json.status;
+    const errors = json.errors === undefined ? "" : ` ${JSON.stringify(json.errors)}`;
+    if (main !== undefined) reason = `${typeof main === "string" ? main : JSON.stringify(main)}${errors}`;
   } catch {
-    return event;
+    // Not JSON: the text as it is.
   }
-}
-
-/** Slack's one message: the subject, and for a failure why it failed (its class and error). */
-function slackText(event: NotificationEvent): string {
-  const hb = event.heartbeat;
-  if (event.event !== "monitor.down" || !hb?.error) return subjectOf(event);
-  return `${subjectOf(event)}\n${hb.error_class ? `${hb.error_class}: ` : ""}${hb.error}`;
-}
-
-function subjectOf(event: NotificationEvent): string {
-  if (event.event === "test") return "Test notification from pulumi-uptime";
-  const name = event.monitor?.name ?? "monitor";
-  switch (event.event) {
-    case "monitor.down":
-      return `🔴 ${name} is down`;
-    case "monitor.degraded":
-      return `🟠 ${name} is degraded (slow)`;
-    case "monitor.degraded_resolved":
-      return `🟢 ${name} is no longer degraded`;
-    default:
-      return `🟢 ${name} is up again`;
-  }
+  for (const value of Object.values(config)) if (value.length >= 8) reason = reason.split(value).join("****");
+  return reason.replace(/\s+/g, " ").slice(0, 300);
 }

@@ -1,7 +1,11 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { EventType, Heartbeat, Monitor } from "../../api";
+import { CERT_EXPIRING_PREFIX } from "../checker/tls";
+import type { AlertRow } from "../store/alert-outbox";
+import type { StoredChannel } from "../store/channels";
 import type { ScheduledMonitor } from "../store/monitors";
-import { type DeliveryContext, deliver, type NotificationEvent } from "./deliver";
+import { type DeliveryContext, DeliveryError, deliver } from "./deliver";
+import type { NotificationEvent, NotificationKind } from "./event";
 
 /** Told how each notification ended (the server's metrics). */
 export interface DeliveryObserver {
@@ -17,14 +21,31 @@ const HEALTH_AFTER: Record<Exclude<EventType, "test">, Monitor["health"]> = {
   "monitor.degraded_resolved": "up",
 };
 
+
+/** Whether a channel hears an event (its `events`; a certificate incident also reaches `certificate_expiring`). */
+export function hears(channel: Pick<StoredChannel, "events">, event: Exclude<EventType, "test">, cause?: string): boolean {
+  switch (event) {
+    case "monitor.down":
+      return channel.events.includes("down") || (cause === "certificate_expiring" && channel.events.includes("certificate_expiring"));
+    case "monitor.up":
+      return channel.events.includes("recovered");
+    default:
+      return channel.events.includes("degraded");
+  }
+}
+
 /**
- * Delivers `monitor.down` / `monitor.up` to each of a monitor's channels, in the background:
- * retries with backoff on failure, and never blocks the checker.
+ * Delivers monitors' events to their channels, in the background: each notification is written to
+ * the alert outbox first (store/alert-outbox.ts), then sent with retries and backoff, and marked
+ * delivered or failed with the receiver's reason. A 4xx is not retried; one left pending by a
+ * stopped server is sent by the next (see AlertScheduler). Never blocks the checker.
  */
 export class Notifier {
   private closed = false;
   /** Deliveries under way or waiting to retry: drained at shutdown. */
   private readonly pending = new Set<Promise<void>>();
+  /** Outbox rows being delivered by this process: never sent twice at once. */
+  private readonly inFlight = new Set<string>();
   /** Aborted at shutdown: wakes the deliveries waiting between attempts for a last one. */
   private readonly wake = new AbortController();
 
@@ -36,21 +57,55 @@ export class Notifier {
   ) {}
 
   notify(monitor: ScheduledMonitor, event: Exclude<EventType, "test">, heartbeat: Heartbeat): void {
+    const { store } = this.ctx;
+    const incident = event === "monitor.down" || event === "monitor.up" ? store.alerts.incidentOf(monitor.id, event === "monitor.up") : undefined;
+    const cause = event === "monitor.down" && heartbeat.error?.startsWith(CERT_EXPIRING_PREFIX) ? "certificate_expiring" : undefined;
+    const kind: NotificationKind = !incident ? "notice" : event === "monitor.up" ? "resolve" : "trigger";
     const body: NotificationEvent = {
       event,
       occurred_at: heartbeat.checked_at,
       monitor: { id: monitor.id, name: monitor.name, type: monitor.type, url: monitor.url, health: HEALTH_AFTER[event] },
       heartbeat,
+      ...(incident ? { incident: { id: incident.id, started_at: new Date(incident.started_at).toISOString() }, notification: kind } : {}),
+      ...(cause ? { cause } : {}),
     };
-    // Degraded transitions go only to the channels that asked for them.
-    const degradedEvent = event === "monitor.degraded" || event === "monitor.degraded_resolved";
-    for (const channel of this.ctx.store.channels.forMonitor(monitor.id)) {
-      if (degradedEvent && !channel.notify_degraded) continue;
-      // deliverWithRetry never rejects: each failure ends in a log line.
-      const delivery = this.deliverWithRetry(this.contextFor(monitor.account_id), channel, body);
-      this.pending.add(delivery);
-      void delivery.finally(() => this.pending.delete(delivery));
+    const targets = store.channels.forMonitor(monitor.id);
+    if (incident && event === "monitor.up") {
+      // The incident is over: reminders not sent yet are moot, and channels it escalated to hear the end.
+      store.alerts.cancelPending(incident.id);
+      const linked = new Set(targets.map((c) => c.id));
+      for (const id of store.alerts.escalatedChannels(incident.id)) {
+        const channel = linked.has(id) ? undefined : store.channels.stored(monitor.account_id, id);
+        if (channel) targets.push(channel);
+      }
     }
+    const now = Date.now();
+    for (const channel of targets) {
+      if (!hears(channel, event, cause)) continue;
+      const row = store.alerts.enqueue({
+        account_id: monitor.account_id,
+        monitor_id: monitor.id,
+        channel_id: channel.id,
+        dedup: `${incident?.id ?? heartbeat.id}/${channel.id}/${kind}/0`,
+        incident_id: incident?.id ?? null,
+        kind,
+        event: body,
+        due_at: now,
+      });
+      if (row) this.send(row);
+    }
+  }
+
+  /** Sends a queued notification in the background, unless this process is sending it already. */
+  send(row: AlertRow): void {
+    if (this.closed || this.inFlight.has(row.id)) return;
+    this.inFlight.add(row.id);
+    // deliverWithRetry never rejects: each failure ends in the outbox and a log line.
+    const delivery = this.deliverWithRetry(row).finally(() => {
+      this.inFlight.delete(row.id);
+      this.pending.delete(delivery);
+    });
+    this.pending.add(delivery);
   }
 
   /** The delivery settings for one account (channel tests use them too). */
@@ -61,7 +116,7 @@ export class Notifier {
   /**
    * Flushes what is pending, for a shutdown: a delivery waiting to retry makes its last attempt
    * now, and this resolves when every delivery has ended (delivered, recorded in the outbox, or
-   * given up). Nothing is retried after it.
+   * left pending there for the next start). Nothing is retried after it.
    */
   async drain(): Promise<void> {
     this.closed = true;
@@ -82,22 +137,37 @@ export class Notifier {
     });
   }
 
-  private async deliverWithRetry(
-    ctx: DeliveryContext,
-    channel: Parameters<typeof deliver>[1],
-    event: NotificationEvent,
-  ): Promise<void> {
+  private async deliverWithRetry(row: AlertRow): Promise<void> {
+    const { alerts, channels, db } = this.ctx.store;
+    const channel = channels.stored(row.account_id, row.channel_id);
+    if (!channel) return alerts.finish(row.id, "cancelled", { reason: "channel deleted" });
+    const event = JSON.parse(row.body) as NotificationEvent;
+    const log = { channel: channel.id, event: event.event, notification: row.kind };
     for (let attempt = 0; ; attempt++) {
+      // A resolve cancels the reminders still queued: one sent after it would page again.
+      if (!db.isOpen || !alerts.isPending(row.id)) return;
       try {
-        await deliver(ctx, channel, event);
-        this.log.info({ channel: channel.id, event: event.event, attempt }, "notification delivered");
+        const result = await deliver(this.contextFor(row.account_id), channel, event);
+        if (db.isOpen) alerts.finish(row.id, "delivered", { statusCode: result.status_code });
+        this.log.info({ ...log, attempt }, "notification delivered");
         this.observer?.delivered(channel.type);
         return;
       } catch (err) {
+        const reason = (err as Error).message;
+        const statusCode = err instanceof DeliveryError ? err.statusCode : null;
         const delay = this.retryDelaysMs[attempt];
-        // Once a drain began, the attempt just made was the last.
-        if (delay === undefined || this.closed) {
-          this.log.warn({ channel: channel.id, event: event.event, reason: (err as Error).message }, "notification dropped");
+        if (!db.isOpen) return;
+        if ((err instanceof DeliveryError && err.permanent) || delay === undefined) {
+          alerts.finish(row.id, "failed", { reason, statusCode });
+          this.log.warn({ ...log, reason }, "notification dropped");
+          this.observer?.failed(channel.type);
+          return;
+        }
+        alerts.attempted(row.id, reason);
+        // Once a drain began, the attempt just made was the last here: the row stays pending,
+        // and the next start of the server sends it.
+        if (this.closed) {
+          this.log.warn({ ...log, reason }, "notification left pending for the next start");
           this.observer?.failed(channel.type);
           return;
         }

@@ -4,12 +4,14 @@ import {
   ChannelSchema,
   ChannelTestResultSchema,
   CreateChannelSchema,
+  DeliverySchema,
   envelope,
   ID_PREFIX,
   idParams,
   ListQuerySchema,
   UpdateChannelSchema,
 } from "../../api";
+import { z } from "zod";
 import { principalOf } from "../http/types";
 import { crudRoutes } from "./crud";
 import { errorResponses } from "./responses";
@@ -42,5 +44,19 @@ export async function channelRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (req) => ({ ok: true as const, data: await channels.test(principalOf(req), req.params.id) }),
+  );
+
+  if (!fastify.settings.extensions) return;
+  app.get(
+    "/api/v1/channels/:id/deliveries",
+    {
+      schema: {
+        tags: ["channels"],
+        params,
+        description: "The channel's latest 100 notifications, newest first: each one's kind, status, attempts and the receiver's reason (extension).",
+        response: { 200: envelope(z.array(DeliverySchema)), ...errorResponses("GET", { id: true }) },
+      },
+    },
+    async (req) => ({ ok: true as const, data: channels.deliveries(principalOf(req), req.params.id) }),
   );
 }

@@ -1,12 +1,16 @@
 import {
   CHANNEL_CONFIG_SCHEMAS,
   canonicalConfigJson,
+  channelEventsConflict,
   type Channel,
   type ChannelConfig,
+  type ChannelEvent,
   type ChannelTestResult,
   type CreateChannel,
+  type Delivery,
   issuesToDetails,
   type ListQuery,
+  resolveChannelEvents,
   type UpdateChannel,
 } from "../../api";
 import { ApiError, notFound, validationFailed } from "../errors";
@@ -39,8 +43,9 @@ export class ChannelService {
 
   create(principal: Principal, body: CreateChannel): Channel {
     checkConfig(body.config, this.allowPrivate);
+    const events = eventsOf(body.events, body.notify_degraded, []);
     assertExternalIdFree(this.store, "channels", principal.accountId, body.external_id);
-    return this.store.channels.create(principal.accountId, body.name, body.type, body.config, body.external_id ?? null, body.notify_degraded ?? false);
+    return this.store.channels.create(principal.accountId, body.name, body.type, body.config, body.external_id ?? null, events);
   }
 
   /** PATCH: a new name and/or a whole new config, validated against the channel's type. */
@@ -66,22 +71,28 @@ export class ChannelService {
     // A PATCH that changes nothing writes nothing: `updated_at` stays, so a client that rewrites
     // a config it cannot read back (reads mask it) leaves no trace when the value was already held.
     const externalId = body.external_id === undefined ? current.external_id : body.external_id;
-    const notifyDegraded = body.notify_degraded ?? current.notify_degraded;
+    const events = eventsOf(body.events, body.notify_degraded, current.events);
     if (
       name === current.name &&
       externalId === current.external_id &&
-      notifyDegraded === current.notify_degraded &&
+      events.join() === current.events.join() &&
       canonicalConfigJson(config) === canonicalConfigJson(current.config)
     ) {
       return this.store.channels.get(principal.accountId, id) as Channel;
     }
-    return this.store.channels.update(principal.accountId, id, name, config, body.external_id, body.notify_degraded) as Channel;
+    return this.store.channels.update(principal.accountId, id, name, config, body.external_id, events) as Channel;
   }
 
   delete(principal: Principal, id: string): Channel {
     const channel = this.store.channels.delete(principal.accountId, id);
     if (!channel) throw notFound("channel", id);
     return channel;
+  }
+
+  /** The channel's latest notifications and how they ended, newest first. */
+  deliveries(principal: Principal, id: string): Delivery[] {
+    if (!this.store.channels.get(principal.accountId, id)) throw notFound("channel", id);
+    return this.store.alerts.forChannel(id);
   }
 
   /** Delivers a `test` event now; a failure is a 502 `delivery_failed` with the reason. */
@@ -97,6 +108,23 @@ export class ChannelService {
       throw err;
     }
   }
+}
+
+/**
+ * The events a write leaves the channel with. `events` wins; `notify_degraded` alone adds or
+ * removes `degraded` (from the current events on a PATCH, from the default on a create); both
+ * given must agree.
+ */
+function eventsOf(events: readonly ChannelEvent[] | undefined, notifyDegraded: boolean | undefined, current: readonly ChannelEvent[]): ChannelEvent[] {
+  if (events !== undefined) {
+    const conflict = channelEventsConflict(events, notifyDegraded);
+    if (conflict) throw validationFailed([{ field: "notify_degraded", message: conflict }]);
+    return resolveChannelEvents(events, undefined);
+  }
+  if (current.length === 0) return resolveChannelEvents(undefined, notifyDegraded);
+  if (notifyDegraded === undefined) return [...current];
+  const rest = current.filter((e) => e !== "degraded");
+  return resolveChannelEvents(notifyDegraded ? [...rest, "degraded"] : rest, undefined);
 }
 
 /** RFC 5321 limits the part of an address before the `@` to 64 characters. */

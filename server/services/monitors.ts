@@ -9,8 +9,7 @@ import {
   READ_ONLY_FIELDS,
   type Stats,
   toMonitorSpec,
-  type UpdateMonitor,
-} from "../../api";
+  type UpdateMonitor, alertingViolations } from "../../api";
 import type { Checker } from "../checker/checker";
 import type { ServerOptions } from "../config";
 import { ApiError, notFound, validationFailed } from "../errors";
@@ -116,6 +115,13 @@ export class MonitorService {
     const existing = this.store.monitors.existingChannels(accountId, spec.channel_ids);
     spec.channel_ids.forEach((id, i) => {
       if (!existing.has(id)) details.push({ field: `channel_ids[${i}]`, message: `channel ${id} does not exist` });
+    });
+    details.push(...alertingViolations(spec, this.options.minIntervalSec));
+    spec.escalation.forEach((step, i) => {
+      const owned = this.store.monitors.existingChannels(accountId, step.channels);
+      step.channels.forEach((id, j) => {
+        if (!owned.has(id)) details.push({ field: `escalation[${i}].channels[${j}]`, message: `channel ${id} does not exist` });
+      });
     });
     if (details.length) throw validationFailed(details);
   }

@@ -1,5 +1,14 @@
 import type { DatabaseSync } from "node:sqlite";
-import { type Channel, type ChannelConfig, type ChannelType, canonicalConfigJson } from "../../api";
+import {
+  type Channel,
+  type ChannelConfig,
+  type ChannelEvent,
+  type ChannelType,
+  canonicalConfigJson,
+  PLAIN_CONFIG_KEYS,
+  resolveChannelEvents,
+  URL_CONFIG_KEYS,
+} from "../../api";
 import type { SecretBox } from "../secrets";
 import { newId, nowIso } from "./ids";
 import { afterCursor, type Page, toPage } from "./pagination";
@@ -12,6 +21,7 @@ interface ChannelRow {
   config: string;
   external_id: string | null;
   notify_degraded: number;
+  events: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -68,38 +78,38 @@ export class ChannelRepository {
     type: ChannelType,
     config: ChannelConfig,
     externalId: string | null = null,
-    notifyDegraded = false,
+    events: readonly ChannelEvent[] = resolveChannelEvents(undefined, false),
   ): Channel {
     const id = newId("chn");
     const now = nowIso();
     this.db
       .prepare(
-        "INSERT INTO channels (id, account_id, name, type, config, external_id, notify_degraded, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO channels (id, account_id, name, type, config, external_id, notify_degraded, events, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(id, accountId, name, type, this.secrets.seal(JSON.stringify(config)), externalId, notifyDegraded ? 1 : 0, now, now);
+      .run(id, accountId, name, type, this.secrets.seal(JSON.stringify(config)), externalId, events.includes("degraded") ? 1 : 0, JSON.stringify(events), now, now);
     return this.get(accountId, id) as Channel;
   }
 
-  /** Stores a new name and config; `externalId` (and `notifyDegraded`) undefined keeps the current value. */
+  /** Stores a new name, config and events; `externalId` undefined keeps the current value. */
   update(
     accountId: string,
     id: string,
     name: string,
     config: ChannelConfig,
-    externalId?: string | null,
-    notifyDegraded?: boolean,
+    externalId: string | null | undefined,
+    events: readonly ChannelEvent[],
   ): Channel | undefined {
     this.db
       .prepare(
-        "UPDATE channels SET name = ?, config = ?, external_id = iif(?, ?, external_id), notify_degraded = iif(?, ?, notify_degraded), updated_at = ? WHERE id = ? AND account_id = ?",
+        "UPDATE channels SET name = ?, config = ?, external_id = iif(?, ?, external_id), notify_degraded = ?, events = ?, updated_at = ? WHERE id = ? AND account_id = ?",
       )
       .run(
         name,
         this.secrets.seal(JSON.stringify(config)),
         externalId !== undefined ? 1 : 0,
         externalId ?? null,
-        notifyDegraded !== undefined ? 1 : 0,
-        notifyDegraded ? 1 : 0,
+        events.includes("degraded") ? 1 : 0,
+        JSON.stringify(events),
         nowIso(),
         id,
         accountId,
@@ -140,6 +150,8 @@ export class ChannelRepository {
       config_fingerprint: this.secrets.mac(`channel-config\0${row.id}\0${canonicalConfigJson(config)}`),
       external_id: row.external_id,
       notify_degraded: row.notify_degraded === 1,
+      // Rows written before `events` existed hear what `notify_degraded` said.
+      events: row.events === null ? resolveChannelEvents(undefined, row.notify_degraded === 1) : (JSON.parse(row.events) as ChannelEvent[]),
       created_at: row.created_at,
       updated_at: row.updated_at,
     };
@@ -152,12 +164,15 @@ export class ChannelRepository {
   }
 }
 
-/** URLs keep their origin only (their paths and queries carry tokens); secrets become `****`. */
+/**
+ * URLs keep their origin only (their paths and queries carry tokens); plain settings (an address,
+ * a severity, a chat id, a vendor base URL) show as they are; everything else becomes `****`.
+ */
 export function maskConfig(config: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(config)) {
-    if (key === "address") out[key] = value;
-    else if (key === "url" || key === "webhook_url") out[key] = `${new URL(value).origin}/****`;
+    if (PLAIN_CONFIG_KEYS.has(key)) out[key] = value;
+    else if (URL_CONFIG_KEYS.has(key)) out[key] = `${new URL(value).origin}/****`;
     else out[key] = "****";
   }
   return out;

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { SecretBox } from "../secrets";
+import { AlertOutboxRepository } from "./alert-outbox";
 import { ChannelRepository } from "./channels";
 import { ExternalCommits, openDatabase, schemaVersion, transaction } from "./database";
 import { ExternalIdRepository } from "./external-ids";
@@ -26,6 +27,8 @@ export class Store {
   readonly heartbeats: HeartbeatRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: OutboxRepository;
+  /** Notifications of monitors' events: queued, sent, failed (see alert-outbox.ts). */
+  readonly alerts: AlertOutboxRepository;
   readonly externalIds: ExternalIdRepository;
   readonly maintenanceWindows: MaintenanceWindowRepository;
   readonly pushTokens: PushTokenRepository;
@@ -49,6 +52,7 @@ export class Store {
     this.heartbeats = new HeartbeatRepository(db, this.health);
     this.idempotency = new IdempotencyRepository(db, secrets);
     this.outbox = new OutboxRepository(db);
+    this.alerts = new AlertOutboxRepository(db);
     this.externalIds = new ExternalIdRepository(db);
     this.maintenanceWindows = new MaintenanceWindowRepository(db);
     this.pushTokens = new PushTokenRepository(db);
@@ -97,6 +101,7 @@ export class Store {
   pruneChecks(now = Date.now()): number {
     const cutoff = now - HEARTBEAT_RETENTION_MS;
     this.health.prune(cutoff);
+    this.alerts.prune(cutoff);
     return this.heartbeats.prune(cutoff);
   }
 

@@ -168,4 +168,33 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE maintenance_windows ADD COLUMN external_id TEXT;
   CREATE UNIQUE INDEX maintenance_windows_by_external_id ON maintenance_windows (account_id, external_id) WHERE external_id IS NOT NULL;
   `,
+  // Version 6: the events each channel hears, and the alert outbox (every notification to a
+  // vendor, reminders and escalations included), so a restart neither loses nor repeats one.
+  `
+  -- JSON array of CHANNEL_EVENTS; null: down and recovered, and degraded with notify_degraded.
+  ALTER TABLE channels ADD COLUMN events TEXT;
+  CREATE TABLE alert_outbox (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+    -- What makes a notification one: <incident or heartbeat>/<channel>/<kind>/<n>. A second insert
+    -- of the same notification (a reminder computed again after a restart) is ignored.
+    dedup TEXT NOT NULL UNIQUE,
+    incident_id TEXT,
+    kind TEXT NOT NULL CHECK (kind IN ('trigger', 'reminder', 'escalation', 'resolve', 'notice')),
+    -- The event body, without channel secrets (the channel's config is read at delivery).
+    body TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'cancelled')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    due_at INTEGER NOT NULL,
+    reason TEXT,
+    status_code INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX alert_outbox_due ON alert_outbox (status, due_at);
+  CREATE INDEX alert_outbox_by_incident ON alert_outbox (incident_id);
+  CREATE INDEX alert_outbox_by_channel ON alert_outbox (channel_id, created_at);
+  `,
 ];

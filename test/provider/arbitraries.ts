@@ -4,7 +4,7 @@
  * slashes, sets in any order with repeats, defaults left out or spelled out.
  */
 import fc from "fast-check";
-import { HTTP_METHODS, METHODS_WITH_BODY } from "../../api";
+import { CHANNEL_EVENTS, HTTP_METHODS, METHODS_WITH_BODY, PAGERDUTY_SEVERITIES } from "../../api";
 
 type Props = Record<string, unknown>;
 
@@ -96,6 +96,13 @@ export function monitorInputs(channelIds: readonly string[]): fc.Arbitrary<Props
       max: maybe(fc.integer({ min: 1, max: 30_000 })),
       httpUrl,
       tcpUrl,
+      // At least the server's minimum interval (30 s by default); null means none.
+      remind: maybe(fc.oneof(fc.constant(null), fc.integer({ min: 30, max: 604_800 }))),
+      escalation: maybe(
+        channelIds.length === 0
+          ? fc.constant<Props[]>([])
+          : fc.array<Props>(fc.record({ after: fc.integer({ min: 0, max: 604_800 }), channels: fc.array(fc.constantFrom(...channelIds), { minLength: 1, maxLength: 3 }) }), { maxLength: 5 }),
+      ),
     })
     .map((g) => {
       const timeoutSec = g.timeout === undefined ? undefined : Math.min(g.timeout, g.interval - 1);
@@ -120,6 +127,8 @@ export function monitorInputs(channelIds: readonly string[]): fc.Arbitrary<Props
         degradedResponseMs: g.degraded,
         // Above the degraded threshold when both are set.
         maxResponseMs: g.max === undefined ? undefined : g.degraded === undefined ? g.max : g.degraded + g.max,
+        remindEverySec: g.remind,
+        escalation: g.escalation,
       });
     });
 }
@@ -129,12 +138,52 @@ const email = fc
   .filter(([local]) => !local.includes(".."))
   .map(([local, h, c]) => `${mixCase(local, c)}@${h}`);
 
-/** Valid Channel inputs of every type. */
-export const channelInputs: fc.Arbitrary<Props> = fc.oneof(
-  fc.record({ name: displayName, type: fc.constant("webhook"), config: fc.record({ url: httpUrl, secret: maybe(fc.string({ minLength: 16, maxLength: 40 })) }) }),
-  fc.record({ name: displayName, type: fc.constant("slack"), config: fc.record({ webhookUrl: httpUrl }) }),
-  fc.record({ name: displayName, type: fc.constant("email"), config: fc.record({ address: email }) }),
-).map((p) => strip({ ...p, config: strip(p.config as Props) }));
+/** `events` left out, or a set of channel events in any order with repeats. */
+const events = maybe(fc.array(fc.constantFrom(...CHANNEL_EVENTS), { maxLength: 6 }));
+const alnum = (min: number, max: number) => fc.stringMatching(new RegExp(`^[A-Za-z0-9]{${min},${max}}$`));
+/** A base URL without query or fragment (a vendor API override). */
+const baseUrl = httpUrl.map((u) => u.replace(/[?#].*$/, ""));
+
+/** Valid Channel inputs of every type, with `events` and `notifyDegraded` that agree. */
+export const channelInputs: fc.Arbitrary<Props> = fc
+  .tuple(
+    fc.oneof(
+      fc.record({ name: displayName, type: fc.constant("webhook"), config: fc.record({ url: httpUrl, secret: maybe(fc.string({ minLength: 16, maxLength: 40 })) }) }),
+      fc.record({ name: displayName, type: fc.constant("slack"), config: fc.record({ webhookUrl: httpUrl }) }),
+      fc.record({ name: displayName, type: fc.constant("email"), config: fc.record({ address: email }) }),
+      fc.record({
+        name: displayName,
+        type: fc.constant("pagerduty"),
+        config: fc.record({ routingKey: alnum(32, 32), severity: maybe(fc.constantFrom(...PAGERDUTY_SEVERITIES)), apiUrl: maybe(baseUrl) }),
+      }),
+      fc.record({
+        name: displayName,
+        type: fc.constant("opsgenie"),
+        config: fc.record({ apiKey: alnum(8, 40), region: maybe(fc.constantFrom("us", "eu")), priority: maybe(fc.constantFrom("P1", "P3", "P5")), apiUrl: maybe(baseUrl) }),
+      }),
+      fc.record({ name: displayName, type: fc.constantFrom("teams", "discord"), config: fc.record({ webhookUrl: httpUrl }) }),
+      fc.record({
+        name: displayName,
+        type: fc.constant("telegram"),
+        config: fc.record({
+          botToken: fc.tuple(fc.integer({ min: 1, max: 9_999_999_999 }), alnum(35, 40)).map(([id, t]) => `${id}:${t}`),
+          chatId: fc.oneof(fc.integer({ min: -1_000_000_000_000, max: 1_000_000_000 }).map(String), fc.stringMatching(/^@[A-Za-z][A-Za-z0-9_]{4,20}$/)),
+          apiUrl: maybe(baseUrl),
+        }),
+      }),
+    ),
+    events,
+    maybe(fc.boolean()),
+  )
+  .map(([p, ev, degraded]) =>
+    strip({
+      ...p,
+      config: strip(p.config as Props),
+      events: ev,
+      // With `events` written, `notifyDegraded` may only repeat what they say.
+      notifyDegraded: ev === undefined ? degraded : degraded === undefined ? undefined : ev.includes("degraded"),
+    }),
+  );
 
 /** Valid StatusPage inputs; `monitorIds` from existing monitors. */
 export function statusPageInputs(monitorIds: readonly string[]): fc.Arbitrary<Props> {

@@ -37,7 +37,8 @@ describe("import: names", () => {
 describe("import: declarations", () => {
   const channel: Channel = {
     id: "chn_1", name: "Hooks", type: "webhook", config: { url: "https://h.example.com/****", secret: "****" },
-    config_fingerprint: "x", external_id: null, notify_degraded: false, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z",
+    config_fingerprint: "x", external_id: null, notify_degraded: false, events: ["down", "recovered"],
+    created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z",
   };
   const page: StatusPage = {
     id: "sp_1", slug: "public", title: "Public", description: null, monitor_ids: ["mon_1", "mon_2"], external_id: null,

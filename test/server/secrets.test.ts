@@ -15,6 +15,11 @@ const SECRETS = {
   header: "Bearer hdr-secret-7a7a7a",
   body: "body-secret-4242",
   idemBody: "idem-secret-1357",
+  pagerDuty: "pdroutingkey0000000000000000a1b2",
+  opsgenie: "0b1c2d3e-opsgenie-key-5555",
+  teamsSig: "teamssig-77d1e0f3",
+  discordToken: "discordtoken-ab12cd34",
+  telegramToken: "4242424242:telegram-bot-secret-abcdefghijklmnop",
 };
 
 /** Every file of the database (db, -wal, -shm) and how often each secret occurs in them. */
@@ -56,6 +61,18 @@ describe("secrets at rest", () => {
         config: { webhook_url: `https://hooks.slack.com/services/${SECRETS.slackToken}` },
       });
       expect(slack.status).toBe(201);
+      const vendors = [
+        { type: "pagerduty", config: { routing_key: SECRETS.pagerDuty } },
+        { type: "opsgenie", config: { api_key: SECRETS.opsgenie, region: "eu" } },
+        { type: "teams", config: { webhook_url: `https://prod-01.westus.logic.azure.com/workflows/1/triggers/manual/paths/invoke?sig=${SECRETS.teamsSig}` } },
+        { type: "discord", config: { webhook_url: `https://discord.com/api/webhooks/1/${SECRETS.discordToken}` } },
+        { type: "telegram", config: { bot_token: SECRETS.telegramToken, chat_id: "-100123" } },
+      ];
+      for (const v of vendors) {
+        const created = await s.call("POST", "/api/v1/channels", { name: v.type, ...v });
+        expect(created.status, JSON.stringify(created.body)).toBe(201);
+        expect(JSON.stringify(created.body)).not.toMatch(/pdroutingkey|opsgenie-key|teamssig|discordtoken|telegram-bot-secret/);
+      }
       const monitor = await s.call(
         "POST",
         "/api/v1/monitors",

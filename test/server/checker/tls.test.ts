@@ -32,6 +32,21 @@ describe("certificate checks of https monitors", () => {
     for (const m of [soon, fine]) await s.call("DELETE", `/api/v1/monitors/${m.id}`);
   });
 
+  it("a channel with certificate_expiring hears an incident the expiry opened, and no other failure", async () => {
+    const channel = (
+      await s.call("POST", "/api/v1/channels", { name: "certs", type: "webhook", config: { url: `${s.receiver.url}/certs` }, events: ["certificate_expiring"] })
+    ).body.data;
+    const expiring = await create({ verify_tls: false, ssl_expiry_days: 14, channel_ids: [channel.id] });
+    const untrusted = await create({ channel_ids: [channel.id] });
+    await eventually(async () => (await monitor(expiring.id)).health === "down" && (await monitor(untrusted.id)).health === "down");
+    const heard = await eventually(async () => s.receiver.received.filter((r) => r.path === "/certs").length > 0 && s.receiver.received.filter((r) => r.path === "/certs"));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(heard.map((r) => JSON.parse(r.body))).toEqual([
+      expect.objectContaining({ event: "monitor.down", cause: "certificate_expiring", monitor: expect.objectContaining({ id: expiring.id }) }),
+    ]);
+    for (const m of [expiring, untrusted]) await s.call("DELETE", `/api/v1/monitors/${m.id}`);
+  });
+
   it("verifies certificates by default: a self-signed one is down", async () => {
     const strict = await create({});
     expect(strict).toMatchObject({ verify_tls: true, ssl_expiry_days: null });

@@ -1,0 +1,155 @@
+import type { DatabaseSync } from "node:sqlite";
+import type { Delivery } from "../../api";
+import { type NotificationEvent, type NotificationKind, withoutCredentials } from "../notify/event";
+import { newId } from "./ids";
+
+/** One notification to one channel: queued, delivered, failed (with the receiver's reason) or cancelled. */
+export interface AlertRow {
+  id: string;
+  account_id: string;
+  monitor_id: string;
+  channel_id: string;
+  dedup: string;
+  incident_id: string | null;
+  kind: NotificationKind;
+  body: string;
+  status: "pending" | "delivered" | "failed" | "cancelled";
+  attempts: number;
+  due_at: number;
+  reason: string | null;
+  status_code: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** What a new notification needs; `dedup` makes it one (a second insert is ignored). */
+export interface NewAlert {
+  account_id: string;
+  monitor_id: string;
+  channel_id: string;
+  dedup: string;
+  incident_id: string | null;
+  kind: NotificationKind;
+  event: NotificationEvent;
+  due_at: number;
+}
+
+/**
+ * The alert outbox: every notification a monitor's events cause, written before it is sent and
+ * marked when it ends. A notification is identified by its `dedup` key (incident, channel, kind,
+ * number), so a reminder computed again after a restart is not queued twice, and a pending one
+ * left by a stopped server is sent by the next.
+ */
+export class AlertOutboxRepository {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /**
+   * Queues a notification; undefined when one with its dedup key already exists. The monitor URL's
+   * credentials are dropped first: the row is stored as it is, not sealed.
+   */
+  enqueue(alert: NewAlert, now = Date.now()): AlertRow | undefined {
+    const id = newId("evt");
+    const result = this.db
+      .prepare(
+        `INSERT INTO alert_outbox (id, account_id, monitor_id, channel_id, dedup, incident_id, kind, body, status, attempts, due_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (dedup) DO NOTHING`,
+      )
+      .run(id, alert.account_id, alert.monitor_id, alert.channel_id, alert.dedup, alert.incident_id, alert.kind, JSON.stringify(withoutCredentials(alert.event)), alert.due_at, now, now);
+    return result.changes === 1 ? this.get(id) : undefined;
+  }
+
+  get(id: string): AlertRow | undefined {
+    return this.db.prepare("SELECT * FROM alert_outbox WHERE id = ?").get(id) as AlertRow | undefined;
+  }
+
+  /**
+   * Pending notifications due by `now`, oldest first; one per incident and channel at a time (the
+   * earliest), so a channel hears an incident's notifications in order even when a restarted
+   * server finds several due at once.
+   */
+  due(now: number, limit = 100): AlertRow[] {
+    return this.db
+      .prepare(
+        `SELECT * FROM alert_outbox a WHERE status = 'pending' AND due_at <= ?
+         AND NOT EXISTS (SELECT 1 FROM alert_outbox b WHERE b.status = 'pending' AND b.channel_id = a.channel_id
+           AND b.incident_id = a.incident_id AND (b.due_at < a.due_at OR (b.due_at = a.due_at AND b.created_at < a.created_at)))
+         ORDER BY due_at, id LIMIT ?`,
+      )
+      .all(now, limit) as unknown as AlertRow[];
+  }
+
+  /** Whether the notification is still to be sent (not cancelled by a resolve meanwhile). */
+  isPending(id: string): boolean {
+    return (this.db.prepare("SELECT status FROM alert_outbox WHERE id = ?").get(id) as { status: string } | undefined)?.status === "pending";
+  }
+
+  /** Records an attempt that will be retried (the reason kept for the record). */
+  attempted(id: string, reason: string, now = Date.now()): void {
+    this.db.prepare("UPDATE alert_outbox SET attempts = attempts + 1, reason = ?, updated_at = ? WHERE id = ?").run(reason, now, id);
+  }
+
+  /** Marks how a notification ended. */
+  finish(id: string, status: "delivered" | "failed" | "cancelled", outcome: { reason?: string; statusCode?: number | null } = {}, now = Date.now()): void {
+    this.db
+      .prepare("UPDATE alert_outbox SET status = ?, attempts = attempts + iif(? = 'cancelled', 0, 1), reason = ?, status_code = ?, updated_at = ? WHERE id = ?")
+      .run(status, status, outcome.reason ?? null, outcome.statusCode ?? null, now, id);
+  }
+
+  /** Cancels an incident's pending reminders and escalations (it is resolved). */
+  cancelPending(incidentId: string, now = Date.now()): void {
+    this.db
+      .prepare("UPDATE alert_outbox SET status = 'cancelled', updated_at = ? WHERE incident_id = ? AND status = 'pending' AND kind IN ('reminder', 'escalation')")
+      .run(now, incidentId);
+  }
+
+  /** The channels an incident escalated to (so its resolve reaches them too), or (`trigger`) that heard it open. */
+  escalatedChannels(incidentId: string, kind: "escalation" | "trigger" = "escalation"): string[] {
+    return (
+      this.db
+        .prepare("SELECT DISTINCT channel_id FROM alert_outbox WHERE incident_id = ? AND kind = ? AND status != 'cancelled' ORDER BY channel_id")
+        .all(incidentId, kind) as { channel_id: string }[]
+    ).map((r) => r.channel_id);
+  }
+
+  /** A channel's latest notifications, newest first (the record of deliveries). */
+  forChannel(channelId: string, limit = 100): Delivery[] {
+    const rows = this.db
+      .prepare("SELECT * FROM alert_outbox WHERE channel_id = ? ORDER BY created_at DESC, id DESC LIMIT ?")
+      .all(channelId, limit) as unknown as AlertRow[];
+    return rows.map((r) => ({
+      id: r.id,
+      monitor_id: r.monitor_id,
+      incident_id: r.incident_id,
+      kind: r.kind,
+      event: (JSON.parse(r.body) as NotificationEvent).event,
+      status: r.status,
+      attempts: r.attempts,
+      status_code: r.status_code,
+      reason: r.reason,
+      created_at: new Date(r.created_at).toISOString(),
+      updated_at: new Date(r.updated_at).toISOString(),
+    }));
+  }
+
+  /** Open incidents of active monitors: what reminders and escalations are computed from. */
+  openIncidents(): { id: string; monitor_id: string; started_at: number }[] {
+    return this.db
+      .prepare(
+        "SELECT i.id, i.monitor_id, i.started_at FROM incidents i JOIN monitors m ON m.id = i.monitor_id WHERE i.ended_at IS NULL AND m.status = 'active'",
+      )
+      .all() as { id: string; monitor_id: string; started_at: number }[];
+  }
+
+  /** The monitor's open incident, or (`closed`) the one that closed last. */
+  incidentOf(monitorId: string, closed: boolean): { id: string; started_at: number } | undefined {
+    const sql = closed
+      ? "SELECT id, started_at FROM incidents WHERE monitor_id = ? AND ended_at IS NOT NULL ORDER BY ended_at DESC, id DESC LIMIT 1"
+      : "SELECT id, started_at FROM incidents WHERE monitor_id = ? AND ended_at IS NULL ORDER BY started_at DESC LIMIT 1";
+    return this.db.prepare(sql).get(monitorId) as { id: string; started_at: number } | undefined;
+  }
+
+  /** Deletes ended notifications older than `cutoff` (ms). */
+  prune(cutoff: number): void {
+    this.db.prepare("DELETE FROM alert_outbox WHERE status != 'pending' AND updated_at < ?").run(cutoff);
+  }
+}

@@ -1,0 +1,62 @@
+import { rmSync } from "node:fs";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
+import { startVendorReceiver, type VendorReceiver } from "../../server/testing";
+import { startServer, type TestServer } from "../support/server";
+import { programCopy } from "./programs";
+
+const SECRETS = {
+  routingKey: "EngineRoutingKey0000000000000a1b",
+  opsgenieKey: "engine-opsgenie-key-0c0ffee",
+  botToken: "987654321:engine-telegram-bot-token-abcdefghij",
+};
+
+describe("vendor channels through the real engine", () => {
+  let s: TestServer;
+  let v: VendorReceiver;
+  let engine: OfflineEngine;
+  let stack: Stack;
+  let workDir: string;
+
+  beforeAll(async () => {
+    s = await startServer();
+    v = await startVendorReceiver();
+    engine = await offlineEngine();
+    workDir = programCopy("test/engine/programs/alert-channels").workDir;
+    stack = await engine.stack(workDir);
+    await stack.setAllConfig({
+      "uptime:baseUrl": { value: s.url },
+      "uptime:apiKey": { value: s.key, secret: true },
+      vendorUrl: { value: v.url },
+      routingKey: { value: SECRETS.routingKey, secret: true },
+      opsgenieKey: { value: SECRETS.opsgenieKey, secret: true },
+      botToken: { value: SECRETS.botToken, secret: true },
+      teamsUrl: { value: v.teamsUrl, secret: true },
+      discordUrl: { value: v.discordUrl, secret: true },
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
+    engine?.dispose();
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
+    await v?.close();
+    await s?.close();
+  });
+
+  it("creates one channel of each vendor type, previews clean, keeps no plaintext secret in state, and destroys", async () => {
+    const up = await stack.up({ onOutput: (l) => process.stdout.write(l) });
+    expect(up.summary.resourceChanges).toMatchObject({ create: 8 });
+    const monitor = (await s.call("GET", `/api/v1/monitors/${up.outputs.monitorId?.value}`)).body.data;
+    expect(monitor).toMatchObject({ remind_every_sec: 600, escalation: [{ after: 900 }] });
+    const preview = await stack.preview();
+    expect(preview.changeSummary).toEqual({ same: 8 });
+    const state = JSON.stringify(await stack.exportStack());
+    for (const secret of [...Object.values(SECRETS), "TEAMS-SIG-SECRET", "DISCORD-TOKEN-SECRET"]) expect(state).not.toContain(secret);
+    const destroyed = await stack.destroy();
+    expect(destroyed.summary.resourceChanges).toMatchObject({ delete: 8 });
+    expect((await s.call("GET", "/api/v1/channels")).body.data).toEqual([]);
+  });
+});
