@@ -55,6 +55,15 @@ const events = z
   .optional();
 const common = { name, external_id, notify_degraded, events };
 
+/**
+ * `notify_degraded` and `events` written together agree about `degraded` (see
+ * `channelEventsConflict`): stated in the document, as JSON Schema can say it.
+ */
+const EVENTS_AGREE = [true, false].map((notify) => ({
+  if: { required: ["notify_degraded", "events"], properties: { notify_degraded: { const: notify } } },
+  then: { properties: { events: notify ? { contains: { const: "degraded" } } : { not: { contains: { const: "degraded" } } } } },
+}));
+
 /** The body of `POST /api/v1/channels`: `config` depends on `type`. */
 export const CreateChannelSchema = z
   .discriminatedUnion(
@@ -71,7 +80,7 @@ export const CreateChannelSchema = z
     ],
     { error: `must be one of ${CHANNEL_TYPES.join(", ")}` },
   )
-  .meta({ id: "CreateChannel" });
+  .meta({ id: "CreateChannel", allOf: EVENTS_AGREE });
 export type CreateChannel = z.infer<typeof CreateChannelSchema>;
 export type ChannelConfig = CreateChannel["config"];
 
@@ -91,6 +100,7 @@ export const UpdateChannelSchema = z
   })
   .meta({
     id: "UpdateChannel",
+    allOf: EVENTS_AGREE,
     description:
       "A new name and/or a whole new config. A PATCH whose values equal what the channel holds writes nothing: updated_at stays.",
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ExternalIdSchema } from "./common";
+import { documentOnlyMeta, ExternalIdSchema } from "./common";
 import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, MONITOR_TYPES, type MonitorType, monitorFields } from "./monitor";
 
 /**
@@ -18,7 +18,12 @@ export function monitorBodySchemas(minIntervalSec: number = MIN_INTERVAL_SEC) {
     .int("must be a whole number of seconds")
     .min(minIntervalSec, `must be between ${minIntervalSec} and ${MAX_INTERVAL_SEC}`)
     .max(MAX_INTERVAL_SEC, `must be at most ${MAX_INTERVAL_SEC}`);
-  const flat = { ...monitorFields, interval_sec };
+  // Reminders no more often than checks may run. The server checks that after the schema, with
+  // its other rules (all reported at once); the document states this server's floor.
+  const remindAtLeast = monitorFields.remind_every_sec.unwrap().clone();
+  documentOnlyMeta.add(remindAtLeast, { minimum: minIntervalSec });
+  const remind_every_sec = remindAtLeast.nullable();
+  const flat = { ...monitorFields, interval_sec, remind_every_sec };
   const create = z
     .strictObject(
       Object.fromEntries(Object.entries(flat).map(([k, rule]) => [k, REQUIRED.has(k) ? rule : rule.optional()])) as {
@@ -34,7 +39,7 @@ export function monitorBodySchemas(minIntervalSec: number = MIN_INTERVAL_SEC) {
     .extend({ url: f.url.unwrap().meta({ format: "uri" }).nullable().optional(), dns_resolver: resolver() });
   const documentedCreate = z.discriminatedUnion(
     "type",
-    MONITOR_TYPES.map((type) => variant(type, interval_sec)) as unknown as [z.ZodObject, ...z.ZodObject[]],
+    MONITOR_TYPES.map((type) => variant(type, interval_sec, remind_every_sec)) as unknown as [z.ZodObject, ...z.ZodObject[]],
   );
   return { create, update, documentedCreate };
 }
@@ -63,7 +68,7 @@ function probeUrl() {
 }
 
 /** One type's body: its own fields, and `null` (or `[]`) alone for fields of other types. */
-function variant(type: MonitorType, interval_sec: z.ZodType) {
+function variant(type: MonitorType, interval_sec: z.ZodType, remind_every_sec: z.ZodType) {
   const probed = PROBED.has(type);
   const shape = {
     name: f.name,
@@ -91,6 +96,8 @@ function variant(type: MonitorType, interval_sec: z.ZodType) {
     dns_resolver: type === "dns" ? resolver() : nothing,
     confirmations: f.confirmations.optional(),
     recovery_confirmations: f.recovery_confirmations.optional(),
+    remind_every_sec: remind_every_sec.optional(),
+    escalation: f.escalation.optional(),
     external_id: ExternalIdSchema.optional(),
   };
   return z.strictObject(shape).meta({ title: `${type} monitor`, allOf: crossFieldRules(type) });

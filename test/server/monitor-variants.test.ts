@@ -28,6 +28,10 @@ const POOLS = {
   dns_expected_values: [[], ["1.2.3.4"], ["2001:db8::1"], ["10 mx.example.com"], ["example.com"]],
   dns_resolver: [null, "1.1.1.1", "1.1.1.1:53", "[2001:db8::1]:53", "2001:db8::1", "resolver"],
   confirmations: [2],
+  // Below the server's floor (a rule the document states per server) or not.
+  remind_every_sec: [null, 3600, 1],
+  // An escalation step naming a channel must name one that exists: a rule no schema states.
+  escalation: [[], [{ after: -1, channels: ["chn_x"] }]],
 } as const;
 
 /** A body of one type with up to four other fields: as many valid bodies as refused ones. */

@@ -7,7 +7,7 @@
 export const UNPREVENTABLE = {
   /** A `cursor` this server never handed out (cursors are opaque by contract). */
   cursor: "an opaque cursor the server never issued",
-  /** An id (in the path, or `channel_ids`/`monitor_ids` in a body) naming nothing of this account. */
+  /** An id (in the path, or `channel_ids`/`monitor_ids`/an escalation's `channels` in a body) naming nothing of this account. */
   missing_id: "an id that must exist",
   /** A channel test whose delivery really fails: nothing is reachable in the test's network namespace. */
   delivery: "a channel test whose delivery really fails (502)",
@@ -92,7 +92,7 @@ const TYPED_MONITOR_FIELDS = /^(url|keyword|assertions|ssl_expiry_days|dns_expec
 
 function detailKind(d: { field: string; message: string }, operation: string): Kind {
   if (d.field === "cursor" && d.message === "is not a cursor returned by this API") return "cursor";
-  if (/^(channel_ids|monitor_ids)\[\d+\]$/.test(d.field) && / does not exist$/.test(d.message)) return "missing_id";
+  if (/^(channel_ids|monitor_ids|escalation\[\d+\]\.channels)\[\d+\]$/.test(d.field) && / does not exist$/.test(d.message)) return "missing_id";
   if (d.field === "timeout_sec" && /^must be less than interval_sec \(\d+\)$/.test(d.message)) return "order";
   if (d.field === "degraded_response_ms" && /^must be less than max_response_ms \(\d+\)$/.test(d.message)) return "order";
   if (d.field === "ends_at" && /^must be after the start \(/.test(d.message)) return "order";
