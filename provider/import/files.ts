@@ -32,10 +32,22 @@ export const packageJson = (name: string) =>
     2,
   )}\n`;
 
-/** tsconfig.json of the generated project. */
+/** tsconfig.json of the generated project: the one `pulumi new typescript` writes. */
 export const tsconfigJson = `${JSON.stringify(
   {
-    compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node16", skipLibCheck: true, types: ["node"] },
+    compilerOptions: {
+      strict: true,
+      outDir: "bin",
+      target: "es2020",
+      module: "commonjs",
+      moduleResolution: "node",
+      sourceMap: true,
+      experimentalDecorators: true,
+      pretty: true,
+      noFallthroughCasesInSwitch: true,
+      noImplicitReturns: true,
+      forceConsistentCasingInFileNames: true,
+    },
     files: ["index.ts"],
   },
   null,

@@ -73,7 +73,8 @@ describe("pulumi-uptime import", () => {
   beforeAll(async () => {
     s = await startServer();
     proxy = await startFaultProxy(s.url);
-    engine = await offlineEngine();
+    // The generated program is type-checked as it runs, as a user's `pulumi up` would.
+    engine = await offlineEngine({ typeCheck: true });
     secrets = await seedAccount(s);
   });
   afterAll(async () => {
