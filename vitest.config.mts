@@ -2,7 +2,8 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Tests that measure time (scheduler lag, slow clients, rate-limit pacing, shutdown within a
- * bound): they run first, one file at a time, with nothing else on the machine.
+ * bound): one file at a time, with nothing else on the machine. A project of one worker at
+ * group order 0 is Vitest's sequential group, which runs after the other groups.
  */
 const TIMED = [
   "test/server/checker/**/*.test.ts",
