@@ -15,6 +15,8 @@ export interface VendorRequest {
   /** The parsed JSON body (undefined when it was not JSON). */
   body: unknown;
   status: number;
+  /** When it was recorded (ms since the epoch). */
+  at: number;
   /** Why the receiver refused it, as the vendor would have said. */
   problems: string[];
 }
@@ -134,7 +136,7 @@ export async function startVendorReceiver(): Promise<VendorReceiver> {
       answer(vendor, method, path, body);
     });
     function answer(vendor: Vendor | "unknown", method: string, path: string, body: unknown): void {
-      const record = (status: number, problems: string[]) => received.push({ vendor, method, path, headers: req.headers, body, status, problems });
+      const record = (status: number, problems: string[]) => received.push({ vendor, method, path, headers: req.headers, body, status, at: Date.now(), problems });
       if (vendor === "unknown") {
         record(404, ["no vendor endpoint here"]);
         send(res, 404, { message: "Not Found" });

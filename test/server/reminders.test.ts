@@ -94,6 +94,46 @@ describe("reminders and escalation on every vendor, across restarts", () => {
 
 });
 
+describe("reminders and escalation in a maintenance window", () => {
+  it("skips the reminders due inside it and sends an escalation step reached inside it when it ends", async () => {
+    const v = await startVendorReceiver();
+    const target = await startTarget();
+    const s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [50], alertTickMs: 100 });
+    try {
+      const channel = async (who: Who) => (await s.call("POST", "/api/v1/channels", { name: who, type: "pagerduty", config: vendorConfig(v, "pagerduty", who) })).body.data.id;
+      const [primary, oncall] = [await channel("primary"), await channel("oncall")];
+      const steps = (who: Who) => v.of("pagerduty").map((r) => ({ ...stepOf("pagerduty", r), at: r.at })).filter((x) => x.who === who);
+      target.healthy = false;
+      const monitor = (
+        await s.call("POST", "/api/v1/monitors", {
+          name: "db", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1, channel_ids: [primary], remind_every_sec: 2, escalation: [{ after: 3, channels: [oncall] }],
+        })
+      ).body.data;
+      await eventually(async () => steps("primary").length === 1);
+      // Reminders 1 and 2 (at 2 and 4 s) and the escalation (at 3 s) fall inside the window.
+      const endsAt = Date.now() + 4_500;
+      const window = await s.call("POST", "/api/v1/maintenance-windows", {
+        name: "db upgrade", monitor_ids: [monitor.id], starts_at: new Date(Date.now() - 1_000).toISOString(), ends_at: new Date(endsAt).toISOString(), time_zone: "UTC",
+      });
+      expect(window.status, JSON.stringify(window.body)).toBe(201);
+      await sleep(endsAt - 300 - Date.now());
+      expect(v.of("pagerduty").length).toBe(1);
+      await eventually(async () => steps("oncall").length >= 1 && steps("primary").some((x) => x.step.startsWith("reminder")));
+      const escalation = steps("oncall")[0];
+      expect(escalation?.step).toBe("escalation#1");
+      expect(escalation?.at).toBeGreaterThanOrEqual(endsAt);
+      target.healthy = true;
+      await eventually(async () => steps("primary").at(-1)?.step === "resolve" && steps("oncall").at(-1)?.step === "resolve");
+      expect(steps("primary").map((x) => x.step)).toEqual(["trigger", "reminder#3", "resolve"]);
+      expect(steps("oncall").map((x) => x.step)).toEqual(["escalation#1", "reminder#3", "resolve"]);
+    } finally {
+      await s.close();
+      await v.close();
+      await target.close();
+    }
+  });
+});
+
 describe("reminder and escalation settings", () => {
   it("refuses reminders more often than the server's minimum interval, and an escalation to an unknown channel", async () => {
     const s = await startServer({ minIntervalSec: 30 });
