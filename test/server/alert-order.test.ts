@@ -67,6 +67,7 @@ describe("the order of one incident's notifications on one channel", () => {
     await sleep(500);
     expect(stepsOf("oncall").map((x) => `${x.step}:${x.status}`)).toEqual(["trigger:202", "reminder#1:503", "resolve:202"]);
     const kinds = (await s.call("GET", `/api/v1/channels/${channel.id}/deliveries`)).body.data.map((d: { kind: string; status: string }) => `${d.kind}:${d.status}`);
-    expect(kinds.sort()).toEqual(["reminder:cancelled", "resolve:delivered", "trigger:delivered"]);
+    // (A second reminder may have come due meanwhile: it is cancelled too, never sent.)
+    expect([...new Set(kinds)].sort()).toEqual(["reminder:cancelled", "resolve:delivered", "trigger:delivered"]);
   });
 });

@@ -106,12 +106,12 @@ describe("reminders and escalation in a maintenance window", () => {
       target.healthy = false;
       const monitor = (
         await s.call("POST", "/api/v1/monitors", {
-          name: "db", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1, channel_ids: [primary], remind_every_sec: 2, escalation: [{ after: 3, channels: [oncall] }],
+          name: "db", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1, channel_ids: [primary], remind_every_sec: 3, escalation: [{ after: 4, channels: [oncall] }],
         })
       ).body.data;
       await eventually(async () => steps("primary").length === 1);
-      // Reminders 1 and 2 (at 2 and 4 s) and the escalation (at 3 s) fall inside the window.
-      const endsAt = Date.now() + 4_500;
+      // Reminders 1 and 2 (at 3 and 6 s) and the escalation (at 4 s) fall inside the window.
+      const endsAt = Date.now() + 7_000;
       const window = await s.call("POST", "/api/v1/maintenance-windows", {
         name: "db upgrade", monitor_ids: [monitor.id], starts_at: new Date(Date.now() - 1_000).toISOString(), ends_at: new Date(endsAt).toISOString(), time_zone: "UTC",
       });
