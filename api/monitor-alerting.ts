@@ -6,7 +6,12 @@ import type { FieldTable } from "./fields";
  * while an incident stays open, `remind_every_sec` repeats the alert to the monitor's channels,
  * and each escalation step, `after` seconds into the incident, also alerts its `channels`.
  * Both are computed from the incident's start, so a restarted server sends the one due now.
+ * A maintenance window covering the monitor silences both (MAINTENANCE_NOTE).
  */
+
+/** What a maintenance window does to reminders and escalation (in the API's and the provider's docs). */
+const MAINTENANCE_NOTE =
+  "A maintenance window covering the monitor silences them: a reminder due inside it is skipped, and an escalation step reached inside it is sent when it ends if the incident is still open.";
 
 /** One escalation step: `after` seconds down, also notify `channels` (channel ids). */
 export const EscalationStepSchema = z.strictObject({
@@ -20,9 +25,17 @@ export type EscalationStep = z.infer<typeof EscalationStepSchema>;
 /** The writable fields (spread into the monitor's extension fields). */
 export const monitorAlertingFields = {
   /** Seconds between reminders while the monitor stays down; null (default) none. At least the server's minimum interval. */
-  remind_every_sec: z.int("must be a whole number of seconds").min(1, "must be at least 1").max(604_800, "must be at most 604800 (7 days)").nullable(),
+  remind_every_sec: z
+    .int("must be a whole number of seconds")
+    .min(1, "must be at least 1")
+    .max(604_800, "must be at most 604800 (7 days)")
+    .nullable()
+    .meta({ description: `Seconds between reminders while the monitor stays down; null (default) none. ${MAINTENANCE_NOTE}` }),
   /** Escalation steps, at most 5. */
-  escalation: z.array(EscalationStepSchema).max(5, "must have at most 5 steps"),
+  escalation: z
+    .array(EscalationStepSchema)
+    .max(5, "must have at most 5 steps")
+    .meta({ description: `Escalation steps: \`after\` seconds into an incident, also alert \`channels\`. ${MAINTENANCE_NOTE}` }),
 };
 
 /** The fields as stored and returned, defaults applied. */
@@ -46,7 +59,7 @@ export const MONITOR_ALERTING_ROWS = {
   remindEverySec: {
     api: "remind_every_sec",
     type: { type: "integer", nullable: true },
-    description: "Seconds between reminders while the monitor stays down (at least the server's minimum interval); none by default.",
+    description: "Seconds between reminders while the monitor stays down (at least the server's minimum interval); none by default. None is sent during a maintenance window.",
     default: null,
   },
   /** Escalation steps: `{ after: <seconds down>, channels: [<channel id>…] }`, at most 5. */
@@ -61,7 +74,7 @@ export const MONITOR_ALERTING_ROWS = {
         requiredProperties: ["after", "channels"],
       },
     },
-    description: "Escalation steps: `{ after: <seconds down>, channels: [<channel id>…] }`, at most 5; each also alerts its channels.",
+    description: "Escalation steps: `{ after: <seconds down>, channels: [<channel id>…] }`, at most 5; each also alerts its channels (a step reached during a maintenance window, when it ends).",
     default: [],
   },
 } as const satisfies FieldTable;

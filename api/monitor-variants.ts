@@ -22,7 +22,7 @@ export function monitorBodySchemas(minIntervalSec: number = MIN_INTERVAL_SEC) {
   // its other rules (all reported at once); the document states this server's floor.
   const remindAtLeast = monitorFields.remind_every_sec.unwrap().clone();
   documentOnlyMeta.add(remindAtLeast, { minimum: minIntervalSec });
-  const remind_every_sec = remindAtLeast.nullable();
+  const remind_every_sec = remindAtLeast.nullable().meta(monitorFields.remind_every_sec.meta() ?? {});
   const flat = { ...monitorFields, interval_sec, remind_every_sec };
   const create = z
     .strictObject(

@@ -38,10 +38,17 @@ type Plain<T> = T extends { ref: infer N extends keyof NamedTypes }
  * `boolean` or an enum takes an `Output<boolean>` (an apply's result), not only `Output<true>`.
  */
 type InputOf<T> = [T] extends [readonly (infer E)[]]
-  ? pulumi.Input<pulumi.Input<E>[]>
+  ? pulumi.Input<pulumi.Input<ItemInput<E>>[]>
   : [T] extends [Record<string, infer V>]
     ? pulumi.Input<Record<string, pulumi.Input<V>>>
     : pulumi.Input<T>;
+
+/**
+ * An escalation step takes inputs in its fields: `{ after: 300, channels: [pager.id] }` names
+ * channels by their Outputs. (Assertions stay plain: an Input around `source` would lose the
+ * narrowing that tells which fields each source allows.)
+ */
+type ItemInput<E> = [E] extends [EscalationStep] ? { [K in keyof EscalationStep]: InputOf<EscalationStep[K]> } : E;
 
 type Row = { type: FieldType; required?: boolean; outputOnly?: boolean };
 type WithResource<T> = T & Pick<typeof RESOURCE_FIELDS, "adopt" | "connection" | "endpoint">;

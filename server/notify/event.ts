@@ -42,14 +42,26 @@ export function subjectOf(event: NotificationEvent): string {
   }
 }
 
-/** Lines that say why: the failure, the target, since when. */
+/**
+ * Lines that say why: the failure, the target, since when, and which incident (and which reminder
+ * or escalation step of it) this is — chat channels have no dedup key, so people match a resolve
+ * to its alert by the incident id.
+ */
 export function detailsOf(event: NotificationEvent): string[] {
   const lines: string[] = [];
   const hb = event.heartbeat;
   if (event.event === "monitor.down" && hb?.error) lines.push(`${hb.error_class ? `${hb.error_class}: ` : ""}${hb.error}`);
   if (event.monitor?.url) lines.push(event.monitor.url);
   if (event.incident && event.event === "monitor.down") lines.push(`Down since ${event.incident.started_at}`);
+  if (event.incident) lines.push(`Incident ${event.incident.id}${ordinalOf(event)}`);
   return lines;
+}
+
+/** Which reminder or escalation step of its incident a notification is (empty for the others). */
+function ordinalOf(event: NotificationEvent): string {
+  if (event.notification === "reminder" && event.reminder !== undefined) return ` · reminder ${event.reminder}`;
+  if (event.notification === "escalation" && event.escalation !== undefined) return ` · escalation step ${event.escalation}`;
+  return "";
 }
 
 /** The event with the monitor URL's user and password removed: receivers never see them. */

@@ -46,6 +46,13 @@ export class Notifier {
   private readonly pending = new Set<Promise<void>>();
   /** Outbox rows being delivered by this process: never sent twice at once. */
   private readonly inFlight = new Set<string>();
+  /**
+   * The latest delivery of each incident on each channel: the next starts when it ends, so a
+   * reminder a slow receiver is still taking lands before the resolve (a vendor would reopen).
+   */
+  private readonly lanes = new Map<string, Promise<void>>();
+  /** Deliveries of each lane waiting between attempts: a resolve wakes them (see wakeLanes). */
+  private readonly sleepers = new Map<string, Set<() => void>>();
   /** Aborted at shutdown: wakes the deliveries waiting between attempts for a last one. */
   private readonly wake = new AbortController();
 
@@ -73,6 +80,7 @@ export class Notifier {
     if (incident && event === "monitor.up") {
       // The incident is over: reminders not sent yet are moot, and channels it escalated to hear the end.
       store.alerts.cancelPending(incident.id);
+      this.wakeLanes(incident.id);
       const linked = new Set(targets.map((c) => c.id));
       for (const id of store.alerts.escalatedChannels(incident.id)) {
         const channel = linked.has(id) ? undefined : store.channels.stored(monitor.account_id, id);
@@ -96,16 +104,31 @@ export class Notifier {
     }
   }
 
-  /** Sends a queued notification in the background, unless this process is sending it already. */
+  /**
+   * Sends a queued notification in the background, unless this process is sending it already;
+   * one of an incident waits for the channel's previous one of that incident to end.
+   */
   send(row: AlertRow): void {
     if (this.closed || this.inFlight.has(row.id)) return;
     this.inFlight.add(row.id);
+    const lane = laneOf(row);
+    const before = (lane && this.lanes.get(lane)) || Promise.resolve();
     // deliverWithRetry never rejects: each failure ends in the outbox and a log line.
-    const delivery = this.deliverWithRetry(row).finally(() => {
+    const delivery = before.then(() => this.deliverWithRetry(row, lane)).finally(() => {
       this.inFlight.delete(row.id);
       this.pending.delete(delivery);
+      if (lane && this.lanes.get(lane) === delivery) this.lanes.delete(lane);
     });
+    if (lane) this.lanes.set(lane, delivery);
     this.pending.add(delivery);
+  }
+
+  /**
+   * Wakes an incident's deliveries waiting to retry: once it resolved, a cancelled reminder stops
+   * now and a trigger makes its next attempt now, instead of holding the resolve behind a backoff.
+   */
+  private wakeLanes(incidentId: string): void {
+    for (const [lane, wakers] of this.sleepers) if (lane.startsWith(`${incidentId}/`)) for (const wake of wakers) wake();
   }
 
   /** The delivery settings for one account (channel tests use them too). */
@@ -124,20 +147,25 @@ export class Notifier {
     await Promise.allSettled([...this.pending]);
   }
 
-  private sleep(ms: number): Promise<void> {
+  private sleep(ms: number, lane: string | undefined): Promise<void> {
     if (this.closed) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       timer.unref();
+      const wakers = lane ? (this.sleepers.get(lane) ?? new Set()) : undefined;
+      if (lane && wakers) this.sleepers.set(lane, wakers.add(done));
+      const sleepers = this.sleepers;
       function done() {
         clearTimeout(timer);
+        wakers?.delete(done);
+        if (lane && wakers?.size === 0) sleepers.delete(lane);
         resolve();
       }
       this.wake.signal.addEventListener("abort", done, { once: true });
     });
   }
 
-  private async deliverWithRetry(row: AlertRow): Promise<void> {
+  private async deliverWithRetry(row: AlertRow, lane: string | undefined): Promise<void> {
     const { alerts, channels, db } = this.ctx.store;
     const channel = channels.stored(row.account_id, row.channel_id);
     if (!channel) return alerts.finish(row.id, "cancelled", { reason: "channel deleted" });
@@ -171,8 +199,13 @@ export class Notifier {
           this.observer?.failed(channel.type);
           return;
         }
-        await this.sleep(delay * (0.5 + Math.random()));
+        await this.sleep(delay * (0.5 + Math.random()), lane);
       }
     }
   }
+}
+
+/** The lane of a notification: its incident on its channel (a degraded notice has none). */
+function laneOf(row: Pick<AlertRow, "incident_id" | "channel_id">): string | undefined {
+  return row.incident_id === null ? undefined : `${row.incident_id}/${row.channel_id}`;
 }

@@ -10,6 +10,11 @@ import { hears, type Notifier } from "./notifier";
  * escalation steps reached — and queues it in the alert outbox under a key that makes it one
  * (incident, channel, kind, number): a tick after a restart queues what the stopped server did not,
  * and nothing twice. Then it sends what is pending and due.
+ *
+ * A maintenance window silences them, as it silences the checks: while one covers the monitor
+ * nothing is queued or sent, a reminder due inside a window is skipped (the next one after it
+ * follows the schedule), and an escalation step reached inside a window is sent when the window
+ * ends, if the incident is still open then.
  */
 export class AlertScheduler {
   private timer?: NodeJS.Timeout;
@@ -39,11 +44,20 @@ export class AlertScheduler {
     if (this.running || !this.store.db.isOpen) return;
     this.running = true;
     try {
+      const silenced = new Map<string, boolean>();
+      const inMaintenance = (monitorId: string) => {
+        if (!silenced.has(monitorId)) silenced.set(monitorId, this.store.maintenanceWindows.inMaintenance(monitorId, now));
+        return silenced.get(monitorId) as boolean;
+      };
       for (const incident of this.store.alerts.openIncidents()) {
         const monitor = this.store.monitors.find(incident.monitor_id);
-        if (monitor) this.queueDue(monitor, incident, now);
+        if (monitor && !inMaintenance(monitor.id)) this.queueDue(monitor, incident, now);
       }
-      for (const row of this.store.alerts.due(now)) this.notifier.send(row);
+      for (const row of this.store.alerts.due(now)) {
+        // One queued before the window began (a restart's leftover) waits for its end.
+        if ((row.kind === "reminder" || row.kind === "escalation") && inMaintenance(row.monitor_id)) continue;
+        this.notifier.send(row);
+      }
     } catch (err) {
       this.log.error({ err }, "alert scheduling failed");
     } finally {
@@ -99,6 +113,7 @@ export class AlertScheduler {
     const n = Math.floor(elapsed / every);
     if (n < 1) return;
     const due = incident.started_at + n * every;
+    if (this.store.maintenanceWindows.inMaintenance(monitor.id, due)) return;
     // Those who heard the incident open (a certificate_expiring-only channel included) and those it escalated to.
     const heard = new Set([...linkedIds, ...alerts.escalatedChannels(incident.id, "trigger")]);
     for (const id of [...heard, ...escalated]) {

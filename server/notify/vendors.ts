@@ -114,7 +114,14 @@ function opsgenieAlert(config: Record<string, string>, event: NotificationEvent)
     source: "pulumi-uptime",
     entity: event.monitor?.name,
     tags: ["pulumi-uptime", event.event],
-    details: { monitor_id: event.monitor?.id ?? "", notification: event.notification ?? "trigger" },
+    // Opsgenie's details are a map of strings.
+    details: {
+      monitor_id: event.monitor?.id ?? "",
+      notification: event.notification ?? "trigger",
+      ...(event.incident ? { incident_id: event.incident.id } : {}),
+      ...(event.reminder !== undefined ? { reminder: String(event.reminder) } : {}),
+      ...(event.escalation !== undefined ? { escalation: String(event.escalation) } : {}),
+    },
   };
 }
 

@@ -22,17 +22,13 @@ export interface AlertRow {
   updated_at: number;
 }
 
-/** What a new notification needs; `dedup` makes it one (a second insert is ignored). */
-export interface NewAlert {
-  account_id: string;
-  monitor_id: string;
-  channel_id: string;
-  dedup: string;
-  incident_id: string | null;
-  kind: NotificationKind;
+/**
+ * What a new notification needs: the row's own fields, and the event its body is made of;
+ * `dedup` makes it one (a second insert is ignored).
+ */
+export type NewAlert = Pick<AlertRow, "account_id" | "monitor_id" | "channel_id" | "dedup" | "incident_id" | "kind" | "due_at"> & {
   event: NotificationEvent;
-  due_at: number;
-}
+};
 
 /**
  * The alert outbox: every notification a monitor's events cause, written before it is sent and

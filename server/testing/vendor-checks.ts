@@ -29,7 +29,7 @@ export function pagerDutyProblems(body: unknown): string[] {
   return out;
 }
 
-/** Opsgenie create: message (≤130), alias (≤512), priority P1..P5. */
+/** Opsgenie create: message (≤130), alias (≤512), priority P1..P5, details a map of strings. */
 export function opsgenieCreateProblems(body: unknown): string[] {
   if (!isObject(body)) return ["Request body must be a JSON object."];
   const out: string[] = [];
@@ -38,6 +38,7 @@ export function opsgenieCreateProblems(body: unknown): string[] {
   if (body.description !== undefined && (typeof body.description !== "string" || body.description.length > 15_000)) out.push("Description must be at most 15000 characters.");
   if (body.priority !== undefined && !/^P[1-5]$/.test(body.priority as string)) out.push("Priority should be one of [P1, P2, P3, P4, P5].");
   if (body.tags !== undefined && !(Array.isArray(body.tags) && body.tags.every((t) => typeof t === "string"))) out.push("Tags must be strings.");
+  if (body.details !== undefined && !(isObject(body.details) && Object.values(body.details).every((v) => typeof v === "string"))) out.push("Details must be a map of strings.");
   return out;
 }
 

@@ -15,6 +15,8 @@ export interface VendorRequest {
   /** The parsed JSON body (undefined when it was not JSON). */
   body: unknown;
   status: number;
+  /** When it was recorded (ms since the epoch). */
+  at: number;
   /** Why the receiver refused it, as the vendor would have said. */
   problems: string[];
 }
@@ -39,6 +41,12 @@ export interface VendorReceiver {
   of(vendor: Vendor): VendorRequest[];
   /** Answers the next `times` requests for `vendor` with `answer` (default 1). */
   answerNext(vendor: Vendor, answer: VendorAnswer, times?: number): void;
+  /**
+   * Holds the next request for `vendor` unanswered until `release()`: a slow vendor. It is judged
+   * and recorded when released, as a vendor takes an event when it accepts it; `arrived` resolves
+   * when it came in.
+   */
+  holdNext(vendor: Vendor): { arrived: Promise<void>; release(): void };
   /** Resolves when `vendor` has got `count` requests (rejects after `timeoutMs`). */
   waitFor(vendor: Vendor, count: number, timeoutMs?: number): Promise<VendorRequest[]>;
   close(): Promise<void>;
@@ -108,6 +116,7 @@ export async function startVendorReceiver(): Promise<VendorReceiver> {
   const received: VendorRequest[] = [];
   const scripted = new Map<Vendor, VendorAnswer[]>();
   const waiters = new Set<() => void>();
+  const holds = new Map<Vendor, { arrive(answer: () => void): void }[]>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -122,7 +131,12 @@ export async function startVendorReceiver(): Promise<VendorReceiver> {
         body = undefined;
       }
       const vendor = vendorOf(method, path);
-      const record = (status: number, problems: string[]) => received.push({ vendor, method, path, headers: req.headers, body, status, problems });
+      const hold = vendor === "unknown" ? undefined : holds.get(vendor)?.shift();
+      if (hold) return void hold.arrive(() => answer(vendor as Vendor, method, path, body));
+      answer(vendor, method, path, body);
+    });
+    function answer(vendor: Vendor | "unknown", method: string, path: string, body: unknown): void {
+      const record = (status: number, problems: string[]) => received.push({ vendor, method, path, headers: req.headers, body, status, at: Date.now(), problems });
       if (vendor === "unknown") {
         record(404, ["no vendor endpoint here"]);
         send(res, 404, { message: "Not Found" });
@@ -132,13 +146,13 @@ export async function startVendorReceiver(): Promise<VendorReceiver> {
           record(next.status, []);
           send(res, next.status, next.body, next.headers);
         } else {
-          const answer = judge(vendor, path, req.headers, body);
-          record(answer.status, answer.problems);
-          send(res, answer.status, answer.body);
+          const verdict = judge(vendor, path, req.headers, body);
+          record(verdict.status, verdict.problems);
+          send(res, verdict.status, verdict.body);
         }
       }
       for (const w of waiters) w();
-    });
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -153,6 +167,27 @@ export async function startVendorReceiver(): Promise<VendorReceiver> {
       const list = scripted.get(vendor) ?? [];
       for (let i = 0; i < times; i++) list.push(answer);
       scripted.set(vendor, list);
+    },
+    holdNext(vendor) {
+      let arrived!: () => void;
+      let answer: (() => void) | undefined;
+      let released = false;
+      const list = holds.get(vendor) ?? [];
+      list.push({
+        arrive(a) {
+          answer = a;
+          arrived();
+          if (released) a();
+        },
+      });
+      holds.set(vendor, list);
+      return {
+        arrived: new Promise<void>((resolve) => (arrived = resolve)),
+        release() {
+          released = true;
+          answer?.();
+        },
+      };
     },
     waitFor: (vendor, count, timeoutMs = 15_000) =>
       new Promise((resolve, reject) => {

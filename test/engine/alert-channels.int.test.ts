@@ -51,7 +51,8 @@ describe("vendor channels through the real engine", () => {
     const up = await stack.up({ onOutput: (l) => process.stdout.write(l) });
     expect(up.summary.resourceChanges).toMatchObject({ create: 8 });
     const monitor = (await s.call("GET", `/api/v1/monitors/${up.outputs.monitorId?.value}`)).body.data;
-    expect(monitor).toMatchObject({ remind_every_sec: 600, escalation: [{ after: 900 }] });
+    const genieId = (up.outputs.channelIds?.value as string[])[1];
+    expect(monitor).toMatchObject({ remind_every_sec: 600, escalation: [{ after: 900, channels: [genieId] }] });
     const preview = await stack.preview();
     expect(preview.changeSummary).toEqual({ same: 8 });
     // The state files as the backend keeps them (an export through the Automation API decrypts).

@@ -2,106 +2,139 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startVendorReceiver, type VendorReceiver, type VendorRequest } from "../../server/testing";
+import { startVendorReceiver, type Vendor, type VendorReceiver } from "../../server/testing";
 import { newKey, startServer, type TestServer } from "../support/server";
 import { eventually, startTarget, type Target } from "../support/target";
+import { stepOf, VENDORS, vendorConfig, type Who } from "../support/vendor-steps";
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- vendor payloads read as JSON
-
-const PRIMARY = "Primary0Key00000000000000000000a";
-const ONCALL = "Oncall00Key00000000000000000000b";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A PagerDuty request as `action[:notification[#n]]`, e.g. `trigger:reminder#2`. */
-const step = (r: VendorRequest): string => {
-  const body = r.body as Json;
-  const details = body.payload?.custom_details ?? {};
-  const n = details.reminder ?? details.escalation;
-  return body.event_action === "resolve" ? "resolve" : `${details.notification}${n === undefined ? "" : `#${n}`}`;
-};
-
-describe("reminders and escalation", () => {
+/**
+ * One monitor alerts a channel of every vendor and escalates to a second one of each; the server
+ * stops before the first reminder and again after the second. Each vendor's record is then read
+ * back from its own payloads (test/support/vendor-steps.ts).
+ */
+describe("reminders and escalation on every vendor, across restarts", () => {
   const dir = mkdtempSync(join(tmpdir(), "uptime-reminders-"));
   let v: VendorReceiver;
   let target: Target;
+  let incidentId: string;
+  const steps = (vendor: Vendor, who: Who) => v.of(vendor).map((r) => stepOf(vendor, r)).filter((x) => x.who === who);
+  const everyVendor = (pred: (vendor: Vendor) => boolean) => VENDORS.every(pred);
+  const has = (vendor: Vendor, who: Who, step: string) => steps(vendor, who).some((x) => x.step === step);
+
   beforeAll(async () => {
     v = await startVendorReceiver();
     target = await startTarget();
-  });
+    const db = join(dir, "alerts.db");
+    const key = newKey();
+    const start = () => startServer({ db, devKey: key, checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [50], alertTickMs: 100 });
+    let s: TestServer = await start();
+    try {
+      const channel = async (vendor: Vendor, who: Who) =>
+        (await s.call("POST", "/api/v1/channels", { name: `${vendor}-${who}`, type: vendor, config: vendorConfig(v, vendor, who) })).body.data.id as string;
+      const primary = await Promise.all(VENDORS.map((x) => channel(x, "primary")));
+      const oncall = await Promise.all(VENDORS.map((x) => channel(x, "oncall")));
+      target.healthy = false;
+      const created = await s.call("POST", "/api/v1/monitors", {
+        name: "checkout", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1,
+        channel_ids: primary, remind_every_sec: 3, escalation: [{ after: 4, channels: oncall }],
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body.data).toMatchObject({ remind_every_sec: 3, escalation: [{ after: 4, channels: oncall }] });
+
+      // Down: the trigger. The server stops before the first reminder is due…
+      await eventually(async () => everyVendor((x) => has(x, "primary", "trigger")));
+      const triggeredAt = Date.now();
+      await s.close();
+      await sleep(triggeredAt + 3_300 - Date.now());
+      // …and the next one sends it (and, past 4 s, the escalation), once.
+      s = await start();
+      await eventually(async () => everyVendor((x) => has(x, "primary", "reminder#2") && has(x, "oncall", "escalation#1"))).catch((err) => {
+        console.log("requests so far:", v.received.map((r) => [r.vendor, r.status, r.vendor === "unknown" ? r.path : stepOf(r.vendor, r)]));
+        throw err;
+      });
+      // A restart right after a reminder does not send it again.
+      await s.close();
+      s = await start();
+      await sleep(800);
+      target.healthy = true;
+      await eventually(async () => everyVendor((x) => has(x, "primary", "resolve") && has(x, "oncall", "resolve")));
+      incidentId = (await s.call("GET", `/api/v1/channels/${primary[0]}/deliveries`)).body.data[0].incident_id;
+      await sleep(500);
+    } finally {
+      await s.close();
+      target.healthy = true;
+    }
+  }, 120_000);
   afterAll(async () => {
     await v.close();
     await target.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("remind, escalate and resolve with one dedup key, across restarts, with no alert lost or repeated", async () => {
-    const db = join(dir, "alerts.db");
-    const key = newKey();
-    const start = () => startServer({ db, devKey: key, checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [50], alertTickMs: 100 });
-    const sent = (routingKey: string) => v.of("pagerduty").filter((r) => (r.body as Json).routing_key === routingKey);
-    let s: TestServer = await start();
-    try {
-      const pd = async (name: string, routing_key: string) =>
-        (await s.call("POST", "/api/v1/channels", { name, type: "pagerduty", config: { routing_key, api_url: v.url } })).body.data;
-      const primary = await pd("primary", PRIMARY);
-      const oncall = await pd("on-call", ONCALL);
-      target.healthy = false;
-      const created = await s.call("POST", "/api/v1/monitors", {
-        name: "checkout",
-        type: "http",
-        url: target.url,
-        interval_sec: 2,
-        timeout_sec: 1,
-        channel_ids: [primary.id],
-        remind_every_sec: 3,
-        escalation: [{ after: 4, channels: [oncall.id] }],
-      });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-      expect(created.body.data).toMatchObject({ remind_every_sec: 3, escalation: [{ after: 4, channels: [oncall.id] }] });
-
-      // Down: the trigger. The server stops before the first reminder is due…
-      await eventually(async () => sent(PRIMARY).length === 1);
-      const triggeredAt = Date.now();
-      await s.close();
-      await sleep(triggeredAt + 3_300 - Date.now());
-      // …and the next one sends it (and, past 4 s, the escalation), once.
-      s = await start();
-      await eventually(async () => sent(PRIMARY).some((r) => step(r) === "reminder#1") && sent(ONCALL).length >= 1).catch((err) => {
-        console.log("pagerduty requests so far:", v.of("pagerduty").map((r) => [(r.body as Json).routing_key, step(r), r.status]));
-        throw err;
-      });
-      await eventually(async () => sent(PRIMARY).some((r) => step(r) === "reminder#2"));
-      // A restart right after a reminder does not send it again.
-      await s.close();
-      s = await start();
-      await sleep(800);
-      target.healthy = true;
-      await eventually(async () => sent(PRIMARY).some((r) => step(r) === "resolve") && sent(ONCALL).some((r) => step(r) === "resolve"));
-      await sleep(500);
-
-      for (const r of v.of("pagerduty")) expect(r.problems).toEqual([]);
-      const primarySteps = sent(PRIMARY).map(step);
-      const oncallSteps = sent(ONCALL).map(step);
-      console.log({ primarySteps, oncallSteps });
-      expect(primarySteps[0]).toBe("trigger");
-      expect(primarySteps.at(-1)).toBe("resolve");
-      expect(oncallSteps[0]).toBe("escalation#1");
-      expect(oncallSteps.at(-1)).toBe("resolve");
-      // Reminders numbered 1, 2, … each sent once: the one due while the server was stopped came
-      // when it started again, none was repeated by a restart.
-      const reminders = primarySteps.filter((x) => x.startsWith("reminder"));
-      expect(reminders).toEqual(reminders.map((_, i) => `reminder#${i + 1}`));
-      expect(reminders.length).toBeGreaterThanOrEqual(2);
-      expect(new Set(oncallSteps).size).toBe(oncallSteps.length);
-      // One incident: one dedup key everywhere.
-      const keys = new Set(v.of("pagerduty").map((r) => (r.body as Json).dedup_key));
-      expect(keys.size).toBe(1);
-    } finally {
-      await s.close();
-      target.healthy = true;
-    }
+  it.each(VENDORS)("%s hears trigger, reminders, escalation and resolve of one incident, none lost or repeated", (vendor) => {
+    for (const r of v.of(vendor)) expect(r.problems, `${vendor} refused ${r.path}`).toEqual([]);
+    const primary = steps(vendor, "primary").map((x) => x.step);
+    const oncall = steps(vendor, "oncall").map((x) => x.step);
+    // Reminders numbered 1, 2, … each sent once: the one due while the server was stopped came
+    // when it started again, none was repeated by a restart.
+    const reminders = primary.slice(1, -1);
+    expect(primary[0]).toBe("trigger");
+    expect(reminders).toEqual(reminders.map((_, i) => `reminder#${i + 1}`));
+    expect(reminders.length).toBeGreaterThanOrEqual(2);
+    expect(primary.at(-1)).toBe("resolve");
+    // The escalated channel: the step once, then the reminders after it, then the resolve.
+    expect(oncall[0]).toBe("escalation#1");
+    expect(oncall.slice(1, -1)).toEqual(reminders.filter((x) => oncall.includes(x)));
+    expect(oncall.at(-1)).toBe("resolve");
+    // One incident: one key (dedup key, alias, or the id in the message) everywhere.
+    expect(new Set(v.of(vendor).map((r) => stepOf(vendor, r).incident))).toEqual(new Set([incidentId]));
   });
 
+});
+
+describe("reminders and escalation in a maintenance window", () => {
+  it("skips the reminders due inside it and sends an escalation step reached inside it when it ends", async () => {
+    const v = await startVendorReceiver();
+    const target = await startTarget();
+    const s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [50], alertTickMs: 100 });
+    try {
+      const channel = async (who: Who) => (await s.call("POST", "/api/v1/channels", { name: who, type: "pagerduty", config: vendorConfig(v, "pagerduty", who) })).body.data.id;
+      const [primary, oncall] = [await channel("primary"), await channel("oncall")];
+      const steps = (who: Who) => v.of("pagerduty").map((r) => ({ ...stepOf("pagerduty", r), at: r.at })).filter((x) => x.who === who);
+      target.healthy = false;
+      const monitor = (
+        await s.call("POST", "/api/v1/monitors", {
+          name: "db", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1, channel_ids: [primary], remind_every_sec: 3, escalation: [{ after: 4, channels: [oncall] }],
+        })
+      ).body.data;
+      await eventually(async () => steps("primary").length === 1);
+      // Reminders 1 and 2 (at 3 and 6 s) and the escalation (at 4 s) fall inside the window.
+      const endsAt = Date.now() + 7_000;
+      const window = await s.call("POST", "/api/v1/maintenance-windows", {
+        name: "db upgrade", monitor_ids: [monitor.id], starts_at: new Date(Date.now() - 1_000).toISOString(), ends_at: new Date(endsAt).toISOString(), time_zone: "UTC",
+      });
+      expect(window.status, JSON.stringify(window.body)).toBe(201);
+      await sleep(endsAt - 300 - Date.now());
+      expect(v.of("pagerduty").length).toBe(1);
+      await eventually(async () => steps("oncall").length >= 1 && steps("primary").some((x) => x.step.startsWith("reminder")));
+      const escalation = steps("oncall")[0];
+      expect(escalation?.step).toBe("escalation#1");
+      expect(escalation?.at).toBeGreaterThanOrEqual(endsAt);
+      target.healthy = true;
+      await eventually(async () => steps("primary").at(-1)?.step === "resolve" && steps("oncall").at(-1)?.step === "resolve");
+      expect(steps("primary").map((x) => x.step)).toEqual(["trigger", "reminder#3", "resolve"]);
+      expect(steps("oncall").map((x) => x.step)).toEqual(["escalation#1", "reminder#3", "resolve"]);
+    } finally {
+      await s.close();
+      await v.close();
+      await target.close();
+    }
+  });
+});
+
+describe("reminder and escalation settings", () => {
   it("refuses reminders more often than the server's minimum interval, and an escalation to an unknown channel", async () => {
     const s = await startServer({ minIntervalSec: 30 });
     try {

@@ -26,8 +26,8 @@ const api = new uptime.Monitor("api", {
   intervalSec: 60,
   channelIds: [pager.id, teams.id, discord.id, telegram.id],
   remindEverySec: 600,
-  // A step names channel ids: one known after its channel is created.
-  escalation: [genie.id.apply((id) => ({ after: 900, channels: [id] }))],
+  // A step names its channels by their ids as Outputs, known after each channel is created.
+  escalation: [{ after: 900, channels: [genie.id] }],
 });
 
 export const monitorId = api.id;
