@@ -61,6 +61,8 @@ export function describeNativeProgram(title: string, options: NativeProgramOptio
       const up = await stack.up();
       expect(up.summary.resourceChanges).toMatchObject({ create: 3 });
       const out = await outputs();
+      // The program's getMonitor lookup (the plugin's Invoke) found the monitor it created.
+      expect(out.lookedUpUrl).toBe("https://example.com/health");
       expect((await live(`/api/v1/monitors/${out.monitorId}`)).data).toMatchObject({
         name: "api",
         interval_sec: 60,

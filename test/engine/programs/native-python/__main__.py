@@ -4,7 +4,12 @@ import pulumi_uptime as uptime
 
 config = pulumi.Config()
 
-hooks = uptime.Channel("hooks", type="webhook", config={"url": config.require_secret("hookUrl")})
+# Each channel type's config is a class of its own: its keys typed and documented.
+hooks = uptime.Channel(
+    "hooks",
+    type="webhook",
+    config=uptime.ChannelConfigArgs(webhook=uptime.WebhookConfigArgs(url=config.require_secret("hookUrl"))),
+)
 
 api = uptime.Monitor(
     "api",
@@ -23,6 +28,10 @@ api = uptime.Monitor(
     tags=["api", "prod"],
 )
 
+# A function of the plugin: the monitor as the service holds it.
+found = uptime.get_monitor_output(id=api.id)
+
+pulumi.export("lookedUpUrl", found.url)
 pulumi.export("channelId", hooks.id)
 pulumi.export("monitorId", api.id)
 pulumi.export("health", api.health)
