@@ -63,7 +63,7 @@ function configType(type: (typeof CHANNEL_TYPES)[number]): FieldType {
   return {
     type: "object",
     ref: `${pascal(type)}Config`,
-    description: `The config of a \`${type}\` channel.`,
+    description: `Config of the \`${type}\` channel type.`,
     properties,
     requiredProperties: (json.required ?? []).map(toCamel),
   };
