@@ -61,6 +61,11 @@ export interface Field {
   readonly default?: unknown;
   /** The default in words, when it is not a constant (`the resource name`). */
   readonly defaultDoc?: string;
+  /**
+   * The default in words when it depends on other inputs (`default` is then its usual value):
+   * a schema then states no constant default, which would be wrong in the other cases.
+   */
+  readonly dynamicDefault?: string;
 }
 
 /** A kind's table: property name → row. */

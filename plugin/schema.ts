@@ -26,13 +26,17 @@ const isPrimitive = (v: unknown) => typeof v === "string" || typeof v === "numbe
  * The default a schema states: a constant one, never one that depends on other inputs (a
  * `defaultDoc` says how) nor `null` (none).
  */
-export const schemaDefault = (row: Field): unknown => (row.outputOnly || row.defaultDoc !== undefined || !isPrimitive(row.default) ? undefined : row.default);
+export const schemaDefault = (row: Field): unknown =>
+  row.outputOnly || row.defaultDoc !== undefined || row.dynamicDefault !== undefined || !isPrimitive(row.default) ? undefined : row.default;
 
 /** Whether the service always returns a value: not nullable, not defaulting to `null`. */
 export const alwaysSet = (row: Field): boolean => !row.type.nullable && row.default !== null;
 
 /** The schema's description of a row: its rule, and a default in words. */
-export const describe = (row: Field): string => `${row.description}${row.defaultDoc ? ` Default: ${row.defaultDoc}.` : ""}`;
+export const describe = (row: Field): string => {
+  const words = row.dynamicDefault ?? row.defaultDoc;
+  return `${row.description}${words ? ` Default: ${words}.` : ""}`;
+};
 
 /** A property of resource `owner` (or of a function's inputs/outputs). */
 export function property(types: TypeRegistry, owner: string, prop: string, row: Field): Json {

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { FieldType } from "../api";
 import { toCamel } from "../provider/kinds/values";
+import { RESULT_DOCS } from "./result-docs";
 import { pascal } from "./schema-types";
 
 interface Json {
@@ -35,7 +36,11 @@ function convert(node: Json, defs: Record<string, Json>, name: string): FieldTyp
   if (type === "array") return { type, items: convert(node.items as Json, defs, name.replace(/s$/, "")), ...nullable, ...description };
   if (type !== "object") return { type, ...(node.enum ? { enum: node.enum } : {}), ...nullable, ...description };
   const properties = Object.fromEntries(
-    Object.entries(node.properties ?? {}).map(([k, p]) => [toCamel(k), convert(p, defs, `${name}${pascal(k)}`)]),
+    Object.entries(node.properties ?? {}).map(([k, p]) => {
+      const t = convert(p, defs, `${name}${pascal(k)}`);
+      const doc = t.description ?? RESULT_DOCS[`${name}.${toCamel(k)}`];
+      return [toCamel(k), doc ? { ...t, description: doc } : t];
+    }),
   );
   return { type, ref: name, properties, requiredProperties: (node.required ?? []).map(toCamel), ...nullable, ...description };
 }

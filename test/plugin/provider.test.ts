@@ -113,3 +113,30 @@ describe("the native plugin's typed shapes and functions against a real server",
     await expect(provider.invoke!("uptime:index:getMonitor", { id: "mon_missing" })).rejects.toThrow(/no Monitor with id mon_missing/);
   });
 });
+
+describe("the native plugin's check of values of the wrong type (what an untyped Python call sends)", () => {
+  let s: TestServer;
+  const provider = uptimeProvider(PLUGIN_KINDS, "0.0.0");
+  beforeAll(async () => {
+    s = await startServer();
+    await provider.configure({ baseUrl: s.url, apiKey: s.key });
+  });
+  afterAll(() => s.close());
+
+  it("fails the preview naming each property and its rule: scalars, enums, object types, a channel type's config", async () => {
+    const monitor = await provider.check!(URN, {}, {
+      type: "http",
+      url: "https://shop.example.com/",
+      intervalSec: "sixty",
+      method: "FETCH",
+      followRedirects: "yes",
+      assertions: [{ source: "json_body", property: "$.ok", comparison: "equals", target: 5 }],
+      escalation: [{ after: "soon", channels: ["chn_1"] }],
+    });
+    const named = (monitor.failures ?? []).map((f) => f.property).sort();
+    expect(named).toEqual(["assertions[0].target", "escalation[0].after", "followRedirects", "intervalSec", "method"]);
+    for (const f of monitor.failures ?? []) expect(f.reason.startsWith(`${f.property}: `), f.reason).toBe(true);
+    const channel = await provider.check!("urn:pulumi:dev::shop::uptime:index:Channel::oncall", {}, { type: "pagerduty", config: { pagerduty: { routingKey: 42, severity: "loud" } } });
+    expect((channel.failures ?? []).map((f) => f.property).sort()).toEqual(["config.pagerduty.routingKey", "config.pagerduty.severity"]);
+  });
+});

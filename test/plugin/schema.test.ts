@@ -116,6 +116,18 @@ describe("the native plugin's schema is the kinds' field tables", () => {
     expect(types["uptime:index:EmailConfig"]).toMatchObject({ properties: { address: { type: "string" } }, required: ["address"] });
   });
 
+  it("describes every property of every object type (the docs' rules), the functions' results included", () => {
+    const types = (schema as unknown as { types: Record<string, TypeSpec & { description?: string }> }).types;
+    for (const [token, t] of Object.entries(types)) {
+      if (t.type !== "object") continue;
+      for (const [p, spec] of Object.entries(t.properties)) expect((spec as { description?: string }).description, `${token}.${p}`).toMatch(/\S/);
+    }
+    const functions = (schema as unknown as { functions: Record<string, { outputs: { properties: Record<string, { description?: string }> } }> }).functions;
+    for (const [token, f] of Object.entries(functions)) {
+      for (const [p, spec] of Object.entries(f.outputs.properties)) expect(spec.description, `${token}.${p}`).toMatch(/\S/);
+    }
+  });
+
   it("types the connection: the key secret, the insecure flag a boolean", () => {
     const types = (schema as unknown as { types: Record<string, TypeSpec> }).types;
     expect(types["uptime:index:Connection"]).toMatchObject({

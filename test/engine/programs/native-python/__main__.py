@@ -7,21 +7,21 @@ config = pulumi.Config()
 # Each channel type's config is a class of its own: its keys typed and documented.
 hooks = uptime.Channel(
     "hooks",
-    type="webhook",
+    type=uptime.ChannelType.WEBHOOK,
     config=uptime.ChannelConfigArgs(webhook=uptime.WebhookConfigArgs(url=config.require_secret("hookUrl"))),
 )
 
 api = uptime.Monitor(
     "api",
-    type="http",
+    type=uptime.MonitorType.HTTP,
     url="https://example.com/health",
     interval_sec=config.get_int("interval") or 60,
     headers={"x-token": config.require_secret("headerToken")},
     expected_status_codes=[200, "3xx"],
-    # Typed classes from the schema's object types, not dicts of strings.
+    # Typed classes from the schema's object types and enums: the program type-checks (mypy).
     assertions=[
-        uptime.AssertionArgs(source="json_body", property="$.status", comparison="equals", target="ok"),
-        uptime.AssertionArgs(source="response_time", comparison="less_than", target="2000"),
+        uptime.AssertionArgs(source=uptime.AssertionSource.JSON_BODY, property="$.status", comparison=uptime.AssertionComparison.EQUALS, target="ok"),
+        uptime.AssertionArgs(source=uptime.AssertionSource.RESPONSE_TIME, comparison=uptime.AssertionComparison.LESS_THAN, target="2000"),
     ],
     degraded_response_ms=1000,
     channel_ids=[hooks.id],
