@@ -111,8 +111,13 @@ export function fromRuntimeConfig(props: Props): Props {
   return { ...props, config: { [props.type]: config } };
 }
 
-/** A runtime failure's property path in the typed form: `config.url` → `config.webhook.url`. */
-export function typedConfigPath(path: string, type: unknown): string {
-  if (!path.startsWith("config.") || typeof type !== "string" || !TYPES.has(type)) return path;
-  return `config.${type}.${path.slice("config.".length)}`;
+/**
+ * A runtime failure's property path as the program wrote the config: `config.url` →
+ * `config.webhook.url` when `written` (the plugin-form inputs) holds the typed form.
+ */
+export function typedConfigPath(path: string, written: Props): string {
+  const config = written.config;
+  const typed = config && typeof config === "object" && !Array.isArray(config) && !isFlat(config as Props);
+  if (!typed || !path.startsWith("config.") || typeof written.type !== "string" || !TYPES.has(written.type)) return path;
+  return `config.${written.type}.${path.slice("config.".length)}`;
 }

@@ -21,13 +21,13 @@ export interface PluginShape {
   toRuntime(props: Props): { props: Props; problem?: { property: string; reason: string } };
   /** Outputs (or refreshed inputs) in the plugin's form. */
   fromRuntime(props: Props): Props;
-  /** A failure's property path in the plugin's form (the runtime-form props at hand). */
-  failurePath(path: string, props: Props): string;
+  /** A failure's property path as the program wrote it (`written`: the inputs in the plugin's form). */
+  failurePath(path: string, written: Props): string;
 }
 
 /** The kinds with a plugin form of their own: a channel's per-type config. */
 export const SHAPES: Partial<Record<string, PluginShape>> = {
-  Channel: { toRuntime: toRuntimeConfig, fromRuntime: fromRuntimeConfig, failurePath: (path, props) => typedConfigPath(path, props.type) },
+  Channel: { toRuntime: toRuntimeConfig, fromRuntime: fromRuntimeConfig, failurePath: typedConfigPath },
 };
 
 const TYPES: Partial<Record<KindName, SchemaKinds[string]["types"]>> = { Channel: { config: CHANNEL_CONFIG_TYPE } };

@@ -60,10 +60,11 @@ const runtimeForm = (kind: string, props: unknown): Props => shapeOf(kind).toRun
 /** A check's result in the plugin's form: failures name the typed properties, the typed form's own first. */
 async function checkTyped(kind: runtime.KindName, olds: Props, news: Props, identity: ReturnType<typeof urnIdentity>): Promise<Failure[]> {
   const shape = shapeOf(kind);
-  const { props, problem } = shape.toRuntime(reveal(news) as Props);
+  const written = reveal(news) as Props;
+  const { props, problem } = shape.toRuntime(written);
   const result = await runtime.check(kind, runtimeForm(kind, olds), withIdentity(props, identity));
   const failures = (result.failures ?? []).map((f) => {
-    const property = shape.failurePath(f.property, props);
+    const property = shape.failurePath(f.property, written);
     return { property, reason: f.reason.startsWith(f.property) ? property + f.reason.slice(f.property.length) : f.reason };
   });
   return problem ? [problem, ...failures] : failures;

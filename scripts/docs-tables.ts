@@ -76,6 +76,16 @@ export function supportingTypes(schema: Schema, props: Record<string, Json>[]): 
   return `## Supporting types\n\n${sections.join("\n\n")}`;
 }
 
+/** Where the schema says the plugin and the Go SDK come from, if it says. */
+function sdkLines(schema: Schema): string[] {
+  const go = (schema.language as { go?: { importBasePath?: string } } | undefined)?.go?.importBasePath;
+  const server = schema.pluginDownloadURL as string | undefined;
+  return [
+    ...(server ? [`The engine downloads the plugin from \`${server}\` when a program needs it (\`pulumi plugin install resource uptime ${String(schema.version)} --server ${server}\` does so ahead).`] : []),
+    ...(go ? [`Go programs import \`${go}\` (the generated Go SDK).`] : []),
+  ];
+}
+
 /** The install and configuration page. */
 export function installPage(schema: Schema): string {
   const config = (schema.config as { variables: Record<string, Json & { defaultInfo?: { environment?: string[] } }> }).variables;
@@ -95,10 +105,11 @@ export function installPage(schema: Schema): string {
       `pip install ~/.cache/pulumi-uptime/sdks/v${version}-<hash>/wheels/pulumi_uptime-${version}-py3-none-any.whl   # Python`,
       "```",
     ].join("\n"),
+    ...sdkLines(schema),
     "YAML programs need no SDK: they name the types (`uptime:index:Monitor`) and functions (`uptime:index:getMonitor`) directly.",
     "## Configuration",
     "Each key is read in this order: a resource's (or function's) `connection`, then the environment variable, then the stack config. No base URL is assumed.",
-    ["| key | type | environment | | description |", "| --- | --- | --- | --- | --- |", ...rows].join("\n"),
+    ["| key | type | environment | notes | description |", "| --- | --- | --- | --- | --- |", ...rows].join("\n"),
     ["```sh", "pulumi config set uptime:baseUrl https://uptime.example.com", "pulumi config set --secret uptime:apiKey uk_…", "```"].join("\n"),
     "An explicit provider (`pulumi:providers:uptime`) takes the same keys as arguments, for a second account or service in one program.",
   ].join("\n\n");
