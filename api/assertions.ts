@@ -184,11 +184,12 @@ export const ASSERTION_ROWS = {
       items: {
         type: "object",
         ref: "Assertion",
+        description: "A check of each response: its `source` (and `property`) compared with `target`.",
         properties: {
-          source: { type: "string", enum: ASSERTION_SOURCES },
-          property: { type: "string", nullable: true },
-          comparison: { type: "string", enum: ASSERTION_COMPARISONS },
-          target: { type: "string", nullable: true },
+          source: { type: "string", enum: ASSERTION_SOURCES, description: "What is read from the response." },
+          property: { type: "string", nullable: true, description: "`json_body`: a JSONPath such as `$.status`; `headers`: the header name; none for other sources." },
+          comparison: { type: "string", enum: ASSERTION_COMPARISONS, description: "How the value read compares with `target`." },
+          target: { type: "string", nullable: true, description: "The value compared with, always a string (`\"200\"`); none for `is_empty` and `not_empty`." },
         },
         requiredProperties: ["source", "comparison"],
       },

@@ -22,6 +22,10 @@ export interface FieldType {
   requiredProperties?: readonly string[];
   /** Whether the API may return `null` (an input left out). */
   nullable?: boolean;
+  /** A property of a named object kept secret (the row's `secret` is for the whole property). */
+  secret?: boolean;
+  /** A property of a named object: one line, as a row's `description`. */
+  description?: string;
 }
 
 /**
@@ -57,6 +61,11 @@ export interface Field {
   readonly default?: unknown;
   /** The default in words, when it is not a constant (`the resource name`). */
   readonly defaultDoc?: string;
+  /**
+   * The default in words when it depends on other inputs (`default` is then its usual value):
+   * a schema then states no constant default, which would be wrong in the other cases.
+   */
+  readonly dynamicDefault?: string;
 }
 
 /** A kind's table: property name → row. */
@@ -74,7 +83,15 @@ export const RESOURCE_FIELDS = {
   },
   /** Another service or account than the stack's default. */
   connection: {
-    type: { type: "object", additionalProperties: { type: "string" } },
+    type: {
+      type: "object",
+      ref: "Connection",
+      properties: {
+        baseUrl: { type: "string", description: "Base URL of the service, e.g. `https://uptime.example.com`; default `uptime:baseUrl`." },
+        apiKey: { type: "string", secret: true, description: "API key, `uk_…`; default `uptime:apiKey`." },
+        allowInsecureHttp: { type: "boolean", description: "Allows a plain `http://` base URL to a host that is not loopback." },
+      },
+    },
     secret: true,
     description: "`{ baseUrl?, apiKey?, allowInsecureHttp? }` for another account or service; defaults to `uptime:baseUrl`/`uptime:apiKey`.",
     defaultDoc: "stack config",

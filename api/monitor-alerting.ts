@@ -70,7 +70,11 @@ export const MONITOR_ALERTING_ROWS = {
       items: {
         type: "object",
         ref: "EscalationStep",
-        properties: { after: { type: "integer" }, channels: { type: "array", items: { type: "string" } } },
+        description: "One escalation step: from `after` seconds into an incident, `channels` are alerted too.",
+        properties: {
+          after: { type: "integer", description: "Seconds after the incident opened, 0..604800." },
+          channels: { type: "array", items: { type: "string" }, description: "Channel ids alerted from then on (1..20); they also hear the resolve." },
+        },
         requiredProperties: ["after", "channels"],
       },
     },

@@ -145,6 +145,8 @@ export const MONITOR_FIELDS = {
     type: { type: "integer" },
     description: "Seconds a check may take, 1..60, less than `intervalSec`.",
     default: DEFAULT_TIMEOUT_SEC,
+    // The default is not one constant: a short interval lowers it (toMonitorSpec).
+    dynamicDefault: `${DEFAULT_TIMEOUT_SEC}, or \`intervalSec\` − 1 when the interval is shorter than ${DEFAULT_TIMEOUT_SEC + 1} seconds`,
   },
   /** HTTP method of the probe. Default `GET`. */
   method: { api: "method", type: { type: "string", enum: HTTP_METHODS }, description: "HTTP method of the probe.", default: "GET" },

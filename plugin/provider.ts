@@ -7,10 +7,14 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
-import type { Props } from "../provider/kinds/values";
+import type { Failure, Props } from "../provider/kinds/values";
 import { KINDS } from "../provider/kinds/registry";
 import * as runtime from "../provider/runtime";
+import type { PartialConnection } from "../provider/client/connection";
 import { PACKAGE, packageSchema, resourceRows, type SchemaKinds } from "./schema";
+import { lookupOutputs, READS } from "./functions";
+import { type PluginShape, SHAPES } from "./kinds";
+import { camelKeys } from "./zod-types";
 import { detailedDiff, type PluginDiff } from "./detailed-diff";
 import type { ProviderConfig } from "./sdk-gaps";
 import { urnIdentity, withIdentity } from "./identity";
@@ -48,6 +52,24 @@ export function withoutDefaults(kind: runtime.KindName, inputs: Props): Props {
   return Object.fromEntries(Object.entries(inputs).filter(([p]) => p in kept));
 }
 
+const SAME: PluginShape = { toRuntime: (props) => ({ props }), fromRuntime: (props) => props, failurePath: (path) => path };
+const shapeOf = (kind: string): PluginShape => SHAPES[kind] ?? SAME;
+/** Plain values in the runtime's form. */
+const runtimeForm = (kind: string, props: unknown): Props => shapeOf(kind).toRuntime((reveal(props) ?? {}) as Props).props;
+
+/** A check's result in the plugin's form: failures name the typed properties, the typed form's own first. */
+async function checkTyped(kind: runtime.KindName, olds: Props, news: Props, identity: ReturnType<typeof urnIdentity>): Promise<Failure[]> {
+  const shape = shapeOf(kind);
+  const written = reveal(news) as Props;
+  const { props, problem } = shape.toRuntime(written);
+  const result = await runtime.check(kind, runtimeForm(kind, olds), withIdentity(props, identity));
+  const failures = (result.failures ?? []).map((f) => {
+    const property = shape.failurePath(f.property, written);
+    return { property, reason: f.reason.startsWith(f.property) ? property + f.reason.slice(f.property.length) : f.reason };
+  });
+  return problem ? [problem, ...failures] : failures;
+}
+
 /** Builds the provider for these kinds' tables; `version` is the plugin's. */
 export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Provider & {
   configure(config: ProviderConfig): Promise<void>;
@@ -65,6 +87,7 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
     return out;
   };
   const schema = JSON.stringify(packageSchema(kinds, version));
+  const typed = (kind: string, props: Props | undefined): Props | undefined => props && shapeOf(kind).fromRuntime(props);
   const of = (urn: string) => parseUrn(urn, kinds);
   let stackInstance: string | undefined;
   return {
@@ -81,36 +104,53 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
       const inputs = kinds[kind]?.table.name && news.name === undefined ? { ...news, name } : news;
       // With the identity the create will mark with: a replacement's check (old inputs present) tells
       // the runtime that the object holding this mark is still in state (see runtime/replacing.ts).
-      const identity = urnIdentity(urn, kind, name, stackInstance);
-      const result = await runtime.check(kind, reveal(olds) as Props, withIdentity(reveal(inputs) as Props, identity));
-      return { inputs: withoutDefaults(kind, inputs), failures: result.failures };
+      const failures = await checkTyped(kind, olds, inputs, urnIdentity(urn, kind, name, stackInstance));
+      return { inputs: withoutDefaults(kind, inputs), failures };
     },
     async diff(id, urn, olds, news) {
-      return runtime.diff(of(urn).kind, id, reveal(olds) as Props, reveal(news) as Props);
+      const { kind } = of(urn);
+      return runtime.diff(kind, id, runtimeForm(kind, olds), runtimeForm(kind, news));
     },
     async detailedDiff(id, urn, olds, news, oldInputs) {
-      const plainNews = reveal(news) as Props;
-      const result = await runtime.diff(of(urn).kind, id, reveal(olds) as Props, plainNews);
+      const { kind } = of(urn);
+      const plainNews = runtimeForm(kind, news);
+      const result = await runtime.diff(kind, id, runtimeForm(kind, olds), plainNews);
       return detailedDiff(result, reveal(oldInputs) as Props, plainNews);
     },
     async create(urn, inputs) {
       const { kind, name } = of(urn);
       // Marked and keyed like the dynamic resources' creates: a killed run's object is found again.
-      const result = await runtime.create(kind, withIdentity(reveal(inputs) as Props, urnIdentity(urn, kind, name, stackInstance)));
-      return { id: result.id, outs: seal(kind, result.outs) };
+      const result = await runtime.create(kind, withIdentity(runtimeForm(kind, inputs), urnIdentity(urn, kind, name, stackInstance)));
+      return { id: result.id, outs: seal(kind, typed(kind, result.outs)) };
     },
     async read(id, urn, props) {
       const { kind } = of(urn);
-      const result = await runtime.read(kind, id, (reveal(props) ?? {}) as Props);
-      return { id: result.id, props: seal(kind, result.props), inputs: result.inputs };
+      const result = await runtime.read(kind, id, runtimeForm(kind, props));
+      return { id: result.id, props: seal(kind, typed(kind, result.props)), inputs: typed(kind, result.inputs) };
     },
     async update(id, urn, olds, news) {
       const { kind } = of(urn);
-      const result = await runtime.update(kind, id, reveal(olds) as Props, reveal(news) as Props);
-      return { outs: seal(kind, result.outs) };
+      const result = await runtime.update(kind, id, runtimeForm(kind, olds), runtimeForm(kind, news));
+      return { outs: seal(kind, typed(kind, result.outs)) };
     },
     async delete(id, urn, props) {
-      await runtime.remove(of(urn).kind, id, reveal(props) as Props);
+      const { kind } = of(urn);
+      await runtime.remove(kind, id, runtimeForm(kind, props));
+    },
+    async invoke(token, inputs) {
+      const name = token.startsWith(`${PACKAGE}:index:`) ? token.slice(PACKAGE.length + 7) : "";
+      const args = reveal(inputs) as Props;
+      const connection = args.connection as PartialConnection | undefined;
+      const read = READS[name];
+      if (read) return { outputs: camelKeys(await read(args, connection)) };
+      const kind = name.slice(3);
+      if (!name.startsWith("get") || !(kind in kinds) || !(kind in KINDS)) throw new Error(`unknown function ${token}`);
+      if (typeof args.id !== "string" || args.id === "") return { failures: [{ property: "id", reason: "id: is required" }] };
+      const outs = await runtime.lookup(kind as runtime.KindName, args.id, connection);
+      if (!outs) throw new Error(`${token}: there is no ${kind} with id ${args.id}`);
+      const found = typed(kind, { ...outs, id: args.id }) as Props;
+      const keep = lookupOutputs(kinds[kind]!).map(([p]) => p).filter((p) => found[p] !== undefined);
+      return { outputs: Object.fromEntries(keep.map((p) => [p, found[p]])) };
     },
   };
 }

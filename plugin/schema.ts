@@ -3,72 +3,52 @@
  * as the runtime reads them), so the plugin, its SDKs and the dynamic resources describe the same
  * properties, secrets and replace-on-change fields.
  */
-import { type Field, type FieldTable, type FieldType, RESOURCE_FIELDS } from "../api";
+import { type Field, type FieldTable, RESOURCE_FIELDS } from "../api";
+import { functionSpecs } from "./functions";
+import { PACKAGE, TypeRegistry } from "./schema-types";
 
-/** The package name: resource tokens are `uptime:index:<Kind>`, config keys `uptime:<key>`. */
-export const PACKAGE = "uptime";
+export { PACKAGE } from "./schema-types";
 
 type Json = Record<string, unknown>;
 
-/** The resource kinds of the schema: name → description and field table. */
-export type SchemaKinds = Readonly<Record<string, { description: string; table: FieldTable }>>;
-
-/** The token of a named object type: `uptime:index:Assertion`. */
-const typeToken = (ref: string) => `${PACKAGE}:index:${ref}`;
-
 /**
- * Pulumi's type for a field type; enums stay plain strings (their values are in the description).
- * A named object (`ref`) is a reference into the schema's `types`, so SDKs get a class for it.
+ * The resource kinds of the schema: name → description, field table, and the properties the
+ * plugin types otherwise than their row (a channel's per-type `config`, see channel-config.ts).
  */
-function typeOf(t: FieldType | { oneOf: readonly FieldType[] }): Json {
-  if ("oneOf" in t) return { oneOf: t.oneOf.map(typeOf) };
-  if (t.ref) return { $ref: `#/types/${typeToken(t.ref)}` };
-  return {
-    type: t.type,
-    ...(t.items ? { items: typeOf(t.items) } : {}),
-    ...(t.additionalProperties ? { additionalProperties: typeOf(t.additionalProperties) } : {}),
-  };
-}
+export type SchemaKinds = Readonly<Record<string, { description: string; table: FieldTable; types?: Readonly<Record<string, Field["type"]>> }>>;
+
+/** The project's home: its repository, and where its docs and issues are. */
+export const REPOSITORY = "https://github.com/pulumi-uptime/pulumi-uptime";
 
 const isPrimitive = (v: unknown) => typeof v === "string" || typeof v === "number" || typeof v === "boolean";
 
-function property(row: Field): Json {
-  const values = row.type.enum ? ` One of: ${row.type.enum.map((v) => `\`${v}\``).join(", ")}.` : "";
+/**
+ * The default a schema states: a constant one, never one that depends on other inputs (a
+ * `defaultDoc` says how) nor `null` (none).
+ */
+export const schemaDefault = (row: Field): unknown =>
+  row.outputOnly || row.defaultDoc !== undefined || row.dynamicDefault !== undefined || !isPrimitive(row.default) ? undefined : row.default;
+
+/** Whether the service always returns a value: not nullable, not defaulting to `null`. */
+export const alwaysSet = (row: Field): boolean => !row.type.nullable && row.default !== null;
+
+/** The schema's description of a row: its rule, and a default in words. */
+export const describe = (row: Field): string => {
+  const words = row.dynamicDefault ?? row.defaultDoc;
+  return `${row.description}${words ? ` Default: ${words}.` : ""}`;
+};
+
+/** A property of resource `owner` (or of a function's inputs/outputs). */
+export function property(types: TypeRegistry, owner: string, prop: string, row: Field): Json {
+  const d = schemaDefault(row);
+  const description = describe(row);
   return {
-    ...typeOf(row.type),
-    description: `${row.description}${values}`,
+    ...types.typeOf(row.type, owner, prop),
+    ...(description ? { description } : {}),
     ...(row.secret ? { secret: true } : {}),
     ...(row.replaceOnChange ? { replaceOnChanges: true, willReplaceOnChanges: true } : {}),
-    ...(isPrimitive(row.default) && !row.outputOnly ? { default: row.default } : {}),
+    ...(d !== undefined ? { default: d } : {}),
   };
-}
-
-/** Every named object type the tables use, found through arrays and maps. */
-function namedTypes(t: FieldType | { oneOf: readonly FieldType[] } | undefined, out: Map<string, FieldType>): void {
-  if (!t) return;
-  if ("oneOf" in t) return t.oneOf.forEach((o) => namedTypes(o, out));
-  if (t.ref) out.set(t.ref, t);
-  namedTypes(t.items, out);
-  namedTypes(t.additionalProperties, out);
-  for (const p of Object.values(t.properties ?? {})) namedTypes(p, out);
-}
-
-/** The schema's `types`: one object type per named object, its properties typed, enums listed. */
-function objectTypes(kinds: SchemaKinds): Json {
-  const found = new Map<string, FieldType>();
-  for (const k of Object.values(kinds)) for (const row of Object.values(k.table)) namedTypes(row.type, found);
-  return Object.fromEntries(
-    [...found].map(([ref, t]) => [
-      typeToken(ref),
-      {
-        type: "object",
-        properties: Object.fromEntries(
-          Object.entries(t.properties ?? {}).map(([p, pt]) => [p, { ...typeOf(pt), ...(pt.enum ? { description: `One of: ${pt.enum.map((v) => `\`${v}\``).join(", ")}.` } : {}) }]),
-        ),
-        required: t.requiredProperties ?? [],
-      },
-    ]),
-  );
 }
 
 /** The config every provider instance reads: the same keys as the dynamic resources' stack config. */
@@ -102,37 +82,54 @@ export function resourceRows(table: FieldTable): { inputs: [string, Field][]; ou
   };
 }
 
-function resource(description: string, table: FieldTable): Json {
-  const { inputs, outputs } = resourceRows(table);
+/** The rows of a kind as the plugin types them (its `types` replacing the rows' own). */
+export function typedRows(kind: SchemaKinds[string]): { inputs: [string, Field][]; outputs: [string, Field][] } {
+  const retype = ([p, f]: [string, Field]): [string, Field] => [p, kind.types?.[p] ? { ...f, type: kind.types[p] } : f];
+  const { inputs, outputs } = resourceRows(kind.table);
+  return { inputs: inputs.map(retype), outputs: outputs.map(retype) };
+}
+
+/**
+ * Outputs the service always sets (required outputs; `adopt` only echoes an input). Optional
+ * ones may be absent or null: a nullable field, one defaulting to none.
+ */
+export const requiredOutputs = (outputs: [string, Field][]): string[] => outputs.filter(([p, f]) => p !== "adopt" && alwaysSet(f)).map(([p]) => p);
+
+function resource(types: TypeRegistry, name: string, kind: SchemaKinds[string]): Json {
+  const { inputs, outputs } = typedRows(kind);
   return {
-    description,
-    properties: Object.fromEntries(outputs.map(([p, f]) => [p, property(f)])),
-    // Outputs the service always returns; optional inputs (keyword, body, description) may be absent.
-    required: outputs.filter(([, f]) => f.outputOnly || f.required || f.default !== undefined).map(([p]) => p),
-    inputProperties: Object.fromEntries(inputs.map(([p, f]) => [p, property(f)])),
+    description: kind.description,
+    properties: Object.fromEntries(outputs.map(([p, f]) => [p, property(types, name, p, f)])),
+    required: requiredOutputs(outputs),
+    inputProperties: Object.fromEntries(inputs.map(([p, f]) => [p, property(types, name, p, f)])),
     requiredInputs: inputs.filter(([, f]) => f.required).map(([p]) => p),
   };
 }
 
 /** The package schema (Pulumi's PackageSpec) for these kinds, at this version. */
 export function packageSchema(kinds: SchemaKinds, version: string): Json {
+  const types = new TypeRegistry();
+  const resources = Object.fromEntries(Object.entries(kinds).map(([name, k]) => [`${PACKAGE}:index:${name}`, resource(types, name, k)]));
+  const functions = functionSpecs(kinds, types);
   return {
     name: PACKAGE,
     displayName: "Uptime",
     version,
     description: "Uptime monitors, notification channels and status pages.",
-    keywords: ["pulumi", "uptime", "monitoring", "category/monitoring"],
+    keywords: ["pulumi", "uptime", "monitoring", "status-page", "kind/native", "category/monitoring"],
     license: "Apache-2.0",
+    homepage: REPOSITORY,
+    repository: REPOSITORY,
+    publisher: "pulumi-uptime",
     config: { variables: CONFIG },
     provider: {
       description: "The uptime provider: which service and API key a stack's resources use.",
       inputProperties: CONFIG,
       properties: { baseUrl: CONFIG.baseUrl },
     },
-    types: objectTypes(kinds),
-    resources: Object.fromEntries(
-      Object.entries(kinds).map(([name, k]) => [`${PACKAGE}:index:${name}`, resource(k.description, k.table)]),
-    ),
+    resources,
+    functions,
+    types: types.section(),
     language: {
       nodejs: { packageName: "@pulumi-uptime/native", respectSchemaVersion: true, dependencies: { "@pulumi/pulumi": "^3.0.0" } },
       python: { packageName: "pulumi_uptime", respectSchemaVersion: true, requires: { pulumi: ">=3.0.0,<4.0.0" }, pyproject: { enabled: true } },

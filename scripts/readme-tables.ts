@@ -25,6 +25,7 @@ export const RESOURCE_TABLES: Record<string, FieldTable> = {
 function defaultOf(f: Field): string {
   if (f.required) return "required";
   if (f.defaultDoc) return f.defaultDoc;
+  if (f.dynamicDefault) return f.dynamicDefault;
   if (f.default === undefined || f.default === null) return "none";
   return `\`${typeof f.default === "string" ? f.default : JSON.stringify(f.default)}\``;
 }

@@ -17,24 +17,31 @@ function stackConfig(): PartialConnection {
   return { baseUrl: config.get("baseUrl"), apiKey: config.get("apiKey"), allowInsecureHttp: config.get("allowInsecureHttp") };
 }
 
-function connection(opts: FunctionOptions = {}): Connection {
-  return resolveConnection(opts.connection, stackConfig());
+/**
+ * Where a function reads the stack's config: the program's by default; the native plugin passes
+ * the config its provider was configured with (a plugin process has no program config).
+ */
+export type StackConfig = () => PartialConnection;
+
+function connection(opts: FunctionOptions = {}, stack: StackConfig = stackConfig): Connection {
+  return resolveConnection(opts.connection, stack());
 }
 
 /** Heartbeats of a monitor over the last `hours` (1..720, default 24), newest first. */
 export async function getMonitorHeartbeats(
   args: { monitorId: string; hours?: number },
   opts?: FunctionOptions,
+  stack?: StackConfig,
 ): Promise<Heartbeat[]> {
-  const res = await clientFor(connection(opts)).request<Heartbeat[]>("GET", `/api/v1/monitors/${args.monitorId}/heartbeats`, {
+  const res = await clientFor(connection(opts, stack)).request<Heartbeat[]>("GET", `/api/v1/monitors/${args.monitorId}/heartbeats`, {
     query: { hours: args.hours },
   });
   return res.data;
 }
 
 /** Stats of a monitor over the last `days` UTC days (1..90, default 30). */
-export async function getMonitorStats(args: { monitorId: string; days?: number }, opts?: FunctionOptions): Promise<Stats> {
-  const res = await clientFor(connection(opts)).request<Stats>("GET", `/api/v1/monitors/${args.monitorId}/stats`, {
+export async function getMonitorStats(args: { monitorId: string; days?: number }, opts?: FunctionOptions, stack?: StackConfig): Promise<Stats> {
+  const res = await clientFor(connection(opts, stack)).request<Stats>("GET", `/api/v1/monitors/${args.monitorId}/stats`, {
     query: { days: args.days },
   });
   return res.data;
@@ -52,9 +59,13 @@ export async function testChannel(args: { channelId: string }, opts?: FunctionOp
  * The public status document of a status page (no key needed). The base URL is `args.baseUrl`,
  * else resolved like every connection's.
  */
-export async function getStatusDocument(args: { slug: string; baseUrl?: string }, opts: FunctionOptions = {}): Promise<StatusDocument> {
+export async function getStatusDocument(
+  args: { slug: string; baseUrl?: string },
+  opts: FunctionOptions = {},
+  stack: StackConfig = stackConfig,
+): Promise<StatusDocument> {
   const explicit = { ...opts.connection, baseUrl: args.baseUrl ?? opts.connection?.baseUrl };
-  const { baseUrl } = resolveConnection(explicit, stackConfig(), process.env, "public");
+  const { baseUrl } = resolveConnection(explicit, stack(), process.env, "public");
   const res = await request(`${baseUrl}/api/status/${encodeURIComponent(args.slug)}.json`);
   const body = (await res.body.json()) as { ok: boolean; data?: StatusDocument; error?: { code: string; message: string } };
   if (!body.ok || !body.data) {

@@ -45,6 +45,9 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   testChecks = get("testChecks");
 }
 
+/** The stack config `configure` received: a native plugin's functions resolve connections with it. */
+export const configuredStack = (): PartialConnection => stackConfig;
+
 const kindOf = (name: KindName) => KINDS[name] as unknown as AnyKind;
 
 function connect(inputs: Props): { connection: Connection; client: UptimeClient } {
@@ -254,6 +257,14 @@ export async function read(name: KindName, id: string, props: Props): Promise<pu
     const inputs = { ...kind.fields.withoutDefaults(kind.refreshedInputs(live)), ...secretInputsOfRead(kind, id, outputs, props) };
     return { id, props: outputs, inputs };
   });
+}
+
+/** The live object `id` of a kind as its outputs (a plugin's lookup function), or undefined when it is gone. */
+export async function lookup(name: KindName, id: string, connection?: PartialConnection): Promise<Props | undefined> {
+  const kind = kindOf(name);
+  const c = connect({ connection });
+  const live = await fetchLive(kind, c.client, id);
+  return live && kind.outputs(live, {}, c.connection);
 }
 
 export async function update(name: KindName, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {

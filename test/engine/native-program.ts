@@ -57,10 +57,20 @@ export function describeNativeProgram(title: string, options: NativeProgramOptio
       await s?.close();
     });
 
-    it("deploys a channel and a monitor, and a second preview is clean", async () => {
+    it("deploys a channel, a monitor, a status page and a maintenance window, calls every function, and a second preview is clean", async () => {
       const up = await stack.up();
-      expect(up.summary.resourceChanges).toMatchObject({ create: 3 });
+      expect(up.summary.resourceChanges).toMatchObject({ create: 5 });
       const out = await outputs();
+      // The program's functions (the plugin's Invoke) found what it created.
+      expect(out.lookups).toEqual({
+        monitorUrl: "https://example.com/health",
+        channelType: "webhook",
+        pageTitle: "API status",
+        windowTimeZone: "Europe/Berlin",
+        statsMonitorId: out.monitorId,
+        heartbeats: expect.any(Array),
+        documentTitle: "API status",
+      });
       expect((await live(`/api/v1/monitors/${out.monitorId}`)).data).toMatchObject({
         name: "api",
         interval_sec: 60,
@@ -79,7 +89,7 @@ export function describeNativeProgram(title: string, options: NativeProgramOptio
       const instance = await stackInstanceOf(stack);
       expect((await live(`/api/v1/monitors/${out.monitorId}`)).data.external_id).toBe(`pulumi/${project}/dev/${instance}/Monitor/api`);
       expect((await live(`/api/v1/channels/${out.channelId}`)).data.external_id).toBe(`pulumi/${project}/dev/${instance}/Channel/hooks`);
-      expect((await stack.preview()).changeSummary).toEqual({ same: 3 });
+      expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
     });
 
     it("keeps the API key, webhook URL and header secret in state", async () => {
@@ -97,7 +107,7 @@ export function describeNativeProgram(title: string, options: NativeProgramOptio
       expect(diffedProperties((await stack.preview({ diff: true })).stdout, "api")).toEqual(["intervalSec", "paused", "tags"]);
       await stack.up();
       expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({ interval_sec: 60, tags: ["api", "prod"], status: expect.not.stringMatching(/^paused$/) });
-      expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 3 });
+      expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 5 });
       expectNotInState(native.engine, String(monitorId), [s.key, options.hookToken, options.headerToken]);
     });
 

@@ -68,3 +68,75 @@ describe("the native plugin's diff against a real server", () => {
     expect(retyped.detailedDiff).toEqual({ type: { kind: "update", replace: true }, keyword: { kind: "add", replace: false } });
   });
 });
+
+describe("the native plugin's typed shapes and functions against a real server", () => {
+  let s: TestServer;
+  const provider = uptimeProvider(PLUGIN_KINDS, "0.0.0");
+  const CHANNEL = "urn:pulumi:dev::shop::uptime:index:Channel::oncall";
+
+  beforeAll(async () => {
+    s = await startServer();
+    await provider.configure({ baseUrl: s.url, apiKey: s.key });
+  });
+  afterAll(() => s.close());
+
+  it("takes a channel's config as the block of its type, and returns it so; the API holds the flat config", async () => {
+    const config = { webhook: { url: `${s.url}/hooks/typed-config-token` } };
+    const { inputs, failures } = await provider.check!(CHANNEL, {}, { type: "webhook", config });
+    expect(failures).toEqual([]);
+    const created = await provider.create!(CHANNEL, inputs);
+    expect((created.outs as Props).config).toMatchObject({ value: config });
+    expect((await s.call("GET", `/api/v1/channels/${created.id}`)).body.data).toMatchObject({ type: "webhook", name: "oncall" });
+    const refreshed = await provider.read!(created.id, CHANNEL, created.outs);
+    expect((refreshed.props as Props).config).toMatchObject({ value: config });
+    const same = await provider.detailedDiff(created.id, CHANNEL, refreshed.props as Props, { ...inputs, name: "oncall" }, inputs);
+    expect(same.changes).toBe(false);
+  });
+
+  it("fails a check naming the typed property: a rule of the type's config, a block of another type", async () => {
+    const bad = await provider.check!(CHANNEL, {}, { type: "webhook", config: { webhook: { url: "ftp://x" } } });
+    expect(bad.failures).toEqual([expect.objectContaining({ property: "config.webhook.url", reason: expect.stringMatching(/^config\.webhook\.url: /) })]);
+    const other = await provider.check!(CHANNEL, {}, { type: "webhook", config: { slack: { webhookUrl: "https://hooks.example.com/x" } } });
+    expect(other.failures?.[0]).toEqual({ property: "config.slack", reason: "config.slack: a webhook channel takes only config.webhook" });
+  });
+
+  it("answers getMonitor with the live monitor's outputs, secrets left out, and the reads as functions", async () => {
+    const { inputs } = await provider.check!(URN, {}, { type: "http", url: "https://shop.example.com/", intervalSec: 60, headers: { "x-token": "lookup-secret-1" } });
+    const created = await provider.create!(URN, inputs);
+    const found = (await provider.invoke!("uptime:index:getMonitor", { id: created.id })).outputs as Props;
+    expect(found).toMatchObject({ id: created.id, url: "https://shop.example.com/", intervalSec: 60, type: "http" });
+    expect(JSON.stringify(found)).not.toContain("lookup-secret-1");
+    const stats = (await provider.invoke!("uptime:index:getMonitorStats", { monitorId: created.id, days: 1 })).outputs as Props;
+    expect(stats).toMatchObject({ monitorId: created.id, checks: expect.any(Number) });
+    const beats = (await provider.invoke!("uptime:index:getMonitorHeartbeats", { monitorId: created.id })).outputs as Props;
+    expect(beats.heartbeats).toEqual(expect.any(Array));
+    await expect(provider.invoke!("uptime:index:getMonitor", { id: "mon_missing" })).rejects.toThrow(/no Monitor with id mon_missing/);
+  });
+});
+
+describe("the native plugin's check of values of the wrong type (what an untyped Python call sends)", () => {
+  let s: TestServer;
+  const provider = uptimeProvider(PLUGIN_KINDS, "0.0.0");
+  beforeAll(async () => {
+    s = await startServer();
+    await provider.configure({ baseUrl: s.url, apiKey: s.key });
+  });
+  afterAll(() => s.close());
+
+  it("fails the preview naming each property and its rule: scalars, enums, object types, a channel type's config", async () => {
+    const monitor = await provider.check!(URN, {}, {
+      type: "http",
+      url: "https://shop.example.com/",
+      intervalSec: "sixty",
+      method: "FETCH",
+      followRedirects: "yes",
+      assertions: [{ source: "json_body", property: "$.ok", comparison: "equals", target: 5 }],
+      escalation: [{ after: "soon", channels: ["chn_1"] }],
+    });
+    const named = (monitor.failures ?? []).map((f) => f.property).sort();
+    expect(named).toEqual(["assertions[0].target", "escalation[0].after", "followRedirects", "intervalSec", "method"]);
+    for (const f of monitor.failures ?? []) expect(f.reason.startsWith(`${f.property}: `), f.reason).toBe(true);
+    const channel = await provider.check!("urn:pulumi:dev::shop::uptime:index:Channel::oncall", {}, { type: "pagerduty", config: { pagerduty: { routingKey: 42, severity: "loud" } } });
+    expect((channel.failures ?? []).map((f) => f.property).sort()).toEqual(["config.pagerduty.routingKey", "config.pagerduty.severity"]);
+  });
+});

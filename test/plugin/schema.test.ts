@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { PLUGIN_KINDS } from "../../plugin/kinds";
-import { packageSchema, resourceRows } from "../../plugin/schema";
+import { packageSchema, resourceRows, typedRows } from "../../plugin/schema";
+import { CONFIG_KEY_DESCRIPTIONS } from "../../plugin/channel-config";
 import { KINDS } from "../../provider/kinds/registry";
+import { toCamel } from "../../provider/kinds/values";
+import { CHANNEL_CONFIG_SCHEMAS, CHANNEL_EVENTS, CHANNEL_TYPES, type FieldType, MONITOR_TYPES, PLAIN_CONFIG_KEYS } from "../../api";
+
+type TypeSpec = { type: string; properties: Record<string, TypeSpec>; required: string[]; enum?: { value: unknown }[] };
 
 type Prop = { type?: string; secret?: boolean; replaceOnChanges?: boolean; default?: unknown; description?: string };
 type Resource = { properties: Record<string, Prop>; inputProperties: Record<string, Prop>; requiredInputs: string[] };
@@ -56,13 +61,123 @@ describe("the native plugin's schema is the kinds' field tables", () => {
     });
   }
 
+  it("types every enum of the tables as an enum type with the table's values", () => {
+    const types = (schema as unknown as { types: Record<string, TypeSpec> }).types;
+    for (const [name, kind] of Object.entries(PLUGIN_KINDS)) {
+      const resource = schema.resources[`uptime:index:${name}`] as Resource;
+      for (const [prop, row] of typedRows(kind).inputs) {
+        const values = row.type.enum ?? (row.type.items && "enum" in row.type.items ? row.type.items.enum : undefined);
+        if (!values) continue;
+        const p = resource.inputProperties[prop] as Prop & { $ref?: string; items?: { $ref?: string } };
+        const token = (p.$ref ?? p.items?.$ref ?? "").replace("#/types/", "");
+        expect(types[token]?.enum?.map((e) => e.value), `${name}.${prop}`).toEqual([...values]);
+      }
+    }
+    expect(types["uptime:index:MonitorType"]?.enum?.map((e) => e.value)).toEqual([...MONITOR_TYPES]);
+    expect(types["uptime:index:ChannelEvent"]?.enum?.map((e) => e.value)).toEqual([...CHANNEL_EVENTS]);
+  });
+
+  it("types every named object of the tables: each property's type, enum values, secret flag and requiredness", () => {
+    const types = (schema as unknown as { types: Record<string, TypeSpec> }).types;
+    const check = (t: FieldType): void => {
+      if (t.items && !("oneOf" in t.items)) check(t.items);
+      if (!t.ref) return;
+      const spec = types[`uptime:index:${t.ref}`] as TypeSpec;
+      expect(spec.type, t.ref).toBe("object");
+      expect(Object.keys(spec.properties).sort(), t.ref).toEqual(Object.keys(t.properties ?? {}).sort());
+      expect([...spec.required].sort(), t.ref).toEqual([...(t.requiredProperties ?? [])].sort());
+      for (const [p, pt] of Object.entries(t.properties ?? {})) {
+        const ps = spec.properties[p] as TypeSpec & { $ref?: string; secret?: boolean };
+        expect(Boolean(ps.secret), `${t.ref}.${p} secret`).toBe(Boolean(pt.secret));
+        if (pt.enum) expect(types[(ps.$ref ?? "").replace("#/types/", "")]?.enum?.map((e) => e.value), `${t.ref}.${p}`).toEqual([...pt.enum]);
+        else if (!pt.ref) expect(ps.type, `${t.ref}.${p}`).toBe(pt.type);
+        check(pt);
+      }
+    };
+    for (const kind of Object.values(PLUGIN_KINDS)) for (const [, row] of typedRows(kind).outputs.concat(typedRows(kind).inputs)) check(row.type);
+  });
+
+  it("types a channel's config per channel type from the API's schemas, the secret keys secret", () => {
+    const types = (schema as unknown as { types: Record<string, TypeSpec> }).types;
+    const channel = schema.resources["uptime:index:Channel"] as Resource;
+    expect(channel.inputProperties.config).toMatchObject({ $ref: "#/types/uptime:index:ChannelConfig", secret: true });
+    expect(Object.keys(types["uptime:index:ChannelConfig"]?.properties ?? {})).toEqual([...CHANNEL_TYPES]);
+    for (const type of CHANNEL_TYPES) {
+      const spec = types[`uptime:index:${type[0]!.toUpperCase()}${type.slice(1)}Config`] as TypeSpec;
+      const keys = Object.keys(CHANNEL_CONFIG_SCHEMAS[type].shape);
+      expect(Object.keys(spec.properties).sort(), type).toEqual(keys.map(toCamel).sort());
+      for (const key of keys) {
+        const p = spec.properties[toCamel(key)] as { secret?: boolean; description?: string };
+        expect(Boolean(p.secret), `${type}.${key} secret`).toBe(!PLAIN_CONFIG_KEYS.has(key));
+        expect(CONFIG_KEY_DESCRIPTIONS[key], `${key} is described`).toBeDefined();
+      }
+    }
+    expect(types["uptime:index:WebhookConfig"]).toMatchObject({ properties: { url: { secret: true }, secret: { secret: true } }, required: ["url"] });
+    expect(types["uptime:index:EmailConfig"]).toMatchObject({ properties: { address: { type: "string" } }, required: ["address"] });
+  });
+
+  it("describes every property of every object type (the docs' rules), the functions' results included", () => {
+    const types = (schema as unknown as { types: Record<string, TypeSpec & { description?: string }> }).types;
+    for (const [token, t] of Object.entries(types)) {
+      if (t.type !== "object") continue;
+      for (const [p, spec] of Object.entries(t.properties)) expect((spec as { description?: string }).description, `${token}.${p}`).toMatch(/\S/);
+    }
+    const functions = (schema as unknown as { functions: Record<string, { outputs: { properties: Record<string, { description?: string }> } }> }).functions;
+    for (const [token, f] of Object.entries(functions)) {
+      for (const [p, spec] of Object.entries(f.outputs.properties)) expect(spec.description, `${token}.${p}`).toMatch(/\S/);
+    }
+  });
+
+  it("types the connection: the key secret, the insecure flag a boolean", () => {
+    const types = (schema as unknown as { types: Record<string, TypeSpec> }).types;
+    expect(types["uptime:index:Connection"]).toMatchObject({
+      properties: { baseUrl: { type: "string" }, apiKey: { type: "string", secret: true }, allowInsecureHttp: { type: "boolean" } },
+    });
+  });
+
+  it("requires only the outputs the service always sets: nullable ones and those defaulting to none are optional", () => {
+    const required = (kind: string) => (schema.resources[`uptime:index:${kind}`] as Resource & { required: string[] }).required;
+    for (const p of ["url", "body", "keyword", "pushUrl", "lastCheckedAt", "externalId", "degradedResponseMs"]) expect(required("Monitor"), p).not.toContain(p);
+    expect(required("StatusPage")).not.toContain("description");
+    expect(required("MaintenanceWindow")).not.toContain("rrule");
+    expect(required("Monitor")).toEqual(expect.arrayContaining(["type", "intervalSec", "health", "status", "endpoint", "name"]));
+    for (const [name, kind] of Object.entries(PLUGIN_KINDS)) {
+      for (const [p, f] of resourceRows(kind.table).outputs) {
+        if (f.type.nullable || f.default === null) expect(required(name), `${name}.${p}`).not.toContain(p);
+      }
+    }
+  });
+
+  it("states no constant default for a timeout that a short interval lowers; the rule is in its description", () => {
+    const timeout = (schema.resources["uptime:index:Monitor"] as Resource).inputProperties.timeoutSec as Prop;
+    expect(timeout.default).toBeUndefined();
+    expect(timeout.description).toContain("`intervalSec` − 1");
+  });
+
+  it("offers a lookup per kind and the reads of the TypeScript package as functions", () => {
+    const functions = (schema as unknown as { functions: Record<string, { inputs: { required: string[] }; outputs: { properties: Record<string, Prop> } }> }).functions;
+    expect(Object.keys(functions).sort()).toEqual(
+      [...Object.keys(KINDS).map((k) => `uptime:index:get${k}`), "uptime:index:getMonitorHeartbeats", "uptime:index:getMonitorStats", "uptime:index:getStatusDocument"].sort(),
+    );
+    const getMonitor = functions["uptime:index:getMonitor"]!;
+    expect(getMonitor.inputs.required).toEqual(["id"]);
+    // Secrets never come back from a lookup.
+    expect(Object.keys(getMonitor.outputs.properties)).not.toContain("headers");
+    expect(Object.keys(getMonitor.outputs.properties)).toEqual(expect.arrayContaining(["id", "url", "intervalSec", "health"]));
+  });
+
+  it("names its repository, publisher, homepage, license and keywords", () => {
+    expect(schema).toMatchObject({ repository: expect.stringMatching(/^https:\/\//), homepage: expect.stringMatching(/^https:\/\//), publisher: expect.any(String), license: "Apache-2.0" });
+    expect((schema as unknown as { keywords: string[] }).keywords).toEqual(expect.arrayContaining(["pulumi", "category/monitoring"]));
+  });
+
   it("types a monitor's assertions as a list of objects, so SDKs get a class with typed properties", () => {
     const types = (schema as unknown as { types: Record<string, { type: string; properties: Record<string, { type?: string }>; required: string[] }> }).types;
     const monitor = schema.resources["uptime:index:Monitor"] as Resource;
     expect(monitor.inputProperties.assertions).toMatchObject({ type: "array", items: { $ref: "#/types/uptime:index:Assertion" } });
     expect(types["uptime:index:Assertion"]).toMatchObject({
       type: "object",
-      properties: { source: { type: "string" }, property: { type: "string" }, comparison: { type: "string" }, target: { type: "string" } },
+      properties: { source: { $ref: "#/types/uptime:index:AssertionSource" }, property: { type: "string" }, comparison: { $ref: "#/types/uptime:index:AssertionComparison" }, target: { type: "string" } },
       required: ["source", "comparison"],
     });
   });

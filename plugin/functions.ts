@@ -1,0 +1,110 @@
+/**
+ * The plugin's functions (`Invoke`): a lookup per kind (`getMonitor`: a live object by id, its
+ * outputs but the secret ones), and the reads the TypeScript package offers as functions
+ * (provider/resources/functions.ts): a monitor's heartbeats and stats, a status page's public
+ * document. Their results are typed from the same field tables and zod schemas as the rest.
+ */
+import type { z } from "zod";
+import { type Field, type FieldType, HeartbeatSchema, RESOURCE_FIELDS, StatsSchema, StatusDocumentSchema } from "../api";
+import type { PartialConnection } from "../provider/client/connection";
+import { getMonitorHeartbeats, getMonitorStats, getStatusDocument } from "../provider/resources/functions";
+import type { Props } from "../provider/kinds/values";
+import { configuredStack } from "../provider/runtime";
+import { property, requiredOutputs, type SchemaKinds, typedRows } from "./schema";
+import { PACKAGE, type TypeRegistry } from "./schema-types";
+import { zodFieldType } from "./zod-types";
+
+type Json = Record<string, unknown>;
+
+/** A function's inputs and outputs as rows, like a resource's. */
+interface FunctionRows {
+  description: string;
+  inputs: [string, Field][];
+  outputs: [string, Field][];
+}
+
+const idRow = (label: string): Field => ({ type: { type: "string" }, required: true, description: `Id of the ${label}.` });
+const CONNECTION: [string, Field] = ["connection", RESOURCE_FIELDS.connection];
+
+/** The outputs a lookup returns: the resource's, without secrets (reads never reveal them). */
+export function lookupOutputs(kind: SchemaKinds[string]): [string, Field][] {
+  return [["id", { type: { type: "string" }, description: "The object's id." }], ...typedRows(kind).outputs.filter(([, f]) => !f.secret)];
+}
+
+/** The rows of a zod read schema's properties (its keys camelCase). */
+function zodRows(schema: z.ZodType, name: string): [string, Field][] {
+  const t = zodFieldType(schema, name);
+  const required = new Set(t.requiredProperties);
+  return Object.entries(t.properties ?? {}).map(([p, pt]) => [
+    p,
+    // A property the API may leave out is an optional output.
+    { type: pt, description: pt.description ?? "", ...(required.has(p) ? {} : { default: null }) } satisfies Field,
+  ]);
+}
+
+/** The functions beyond the lookups, with the rows of their results. */
+function readFunctions(): Record<string, FunctionRows> {
+  const heartbeat: FieldType = zodFieldType(HeartbeatSchema, "Heartbeat");
+  return {
+    getMonitorHeartbeats: {
+      description: "Check results of a monitor over the last `hours`, newest first.",
+      inputs: [["monitorId", idRow("monitor")], ["hours", { type: { type: "integer" }, description: "Hours back, 1..720.", default: 24 }], CONNECTION],
+      outputs: [["heartbeats", { type: { type: "array", items: heartbeat }, required: true, description: "The check results, newest first." }]],
+    },
+    getMonitorStats: {
+      description: "Uptime and response-time statistics of a monitor over the last `days` UTC days.",
+      inputs: [["monitorId", idRow("monitor")], ["days", { type: { type: "integer" }, description: "UTC days back, 1..90.", default: 30 }], CONNECTION],
+      outputs: zodRows(StatsSchema, "Stats"),
+    },
+    getStatusDocument: {
+      description: "The public document of a status page (names and health only; no key needed).",
+      inputs: [
+        ["slug", { type: { type: "string" }, required: true, description: "The status page's slug." }],
+        ["baseUrl", { type: { type: "string" }, description: "Base URL of the service; default: the connection's." }],
+        CONNECTION,
+      ],
+      outputs: zodRows(StatusDocumentSchema, "StatusDocument"),
+    },
+  };
+}
+
+/** Every function: `getMonitor`, `getChannel`, … and the reads. */
+export function functionRows(kinds: SchemaKinds): Record<string, FunctionRows> {
+  const lookups = Object.entries(kinds).map(([name, kind]): [string, FunctionRows] => [
+    `get${name}`,
+    {
+      description: `Looks up an existing ${name} by id: its properties as the service holds them, secret ones left out.`,
+      inputs: [["id", idRow(name)], CONNECTION],
+      outputs: lookupOutputs(kind),
+    },
+  ]);
+  return { ...Object.fromEntries(lookups), ...readFunctions() };
+}
+
+const objectSpec = (types: TypeRegistry, owner: string, rows: [string, Field][], required: string[]): Json => ({
+  properties: Object.fromEntries(rows.map(([p, f]) => [p, property(types, owner, p, f)])),
+  required,
+});
+
+/** The schema's `functions` section. */
+export function functionSpecs(kinds: SchemaKinds, types: TypeRegistry): Json {
+  return Object.fromEntries(
+    Object.entries(functionRows(kinds)).map(([name, f]) => {
+      const owner = name.slice(3);
+      const inputs = objectSpec(types, owner, f.inputs, f.inputs.filter(([, r]) => r.required).map(([p]) => p));
+      const outputs = objectSpec(types, owner, f.outputs, requiredOutputs(f.outputs));
+      return [`${PACKAGE}:index:${name}`, { description: f.description, inputs, outputs }];
+    }),
+  );
+}
+
+type Read = (args: Props, connection: PartialConnection | undefined) => Promise<unknown>;
+
+/** The answers of the read functions (API form; the caller camel-cases them), by name. */
+export const READS: Record<string, Read> = {
+  getMonitorHeartbeats: async (a, connection) => ({
+    heartbeats: await getMonitorHeartbeats({ monitorId: a.monitorId as string, hours: a.hours as number | undefined }, { connection }, configuredStack),
+  }),
+  getMonitorStats: (a, connection) => getMonitorStats({ monitorId: a.monitorId as string, days: a.days as number | undefined }, { connection }, configuredStack),
+  getStatusDocument: (a, connection) => getStatusDocument({ slug: a.slug as string, baseUrl: a.baseUrl as string | undefined }, { connection }, configuredStack),
+};
