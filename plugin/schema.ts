@@ -136,7 +136,7 @@ export function packageSchema(kinds: SchemaKinds, version: string): Json {
     language: {
       nodejs: { packageName: "@pulumi-uptime/native", respectSchemaVersion: true, dependencies: { "@pulumi/pulumi": "^3.0.0" } },
       python: { packageName: "pulumi_uptime", respectSchemaVersion: true, requires: { pulumi: ">=3.0.0,<4.0.0" }, pyproject: { enabled: true } },
-      go: { importBasePath: "github.com/pulumi-uptime/sdk/go/uptime", respectSchemaVersion: true, generateResourceContainerTypes: false },
+      go: { importBasePath: "github.com/pulumi-uptime/pulumi-uptime/sdk/go/uptime", respectSchemaVersion: true, generateResourceContainerTypes: false },
     },
   };
 }

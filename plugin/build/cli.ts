@@ -1,7 +1,10 @@
 /**
  * `npm run plugin:build`: the plugin bundle, launcher, schema and tarball in dist/plugin-package;
- * with `--sdks`, also the Python wheel and the Go and Node.js SDK sources beside them.
+ * with `--sdks`, also the SDKs in dist/plugin-package/sdk (`python`, `go`, `nodejs`, `wheels`),
+ * where examples/native-go's `replace` directive finds the Go module.
  */
+import { cpSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { bundlePlugin } from "./bundle";
 import { loadEnsure } from "./python";
 import { buildSdks } from "./sdks";
@@ -12,7 +15,10 @@ async function run(): Promise<void> {
   if (process.argv.includes("--sdks")) {
     await loadEnsure();
     const sdks = buildSdks(plugin);
-    console.log(`SDKs: ${sdks.dir}\nPython wheel: ${sdks.wheel}`);
+    const out = join(plugin.binDir, "..", "sdk");
+    rmSync(out, { recursive: true, force: true });
+    cpSync(sdks.dir, out, { recursive: true });
+    console.log(`SDKs: ${out}\nPython wheel: ${sdks.wheel}`);
   }
 }
 
