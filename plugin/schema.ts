@@ -123,6 +123,8 @@ export function packageSchema(kinds: SchemaKinds, version: string): Json {
     description: "Uptime monitors, notification channels and status pages.",
     keywords: ["pulumi", "uptime", "monitoring", "category/monitoring"],
     license: "Apache-2.0",
+    // Where `pulumi plugin install` finds pulumi-resource-uptime-v<version>-<os>-<arch>.tar.gz.
+    pluginDownloadURL: "github://api.github.com/pulumi-uptime/pulumi-uptime",
     config: { variables: CONFIG },
     provider: {
       description: "The uptime provider: which service and API key a stack's resources use.",
