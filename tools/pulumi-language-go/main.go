@@ -138,10 +138,9 @@ func (h *goHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc
 	binary := filepath.Join(tmp, "program")
 	build := exec.CommandContext(ctx, "go", "build", "-o", binary, ".")
 	build.Dir = dir
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		// The compiler's messages went to stderr, which the engine shows.
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("the Go program in %s did not compile: %v", dir, err)}, nil
+	if out, err := build.CombinedOutput(); err != nil {
+		// The compiler's messages name the file, line and types: the error the engine shows.
+		return &pulumirpc.RunResponse{Error: fmt.Sprintf("the Go program in %s did not compile (%v):\n%s", dir, err, out)}, nil
 	}
 	env, err := h.programEnv(req)
 	if err != nil {
