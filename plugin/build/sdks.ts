@@ -1,7 +1,7 @@
 /**
  * The native plugin's SDKs, generated from the schema the bundle serves by tools/uptime-sdkgen
  * (Pulumi's own code generators), and cached outside the clone by the schema's hash: Python (plus
- * a wheel), Go and Node.js sources.
+ * a wheel), Go (a module, vetted and built) and Node.js (compiled with tsc).
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
