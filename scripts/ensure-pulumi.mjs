@@ -70,6 +70,20 @@ function cacheBase() {
   );
 }
 
+/**
+ * The environment of every Go build here: the recipes' go.sum as written (-mod=readonly), and the
+ * Go build and module caches in the cache folder (unless set), shared with the Go SDK's and Go
+ * programs' builds (plugin/build/go.ts), so nothing is compiled or downloaded twice.
+ */
+function goBuildEnv() {
+  return {
+    ...process.env,
+    GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim(),
+    GOCACHE: process.env.GOCACHE ?? join(cacheBase(), "go", "build"),
+    GOMODCACHE: process.env.GOMODCACHE ?? join(cacheBase(), "go", "mod"),
+  };
+}
+
 function cacheDir(version) {
   const hash = createHash("sha256");
   for (const mod of ["pulumi-cli", "pulumi-language-nodejs"]) {
@@ -101,7 +115,7 @@ function build(dir, version) {
     execFileSync(go, ["build", ...ldflags, "-o", join(bin, out), pkg], {
       cwd: join(TOOLS, mod),
       stdio: ["ignore", "inherit", "inherit"],
-      env: { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim() },
+      env: goBuildEnv(),
     });
   goBuild("pulumi-cli", "pulumi", "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", [
     "-ldflags",
@@ -164,7 +178,7 @@ function buildHosts(dir) {
   mkdirSync(bin, { recursive: true });
   const started = Date.now();
   process.stderr.write(`Building the YAML and Python language hosts and the SDK generator into ${dir}...\n`);
-  const env = { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim() };
+  const env = goBuildEnv();
   for (const [mod, [out, pkg]] of Object.entries(HOSTS)) {
     execFileSync(go, ["build", "-o", join(bin, out), pkg], { cwd: join(TOOLS, mod), stdio: ["ignore", "inherit", "inherit"], env });
   }
@@ -213,7 +227,7 @@ export function ensureGoHost() {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(join(staging, "bin"), { recursive: true });
   process.stderr.write(`Building the Go language host into ${dir}...\n`);
-  const env = { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim() };
+  const env = goBuildEnv();
   execFileSync(go, ["build", "-o", join(staging, "bin", "pulumi-language-go"), "."], {
     cwd: join(TOOLS, "pulumi-language-go"),
     stdio: ["ignore", "inherit", "inherit"],

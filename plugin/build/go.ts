@@ -11,7 +11,8 @@ import { cacheBase } from "./python";
 
 /**
  * The environment for `go` commands: GOCACHE and GOMODCACHE in the project's cache folder (outside
- * the clone, kept between runs), unless the caller chose them. Modules come from the module proxy.
+ * the clone, kept between runs; the same as scripts/ensure-pulumi.mjs uses for the CLI and hosts),
+ * unless the caller chose them. Modules come from the module proxy.
  */
 export function goEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return {
