@@ -121,6 +121,8 @@ export function packageSchema(kinds: SchemaKinds, version: string): Json {
     homepage: REPOSITORY,
     repository: REPOSITORY,
     publisher: "pulumi-uptime",
+    // Where `pulumi plugin install` finds pulumi-resource-uptime-v<version>-<os>-<arch>.tar.gz.
+    pluginDownloadURL: "github://api.github.com/pulumi-uptime/pulumi-uptime",
     config: { variables: CONFIG },
     provider: {
       description: "The uptime provider: which service and API key a stack's resources use.",
@@ -133,7 +135,7 @@ export function packageSchema(kinds: SchemaKinds, version: string): Json {
     language: {
       nodejs: { packageName: "@pulumi-uptime/native", respectSchemaVersion: true, dependencies: { "@pulumi/pulumi": "^3.0.0" } },
       python: { packageName: "pulumi_uptime", respectSchemaVersion: true, requires: { pulumi: ">=3.0.0,<4.0.0" }, pyproject: { enabled: true } },
-      go: { importBasePath: "github.com/pulumi-uptime/sdk/go/uptime", respectSchemaVersion: true, generateResourceContainerTypes: false },
+      go: { importBasePath: "github.com/pulumi-uptime/pulumi-uptime/sdk/go/uptime", respectSchemaVersion: true, generateResourceContainerTypes: false },
     },
   };
 }

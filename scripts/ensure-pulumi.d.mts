@@ -15,3 +15,5 @@ export interface PulumiHosts {
 }
 /** Finds or builds the YAML and Python language hosts and the SDK generator. */
 export function ensureHosts(): PulumiHosts;
+/** Finds or builds the Go language host (tools/pulumi-language-go), in a cache entry of its own. */
+export function ensureGoHost(): PulumiHosts;

@@ -4,7 +4,8 @@
 // from the Go module proxy. Prints the folder that holds `pulumi`, `pulumi-language-nodejs` and
 // `pulumi-resource-pulumi-nodejs` as its last line; `--json` prints a JSON object instead.
 // Also builds, into a cache entry of their own, what the native plugin's programs and SDKs need:
-// the YAML and Python language hosts and the SDK generator (tools/uptime-sdkgen).
+// the YAML and Python language hosts and the SDK generator (tools/uptime-sdkgen), and the Go
+// language host (tools/pulumi-language-go) in an entry of its own.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
@@ -69,6 +70,20 @@ function cacheBase() {
   );
 }
 
+/**
+ * The environment of every Go build here: the recipes' go.sum as written (-mod=readonly), and the
+ * Go build and module caches in the cache folder (unless set), shared with the Go SDK's and Go
+ * programs' builds (plugin/build/go.ts), so nothing is compiled or downloaded twice.
+ */
+function goBuildEnv() {
+  return {
+    ...process.env,
+    GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim(),
+    GOCACHE: process.env.GOCACHE ?? join(cacheBase(), "go", "build"),
+    GOMODCACHE: process.env.GOMODCACHE ?? join(cacheBase(), "go", "mod"),
+  };
+}
+
 function cacheDir(version) {
   const hash = createHash("sha256");
   for (const mod of ["pulumi-cli", "pulumi-language-nodejs"]) {
@@ -100,7 +115,7 @@ function build(dir, version) {
     execFileSync(go, ["build", ...ldflags, "-o", join(bin, out), pkg], {
       cwd: join(TOOLS, mod),
       stdio: ["ignore", "inherit", "inherit"],
-      env: { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim() },
+      env: goBuildEnv(),
     });
   goBuild("pulumi-cli", "pulumi", "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", [
     "-ldflags",
@@ -163,7 +178,7 @@ function buildHosts(dir) {
   mkdirSync(bin, { recursive: true });
   const started = Date.now();
   process.stderr.write(`Building the YAML and Python language hosts and the SDK generator into ${dir}...\n`);
-  const env = { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim() };
+  const env = goBuildEnv();
   for (const [mod, [out, pkg]] of Object.entries(HOSTS)) {
     execFileSync(go, ["build", "-o", join(bin, out), pkg], { cwd: join(TOOLS, mod), stdio: ["ignore", "inherit", "inherit"], env });
   }
@@ -190,13 +205,48 @@ export function ensureHosts() {
   return { binDir: buildHosts(dir), source: "build" };
 }
 
+/** The Go language host (tools/pulumi-language-go): a cache entry of its own, keyed by its recipe. */
+function goHostCacheDir() {
+  const hash = createHash("sha256");
+  for (const file of ["go.mod", "go.sum", "main.go"]) hash.update(`${file}\0`).update(readFileSync(join(TOOLS, "pulumi-language-go", file)));
+  return join(cacheBase(), "pulumi-language-go", hash.digest("hex").slice(0, 12));
+}
+
+/**
+ * Finds or builds the Go language host (cached apart from the CLI and the other hosts, so adding
+ * it rebuilt neither).
+ * @returns {{ binDir: string, source: "cache" | "build" }}
+ */
+export function ensureGoHost() {
+  const dir = goHostCacheDir();
+  const bin = join(dir, "bin");
+  if (existsSync(join(bin, "pulumi-language-go"))) return { binDir: bin, source: "cache" };
+  const go = which("go");
+  if (!go) throw new Error(`No Go toolchain to build the Go language host. ${INSTALL_HELP}`);
+  const staging = `${dir}.tmp-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(join(staging, "bin"), { recursive: true });
+  process.stderr.write(`Building the Go language host into ${dir}...\n`);
+  const env = goBuildEnv();
+  execFileSync(go, ["build", "-o", join(staging, "bin", "pulumi-language-go"), "."], {
+    cwd: join(TOOLS, "pulumi-language-go"),
+    stdio: ["ignore", "inherit", "inherit"],
+    env,
+  });
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(staging, dir);
+  return { binDir: bin, source: "build" };
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     const found = ensurePulumi();
     const hosts = ensureHosts();
-    if (process.argv.includes("--json")) console.log(JSON.stringify({ ...found, hostsDir: hosts.binDir }));
+    const goHost = ensureGoHost();
+    if (process.argv.includes("--json")) console.log(JSON.stringify({ ...found, hostsDir: hosts.binDir, goHostDir: goHost.binDir }));
     else {
       process.stderr.write(`Language hosts and SDK generator (${hosts.source}): ${hosts.binDir}\n`);
+      process.stderr.write(`Go language host (${goHost.source}): ${goHost.binDir}\n`);
       process.stderr.write(`Pulumi CLI v${found.version} (${found.source}):\n`);
       console.log(found.binDir);
     }

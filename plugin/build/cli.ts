@@ -1,10 +1,15 @@
 /**
  * `npm run plugin:build`: the plugin bundle, launcher, schema and tarball in dist/plugin-package;
- * with `--sdks`, also the Python wheel and the Go and Node.js SDK sources beside them.
+ * with `--sdks`, also the SDKs in dist/plugin-package/sdk (`python`, `go`, `nodejs`, `wheels`),
+ * where examples/native-go's `replace` directive finds the Go module; with `--release`, the release
+ * tarballs for every platform (single executables on Linux) in dist/plugin-package/release.
  */
+import { cpSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { bundlePlugin } from "./bundle";
 import { loadEnsure } from "./python";
 import { buildSdks } from "./sdks";
+import { releaseTarballs } from "./sea";
 
 async function run(): Promise<void> {
   const plugin = await bundlePlugin();
@@ -12,7 +17,15 @@ async function run(): Promise<void> {
   if (process.argv.includes("--sdks")) {
     await loadEnsure();
     const sdks = buildSdks(plugin);
-    console.log(`SDKs: ${sdks.dir}\nPython wheel: ${sdks.wheel}`);
+    const out = join(plugin.binDir, "..", "sdk");
+    rmSync(out, { recursive: true, force: true });
+    cpSync(sdks.dir, out, { recursive: true });
+    console.log(`SDKs: ${out}\nPython wheel: ${sdks.wheel}`);
+  }
+  if (process.argv.includes("--release")) {
+    const out = join(plugin.binDir, "..", "release");
+    mkdirSync(out, { recursive: true });
+    for (const [platform, tarball] of Object.entries(await releaseTarballs(plugin, out))) console.log(`${platform}: ${tarball}`);
   }
 }
 

@@ -1,28 +1,36 @@
 /**
  * The native plugin's SDKs, generated from the schema the bundle serves by tools/uptime-sdkgen
  * (Pulumi's own code generators), and cached outside the clone by the schema's hash: Python (plus
- * a wheel), Go and Node.js sources.
+ * a wheel), Go (a module, vetted and built) and Node.js (compiled with tsc).
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { PluginBuild } from "./bundle";
+import { makeGoModule } from "./go";
+import { compileNodeSdk } from "./nodejs";
 import { cacheBase, ensureHostsBin, python } from "./python";
 
-/** Where the SDKs are: `<dir>/python`, `<dir>/go`, `<dir>/nodejs`, and the wheel. */
+/**
+ * Where the SDKs are: `<dir>/python`, `<dir>/go/uptime` (a Go module, vetted and built),
+ * `<dir>/nodejs` (compiled: the package is `<dir>/nodejs/bin`), and the wheel.
+ */
 export interface SdkBuild {
   dir: string;
   /** The `pulumi_uptime-<version>-py3-none-any.whl` that `pip install` takes. */
   wheel: string;
 }
 
+const RECIPE = "go-module,nodejs-bin";
+
 const findWheel = (dir: string) => readdirSync(dir).find((f) => f.endsWith(".whl"));
 
 /** Generates (or finds cached) SDKs for this plugin build's schema. */
 export function buildSdks(plugin: PluginBuild): SdkBuild {
   const schema = readFileSync(plugin.schemaPath);
-  const hash = createHash("sha256").update(schema).digest("hex").slice(0, 12);
+  // RECIPE changes the key when the steps below change for the same schema.
+  const hash = createHash("sha256").update(RECIPE).update(schema).digest("hex").slice(0, 12);
   const dir = join(cacheBase(), "sdks", `v${plugin.version}-${hash}`);
   const wheels = join(dir, "wheels");
   const cached = existsSync(wheels) ? findWheel(wheels) : undefined;
@@ -32,6 +40,8 @@ export function buildSdks(plugin: PluginBuild): SdkBuild {
   rmSync(staging, { recursive: true, force: true });
   const run = (file: string, args: string[]) => execFileSync(file, args, { stdio: ["ignore", "pipe", "inherit"] });
   run(join(ensureHostsBin(), "uptime-sdkgen"), [plugin.schemaPath, staging, "python", "go", "nodejs"]);
+  makeGoModule(join(staging, "go", "uptime"), plugin.schemaPath);
+  compileNodeSdk(join(staging, "nodejs"));
   // The wheel is built without network access to a build backend: setuptools from the venv.
   run(python(), ["-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", join(staging, "wheels"), join(staging, "python")]);
   rmSync(dir, { recursive: true, force: true });

@@ -1,16 +1,17 @@
 /**
  * The native plugin under the real engine: the plugin bundled and installed from its tarball with
- * `pulumi plugin install`, the YAML and Python language hosts and the Python venv on PATH.
+ * `pulumi plugin install`, the YAML, Python and Go language hosts and the Python venv on PATH.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { expect } from "vitest";
 import { bundlePlugin, type PluginBuild } from "../../plugin/build/bundle";
+import { goEnv, goModulePath } from "../../plugin/build/go";
 import { loadEnsure, venvWith } from "../../plugin/build/python";
-import { buildSdks } from "../../plugin/build/sdks";
+import { buildSdks, type SdkBuild } from "../../plugin/build/sdks";
 import { type OfflineEngine, offlineEngine, prepareProgram, REPO_ROOT } from "../../scripts/pulumi-engine";
 
 /** An offline engine with the uptime plugin installed in its PULUMI_HOME. */
@@ -22,22 +23,31 @@ export interface NativeEngine {
    * the test server runs in this process and must keep answering the plugin.
    */
   pulumi(args: string[], cwd: string): Promise<string>;
-  /** A copy of a program under test/engine/programs in a temp folder. */
+  /**
+   * A copy of a program in a temp folder: a name under test/engine/programs, or a path from the
+   * repository root (`examples/native-go`). A Go program's SDK `replace` points at the built SDK.
+   */
   program(name: string): string;
   dispose(): void;
 }
 
-/** Builds the plugin (and, with `python`, the wheel into the cached venv) and installs it. */
-export async function nativeEngine(options: { python?: boolean } = {}): Promise<NativeEngine> {
+/**
+ * Builds the plugin (with `python`, the wheel into the cached venv; with `go`, the Go SDK module
+ * and the Go language host; with `nodejs`, the compiled Node.js SDK) and installs it.
+ */
+export async function nativeEngine(options: { python?: boolean; go?: boolean; nodejs?: boolean } = {}): Promise<NativeEngine> {
   const ensure = await loadEnsure();
   const cli = ensure.ensurePulumi();
   const hosts = ensure.ensureHosts().binDir;
   const buildDir = mkdtempSync(join(tmpdir(), "pulumi-uptime-plugin-"));
   const plugin = await bundlePlugin(buildDir);
-  const venvBin = options.python ? [venvWith(buildSdks(plugin).wheel)] : [];
+  const sdks = options.python || options.go || options.nodejs ? buildSdks(plugin) : undefined;
+  const venvBin = options.python && sdks ? [venvWith(sdks.wheel)] : [];
+  const goBin = options.go ? [ensure.ensureGoHost().binDir] : [];
   // The v3.68 Python host ignores runtime.options.virtualenv: the venv's bin comes first instead.
-  const path = [cli.binDir, hosts, ...venvBin, join(REPO_ROOT, "node_modules", ".bin"), process.env.PATH ?? ""].join(delimiter);
-  const engine = await offlineEngine({ env: { PATH: path } });
+  const path = [cli.binDir, hosts, ...goBin, ...venvBin, join(REPO_ROOT, "node_modules", ".bin"), process.env.PATH ?? ""].join(delimiter);
+  const go = goEnv();
+  const engine = await offlineEngine({ env: { PATH: path, GOCACHE: go.GOCACHE ?? "", GOMODCACHE: go.GOMODCACHE ?? "" } });
   const env = { ...process.env, ...engine.envVars };
   const pulumi = async (args: string[], cwd: string) =>
     (await promisify(execFile)(join(engine.binDir, "pulumi"), [...args, "--non-interactive"], { cwd, env, timeout: 120_000 })).stdout;
@@ -52,8 +62,10 @@ export async function nativeEngine(options: { python?: boolean } = {}): Promise<
     plugin,
     pulumi,
     program(name) {
-      const dir = prepareProgram(join(REPO_ROOT, "test/engine/programs", name), {});
+      const dir = prepareProgram(join(REPO_ROOT, name.includes("/") ? name : join("test/engine/programs", name)), {});
       programs.push(dir);
+      if (sdks && existsSync(join(dir, "go.mod"))) useGoSdk(dir, plugin, sdks);
+      if (sdks && existsSync(join(dir, "package.json"))) useNodeSdk(dir, sdks);
       return dir;
     },
     dispose() {
@@ -61,6 +73,23 @@ export async function nativeEngine(options: { python?: boolean } = {}): Promise<
       for (const dir of [buildDir, ...programs]) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Points a Go program's `replace` of the SDK module at the SDK built for this plugin. */
+function useGoSdk(dir: string, plugin: PluginBuild, sdks: SdkBuild): void {
+  const replace = `-replace=${goModulePath(plugin.schemaPath)}=${join(sdks.dir, "go", "uptime")}`;
+  execFileSync("go", ["mod", "edit", replace], { cwd: dir, env: goEnv(), stdio: "inherit" });
+}
+
+/**
+ * Installs the compiled Node.js SDK into a JavaScript program's node_modules (a copy, so that its
+ * `require("@pulumi/pulumi")` finds the program's), beside this checkout's @pulumi/pulumi.
+ */
+function useNodeSdk(dir: string, sdks: SdkBuild): void {
+  const modules = join(dir, "node_modules");
+  mkdirSync(join(modules, "@pulumi"), { recursive: true });
+  symlinkSync(join(REPO_ROOT, "node_modules/@pulumi/pulumi"), join(modules, "@pulumi/pulumi"), "dir");
+  cpSync(join(sdks.dir, "nodejs", "bin"), join(modules, "@pulumi-uptime/native"), { recursive: true });
 }
 
 /** Fails if the backend's files, as stored, hold any of these strings in plaintext. */
