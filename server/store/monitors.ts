@@ -192,6 +192,8 @@ export class MonitorRepository {
         ...ASSERTION_DEFAULTS,
         ...spec,
         channel_ids: JSON.parse(row.channel_ids) as string[],
+        // Filled in by the service at read time (which checkers are live changes by the second).
+        unchecked_locations: [],
         status: row.status,
         health: row.health === "up" && row.degraded ? "degraded" : row.health,
         last_checked_at: row.last_checked_at,
