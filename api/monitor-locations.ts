@@ -55,7 +55,6 @@ export const MONITOR_LOCATION_ROWS = {
     normal: "set",
     description: "Locations that check the monitor (the built-in checker's and agents'), a set; none: the built-in checker.",
     default: null,
-    defaultDoc: "the built-in checker",
   },
   /** How many locations must find the monitor down before it is down. Default 1. */
   failureThreshold: {
