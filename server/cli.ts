@@ -26,7 +26,7 @@ const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
   uptime-server keys create --db uptime.db --account NAME [--name LABEL] [--monitor-limit N]
                             [--scope manage|agent --location NAME]   (agent: the agent API only, for one location)
   uptime-server agent --server URL --location NAME [--key-file FILE] [--allow-private-targets]
-                      [--concurrency 64] [--max-buffered 10000] [--socket PATH]
+                      [--concurrency 64] [--max-buffered 10000] [--socket PATH] [--agent-id ID]
                       (env UPTIME_AGENT_KEY or --key-file: the agent key; probes follow the agent's own outbound policy)
   uptime-server keys list   --db uptime.db [--account NAME]
   uptime-server keys revoke --db uptime.db KEY_ID
@@ -66,6 +66,7 @@ const OPTIONS = {
   concurrency: { type: "string" },
   "max-buffered": { type: "string" },
   socket: { type: "string" },
+  "agent-id": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -167,6 +168,7 @@ async function runAgent(values: Record<string, string | boolean | undefined>): P
     allowPrivateTargets: Boolean(values["allow-private-targets"]),
     concurrency: int(values.concurrency as string | undefined, "concurrency") ?? 64,
     maxBuffered: int(values["max-buffered"] as string | undefined, "max-buffered") ?? 10_000,
+    agentId: values["agent-id"] as string | undefined,
     log: (line) => process.stderr.write(`uptime-agent: ${line}\n`),
   });
   const { done } = agent.start();

@@ -117,6 +117,11 @@ export class LeaseQueue {
     return lease;
   }
 
+  /** The check keys `agentId` holds unexpired leases on. */
+  heldBy(agentId: string): string[] {
+    return [...this.leases.values()].filter((l) => l.agentId === agentId).map((l) => l.checkKey);
+  }
+
   /** Leases outstanding now. */
   outstanding(): number {
     return this.leases.size + this.retry.length;

@@ -105,6 +105,11 @@ export class LeaseService {
     return body.results.map((r) => this.record(principal, r));
   }
 
+  /** The check keys agent `agentId` holds leases on now. */
+  held(agentId: string): string[] {
+    return [...this.queues.values()].flatMap((q) => q.heldBy(agentId));
+  }
+
   stats(): LeaseStats {
     const qs = [...this.queues.values()];
     return { scheduled: qs.reduce((n, q) => n + q.size, 0), expired: qs.reduce((n, q) => n + q.expired, 0), ...this.counts, lags: [...this.lags] };
