@@ -19,6 +19,7 @@ export interface CheckerStats {
   checks: number;
   lagP50Ms: number | null;
   lagP99Ms: number | null;
+  lagMaxMs: number | null;
 }
 
 /** The built-in checker's location among the monitors' locations. */
@@ -125,7 +126,7 @@ export class Checker {
   stats(): CheckerStats {
     const sorted = [...this.lags].sort((a, b) => a - b);
     const at = (q: number) => (sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) : null);
-    return { scheduled: this.slots.size, checks: this.checks, lagP50Ms: at(0.5), lagP99Ms: at(0.99) };
+    return { scheduled: this.slots.size, checks: this.checks, lagP50Ms: at(0.5), lagP99Ms: at(0.99), lagMaxMs: sorted.at(-1) ?? null };
   }
 
   resetStats(): void {
