@@ -27,7 +27,8 @@ const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
                             [--scope manage|agent --location NAME]   (agent: the agent API only, for one location)
   uptime-server agent --server URL --location NAME [--key-file FILE] [--allow-private-targets]
                       [--concurrency 64] [--max-buffered 10000] [--socket PATH] [--agent-id ID]
-                      (env UPTIME_AGENT_KEY or --key-file: the agent key; probes follow the agent's own outbound policy)
+                      (the agent key from --key-file, env UPTIME_AGENT_KEY_FILE or UPTIME_AGENT_KEY; probes follow
+                       the agent's own outbound policy: --allow-private-targets lets them reach private addresses)
   uptime-server keys list   --db uptime.db [--account NAME]
   uptime-server keys revoke --db uptime.db KEY_ID
   uptime-server keys rotate-secret --db uptime.db   (new secret key; reseals every stored secret)
@@ -157,9 +158,9 @@ function locationName(value: string | undefined): string {
 
 /** `uptime-server agent`: runs until SIGTERM/SIGINT, then delivers what it holds and exits. */
 async function runAgent(values: Record<string, string | boolean | undefined>): Promise<void> {
-  const file = values["key-file"] as string | undefined;
+  const file = (values["key-file"] as string | undefined) ?? (process.env.UPTIME_AGENT_KEY_FILE || undefined);
   const key = file ? readFileSync(file, "utf8").trim() : process.env.UPTIME_AGENT_KEY;
-  if (!key) throw new Error("an agent key is required: --key-file FILE or UPTIME_AGENT_KEY (never on the command line)");
+  if (!key) throw new Error("an agent key is required: --key-file FILE (or env UPTIME_AGENT_KEY_FILE, UPTIME_AGENT_KEY); never on the command line");
   const agent = new CheckerAgent({
     server: need(values.server as string | undefined, "server"),
     socketPath: values.socket as string | undefined,
