@@ -91,7 +91,8 @@ export class LeaseService {
       const taken = queue && !this.stopped ? queue.take(agentId, max, now, this.leaseMs) : [];
       if (taken.length > 0 || now >= deadline || this.stopped) {
         this.counts.leased += taken.length;
-        return { location, lease_ms: this.leaseMs, leases: taken.map((l) => this.describe(l.checkKey, l.monitorId, l.due, l.expires)).filter((l) => l !== undefined) };
+        const leases = taken.map((l) => this.describe(principal.accountId, l.checkKey, l.monitorId, l.due, l.expires)).filter((l) => l !== undefined);
+        return { location, lease_ms: this.leaseMs, leases };
       }
       const next = queue?.nextDue();
       const sleep = Math.max(1, Math.min(deadline - now, POLL_MS, next === undefined ? POLL_MS : next - now));
@@ -130,8 +131,10 @@ export class LeaseService {
     if (!key) return refuse("not a check key of this server (<monitor>/<location>/<due ms>)");
     if (key.location !== principal.location) return refuse(`the check is location ${key.location}'s, this key is location ${principal.location}'s`);
     this.queues.get(queueId(principal.accountId, key.location))?.complete(r.check_key);
-    const monitor = this.store.monitors.find(key.monitorId);
-    if (!monitor || monitor.account_id !== principal.accountId) return refuse(`monitor ${key.monitorId} was deleted`);
+    // The cached read (no SQL, no secret opened) of the account's monitor.
+    const stored = this.store.monitors.get(principal.accountId, key.monitorId);
+    if (!stored) return refuse(`monitor ${key.monitorId} was deleted`);
+    const monitor: ScheduledMonitor = { ...stored, account_id: principal.accountId };
     if (monitor.status !== "active") return refuse(`monitor ${key.monitorId} is paused`);
     if (!this.agentLocations(monitor).includes(key.location)) return refuse(`monitor ${key.monitorId} is no longer checked at location ${key.location}`);
     const at = Date.parse(r.checked_at);
@@ -179,10 +182,9 @@ export class LeaseService {
     }
   }
 
-  private describe(checkKey: string, monitorId: string, due: number, expires: number): Lease | undefined {
-    const monitor = this.store.monitors.find(monitorId);
+  private describe(accountId: string, checkKey: string, monitorId: string, due: number, expires: number): Lease | undefined {
+    const monitor = this.store.monitors.get(accountId, monitorId);
     if (!monitor) return undefined;
-    const { account_id: _account, ...rest } = monitor;
-    return { check_key: checkKey, due_at: new Date(due).toISOString(), expires_at: new Date(expires).toISOString(), monitor: rest };
+    return { check_key: checkKey, due_at: new Date(due).toISOString(), expires_at: new Date(expires).toISOString(), monitor };
   }
 }
