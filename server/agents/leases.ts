@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { type Lease, type Leases, locationsOf, type ResultStatus, type ResultsRequest } from "../../api";
-import { cadenceMs } from "../checker/dispatch";
 import type { CheckObserver } from "../checker/checker";
 import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
@@ -25,6 +24,9 @@ export interface LeaseStats {
   expired: number;
   lags: number[];
 }
+
+/** What placing a monitor in the agents' schedule needs. */
+type Placement = Pick<ScheduledMonitor, "id" | "account_id" | "interval_sec" | "locations"> & { type: string };
 
 const queueId = (accountId: string, location: string) => `${accountId}\u0000${location}`;
 
@@ -62,7 +64,7 @@ export class LeaseService {
       last_checked_at: number;
     }[];
     const lastAt = new Map(last.map((r) => [`${r.monitor_id}/${r.location}`, r.last_checked_at]));
-    for (const m of this.store.monitors.active()) this.place(m, now, (loc) => lastAt.get(`${m.id}/${loc}`));
+    for (const m of this.store.monitors.placements()) this.place(m, now, (loc) => lastAt.get(`${m.id}/${loc}`));
     this.log.info({ checks: [...this.queues.values()].reduce((n, q) => n + q.size, 0) }, "agent schedule started");
   }
 
@@ -164,14 +166,14 @@ export class LeaseService {
   }
 
   /** The monitor's locations served by agents (the built-in checker's, while it runs, is not). */
-  private agentLocations(m: ScheduledMonitor): string[] {
+  private agentLocations(m: Placement): string[] {
     if ((m.type as string) === "heartbeat") return [];
     return locationsOf(m, this.locations.builtin).filter((l) => !(this.locations.builtinRuns && l === this.locations.builtin));
   }
 
-  private place(m: ScheduledMonitor, now: number, lastAt: (location: string) => number | undefined, spread = true): void {
-    if (m.status !== "active") return;
-    const intervalMs = cadenceMs(m);
+  private place(m: Placement, now: number, lastAt: (location: string) => number | undefined, spread = true): void {
+    // Heartbeat monitors have no agent location (see agentLocations): an interval is all it takes.
+    const intervalMs = m.interval_sec * 1000;
     for (const location of this.agentLocations(m)) {
       const id = queueId(m.account_id, location);
       let queue = this.queues.get(id);
