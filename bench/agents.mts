@@ -2,7 +2,7 @@
 // the built-in checker, the rest at one agent location served by 3 agent processes, then by 1.
 // Reports checks per second, the scheduler's lag (due time → check start) p50/p99/max for the
 // built-in checker and for the agents, leases lost and results recorded twice. Monitors start
-// with their last checks spread over the past minute, so the run measures the steady state.
+// with their next checks spread evenly over a minute, so the run measures the steady state.
 // BENCH_MONITORS, BENCH_SECONDS (measured window, default 60) and BENCH_AGENTS ("3,1") change it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:http";
@@ -32,17 +32,23 @@ for (const agents of agentCounts) {
   const seed = await buildApp({ db, devKey: key, logger: false, checker: false, minIntervalSec: 1 });
   const accountId = seed.store.keys.authenticate(key)?.accountId as string;
   writeFileSync(join(dir, "agent.key"), seed.store.keys.create("dev", "edge", undefined, "edge").key, { mode: 0o600 });
-  const now = Date.now();
   const { store } = seed;
+  const ids: { id: string; edge: boolean }[] = [];
   for (let i = 0; i < monitors; i++) {
     const edge = i % 4 !== 0;
     const spec = toMonitorSpec({ name: `m${i}`, type: "http", url, interval_sec: INTERVAL_SEC, timeout_sec: 5, ...(edge ? { locations: ["edge"] } : {}) });
-    const m = store.monitors.create(accountId, spec);
-    // Last checked somewhere in the past minute: the schedule is spread as in a server long up.
-    const last = now - Math.floor((i / monitors) * INTERVAL_SEC * 1000);
-    if (edge) store.db.prepare("INSERT INTO location_health (monitor_id, location, health, failures, successes, last_checked_at) VALUES (?, 'edge', 'up', 0, 1, ?)").run(m.id, last);
-    else store.db.prepare("UPDATE monitors SET last_checked_at = ? WHERE id = ?").run(new Date(last).toISOString(), m.id);
+    ids.push({ id: store.monitors.create(accountId, spec).id, edge });
   }
+  // Last checked as in a server long up: the next checks fall due evenly over a minute from
+  // \`base\`, once the server and the agents are up (seeding takes a while on a loaded machine).
+  const base = Date.now() + 20_000;
+  store.db.exec("BEGIN");
+  ids.forEach(({ id, edge }, i) => {
+    const last = base - INTERVAL_SEC * 1000 + Math.floor((i / monitors) * INTERVAL_SEC * 1000);
+    if (edge) store.db.prepare("INSERT INTO location_health (monitor_id, location, health, failures, successes, last_checked_at) VALUES (?, 'edge', 'up', 0, 1, ?)").run(id, last);
+    else store.db.prepare("UPDATE monitors SET last_checked_at = ? WHERE id = ?").run(new Date(last).toISOString(), id);
+  });
+  store.db.exec("COMMIT");
   await seed.close();
 
   const app = await buildApp({ db, logger: false, minIntervalSec: 1, allowPrivateTargets: true, checkConcurrency: 256, leaseMs: 30_000 });
@@ -52,10 +58,11 @@ for (const agents of agentCounts) {
     const args = ["dist/server/cli.js", "agent", "--server", address, "--location", "edge", "--key-file", join(dir, "agent.key"), "--allow-private-targets", "--concurrency", "128", "--agent-id", `edge-${i}`];
     children.push(spawn(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"] }));
   }
-  // Every agent connected (their start takes seconds on a loaded machine), then the backlog of
-  // checks that fell due meanwhile is worked off before the window opens.
+  // Every agent connected (their start takes seconds on a loaded machine); the window opens once
+  // checks fall due.
   while (app.store.agents.list(accountId).length < agents) await new Promise((r) => setTimeout(r, 200));
-  await new Promise((r) => setTimeout(r, 5_000));
+  if (Date.now() > base) console.log(`(started ${Date.now() - base} ms after the first checks fell due)`);
+  await new Promise((r) => setTimeout(r, Math.max(2_000, base + 2_000 - Date.now())));
   app.checker.resetStats();
   app.leases.resetStats();
   const startedAt = Date.now();
