@@ -86,6 +86,17 @@ describe("checker agents and locations", () => {
     expect((await post(euKey, "eu-1", [gone])).body.data.results[0]).toMatchObject({ status: "refused", reason: `monitor ${m.id} was deleted` });
   });
 
+  it("refuses the result of a check whose monitor moved to another location, and no longer leases it there", async () => {
+    const m = (await s.call("POST", "/api/v1/monitors", { name: "moving", type: "http", url: target.url, interval_sec: 60, locations: ["eu"] })).body.data;
+    const leased = (await lease(euKey, "eu-3")).body.data.leases.find((l: { monitor: { id: string } }) => l.monitor.id === m.id);
+    expect(leased).toBeDefined();
+    expect((await s.call("PATCH", `/api/v1/monitors/${m.id}`, { locations: ["us"] })).status).toBe(200);
+    const result = { check_key: leased.check_key, started_at: new Date().toISOString(), checked_at: new Date().toISOString(), outcome };
+    expect((await post(euKey, "eu-3", [result])).body.data.results[0]).toEqual({ check_key: leased.check_key, status: "refused", reason: `monitor ${m.id} is no longer checked at location eu` });
+    expect((await lease(usKey, "us-3")).body.data.leases.map((l: { monitor: { id: string } }) => l.monitor.id)).toContain(m.id);
+    await s.call("DELETE", `/api/v1/monitors/${m.id}`);
+  });
+
   it("judges per location: a location that cannot reach the target is down; the threshold decides; notifications name it", async () => {
     // eu's outbound policy refuses loopback targets, us's allows them: eu fails, us passes.
     agent(euKey, "eu", false);
