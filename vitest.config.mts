@@ -7,6 +7,7 @@ import { defineConfig } from "vitest/config";
  */
 const TIMED = [
   "test/server/checker/**/*.test.ts",
+  "test/server/agents/**/*.test.ts",
   "test/server/slow-clients.test.ts",
   "test/server/ops/**/*.test.ts",
   "test/provider/rate-budget.test.ts",

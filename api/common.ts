@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
   monitor_limit_reached: 403,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,

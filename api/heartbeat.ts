@@ -60,6 +60,8 @@ export const HeartbeatSchema = z
     assertions: z.array(AssertionResultSchema).optional(),
     /** The phases measured; null for checks that measure none (heartbeat). */
     timings: CheckTimingsSchema.nullable().optional(),
+    /** The location that ran the check (extension); null for checks recorded before locations. */
+    location: z.string().nullable().optional(),
   })
   .meta({ id: "Heartbeat" });
 export type Heartbeat = z.infer<typeof HeartbeatSchema>;
@@ -73,6 +75,24 @@ export const HeartbeatsQuerySchema = z.strictObject({
 export const StatsQuerySchema = z.strictObject({
   days: queryInt(1, 90, 30),
 });
+
+/** One location's share of a monitor's stats, and its state now. */
+export const LocationStatsSchema = z
+  .object({
+    location: z.string(),
+    checks: z.int(),
+    up_checks: z.int(),
+    down_checks: z.int(),
+    uptime_pct: z.number().nullable(),
+    avg_response_ms: z.number().nullable(),
+    /** The location's own health (its confirmations counted): `pending` until its first check. */
+    health: z.enum(["pending", "up", "down"]),
+    /** Whether a live checker serves the location now (the built-in checker, or an agent in contact). */
+    live: z.boolean(),
+    last_checked_at: Timestamp.nullable(),
+  })
+  .meta({ id: "LocationStats" });
+export type LocationStats = z.infer<typeof LocationStatsSchema>;
 
 /** Stats of a monitor over `days` days, with a UTC daily breakdown. */
 export const StatsSchema = z
@@ -101,6 +121,8 @@ export const StatsSchema = z
         avg_response_ms: z.number().nullable(),
       }),
     ),
+    /** The same window by location (extension): each of the monitor's locations, and any other that recorded checks in it. */
+    locations: z.array(LocationStatsSchema).optional(),
   })
   .meta({ id: "Stats" });
 export type Stats = z.infer<typeof StatsSchema>;

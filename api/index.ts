@@ -13,3 +13,5 @@ export * from "./monitor-extensions";
 export * from "./dry-run";
 export * from "./monitor-alerting";
 export * from "./channel-deliveries";
+export * from "./monitor-locations";
+export * from "./agent";

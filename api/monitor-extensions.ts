@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ErrorDetail } from "./common";
 import type { FieldTable } from "./fields";
 import { MONITOR_ALERTING_DEFAULTS, MONITOR_ALERTING_ROWS, type MonitorAlertingSpec, monitorAlertingFields, monitorAlertingRead } from "./monitor-alerting";
+import { locationViolations, MONITOR_LOCATION_DEFAULTS, MONITOR_LOCATION_ROWS, type MonitorLocationSpec, monitorLocationFields, monitorLocationRead } from "./monitor-locations";
 
 /**
  * Documented extensions of the monitor: heartbeat (push) and DNS monitors, certificate expiry,
@@ -37,10 +38,11 @@ export const monitorExtensionFields = {
   /** Consecutive passed checks before a down monitor is up again. */
   recovery_confirmations: z.int("must be a whole number").min(1, "must be between 1 and 10").max(10, "must be between 1 and 10"),
   ...monitorAlertingFields,
+  ...monitorLocationFields,
 };
 
 /** The extension fields as the server stores and returns them, defaults applied. */
-export interface MonitorExtensionSpec extends MonitorAlertingSpec {
+export interface MonitorExtensionSpec extends MonitorAlertingSpec, MonitorLocationSpec {
   grace_sec: number;
   ssl_expiry_days: number | null;
   verify_tls: boolean;
@@ -62,6 +64,7 @@ export const MONITOR_EXTENSION_DEFAULTS: Readonly<MonitorExtensionSpec> = Object
   confirmations: 1,
   recovery_confirmations: 1,
   ...MONITOR_ALERTING_DEFAULTS,
+  ...MONITOR_LOCATION_DEFAULTS,
 });
 
 const EXT = MONITOR_EXTENSION_DEFAULTS;
@@ -134,6 +137,7 @@ export const MONITOR_EXTENSION_ROWS = {
     description: "Heartbeat monitors: the secret URL the job pings (GET or POST); issued at creation.",
   },
   ...MONITOR_ALERTING_ROWS,
+  ...MONITOR_LOCATION_ROWS,
 } as const satisfies FieldTable;
 
 /** The read schema of the extension fields. */
@@ -149,6 +153,7 @@ export const monitorExtensionRead = {
   /** Never in a read: the push URL is answered once, by `POST …/monitors/<id>/push-token`. */
   push_url: z.string().nullable().optional(),
   ...monitorAlertingRead,
+  ...monitorLocationRead,
 };
 
 /** The normal form of one expected DNS value, so `Example.COM.` and `example.com` are one value. */
@@ -183,7 +188,7 @@ export function parseResolver(raw: string): { host: string; port: number } | und
 
 /** Cross-field rules of the extensions, judged on the whole monitor after defaults. */
 export function monitorExtensionViolations(m: MonitorExtensionSpec & { type: string; url: string | null }): ErrorDetail[] {
-  const out: ErrorDetail[] = [];
+  const out: ErrorDetail[] = [...locationViolations(m)];
   const https = m.url?.startsWith("https://") ?? false;
   if (m.ssl_expiry_days !== null && !https) {
     out.push({ field: "ssl_expiry_days", message: "is only allowed for https:// monitors" });

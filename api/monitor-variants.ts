@@ -98,6 +98,8 @@ function variant(type: MonitorType, interval_sec: z.ZodType, remind_every_sec: z
     recovery_confirmations: f.recovery_confirmations.optional(),
     remind_every_sec: remind_every_sec.optional(),
     escalation: f.escalation.optional(),
+    locations: type === "heartbeat" ? nothing : f.locations.optional(),
+    failure_threshold: f.failure_threshold.optional(),
     external_id: ExternalIdSchema.optional(),
   };
   return z.strictObject(shape).meta({ title: `${type} monitor`, allOf: crossFieldRules(type) });

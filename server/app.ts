@@ -2,9 +2,11 @@ import swagger from "@fastify/swagger";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import fp from "fastify-plugin";
 import { createJsonSchemaTransform, createJsonSchemaTransformObject, validatorCompiler } from "fastify-type-provider-zod";
-import { monitorBodySchemas } from "../api";
+import { locationsOf, monitorBodySchemas } from "../api";
 import { createTransport } from "nodemailer";
 import { interceptors } from "undici";
+import { LeaseService } from "./agents/leases";
+import { Locations } from "./agents/locations";
 import { Checker } from "./checker/checker";
 import { resolveOptions, type ServerOptionsInput } from "./config";
 import { registerAuth } from "./http/auth";
@@ -25,6 +27,7 @@ import { healthRoutes } from "./ops/health";
 import { Metrics } from "./ops/metrics";
 import { countRequests, metricsRoute } from "./ops/metrics-route";
 import { outboundAgent } from "./outbound";
+import { agentRoutes, locationRoutes } from "./routes/agents";
 import { channelRoutes } from "./routes/channels";
 import { maintenanceWindowRoutes } from "./routes/maintenance-windows";
 import { monitorRoutes } from "./routes/monitors";
@@ -32,6 +35,7 @@ import { pushRoutes, pushTokenRoutes } from "./routes/push";
 import { statusHtmlRoutes } from "./routes/status-html";
 import { statusPageRoutes } from "./routes/status-pages";
 import { servicesPlugin } from "./services";
+import type { ScheduledMonitor } from "./store/monitors";
 import { storePlugin } from "./store/plugin";
 
 export const API_VERSION = "1.0.0";
@@ -114,6 +118,8 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
     await app.register(maintenanceWindowRoutes);
     await app.register(pushRoutes);
     await app.register(pushTokenRoutes);
+    await app.register(locationRoutes);
+    await app.register(agentRoutes);
     app.get("/api/v1/openapi.json", { schema: { hide: true } }, async (_req, reply) =>
       reply.type("application/json; charset=utf-8").send(JSON.stringify(app.swagger())),
     );
@@ -158,25 +164,37 @@ const monitoring = fp(
         failed: (type) => metrics.notificationsFailed.inc({ channel_type: type }),
       },
     );
+    store.location = settings.location;
+    const locations = new Locations(store, settings.location, settings.checker, settings.agentLiveMs);
+    const observer = {
+      lag: (ms: number) => metrics.schedulerLag.observe(ms / 1000),
+      checked: (type: string, up: boolean, ms: number, location = settings.location) => {
+        metrics.checks.inc({ result: up ? "up" : "down", location });
+        metrics.probeDuration.observe({ type }, ms / 1000);
+      },
+    };
+    const place = {
+      checks: (m: ScheduledMonitor) => (m.type as string) === "heartbeat" || locationsOf(m, settings.location).includes(settings.location),
+      policy: (m: ScheduledMonitor) => locations.policy(m, settings.location),
+    };
     const checker = new Checker(
       store,
       { follow: following, direct: outbound, allowPrivate: settings.allowPrivateTargets },
       notifier,
       app.log,
       settings.checkConcurrency,
-      {
-        lag: (ms) => metrics.schedulerLag.observe(ms / 1000),
-        checked: (type, up, ms) => {
-          metrics.checks.inc({ result: up ? "up" : "down", location: settings.location });
-          metrics.probeDuration.observe({ type }, ms / 1000);
-        },
-      },
+      observer,
+      place,
     );
+    const leases = new LeaseService(store, locations, notifier, app.log, settings.leaseMs, observer);
     const alerts = new AlertScheduler(store, notifier, app.log, settings.alertTickMs);
     app.decorate("notifier", notifier);
     app.decorate("checker", checker);
+    app.decorate("locations", locations);
+    app.decorate("leases", leases);
     app.addHook("onReady", async () => {
       if (settings.checker) await checker.start();
+      await leases.start();
       // Reminders, escalations, and what a stopped server left pending.
       alerts.start();
     });
@@ -184,6 +202,7 @@ const monitoring = fp(
     // delivered (or in the outbox), then the connections and, last (its own hook), the database.
     app.addHook("preClose", async () => {
       app.draining = true;
+      leases.stop();
       await checker.stop();
     });
     app.addHook("onClose", async () => {

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { LOCATION_NAME, LOCATION_NAME_RULE } from "../api";
+import { CheckerAgent } from "./agents/agent";
 import { buildApp } from "./app";
 import { backupDatabase, restoreDatabase, type BackupSummary } from "./ops/backup";
 import { closeOnSignals } from "./ops/shutdown";
@@ -15,11 +17,18 @@ const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
                       [--auth-failure-limit 20] [--max-connections-per-address 256]
                       [--metrics-key-file FILE] [--location local] [--shutdown-timeout-sec 20]
                       [--trust-proxy]   (behind a reverse proxy: client addresses from X-Forwarded-For)
+                      [--no-checker]    (no built-in checker: only agents check, those of --location too)
+                      [--lease-sec 30] [--agent-live-sec 30]
                       (env UPTIME_DEV_KEY: seeds a dev key; never pass a key on the command line)
   --metrics-key-file FILE (env UPTIME_METRICS_KEY_FILE): the key Prometheus sends to read /metrics
   uptime-server backup  --db uptime.db --to FILE    (online: while servers run; the key file is not copied)
   uptime-server restore --from FILE --db uptime.db [--secret-key-file FILE]   (stop the server first)
   uptime-server keys create --db uptime.db --account NAME [--name LABEL] [--monitor-limit N]
+                            [--scope manage|agent --location NAME]   (agent: the agent API only, for one location)
+  uptime-server agent --server URL --location NAME [--key-file FILE] [--allow-private-targets]
+                      [--concurrency 64] [--max-buffered 10000] [--socket PATH] [--agent-id ID]
+                      (the agent key from --key-file, env UPTIME_AGENT_KEY_FILE or UPTIME_AGENT_KEY; probes follow
+                       the agent's own outbound policy: --allow-private-targets lets them reach private addresses)
   uptime-server keys list   --db uptime.db [--account NAME]
   uptime-server keys revoke --db uptime.db KEY_ID
   uptime-server keys rotate-secret --db uptime.db   (new secret key; reseals every stored secret)
@@ -49,6 +58,16 @@ const OPTIONS = {
   from: { type: "string" },
   account: { type: "string" },
   name: { type: "string" },
+  scope: { type: "string" },
+  "no-checker": { type: "boolean" },
+  "lease-sec": { type: "string" },
+  "agent-live-sec": { type: "string" },
+  server: { type: "string" },
+  "key-file": { type: "string" },
+  concurrency: { type: "string" },
+  "max-buffered": { type: "string" },
+  socket: { type: "string" },
+  "agent-id": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -56,6 +75,11 @@ function int(value: string | undefined, option: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new Error(`--${option} must be a whole number, got "${value}"`);
   return Number(value);
+}
+
+function seconds(value: string | undefined, option: string): number | undefined {
+  const n = int(value, option);
+  return n === undefined ? undefined : n * 1000;
 }
 
 function need(value: string | undefined, option: string): string {
@@ -102,6 +126,9 @@ async function serve(values: Record<string, string | boolean | undefined>): Prom
     maxConnectionsPerAddress: int(values["max-connections-per-address"] as string, "max-connections-per-address"),
     metricsKey: metricsKey(values),
     location: values.location as string | undefined,
+    checker: !values["no-checker"],
+    leaseMs: seconds(values["lease-sec"] as string | undefined, "lease-sec"),
+    agentLiveMs: seconds(values["agent-live-sec"] as string | undefined, "agent-live-sec"),
     shutdownTimeoutMs: shutdownSec === undefined ? undefined : shutdownSec * 1000,
     logger: { level: (values["log-level"] as string | undefined) ?? "info" },
   });
@@ -110,6 +137,49 @@ async function serve(values: Record<string, string | boolean | undefined>): Prom
     port: int(values.port as string, "port") ?? 8080,
     host: (values.host as string | undefined) ?? "127.0.0.1",
   });
+}
+
+/** `--scope agent --location NAME` → the location; `--scope manage` (default) → null. */
+function agentLocation(values: Record<string, string | boolean | undefined>): string | null {
+  const scope = (values.scope as string | undefined) ?? "manage";
+  if (scope === "manage") {
+    if (values.location !== undefined) throw new Error("--location is for agent keys: add --scope agent");
+    return null;
+  }
+  if (scope !== "agent") throw new Error(`--scope must be manage or agent, got "${scope}"`);
+  return locationName(values.location as string | undefined);
+}
+
+function locationName(value: string | undefined): string {
+  const name = need(value, "location");
+  if (!LOCATION_NAME.test(name)) throw new Error(`--location ${LOCATION_NAME_RULE}, got "${name}"`);
+  return name;
+}
+
+/** `uptime-server agent`: runs until SIGTERM/SIGINT, then delivers what it holds and exits. */
+async function runAgent(values: Record<string, string | boolean | undefined>): Promise<void> {
+  const file = (values["key-file"] as string | undefined) ?? (process.env.UPTIME_AGENT_KEY_FILE || undefined);
+  const key = file ? readFileSync(file, "utf8").trim() : process.env.UPTIME_AGENT_KEY;
+  if (!key) throw new Error("an agent key is required: --key-file FILE (or env UPTIME_AGENT_KEY_FILE, UPTIME_AGENT_KEY); never on the command line");
+  const agent = new CheckerAgent({
+    server: need(values.server as string | undefined, "server"),
+    socketPath: values.socket as string | undefined,
+    key,
+    location: locationName(values.location as string | undefined),
+    allowPrivateTargets: Boolean(values["allow-private-targets"]),
+    concurrency: int(values.concurrency as string | undefined, "concurrency") ?? 64,
+    maxBuffered: int(values["max-buffered"] as string | undefined, "max-buffered") ?? 10_000,
+    agentId: values["agent-id"] as string | undefined,
+    log: (line) => process.stderr.write(`uptime-agent: ${line}\n`),
+  });
+  const { done } = agent.start();
+  process.stderr.write(`uptime-agent ${agent.client.agentId}: serving location ${values.location} for ${values.server}\n`);
+  const stop = () => {
+    agent.stop().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+  await done;
 }
 
 function withStore<T>(values: Record<string, string | boolean | undefined>, fn: (store: Store) => T): T {
@@ -131,15 +201,17 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   switch (`${command} ${sub ?? ""}`.trim()) {
     case "serve":
       return serve(values);
+    case "agent":
+      return runAgent(values);
     case "keys create":
       return withStore(values, (store) => {
         const account = need(values.account, "account");
-        const { key, info } = store.keys.create(account, values.name ?? null);
+        const location = agentLocation(values);
+        const { key, info } = store.keys.create(account, values.name ?? null, undefined, location);
         const limit = int(values["monitor-limit"], "monitor-limit");
         if (limit !== undefined) store.keys.setMonitorLimit(account, limit);
-        process.stderr.write(
-          `Created ${info.id} for account ${account}. The key is shown once; store it now:\n`,
-        );
+        const scope = location === null ? "" : ` (agent of location ${location}: the agent API only)`;
+        process.stderr.write(`Created ${info.id} for account ${account}${scope}. The key is shown once; store it now:\n`);
         process.stdout.write(`${key}\n`);
       });
     case "keys list":
@@ -147,7 +219,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
         for (const k of store.keys.list(values.account)) {
           const state = k.revoked_at ? `revoked ${k.revoked_at}` : "active";
           process.stdout.write(
-            `${k.id}\t${k.account}\t${k.prefix}\t${k.name ?? ""}\t${k.created_at}\t${state}\n`,
+            `${k.id}\t${k.account}\t${k.prefix}\t${k.name ?? ""}\t${k.created_at}\t${state}\t${k.scope}${k.location ? `:${k.location}` : ""}\n`,
           );
         }
       });

@@ -75,6 +75,10 @@ export const ServerOptionsSchema = z.strictObject({
     .optional(),
   /** The `location` label of the checks this server runs itself. */
   location: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "must be lowercase letters, digits, _ or -").default("local"),
+  /** How long an agent's lease of a check holds (ms): unanswered by then, the check goes to another agent of the location. */
+  leaseMs: z.int().min(500).max(600_000).default(30_000),
+  /** An agent not heard from for this long (ms) no longer serves its location (it then never makes a monitor down). */
+  agentLiveMs: z.int().min(1_000).max(3_600_000).default(30_000),
   /** On SIGTERM, the longest wait for requests, checks and notifications in flight before exiting anyway. */
   shutdownTimeoutMs: z.int().min(0).default(20_000),
 });

@@ -19,14 +19,23 @@ export interface CheckerStats {
   checks: number;
   lagP50Ms: number | null;
   lagP99Ms: number | null;
+  lagMaxMs: number | null;
+}
+
+/** The built-in checker's location among the monitors' locations. */
+export interface CheckerPlace {
+  /** Whether the built-in checker checks this monitor (its locations include the built-in one). */
+  checks(monitor: ScheduledMonitor): boolean;
+  /** The locations' part of the health policy of a check by the built-in checker. */
+  policy(monitor: ScheduledMonitor): Partial<HealthPolicy>;
 }
 
 /** Told about each check as it happens (the server's metrics). */
 export interface CheckObserver {
   /** A check started `ms` after its scheduled time. */
   lag(ms: number): void;
-  /** A check of a monitor of `type` was recorded; its probe took `ms`. */
-  checked(type: string, up: boolean, ms: number): void;
+  /** A check of a monitor of `type` was recorded (at `location`, default the built-in checker's); its probe took `ms`. */
+  checked(type: string, up: boolean, ms: number, location?: string): void;
 }
 
 const LAG_SAMPLES = 10_000;
@@ -60,6 +69,8 @@ export class Checker {
     private readonly log: FastifyBaseLogger,
     private readonly concurrency = 64,
     private readonly observer?: CheckObserver,
+    /** Where the built-in checker stands: which monitors it checks, and their locations' part of each check's policy. */
+    private readonly place?: CheckerPlace,
   ) {
     this.runner = new CheckRunner(store, probeContext);
   }
@@ -69,6 +80,7 @@ export class Checker {
     const { default: pLimit } = await import("p-limit");
     this.limit = pLimit(this.concurrency) as never;
     for (const m of this.store.monitors.active()) {
+      if (this.place && !this.place.checks(m)) continue;
       const intervalMs = cadenceMs(m);
       const last = m.last_checked_at ? Date.parse(m.last_checked_at) : undefined;
       const due = last === undefined ? now : last + intervalMs;
@@ -83,7 +95,7 @@ export class Checker {
     if (this.stopped || !this.limit) return;
     const monitor = this.store.monitors.find(id);
     const slot = this.slots.get(id);
-    if (!monitor || monitor.status !== "active") {
+    if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) {
       if (slot) clearTimeout(slot.timer);
       this.slots.delete(id);
       return;
@@ -108,13 +120,13 @@ export class Checker {
 
   /** How a result recorded now moves the monitor's health (pings of heartbeat monitors use it). */
   policyFor(monitor: ScheduledMonitor, now = Date.now()): HealthPolicy {
-    return this.runner.policy(monitor, now);
+    return { ...this.runner.policy(monitor, now), ...this.place?.policy(monitor) };
   }
 
   stats(): CheckerStats {
     const sorted = [...this.lags].sort((a, b) => a - b);
     const at = (q: number) => (sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) : null);
-    return { scheduled: this.slots.size, checks: this.checks, lagP50Ms: at(0.5), lagP99Ms: at(0.99) };
+    return { scheduled: this.slots.size, checks: this.checks, lagP50Ms: at(0.5), lagP99Ms: at(0.99), lagMaxMs: sorted.at(-1) ?? null };
   }
 
   resetStats(): void {
@@ -164,15 +176,15 @@ export class Checker {
 
   private async check(id: string): Promise<void> {
     const monitor: ScheduledMonitor | undefined = this.store.monitors.find(id);
-    if (!monitor || monitor.status !== "active") return;
+    if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) return;
     const started = performance.now();
     const outcome = await this.runner.run(monitor);
     if (outcome === undefined || !this.store.db.isOpen) return;
     const now = Date.now();
-    const recorded = this.store.recordCheck(id, outcome, now, this.runner.policy(monitor, now));
+    const recorded = this.store.recordCheck(id, outcome, now, this.policyFor(monitor, now));
     this.checks++;
     if (recorded) this.observer?.checked(monitor.type, outcome.up, performance.now() - started);
-    if (recorded?.transition) this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat);
+    if (recorded?.transition) this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
   }
 
   private recordLag(ms: number): void {

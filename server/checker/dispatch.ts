@@ -41,7 +41,8 @@ export class CheckRunner {
   private readonly ctx: ProbeContext;
 
   constructor(
-    private readonly store: Store,
+    /** The server's store; none in an agent (which runs no heartbeat monitor and decides no policy). */
+    private readonly store: Store | undefined,
     ctx: ProbeContext,
   ) {
     this.ctx = { ...ctx, evaluator: ctx.evaluator ?? this.evaluator };
@@ -52,6 +53,7 @@ export class CheckRunner {
     const monitor = withExtensions(scheduled);
     switch (monitor.type as string) {
       case "heartbeat":
+        if (!this.store) return undefined;
         return classed(await missedPing(this.store.db, monitor, now), "timeout");
       case "dns":
         return withThresholds(classed(await probeDns({ ...monitor, url: monitor.url ?? "" }, this.ctx.allowPrivate), "dns"), monitor);
@@ -69,7 +71,7 @@ export class CheckRunner {
     return {
       confirmations: monitor.confirmations,
       recoveryConfirmations: monitor.recovery_confirmations,
-      maintenance: this.store.maintenanceWindows.inMaintenance(monitor.id, now),
+      maintenance: this.store?.maintenanceWindows.inMaintenance(monitor.id, now) ?? false,
     };
   }
 

@@ -1,7 +1,11 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../errors";
+import type { Principal } from "../store/keys";
 import { AuthThrottle } from "./auth-throttle";
+
+/** Routes of checker agents: the only ones an agent key may call. */
+export const AGENT_PREFIX = "/api/v1/agent/";
 
 const BEARER = /^Bearer ([^\s]+)$/;
 /** Query parameters that carry credentials in other APIs; ours never reads a key from the URL. */
@@ -16,6 +20,17 @@ export function queryCarriesKey(url: string): boolean {
     if (KEY_PARAMS.has(name.toLowerCase()) || value.startsWith("uk_") || name.startsWith("uk_")) return true;
   }
   return false;
+}
+
+/** The agent API, and nothing else, is an agent key's; a management key may not act as an agent. */
+function checkScope(url: string, principal: Principal): void {
+  const agentRoute = url.startsWith(AGENT_PREFIX);
+  if (principal.scope === "agent" && !agentRoute) {
+    throw new ApiError("forbidden", `This is an agent key (location ${principal.location}): it may only use the agent API (${AGENT_PREFIX}…)`);
+  }
+  if (principal.scope !== "agent" && agentRoute) {
+    throw new ApiError("forbidden", "The agent API takes an agent key (uptime-server keys create --scope agent --location NAME)");
+  }
 }
 
 function hasBody(headers: IncomingHttpHeaders): boolean {
@@ -45,6 +60,7 @@ export function registerAuth(app: FastifyInstance): void {
     const match = BEARER.exec(request.headers.authorization ?? "");
     const principal = match?.[1] ? app.store.keys.authenticate(match[1]) : undefined;
     if (principal) {
+      checkScope(request.url, principal);
       request.principal = principal;
       return;
     }

@@ -11,6 +11,10 @@ declare module "fastify" {
     /** Probes active monitors; call `refresh(id)` after changing one. */
     checker: import("../checker/checker").Checker;
     notifier: import("../notify/notifier").Notifier;
+    /** The checker locations of each account, and which are live. */
+    locations: import("../agents/locations").Locations;
+    /** The agent locations' schedule: leases and results. */
+    leases: import("../agents/leases").LeaseService;
     /** What route handlers call: routes → services → store. */
     services: Services;
     /** The Prometheus metrics served at /metrics. */

@@ -17,6 +17,8 @@ export interface NotificationEvent {
   escalation?: number;
   /** Why the incident opened, when it opened only because the certificate expires soon. */
   cause?: "certificate_expiring";
+  /** A down event: the monitor's locations that found it down (each after its confirmations). */
+  failed_locations?: string[];
 }
 
 /** The key that ties a trigger, its reminders and its resolve together (PagerDuty dedup_key, Opsgenie alias). */
@@ -51,6 +53,7 @@ export function detailsOf(event: NotificationEvent): string[] {
   const lines: string[] = [];
   const hb = event.heartbeat;
   if (event.event === "monitor.down" && hb?.error) lines.push(`${hb.error_class ? `${hb.error_class}: ` : ""}${hb.error}`);
+  if (event.failed_locations?.length) lines.push(`Down at ${event.failed_locations.length === 1 ? "location" : "locations"} ${event.failed_locations.join(", ")}`);
   if (event.monitor?.url) lines.push(event.monitor.url);
   if (event.incident && event.event === "monitor.down") lines.push(`Down since ${event.incident.started_at}`);
   if (event.incident) lines.push(`Incident ${event.incident.id}${ordinalOf(event)}`);

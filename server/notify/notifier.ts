@@ -63,7 +63,7 @@ export class Notifier {
     private readonly observer?: DeliveryObserver,
   ) {}
 
-  notify(monitor: ScheduledMonitor, event: Exclude<EventType, "test">, heartbeat: Heartbeat): void {
+  notify(monitor: ScheduledMonitor, event: Exclude<EventType, "test">, heartbeat: Heartbeat, failedLocations: readonly string[] = []): void {
     const { store } = this.ctx;
     const incident = event === "monitor.down" || event === "monitor.up" ? store.alerts.incidentOf(monitor.id, event === "monitor.up") : undefined;
     const cause = event === "monitor.down" && heartbeat.error?.startsWith(CERT_EXPIRING_PREFIX) ? "certificate_expiring" : undefined;
@@ -75,6 +75,7 @@ export class Notifier {
       heartbeat,
       ...(incident ? { incident: { id: incident.id, started_at: new Date(incident.started_at).toISOString() }, notification: kind } : {}),
       ...(cause ? { cause } : {}),
+      ...(event === "monitor.down" && failedLocations.length > 0 ? { failed_locations: [...failedLocations] } : {}),
     };
     const targets = store.channels.forMonitor(monitor.id);
     if (incident && event === "monitor.up") {

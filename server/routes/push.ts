@@ -89,7 +89,7 @@ export async function pushRoutes(fastify: FastifyInstance): Promise<void> {
         fastify.checker.policyFor(monitor),
       );
       if (recorded?.transition) fastify.notifier.notify(monitor, recorded.transition === "down" ? "monitor.down" : "monitor.up", recorded.heartbeat);
-      return { ok: true as const, data: { received_at: recorded?.heartbeat.checked_at ?? new Date().toISOString() } };
+      return { ok: true as const, data: { received_at: recorded?.heartbeat?.checked_at ?? new Date().toISOString() } };
     },
   });
 }

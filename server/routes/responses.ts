@@ -8,7 +8,7 @@ export interface ErrorTraits {
   id?: boolean;
   /** Has a query string or body with rules: 422. */
   validated?: boolean;
-  /** Other statuses this operation answers (403 cap, 409 slug, 502 delivery). */
+  /** Other statuses this operation answers (409 slug, 502 delivery). */
   extra?: number[];
   /** The public document: no key, so no 401. */
   public?: boolean;
@@ -22,7 +22,11 @@ export interface ErrorTraits {
  */
 export function errorResponses(method: Method, traits: ErrorTraits = {}) {
   const codes = new Set<number>([400, 405, 429, 500, ...(traits.extra ?? [])]);
-  if (!traits.public) codes.add(401);
+  // 403: an agent key on the management API, or a management key on the agent API.
+  if (!traits.public) {
+    codes.add(401);
+    codes.add(403);
+  }
   if (traits.id || traits.public) codes.add(404);
   if (traits.validated) codes.add(422);
   if (method !== "GET") {

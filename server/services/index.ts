@@ -16,7 +16,14 @@ export interface Services {
 /** Decorates the app with `services`, built over the store, the checker and the notifier. */
 export const servicesPlugin = fp(
   async (app) => {
-    const monitors = new MonitorService(app.store, app.settings, app.checker);
+    // Every change reaches both schedules: the built-in checker's and the agents' leases.
+    const schedules = {
+      refresh: (id: string) => {
+        app.checker.refresh(id);
+        app.leases.refresh(id);
+      },
+    };
+    const monitors = new MonitorService(app.store, app.settings, schedules, app.locations);
     const services: Services = {
       monitors,
       dryRuns: new DryRunService(monitors, app.checker),

@@ -9,7 +9,8 @@ import {
   READ_ONLY_FIELDS,
   type Stats,
   toMonitorSpec,
-  type UpdateMonitor, alertingViolations } from "../../api";
+  type UpdateMonitor, alertingViolations, locationsOf } from "../../api";
+import type { Locations } from "../agents/locations";
 import type { Checker } from "../checker/checker";
 import type { ServerOptions } from "../config";
 import { ApiError, notFound, validationFailed } from "../errors";
@@ -43,13 +44,25 @@ export class MonitorService {
     private readonly store: Store,
     private readonly options: ServerOptions,
     private readonly checker: Pick<Checker, "refresh">,
+    private readonly locations: Locations,
   ) {}
 
   list(principal: Principal, query: MonitorListQuery): ListPage<Monitor> {
-    return listPage(() => this.store.monitors.list(principal.accountId, query));
+    const page = listPage(() => this.store.monitors.list(principal.accountId, query));
+    return { ...page, data: page.data.map((m) => this.located(principal, m)) };
   }
 
   get(principal: Principal, id: string): Monitor {
+    return this.located(principal, this.stored(principal, id));
+  }
+
+  /** The monitor with `unchecked_locations` as of now (the stored read is cached; liveness changes by the second). */
+  private located(principal: Principal, monitor: Monitor): Monitor {
+    const unchecked = this.locations.unchecked(principal.accountId, monitor);
+    return unchecked.length === 0 && monitor.unchecked_locations.length === 0 ? monitor : { ...monitor, unchecked_locations: unchecked };
+  }
+
+  private stored(principal: Principal, id: string): Monitor {
     const monitor = this.store.monitors.get(principal.accountId, id);
     if (!monitor) throw notFound("monitor", id);
     return monitor;
@@ -62,7 +75,7 @@ export class MonitorService {
     }
     const spec = this.validate(principal, body);
     assertExternalIdFree(this.store, "monitors", principal.accountId, body.external_id);
-    return this.changed(this.store.monitors.create(principal.accountId, spec, body.external_id ?? null));
+    return this.changed(this.store.monitors.create(principal.accountId, spec, body.external_id ?? null), principal);
   }
 
   /** The spec a create of `body` would store, judged by the create's rules (a 422 naming each field). */
@@ -73,11 +86,11 @@ export class MonitorService {
   }
 
   update(principal: Principal, id: string, body: UpdateMonitor): Monitor {
-    const current = this.get(principal, id);
+    const current = this.stored(principal, id);
     const spec = toMonitorSpec({ ...(body as object), type: current.type } as never, specOf(current));
     this.check(principal.accountId, spec);
     assertExternalIdFree(this.store, "monitors", principal.accountId, body.external_id, id);
-    return this.changed(this.store.monitors.update(principal.accountId, id, spec, body.external_id) ?? current);
+    return this.changed(this.store.monitors.update(principal.accountId, id, spec, body.external_id) ?? current, principal);
   }
 
   delete(principal: Principal, id: string): Monitor {
@@ -90,20 +103,24 @@ export class MonitorService {
   setStatus(principal: Principal, id: string, status: Monitor["status"]): Monitor {
     const monitor = this.store.monitors.setStatus(principal.accountId, id, status);
     if (!monitor) throw notFound("monitor", id);
-    return this.changed(monitor);
+    return this.changed(monitor, principal);
   }
 
   heartbeats(principal: Principal, id: string, hours: number): Heartbeat[] {
-    return this.store.heartbeats.recent(this.get(principal, id).id, hours);
+    return this.store.heartbeats.recent(this.stored(principal, id).id, hours);
   }
 
+  /** Stats with their breakdown by location (the monitor's locations first, live or not). */
   stats(principal: Principal, id: string, days: number): Stats {
-    return this.store.heartbeats.stats(this.get(principal, id).id, days);
+    const monitor = this.stored(principal, id);
+    const live = this.locations.live(principal.accountId);
+    const locations = this.store.heartbeats.locationStats(monitor.id, days, locationsOf(monitor, this.locations.builtin), (l) => live.has(l));
+    return { ...this.store.heartbeats.stats(monitor.id, days), locations };
   }
 
-  private changed(monitor: Monitor): Monitor {
+  private changed(monitor: Monitor, principal?: Principal): Monitor {
     this.checker.refresh(monitor.id);
-    return monitor;
+    return principal ? this.located(principal, monitor) : monitor;
   }
 
   private check(accountId: string, spec: MonitorSpec): void {
@@ -117,6 +134,14 @@ export class MonitorService {
       if (!existing.has(id)) details.push({ field: `channel_ids[${i}]`, message: `channel ${id} does not exist` });
     });
     details.push(...alertingViolations(spec, this.options.minIntervalSec));
+    if (spec.locations !== null) {
+      const known = this.locations.known(accountId);
+      spec.locations.forEach((name, i) => {
+        if (!known.includes(name)) {
+          details.push({ field: `locations[${i}]`, message: `location ${name} is unknown (known: ${known.join(", ")}); an agent key makes one: uptime-server keys create --scope agent --location ${name}` });
+        }
+      });
+    }
     spec.escalation.forEach((step, i) => {
       const owned = this.store.monitors.existingChannels(accountId, step.channels);
       step.channels.forEach((id, j) => {

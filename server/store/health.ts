@@ -37,7 +37,7 @@ export class HealthRepository {
    * Sets the monitor's health after a check (as confirmations and maintenance decide it, see
    * streaks.ts) and opens or closes its incident; returns the change, if any.
    */
-  apply(monitorId: string, previous: string, health: "pending" | "up" | "down", heartbeat: Heartbeat, at: number): Transition | undefined {
+  apply(monitorId: string, previous: string, health: "pending" | "up" | "down", heartbeat: Heartbeat, at: number, failedLocations: readonly string[] = []): Transition | undefined {
     // Degraded is up (no incident, counted as up) with a flag, shown as its own health.
     const degraded = health === "up" && heartbeat.status === "degraded" ? 1 : 0;
     const was = (this.db.prepare("SELECT degraded FROM monitors WHERE id = ?").get(monitorId) as { degraded: number } | undefined)?.degraded ?? 0;
@@ -46,7 +46,9 @@ export class HealthRepository {
       .run(health, degraded, heartbeat.checked_at, monitorId);
     this.changed(monitorId);
     if (health === "down" && previous !== "down") {
-      this.db.prepare("INSERT INTO incidents (id, monitor_id, started_at) VALUES (?, ?, ?)").run(newId("inc"), monitorId, at);
+      this.db
+        .prepare("INSERT INTO incidents (id, monitor_id, started_at, locations) VALUES (?, ?, ?, ?)")
+        .run(newId("inc"), monitorId, at, JSON.stringify(failedLocations));
       return "down";
     }
     if (health === "up" && previous === "down") {

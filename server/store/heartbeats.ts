@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { CheckTimings, ErrorClass, Heartbeat, Stats } from "../../api";
+import type { CheckTimings, ErrorClass, Heartbeat, LocationStats, Stats } from "../../api";
 import type { HealthRepository, Transition } from "./health";
 import { newId } from "./ids";
 import { bucketOf, type Histogram, quantile } from "./rollup";
@@ -20,12 +20,17 @@ export interface CheckOutcome {
   timings?: CheckTimings | null;
 }
 
-/** A recorded check and the health change it caused, if any. */
-export interface Recorded {
-  heartbeat: Heartbeat;
-  /** `down` when an incident opened, `up` when one closed. */
-  transition?: Transition;
-}
+/** A recorded check and the health change it caused, if any; or a check recorded before (`duplicate`). */
+export type Recorded =
+  | {
+      heartbeat: Heartbeat;
+      /** `down` when an incident opened, `up` when one closed. */
+      transition?: Transition;
+      /** The monitor's live locations that find it down now. */
+      failedLocations: string[];
+      duplicate?: undefined;
+    }
+  | { duplicate: true; heartbeat?: undefined; transition?: undefined; failedLocations?: undefined };
 
 /** One UTC day in milliseconds: the unit of the roll-up and of the stats windows. */
 export const DAY_MS = 86_400_000;
@@ -46,6 +51,7 @@ interface HeartbeatRow {
   degraded: number;
   error_class: ErrorClass | null;
   details: string | null;
+  location: string | null;
 }
 
 /** A stored row as the API answers it (rows from before version 4 have no details). */
@@ -63,6 +69,7 @@ function toHeartbeat(r: HeartbeatRow): Heartbeat {
     error_class: r.error_class,
     assertions: details.assertions ?? [],
     timings: details.timings ?? null,
+    location: r.location,
   };
 }
 
@@ -79,7 +86,7 @@ export class HeartbeatRepository {
    * Stores one check result and adds it to its day's roll-up (call inside a transaction). A
    * failure inside a maintenance window is recorded as `maintenance`, not downtime.
    */
-  insert(monitorId: string, outcome: CheckOutcome, at: number, maintenance = false): Heartbeat {
+  insert(monitorId: string, outcome: CheckOutcome, at: number, maintenance = false, location: string | null = null, checkKey?: string): Heartbeat {
     const certExpires = outcome.cert_expires_at ? Date.parse(outcome.cert_expires_at) : null;
     const degraded = outcome.up && outcome.degraded === true;
     const details = { assertions: outcome.assertions ?? [], timings: outcome.timings ?? null };
@@ -96,15 +103,33 @@ export class HeartbeatRepository {
       degraded: degraded ? 1 : 0,
       error_class: outcome.up ? null : (outcome.error_class ?? null),
       details: JSON.stringify(details),
+      location,
     };
     this.db
       .prepare(
-        "INSERT INTO heartbeats (id, monitor_id, checked_at, up, response_time_ms, status_code, error, maintenance, cert_expires_at, degraded, error_class, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO heartbeats (id, monitor_id, checked_at, up, response_time_ms, status_code, error, maintenance, cert_expires_at, degraded, error_class, details, location, check_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(row.id, monitorId, at, row.up, row.response_time_ms, row.status_code, row.error, row.maintenance, certExpires, row.degraded, row.error_class, row.details);
+      .run(row.id, monitorId, at, row.up, row.response_time_ms, row.status_code, row.error, row.maintenance, certExpires, row.degraded, row.error_class, row.details, location, checkKey ?? null);
     const heartbeat = toHeartbeat(row);
     this.rollUp(monitorId, at, outcome, maintenance);
+    if (location !== null) this.rollUpLocation(monitorId, location, at, outcome, maintenance);
     return heartbeat;
+  }
+
+  /** Whether an agent's check (`<monitor>/<location>/<due>`) was recorded already. */
+  hasCheck(checkKey: string): boolean {
+    return this.db.prepare("SELECT 1 FROM heartbeats WHERE check_key = ?").get(checkKey) !== undefined;
+  }
+
+  private rollUpLocation(monitorId: string, location: string, at: number, outcome: CheckOutcome, maintenance: boolean): void {
+    const ms = outcome.response_time_ms;
+    this.db
+      .prepare(
+        `INSERT INTO location_days (monitor_id, location, day, checks, up_checks, maintenance_checks, timed, sum_ms) VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+         ON CONFLICT (monitor_id, location, day) DO UPDATE SET checks = checks + 1, up_checks = up_checks + excluded.up_checks,
+         maintenance_checks = maintenance_checks + excluded.maintenance_checks, timed = timed + excluded.timed, sum_ms = sum_ms + excluded.sum_ms`,
+      )
+      .run(monitorId, location, Math.floor(at / DAY_MS), outcome.up ? 1 : 0, maintenance ? 1 : 0, ms === null ? 0 : 1, ms ?? 0);
   }
 
   private rollUp(monitorId: string, at: number, outcome: CheckOutcome, maintenance: boolean): void {
@@ -128,9 +153,47 @@ export class HeartbeatRepository {
       .run(monitorId, day, outcome.up ? 1 : 0, timed, outcome.response_time_ms ?? 0, JSON.stringify(histogram), maintenance ? 1 : 0, outcome.up && outcome.degraded ? 1 : 0);
   }
 
+  /**
+   * Checks by location over the same window as `stats`, with each location's own health now:
+   * `locations` first (in that order, zero checks where none ran), then any other location that
+   * recorded checks in the window. `live` is decided by the caller.
+   */
+  locationStats(monitorId: string, days: number, locations: readonly string[], live: (location: string) => boolean, now = Date.now()): LocationStats[] {
+    const today = Math.floor(now / DAY_MS);
+    const rows = this.db
+      .prepare(
+        `SELECT location, SUM(checks) AS checks, SUM(up_checks) AS up, SUM(maintenance_checks) AS maint, SUM(timed) AS timed, SUM(sum_ms) AS sum_ms
+         FROM location_days WHERE monitor_id = ? AND day > ? AND day <= ? GROUP BY location ORDER BY location`,
+      )
+      .all(monitorId, today - days, today) as { location: string; checks: number; up: number; maint: number; timed: number; sum_ms: number }[];
+    const states = this.db
+      .prepare("SELECT location, health, last_checked_at FROM location_health WHERE monitor_id = ?")
+      .all(monitorId) as { location: string; health: LocationStats["health"]; last_checked_at: number }[];
+    const byLocation = new Map(rows.map((r) => [r.location, r]));
+    const stateOf = new Map(states.map((r) => [r.location, r]));
+    const names = [...locations, ...rows.map((r) => r.location).filter((l) => !locations.includes(l))];
+    return names.map((location) => {
+      const r = byLocation.get(location);
+      const state = stateOf.get(location);
+      const judged = r ? r.checks - r.maint : 0;
+      return {
+        location,
+        checks: r?.checks ?? 0,
+        up_checks: r?.up ?? 0,
+        down_checks: r ? judged - r.up : 0,
+        uptime_pct: judged === 0 ? null : round((100 * (r?.up ?? 0)) / judged),
+        avg_response_ms: r?.timed ? round(r.sum_ms / r.timed, 1) : null,
+        health: state?.health ?? "pending",
+        live: live(location),
+        last_checked_at: state ? new Date(state.last_checked_at).toISOString() : null,
+      };
+    });
+  }
+
   /** Deletes heartbeats and roll-up days before `cutoff`; returns heartbeats deleted. */
   prune(cutoff: number): number {
     this.db.prepare("DELETE FROM heartbeat_days WHERE day < ?").run(Math.floor(cutoff / DAY_MS));
+    this.db.prepare("DELETE FROM location_days WHERE day < ?").run(Math.floor(cutoff / DAY_MS));
     return Number(this.db.prepare("DELETE FROM heartbeats WHERE checked_at < ?").run(cutoff).changes);
   }
 

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { SecretBox } from "../secrets";
+import { AgentRepository } from "./agents";
 import { AlertOutboxRepository } from "./alert-outbox";
 import { ChannelRepository } from "./channels";
 import { ExternalCommits, openDatabase, schemaVersion, transaction } from "./database";
@@ -32,8 +33,12 @@ export class Store {
   readonly externalIds: ExternalIdRepository;
   readonly maintenanceWindows: MaintenanceWindowRepository;
   readonly pushTokens: PushTokenRepository;
+  /** Checker agents and their last contact. */
+  readonly agents: AgentRepository;
 
   readonly db: DatabaseSync;
+  /** The built-in checker's location: checks recorded without one are its (the server sets it at start). */
+  location = "local";
   /** Commits by other processes: the caches of `keys` and `monitors` are emptied by them. */
   readonly commits: ExternalCommits;
 
@@ -56,6 +61,7 @@ export class Store {
     this.externalIds = new ExternalIdRepository(db);
     this.maintenanceWindows = new MaintenanceWindowRepository(db);
     this.pushTokens = new PushTokenRepository(db);
+    this.agents = new AgentRepository(db);
   }
 
   /**
@@ -87,13 +93,16 @@ export class Store {
    * pause stops heartbeats at once. `policy`: confirmations, and whether a maintenance window
    * covers the monitor now.
    */
-  recordCheck(monitorId: string, outcome: CheckOutcome, at = Date.now(), policy: HealthPolicy = IMMEDIATE): Recorded | undefined {
+  recordCheck(monitorId: string, outcome: CheckOutcome, at = Date.now(), policy: HealthPolicy = IMMEDIATE, checkKey?: string): Recorded | undefined {
+    const located = { ...policy, location: policy.location ?? this.location };
     return transaction(this.db, () => {
       const previous = this.health.current(monitorId);
       if (previous === undefined) return undefined;
-      const heartbeat = this.heartbeats.insert(monitorId, outcome, at, !outcome.up && policy.maintenance);
-      const health = advanceHealth(this.db, monitorId, previous as "pending" | "up" | "down", outcome.up, policy);
-      return { heartbeat, transition: this.health.apply(monitorId, previous, health, heartbeat, at) };
+      if (checkKey !== undefined && this.heartbeats.hasCheck(checkKey)) return { duplicate: true };
+      const heartbeat = this.heartbeats.insert(monitorId, outcome, at, !outcome.up && policy.maintenance, located.location, checkKey);
+      const change = advanceHealth(this.db, monitorId, previous as "pending" | "up" | "down", outcome.up, located, at);
+      const transition = this.health.apply(monitorId, previous, change.health, heartbeat, at, change.failedLocations);
+      return { heartbeat, transition, failedLocations: change.failedLocations };
     });
   }
 
@@ -102,6 +111,7 @@ export class Store {
     const cutoff = now - HEARTBEAT_RETENTION_MS;
     this.health.prune(cutoff);
     this.alerts.prune(cutoff);
+    this.agents.prune(cutoff);
     return this.heartbeats.prune(cutoff);
   }
 

@@ -13,13 +13,22 @@ export interface KeyInfo {
   prefix: string;
   created_at: string;
   revoked_at: string | null;
+  /** `manage` (the API) or `agent` (a checker agent of `location`: the agent API only). */
+  scope: KeyScope;
+  location: string | null;
 }
+
+/** What a key may do: `manage` the account's objects, or run checks as an `agent` of one location. */
+export type KeyScope = "manage" | "agent";
 
 /** The account an accepted key belongs to. */
 export interface Principal {
   accountId: string;
   keyId: string;
   monitorLimit: number | null;
+  scope: KeyScope;
+  /** An agent key's location; null for management keys. */
+  location: string | null;
 }
 
 const hash = (key: string) => createHash("sha256").update(key).digest();
@@ -53,15 +62,16 @@ export class KeyRepository {
     account: string,
     name: string | null,
     key = `uk_${randomBytes(32).toString("base64url")}`,
+    agentLocation: string | null = null,
   ): { key: string; info: KeyInfo } {
     const id = newId("key");
     transaction(this.db, () => {
       const accountId = this.ensureAccount(account);
       this.db
         .prepare(
-          "INSERT INTO api_keys (id, account_id, name, lookup, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+          "INSERT INTO api_keys (id, account_id, name, lookup, hash, created_at, scope, location) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         )
-        .run(id, accountId, name, lookup(key), hash(key), nowIso());
+        .run(id, accountId, name, lookup(key), hash(key), nowIso(), agentLocation === null ? "manage" : "agent", agentLocation);
     });
     return { key, info: this.list().find((k) => k.id === id) as KeyInfo };
   }
@@ -83,24 +93,32 @@ export class KeyRepository {
     if (!key.startsWith("uk_") || key.length < 3 + LOOKUP_LENGTH) return undefined;
     const row = this.db
       .prepare(
-        `SELECT k.id, k.hash, k.account_id, a.monitor_limit FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        `SELECT k.id, k.hash, k.account_id, k.scope, k.location, a.monitor_limit FROM api_keys k JOIN accounts a ON a.id = k.account_id
          WHERE k.lookup = ? AND k.revoked_at IS NULL`,
       )
       .get(lookup(key)) as
-      | { id: string; hash: Uint8Array; account_id: string; monitor_limit: number | null }
+      | { id: string; hash: Uint8Array; account_id: string; monitor_limit: number | null; scope: KeyScope; location: string | null }
       | undefined;
     if (!row || !timingSafeEqual(Buffer.from(row.hash), hash(key))) return undefined;
-    return { accountId: row.account_id, keyId: row.id, monitorLimit: row.monitor_limit };
+    return { accountId: row.account_id, keyId: row.id, monitorLimit: row.monitor_limit, scope: row.scope, location: row.location };
   }
 
   list(account?: string): KeyInfo[] {
     const rows = this.db
       .prepare(
-        `SELECT k.id, a.name AS account, k.name, k.lookup, k.created_at, k.revoked_at FROM api_keys k
+        `SELECT k.id, a.name AS account, k.name, k.lookup, k.created_at, k.revoked_at, k.scope, k.location FROM api_keys k
          JOIN accounts a ON a.id = k.account_id WHERE ? IS NULL OR a.name = ? ORDER BY k.created_at, k.id`,
       )
       .all(account ?? null, account ?? null) as unknown as (Omit<KeyInfo, "prefix"> & { lookup: string })[];
     return rows.map(({ lookup: l, ...rest }) => ({ ...rest, prefix: `uk_${l}…` }));
+  }
+
+  /** The locations the account's active agent keys serve, sorted. */
+  agentLocations(accountId: string): string[] {
+    const rows = this.db
+      .prepare("SELECT DISTINCT location FROM api_keys WHERE account_id = ? AND scope = 'agent' AND revoked_at IS NULL ORDER BY location")
+      .all(accountId) as { location: string }[];
+    return rows.map((r) => r.location);
   }
 
   /** Revokes a key by id; false when there is no such active key. */

@@ -197,4 +197,47 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX alert_outbox_by_incident ON alert_outbox (incident_id);
   CREATE INDEX alert_outbox_by_channel ON alert_outbox (channel_id, created_at);
   `,
+  // Version 7: checker locations. Agent keys (scope `agent`, bound to a location), each agent's
+  // last contact, heartbeats by location (an agent's check recorded once), health per location.
+  `
+  ALTER TABLE api_keys ADD COLUMN scope TEXT NOT NULL DEFAULT 'manage';
+  ALTER TABLE api_keys ADD COLUMN location TEXT;
+  CREATE TABLE agents (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    key_id TEXT NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
+    location TEXT NOT NULL,
+    first_seen_at INTEGER NOT NULL,
+    last_seen_at INTEGER NOT NULL
+  );
+  CREATE INDEX agents_by_location ON agents (account_id, location, last_seen_at);
+  -- Null for checks recorded before locations.
+  ALTER TABLE heartbeats ADD COLUMN location TEXT;
+  -- An agent's check: <monitor>/<location>/<due time>. A second post of it is not recorded again.
+  ALTER TABLE heartbeats ADD COLUMN check_key TEXT;
+  CREATE UNIQUE INDEX heartbeats_by_check_key ON heartbeats (check_key) WHERE check_key IS NOT NULL;
+  CREATE TABLE location_days (
+    monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+    location TEXT NOT NULL,
+    day INTEGER NOT NULL,
+    checks INTEGER NOT NULL,
+    up_checks INTEGER NOT NULL,
+    maintenance_checks INTEGER NOT NULL,
+    timed INTEGER NOT NULL,
+    sum_ms INTEGER NOT NULL,
+    PRIMARY KEY (monitor_id, location, day)
+  ) WITHOUT ROWID;
+  -- Confirmations count per location: each location's streaks and the health they lead to.
+  CREATE TABLE location_health (
+    monitor_id TEXT NOT NULL REFERENCES monitors(id) ON DELETE CASCADE,
+    location TEXT NOT NULL,
+    health TEXT NOT NULL CHECK (health IN ('pending', 'up', 'down')),
+    failures INTEGER NOT NULL,
+    successes INTEGER NOT NULL,
+    last_checked_at INTEGER NOT NULL,
+    PRIMARY KEY (monitor_id, location)
+  ) WITHOUT ROWID;
+  -- JSON array: the locations down when the incident opened.
+  ALTER TABLE incidents ADD COLUMN locations TEXT;
+  `,
 ];

@@ -116,6 +116,20 @@ export class MonitorRepository {
     return this.hydrate(rows).map((m, i) => ({ ...m, account_id: (rows[i] as MonitorRow).account_id }));
   }
 
+  /**
+   * What the agents' schedule needs of every active monitor, read without opening a sealed field
+   * (a start-up with many monitors decrypts nothing).
+   */
+  placements(): { id: string; account_id: string; type: string; interval_sec: number; locations: string[] | null }[] {
+    const rows = this.db
+      .prepare(
+        `SELECT id, account_id, json_extract(spec, '$.type') AS type, json_extract(spec, '$.interval_sec') AS interval_sec,
+         json_extract(spec, '$.locations') AS locations FROM monitors WHERE status = 'active'`,
+      )
+      .all() as { id: string; account_id: string; type: string; interval_sec: number; locations: string | null }[];
+    return rows.map((r) => ({ ...r, locations: r.locations === null ? null : (JSON.parse(r.locations) as string[]) }));
+  }
+
   /** A monitor of any account, for the checker. */
   find(id: string): ScheduledMonitor | undefined {
     const row = this.db.prepare(`${MONITOR_ROW} WHERE id = ?`).get(id) as MonitorRow | undefined;
@@ -192,6 +206,8 @@ export class MonitorRepository {
         ...ASSERTION_DEFAULTS,
         ...spec,
         channel_ids: JSON.parse(row.channel_ids) as string[],
+        // Filled in by the service at read time (which checkers are live changes by the second).
+        unchecked_locations: [],
         status: row.status,
         health: row.health === "up" && row.degraded ? "degraded" : row.health,
         last_checked_at: row.last_checked_at,

@@ -10,7 +10,7 @@ const monitor = (id: string, name: string, over: Partial<Monitor> = {}): Monitor
   expected_status_codes: ["2xx", "3xx"], keyword: null, keyword_case_sensitive: false, follow_redirects: true, channel_ids: [], tags: [],
   ...MONITOR_EXTENSION_DEFAULTS,
   ...ASSERTION_DEFAULTS,
-  status: "active", health: "up", last_checked_at: null, external_id: null, created_at: `2026-01-01T00:00:0${id.slice(-1)}.000Z`, updated_at: "2026-01-01T00:00:00.000Z", ...over,
+  unchecked_locations: [], status: "active", health: "up", last_checked_at: null, external_id: null, created_at: `2026-01-01T00:00:0${id.slice(-1)}.000Z`, updated_at: "2026-01-01T00:00:00.000Z", ...over,
 });
 
 describe("import: names", () => {

@@ -1,0 +1,192 @@
+import { createHash } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import { type Lease, type Leases, locationsOf, type ResultStatus, type ResultsRequest } from "../../api";
+import type { CheckObserver } from "../checker/checker";
+import type { Notifier } from "../notify/notifier";
+import type { Store } from "../store";
+import type { Principal } from "../store/keys";
+import type { ScheduledMonitor } from "../store/monitors";
+import { type HeapClass, LeaseQueue, parseCheckKey } from "./lease-queue";
+import type { Locations } from "./locations";
+
+/** At start, checks with no recent result at a location are spread over at most this long. */
+const START_SPREAD_MS = 10_000;
+/** A waiting lease request looks again at least this often (a monitor created meanwhile is due at once). */
+const POLL_MS = 100;
+
+/** Figures of the agent schedule, for the benchmark and the logs. */
+export interface LeaseStats {
+  scheduled: number;
+  leased: number;
+  recorded: number;
+  duplicates: number;
+  refused: number;
+  expired: number;
+  lags: number[];
+}
+
+/** What placing a monitor in the agents' schedule needs. */
+type Placement = Pick<ScheduledMonitor, "id" | "account_id" | "interval_sec" | "locations"> & { type: string };
+
+const queueId = (accountId: string, location: string) => `${accountId}\u0000${location}`;
+
+function phase(id: string, span: number): number {
+  return span <= 0 ? 0 : createHash("sha1").update(id).digest().readUInt32BE(0) % span;
+}
+
+/**
+ * The work of agent locations: one lease queue per account and location, filled from the active
+ * monitors (heartbeat monitors stay with the built-in checker, which judges their pings), emptied
+ * by agents' lease requests, answered by their results.
+ */
+export class LeaseService {
+  private readonly queues = new Map<string, LeaseQueue>();
+  private Heap?: HeapClass;
+  private stopped = false;
+  private readonly counts = { leased: 0, recorded: 0, duplicates: 0, refused: 0 };
+  private readonly lags: number[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly locations: Locations,
+    private readonly notifier: Notifier,
+    private readonly log: FastifyBaseLogger,
+    readonly leaseMs: number,
+    private readonly observer?: CheckObserver,
+  ) {}
+
+  /** Fills the queues from the database: each location's next check from its last result there. */
+  async start(now = Date.now()): Promise<void> {
+    this.Heap = (await import("tinyqueue")).default as unknown as HeapClass;
+    const last = this.store.db.prepare("SELECT monitor_id, location, last_checked_at FROM location_health").all() as {
+      monitor_id: string;
+      location: string;
+      last_checked_at: number;
+    }[];
+    const lastAt = new Map(last.map((r) => [`${r.monitor_id}/${r.location}`, r.last_checked_at]));
+    for (const m of this.store.monitors.placements()) this.place(m, now, (loc) => lastAt.get(`${m.id}/${loc}`));
+    this.log.info({ checks: [...this.queues.values()].reduce((n, q) => n + q.size, 0) }, "agent schedule started");
+  }
+
+  /** Call after a monitor was created, changed, paused, resumed or deleted. */
+  refresh(id: string): void {
+    if (this.stopped || !this.Heap) return;
+    const monitor = this.store.monitors.find(id);
+    const wanted = new Set(monitor && monitor.status === "active" ? this.agentLocations(monitor) : []);
+    for (const q of this.queues.values()) if (q.has(id) && !wanted.has(q.location)) q.delete(id);
+    // A new or resumed monitor is checked at once (as the built-in checker does).
+    if (monitor && wanted.size > 0) this.place(monitor, Date.now(), () => undefined, false);
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Leases up to `max` due checks of the agent's location; with none due, waits up to `waitMs` for one. */
+  async lease(principal: Principal, agentId: string, max: number, waitMs: number): Promise<Leases> {
+    const location = principal.location as string;
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      this.locations.touch(agentId, principal);
+      const queue = this.queues.get(queueId(principal.accountId, location));
+      const now = Date.now();
+      const taken = queue && !this.stopped ? queue.take(agentId, max, now, this.leaseMs) : [];
+      if (taken.length > 0 || now >= deadline || this.stopped) {
+        this.counts.leased += taken.length;
+        const leases = taken.map((l) => this.describe(principal.accountId, l.checkKey, l.monitorId, l.due, l.expires)).filter((l) => l !== undefined);
+        return { location, lease_ms: this.leaseMs, leases };
+      }
+      const next = queue?.nextDue();
+      const sleep = Math.max(1, Math.min(deadline - now, POLL_MS, next === undefined ? POLL_MS : next - now));
+      await new Promise((resolve) => setTimeout(resolve, sleep));
+    }
+  }
+
+  /** Records an agent's results: each once, refused when the check is no longer this location's. */
+  results(principal: Principal, body: ResultsRequest): ResultStatus[] {
+    this.locations.touch(body.agent_id, principal);
+    return body.results.map((r) => this.record(principal, r));
+  }
+
+  /** The check keys agent `agentId` holds leases on now. */
+  held(agentId: string): string[] {
+    return [...this.queues.values()].flatMap((q) => q.heldBy(agentId));
+  }
+
+  stats(): LeaseStats {
+    const qs = [...this.queues.values()];
+    return { scheduled: qs.reduce((n, q) => n + q.size, 0), expired: qs.reduce((n, q) => n + q.expired, 0), ...this.counts, lags: [...this.lags] };
+  }
+
+  resetStats(): void {
+    this.lags.length = 0;
+    Object.assign(this.counts, { leased: 0, recorded: 0, duplicates: 0, refused: 0 });
+    for (const q of this.queues.values()) q.expired = 0;
+  }
+
+  private record(principal: Principal, r: ResultsRequest["results"][number]): ResultStatus {
+    const refuse = (reason: string): ResultStatus => {
+      this.counts.refused++;
+      return { check_key: r.check_key, status: "refused", reason };
+    };
+    const key = parseCheckKey(r.check_key);
+    if (!key) return refuse("not a check key of this server (<monitor>/<location>/<due ms>)");
+    if (key.location !== principal.location) return refuse(`the check is location ${key.location}'s, this key is location ${principal.location}'s`);
+    this.queues.get(queueId(principal.accountId, key.location))?.complete(r.check_key);
+    // The cached read (no SQL, no secret opened) of the account's monitor.
+    const stored = this.store.monitors.get(principal.accountId, key.monitorId);
+    if (!stored) return refuse(`monitor ${key.monitorId} was deleted`);
+    const monitor: ScheduledMonitor = { ...stored, account_id: principal.accountId };
+    if (monitor.status !== "active") return refuse(`monitor ${key.monitorId} is paused`);
+    if (!this.agentLocations(monitor).includes(key.location)) return refuse(`monitor ${key.monitorId} is no longer checked at location ${key.location}`);
+    const at = Date.parse(r.checked_at);
+    const policy = {
+      confirmations: monitor.confirmations,
+      recoveryConfirmations: monitor.recovery_confirmations,
+      maintenance: this.store.maintenanceWindows.inMaintenance(monitor.id, at),
+      ...this.locations.policy(monitor, key.location),
+    };
+    const recorded = this.store.recordCheck(monitor.id, r.outcome, at, policy, r.check_key);
+    if (!recorded) return refuse(`monitor ${key.monitorId} was deleted`);
+    if (recorded.duplicate) {
+      this.counts.duplicates++;
+      return { check_key: r.check_key, status: "duplicate" };
+    }
+    this.counts.recorded++;
+    this.lag(Date.parse(r.started_at) - key.due);
+    this.observer?.checked(monitor.type, r.outcome.up, r.outcome.response_time_ms ?? 0, key.location);
+    if (recorded.transition) this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
+    return { check_key: r.check_key, status: "recorded" };
+  }
+
+  private lag(ms: number): void {
+    this.observer?.lag(ms);
+    if (this.lags.length >= 200_000) this.lags.splice(0, 100_000);
+    this.lags.push(ms);
+  }
+
+  /** The monitor's locations served by agents (the built-in checker's, while it runs, is not). */
+  private agentLocations(m: Placement): string[] {
+    if ((m.type as string) === "heartbeat") return [];
+    return locationsOf(m, this.locations.builtin).filter((l) => !(this.locations.builtinRuns && l === this.locations.builtin));
+  }
+
+  private place(m: Placement, now: number, lastAt: (location: string) => number | undefined, spread = true): void {
+    // Heartbeat monitors have no agent location (see agentLocations): an interval is all it takes.
+    const intervalMs = m.interval_sec * 1000;
+    for (const location of this.agentLocations(m)) {
+      const id = queueId(m.account_id, location);
+      let queue = this.queues.get(id);
+      if (!queue) this.queues.set(id, (queue = new LeaseQueue(this.Heap as HeapClass, location)));
+      const last = lastAt(location);
+      const first = last === undefined ? now + (spread ? phase(`${m.id}/${location}`, Math.min(intervalMs, START_SPREAD_MS)) : 0) : Math.max(now, last + intervalMs);
+      queue.set(m.id, intervalMs, Math.round(first));
+    }
+  }
+
+  private describe(accountId: string, checkKey: string, monitorId: string, due: number, expires: number): Lease | undefined {
+    const monitor = this.store.monitors.get(accountId, monitorId);
+    if (!monitor) return undefined;
+    return { check_key: checkKey, due_at: new Date(due).toISOString(), expires_at: new Date(expires).toISOString(), monitor };
+  }
+}

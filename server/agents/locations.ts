@@ -1,0 +1,80 @@
+import { type Location, locationsOf } from "../../api";
+import type { Store } from "../store";
+import type { Principal } from "../store/keys";
+import type { HealthPolicy } from "../store/streaks";
+
+/** Writes of an agent's last contact to the database, at most this often (every poll updates memory). */
+const TOUCH_WRITE_MS = 5_000;
+
+/**
+ * The checker locations of each account: the built-in checker's (named by `--location`) and
+ * those of the account's agent keys. A location is live while the built-in checker runs it or an
+ * agent of it was in contact within `liveMs`; a location that is not live never counts as down.
+ */
+export class Locations {
+  /** agent id → last contact (ms) and the last time it was written to the database. */
+  private readonly seen = new Map<string, { accountId: string; location: string; at: number; written: number }>();
+
+  constructor(
+    private readonly store: Store,
+    /** The built-in checker's location. */
+    readonly builtin: string,
+    /** Whether the built-in checker runs (off: agents of `builtin` may serve it). */
+    readonly builtinRuns: boolean,
+    private readonly liveMs: number,
+  ) {}
+
+  /** Locations a monitor of the account may name: the built-in one and its agent keys'. */
+  known(accountId: string): string[] {
+    return [...new Set([this.builtin, ...this.store.keys.agentLocations(accountId)])].sort();
+  }
+
+  /** Notes an agent's contact (a lease request or a result). */
+  touch(agentId: string, principal: Principal, now = Date.now()): void {
+    const location = principal.location as string;
+    const prev = this.seen.get(agentId);
+    const written = prev && prev.location === location && now - prev.written < TOUCH_WRITE_MS ? prev.written : now;
+    if (written === now) this.store.agents.touch(agentId, principal.accountId, principal.keyId, location, now);
+    this.seen.set(agentId, { accountId: principal.accountId, location, at: now, written });
+  }
+
+  /** Locations of the account a live checker serves now. */
+  live(accountId: string, now = Date.now()): Set<string> {
+    const out = new Set<string>(this.builtinRuns ? [this.builtin] : []);
+    for (const a of this.seen.values()) if (a.accountId === accountId && now - a.at < this.liveMs) out.add(a.location);
+    return out;
+  }
+
+  /** The part of a check's health policy that locations decide. */
+  policy(monitor: { account_id: string; locations: string[] | null; failure_threshold: number }, location: string): Partial<HealthPolicy> {
+    return {
+      location,
+      locations: locationsOf(monitor, this.builtin),
+      failureThreshold: monitor.failure_threshold,
+      live: this.live(monitor.account_id),
+    };
+  }
+
+  /** The monitor's locations no live checker serves now. */
+  unchecked(accountId: string, monitor: { locations: string[] | null }): string[] {
+    const live = this.live(accountId);
+    return locationsOf(monitor, this.builtin).filter((l) => !live.has(l));
+  }
+
+  /** `GET /api/v1/locations`: every location of the account, with its agents' last contact. */
+  list(accountId: string, now = Date.now()): Location[] {
+    const agents = this.store.agents.list(accountId);
+    const live = this.live(accountId, now);
+    return this.known(accountId).map((name) => {
+      const own = agents
+        .filter((a) => a.location === name)
+        .map((a) => {
+          const at = Math.max(a.last_seen_at, this.seen.get(a.id)?.at ?? 0);
+          return { id: a.id, first_seen_at: iso(a.first_seen_at), last_contact_at: iso(at), live: now - at < this.liveMs };
+        });
+      return { name, builtin: name === this.builtin && this.builtinRuns, live: live.has(name), agents: own };
+    });
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();

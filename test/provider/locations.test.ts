@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientFor } from "../../provider/client/client";
+import * as runtime from "../../provider/runtime";
+import { startServer, type TestServer } from "../support/server";
+
+type Props = Record<string, unknown>;
+
+describe("Monitor: locations and failureThreshold", () => {
+  let s: TestServer;
+  let connection: { baseUrl: string; apiKey: string };
+
+  beforeAll(async () => {
+    s = await startServer({});
+    s.app.store.keys.create("dev", "eu agent", undefined, "eu");
+    connection = { baseUrl: s.url, apiKey: s.key };
+    clientFor(connection);
+  });
+  afterAll(async () => s?.close());
+
+  const roundTrip = async (generated: Props) => {
+    const inputs = { name: "api", type: "http", url: "https://example.com/", intervalSec: 60, ...generated, connection };
+    const checked = await runtime.check("Monitor", {}, inputs);
+    expect(checked.failures).toEqual([]);
+    const created = await runtime.create("Monitor", checked.inputs as Props);
+    return { inputs, created };
+  };
+
+  it("locations are a set: written in any order with repeats, stored sorted, no diff after create or refresh", async () => {
+    const { inputs, created } = await roundTrip({ locations: ["local", "eu", "local"], failureThreshold: 2 });
+    try {
+      // The built-in checker is off in this server and no agent of eu runs: both unchecked.
+      expect(created.outs).toMatchObject({ locations: ["eu", "local"], failureThreshold: 2, uncheckedLocations: ["eu", "local"] });
+      expect((await runtime.diff("Monitor", created.id, created.outs as Props, { ...inputs, locations: ["eu", "local"] })).changes).toBe(false);
+      const read = await runtime.read("Monitor", created.id, created.outs as Props);
+      expect((await runtime.diff("Monitor", created.id, read.props as Props, inputs)).changes).toBe(false);
+      const moved = await runtime.diff("Monitor", created.id, created.outs as Props, { ...inputs, locations: ["eu"], failureThreshold: 1 });
+      expect(moved.changes).toBe(true);
+    } finally {
+      await runtime.remove("Monitor", created.id, created.outs as Props);
+    }
+  });
+
+  it("no locations: the built-in checker, and no diff", async () => {
+    const { inputs, created } = await roundTrip({});
+    try {
+      expect(created.outs).toMatchObject({ locations: null, failureThreshold: 1, uncheckedLocations: ["local"] });
+      const read = await runtime.read("Monitor", created.id, created.outs as Props);
+      expect((await runtime.diff("Monitor", created.id, read.props as Props, inputs)).changes).toBe(false);
+    } finally {
+      await runtime.remove("Monitor", created.id, created.outs as Props);
+    }
+  });
+
+  it("a location name against the rule is a check failure naming the property; an unknown one fails the create naming it", async () => {
+    const bad = await runtime.check("Monitor", {}, { name: "api", type: "http", url: "https://example.com/", intervalSec: 60, locations: ["EU West"], connection });
+    expect(bad.failures).toEqual([expect.objectContaining({ property: "locations[0]" })]);
+    const unknown = await runtime.check("Monitor", {}, { name: "api", type: "http", url: "https://example.com/", intervalSec: 60, locations: ["mars"], connection });
+    await expect(runtime.create("Monitor", unknown.inputs as Props)).rejects.toThrow(/locations\[0\].*location mars is unknown/);
+  });
+});
