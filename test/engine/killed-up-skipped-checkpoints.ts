@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { offlineEngine, type OfflineEngine } from "../../scripts/pulumi-engine";
 import { killTree } from "../support/process-tree";
 import { startServer, type TestServer } from "../support/server";
-import { orphansCommand, stateResources } from "./killed-up";
+import { stateResources } from "./killed-up";
 import { programCopy } from "./programs";
 
 const SKIP = { PULUMI_SKIP_CHECKPOINTS: "true" };
