@@ -13,3 +13,4 @@ export * from "./monitor-extensions";
 export * from "./dry-run";
 export * from "./monitor-alerting";
 export * from "./channel-deliveries";
+export * from "./batch";
