@@ -30,22 +30,41 @@ interface Queued {
 
 type ItemAnswer = { status: number; ok: boolean; data?: unknown; replayed?: boolean; error?: { code: string; message: string; details?: []; request_id?: string } };
 
-const queues = new WeakMap<UptimeClient, Map<string, Queued[]>>();
+/** The writes of one collection waiting for a batch, and the batches under way. */
+interface Lane {
+  queue: Queued[];
+  inFlight: number;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * Batches of one collection under way at once. Writes that come while they are (or while they wait
+ * for the rate limit) gather for the next batch: resources that trickle in one at a time, as
+ * updates do while the program registers them, still share requests.
+ */
+export const BATCHES_IN_FLIGHT = 2;
+
+const lanes = new WeakMap<UptimeClient, Map<string, Lane>>();
+
+function laneOf(client: UptimeClient, path: string): Lane {
+  let byPath = lanes.get(client);
+  if (!byPath) lanes.set(client, (byPath = new Map()));
+  let lane = byPath.get(path);
+  if (!lane) byPath.set(path, (lane = { queue: [], inFlight: 0 }));
+  return lane;
+}
 
 /** Sends `write` to the collection `path`: in a batch when the server has them, else alone. */
 export async function write<T>(client: UptimeClient, path: string, w: Write): Promise<ApiResult<T>> {
   if (!(await hasBatch(client, path))) return single<T>(client, path, w);
   const deadline = currentDeadline()?.endsAt;
   const answer = new Promise<ApiResult<T>>((resolve, reject) => {
-    let byPath = queues.get(client);
-    if (!byPath) queues.set(client, (byPath = new Map()));
-    let queue = byPath.get(path);
-    if (!queue) {
-      byPath.set(path, (queue = []));
-      outsideDeadline(() => setTimeout(() => flush(client, path), BATCH_WAIT_MS));
+    const lane = laneOf(client, path);
+    lane.queue.push({ write: w, deadline, resolve: resolve as Queued["resolve"], reject });
+    if (lane.queue.length >= BATCH_MAX) flush(client, path, lane);
+    else if (!lane.timer && lane.inFlight < BATCHES_IN_FLIGHT) {
+      lane.timer = outsideDeadline(() => setTimeout(() => flush(client, path, lane), BATCH_WAIT_MS));
     }
-    queue.push({ write: w, deadline, resolve: resolve as Queued["resolve"], reject });
-    if (queue.length >= BATCH_MAX) flush(client, path);
   });
   // The batch runs on without this write's limit (see flush); the write still ends at its own.
   return within(answer, `waiting for the batched ${w.op} of ${path}`);
@@ -58,13 +77,19 @@ function single<T>(client: UptimeClient, path: string, w: Write): Promise<ApiRes
   return client.request<T>("DELETE", `${path}/${w.id}`);
 }
 
-/** Sends what the queue of `path` holds (a later write starts a new queue). */
-function flush(client: UptimeClient, path: string): void {
-  const byPath = queues.get(client);
-  const queued = byPath?.get(path);
-  if (!queued || queued.length === 0) return;
-  byPath?.delete(path);
-  outsideDeadline(() => void send(client, path, queued));
+/** Sends up to 100 queued writes, unless enough batches are under way: the end of one sends the rest. */
+function flush(client: UptimeClient, path: string, lane: Lane): void {
+  clearTimeout(lane.timer);
+  lane.timer = undefined;
+  if (lane.queue.length === 0 || lane.inFlight >= BATCHES_IN_FLIGHT) return;
+  const queued = lane.queue.splice(0, BATCH_MAX);
+  lane.inFlight++;
+  outsideDeadline(() =>
+    void send(client, path, queued).finally(() => {
+      lane.inFlight--;
+      flush(client, path, lane);
+    }),
+  );
 }
 
 async function send(client: UptimeClient, path: string, queued: Queued[]): Promise<void> {
