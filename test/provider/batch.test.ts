@@ -7,8 +7,8 @@ type Props = Record<string, unknown>;
 const N = 250;
 
 /** A rig: a real server (with or without batched writes) behind a proxy that records requests. */
-async function rig(batchWrites: boolean) {
-  const s = await startServer({ batchWrites, rateLimit: 10_000 });
+async function rig(batchWrites: boolean, rateLimit = 10_000) {
+  const s = await startServer({ batchWrites, rateLimit, rateLimitWindowMs: 1000 });
   const proxy = await startFaultProxy(s.url);
   const connection = { baseUrl: proxy.url, apiKey: s.key };
   const monitor = (i: number, over: Props = {}): Props => ({
@@ -78,6 +78,30 @@ describe("batched writes against a server with the extension", () => {
     const deletes = r.requests();
     expect(deletes.every((line) => line === "POST /api/v1/monitors/batch 200") && deletes.length < N / 10).toBe(true);
     expect(r.count()).toBe(51);
+  });
+});
+
+describe("batched writes that trickle in", () => {
+  it("gather while earlier batches are under way or wait for the rate limit", async () => {
+    const r = await rig(true, 4);
+    try {
+      // The server's document is asked for once; every create then goes straight to its batch.
+      await runtime.create("Monitor", r.monitor(99));
+      r.requests();
+      const made = await Promise.all(
+        Array.from({ length: 40 }, async (_, i) => {
+          // One write every 10 ms, as a program registers resources: more apart than a batch waits.
+          await new Promise((done) => setTimeout(done, 10 * i));
+          return runtime.create("Monitor", r.monitor(i));
+        }),
+      );
+      expect(new Set(made.map((m) => m.id)).size).toBe(40);
+      const sent = r.requests();
+      expect(sent.every((line) => line === "POST /api/v1/monitors/batch 200")).toBe(true);
+      expect(sent.length).toBeLessThanOrEqual(10);
+    } finally {
+      await r.close();
+    }
   });
 });
 
