@@ -5,5 +5,6 @@ import { describeKilledUpSkippingCheckpoints } from "./killed-up-skipped-checkpo
 describeKilledUpSkippingCheckpoints("pulumi up and destroy with PULUMI_SKIP_CHECKPOINTS=true, killed with SIGKILL", {
   monitors: Number(process.env.KILLED_UP_MONITORS ?? 16),
   rounds: Number(process.env.KILLED_UP_ROUNDS ?? 1),
-  timeoutMs: 900_000,
+  // A round takes about 3 minutes on an idle machine, over 7 on a loaded one.
+  timeoutMs: 900_000 * Number(process.env.KILLED_UP_ROUNDS ?? 1),
 });
