@@ -67,7 +67,8 @@ export async function write<T>(client: UptimeClient, path: string, w: Write): Pr
     }
   });
   // The batch runs on without this write's limit (see flush); the write still ends at its own.
-  return within(answer, `waiting for the batched ${w.op} of ${path}`);
+  const call = w.op === "create" ? `POST ${path}` : `${w.op === "update" ? "PATCH" : "DELETE"} ${path}/${w.id}`;
+  return within(answer, `waiting for the answer to ${call} (in a batch)`);
 }
 
 /** The single call of a write. */
@@ -92,7 +93,13 @@ function flush(client: UptimeClient, path: string, lane: Lane): void {
   );
 }
 
-async function send(client: UptimeClient, path: string, queued: Queued[]): Promise<void> {
+/** Whether the write's own limit is spent: its caller already has its timeout error (see `write`). */
+const givenUp = (q: Queued) => q.deadline !== undefined && Date.now() >= q.deadline;
+
+async function send(client: UptimeClient, path: string, all: Queued[]): Promise<void> {
+  // A write whose caller gave up is not sent: nothing may change after its resource failed.
+  const queued = all.filter((q) => !givenUp(q));
+  if (queued.length === 0) return;
   const items = queued.map(({ write: w }) =>
     w.op === "create" ? { op: w.op, idempotency_key: w.idempotencyKey, body: w.body } : w.op === "update" ? { op: w.op, id: w.id, body: w.body } : { op: w.op, id: w.id },
   );
@@ -100,14 +107,16 @@ async function send(client: UptimeClient, path: string, queued: Queued[]): Promi
   let answers: ItemAnswer[];
   try {
     // Every item is safe to send again: creates carry their key, updates and deletes are idempotent.
+    // The batch waits for the rate limit as long as one of its writes may.
     const res = await client.request<{ items: ItemAnswer[] }>("POST", `${path}/batch`, {
       body: { items },
       idempotent: true,
-      deadline: deadlines.length === queued.length ? Math.min(...deadlines) : undefined,
+      deadline: deadlines.length === queued.length ? Math.max(...deadlines) : undefined,
     });
     answers = res.data.items;
   } catch (err) {
-    for (const q of queued) q.reject(err);
+    // A write past its limit has its caller's timeout error already, which names the limit.
+    for (const q of queued) if (!givenUp(q)) q.reject(err);
     return;
   }
   queued.forEach((q, i) => settle(client, path, q, answers[i]));
