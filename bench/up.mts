@@ -40,9 +40,11 @@ const dir = mkdtempSync(join(tmpdir(), "bench-up-"));
 const app = await buildApp({ db: join(dir, "b.db"), devKey: "uk_benchmarkbenchmarkbenchmark", logger: false, checker: false, rateLimit, rateLimitWindowMs: windowMs });
 
 /** Requests the server answered since the last `reset`: all, refused (>= 400), 429s, and the first's time. */
-const seen = { total: 0, failed: 0, limited: 0, first: 0 };
-app.addHook("onResponse", async (_req, reply) => {
+const seen = { total: 0, failed: 0, limited: 0, first: 0, routes: new Map<string, number>() };
+app.addHook("onResponse", async (req, reply) => {
   seen.total++;
+  const route = `${req.method} ${req.routeOptions.url ?? "?"}`;
+  seen.routes.set(route, (seen.routes.get(route) ?? 0) + 1);
   if (reply.statusCode >= 400) seen.failed++;
   if (reply.statusCode === 429) seen.limited++;
   if (!seen.first) seen.first = performance.now();
@@ -81,19 +83,21 @@ interface Step {
   limited: number;
   /** Peak RSS (MiB) of each kind of process the step ran. */
   rss: Rss;
+  /** CPU seconds of each kind of process, and of the server (this process). */
+  cpu: Rss & { server: number };
   /** Seconds from the start of the step to the first API request. */
   firstAt: number;
   error?: string;
 }
 
 async function measure(fn: () => Promise<unknown>): Promise<Step> {
-  Object.assign(seen, { total: 0, failed: 0, limited: 0, first: 0 });
+  Object.assign(seen, { total: 0, failed: 0, limited: 0, first: 0, routes: new Map() });
   const rss = sampleRss();
   const t = performance.now();
   let error: string | undefined;
   await fn().catch((err: Error) => (error = err.message.split("\n").slice(-8).join(" | ")));
   const seconds = (performance.now() - t) / 1000;
-  return { seconds, requests: seen.total, failed: seen.failed, limited: seen.limited, rss: rss.stop(), firstAt: seen.first ? (seen.first - t) / 1000 : seconds, error };
+  return { seconds, requests: seen.total, failed: seen.failed, limited: seen.limited, ...rss.stop(), firstAt: seen.first ? (seen.first - t) / 1000 : seconds, error };
 }
 
 type Rss = Record<"engine" | "program" | "provider", number>;
@@ -134,21 +138,36 @@ function roleOf(cmd: string): keyof Rss | undefined {
   return undefined;
 }
 
-/** Samples every 250 ms each process's own peak (VmHWM); `stop` gives the largest per kind, in MiB. */
-function sampleRss(): { stop: () => Rss } {
+/**
+ * Samples every 250 ms each process's own peak (VmHWM) and CPU time; `stop` gives the largest peak
+ * per kind (MiB) and the CPU seconds per kind, the server's (this process) included.
+ */
+function sampleRss(): { stop: () => { rss: Rss; cpu: Rss & { server: number } } } {
   const peak: Rss = { engine: 0, program: 0, provider: 0 };
+  const cpuOf = new Map<number, { role: keyof Rss; seconds: number }>();
+  const server = process.cpuUsage();
   const tick = () => {
     for (const { pid, cmd } of processTree()) {
       const role = roleOf(cmd);
+      if (!role) continue;
       const kb = Number(/VmHWM:\s+(\d+)/.exec(readText(`/proc/${pid}/status`))?.[1] ?? 0);
-      if (role) peak[role] = Math.max(peak[role], Math.round(kb / 1024));
+      peak[role] = Math.max(peak[role], Math.round(kb / 1024));
+      const stat = readText(`/proc/${pid}/stat`);
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // utime and stime, in clock ticks (100 per second on Linux).
+      const seconds = (Number(fields[11]) + Number(fields[12])) / 100;
+      if (Number.isFinite(seconds)) cpuOf.set(pid, { role, seconds });
     }
   };
   const timer = setInterval(tick, 250);
   return {
     stop: () => {
       clearInterval(timer);
-      return peak;
+      const cpu = { engine: 0, program: 0, provider: 0, server: 0 };
+      for (const { role, seconds } of cpuOf.values()) cpu[role] += seconds;
+      const used = process.cpuUsage(server);
+      cpu.server = (used.user + used.system) / 1e6;
+      return { rss: peak, cpu };
     },
   };
 }
@@ -185,7 +204,8 @@ async function run(count: number): Promise<Record<"floor" | "monitors", Record<s
       const step = await measure(() => ACTIONS[label](stack));
       out[program][label] = step;
       // Progress on stderr: a long run shows where it is; the tables go to stdout.
-      process.stderr.write(`${program} N=${count} ${label}: ${f1(step.seconds)} s, ${step.requests} requests\n`);
+      const routes = [...seen.routes].map(([r, n]) => `${r} x${n}`).join(", ");
+      process.stderr.write(`${program} N=${count} ${label}: ${f1(step.seconds)} s, ${step.requests} requests (${routes})\n`);
     }
   }
   return out;
@@ -199,8 +219,8 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 function heading(count: number): void {
   const checkpoints = skipCheckpoints ? "checkpoints skipped" : "checkpoints";
   console.log(`\n## N = ${count} (parallel ${parallel}; ${checkpoints}; limit ${rateLimit} per ${windowMs / 1000} s per key)\n`);
-  console.log("| step | floor (s) | monitors (s) | ratio | API requests | failed | of them 429 | rate-limit floor (s) | vs rate-limit floor | peak RSS MiB engine / program / provider |");
-  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+  console.log("| step | floor (s) | monitors (s) | ratio | API requests | failed | of them 429 | rate-limit floor (s) | vs rate-limit floor | peak RSS MiB engine / program / provider | CPU s engine / program / provider / server |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 }
 
 function row(label: string, fl: Step, m: Step): void {
@@ -208,7 +228,8 @@ function row(label: string, fl: Step, m: Step): void {
   const rl = Math.max(fl.seconds, m.firstAt + windowsWait(m.requests));
   const failed = `${m.failed}${m.error ? ` (error: ${m.error})` : ""}`;
   const rss = `${m.rss.engine} / ${m.rss.program} / ${m.rss.provider}`;
-  console.log(`| ${label} | ${f1(fl.seconds)} | ${f1(m.seconds)} | ${ratio(m.seconds, fl.seconds)} | ${m.requests} | ${failed} | ${m.limited} | ${f1(rl)} | ${ratio(m.seconds, rl)} | ${rss} |`);
+  const cpu = [m.cpu.engine, m.cpu.program, m.cpu.provider, m.cpu.server].map(f1).join(" / ");
+  console.log(`| ${label} | ${f1(fl.seconds)} | ${f1(m.seconds)} | ${ratio(m.seconds, fl.seconds)} | ${m.requests} | ${failed} | ${m.limited} | ${f1(rl)} | ${ratio(m.seconds, rl)} | ${rss} | ${cpu} |`);
 }
 
 /**
@@ -269,7 +290,7 @@ async function pair(count: number): Promise<void> {
   const floorStep = await measure(() => Promise.all(floors.map((s) => s.up({ parallel }))));
   const key = freshKey();
   const stacks = await Promise.all(["a", "b"].map((s) => stackOf("monitors", `pair-${s}-${count}`, count, key)));
-  Object.assign(seen, { total: 0, failed: 0, first: 0 });
+  Object.assign(seen, { total: 0, failed: 0, limited: 0, first: 0, routes: new Map() });
   const t = performance.now();
   const each = await Promise.all(
     stacks.map(async (s) => {
