@@ -15,3 +15,4 @@ export * from "./monitor-alerting";
 export * from "./channel-deliveries";
 export * from "./monitor-locations";
 export * from "./agent";
+export * from "./batch";

@@ -9,8 +9,15 @@
 //   BENCH_PARALLEL=32      the engine's parallelism (`pulumi up --parallel`), the same for both
 //   BENCH_RATE_LIMIT=600 BENCH_WINDOW_MS=60000   the server's limit per key and window
 //   BENCH_FRESH=0          only the steps on a spent window (skip the fresh-key steps)
+//   BENCH_SAME_KEY=0       skip the steps on a spent window
+//   BENCH_STEPS=create,... only these fresh-key steps (default: all)
+//   BENCH_SKIP_CHECKPOINTS=1   PULUMI_SKIP_CHECKPOINTS=true for every command (the README's setting for
+//                          stacks of this package only); each monitors stack first creates its stack
+//                          instance with checkpoints, unmeasured, as the README says. 0: checkpoints.
+// The documented settings, the defaults here: checkpoints skipped, --parallel 32, batched writes
+// (the reference server serves them). Peak RSS of the engine, program and provider is sampled per step.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp } from "../dist/server/index.js";
@@ -24,21 +31,27 @@ const parallel = Number(process.env.BENCH_PARALLEL ?? 32);
 const rateLimit = Number(process.env.BENCH_RATE_LIMIT ?? 600);
 const windowMs = Number(process.env.BENCH_WINDOW_MS ?? 60_000);
 const fresh = process.env.BENCH_FRESH !== "0";
+const sameKeySteps = process.env.BENCH_SAME_KEY !== "0";
+const skipCheckpoints = process.env.BENCH_SKIP_CHECKPOINTS !== "0";
+const only = (process.env.BENCH_STEPS ?? "").split(",").filter(Boolean);
 
 const dir = mkdtempSync(join(tmpdir(), "bench-up-"));
 // No monitor cap (the server's default); the limiter is the real one.
 const app = await buildApp({ db: join(dir, "b.db"), devKey: "uk_benchmarkbenchmarkbenchmark", logger: false, checker: false, rateLimit, rateLimitWindowMs: windowMs });
 
-/** Requests the server answered since the last `reset`: all, refused (>= 400), and the first's time. */
-const seen = { total: 0, failed: 0, first: 0 };
-app.addHook("onResponse", async (_req, reply) => {
+/** Requests the server answered since the last `reset`: all, refused (>= 400), 429s, and the first's time. */
+const seen = { total: 0, failed: 0, limited: 0, first: 0, routes: new Map<string, number>() };
+app.addHook("onResponse", async (req, reply) => {
   seen.total++;
+  const route = `${req.method} ${req.routeOptions.url ?? "?"}`;
+  seen.routes.set(route, (seen.routes.get(route) ?? 0) + 1);
   if (reply.statusCode >= 400) seen.failed++;
+  if (reply.statusCode === 429) seen.limited++;
   if (!seen.first) seen.first = performance.now();
 });
 const baseUrl = await app.listen({ port: 0, host: "127.0.0.1" });
 const modules = installPackedPackage();
-const engine = await offlineEngine({ stateDir: join(dir, "pulumi") });
+const engine = await offlineEngine({ stateDir: join(dir, "pulumi"), env: { PULUMI_SKIP_CHECKPOINTS: String(skipCheckpoints) } });
 type Stack = Awaited<ReturnType<typeof engine.stack>>;
 /** A new key of the same account: its rate-limit window starts empty, as each step's floor assumes. */
 const freshKey = () => app.store.keys.create("dev", "bench").key;
@@ -52,6 +65,13 @@ async function stackOf(program: string, name: string, count: number, key: string
     "uptime:baseUrl": { value: baseUrl },
     "uptime:apiKey": { value: key, secret: true },
   });
+  if (program === "monitors" && skipCheckpoints) {
+    // The README's first step when checkpoints are skipped: the stack instance, with a checkpoint.
+    const env = (stack.workspace as unknown as { envVars: Record<string, string> }).envVars;
+    env.PULUMI_SKIP_CHECKPOINTS = "false";
+    await stack.up({ target: [`urn:pulumi:${name}::bench-monitors::pulumi-nodejs:dynamic/uptime:StackIdentity::pulumi-uptime-stack`] });
+    env.PULUMI_SKIP_CHECKPOINTS = "true";
+  }
   return stack;
 }
 
@@ -59,18 +79,97 @@ interface Step {
   seconds: number;
   requests: number;
   failed: number;
+  /** Requests refused with 429 (waited out by the client; none reaches the user unless `error` says so). */
+  limited: number;
+  /** Peak RSS (MiB) of each kind of process the step ran. */
+  rss: Rss;
+  /** CPU seconds of each kind of process, and of the server (this process). */
+  cpu: Rss & { server: number };
   /** Seconds from the start of the step to the first API request. */
   firstAt: number;
   error?: string;
 }
 
 async function measure(fn: () => Promise<unknown>): Promise<Step> {
-  Object.assign(seen, { total: 0, failed: 0, first: 0 });
+  Object.assign(seen, { total: 0, failed: 0, limited: 0, first: 0, routes: new Map() });
+  const rss = sampleRss();
   const t = performance.now();
   let error: string | undefined;
   await fn().catch((err: Error) => (error = err.message.split("\n").slice(-8).join(" | ")));
   const seconds = (performance.now() - t) / 1000;
-  return { seconds, requests: seen.total, failed: seen.failed, firstAt: seen.first ? (seen.first - t) / 1000 : seconds, error };
+  return { seconds, requests: seen.total, failed: seen.failed, limited: seen.limited, ...rss.stop(), firstAt: seen.first ? (seen.first - t) / 1000 : seconds, error };
+}
+
+type Rss = Record<"engine" | "program" | "provider", number>;
+
+/** Each process under this one with its parent pid and command line. */
+function processTree(): { pid: number; cmd: string }[] {
+  const parent = new Map<number, number>();
+  for (const entry of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of parent) if (mine.has(ppid) && !mine.has(pid)) grew = Boolean(mine.add(pid));
+  }
+  mine.delete(process.pid);
+  return [...mine].map((pid) => ({ pid, cmd: readText(`/proc/${pid}/cmdline`).replaceAll("\0", " ") }));
+}
+
+const readText = (path: string) => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+};
+
+/** The engine (the `pulumi` CLI), the program (Node running it) or the provider (Node's dynamic-provider host). */
+function roleOf(cmd: string): keyof Rss | undefined {
+  if (cmd.includes("cmd/dynamic-provider")) return "provider";
+  if (cmd.includes("cmd/run")) return "program";
+  if (/(^|\/)pulumi (up|preview|refresh|destroy) /.test(cmd)) return "engine";
+  return undefined;
+}
+
+/**
+ * Samples every 250 ms each process's own peak (VmHWM) and CPU time; `stop` gives the largest peak
+ * per kind (MiB) and the CPU seconds per kind, the server's (this process) included.
+ */
+function sampleRss(): { stop: () => { rss: Rss; cpu: Rss & { server: number } } } {
+  const peak: Rss = { engine: 0, program: 0, provider: 0 };
+  const cpuOf = new Map<number, { role: keyof Rss; seconds: number }>();
+  const server = process.cpuUsage();
+  const tick = () => {
+    for (const { pid, cmd } of processTree()) {
+      const role = roleOf(cmd);
+      if (!role) continue;
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(readText(`/proc/${pid}/status`))?.[1] ?? 0);
+      peak[role] = Math.max(peak[role], Math.round(kb / 1024));
+      const stat = readText(`/proc/${pid}/stat`);
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // utime and stime, in clock ticks (100 per second on Linux).
+      const seconds = (Number(fields[11]) + Number(fields[12])) / 100;
+      if (Number.isFinite(seconds)) cpuOf.set(pid, { role, seconds });
+    }
+  };
+  const timer = setInterval(tick, 250);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      const cpu = { engine: 0, program: 0, provider: 0, server: 0 };
+      for (const { role, seconds } of cpuOf.values()) cpu[role] += seconds;
+      const used = process.cpuUsage(server);
+      cpu.server = (used.user + used.system) / 1e6;
+      return { rss: peak, cpu };
+    },
+  };
 }
 
 const STEPS = ["create", "no-op preview", "preview --refresh", "refresh", "update all", "destroy"] as const;
@@ -95,7 +194,7 @@ async function run(count: number): Promise<Record<"floor" | "monitors", Record<s
   const programs = ["floor", "monitors"] as const;
   const stacks = await Promise.all(programs.map((p) => stackOf(p, `${p}-${count}`, count, freshKey())));
   const out = { floor: {} as Record<string, Step>, monitors: {} as Record<string, Step> };
-  for (const label of STEPS) {
+  for (const label of STEPS.filter((l) => only.length === 0 || only.includes(l))) {
     for (const [i, program] of programs.entries()) {
       const stack = stacks[i] as Stack;
       await stack.setConfig("uptime:apiKey", { value: freshKey(), secret: true });
@@ -105,7 +204,8 @@ async function run(count: number): Promise<Record<"floor" | "monitors", Record<s
       const step = await measure(() => ACTIONS[label](stack));
       out[program][label] = step;
       // Progress on stderr: a long run shows where it is; the tables go to stdout.
-      process.stderr.write(`${program} N=${count} ${label}: ${f1(step.seconds)} s, ${step.requests} requests\n`);
+      const routes = [...seen.routes].map(([r, n]) => `${r} x${n}`).join(", ");
+      process.stderr.write(`${program} N=${count} ${label}: ${f1(step.seconds)} s, ${step.requests} requests (${routes})\n`);
     }
   }
   return out;
@@ -117,16 +217,19 @@ const f1 = (n: number) => n.toFixed(1);
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 
 function heading(count: number): void {
-  console.log(`\n## N = ${count} (parallel ${parallel}; limit ${rateLimit} per ${windowMs / 1000} s per key)\n`);
-  console.log("| step | floor (s) | monitors (s) | ratio | API requests | failed | rate-limit floor (s) | vs rate-limit floor |");
-  console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
+  const checkpoints = skipCheckpoints ? "checkpoints skipped" : "checkpoints";
+  console.log(`\n## N = ${count} (parallel ${parallel}; ${checkpoints}; limit ${rateLimit} per ${windowMs / 1000} s per key)\n`);
+  console.log("| step | floor (s) | monitors (s) | ratio | API requests | failed | of them 429 | rate-limit floor (s) | vs rate-limit floor | peak RSS MiB engine / program / provider | CPU s engine / program / provider / server |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 }
 
 function row(label: string, fl: Step, m: Step): void {
   // The limiter only holds back requests: the engine's own time before the first one stays.
   const rl = Math.max(fl.seconds, m.firstAt + windowsWait(m.requests));
   const failed = `${m.failed}${m.error ? ` (error: ${m.error})` : ""}`;
-  console.log(`| ${label} | ${f1(fl.seconds)} | ${f1(m.seconds)} | ${ratio(m.seconds, fl.seconds)} | ${m.requests} | ${failed} | ${f1(rl)} | ${ratio(m.seconds, rl)} |`);
+  const rss = `${m.rss.engine} / ${m.rss.program} / ${m.rss.provider}`;
+  const cpu = [m.cpu.engine, m.cpu.program, m.cpu.provider, m.cpu.server].map(f1).join(" / ");
+  console.log(`| ${label} | ${f1(fl.seconds)} | ${f1(m.seconds)} | ${ratio(m.seconds, fl.seconds)} | ${m.requests} | ${failed} | ${m.limited} | ${f1(rl)} | ${ratio(m.seconds, rl)} | ${rss} | ${cpu} |`);
 }
 
 /**
@@ -187,7 +290,7 @@ async function pair(count: number): Promise<void> {
   const floorStep = await measure(() => Promise.all(floors.map((s) => s.up({ parallel }))));
   const key = freshKey();
   const stacks = await Promise.all(["a", "b"].map((s) => stackOf("monitors", `pair-${s}-${count}`, count, key)));
-  Object.assign(seen, { total: 0, failed: 0, first: 0 });
+  Object.assign(seen, { total: 0, failed: 0, limited: 0, first: 0, routes: new Map() });
   const t = performance.now();
   const each = await Promise.all(
     stacks.map(async (s) => {
@@ -208,8 +311,8 @@ try {
   for (const count of sizes) {
     const steps = fresh ? await run(count) : undefined;
     heading(count);
-    for (const label of steps ? STEPS : []) row(label, steps?.floor[label] as Step, steps?.monitors[label] as Step);
-    await sameKey(count);
+    for (const label of steps ? Object.keys(steps.monitors) : []) row(label, steps?.floor[label] as Step, steps?.monitors[label] as Step);
+    if (sameKeySteps) await sameKey(count);
   }
   if (pairs.length) {
     console.log(`\n## Two concurrent \`pulumi up\`s on one key (limit ${rateLimit} per ${windowMs / 1000} s)\n`);

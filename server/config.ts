@@ -36,6 +36,11 @@ export const ServerOptionsSchema = z.strictObject({
    * the OpenAPI document). Off only to test clients against a seed-only service.
    */
   extensions: z.boolean().default(true),
+  /**
+   * Serve `POST <collection>/batch` (up to 100 writes of one kind per request) with the other
+   * extensions. Off only to test clients against a service without it.
+   */
+  batchWrites: z.boolean().default(true),
   /** Probe active monitors (off: the API only, e.g. to inspect a database). */
   checker: z.boolean().default(true),
   /** Probes running at once. */

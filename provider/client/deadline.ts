@@ -24,6 +24,14 @@ export const TIMEOUTS_INPUT = "__timeouts";
 
 const current = new AsyncLocalStorage<Deadline>();
 
+/**
+ * Runs `fn` outside any operation's limit: for work shared by several operations (a batch of
+ * their writes), which one operation's limit must not cut short for the others.
+ */
+export function outsideDeadline<T>(fn: () => T): T {
+  return current.exit(fn);
+}
+
 /** The limit of the operation this call runs in, if it has one. */
 export function currentDeadline(): Deadline | undefined {
   return current.getStore();

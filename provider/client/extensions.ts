@@ -2,7 +2,7 @@ import type { UptimeClient } from "./client";
 
 /** Answers that mean "no such document here", as opposed to a failure worth asking again. */
 const NO_DOCUMENT = new Set([404, 405, 410, 501]);
-const known = new Map<string, Promise<boolean>>();
+const known = new Map<string, Promise<Set<string>>>();
 
 /**
  * Whether the server has GET/PATCH/DELETE on channels and status pages. Its OpenAPI document
@@ -11,7 +11,21 @@ const known = new Map<string, Promise<boolean>>();
  * an answer is kept per service for the process, a failure never is: it fails this call, and the
  * next call asks again, so one lost request cannot turn later updates into replaces.
  */
-export function hasExtensions(client: UptimeClient): Promise<boolean> {
+export async function hasExtensions(client: UptimeClient): Promise<boolean> {
+  const paths = await documentedPaths(client);
+  return paths.has("/api/v1/channels/{id}") && paths.has("/api/v1/status-pages/{id}");
+}
+
+/**
+ * Whether the server takes batched writes of the collection `path` (`POST <path>/batch`, up to
+ * 100 creates, updates and deletes per request), as its OpenAPI document says.
+ */
+export async function hasBatch(client: UptimeClient, path: string): Promise<boolean> {
+  return (await documentedPaths(client)).has(`${path}/batch`);
+}
+
+/** The paths of the server's OpenAPI document; none for a server without one. */
+function documentedPaths(client: UptimeClient): Promise<Set<string>> {
   const key = client.connection.baseUrl;
   let answer = known.get(key);
   if (!answer) {
@@ -22,14 +36,14 @@ export function hasExtensions(client: UptimeClient): Promise<boolean> {
   return answer;
 }
 
-async function ask(client: UptimeClient): Promise<boolean> {
+async function ask(client: UptimeClient): Promise<Set<string>> {
   let doc: { paths?: Record<string, unknown> };
   try {
     doc = (await client.request<typeof doc>("GET", "/api/v1/openapi.json", { raw: true })).data ?? {};
   } catch (err) {
     const status = (err as { status?: unknown }).status;
-    if (typeof status === "number" && NO_DOCUMENT.has(status)) return false;
+    if (typeof status === "number" && NO_DOCUMENT.has(status)) return new Set();
     throw err;
   }
-  return Boolean(doc.paths?.["/api/v1/channels/{id}"] && doc.paths?.["/api/v1/status-pages/{id}"]);
+  return new Set(Object.keys(doc.paths ?? {}));
 }

@@ -1,4 +1,4 @@
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { DynamicResource } from "./dynamic-resource";
 
 /** The resource's name: one per stack. */
@@ -16,7 +16,10 @@ class StackIdentity extends DynamicResource {
   declare readonly instance: pulumi.Output<string>;
 
   constructor() {
-    super("StackIdentity", STACK_IDENTITY_NAME, { instance: undefined }, {});
+    // The URN goes to the provider only for its message when checkpoints are skipped (see
+    // runtime/stack-identity.ts): a dynamic provider's create is not told its resource's URN.
+    const urn = `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::pulumi-nodejs:dynamic/uptime:StackIdentity::${STACK_IDENTITY_NAME}`;
+    super("StackIdentity", STACK_IDENTITY_NAME, { instance: undefined, stackUrn: urn }, {});
   }
 }
 

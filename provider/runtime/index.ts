@@ -8,6 +8,7 @@ import { clientFor, UptimeClient } from "../client/client";
 import { type Connection, type PartialConnection, resolveConnection } from "../client/connection";
 import { parseTimeout, TIMEOUTS_INPUT, withDeadline } from "../client/deadline";
 import { prefetched } from "../client/bulk-read";
+import { write } from "../client/batch";
 import { hasCode } from "../client/errors";
 import { hasExtensions } from "../client/extensions";
 import { explainFailure } from "../client/failure";
@@ -181,7 +182,8 @@ async function takeOver(
 async function createMarked(kind: AnyKind, client: UptimeClient, connection: Connection, inputs: Props): Promise<{ id: string }> {
   const sent = markedCreate(inputs, kind.createBody(inputs), connection.apiKey, await hasExtensions(client));
   try {
-    const answer = await client.request<{ id: string }>("POST", kind.path, {
+    const answer = await write<{ id: string }>(client, kind.path, {
+      op: "create",
       body: sent.body,
       idempotencyKey: sent.idempotencyKey ?? UptimeClient.idempotencyKey(),
     });
@@ -274,7 +276,7 @@ export async function update(name: KindName, id: string, olds: Props, news: Prop
     let api: { id: string } | undefined;
     if (changed.length) {
       if (!(await byIdWorks(kind, client))) throw new Error(`this server cannot update a ${kind.label} in place`);
-      api = (await client.request<{ id: string }>("PATCH", `${kind.path}/${id}`, { body: kind.patchBody(news, changed, id) })).data;
+      api = (await write<{ id: string }>(client, kind.path, { op: "update", id, body: kind.patchBody(news, changed, id) })).data;
     } else {
       api = await fetchLive(kind, client, id);
       if (!api) throw new Error(`${kind.label} ${id} no longer exists; run \`pulumi refresh\` to recreate it`);
@@ -296,7 +298,7 @@ export async function remove(name: KindName, id: string, props: Props): Promise<
       return;
     }
     try {
-      await client.request("DELETE", `${kind.path}/${id}`);
+      await write(client, kind.path, { op: "delete", id });
     } catch (err) {
       if (!hasCode(err, "not_found")) throw err;
     }

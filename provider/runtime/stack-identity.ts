@@ -6,9 +6,29 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { newStackInstance, STACK_INSTANCE } from "./identity";
 
+/** Whether the engine writes no checkpoint until the command ends (Pulumi reads "true" or "1"). */
+export function checkpointsSkipped(env: NodeJS.ProcessEnv = process.env): boolean {
+  return /^(true|1)$/i.test(env.PULUMI_SKIP_CHECKPOINTS ?? "");
+}
+
+/**
+ * With checkpoints skipped, a run killed after this create loses the instance it drew: the next
+ * run draws another, and recreates every object the killed run made (under the lost instance,
+ * which `orphans` cannot know). So the instance is drawn only by a run that writes checkpoints.
+ */
+function refuseWithoutCheckpoints(urn = "urn:pulumi:<stack>::<project>::pulumi-nodejs:dynamic/uptime:StackIdentity::pulumi-uptime-stack"): void {
+  if (!checkpointsSkipped()) return;
+  throw new Error(
+    "this stack has no stack instance in its state yet, and PULUMI_SKIP_CHECKPOINTS is set: a run killed now would lose the instance, " +
+      "and the next run would create again every object this one made. Create the instance once with checkpoints, then go on skipping them: " +
+      `PULUMI_SKIP_CHECKPOINTS=false pulumi up --target '${urn}'`,
+  );
+}
+
 /** The dynamic provider of the `StackIdentity` resource. */
 export const stackIdentityProvider: pulumi.dynamic.ResourceProvider = {
-  async create() {
+  async create(inputs) {
+    refuseWithoutCheckpoints(typeof inputs?.stackUrn === "string" ? inputs.stackUrn : undefined);
     const instance = newStackInstance();
     return { id: instance, outs: { instance } };
   },

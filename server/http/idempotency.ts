@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors";
+import type { Store } from "../store";
+import type { StoredResponse } from "../store/idempotency";
 import { replayable } from "./replay";
 
 const HEADER = "idempotency-key";
@@ -26,8 +28,6 @@ declare module "fastify" {
  * nothing for it.
  */
 export function registerIdempotency(app: FastifyInstance): void {
-  const inFlight = new Set<string>();
-
   const before = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = request.headers[HEADER];
     if (request.method !== "POST" || key === undefined || !request.principal) return;
@@ -36,23 +36,13 @@ export function registerIdempotency(app: FastifyInstance): void {
         { field: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" },
       ]);
     }
-    const { accountId } = request.principal;
-    const fingerprint = fingerprintOf(request);
-    const stored = app.store.idempotency.find(accountId, key);
-    if (stored && stored.fingerprint !== fingerprint) {
-      throw new ApiError("conflict", "Idempotency-Key was already used with a different request");
-    }
-    if (stored && replayable(app.store, accountId, stored)) {
+    const fingerprint = fingerprintOf(app.store, request.method, request.url, request.body);
+    const claim = claimKey(app.store, request.principal.accountId, key, fingerprint);
+    if ("replay" in claim) {
       reply.header("idempotent-replayed", "true").header("content-type", "application/json; charset=utf-8");
-      return reply.code(stored.statusCode).send(stored.body);
+      return reply.code(claim.replay.statusCode).send(claim.replay.body);
     }
-    const slot = `${accountId}\n${key}`;
-    if (inFlight.has(slot))
-      throw new ApiError("conflict", "A request with this Idempotency-Key is still in progress", [
-        { field: "Idempotency-Key", message: "is still in progress; retry shortly" },
-      ]);
-    inFlight.add(slot);
-    request.idempotency = { slot, fingerprint };
+    request.idempotency = { slot: claim.slot, fingerprint };
   };
 
   const keep = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
@@ -72,7 +62,7 @@ export function registerIdempotency(app: FastifyInstance): void {
   };
 
   const done = async (request: FastifyRequest) => {
-    if (request.idempotency) inFlight.delete(request.idempotency.slot);
+    if (request.idempotency) releaseKey(app.store, request.idempotency.slot);
   };
 
   app.addHook("onRoute", (route) => {
@@ -89,7 +79,39 @@ function withHook<T>(existing: T | T[] | undefined, hook: unknown): T[] {
 }
 
 
-// An HMAC under the server key: the stored fingerprint cannot be used to test guesses of a body.
-function fingerprintOf(request: FastifyRequest): string {
-  return request.server.store.secrets.mac(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
+const inFlightByStore = new WeakMap<Store, Set<string>>();
+
+/**
+ * Takes `key` for one request of `fingerprint`: the stored answer to replay, or the slot to
+ * release when the request ends. Throws the 409s of a key used with another request or still in
+ * progress. Shared by the header on single POSTs and the keys of batch items.
+ */
+export function claimKey(store: Store, accountId: string, key: string, fingerprint: string): { replay: StoredResponse } | { slot: string } {
+  const stored = store.idempotency.find(accountId, key);
+  if (stored && stored.fingerprint !== fingerprint) {
+    throw new ApiError("conflict", "Idempotency-Key was already used with a different request");
+  }
+  if (stored && replayable(store, accountId, stored)) return { replay: stored };
+  let inFlight = inFlightByStore.get(store);
+  if (!inFlight) inFlightByStore.set(store, (inFlight = new Set()));
+  const slot = `${accountId}\n${key}`;
+  if (inFlight.has(slot))
+    throw new ApiError("conflict", "A request with this Idempotency-Key is still in progress", [
+      { field: "Idempotency-Key", message: "is still in progress; retry shortly" },
+    ]);
+  inFlight.add(slot);
+  return { slot };
+}
+
+/** Ends what `claimKey` started. */
+export function releaseKey(store: Store, slot: string): void {
+  inFlightByStore.get(store)?.delete(slot);
+}
+
+/**
+ * What a key is bound to: the method, URL and validated body. An HMAC under the server key: the
+ * stored fingerprint cannot be used to test guesses of a body.
+ */
+export function fingerprintOf(store: Store, method: string, url: string, body: unknown): string {
+  return store.secrets.mac(`${method} ${url}\n${JSON.stringify(body ?? null)}`);
 }

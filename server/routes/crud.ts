@@ -5,6 +5,7 @@ import { envelope, type ListQuery, listEnvelope } from "../../api";
 import { principalOf } from "../http/types";
 import type { ListPage } from "../services/paging";
 import type { Principal } from "../store/keys";
+import { batchRoutes } from "./batch";
 import { errorResponses } from "./responses";
 
 /** What a kind's service offers to its CRUD routes. */
@@ -72,6 +73,7 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
       reply.code(201).send({ ok: true as const, data: service.create(principalOf(req), req.body as never) }),
   );
   if (!spec.itemRoutes) return;
+  if (app.settings.extensions && app.settings.batchWrites) batchRoutes(app, spec as never);
   const item = `${spec.path}/:id`;
   app.get(
     item,

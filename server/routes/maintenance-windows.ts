@@ -12,6 +12,7 @@ import {
 } from "../../api";
 import { principalOf } from "../http/types";
 import { listPage } from "../services/paging";
+import { batchRoutes } from "./batch";
 import { errorResponses } from "./responses";
 import {
   createMaintenanceWindow,
@@ -57,4 +58,24 @@ export async function maintenanceWindowRoutes(fastify: FastifyInstance): Promise
     ok: true as const,
     data: deleteMaintenanceWindow(store, principalOf(req).accountId, req.params.id),
   }));
+  if (!fastify.settings.batchWrites) return;
+  batchRoutes(fastify, {
+    path: "/api/v1/maintenance-windows",
+    tag: tags[0] as string,
+    item: MaintenanceWindowSchema,
+    create: CreateMaintenanceWindowSchema,
+    update: UpdateMaintenanceWindowSchema,
+    query: ListQuerySchema,
+    params: windowId,
+    itemRoutes: true,
+    service: {
+      list: () => {
+        throw new Error("not used by batches");
+      },
+      get: (p, id) => getMaintenanceWindow(store, p.accountId, id),
+      create: (p, body) => createMaintenanceWindow(store, p.accountId, body as never),
+      update: (p, id, body) => updateMaintenanceWindow(store, p.accountId, id, body as never),
+      delete: (p, id) => deleteMaintenanceWindow(store, p.accountId, id),
+    },
+  });
 }

@@ -37,7 +37,8 @@ describe("API client", () => {
   });
 
   it("retries a create whose response was lost, and the Idempotency-Key keeps it to one monitor", async () => {
-    proxy.faults.push({ match: (m, p) => m === "POST" && p === "/api/v1/monitors", status: 502, times: 1, afterForward: true });
+    // The server has batched writes: the create goes in a batch, retried whole, its item replayed by key.
+    proxy.faults.push({ match: (m, p) => m === "POST" && p === "/api/v1/monitors/batch", status: 502, times: 1, afterForward: true });
     const created = await runtime.create("Monitor", {
       ...monitorBody,
       intervalSec: 60,
@@ -45,9 +46,9 @@ describe("API client", () => {
     });
     const named = (await s.call("GET", "/api/v1/monitors?limit=200")).body.data.filter((m: { name: string }) => m.name === "retry");
     expect(named.map((m: { id: string }) => m.id)).toEqual([created.id]);
-    expect(proxy.seen.filter((l) => l.startsWith("POST /api/v1/monitors ")).slice(-2)).toEqual([
-      "POST /api/v1/monitors 502",
-      "POST /api/v1/monitors 201",
+    expect(proxy.seen.filter((l) => l.startsWith("POST /api/v1/monitors/batch ")).slice(-2)).toEqual([
+      "POST /api/v1/monitors/batch 502",
+      "POST /api/v1/monitors/batch 200",
     ]);
   });
 

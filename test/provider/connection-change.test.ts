@@ -105,20 +105,21 @@ describe("connections, replacements and time limits of resources", () => {
     try {
       const created = await runtime.create("Monitor", timed({ create: "10s" }));
       // A PATCH that never answers.
-      proxy.faults.push({ times: Infinity, delayMs: 120_000, match: (m) => m === "PATCH" });
+      // (The server has batched writes: the PATCH goes in a batch, the POST below.)
+      proxy.faults.push({ times: Infinity, delayMs: 120_000, match: (m, p) => m === "POST" && p.endsWith("/batch") });
       expect(await quickly(() => runtime.update("Monitor", created.id, created.outs as Props, timed({ update: "1s" }, { intervalSec: 120 })))).toMatch(
-        /Monitor "api" could not be updated: uptime API timeout.*gave up after 1s \(customTimeouts\.update\) while waiting for the answer to PATCH/,
+        /Monitor "api" could not be updated: uptime API timeout.*gave up after 1s \(customTimeouts\.update\) while waiting for the answer to PATCH \/api\/v1\/monitors\/mon_\w+ \(in a batch\)/,
       );
       // A service that answers 503 for ever: the retries end at the limit.
       proxy.faults.length = 0;
-      proxy.faults.push({ times: Infinity, status: 503, match: (m) => m === "DELETE" });
+      proxy.faults.push({ times: Infinity, status: 503, match: (m, p) => m === "POST" && p.endsWith("/batch") });
       const outs = { ...(created.outs as Props), __timeouts: { delete: "2s" } };
-      expect(await quickly(() => runtime.remove("Monitor", created.id, outs))).toMatch(/gave up after 2s \(customTimeouts\.delete\) while retrying DELETE/);
+      expect(await quickly(() => runtime.remove("Monitor", created.id, outs))).toMatch(/gave up after 2s \(customTimeouts\.delete\) while waiting for the answer to DELETE \/api\/v1\/monitors\/mon_\w+ \(in a batch\)/);
       // One that refuses with 429 for ever: the wait for the key's rate limit ends there too.
       proxy.faults.length = 0;
       proxy.faults.push({ times: Infinity, status: 429, headers: { "retry-after": "30" }, match: (m) => m === "POST" });
       expect(await quickly(() => runtime.create("Monitor", timed({ create: "1.5s" }, { name: "other" })))).toMatch(
-        /could not be created: uptime API timeout.*gave up after 1\.5s \(customTimeouts\.create\) while waiting for the API's rate limit before POST \/api\/v1\/monitors/,
+        /could not be created: uptime API timeout.*gave up after 1\.5s \(customTimeouts\.create\) while waiting for the answer to POST \/api\/v1\/monitors \(in a batch\)/,
       );
       // The key's budget now waits for the refused window: clean up on the server directly.
       await s.call("DELETE", `/api/v1/monitors/${created.id}`);

@@ -81,7 +81,8 @@ describe("errors a user sees during pulumi up", () => {
   it("5xx beyond the retries, and a rate limit still spent at the deadline: the attempts, the request id and what to do", async () => {
     const connection = { baseUrl: proxy.url, apiKey: s.key };
     clientFor(connection, { maxRetries: 2, baseDelayMs: 1, rateLimitTimeoutMs: 300, notify: () => undefined });
-    const post = (m: string, p: string) => m === "POST" && p === "/api/v1/monitors";
+    // The create goes in a batch (the server has them): the fault is the batch's.
+    const post = (m: string, p: string) => m === "POST" && p === "/api/v1/monitors/batch";
     proxy.faults.push({ match: post, status: 503, times: 3 });
     const failed = await failure(runtime.create("Monitor", monitor(connection)));
     expect(failed).toMatch(/uptime API internal_error \(HTTP 503, request req_proxy\d+\)/);

@@ -4,6 +4,9 @@ import * as uptime from "pulumi-uptime";
 const config = new pulumi.Config();
 const count = config.getNumber("monitors") ?? 40;
 const withLinks = config.getBoolean("withLinks") ?? false;
+// A change of either updates (intervalSec) or replaces (keyword: http becomes keyword) every monitor.
+const intervalSec = config.getNumber("intervalSec") ?? 60;
+const keyword = config.get("keyword");
 
 const channels = withLinks
   ? [
@@ -16,9 +19,10 @@ const monitors = Array.from(
   { length: count },
   (_, i) =>
     new uptime.Monitor(`site-${i}`, {
-      type: "http",
+      type: keyword ? "keyword" : "http",
       url: `https://site-${i}.example.com/health`,
-      intervalSec: 60,
+      ...(keyword ? { keyword } : {}),
+      intervalSec,
       tags: ["fleet"],
       channelIds: channels.map((c) => c.id),
     }),

@@ -1,0 +1,133 @@
+/**
+ * Batched writes: the creates, updates and deletes of one kind that resources ask for at about
+ * the same time go to the server as one `POST <collection>/batch` (an extension its OpenAPI
+ * document names), which counts once against the API key's rate limit. Each caller still gets
+ * its own answer or error, exactly as from its single call; a server without the extension gets
+ * the single calls.
+ */
+import type { ApiResult, UptimeClient } from "./client";
+import { currentDeadline, outsideDeadline, within } from "./deadline";
+import { UptimeApiError } from "./errors";
+import { hasBatch } from "./extensions";
+
+/** How long a write waits for others of its kind before its batch leaves. */
+export const BATCH_WAIT_MS = 5;
+/** Most writes in one batch (the server's limit). */
+export const BATCH_MAX = 100;
+
+/** One write: what the single call would send. */
+export type Write =
+  | { op: "create"; body: unknown; idempotencyKey: string }
+  | { op: "update"; id: string; body: unknown }
+  | { op: "delete"; id: string };
+
+interface Queued {
+  write: Write;
+  deadline?: number;
+  resolve: (answer: ApiResult<unknown>) => void;
+  reject: (err: unknown) => void;
+}
+
+type ItemAnswer = { status: number; ok: boolean; data?: unknown; replayed?: boolean; error?: { code: string; message: string; details?: []; request_id?: string } };
+
+/** The writes of one collection waiting for a batch, and the batches under way. */
+interface Lane {
+  queue: Queued[];
+  inFlight: number;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * Batches of one collection under way at once. Writes that come while they are (or while they wait
+ * for the rate limit) gather for the next batch: resources that trickle in one at a time, as
+ * updates do while the program registers them, still share requests.
+ */
+export const BATCHES_IN_FLIGHT = 2;
+
+const lanes = new WeakMap<UptimeClient, Map<string, Lane>>();
+
+function laneOf(client: UptimeClient, path: string): Lane {
+  let byPath = lanes.get(client);
+  if (!byPath) lanes.set(client, (byPath = new Map()));
+  let lane = byPath.get(path);
+  if (!lane) byPath.set(path, (lane = { queue: [], inFlight: 0 }));
+  return lane;
+}
+
+/** Sends `write` to the collection `path`: in a batch when the server has them, else alone. */
+export async function write<T>(client: UptimeClient, path: string, w: Write): Promise<ApiResult<T>> {
+  if (!(await hasBatch(client, path))) return single<T>(client, path, w);
+  const deadline = currentDeadline()?.endsAt;
+  const answer = new Promise<ApiResult<T>>((resolve, reject) => {
+    const lane = laneOf(client, path);
+    lane.queue.push({ write: w, deadline, resolve: resolve as Queued["resolve"], reject });
+    if (lane.queue.length >= BATCH_MAX) flush(client, path, lane);
+    else if (!lane.timer && lane.inFlight < BATCHES_IN_FLIGHT) {
+      lane.timer = outsideDeadline(() => setTimeout(() => flush(client, path, lane), BATCH_WAIT_MS));
+    }
+  });
+  // The batch runs on without this write's limit (see flush); the write still ends at its own.
+  const call = w.op === "create" ? `POST ${path}` : `${w.op === "update" ? "PATCH" : "DELETE"} ${path}/${w.id}`;
+  return within(answer, `waiting for the answer to ${call} (in a batch)`);
+}
+
+/** The single call of a write. */
+function single<T>(client: UptimeClient, path: string, w: Write): Promise<ApiResult<T>> {
+  if (w.op === "create") return client.request<T>("POST", path, { body: w.body, idempotencyKey: w.idempotencyKey });
+  if (w.op === "update") return client.request<T>("PATCH", `${path}/${w.id}`, { body: w.body });
+  return client.request<T>("DELETE", `${path}/${w.id}`);
+}
+
+/** Sends up to 100 queued writes, unless enough batches are under way: the end of one sends the rest. */
+function flush(client: UptimeClient, path: string, lane: Lane): void {
+  clearTimeout(lane.timer);
+  lane.timer = undefined;
+  if (lane.queue.length === 0 || lane.inFlight >= BATCHES_IN_FLIGHT) return;
+  const queued = lane.queue.splice(0, BATCH_MAX);
+  lane.inFlight++;
+  outsideDeadline(() =>
+    void send(client, path, queued).finally(() => {
+      lane.inFlight--;
+      flush(client, path, lane);
+    }),
+  );
+}
+
+/** Whether the write's own limit is spent: its caller already has its timeout error (see `write`). */
+const givenUp = (q: Queued) => q.deadline !== undefined && Date.now() >= q.deadline;
+
+async function send(client: UptimeClient, path: string, all: Queued[]): Promise<void> {
+  // A write whose caller gave up is not sent: nothing may change after its resource failed.
+  const queued = all.filter((q) => !givenUp(q));
+  if (queued.length === 0) return;
+  const items = queued.map(({ write: w }) =>
+    w.op === "create" ? { op: w.op, idempotency_key: w.idempotencyKey, body: w.body } : w.op === "update" ? { op: w.op, id: w.id, body: w.body } : { op: w.op, id: w.id },
+  );
+  const deadlines = queued.map((q) => q.deadline).filter((d): d is number => d !== undefined);
+  let answers: ItemAnswer[];
+  try {
+    // Every item is safe to send again: creates carry their key, updates and deletes are idempotent.
+    // The batch waits for the rate limit as long as one of its writes may.
+    const res = await client.request<{ items: ItemAnswer[] }>("POST", `${path}/batch`, {
+      body: { items },
+      idempotent: true,
+      deadline: deadlines.length === queued.length ? Math.max(...deadlines) : undefined,
+    });
+    answers = res.data.items;
+  } catch (err) {
+    // A write past its limit has its caller's timeout error already, which names the limit.
+    for (const q of queued) if (!givenUp(q)) q.reject(err);
+    return;
+  }
+  queued.forEach((q, i) => settle(client, path, q, answers[i]));
+}
+
+/** One caller's answer, as its single call would have given it. */
+function settle(client: UptimeClient, path: string, q: Queued, answer: ItemAnswer | undefined): void {
+  if (answer?.ok === true) return q.resolve({ data: answer.data, replayed: answer.replayed === true });
+  const e = answer?.error;
+  // The first request with this key still runs (a retry of this write): the single call waits for it.
+  const keyBusy = answer?.status === 409 && e?.details?.some((d: { field?: string }) => d.field === "Idempotency-Key");
+  if (keyBusy || !e) return void single(client, path, q.write).then(q.resolve, q.reject);
+  q.reject(new UptimeApiError(e.code, answer.status, e.message, e.details ?? [], e.request_id));
+}

@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import { type BatchItem, BatchRequestSchema, batchResultSchema, issuesToDetails } from "../../api";
+import { ApiError, errorBody, validationFailed } from "../errors";
+import { claimKey, fingerprintOf, releaseKey } from "../http/idempotency";
+import { principalOf } from "../http/types";
+import type { Principal } from "../store/keys";
+import type { CrudSpec } from "./crud";
+import { errorResponses } from "./responses";
+
+type AnySpec = CrudSpec<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
+type ItemAnswer = { status: number; [field: string]: unknown };
+
+/**
+ * `POST <collection>/batch` (an extension): up to 100 creates, updates and deletes of one kind in
+ * one request, which counts once against the rate limit. Each item is what its single call would
+ * be: checked by the same schema, with its own `idempotency_key` (shared with the header of single
+ * creates: either replays the other), run on its own, answered with the single call's status and
+ * body. A failed item fails only itself; the request answers 200 with every item's answer.
+ */
+export function batchRoutes(fastify: FastifyInstance, spec: AnySpec): void {
+  fastify.post(
+    `${spec.path}/batch`,
+    {
+      schema: {
+        tags: [spec.tag],
+        summary: `Create, update or delete up to 100 ${spec.tag.toLowerCase()} in one request`,
+        body: BatchRequestSchema,
+        response: { 200: batchResultSchema(spec.item), ...errorResponses("POST", { validated: true }) },
+      },
+    },
+    async (req) => {
+      const principal = principalOf(req);
+      const items = (req.body as { items: BatchItem[] }).items.map((item) => answerOf(req, () => runItem(req, spec, principal, item)));
+      return { ok: true as const, data: { items } };
+    },
+  );
+}
+
+/** One item's answer: its success, or its error in the API's envelope (5xx without internals). */
+function answerOf(req: FastifyRequest, run: () => ItemAnswer): ItemAnswer {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof ApiError) return { status: err.statusCode, ...errorBody(err, req.id) };
+    req.log.error({ err }, "batch item failed");
+    const internal = new ApiError("internal_error", "Internal server error; the request id identifies it in the server's log");
+    return { status: internal.statusCode, ...errorBody(internal, req.id) };
+  }
+}
+
+function runItem(req: FastifyRequest, spec: AnySpec, principal: Principal, item: BatchItem): ItemAnswer {
+  const { service } = spec;
+  if (item.op === "create") return create(req, spec, principal, item);
+  const id = idOf(spec, item.id);
+  if (item.op === "update") return { status: 200, ok: true, data: service.update(principal, id, parsed(spec.update, item.body)) };
+  return { status: 200, ok: true, data: service.delete(principal, id) };
+}
+
+/** A create, replayed or kept under its key exactly as `POST <collection>` with the header would be. */
+function create(req: FastifyRequest, spec: AnySpec, principal: Principal, item: Extract<BatchItem, { op: "create" }>): ItemAnswer {
+  const body = parsed(spec.create, item.body);
+  const key = item.idempotency_key;
+  if (key === undefined) return { status: 201, ok: true, data: spec.service.create(principal, body) };
+  const { store } = req.server;
+  const fingerprint = fingerprintOf(store, "POST", spec.path, body);
+  const claim = claimKey(store, principal.accountId, key, fingerprint);
+  if ("replay" in claim) return { status: claim.replay.statusCode, ...(JSON.parse(claim.replay.body) as object), replayed: true };
+  try {
+    const answer = { ok: true as const, data: spec.service.create(principal, body) };
+    store.idempotency.save(principal.accountId, key, { fingerprint, statusCode: 201, body: JSON.stringify(answer) });
+    return { status: 201, ...answer };
+  } finally {
+    releaseKey(store, claim.slot);
+  }
+}
+
+/** The body as the single call's schema reads it; its refusal names the field, as there. */
+function parsed(schema: z.ZodType, body: unknown): unknown {
+  const result = schema.safeParse(body);
+  // PATCH bodies have no `type`: say why rather than "unknown field" (as the single calls do).
+  if (!result.success) throw validationFailed(issuesToDetails(result.error.issues, ["type"]));
+  return result.data;
+}
+
+/** An id of the wrong shape names nothing: the same 404 as the single call's. */
+function idOf(spec: AnySpec, id: string): string {
+  if (!spec.params.safeParse({ id }).success) throw new ApiError("not_found", "No such resource");
+  return id;
+}
