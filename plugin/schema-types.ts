@@ -73,7 +73,8 @@ export class TypeRegistry {
       type: "object",
       ...(t.description ? { description: t.description } : {}),
       properties: Object.fromEntries(props.map(([p, pt]) => [p, this.property(pt, name, p, pt.description)])),
-      required: [...(t.requiredProperties ?? [])],
+      // Pulumi's own schema form leaves out an empty `required`: the plugin serves that form.
+      ...(t.requiredProperties?.length ? { required: [...t.requiredProperties] } : {}),
     };
   }
 }

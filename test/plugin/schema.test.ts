@@ -6,7 +6,7 @@ import { KINDS } from "../../provider/kinds/registry";
 import { toCamel } from "../../provider/kinds/values";
 import { CHANNEL_CONFIG_SCHEMAS, CHANNEL_EVENTS, CHANNEL_TYPES, type FieldType, MONITOR_TYPES, PLAIN_CONFIG_KEYS } from "../../api";
 
-type TypeSpec = { type: string; properties: Record<string, TypeSpec>; required: string[]; enum?: { value: unknown }[] };
+type TypeSpec = { type: string; properties: Record<string, TypeSpec>; required?: string[]; enum?: { value: unknown }[] };
 
 type Prop = { type?: string; secret?: boolean; replaceOnChanges?: boolean; default?: unknown; description?: string };
 type Resource = { properties: Record<string, Prop>; inputProperties: Record<string, Prop>; requiredInputs: string[] };
@@ -85,7 +85,7 @@ describe("the native plugin's schema is the kinds' field tables", () => {
       const spec = types[`uptime:index:${t.ref}`] as TypeSpec;
       expect(spec.type, t.ref).toBe("object");
       expect(Object.keys(spec.properties).sort(), t.ref).toEqual(Object.keys(t.properties ?? {}).sort());
-      expect([...spec.required].sort(), t.ref).toEqual([...(t.requiredProperties ?? [])].sort());
+      expect([...(spec.required ?? [])].sort(), t.ref).toEqual([...(t.requiredProperties ?? [])].sort());
       for (const [p, pt] of Object.entries(t.properties ?? {})) {
         const ps = spec.properties[p] as TypeSpec & { $ref?: string; secret?: boolean };
         expect(Boolean(ps.secret), `${t.ref}.${p} secret`).toBe(Boolean(pt.secret));
