@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { type Field, type FieldType, HeartbeatSchema, RESOURCE_FIELDS, StatsSchema, StatusDocumentSchema } from "../api";
 import type { PartialConnection } from "../provider/client/connection";
 import { getMonitorHeartbeats, getMonitorStats, getStatusDocument } from "../provider/resources/functions";
-import type { Props } from "../provider/kinds/values";
+import type { Failure, Props } from "../provider/kinds/values";
 import { configuredStack } from "../provider/runtime";
 import { property, requiredOutputs, type SchemaKinds, typedRows } from "./schema";
 import { PACKAGE, type TypeRegistry } from "./schema-types";
@@ -96,6 +96,17 @@ export function functionSpecs(kinds: SchemaKinds, types: TypeRegistry): Json {
       return [`${PACKAGE}:index:${name}`, { description: f.description, inputs, outputs }];
     }),
   );
+}
+
+/**
+ * The check failures of a read function's arguments: each required one (`monitorId`, `slug`)
+ * missing or empty, as the lookups refuse a missing `id`, before any request to the service.
+ */
+export function readFailures(name: string, args: Props): Failure[] {
+  const inputs = readFunctions()[name]?.inputs ?? [];
+  return inputs
+    .filter(([p, f]) => f.required && (typeof args[p] !== "string" || args[p] === ""))
+    .map(([p]) => ({ property: p, reason: `${p}: is required` }));
 }
 
 type Read = (args: Props, connection: PartialConnection | undefined) => Promise<unknown>;

@@ -12,7 +12,7 @@ import { KINDS } from "../provider/kinds/registry";
 import * as runtime from "../provider/runtime";
 import type { PartialConnection } from "../provider/client/connection";
 import { PACKAGE, packageSchema, resourceRows, type SchemaKinds } from "./schema";
-import { lookupOutputs, READS } from "./functions";
+import { lookupOutputs, READS, readFailures } from "./functions";
 import { type PluginShape, SHAPES } from "./kinds";
 import { camelKeys } from "./zod-types";
 import { detailedDiff, type PluginDiff } from "./detailed-diff";
@@ -142,7 +142,10 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
       const args = reveal(inputs) as Props;
       const connection = args.connection as PartialConnection | undefined;
       const read = READS[name];
-      if (read) return { outputs: camelKeys(await read(args, connection)) };
+      if (read) {
+        const failures = readFailures(name, args);
+        return failures.length > 0 ? { failures } : { outputs: camelKeys(await read(args, connection)) };
+      }
       const kind = name.slice(3);
       if (!name.startsWith("get") || !(kind in kinds) || !(kind in KINDS)) throw new Error(`unknown function ${token}`);
       if (typeof args.id !== "string" || args.id === "") return { failures: [{ property: "id", reason: "id: is required" }] };

@@ -1,7 +1,7 @@
 /**
  * The native plugin's SDKs, generated from the schema the bundle serves by tools/uptime-sdkgen
- * (Pulumi's own code generators), and cached outside the clone by the schema's hash: Python (plus
- * a wheel), Go (a module, vetted and built) and Node.js (compiled with tsc).
+ * (Pulumi's own code generators), and cached outside the clone by the hashes of the schema and the
+ * generator: Python (plus a wheel), Go (a module, vetted and built) and Node.js (compiled with tsc).
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -29,8 +29,10 @@ const findWheel = (dir: string) => readdirSync(dir).find((f) => f.endsWith(".whl
 /** Generates (or finds cached) SDKs for this plugin build's schema. */
 export function buildSdks(plugin: PluginBuild): SdkBuild {
   const schema = readFileSync(plugin.schemaPath);
+  // The generator's folder is named by the hash of its sources: a changed generator regenerates.
+  const generator = join(ensureHostsBin(), "uptime-sdkgen");
   // RECIPE changes the key when the steps below change for the same schema.
-  const hash = createHash("sha256").update(RECIPE).update(schema).digest("hex").slice(0, 12);
+  const hash = createHash("sha256").update(RECIPE).update(generator).update(schema).digest("hex").slice(0, 12);
   const dir = join(cacheBase(), "sdks", `v${plugin.version}-${hash}`);
   const wheels = join(dir, "wheels");
   const cached = existsSync(wheels) ? findWheel(wheels) : undefined;
@@ -39,7 +41,7 @@ export function buildSdks(plugin: PluginBuild): SdkBuild {
   const staging = `${dir}.tmp-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   const run = (file: string, args: string[]) => execFileSync(file, args, { stdio: ["ignore", "pipe", "inherit"] });
-  run(join(ensureHostsBin(), "uptime-sdkgen"), [plugin.schemaPath, staging, "python", "go", "nodejs"]);
+  run(generator, [plugin.schemaPath, staging, "python", "go", "nodejs"]);
   makeGoModule(join(staging, "go", "uptime"), plugin.schemaPath);
   compileNodeSdk(join(staging, "nodejs"));
   // The wheel is built without network access to a build backend: setuptools from the venv.

@@ -112,6 +112,20 @@ describe("the native plugin's typed shapes and functions against a real server",
     expect(beats.heartbeats).toEqual(expect.any(Array));
     await expect(provider.invoke!("uptime:index:getMonitor", { id: "mon_missing" })).rejects.toThrow(/no Monitor with id mon_missing/);
   });
+
+  it("refuses a read without its monitorId or slug with a check failure naming the property", async () => {
+    for (const [token, property] of [
+      ["uptime:index:getMonitorStats", "monitorId"],
+      ["uptime:index:getMonitorHeartbeats", "monitorId"],
+      ["uptime:index:getStatusDocument", "slug"],
+    ]) {
+      // What an SDK sends when the argument was lost or left empty: no request reaches the service.
+      for (const inputs of [{}, { [property!]: "" }]) {
+        const result = await provider.invoke!(token!, inputs);
+        expect(result, `${token} ${JSON.stringify(inputs)}`).toEqual({ failures: [{ property, reason: `${property}: is required` }] });
+      }
+    }
+  });
 });
 
 describe("the native plugin's check of values of the wrong type (what an untyped Python call sends)", () => {

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
@@ -105,9 +106,41 @@ func generate(lang string, pkg *schema.Package) (map[string][]byte, error) {
 	case "nodejs":
 		return nodejs.GeneratePackage(tool, pkg, nil, nil, false, noPackages{})
 	case "go":
+		withoutFunctionInputDefaults(pkg)
 		return gogen.GeneratePackage(tool, pkg, nil)
 	}
 	return nil, fmt.Errorf("unknown language %q (want python, go or nodejs)", lang)
+}
+
+// withoutFunctionInputDefaults leaves the defaults of function inputs to the provider (the
+// service applies the same ones), stating them in the property's comment instead.
+//
+// Workaround: for a function whose inputs have defaults, the Go generator wraps the output form's
+// arguments in one Output (ApplyT(args.Defaults())), and the Go SDK (sdk/v3 v3.259.0,
+// Context.invokePackageRaw) marshals an Output argument that depends on a resource as an output
+// value, not an object, so the provider receives no arguments at all: GetMonitorStatsOutput with
+// a monitor's ID sends {}. Without defaults the generator passes the arguments struct as it is,
+// whose fields the SDK marshals one by one. Remove this once the Go SDK sends the wrapped
+// arguments.
+func withoutFunctionInputDefaults(pkg *schema.Package) {
+	for _, f := range pkg.Functions {
+		if f.Inputs == nil {
+			continue
+		}
+		// The plain and the input shape have properties of their own.
+		shapes := []*schema.ObjectType{f.Inputs, f.Inputs.InputShape}
+		for _, shape := range shapes {
+			if shape == nil {
+				continue
+			}
+			for _, p := range shape.Properties {
+				if p.DefaultValue != nil && p.DefaultValue.Value != nil {
+					p.Comment = strings.TrimSpace(fmt.Sprintf("%s Default: %v.", p.Comment, p.DefaultValue.Value))
+				}
+				p.DefaultValue = nil
+			}
+		}
+	}
 }
 
 func write(dir string, files map[string][]byte) error {
