@@ -1,4 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+// From its module, not the package root: the root loads the Automation API too.
+import { getProject, getStack } from "@pulumi/pulumi/metadata";
 import { DynamicResource } from "./dynamic-resource";
 
 /** The resource's name: one per stack. */
@@ -18,7 +20,7 @@ class StackIdentity extends DynamicResource {
   constructor() {
     // The URN goes to the provider only for its message when checkpoints are skipped (see
     // runtime/stack-identity.ts): a dynamic provider's create is not told its resource's URN.
-    const urn = `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::pulumi-nodejs:dynamic/uptime:StackIdentity::${STACK_IDENTITY_NAME}`;
+    const urn = `urn:pulumi:${getStack()}::${getProject()}::pulumi-nodejs:dynamic/uptime:StackIdentity::${STACK_IDENTITY_NAME}`;
     super("StackIdentity", STACK_IDENTITY_NAME, { instance: undefined, stackUrn: urn }, {});
   }
 }

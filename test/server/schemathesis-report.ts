@@ -7,15 +7,19 @@
 export const UNPREVENTABLE = {
   /** A `cursor` this server never handed out (cursors are opaque by contract). */
   cursor: "an opaque cursor the server never issued",
-  /** An id (in the path, or `channel_ids`/`monitor_ids`/an escalation's `channels` in a body) naming nothing of this account. */
-  missing_id: "an id that must exist",
+  /**
+   * An id (in the path, or `channel_ids`/`monitor_ids`/an escalation's `channels` in a body) naming
+   * nothing of this account, or a location in `locations` that the account does not have.
+   */
+  missing_id: "an id (or location) that must exist",
   /** A channel test whose delivery really fails: nothing is reachable in the test's network namespace. */
   delivery: "a channel test whose delivery really fails (502)",
   /**
    * `timeout_sec < interval_sec`, and the other orders between two fields of one body, which JSON
-   * Schema cannot state: `degraded_response_ms < max_response_ms`, `ends_at` after `starts_at`.
+   * Schema cannot state: `degraded_response_ms < max_response_ms`, `ends_at` after `starts_at`,
+   * `failure_threshold` at most the number of `locations`.
    */
-  order: "timeout_sec < interval_sec (and the like: degraded < max response time, ends_at after starts_at)",
+  order: "timeout_sec < interval_sec (and the like: degraded < max response time, ends_at after starts_at, failure_threshold <= locations)",
   /**
    * A change valid for some type but not for the stored object's: a PATCH body (or a push token)
    * does not name the type, so no schema can tie its fields to it.
@@ -87,8 +91,8 @@ function classify(f: Omit<Failure, "kind">): Kind {
   return (Object.keys(UNPREVENTABLE) as Kind[]).find((k) => kinds.has(k)) ?? "unexplained";
 }
 
-/** Fields whose rule is the stored monitor's type (or, for `body`, its stored method). */
-const TYPED_MONITOR_FIELDS = /^(url|keyword|assertions|ssl_expiry_days|dns_expected_values(\[\d+\])?|dns_resolver|degraded_response_ms|max_response_ms|body)$/;
+/** Fields whose rule is the stored monitor's type (or, for `body`, its stored method; `locations`: not for heartbeat monitors). */
+const TYPED_MONITOR_FIELDS = /^(locations|url|keyword|assertions|ssl_expiry_days|dns_expected_values(\[\d+\])?|dns_resolver|degraded_response_ms|max_response_ms|body)$/;
 
 function detailKind(d: { field: string; message: string }, operation: string): Kind {
   if (d.field === "cursor" && d.message === "is not a cursor returned by this API") return "cursor";
@@ -96,6 +100,8 @@ function detailKind(d: { field: string; message: string }, operation: string): K
   if (d.field === "timeout_sec" && /^must be less than interval_sec \(\d+\)$/.test(d.message)) return "order";
   if (d.field === "degraded_response_ms" && /^must be less than max_response_ms \(\d+\)$/.test(d.message)) return "order";
   if (d.field === "ends_at" && /^must be after the start \(/.test(d.message)) return "order";
+  if (d.field === "failure_threshold" && /^must be at most the number of locations \(\d+\)$/.test(d.message)) return "order";
+  if (/^locations\[\d+\]$/.test(d.field) && /^location \S+ is unknown /.test(d.message)) return "missing_id";
   if (operation === "PATCH /api/v1/monitors/{id}" && TYPED_MONITOR_FIELDS.test(d.field)) return "stored_type";
   if (operation === "PATCH /api/v1/channels/{id}" && d.field.startsWith("config.")) return "stored_type";
   if (operation === "POST /api/v1/monitors/{id}/push-token" && d.field === "type") return "stored_type";
