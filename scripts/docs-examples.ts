@@ -29,6 +29,13 @@ export const EXAMPLE_SOURCES: readonly ExampleSource[] = [
     pattern: (name, fn) => new RegExp(fn ? `\\buptime\\.${escape(name)}\\(` : `new uptime\\.${escape(name)}\\(`),
   },
   {
+    language: "JavaScript",
+    fence: "js",
+    // A program on the plugin's Node.js SDK (no dynamic resources), deployed by the native-nodejs engine test.
+    paths: ["test/engine/programs/native-nodejs/index.js"],
+    pattern: (name, fn) => new RegExp(fn ? `\\buptime\\.${escape(name)}(Output)?\\(` : `new uptime\\.${escape(name)}\\(`),
+  },
+  {
     language: "Python",
     fence: "python",
     paths: ["test/engine/programs/native-python/__main__.py"],

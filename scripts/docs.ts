@@ -35,7 +35,8 @@ function examplesSection(root: string, page: string, name: string, token: string
   });
   const intro =
     "Excerpts of the example programs that the engine tests deploy. TypeScript programs use the `pulumi-uptime` package " +
-    "(dynamic resources): the same properties, but a channel's `config` is its type's block itself.";
+    "(dynamic resources): the same properties, but a channel's `config` is its type's block itself. The JavaScript " +
+    "program uses the plugin's Node.js SDK (`@pulumi-uptime/native`), whose types TypeScript programs can use as well.";
   return `## Example\n\n${intro}\n\n${parts.join("\n\n")}`;
 }
 

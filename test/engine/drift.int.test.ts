@@ -106,6 +106,8 @@ describe("drift detection on examples/full-stack", () => {
       expect(drifted?.action, c.name).toBe(c.action);
       if (c.field) expect(drifted?.fields.map((f) => f.field), c.name).toContain(c.field);
     }
+    // Only those: every other resource of the example reads back as it was declared.
+    expect(report.resources.map((r) => r.name).sort()).toEqual([...new Set(cases.map((c) => c.resource))].sort());
 
     const preview = await stack.preview({ refresh: true });
     const drifted = new Set(cases.filter((c) => c.action === "update").map((c) => c.resource));

@@ -13,22 +13,12 @@ interface Example {
   edit: (stack: Stack, workDir: string) => Promise<void>;
 }
 
+// examples/full-stack is deployed by test/engine/drift.int.test.ts and test/engine/demo.int.test.ts.
 const EXAMPLES: Example[] = [
   {
     name: "basic",
     config: () => ({ siteUrl: { value: "https://www.example.com" } }),
     edit: (stack) => stack.setConfig("siteUrl", { value: "https://www.example.org" }),
-  },
-  {
-    name: "full-stack",
-    config: (s) => ({
-      siteUrl: { value: "https://www.example.com" },
-      webhookUrl: { value: `${s.url}/hooks/token`, secret: true },
-      webhookSecret: { value: "0123456789abcdef0123", secret: true },
-      slackWebhookUrl: { value: "https://hooks.slack.com/services/T0/B0/X", secret: true },
-      statusSlug: { value: "example-full-stack" },
-    }),
-    edit: (stack) => stack.setConfig("statusSlug", { value: "example-full-stack-2" }),
   },
   {
     name: "from-config",

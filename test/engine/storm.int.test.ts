@@ -5,7 +5,7 @@ import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { startServer, type TestServer } from "../support/server";
 import { programCopy } from "./programs";
 
-const MONITORS = 100;
+const MONITORS = 60;
 
 describe("pulumi up through a storm of faults", () => {
   let s: TestServer;
@@ -51,8 +51,8 @@ describe("pulumi up through a storm of faults", () => {
   it(`creates ${MONITORS} monitors, 2 channels and a status page once each; preview --refresh is clean`, async () => {
     // Per request: 20% 5xx (half after the server did the work), 10% start a burst of three 429s,
     // 10% connections cut after the work (writes go in batches, so fewer requests meet the storm),
-    // 0..2 s of latency.
-    proxy.storm = { seed: 7, serverError: 0.2, rateLimitBurst: 0.1, burstLength: 3, resetAfterForward: 0.1, maxLatencyMs: 2000 };
+    // 0..1 s of latency.
+    proxy.storm = { seed: 7, serverError: 0.2, rateLimitBurst: 0.1, burstLength: 3, resetAfterForward: 0.1, maxLatencyMs: 1000 };
     let started = performance.now();
     const up = await stack.up();
     expect(up.summary.result).toBe("succeeded");

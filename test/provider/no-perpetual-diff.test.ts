@@ -9,7 +9,7 @@ type Props = Record<string, unknown>;
 type KindName = "Monitor" | "Channel" | "StatusPage";
 
 /** Cases per kind; PROPERTY_RUNS overrides it (e.g. a quick local run). */
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 1000);
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 500);
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261121);
 
 describe("no perpetual diff: create → read → diff reports no change, for generated inputs", () => {
