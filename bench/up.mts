@@ -209,7 +209,7 @@ async function run(count: number): Promise<Record<"floor" | "monitors", Record<s
       out[program][label] = step;
       // Progress on stderr: a long run shows where it is; the tables go to stdout.
       const routes = [...seen.routes].map(([r, n]) => `${r} x${n}`).join(", ");
-      process.stderr.write(`${program} N=${count} ${label}: ${f1(step.seconds)} s, ${step.requests} requests (${routes})${batchSizes()}\n`);
+      process.stderr.write(`${program} N=${count} ${label}: ${f1(step.seconds)} s, ${step.requests} requests (${routes})${batchSizes()}; peak RSS MiB ${JSON.stringify(step.rss)}; CPU s ${JSON.stringify(step.cpu)}\n`);
     }
   }
   return out;
