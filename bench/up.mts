@@ -14,6 +14,7 @@
 //   BENCH_SKIP_CHECKPOINTS=1   PULUMI_SKIP_CHECKPOINTS=true for every command (the README's setting for
 //                          stacks of this package only); each monitors stack first creates its stack
 //                          instance with checkpoints, unmeasured, as the README says. 0: checkpoints.
+//   BENCH_CPU_PROF=dir     V8 CPU profiles of the monitors stack's Node processes (program and provider) in dir
 // The documented settings, the defaults here: checkpoints skipped, --parallel 32, batched writes
 // (the reference server serves them). Peak RSS of the engine, program and provider is sampled per step.
 import { spawn } from "node:child_process";
@@ -40,13 +41,15 @@ const dir = mkdtempSync(join(tmpdir(), "bench-up-"));
 const app = await buildApp({ db: join(dir, "b.db"), devKey: "uk_benchmarkbenchmarkbenchmark", logger: false, checker: false, rateLimit, rateLimitWindowMs: windowMs });
 
 /** Requests the server answered since the last `reset`: all, refused (>= 400), 429s, and the first's time. */
-const seen = { total: 0, failed: 0, limited: 0, first: 0, routes: new Map<string, number>() };
+const seen = { total: 0, failed: 0, limited: 0, first: 0, routes: new Map<string, number>(), batched: [] as number[] };
 app.addHook("onResponse", async (req, reply) => {
   seen.total++;
   const route = `${req.method} ${req.routeOptions.url ?? "?"}`;
   seen.routes.set(route, (seen.routes.get(route) ?? 0) + 1);
   if (reply.statusCode >= 400) seen.failed++;
   if (reply.statusCode === 429) seen.limited++;
+  const items = (req.body as { items?: unknown[] } | undefined)?.items;
+  if (route.endsWith("/batch") && Array.isArray(items)) seen.batched.push(items.length);
   if (!seen.first) seen.first = performance.now();
 });
 const baseUrl = await app.listen({ port: 0, host: "127.0.0.1" });
@@ -65,9 +68,10 @@ async function stackOf(program: string, name: string, count: number, key: string
     "uptime:baseUrl": { value: baseUrl },
     "uptime:apiKey": { value: key, secret: true },
   });
+  const env = (stack.workspace as unknown as { envVars: Record<string, string> }).envVars;
+  if (program === "monitors" && process.env.BENCH_CPU_PROF) env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}`;
   if (program === "monitors" && skipCheckpoints) {
     // The README's first step when checkpoints are skipped: the stack instance, with a checkpoint.
-    const env = (stack.workspace as unknown as { envVars: Record<string, string> }).envVars;
     env.PULUMI_SKIP_CHECKPOINTS = "false";
     await stack.up({ target: [`urn:pulumi:${name}::bench-monitors::pulumi-nodejs:dynamic/uptime:StackIdentity::pulumi-uptime-stack`] });
     env.PULUMI_SKIP_CHECKPOINTS = "true";
@@ -91,7 +95,7 @@ interface Step {
 }
 
 async function measure(fn: () => Promise<unknown>): Promise<Step> {
-  Object.assign(seen, { total: 0, failed: 0, limited: 0, first: 0, routes: new Map() });
+  Object.assign(seen, { total: 0, failed: 0, limited: 0, first: 0, routes: new Map(), batched: [] });
   const rss = sampleRss();
   const t = performance.now();
   let error: string | undefined;
@@ -205,10 +209,17 @@ async function run(count: number): Promise<Record<"floor" | "monitors", Record<s
       out[program][label] = step;
       // Progress on stderr: a long run shows where it is; the tables go to stdout.
       const routes = [...seen.routes].map(([r, n]) => `${r} x${n}`).join(", ");
-      process.stderr.write(`${program} N=${count} ${label}: ${f1(step.seconds)} s, ${step.requests} requests (${routes})\n`);
+      process.stderr.write(`${program} N=${count} ${label}: ${f1(step.seconds)} s, ${step.requests} requests (${routes})${batchSizes()}; peak RSS MiB ${JSON.stringify(step.rss)}; CPU s ${JSON.stringify(step.cpu)}\n`);
     }
   }
   return out;
+}
+
+/** The sizes of the step's batches: how many, their mean and the largest. */
+function batchSizes(): string {
+  const b = seen.batched;
+  if (b.length === 0) return "";
+  return `; ${b.length} batches, mean ${f1(b.reduce((x, y) => x + y, 0) / b.length)} writes, largest ${Math.max(...b)}`;
 }
 
 /** The least time the limiter allows for `requests` from a fresh window: a full window per `rateLimit` after the first. */
@@ -290,7 +301,7 @@ async function pair(count: number): Promise<void> {
   const floorStep = await measure(() => Promise.all(floors.map((s) => s.up({ parallel }))));
   const key = freshKey();
   const stacks = await Promise.all(["a", "b"].map((s) => stackOf("monitors", `pair-${s}-${count}`, count, key)));
-  Object.assign(seen, { total: 0, failed: 0, limited: 0, first: 0, routes: new Map() });
+  Object.assign(seen, { total: 0, failed: 0, limited: 0, first: 0, routes: new Map(), batched: [] });
   const t = performance.now();
   const each = await Promise.all(
     stacks.map(async (s) => {

@@ -10,8 +10,15 @@ import { currentDeadline, outsideDeadline, within } from "./deadline";
 import { UptimeApiError } from "./errors";
 import { hasBatch } from "./extensions";
 
-/** How long a write waits for others of its kind before its batch leaves. */
+/** How long a write waits for others of its kind before its batch leaves, at least. */
 export const BATCH_WAIT_MS = 5;
+/**
+ * How long a write waits at most. Between the two, batches of a kind leave no faster than the key's
+ * rate-limit window affords (`UptimeClient.pace`: about 100 ms at 600 requests a minute): writes
+ * that trickle in, as the engine hands them over while the program registers its resources, then
+ * share requests instead of spending the window one write at a time and waiting for the next.
+ */
+export const BATCH_MAX_WAIT_MS = 250;
 /** Most writes in one batch (the server's limit). */
 export const BATCH_MAX = 100;
 
@@ -35,6 +42,8 @@ interface Lane {
   queue: Queued[];
   inFlight: number;
   timer?: ReturnType<typeof setTimeout>;
+  /** When the lane's last batch left (ms). */
+  sentAt: number;
 }
 
 /**
@@ -50,7 +59,7 @@ function laneOf(client: UptimeClient, path: string): Lane {
   let byPath = lanes.get(client);
   if (!byPath) lanes.set(client, (byPath = new Map()));
   let lane = byPath.get(path);
-  if (!lane) byPath.set(path, (lane = { queue: [], inFlight: 0 }));
+  if (!lane) byPath.set(path, (lane = { queue: [], inFlight: 0, sentAt: 0 }));
   return lane;
 }
 
@@ -62,13 +71,18 @@ export async function write<T>(client: UptimeClient, path: string, w: Write): Pr
     const lane = laneOf(client, path);
     lane.queue.push({ write: w, deadline, resolve: resolve as Queued["resolve"], reject });
     if (lane.queue.length >= BATCH_MAX) flush(client, path, lane);
-    else if (!lane.timer && lane.inFlight < BATCHES_IN_FLIGHT) {
-      lane.timer = outsideDeadline(() => setTimeout(() => flush(client, path, lane), BATCH_WAIT_MS));
-    }
+    else if (!lane.timer && lane.inFlight < BATCHES_IN_FLIGHT) schedule(client, path, lane);
   });
   // The batch runs on without this write's limit (see flush); the write still ends at its own.
   const call = w.op === "create" ? `POST ${path}` : `${w.op === "update" ? "PATCH" : "DELETE"} ${path}/${w.id}`;
   return within(answer, `waiting for the answer to ${call} (in a batch)`);
+}
+
+/** Sends the lane's batch after the wait: at least BATCH_WAIT_MS, and the key's pace after the last batch. */
+function schedule(client: UptimeClient, path: string, lane: Lane): void {
+  const paced = lane.sentAt + Math.min(client.pace(), BATCH_MAX_WAIT_MS) - Date.now();
+  const wait = Math.max(BATCH_WAIT_MS, paced);
+  lane.timer = outsideDeadline(() => setTimeout(() => flush(client, path, lane), wait));
 }
 
 /** The single call of a write. */
@@ -78,17 +92,22 @@ function single<T>(client: UptimeClient, path: string, w: Write): Promise<ApiRes
   return client.request<T>("DELETE", `${path}/${w.id}`);
 }
 
-/** Sends up to 100 queued writes, unless enough batches are under way: the end of one sends the rest. */
+/**
+ * Sends up to 100 queued writes, unless enough batches are under way: the end of one schedules the
+ * rest (sent at once when they fill a batch).
+ */
 function flush(client: UptimeClient, path: string, lane: Lane): void {
   clearTimeout(lane.timer);
   lane.timer = undefined;
   if (lane.queue.length === 0 || lane.inFlight >= BATCHES_IN_FLIGHT) return;
   const queued = lane.queue.splice(0, BATCH_MAX);
   lane.inFlight++;
+  lane.sentAt = Date.now();
   outsideDeadline(() =>
     void send(client, path, queued).finally(() => {
       lane.inFlight--;
-      flush(client, path, lane);
+      if (lane.queue.length >= BATCH_MAX) flush(client, path, lane);
+      else if (lane.queue.length > 0 && !lane.timer) schedule(client, path, lane);
     }),
   );
 }

@@ -1,23 +1,20 @@
 import type { UptimeClient } from "./client";
 
-/**
- * How long a list answers reads. A provider process serves one engine operation, so this only
- * bounds how stale a refresh of many resources may be; any write through the client ends it sooner.
- */
-export const PREFETCH_TTL_MS = 30_000;
-
 interface Prefetch {
   /** The client's write counter when the list was asked for: any write since makes it stale. */
   writes: number;
-  /** When the list was complete (ms); 0 while it is still loading. */
-  loadedAt: number;
   objects: Promise<Map<string, { id: string }>>;
 }
 
 const prefetches = new WeakMap<UptimeClient, Map<string, Prefetch>>();
 
+/**
+ * A list answers reads until the next write through the client. A provider process serves one
+ * engine operation, so one refresh lists each collection once however long it takes (a refresh
+ * of thousands of resources outlasts any fixed lifetime); the next operation lists anew.
+ */
 function fresh(p: Prefetch, client: UptimeClient): boolean {
-  return p.writes === client.writes && (p.loadedAt === 0 || Date.now() - p.loadedAt < PREFETCH_TTL_MS);
+  return p.writes === client.writes;
 }
 
 /** The prefetch of a collection on a connection: the current one, or a new list of every page. */
@@ -29,11 +26,8 @@ function prefetchOf(client: UptimeClient, path: string): Prefetch {
   }
   const current = byPath.get(path);
   if (current && fresh(current, client)) return current;
-  const p: Prefetch = { writes: client.writes, loadedAt: 0, objects: Promise.resolve(new Map()) };
-  p.objects = client.listAll<{ id: string }>(path).then((all) => {
-    p.loadedAt = Date.now();
-    return new Map(all.map((o) => [o.id, o]));
-  });
+  const p: Prefetch = { writes: client.writes, objects: Promise.resolve(new Map()) };
+  p.objects = client.listAll<{ id: string }>(path).then((all) => new Map(all.map((o) => [o.id, o])));
   // A failed list is never kept: the reads that shared it fall back to one GET each.
   p.objects.catch(() => {
     if (byPath.get(path) === p) byPath.delete(path);

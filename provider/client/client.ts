@@ -139,6 +139,17 @@ export class UptimeClient {
   }
 
   /**
+   * The milliseconds per request that the key's rate-limit window affords for the rest of it: what
+   * is left of the window over the requests it still admits. 0 while the server has not said (or
+   * sends no rate-limit headers).
+   */
+  pace(): number {
+    const { mode, remaining, resetInMs } = budgetFor(this.connection, this.options, (refusals) => this.backoff(refusals)).snapshot();
+    if (mode !== "headers" || resetInMs === 0) return 0;
+    return resetInMs / Math.max(1, remaining);
+  }
+
+  /**
    * Sends one API request. A 429 is waited out (the key's budget holds every request until the
    * reset the answer names) until the deadline; 5xx and network errors of safe requests are retried
    * `maxRetries` times.

@@ -106,6 +106,30 @@ describe("batched writes that trickle in", () => {
   });
 });
 
+describe("batched writes paced by the rate-limit window", () => {
+  it("writes that trickle in faster than the window affords share requests instead of spending it", async () => {
+    // 50 requests per second: the window affords one batch every 20 ms.
+    const r = await rig(true, 50);
+    try {
+      await runtime.create("Monitor", r.monitor(99));
+      r.requests();
+      const made = await Promise.all(
+        Array.from({ length: 80 }, async (_, i) => {
+          // One write every 5 ms: each would leave alone after the shortest wait.
+          await new Promise((done) => setTimeout(done, 5 * i));
+          return runtime.create("Monitor", r.monitor(i));
+        }),
+      );
+      expect(new Set(made.map((m) => m.id)).size).toBe(80);
+      const sent = r.requests();
+      expect(sent.filter((line) => line.endsWith(" 429"))).toEqual([]);
+      expect(sent.length).toBeLessThanOrEqual(30);
+    } finally {
+      await r.close();
+    }
+  });
+});
+
 describe("writes against a server without batched writes", () => {
   it("are single calls, as before", async () => {
     const r = await rig(false);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { clientFor } from "../../provider/client/client";
 import * as runtime from "../../provider/runtime";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
@@ -55,6 +55,20 @@ describe("bulk reads", () => {
     const after = await runtime.read("Monitor", id, props());
     expect(after.props).toMatchObject({ name: "renamed" });
     expect(requests()).toEqual(Array(3).fill("GET /api/v1/monitors 200"));
+  });
+
+  it("a list lasts the operation: reads ten minutes later, without a write between, send nothing", async () => {
+    await runtime.read("Monitor", ids[8] as string, props());
+    requests();
+    // A refresh of thousands of resources outlasts any fixed lifetime of the list.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 10 * 60_000 });
+    try {
+      const later = await runtime.read("Monitor", ids[9] as string, props());
+      expect(later.id).toBe(ids[9]);
+      expect(requests()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a failed list is not kept: the reads fall back to GET by id, the next read lists again", async () => {

@@ -33,6 +33,24 @@ describe("stacks while a resource registers", () => {
     expect(mapped).toEqual(["user stack", "promise stack"]);
   });
 
+  it("captures stacks to Node's default depth while a resource registers, then restores the raised limit", () => {
+    const limit = Error.stackTraceLimit;
+    Error.prepareStackTrace = (error: Error, frames: NodeJS.CallSite[]) => `${error.message} (${frames.length} frames)`;
+    // As TypeScript leaves it under ts-node.
+    Error.stackTraceLimit = 100;
+    const deep = (n: number): string | undefined => (n === 0 ? sourcePosition() : deep(n - 1));
+    try {
+      const restore = cheapPromiseStacks();
+      const during = deep(30);
+      restore();
+      expect(during).toBe("user stack (10 frames)");
+      expect(Error.stackTraceLimit).toBe(100);
+      expect(deep(30)).toMatch(/^user stack \((3\d|[4-9]\d) frames\)$/);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  });
+
   it("changes nothing without an installed formatter (a JavaScript program)", () => {
     Object.defineProperty(Error, "prepareStackTrace", { value: undefined, writable: true, configurable: true });
     const restore = cheapPromiseStacks();
