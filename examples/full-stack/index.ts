@@ -75,3 +75,5 @@ const page = new uptime.StatusPage("public-status", {
 export const monitorIds = { homepage: homepage.id, api: api.id, apiStatus: apiStatus.id, port: port.id };
 export const channelIds = { oncall: oncall.id, slack: slack.id };
 export const statusPageUrl = page.publicUrl;
+// A read function, once the monitor exists: its uptime over the last 7 days (null before its first check).
+export const apiUptimePct7d = api.id.apply(async (monitorId) => (await uptime.getMonitorStats({ monitorId, days: 7 })).uptime_pct);
