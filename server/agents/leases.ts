@@ -82,16 +82,21 @@ export class LeaseService {
     this.stopped = true;
   }
 
-  /** Leases up to `max` due checks of the agent's location; with none due, waits up to `waitMs` for one. */
-  async lease(principal: Principal, agentId: string, max: number, waitMs: number): Promise<Leases> {
+  /**
+   * Leases up to `max` due checks of the agent's location; with none due, waits up to `waitMs` for
+   * one. `hungUp` aborts when the agent's connection closed: a dead agent's waiting request must
+   * take nothing, or the checks it takes (an expired lease among them) wait out another lease.
+   */
+  async lease(principal: Principal, agentId: string, max: number, waitMs: number, hungUp?: AbortSignal): Promise<Leases> {
     const location = principal.location as string;
     const deadline = Date.now() + waitMs;
     for (;;) {
-      this.locations.touch(agentId, principal);
+      const gone = this.stopped || hungUp?.aborted === true;
+      if (!gone) this.locations.touch(agentId, principal);
       const queue = this.queues.get(queueId(principal.accountId, location));
       const now = Date.now();
-      const taken = queue && !this.stopped ? queue.take(agentId, max, now, this.leaseMs) : [];
-      if (taken.length > 0 || now >= deadline || this.stopped) {
+      const taken = queue && !gone ? queue.take(agentId, max, now, this.leaseMs) : [];
+      if (taken.length > 0 || now >= deadline || gone) {
         this.counts.leased += taken.length;
         const leases = taken.map((l) => this.describe(principal.accountId, l.checkKey, l.monitorId, l.due, l.expires)).filter((l) => l !== undefined);
         return { location, lease_ms: this.leaseMs, leases };
