@@ -4,6 +4,7 @@ import { type Lease, type Leases, locationsOf, type ResultStatus, type ResultsRe
 import type { CheckObserver } from "../checker/checker";
 import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
+import { transaction } from "../store/database";
 import type { Principal } from "../store/keys";
 import type { ScheduledMonitor } from "../store/monitors";
 import { type HeapClass, LeaseQueue, parseCheckKey } from "./lease-queue";
@@ -115,10 +116,14 @@ export class LeaseService {
     }
   }
 
-  /** Records an agent's results: each once, refused when the check is no longer this location's. */
+  /**
+   * Records an agent's results: each once, refused when the check is no longer this location's.
+   * One transaction for the batch (each result a savepoint in it): a commit per result cost more
+   * than recording it.
+   */
   results(principal: Principal, body: ResultsRequest): ResultStatus[] {
     this.locations.touch(body.agent_id, principal);
-    return body.results.map((r) => this.record(principal, r));
+    return transaction(this.store.db, () => body.results.map((r) => this.record(principal, r)));
   }
 
   /** The check keys agent `agentId` holds leases on now. */

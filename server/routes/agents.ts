@@ -51,7 +51,9 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
     async (req, reply) => {
       // The response closes before it is sent only when the agent hung up (or died).
       const hungUp = new AbortController();
-      reply.raw.once("close", () => hungUp.abort());
+      reply.raw.once("close", () => {
+        if (!reply.raw.writableFinished) hungUp.abort();
+      });
       const data = await fastify.leases.lease(principalOf(req), req.body.agent_id, req.body.max, req.body.wait_ms, hungUp.signal);
       return { ok: true as const, data };
     },

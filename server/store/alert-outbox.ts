@@ -139,7 +139,8 @@ export class AlertOutboxRepository {
   openIncidents(): OpenIncident[] {
     const rows = this.db
       .prepare(
-        "SELECT i.id, i.monitor_id, i.started_at, i.locations FROM incidents i JOIN monitors m ON m.id = i.monitor_id WHERE i.ended_at IS NULL AND m.status = 'active'",
+        // CROSS JOIN keeps incidents the outer loop: the planner would scan every monitor each tick.
+        "SELECT i.id, i.monitor_id, i.started_at, i.locations FROM incidents i CROSS JOIN monitors m ON m.id = i.monitor_id WHERE i.ended_at IS NULL AND m.status = 'active'",
       )
       .all() as { id: string; monitor_id: string; started_at: number; locations: string | null }[];
     return rows.map(({ locations, ...r }) => ({ ...r, failed_locations: locations ? (JSON.parse(locations) as string[]) : [] }));
