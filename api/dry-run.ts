@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AssertionResultSchema, CheckTimingsSchema, ERROR_CLASSES } from "./heartbeat";
+import { LOCATION_NAME, LOCATION_NAME_RULE } from "./monitor-locations";
 
 /**
  * The dry run of a monitor (extension): one check, run now, stored nowhere. Its input is a monitor
@@ -11,6 +12,22 @@ export const DRY_RUN_CONCURRENCY = 4;
 
 /** What `status` of a dry run reads when there was nothing to run (heartbeat monitors). */
 export const NOTHING_TO_RUN = "nothing_to_run" as const;
+
+/** Query of both dry runs. */
+export const DryRunQuerySchema = z.strictObject({
+  /**
+   * Run the check at this location: the built-in checker's runs it in the server; an agent
+   * location hands it to one of its live agents and answers with what the agent found. Default:
+   * the server's built-in checker.
+   */
+  location: z
+    .string()
+    .regex(LOCATION_NAME, LOCATION_NAME_RULE)
+    .optional()
+    .meta({ description: "Run the check at this checker location (an agent location: a live agent of it runs it); default the built-in checker." }),
+});
+
+export type DryRunQuery = z.output<typeof DryRunQuerySchema>;
 
 /** The answer of a dry run: what a stored check would record, without the stored check. */
 export const MonitorTestResultSchema = z

@@ -5,7 +5,6 @@
 // with their next checks spread evenly over a minute, so the run measures the steady state.
 // BENCH_MONITORS, BENCH_SECONDS (measured window, default 60) and BENCH_AGENTS ("3,1") change it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:http";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,14 +16,16 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 60);
 const agentCounts = (process.env.BENCH_AGENTS ?? "3,1").split(",").map(Number);
 const INTERVAL_SEC = 60;
 
-const target = createServer((_req, res) => res.writeHead(200).end("ok"));
-await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
-const url = `http://127.0.0.1:${(target.address() as { port: number }).port}/`;
+// The target in a process of its own, as a checked service is: the server's CPU time and lag are its own.
+const TARGET = `const s = require("http").createServer((q, r) => r.writeHead(200).end("ok")).listen(0, "127.0.0.1", () => console.log(s.address().port))`;
+const target = spawn(process.execPath, ["-e", TARGET], { stdio: ["ignore", "pipe", "inherit"] });
+const port = await new Promise<string>((resolve) => target.stdout?.once("data", (d) => resolve(String(d).trim())));
+const url = `http://127.0.0.1:${port}/`;
 
 const quantile = (sorted: number[], q: number) => (sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) : NaN);
 
 console.log(`${monitors} monitors every ${INTERVAL_SEC} s; a quarter at the built-in checker, the rest at location "edge"; ${seconds} s measured`);
-console.log("agents  checks/s  builtin lag p50/p99/max ms  agent lag p50/p99/max ms  leased  leases lost  double");
+console.log("agents  checks/s  builtin lag p50/p99/max ms  agent lag p50/p99/max ms  leased  leases lost  double  server CPU µs/check");
 for (const agents of agentCounts) {
   const dir = mkdtempSync(join(tmpdir(), "bench-agents-"));
   const key = "uk_benchmarkbenchmarkbenchmark";
@@ -66,8 +67,11 @@ for (const agents of agentCounts) {
   app.checker.resetStats();
   app.leases.resetStats();
   const startedAt = Date.now();
+  const cpuBefore = process.cpuUsage();
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const elapsed = (Date.now() - startedAt) / 1000;
+  // The server's own CPU time per check: what lag comes from on a machine it shares.
+  const cpu = process.cpuUsage(cpuBefore);
   const builtin = app.checker.stats();
   const leased = app.leases.stats();
   // Lost: leases that expired unanswered (their checks went to another agent, late).
@@ -77,11 +81,11 @@ for (const agents of agentCounts) {
   const fmt = (p50: number | null, p99: number | null, max: number | null) => `${p50}/${p99}/${max}`.padStart(25);
   const after = leased;
   console.log(
-    `${String(agents).padStart(6)}  ${((builtin.checks + leased.recorded) / elapsed).toFixed(0).padStart(8)}  ${fmt(builtin.lagP50Ms, builtin.lagP99Ms, builtin.lagMaxMs)}  ${fmt(quantile(lags, 0.5), quantile(lags, 0.99), lags.at(-1) ?? null)}  ${String(after.leased).padStart(6)}  ${String(lost).padStart(11)}  ${String(double + after.duplicates).padStart(6)}`,
+    `${String(agents).padStart(6)}  ${((builtin.checks + leased.recorded) / elapsed).toFixed(0).padStart(8)}  ${fmt(builtin.lagP50Ms, builtin.lagP99Ms, builtin.lagMaxMs)}  ${fmt(quantile(lags, 0.5), quantile(lags, 0.99), lags.at(-1) ?? null)}  ${String(after.leased).padStart(6)}  ${String(lost).padStart(11)}  ${String(double + after.duplicates).padStart(6)}  ${String(Math.round((cpu.user + cpu.system) / (builtin.checks + leased.recorded))).padStart(19)}`,
   );
   for (const child of children) child.kill("SIGTERM");
   await Promise.all(children.map((c) => new Promise((r) => c.once("exit", r))));
   await app.close();
   rmSync(dir, { recursive: true, force: true });
 }
-target.close();
+target.kill();

@@ -16,9 +16,10 @@ const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
       Lists live monitors, channels and status pages that carry this stack's mark (external_id)
       but are not in its state (writes nothing). Exit code: 0 none, 2 orphans found, 1 error.
 
-  pulumi-uptime test --stack NAME [--cwd DIR] [--json] [--filter tag:NAME]
+  pulumi-uptime test --stack NAME [--cwd DIR] [--json] [--filter tag:NAME] [--location NAME]
       Previews the stack (writes nothing) and runs each monitor's check once, as the program
       resolves it for the stack, without storing it; prints a row per monitor (secrets never).
+      --location runs the checks at that checker location (a live agent of it runs them).
       Exit code: 0 all pass, 2 a monitor fails, 1 error.
 
   pulumi-uptime import [--out DIR] [--filter tag:NAME]
@@ -40,6 +41,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       help: { type: "boolean", short: "h" },
       out: { type: "string", short: "o" },
       filter: { type: "string" },
+      location: { type: "string" },
     },
   });
   const command = positionals[0] ?? "";
@@ -59,7 +61,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   const print = (report: unknown, text: string) =>
     process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : text);
   if (command === "test") {
-    const report = await testMonitors({ stackName, workDir, filter: values.filter });
+    const report = await testMonitors({ stackName, workDir, filter: values.filter, location: values.location });
     print(report, formatTest(report));
     return exitCodeOf(report);
   }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalWorkspace, type PulumiCommand } from "@pulumi/pulumi/automation";
-import { REPORT_ENV, REPORT_TAG_ENV, type ReportLine } from "../runtime/test-checks";
+import { REPORT_ENV, REPORT_LOCATION_ENV, REPORT_TAG_ENV, type ReportLine } from "../runtime/test-checks";
 
 export type { ReportLine as MonitorTestRow } from "../runtime/test-checks";
 
@@ -13,6 +13,8 @@ export interface TestOptions {
   workDir: string;
   /** `tag:NAME`: only the monitors with this tag. */
   filter?: string;
+  /** The checker location that runs each check (an agent location's name); default the server's built-in checker. */
+  location?: string;
   /** A specific CLI; by default `pulumi` from PATH. */
   pulumiCommand?: PulumiCommand;
   envVars?: Record<string, string>;
@@ -58,7 +60,12 @@ export async function testMonitors(options: TestOptions): Promise<TestReport> {
   const dir = mkdtempSync(join(tmpdir(), "pulumi-uptime-test-"));
   const file = join(dir, "report.jsonl");
   try {
-    const envVars = { ...options.envVars, [REPORT_ENV]: file, ...(tag ? { [REPORT_TAG_ENV]: tag } : {}) };
+    const envVars = {
+      ...options.envVars,
+      [REPORT_ENV]: file,
+      ...(tag ? { [REPORT_TAG_ENV]: tag } : {}),
+      ...(options.location ? { [REPORT_LOCATION_ENV]: options.location } : {}),
+    };
     const stack = await LocalWorkspace.selectStack(
       { stackName: options.stackName, workDir: options.workDir },
       { pulumiCommand: options.pulumiCommand, envVars },

@@ -19,6 +19,8 @@ import { DRY_RUN_INPUT, type DryRunInput } from "./dry-run-input";
 export const REPORT_ENV = "PULUMI_UPTIME_TEST_REPORT";
 /** Set by `pulumi-uptime test --filter tag:NAME`: only monitors with this tag are run. */
 export const REPORT_TAG_ENV = "PULUMI_UPTIME_TEST_TAG";
+/** Set by `pulumi-uptime test --location NAME`: the checker location that runs each check. */
+export const REPORT_LOCATION_ENV = "PULUMI_UPTIME_TEST_LOCATION";
 
 /** One monitor's line of the report (no headers, no body, the target without its query). */
 export interface ReportLine {
@@ -83,7 +85,8 @@ export async function testCheck(
   try {
     if (allKnown(news)) {
       const client = clientFor(resolveConnection(news.connection as PartialConnection | undefined, config.connection));
-      result = await dryRunMonitor(client, kind.createBody(news) as never);
+      const location = reportTo ? process.env[REPORT_LOCATION_ENV] || undefined : undefined;
+      result = await dryRunMonitor(client, kind.createBody(news) as never, location);
     }
     line = lineOf(resource, news, result);
   } catch (err) {

@@ -4,10 +4,12 @@ import { type Lease, type Leases, locationsOf, type ResultStatus, type ResultsRe
 import type { CheckObserver } from "../checker/checker";
 import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
+import { transaction } from "../store/database";
 import type { Principal } from "../store/keys";
 import type { ScheduledMonitor } from "../store/monitors";
 import { type HeapClass, LeaseQueue, parseCheckKey } from "./lease-queue";
 import type { Locations } from "./locations";
+import { type TakenTrial, Trials } from "./trials";
 
 /** At start, checks with no recent result at a location are spread over at most this long. */
 const START_SPREAD_MS = 10_000;
@@ -30,6 +32,9 @@ type Placement = Pick<ScheduledMonitor, "id" | "account_id" | "interval_sec" | "
 
 const queueId = (accountId: string, location: string) => `${accountId}\u0000${location}`;
 
+const iso = (ms: number) => new Date(ms).toISOString();
+const trialLease = (t: TakenTrial): Lease => ({ check_key: t.checkKey, due_at: iso(t.due), expires_at: iso(t.expires), monitor: t.monitor });
+
 function phase(id: string, span: number): number {
   return span <= 0 ? 0 : createHash("sha1").update(id).digest().readUInt32BE(0) % span;
 }
@@ -40,6 +45,8 @@ function phase(id: string, span: number): number {
  * by agents' lease requests, answered by their results.
  */
 export class LeaseService {
+  /** Dry runs waiting for an agent of their location (`POST …/test?location=`). */
+  readonly trials = new Trials();
   private readonly queues = new Map<string, LeaseQueue>();
   private Heap?: HeapClass;
   private stopped = false;
@@ -82,19 +89,26 @@ export class LeaseService {
     this.stopped = true;
   }
 
-  /** Leases up to `max` due checks of the agent's location; with none due, waits up to `waitMs` for one. */
-  async lease(principal: Principal, agentId: string, max: number, waitMs: number): Promise<Leases> {
+  /**
+   * Leases up to `max` due checks of the agent's location; with none due, waits up to `waitMs` for
+   * one. `hungUp` aborts when the agent's connection closed: a dead agent's waiting request must
+   * take nothing, or the checks it takes (an expired lease among them) wait out another lease.
+   */
+  async lease(principal: Principal, agentId: string, max: number, waitMs: number, hungUp?: AbortSignal): Promise<Leases> {
     const location = principal.location as string;
     const deadline = Date.now() + waitMs;
     for (;;) {
-      this.locations.touch(agentId, principal);
+      const gone = this.stopped || hungUp?.aborted === true;
+      if (!gone) this.locations.touch(agentId, principal);
       const queue = this.queues.get(queueId(principal.accountId, location));
       const now = Date.now();
-      const taken = queue && !this.stopped ? queue.take(agentId, max, now, this.leaseMs) : [];
-      if (taken.length > 0 || now >= deadline || this.stopped) {
+      // Dry runs first: someone is waiting for each.
+      const trials = gone ? [] : this.trials.take(principal.accountId, location, max, now);
+      const taken = queue && !gone && trials.length < max ? queue.take(agentId, max - trials.length, now, this.leaseMs) : [];
+      if (trials.length + taken.length > 0 || now >= deadline || gone) {
         this.counts.leased += taken.length;
         const leases = taken.map((l) => this.describe(principal.accountId, l.checkKey, l.monitorId, l.due, l.expires)).filter((l) => l !== undefined);
-        return { location, lease_ms: this.leaseMs, leases };
+        return { location, lease_ms: this.leaseMs, leases: [...trials.map(trialLease), ...leases] };
       }
       const next = queue?.nextDue();
       const sleep = Math.max(1, Math.min(deadline - now, POLL_MS, next === undefined ? POLL_MS : next - now));
@@ -102,10 +116,14 @@ export class LeaseService {
     }
   }
 
-  /** Records an agent's results: each once, refused when the check is no longer this location's. */
+  /**
+   * Records an agent's results: each once, refused when the check is no longer this location's.
+   * One transaction for the batch (each result a savepoint in it): a commit per result cost more
+   * than recording it.
+   */
   results(principal: Principal, body: ResultsRequest): ResultStatus[] {
     this.locations.touch(body.agent_id, principal);
-    return body.results.map((r) => this.record(principal, r));
+    return transaction(this.store.db, () => body.results.map((r) => this.record(principal, r)));
   }
 
   /** The check keys agent `agentId` holds leases on now. */
@@ -132,6 +150,11 @@ export class LeaseService {
     const key = parseCheckKey(r.check_key);
     if (!key) return refuse("not a check key of this server (<monitor>/<location>/<due ms>)");
     if (key.location !== principal.location) return refuse(`the check is location ${key.location}'s, this key is location ${principal.location}'s`);
+    if (Trials.isTrialKey(r.check_key)) {
+      return this.trials.answer(r.check_key, principal.accountId, key.location, r.outcome)
+        ? { check_key: r.check_key, status: "recorded" }
+        : refuse("the dry run is over (answered already, or it timed out)");
+    }
     this.queues.get(queueId(principal.accountId, key.location))?.complete(r.check_key);
     // The cached read (no SQL, no secret opened) of the account's monitor.
     const stored = this.store.monitors.get(principal.accountId, key.monitorId);

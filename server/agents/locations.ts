@@ -21,7 +21,8 @@ export class Locations {
     readonly builtin: string,
     /** Whether the built-in checker runs (off: agents of `builtin` may serve it). */
     readonly builtinRuns: boolean,
-    private readonly liveMs: number,
+    /** How long after its last contact an agent still serves its location. */
+    readonly liveMs: number,
   ) {}
 
   /** Locations a monitor of the account may name: the built-in one and its agent keys'. */

@@ -7,6 +7,7 @@ import type { ScheduledMonitor } from "../store/monitors";
 import type { HealthPolicy } from "../store/streaks";
 import { CheckRunner, cadenceMs } from "./dispatch";
 import type { ProbeContext } from "./probe";
+import { RecordBatch } from "./record-batch";
 
 interface Slot {
   intervalMs: number;
@@ -61,6 +62,7 @@ export class Checker {
   private limit?: <T>(fn: () => Promise<T>) => Promise<T>;
   private stopped = false;
   private readonly runner: CheckRunner;
+  private readonly batch: RecordBatch;
 
   constructor(
     private readonly store: Store,
@@ -73,6 +75,7 @@ export class Checker {
     private readonly place?: CheckerPlace,
   ) {
     this.runner = new CheckRunner(store, probeContext);
+    this.batch = new RecordBatch(store);
   }
 
   /** Resumes the schedule from the database. */
@@ -181,7 +184,7 @@ export class Checker {
     const outcome = await this.runner.run(monitor);
     if (outcome === undefined || !this.store.db.isOpen) return;
     const now = Date.now();
-    const recorded = this.store.recordCheck(id, outcome, now, this.policyFor(monitor, now));
+    const recorded = await this.batch.record(() => this.store.recordCheck(id, outcome, now, this.policyFor(monitor, now)));
     this.checks++;
     if (recorded) this.observer?.checked(monitor.type, outcome.up, performance.now() - started);
     if (recorded?.transition) this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);

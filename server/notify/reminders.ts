@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Store } from "../store";
+import type { OpenIncident } from "../store/alert-outbox";
 import type { ScheduledMonitor } from "../store/monitors";
 import type { NotificationEvent } from "./event";
 import { hears, type Notifier } from "./notifier";
@@ -65,7 +66,7 @@ export class AlertScheduler {
     }
   }
 
-  private queueDue(monitor: ScheduledMonitor, incident: { id: string; started_at: number }, now: number): void {
+  private queueDue(monitor: ScheduledMonitor, incident: OpenIncident, now: number): void {
     const { alerts, channels } = this.store;
     const elapsed = now - incident.started_at;
     const body = (extra: Partial<NotificationEvent>): NotificationEvent => ({
@@ -73,6 +74,8 @@ export class AlertScheduler {
       occurred_at: new Date(now).toISOString(),
       monitor: { id: monitor.id, name: monitor.name, type: monitor.type, url: monitor.url, health: "down" },
       incident: { id: incident.id, started_at: new Date(incident.started_at).toISOString() },
+      // As the trigger: the locations that found the monitor down when the incident opened.
+      ...(incident.failed_locations.length > 0 ? { failed_locations: incident.failed_locations } : {}),
       ...extra,
     });
     const queue = (channelId: string, kind: "reminder" | "escalation", n: number, due: number, event: NotificationEvent) =>

@@ -98,6 +98,7 @@ function pagerDutyEvent(config: Record<string, string>, event: NotificationEvent
         escalation: event.escalation,
         monitor_id: event.monitor?.id,
         error: event.heartbeat?.error ?? undefined,
+        failed_locations: event.failed_locations,
       },
     },
     client: "pulumi-uptime",
@@ -121,6 +122,7 @@ function opsgenieAlert(config: Record<string, string>, event: NotificationEvent)
       ...(event.incident ? { incident_id: event.incident.id } : {}),
       ...(event.reminder !== undefined ? { reminder: String(event.reminder) } : {}),
       ...(event.escalation !== undefined ? { escalation: String(event.escalation) } : {}),
+      ...(event.failed_locations?.length ? { failed_locations: event.failed_locations.join(", ") } : {}),
     },
   };
 }

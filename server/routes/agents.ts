@@ -48,10 +48,15 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: envelope(LeasesSchema), ...errorResponses("POST") },
       },
     },
-    async (req) => ({
-      ok: true as const,
-      data: await fastify.leases.lease(principalOf(req), req.body.agent_id, req.body.max, req.body.wait_ms),
-    }),
+    async (req, reply) => {
+      // The response closes before it is sent only when the agent hung up (or died).
+      const hungUp = new AbortController();
+      reply.raw.once("close", () => {
+        if (!reply.raw.writableFinished) hungUp.abort();
+      });
+      const data = await fastify.leases.lease(principalOf(req), req.body.agent_id, req.body.max, req.body.wait_ms, hungUp.signal);
+      return { ok: true as const, data };
+    },
   );
   app.post(
     "/api/v1/agent/results",

@@ -2,6 +2,8 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
+  type DryRunQuery,
+  DryRunQuerySchema,
   envelope,
   HeartbeatSchema,
   HeartbeatsQuerySchema,
@@ -83,7 +85,8 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
 
 /**
  * The dry run (extension): `POST /api/v1/monitors/test` with a create's body, and
- * `POST /api/v1/monitors/{id}/test` for a stored monitor. One check now, recorded nowhere.
+ * `POST /api/v1/monitors/{id}/test` for a stored monitor. One check now, recorded nowhere;
+ * `?location=NAME` runs it at that location (an agent's, through the agent API).
  */
 function dryRunRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -98,11 +101,12 @@ function dryRunRoutes(fastify: FastifyInstance): void {
         summary: "Dry run of a monitor spec (extension): one check now, nothing stored",
         // Documented as a create's body is, and validated as a create is (the same 422s).
         body: fastify.monitorBodies.documentedCreate,
+        querystring: DryRunQuerySchema,
         response: { ...answer, ...errorResponses("POST", { validated: true }) },
       },
       validatorCompiler: validateBodyWith(fastify.monitorBodies.create) as never,
     },
-    async (req) => ({ ok: true as const, data: await dryRuns.ofSpec(principalOf(req), req.body as never) }),
+    async (req) => ({ ok: true as const, data: await dryRuns.ofSpec(principalOf(req), req.body as never, (req.query as DryRunQuery).location) }),
   );
   app.post(
     "/api/v1/monitors/:id/test",
@@ -111,9 +115,10 @@ function dryRunRoutes(fastify: FastifyInstance): void {
         tags,
         summary: "Dry run of a stored monitor (extension): one check now, nothing stored",
         params,
-        response: { ...answer, ...errorResponses("POST", { id: true }) },
+        querystring: DryRunQuerySchema,
+        response: { ...answer, ...errorResponses("POST", { id: true, validated: true }) },
       },
     },
-    async (req) => ({ ok: true as const, data: await dryRuns.ofMonitor(principalOf(req), req.params.id) }),
+    async (req) => ({ ok: true as const, data: await dryRuns.ofMonitor(principalOf(req), req.params.id, req.query.location) }),
   );
 }

@@ -1,13 +1,17 @@
 import {
+  ASSERTION_DEFAULTS,
   type CreateMonitor,
+  MONITOR_EXTENSION_DEFAULTS,
   DRY_RUN_CONCURRENCY,
   type Monitor,
   type MonitorSpec,
   type MonitorTestResult,
   NOTHING_TO_RUN,
 } from "../../api";
+import type { Locations } from "../agents/locations";
+import type { Trials } from "../agents/trials";
 import type { Checker } from "../checker/checker";
-import { ApiError } from "../errors";
+import { ApiError, validationFailed } from "../errors";
 import type { CheckOutcome } from "../store/heartbeats";
 import type { Principal } from "../store/keys";
 import type { MonitorService } from "./monitors";
@@ -29,21 +33,24 @@ export class DryRunService {
   constructor(
     private readonly monitors: MonitorService,
     private readonly checker: Pick<Checker, "runOnce">,
+    /** Where agent locations' dry runs go (none: every dry run runs in the server). */
+    private readonly agents?: { locations: Locations; trials: Trials },
     private readonly cap = DRY_RUN_CONCURRENCY,
   ) {}
 
-  /** Runs the check `body` would get if it were created. */
-  async ofSpec(principal: Principal, body: CreateMonitor): Promise<MonitorTestResult> {
+  /** Runs the check `body` would get if it were created, at `location` (default: the built-in checker's). */
+  async ofSpec(principal: Principal, body: CreateMonitor, location?: string): Promise<MonitorTestResult> {
     const spec = this.monitors.validate(principal, body);
-    return this.run(principal, spec);
+    return this.run(principal, spec, location);
   }
 
-  /** Runs the check of the existing monitor `id`, paused or not. */
-  async ofMonitor(principal: Principal, id: string): Promise<MonitorTestResult> {
-    return this.run(principal, this.monitors.get(principal, id));
+  /** Runs the check of the existing monitor `id`, paused or not, at `location`. */
+  async ofMonitor(principal: Principal, id: string, location?: string): Promise<MonitorTestResult> {
+    return this.run(principal, this.monitors.get(principal, id), location);
   }
 
-  private async run(principal: Principal, spec: MonitorSpec | Monitor): Promise<MonitorTestResult> {
+  private async run(principal: Principal, spec: MonitorSpec | Monitor, location?: string): Promise<MonitorTestResult> {
+    const atAgent = this.agentLocation(principal, location);
     const now = Date.now();
     if (spec.type === "heartbeat") return nothingToRun(now);
     const inFlight = this.running.get(principal.keyId) ?? 0;
@@ -52,6 +59,10 @@ export class DryRunService {
     }
     this.running.set(principal.keyId, inFlight + 1);
     try {
+      if (atAgent && this.agents) {
+        const outcome = await this.agents.trials.run(principal.accountId, atAgent, trialMonitor(spec, now));
+        return resultOf(outcome, Date.now());
+      }
       // The runner reads only the spec; the id is one no stored monitor has.
       const monitor = { id: "mon_dry_run", status: "active", last_checked_at: null, ...spec, account_id: principal.accountId };
       const outcome = await this.checker.runOnce(monitor as never, now);
@@ -62,6 +73,34 @@ export class DryRunService {
       else this.running.delete(principal.keyId);
     }
   }
+
+  /**
+   * The agent location the dry run goes to; undefined for the server's own checker. An unknown
+   * location is a 422 naming it; one with no live agent a 409 saying so.
+   */
+  private agentLocation(principal: Principal, location: string | undefined): string | undefined {
+    if (location === undefined || !this.agents) return undefined;
+    const { locations } = this.agents;
+    const known = locations.known(principal.accountId);
+    if (!known.includes(location)) {
+      throw validationFailed([{ field: "location", message: `location ${location} is unknown (known: ${known.join(", ")})` }]);
+    }
+    if (location === locations.builtin && locations.builtinRuns) return undefined;
+    if (!locations.live(principal.accountId).has(location)) {
+      throw new ApiError(
+        "conflict",
+        `Location ${location} has no live agent (none in contact within ${Math.round(locations.liveMs / 1000)} s): start one with uptime-server agent --location ${location}`,
+      );
+    }
+    return location;
+  }
+}
+
+/** The spec as the monitor an agent's lease carries (the agent reads only the spec). */
+function trialMonitor(spec: MonitorSpec | Monitor, now: number): Monitor {
+  const at = new Date(now).toISOString();
+  const base = { id: "", unchecked_locations: [], status: "active", health: "pending", last_checked_at: null, external_id: null, created_at: at, updated_at: at };
+  return { ...base, ...MONITOR_EXTENSION_DEFAULTS, ...ASSERTION_DEFAULTS, ...spec } as Monitor;
 }
 
 function nothingToRun(now: number): MonitorTestResult {

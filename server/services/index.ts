@@ -26,7 +26,7 @@ export const servicesPlugin = fp(
     const monitors = new MonitorService(app.store, app.settings, schedules, app.locations);
     const services: Services = {
       monitors,
-      dryRuns: new DryRunService(monitors, app.checker),
+      dryRuns: new DryRunService(monitors, app.checker, { locations: app.locations, trials: app.leases.trials }),
       channels: new ChannelService(app.store, app.notifier, app.settings.allowPrivateTargets),
       statusPages: new StatusPageService(app.store),
     };

@@ -36,6 +36,14 @@ export type NewAlert = Pick<AlertRow, "account_id" | "monitor_id" | "channel_id"
  * number), so a reminder computed again after a restart is not queued twice, and a pending one
  * left by a stopped server is sent by the next.
  */
+/** An open incident of an active monitor, with the locations that found it down when it opened. */
+export interface OpenIncident {
+  id: string;
+  monitor_id: string;
+  started_at: number;
+  failed_locations: string[];
+}
+
 export class AlertOutboxRepository {
   constructor(private readonly db: DatabaseSync) {}
 
@@ -128,12 +136,14 @@ export class AlertOutboxRepository {
   }
 
   /** Open incidents of active monitors: what reminders and escalations are computed from. */
-  openIncidents(): { id: string; monitor_id: string; started_at: number }[] {
-    return this.db
+  openIncidents(): OpenIncident[] {
+    const rows = this.db
       .prepare(
-        "SELECT i.id, i.monitor_id, i.started_at FROM incidents i JOIN monitors m ON m.id = i.monitor_id WHERE i.ended_at IS NULL AND m.status = 'active'",
+        // CROSS JOIN keeps incidents the outer loop: the planner would scan every monitor each tick.
+        "SELECT i.id, i.monitor_id, i.started_at, i.locations FROM incidents i CROSS JOIN monitors m ON m.id = i.monitor_id WHERE i.ended_at IS NULL AND m.status = 'active'",
       )
-      .all() as { id: string; monitor_id: string; started_at: number }[];
+      .all() as { id: string; monitor_id: string; started_at: number; locations: string | null }[];
+    return rows.map(({ locations, ...r }) => ({ ...r, failed_locations: locations ? (JSON.parse(locations) as string[]) : [] }));
   }
 
   /** The monitor's open incident, or (`closed`) the one that closed last. */

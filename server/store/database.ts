@@ -51,8 +51,23 @@ export function schemaVersion(db: DatabaseSync): number {
   return row.v ?? 0;
 }
 
-/** Runs `fn` in one write transaction: all of it is stored, or none. */
+/**
+ * Runs `fn` in one write transaction: all of it is stored, or none. Inside another transaction it
+ * is a savepoint: its failure undoes only its own writes (a batch of results, each its own).
+ */
 export function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  if (db.isTransaction) {
+    db.exec("SAVEPOINT nested");
+    try {
+      const result = fn();
+      db.exec("RELEASE nested");
+      return result;
+    } catch (err) {
+      db.exec("ROLLBACK TO nested");
+      db.exec("RELEASE nested");
+      throw err;
+    }
+  }
   db.exec("BEGIN IMMEDIATE");
   try {
     const result = fn();

@@ -53,6 +53,12 @@ export class MonitorRepository {
    * known monitor then runs no SQL and opens no sealed field.
    */
   private readonly byId = new LRUCache<string, { accountId: string; monitor: Monitor }>({ max: 10_000 });
+  /**
+   * Each monitor's spec as opened (frozen), with the stored text it was opened from: the checker
+   * and the agents' leases read a monitor at every check, and its row changes with every result,
+   * but its spec only with an update. Opening sealed fields again each time was most of a read.
+   */
+  private readonly opened = new LRUCache<string, { text: string; spec: Omit<MonitorSpec, "channel_ids"> }>({ max: 50_000 });
 
   constructor(
     private readonly db: DatabaseSync,
@@ -188,6 +194,7 @@ export class MonitorRepository {
     const monitor = this.get(accountId, id);
     if (monitor) this.db.prepare("DELETE FROM monitors WHERE id = ? AND account_id = ?").run(id, accountId);
     this.forget(id);
+    this.opened.delete(id);
     return monitor;
   }
 
@@ -198,7 +205,7 @@ export class MonitorRepository {
 
   private hydrate(rows: MonitorRow[]): Monitor[] {
     return rows.map((row) => {
-      const spec = this.openSpec(row.spec);
+      const spec = this.openedSpec(row.id, row.spec);
       return {
         id: row.id,
         // Specs stored before the extension fields existed (0.1.0) read with their defaults.
@@ -246,6 +253,15 @@ export class MonitorRepository {
       headers: seal(JSON.stringify(headers)),
       body: body === null ? null : seal(body),
     });
+  }
+
+  /** The spec stored as `text`, opened once per text (a changed spec is a different text). */
+  private openedSpec(id: string, text: string): Omit<MonitorSpec, "channel_ids"> {
+    const hit = this.opened.get(id);
+    if (hit?.text === text) return hit.spec;
+    const spec = deepFreeze(this.openSpec(text));
+    this.opened.set(id, { text, spec });
+    return spec;
   }
 
   /** The stored spec with its secrets opened (rows from before sealing read as they are). */

@@ -88,6 +88,10 @@ describe("reminders and escalation on every vendor, across restarts", () => {
     expect(oncall[0]).toBe("escalation#1");
     expect(oncall.slice(1, -1)).toEqual(reminders.filter((x) => oncall.includes(x)));
     expect(oncall.at(-1)).toBe("resolve");
+    // Reminders and escalations name the locations that found it down, as the trigger does.
+    for (const r of v.of(vendor).filter((x) => stepOf(vendor, x).step !== "resolve")) {
+      expect(JSON.stringify(r.body), stepOf(vendor, r).step).toMatch(/Down at location local|"failed_locations":(\["local"\]|"local")/);
+    }
     // One incident: one key (dedup key, alias, or the id in the message) everywhere.
     expect(new Set(v.of(vendor).map((r) => stepOf(vendor, r).incident))).toEqual(new Set([incidentId]));
   });

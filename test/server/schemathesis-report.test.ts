@@ -45,6 +45,8 @@ describe("reading a Schemathesis report", () => {
       ["POST /api/v1/monitors", "ST202", 422, "unexplained"],
     ]);
     expect(statedTotal(REPORT)).toBe(3);
+    // One failure and nothing else reads "1 failure in …".
+    expect(statedTotal("========================= 1 failure in 36.60s ==========================")).toBe(1);
     expect(countKinds(failures)).toEqual({ cursor: 1, missing_id: 0, delivery: 1, order: 0, stored_type: 0, body_size: 0, unexplained: 1 });
   });
 });

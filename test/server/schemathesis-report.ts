@@ -9,9 +9,10 @@ export const UNPREVENTABLE = {
   cursor: "an opaque cursor the server never issued",
   /**
    * An id (in the path, or `channel_ids`/`monitor_ids`/an escalation's `channels` in a body) naming
-   * nothing of this account, or a location in `locations` that the account does not have.
+   * nothing of this account, a location in `locations` (or a dry run's `location`) that the account
+   * does not have, or a dry run's location with no live agent (409).
    */
-  missing_id: "an id (or location) that must exist",
+  missing_id: "an id (or location, or a live agent of it) that must exist",
   /** A channel test whose delivery really fails: nothing is reachable in the test's network namespace. */
   delivery: "a channel test whose delivery really fails (502)",
   /**
@@ -62,7 +63,7 @@ export function parseFailures(report: string): Failure[] {
 
 /** The total Schemathesis states in its last line (`12 failures, 1 warning in 72.85s`). */
 export function statedTotal(report: string): number | undefined {
-  const m = /=+ (\d+) failures?[ ,].* in [\d.]+s =+/.exec(report);
+  const m = /=+ (\d+) failures?\b.* in [\d.]+s =+/.exec(report);
   return m ? Number(m[1]) : /=+ .*passed.* in [\d.]+s =+|=+ No issues found/.test(report) ? 0 : undefined;
 }
 
@@ -74,7 +75,7 @@ export function countKinds(failures: readonly Failure[]): Record<Kind, number> {
 }
 
 function classify(f: Omit<Failure, "kind">): Kind {
-  let parsed: { error?: { code?: string; details?: { field: string; message: string }[] } };
+  let parsed: { error?: { code?: string; message?: string; details?: { field: string; message: string }[] } };
   try {
     parsed = JSON.parse(f.body);
   } catch {
@@ -83,6 +84,7 @@ function classify(f: Omit<Failure, "kind">): Kind {
   const code = parsed.error?.code;
   if (f.status === 404 && code === "not_found") return "missing_id";
   if (f.status === 413 && code === "payload_too_large") return "body_size";
+  if (f.status === 409 && code === "conflict" && /^POST \/api\/v1\/monitors(\/\{id\})?\/test$/.test(f.operation) && /^Location \S+ has no live agent /.test(parsed.error?.message ?? "")) return "missing_id";
   if (f.status === 502 && code === "delivery_failed" && /^POST \/api\/v1\/channels\/\{id\}\/test$/.test(f.operation)) return "delivery";
   if (f.status !== 422 || code !== "validation_failed") return "unexplained";
   const kinds = new Set((parsed.error?.details ?? []).map((d) => detailKind(d, f.operation)));
@@ -101,7 +103,7 @@ function detailKind(d: { field: string; message: string }, operation: string): K
   if (d.field === "degraded_response_ms" && /^must be less than max_response_ms \(\d+\)$/.test(d.message)) return "order";
   if (d.field === "ends_at" && /^must be after the start \(/.test(d.message)) return "order";
   if (d.field === "failure_threshold" && /^must be at most the number of locations \(\d+\)$/.test(d.message)) return "order";
-  if (/^locations\[\d+\]$/.test(d.field) && /^location \S+ is unknown /.test(d.message)) return "missing_id";
+  if (/^locations\[\d+\]$|^location$/.test(d.field) && /^location \S+ is unknown /.test(d.message)) return "missing_id";
   if (operation === "PATCH /api/v1/monitors/{id}" && TYPED_MONITOR_FIELDS.test(d.field)) return "stored_type";
   if (operation === "PATCH /api/v1/channels/{id}" && d.field.startsWith("config.")) return "stored_type";
   if (operation === "POST /api/v1/monitors/{id}/push-token" && d.field === "type") return "stored_type";

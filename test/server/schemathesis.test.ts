@@ -30,37 +30,48 @@ function canIsolate(): boolean {
   return spawnSync("unshare", ["-rn", "true"], { stdio: "ignore" }).status === 0;
 }
 
+/** One Schemathesis run (see test/support/api-fuzz.mjs), its report kept in test-artifacts/. */
+async function fuzz(bin: string, name: string, extra: string[]) {
+  const fuzzer = [NODE, join(ROOT, "test/support/api-fuzz.mjs"), bin, ...extra];
+  // Generated channel URLs are dialled by the channel test operation: inside a private network
+  // namespace they reach nothing. Without one, that operation is left out rather than let loose.
+  const isolated = canIsolate();
+  const command = isolated
+    ? ["unshare", ["-rn", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", ...fuzzer]]
+    : [fuzzer[0] as string, [...fuzzer.slice(1), "--exclude-path-regex", "/test$"]];
+  const run = await runFor(command[0] as string, command[1] as string[], RUN_LIMIT_MS);
+  const output = run.output;
+  // The whole report, for reading after a run (CI keeps test-artifacts/).
+  mkdirSync(join(ROOT, "test-artifacts"), { recursive: true });
+  writeFileSync(join(ROOT, "test-artifacts", `${name}.txt`), output);
+  const summary = output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => /^=+ .* in [\d.]+s =+$/.test(l) || /^(Selected: |Tested: |\d+ generated, )/.test(l));
+  const failures = parseFailures(output);
+  const table = Object.entries(countKinds(failures)).map(([kind, n]) => `${kind}=${n}`).join(" ");
+  process.stderr.write(`${name} (${isolated ? "network namespace" : "no namespace"}): ${summary.join(" | ")}\n`);
+  process.stderr.write(`${name} failures by kind: ${table}\n`);
+  return { ...run, failures };
+}
+
 describe("the API against its OpenAPI document (Schemathesis)", () => {
   it("finds, with every check and no relaxation, only failures no schema can prevent", { timeout: RUN_LIMIT_MS + 60_000 }, async () => {
     const { ensureSchemathesis } = await import("../../scripts/ensure-schemathesis.mjs");
     const bin = ensureSchemathesis();
-    const fuzz = [NODE, join(ROOT, "test/support/api-fuzz.mjs"), bin];
-    // Generated channel URLs are dialled by the channel test operation: inside a private network
-    // namespace they reach nothing. Without one, that operation is left out rather than let loose.
-    const isolated = canIsolate();
-    const command = isolated
-      ? ["unshare", ["-rn", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", ...fuzz]]
-      : [fuzz[0] as string, [...fuzz.slice(1), "--exclude-path-regex", "/test$"]];
-    const run = await runFor(command[0] as string, command[1] as string[], RUN_LIMIT_MS);
-    const output = run.output;
-    // The whole report, for reading after a run (CI keeps test-artifacts/).
-    mkdirSync(join(ROOT, "test-artifacts"), { recursive: true });
-    writeFileSync(join(ROOT, "test-artifacts", "schemathesis.txt"), output);
-    const summary = output
-      .split("\n")
-      .map((l) => l.trim())
-      .filter((l) => /^=+ .* in [\d.]+s =+$/.test(l) || /^(Selected: |Tested: |\d+ generated, )/.test(l));
-    const failures = parseFailures(output);
-    const counts = countKinds(failures);
-    const table = Object.entries(counts).map(([kind, n]) => `${kind}=${n}`).join(" ");
-    process.stderr.write(`schemathesis (${isolated ? "network namespace" : "no namespace"}): ${summary.join(" | ")}\n`);
-    process.stderr.write(`schemathesis failures by kind: ${table}\n`);
-    expect(output).toMatch(/Selected: \d+\/\d+/);
-    // Every failure Schemathesis states was read, so none can hide from the classification.
-    expect(failures.length, output.slice(-6000)).toBe(statedTotal(output));
-    const unexplained = failures.filter((f) => f.kind === "unexplained");
-    expect(unexplained, `allowed: ${Object.values(UNPREVENTABLE).join("; ")}`).toEqual([]);
-    // Exit status 1 means failures were found (all of them allowed above); anything else is a crash.
-    expect(run.status, output.slice(-6000)).toBe(failures.length === 0 ? 0 : 1);
+    // The whole API with a management key (the agent operations answer it 403), and beside it
+    // the agent operations with an agent key.
+    const runs = await Promise.all([fuzz(bin, "schemathesis", []), fuzz(bin, "schemathesis-agent", ["--agent-operations"])]);
+    for (const { output, failures, status } of runs) {
+      expect(output).toMatch(/Selected: \d+\/\d+/);
+      // Every failure Schemathesis states was read, so none can hide from the classification.
+      expect(failures.length, output.slice(-6000)).toBe(statedTotal(output));
+      const unexplained = failures.filter((f) => f.kind === "unexplained");
+      expect(unexplained, `allowed: ${Object.values(UNPREVENTABLE).join("; ")}`).toEqual([]);
+      // Exit status 1 means failures were found (all of them allowed above); anything else is a crash.
+      expect(status, output.slice(-6000)).toBe(failures.length === 0 ? 0 : 1);
+    }
+    // The agent run tested the two agent operations (a refused key would fail its positive cases).
+    expect(runs[1]?.output).toMatch(/Tested: 2$/m);
   });
 });

@@ -97,6 +97,26 @@ describe("checker agents and locations", () => {
     await s.call("DELETE", `/api/v1/monitors/${m.id}`);
   });
 
+  it("a waiting lease request whose agent hung up takes no check: the next agent gets it at once", async () => {
+    const hangUp = new AbortController();
+    const waiting = fetch(`${s.url}/api/v1/agent/leases`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${euKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ agent_id: "eu-dead", wait_ms: 5_000 }),
+      signal: hangUp.signal,
+    }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 200));
+    hangUp.abort();
+    await waiting;
+    await new Promise((r) => setTimeout(r, 100));
+    // Due at once: before, the dead request (polling every 100 ms) took it for a whole lease.
+    const m = (await s.call("POST", "/api/v1/monitors", { name: "after hang-up", type: "http", url: target.url, interval_sec: 60, locations: ["eu"] })).body.data;
+    await new Promise((r) => setTimeout(r, 300));
+    const leased = (await lease(euKey, "eu-alive")).body.data.leases.map((l: { monitor: { id: string } }) => l.monitor.id);
+    expect(leased).toContain(m.id);
+    await s.call("DELETE", `/api/v1/monitors/${m.id}`);
+  });
+
   it("judges per location: a location that cannot reach the target is down; the threshold decides; notifications name it", async () => {
     // eu's outbound policy refuses loopback targets, us's allows them: eu fails, us passes.
     agent(euKey, "eu", false);
