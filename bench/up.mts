@@ -15,6 +15,8 @@
 //                          stacks of this package only); each monitors stack first creates its stack
 //                          instance with checkpoints, unmeasured, as the README says. 0: checkpoints.
 //   BENCH_CPU_PROF=dir     V8 CPU profiles of the monitors stack's Node processes (program and provider) in dir
+//   BENCH_HEAP_SNAPSHOT=dir BENCH_HEAP_AT=600,1200   V8 heap snapshots of the monitors stack's program in dir,
+//                          one each time its RSS first passes each size (MiB)
 // The documented settings, the defaults here: checkpoints skipped, --parallel 32, batched writes
 // (the reference server serves them). Peak RSS of the engine, program and provider is sampled per step.
 import { spawn } from "node:child_process";
@@ -69,7 +71,7 @@ async function stackOf(program: string, name: string, count: number, key: string
     "uptime:apiKey": { value: key, secret: true },
   });
   const env = (stack.workspace as unknown as { envVars: Record<string, string> }).envVars;
-  if (program === "monitors" && process.env.BENCH_CPU_PROF) env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}`;
+  if (program === "monitors") env.NODE_OPTIONS = nodeOptions();
   if (program === "monitors" && skipCheckpoints) {
     // The README's first step when checkpoints are skipped: the stack instance, with a checkpoint.
     env.PULUMI_SKIP_CHECKPOINTS = "false";
@@ -77,6 +79,32 @@ async function stackOf(program: string, name: string, count: number, key: string
     env.PULUMI_SKIP_CHECKPOINTS = "true";
   }
   return stack;
+}
+
+const heapDir = process.env.BENCH_HEAP_SNAPSHOT;
+const heapAt = list(process.env.BENCH_HEAP_AT, "600");
+
+/** The monitors stack's Node options: the profiles and heap snapshots asked for. */
+function nodeOptions(): string {
+  const cpu = process.env.BENCH_CPU_PROF ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` : "";
+  // SIGUSR2, sent by the sampler below, makes the program write a snapshot into the directory.
+  const heap = heapDir ? `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${heapDir}` : "";
+  return `${cpu} ${heap}`.trim();
+}
+
+/** The program processes already sent a snapshot signal at each size. */
+const snapshotted = new Set<string>();
+
+/** Asks a monitors program for a heap snapshot once its RSS (MiB) passes each `BENCH_HEAP_AT` size. */
+function snapshotAt(pid: number, mib: number): void {
+  // Only a process started with the option: SIGUSR2 ends any other.
+  if (!heapDir || !readText(`/proc/${pid}/environ`).includes("--heapsnapshot-signal")) return;
+  for (const at of heapAt) {
+    if (mib < at || snapshotted.has(`${pid}:${at}`)) continue;
+    snapshotted.add(`${pid}:${at}`);
+    process.kill(pid, "SIGUSR2");
+    process.stderr.write(`heap snapshot of program ${pid} at ${mib} MiB RSS\n`);
+  }
 }
 
 interface Step {
@@ -156,6 +184,7 @@ function sampleRss(): { stop: () => { rss: Rss; cpu: Rss & { server: number } } 
       if (!role) continue;
       const kb = Number(/VmHWM:\s+(\d+)/.exec(readText(`/proc/${pid}/status`))?.[1] ?? 0);
       peak[role] = Math.max(peak[role], Math.round(kb / 1024));
+      if (role === "program") snapshotAt(pid, Math.round(Number(/VmRSS:\s+(\d+)/.exec(readText(`/proc/${pid}/status`))?.[1] ?? 0) / 1024));
       const stat = readText(`/proc/${pid}/stat`);
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       // utime and stime, in clock ticks (100 per second on Linux).
