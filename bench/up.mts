@@ -16,7 +16,8 @@
 //                          instance with checkpoints, unmeasured, as the README says. 0: checkpoints.
 //   BENCH_CPU_PROF=dir     V8 CPU profiles of the monitors stack's Node processes (program and provider) in dir
 //   BENCH_HEAP_SNAPSHOT=dir BENCH_HEAP_AT=600,1200   V8 heap snapshots of the monitors stack's program in dir,
-//                          one each time its RSS first passes each size (MiB)
+//                          one each time its RSS first passes each size (MiB); writing one adds about the
+//                          heap's size to the program's RSS, so that run's peak RSS and times do not count
 // The documented settings, the defaults here: checkpoints skipped, --parallel 32, batched writes
 // (the reference server serves them). Peak RSS of the engine, program and provider is sampled per step.
 import { spawn } from "node:child_process";
@@ -26,6 +27,7 @@ import { join } from "node:path";
 import { buildApp } from "../dist/server/index.js";
 import { installPackedPackage } from "../dist/scripts/packed.js";
 import { offlineEngine, prepareProgram, REPO_ROOT } from "../dist/scripts/pulumi-engine.js";
+import { heapSnapshotOptions, snapshotAt } from "../dist/scripts/heap-snapshots.js";
 
 const list = (v: string | undefined, d: string) => (v ?? d).split(",").filter(Boolean).map(Number);
 const sizes = list(process.env.BENCH_SIZES, "300,1000");
@@ -81,30 +83,10 @@ async function stackOf(program: string, name: string, count: number, key: string
   return stack;
 }
 
-const heapDir = process.env.BENCH_HEAP_SNAPSHOT;
-const heapAt = list(process.env.BENCH_HEAP_AT, "600");
-
 /** The monitors stack's Node options: the profiles and heap snapshots asked for. */
 function nodeOptions(): string {
   const cpu = process.env.BENCH_CPU_PROF ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` : "";
-  // SIGUSR2, sent by the sampler below, makes the program write a snapshot into the directory.
-  const heap = heapDir ? `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${heapDir}` : "";
-  return `${cpu} ${heap}`.trim();
-}
-
-/** The program processes already sent a snapshot signal at each size. */
-const snapshotted = new Set<string>();
-
-/** Asks a monitors program for a heap snapshot once its RSS (MiB) passes each `BENCH_HEAP_AT` size. */
-function snapshotAt(pid: number, mib: number): void {
-  // Only a process started with the option: SIGUSR2 ends any other.
-  if (!heapDir || !readText(`/proc/${pid}/environ`).includes("--heapsnapshot-signal")) return;
-  for (const at of heapAt) {
-    if (mib < at || snapshotted.has(`${pid}:${at}`)) continue;
-    snapshotted.add(`${pid}:${at}`);
-    process.kill(pid, "SIGUSR2");
-    process.stderr.write(`heap snapshot of program ${pid} at ${mib} MiB RSS\n`);
-  }
+  return `${cpu} ${heapSnapshotOptions()}`.trim();
 }
 
 interface Step {
