@@ -45,7 +45,9 @@ describe("while resources register", () => {
     stackInstance();
     const apply = promisesHeld(50, (i) => stackInstance().apply((instance) => ({ instance, i })));
     const identity = promisesHeld(50, (i) => identityInput("Monitor", `m${i}`, undefined));
-    expect(identity).toBeLessThanOrEqual(apply);
+    // At most one more per resource: room for a promise the test process makes meanwhile (an `all`
+    // over the instance and a parent's URN held four times as many).
+    expect(identity).toBeLessThanOrEqual(apply + 50);
   });
 
   it("the identity input carries the stack instance, and the parent's URN where there is one", async () => {
