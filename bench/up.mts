@@ -15,6 +15,9 @@
 //                          stacks of this package only); each monitors stack first creates its stack
 //                          instance with checkpoints, unmeasured, as the README says. 0: checkpoints.
 //   BENCH_CPU_PROF=dir     V8 CPU profiles of the monitors stack's Node processes (program and provider) in dir
+//   BENCH_HEAP_SNAPSHOT=dir BENCH_HEAP_AT=600,1200   V8 heap snapshots of the monitors stack's program in dir,
+//                          one each time its RSS first passes each size (MiB); writing one adds about the
+//                          heap's size to the program's RSS, so that run's peak RSS and times do not count
 // The documented settings, the defaults here: checkpoints skipped, --parallel 32, batched writes
 // (the reference server serves them). Peak RSS of the engine, program and provider is sampled per step.
 import { spawn } from "node:child_process";
@@ -24,6 +27,7 @@ import { join } from "node:path";
 import { buildApp } from "../dist/server/index.js";
 import { installPackedPackage } from "../dist/scripts/packed.js";
 import { offlineEngine, prepareProgram, REPO_ROOT } from "../dist/scripts/pulumi-engine.js";
+import { heapSnapshotOptions, snapshotAt } from "../dist/scripts/heap-snapshots.js";
 
 const list = (v: string | undefined, d: string) => (v ?? d).split(",").filter(Boolean).map(Number);
 const sizes = list(process.env.BENCH_SIZES, "300,1000");
@@ -69,7 +73,7 @@ async function stackOf(program: string, name: string, count: number, key: string
     "uptime:apiKey": { value: key, secret: true },
   });
   const env = (stack.workspace as unknown as { envVars: Record<string, string> }).envVars;
-  if (program === "monitors" && process.env.BENCH_CPU_PROF) env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}`;
+  if (program === "monitors") env.NODE_OPTIONS = nodeOptions();
   if (program === "monitors" && skipCheckpoints) {
     // The README's first step when checkpoints are skipped: the stack instance, with a checkpoint.
     env.PULUMI_SKIP_CHECKPOINTS = "false";
@@ -77,6 +81,12 @@ async function stackOf(program: string, name: string, count: number, key: string
     env.PULUMI_SKIP_CHECKPOINTS = "true";
   }
   return stack;
+}
+
+/** The monitors stack's Node options: the profiles and heap snapshots asked for. */
+function nodeOptions(): string {
+  const cpu = process.env.BENCH_CPU_PROF ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` : "";
+  return `${cpu} ${heapSnapshotOptions()}`.trim();
 }
 
 interface Step {
@@ -156,6 +166,7 @@ function sampleRss(): { stop: () => { rss: Rss; cpu: Rss & { server: number } } 
       if (!role) continue;
       const kb = Number(/VmHWM:\s+(\d+)/.exec(readText(`/proc/${pid}/status`))?.[1] ?? 0);
       peak[role] = Math.max(peak[role], Math.round(kb / 1024));
+      if (role === "program") snapshotAt(pid, Math.round(Number(/VmRSS:\s+(\d+)/.exec(readText(`/proc/${pid}/status`))?.[1] ?? 0) / 1024));
       const stat = readText(`/proc/${pid}/stat`);
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       // utime and stime, in clock ticks (100 per second on Linux).
