@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 // Every test starts Node processes by the hundred (Pulumi programs, dynamic-provider plugins, the
 // CLI of this package), each loading @pulumi/pulumi and TypeScript. Node's on-disk compile cache
@@ -23,6 +24,22 @@ const TIMED = [
   "test/provider/client.test.ts",
 ];
 
+/**
+ * Files that take minutes: the engine tests and the fuzzers. On a fresh clone Vitest has no
+ * durations yet and orders files by size, which put small files of long tests (the killed-up
+ * tests) last, one worker busy for minutes after the others ran out. These start first; the
+ * short files fill in behind them.
+ */
+const LONG = /\.int\.test\.ts$|\/schemathesis\.test\.ts$|\/published\.test\.ts$|\/no-perpetual-diff\.test\.ts$|examples\/[^/]+\/test\//;
+
+class LongFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => (LONG.test(f.moduleId) ? 0 : 1);
+    return sorted.sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
     pool: "forks",
@@ -30,6 +47,7 @@ export default defineConfig({
     testTimeout: 240_000,
     hookTimeout: 240_000,
     reporters: ["default"],
+    sequence: { sequencer: LongFirst },
     projects: [
       { extends: true, test: { name: "timed", include: TIMED, maxWorkers: 1, sequence: { groupOrder: 0 } } },
       {
