@@ -56,25 +56,16 @@ export function schemaVersion(db: DatabaseSync): number {
  * is a savepoint: its failure undoes only its own writes (a batch of results, each its own).
  */
 export function transaction<T>(db: DatabaseSync, fn: () => T): T {
-  if (db.isTransaction) {
-    db.exec("SAVEPOINT nested");
-    try {
-      const result = fn();
-      db.exec("RELEASE nested");
-      return result;
-    } catch (err) {
-      db.exec("ROLLBACK TO nested");
-      db.exec("RELEASE nested");
-      throw err;
-    }
-  }
-  db.exec("BEGIN IMMEDIATE");
+  const [begin, commit, rollback] = db.isTransaction
+    ? ["SAVEPOINT nested", "RELEASE nested", "ROLLBACK TO nested; RELEASE nested"]
+    : ["BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"];
+  db.exec(begin);
   try {
     const result = fn();
-    db.exec("COMMIT");
+    db.exec(commit);
     return result;
   } catch (err) {
-    db.exec("ROLLBACK");
+    db.exec(rollback);
     throw err;
   }
 }
