@@ -4,7 +4,7 @@ import { CustomResource } from "@pulumi/pulumi/resource";
 import type { KindName } from "../kinds/registry";
 import { TIMEOUTS_INPUT } from "../client/deadline";
 import { REPLACE_ON_CHANGES_INPUT } from "../runtime/replace-on-changes";
-import { cheapPromiseStacks } from "./promise-stacks";
+import { cheapPromiseStacks, withStack } from "./promise-stacks";
 
 /** The providers a resource's `__provider` names: a kind's, or the stack identity's. */
 export type ProviderName = KindName | "StackIdentity";
@@ -38,6 +38,9 @@ export abstract class DynamicResource extends CustomResource {
     try {
       const replaceOnChanges = opts.replaceOnChanges?.length ? { [REPLACE_ON_CHANGES_INPUT]: opts.replaceOnChanges } : {};
       super(`pulumi-nodejs:dynamic/uptime:${kind}`, name, { ...props, ...timeouts, ...replaceOnChanges, __provider: providerSource(kind) }, options);
+    } catch (err) {
+      restoreStacks();
+      throw withStack(err, new.target);
     } finally {
       restoreStacks();
     }

@@ -1,71 +1,68 @@
-import { afterEach, describe, expect, it } from "vitest";
+import * as pulumi from "@pulumi/pulumi";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Monitor } from "../../provider";
 import { cheapPromiseStacks } from "../../provider/resources/promise-stacks";
 
-// Named as the SDK's function is: its stacks are the ones formatted cheaply.
-function debuggablePromise(): string | undefined {
-  return new Error("promise stack").stack;
-}
-function sourcePosition(): string | undefined {
-  return new Error("user stack").stack;
-}
+const FRAME = /\n\s+at /;
 
 describe("stacks while a resource registers", () => {
-  const original = Error.prepareStackTrace;
+  const limit = Error.stackTraceLimit;
   afterEach(() => {
-    Object.defineProperty(Error, "prepareStackTrace", { value: original, writable: true, configurable: true });
+    Object.defineProperty(Error, "stackTraceLimit", { value: limit, writable: true, configurable: true, enumerable: true });
+  });
+  beforeAll(() => {
+    pulumi.runtime.setMocks({ newResource: async (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs }, "project", "stack", false);
   });
 
-  it("formats the SDK's promise stacks as one line, every other stack through the installed formatter, and restores it", () => {
-    const mapped: string[] = [];
-    // Stands in for ts-node's source-map formatter.
-    const installed = (error: Error, frames: NodeJS.CallSite[]) => {
-      mapped.push(error.message);
-      return `mapped ${error.message} (${frames.length} frames)`;
-    };
-    Error.prepareStackTrace = installed;
-    const restore = cheapPromiseStacks();
-    const during = { promise: debuggablePromise(), user: sourcePosition() };
-    restore();
-    expect(during.promise).toBe("Error: promise stack");
-    expect(during.user).toMatch(/^mapped user stack \(\d+ frames\)$/);
-    expect(Error.prepareStackTrace).toBe(installed);
-    expect(debuggablePromise()).toMatch(/^mapped promise stack/);
-    expect(mapped).toEqual(["user stack", "promise stack"]);
-  });
-
-  it("captures stacks to Node's default depth while a resource registers, then restores the raised limit", () => {
-    const limit = Error.stackTraceLimit;
-    Error.prepareStackTrace = (error: Error, frames: NodeJS.CallSite[]) => `${error.message} (${frames.length} frames)`;
+  it("captures no frame for the SDK's promise stacks, then gives the program its own limit back", () => {
     // As TypeScript leaves it under ts-node.
     Error.stackTraceLimit = 100;
-    const deep = (n: number): string | undefined => (n === 0 ? sourcePosition() : deep(n - 1));
-    try {
-      const restore = cheapPromiseStacks();
-      const during = deep(30);
-      restore();
-      expect(during).toBe("user stack (10 frames)");
-      expect(Error.stackTraceLimit).toBe(100);
-      expect(deep(30)).toMatch(/^user stack \((3\d|[4-9]\d) frames\)$/);
-    } finally {
-      Error.stackTraceLimit = limit;
+    const restore = cheapPromiseStacks();
+    const during = new Error("promise stack").stack;
+    restore();
+    expect(during).toBe("Error: promise stack");
+    expect(Error.stackTraceLimit).toBe(100);
+    expect(new Error("after").stack).toMatch(FRAME);
+  });
+
+  it("leaves the source position the SDK records for the resource as it was: its own limit", () => {
+    // What the SDK's Resource constructor records as the resource's stack trace and source position,
+    // asked from a named function, as a program's frame (the SDK reads frames with a function name).
+    function program() {
+      return (pulumi.Resource as unknown as { callsites(): { file?: string }[] }).callsites();
     }
+    const restore = cheapPromiseStacks();
+    const callsites = program();
+    restore();
+    expect(callsites.some((frame) => frame.file?.endsWith("promise-stacks.test.ts"))).toBe(true);
   });
 
-  it("changes nothing without an installed formatter (a JavaScript program)", () => {
-    Object.defineProperty(Error, "prepareStackTrace", { value: undefined, writable: true, configurable: true });
-    const restore = cheapPromiseStacks();
-    expect(Error.prepareStackTrace).toBeUndefined();
-    expect(debuggablePromise()).toMatch(/^Error: promise stack\n\s+at debuggablePromise/);
-    restore();
-    expect(Error.prepareStackTrace).toBeUndefined();
+  it("an error the SDK's constructor throws carries the stack from the program's call", () => {
+    let thrown: unknown;
+    try {
+      new Monitor("api", { type: "http", url: "https://api.example.com/health", intervalSec: 60 }, { parent: "not a resource" as unknown as pulumi.Resource });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(String(thrown)).toMatch(/Resource parent is not a valid Resource/);
+    const stack = (thrown as Error).stack ?? "";
+    // The first frame is the program's line that called `new Monitor`, not this package's constructors.
+    expect(stack.split("\n")[1]).toMatch(/promise-stacks\.test\.ts/);
+    expect(stack).not.toMatch(/DynamicResource|new Monitor/);
+    expect(Error.stackTraceLimit).toBe(limit);
   });
 
-  it("leaves a formatter installed read-only as it is, without failing", () => {
-    const installed = (error: Error) => `mapped ${error.message}`;
-    Object.defineProperty(Error, "prepareStackTrace", { value: installed, writable: false, configurable: true });
+  it("a monitor registers with the program's limit given back", () => {
+    Error.stackTraceLimit = 100;
+    new Monitor("db", { type: "http", url: "https://db.example.com/health", intervalSec: 60 });
+    expect(Error.stackTraceLimit).toBe(100);
+  });
+
+  it("leaves a limit made read-only as it is, without failing", () => {
+    Object.defineProperty(Error, "stackTraceLimit", { value: 50, writable: false, configurable: true });
     const restore = cheapPromiseStacks();
-    expect(debuggablePromise()).toBe("mapped promise stack");
+    expect(Error.stackTraceLimit).toBe(50);
     restore();
-    expect(Error.prepareStackTrace).toBe(installed);
+    expect(Error.stackTraceLimit).toBe(50);
   });
 });
