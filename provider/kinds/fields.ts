@@ -102,15 +102,24 @@ export function secretProperties(table: FieldTable): string[] {
 }
 
 /**
- * Every output property (each row of the table, and `endpoint`), declared as `undefined`: the
- * resource class spreads its inputs over them, so that each output its type declares is an
+ * Every output property a resource declares: each row of the table, and `endpoint`. Each is an
  * `Output` on the object, also for an input left unset (it resolves to the value the service
- * stored). Pulumi sends no `undefined` input to the engine.
+ * stored): registered where the program gave the input, read from state on first use where not
+ * (resources/state-outputs.ts).
  */
-export function outputPlaceholders(table: FieldTable): Record<string, undefined> {
+export function outputNames(table: FieldTable): string[] {
   const all: FieldTable = { ...table, ...RESOURCE_FIELDS };
   const { adopt: _adopt, connection: _connection, ...outputs } = all;
-  return Object.fromEntries(Object.keys(outputs).map((p) => [p, undefined]));
+  return Object.keys(outputs);
+}
+
+/**
+ * Every output property declared as `undefined`, for a class to spread its inputs over so that
+ * the SDK registers each of them (as this package's resources did before they registered only
+ * their inputs). Pulumi sends no `undefined` input to the engine.
+ */
+export function outputPlaceholders(table: FieldTable): Record<string, undefined> {
+  return Object.fromEntries(outputNames(table).map((p) => [p, undefined]));
 }
 
 /** What every resource's outputs add: the endpoint, and the connection and adopt inputs as given. */

@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CHANNEL_FIELDS } from "../../api";
-import { outputPlaceholders, secretProperties } from "../kinds/fields";
+import { outputNames, secretProperties } from "../kinds/fields";
+import { declareStateOutputs } from "./state-outputs";
 import { secretInputs, withSecretOutputs } from "./options";
 import type { ArgsOf, OutputsOf } from "./types";
 import { identityInput } from "./identity-input";
@@ -81,8 +82,6 @@ export type ChannelArgs = Omit<ArgsOf<typeof CHANNEL_FIELDS>, "type" | "config">
 export type ChannelOutputs = OutputsOf<typeof CHANNEL_FIELDS>;
 
 const SECRETS = secretProperties(CHANNEL_FIELDS);
-/** Every declared output, registered for each resource (computed once per kind). */
-const OUTPUTS = outputPlaceholders(CHANNEL_FIELDS);
 
 // The outputs are declared by the interface merged into the class, derived from the table.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
@@ -92,7 +91,10 @@ export interface Channel extends ChannelOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Channel extends DynamicResource {
   constructor(name: string, args: ChannelArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...OUTPUTS, ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...identityInput("Channel", name, opts) };
+    const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...identityInput("Channel", name, opts) };
     super("Channel", name, props, withSecretOutputs(opts, SECRETS));
   }
 }
+
+// Each declared output the program did not give as an input: read from state on first use.
+declareStateOutputs(Channel, outputNames(CHANNEL_FIELDS));

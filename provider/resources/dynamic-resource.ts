@@ -5,6 +5,7 @@ import type { KindName } from "../kinds/registry";
 import { TIMEOUTS_INPUT } from "../client/deadline";
 import { REPLACE_ON_CHANGES_INPUT } from "../runtime/replace-on-changes";
 import { cheapPromiseStacks, withStack } from "./promise-stacks";
+import { recordSecretOutputs } from "./state-outputs";
 
 /** The providers a resource's `__provider` names: a kind's, or the stack identity's. */
 export type ProviderName = KindName | "StackIdentity";
@@ -44,5 +45,6 @@ export abstract class DynamicResource extends CustomResource {
     } finally {
       restoreStacks();
     }
+    recordSecretOutputs(this, options.additionalSecretOutputs);
   }
 }

@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { MAINTENANCE_WINDOW_FIELDS } from "../../api";
-import { outputPlaceholders, secretProperties } from "../kinds/fields";
+import { outputNames, secretProperties } from "../kinds/fields";
+import { declareStateOutputs } from "./state-outputs";
 import { secretInputs, withSecretOutputs } from "./options";
 import type { ArgsOf, OutputsOf } from "./types";
 import { identityInput } from "./identity-input";
@@ -13,8 +14,6 @@ export type MaintenanceWindowArgs = ArgsOf<typeof MAINTENANCE_WINDOW_FIELDS>;
 export type MaintenanceWindowOutputs = OutputsOf<typeof MAINTENANCE_WINDOW_FIELDS>;
 
 const SECRETS = secretProperties(MAINTENANCE_WINDOW_FIELDS);
-/** Every declared output, registered for each resource (computed once per kind). */
-const OUTPUTS = outputPlaceholders(MAINTENANCE_WINDOW_FIELDS);
 
 // The outputs are declared by the interface merged into the class, derived from the table.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
@@ -28,10 +27,12 @@ export interface MaintenanceWindow extends MaintenanceWindowOutputs {}
 export class MaintenanceWindow extends DynamicResource {
   constructor(name: string, args: MaintenanceWindowArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {
-      ...OUTPUTS,
       ...secretInputs({ ...args, name: args.name ?? name }, SECRETS),
       ...identityInput("MaintenanceWindow", name, opts),
     };
     super("MaintenanceWindow", name, props, withSecretOutputs(opts, SECRETS));
   }
 }
+
+// Each declared output the program did not give as an input: read from state on first use.
+declareStateOutputs(MaintenanceWindow, outputNames(MAINTENANCE_WINDOW_FIELDS));

@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { MONITOR_FIELDS } from "../../api";
-import { outputPlaceholders, secretProperties } from "../kinds/fields";
+import { outputNames, secretProperties } from "../kinds/fields";
+import { declareStateOutputs } from "./state-outputs";
 import { secretInputs, withSecretOutputs } from "./options";
 import type { ArgsOf, OutputsOf } from "./types";
 import { identityInput } from "./identity-input";
@@ -23,8 +24,6 @@ export type MonitorArgs = ArgsOf<typeof MONITOR_FIELDS> & {
 export type MonitorOutputs = OutputsOf<typeof MONITOR_FIELDS>;
 
 const SECRETS = secretProperties(MONITOR_FIELDS);
-/** Every declared output, registered for each resource (computed once per kind). */
-const OUTPUTS = outputPlaceholders(MONITOR_FIELDS);
 
 // The outputs are declared by the interface merged into the class, derived from the table.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
@@ -37,7 +36,6 @@ export class Monitor extends DynamicResource {
     const { expectFailing, ...fields } = args;
     const dryRun: DryRunInput = { resource: name, ...(expectFailing ? { expectFailing: true } : {}) };
     const props = {
-      ...OUTPUTS,
       ...secretInputs({ ...fields, name: fields.name ?? name }, SECRETS),
       ...identityInput("Monitor", name, opts),
       [DRY_RUN_INPUT]: dryRun,
@@ -45,3 +43,6 @@ export class Monitor extends DynamicResource {
     super("Monitor", name, props, withSecretOutputs(opts, SECRETS));
   }
 }
+
+// Each declared output the program did not give as an input: read from state on first use.
+declareStateOutputs(Monitor, outputNames(MONITOR_FIELDS));

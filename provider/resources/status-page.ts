@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { STATUS_PAGE_FIELDS } from "../../api";
-import { outputPlaceholders, secretProperties } from "../kinds/fields";
+import { outputNames, secretProperties } from "../kinds/fields";
+import { declareStateOutputs } from "./state-outputs";
 import { secretInputs, withSecretOutputs } from "./options";
 import type { ArgsOf, OutputsOf } from "./types";
 import { identityInput } from "./identity-input";
@@ -13,8 +14,6 @@ export type StatusPageArgs = ArgsOf<typeof STATUS_PAGE_FIELDS>;
 export type StatusPageOutputs = OutputsOf<typeof STATUS_PAGE_FIELDS>;
 
 const SECRETS = secretProperties(STATUS_PAGE_FIELDS);
-/** Every declared output, registered for each resource (computed once per kind). */
-const OUTPUTS = outputPlaceholders(STATUS_PAGE_FIELDS);
 
 // The outputs are declared by the interface merged into the class, derived from the table.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
@@ -24,7 +23,10 @@ export interface StatusPage extends StatusPageOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class StatusPage extends DynamicResource {
   constructor(name: string, args: StatusPageArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...OUTPUTS, ...secretInputs(args, SECRETS), ...identityInput("StatusPage", name, opts) };
+    const props = { ...secretInputs(args, SECRETS), ...identityInput("StatusPage", name, opts) };
     super("StatusPage", name, props, withSecretOutputs(opts, SECRETS));
   }
 }
+
+// Each declared output the program did not give as an input: read from state on first use.
+declareStateOutputs(StatusPage, outputNames(STATUS_PAGE_FIELDS));
