@@ -38,7 +38,8 @@ export function declareStateOutputs(resourceClass: { prototype: object }, names:
 
 /** Records the names of the resource's secret outputs (its `additionalSecretOutputs`). */
 export function recordSecretOutputs(resource: object, names: readonly string[] | undefined): void {
-  Object.defineProperty(resource, SECRETS, { value: new Set(names ?? []), enumerable: false });
+  // The array the resource's options already hold (a few names): no copy for each resource.
+  Object.defineProperty(resource, SECRETS, { value: names ?? [], enumerable: false });
 }
 
 const STATE = Symbol("pulumi-uptime.state");
@@ -49,7 +50,7 @@ interface StateHolder {
   readonly urn: pulumi.Output<string>;
   [STATE]?: pulumi.Output<Record<string, unknown>>;
   [MADE]?: Map<string, pulumi.Output<unknown>>;
-  [SECRETS]?: Set<string>;
+  [SECRETS]?: readonly string[];
 }
 
 function stateOutput(resource: StateHolder, name: string): pulumi.Output<unknown> {
@@ -58,7 +59,7 @@ function stateOutput(resource: StateHolder, name: string): pulumi.Output<unknown
   if (!out) {
     const state = (resource[STATE] ??= resource.urn.apply(readState));
     out = state.apply((values) => output(values[name] === undefined && isDryRun() ? unknown : values[name]));
-    if (resource[SECRETS]?.has(name)) out = secret(out);
+    if (resource[SECRETS]?.includes(name)) out = secret(out);
     made.set(name, out);
   }
   return out;
