@@ -22,7 +22,7 @@ const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
                       (env UPTIME_DEV_KEY: seeds a dev key; never pass a key on the command line)
   --metrics-key-file FILE (env UPTIME_METRICS_KEY_FILE): the key Prometheus sends to read /metrics
   uptime-server backup  --db uptime.db --to FILE    (online: while servers run; the key file is not copied)
-  uptime-server restore --from FILE --db uptime.db [--secret-key-file FILE]   (stop the server first)
+  uptime-server restore --from FILE --db uptime.db [--secret-key-file FILE]   (refused while a server has the database open)
   uptime-server keys create --db uptime.db --account NAME [--name LABEL] [--monitor-limit N]
                             [--scope manage|agent --location NAME]   (agent: the agent API only, for one location)
   uptime-server agent --server URL --location NAME [--key-file FILE] [--allow-private-targets]

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -15,6 +15,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cli = (...args: string[]) => run(process.execPath, ["dist/server/cli.js", ...args], { cwd: REPO_ROOT });
 
 const count = (s: TestServer, table: string) => (s.app.store.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+const monitorIds = (s: TestServer) => (s.app.store.db.prepare("SELECT id FROM monitors ORDER BY id").all() as { id: string }[]).map((r) => r.id);
 
 /** Monitors with a sealed header and a channel each, until `stop()`: the write load. */
 function writeLoad(s: TestServer) {
@@ -92,5 +94,59 @@ describe("uptime-server backup and restore", () => {
     await cli("keys", "rotate-secret", "--db", join(dir, "other.db"));
     await expect(cli("restore", "--from", backupFile, "--db", target, "--secret-key-file", join(dir, "other.db.key"))).rejects.toThrow(/cannot be restored with the key file/);
     expect(existsSync(target)).toBe(false);
+  });
+
+  it("refuses to restore over a database a running server holds, under write load, and loses no answered write", async () => {
+    const db = join(dir, "held.db");
+    const key = newKey();
+    const live = await startServer({ db, devKey: key, rateLimit: 1_000_000 });
+    let answered: string[] = [];
+    const backupFile = join(dir, "held-backup.db");
+    try {
+      const stop = writeLoad(live);
+      await new Promise((r) => setTimeout(r, 300));
+      await cli("backup", "--db", db, "--to", backupFile);
+      const refused = await cli("restore", "--from", backupFile, "--db", db).then(
+        () => "",
+        (e: Error & { stderr: string }) => e.stderr,
+      );
+      expect(refused).toMatch(/held\.db is open in another process \(a running uptime-server\?\).*Stop every server of this database first.*uptime-server backup/s);
+      // The server goes on answering and writing to the same file after the refusal.
+      await new Promise((r) => setTimeout(r, 300));
+      await stop();
+      const created = await live.call("POST", "/api/v1/monitors", { name: "after-refusal", type: "http", url: "https://example.com/", interval_sec: 60 });
+      expect(created.status).toBe(201);
+      answered = monitorIds(live);
+      expect(answered).toContain(created.body.data.id);
+    } finally {
+      await live.close();
+    }
+    // Every write the server answered is in the file after a restart.
+    const again = await startServer({ db, devKey: key, rateLimit: 1_000_000 });
+    try {
+      expect(monitorIds(again)).toEqual(answered);
+      expect((await again.call("GET", `/api/v1/monitors/${answered.at(-1)}`)).status).toBe(200);
+    } finally {
+      await again.close();
+    }
+    // Stopped, the same restore goes through.
+    const { stderr } = await cli("restore", "--from", backupFile, "--db", db);
+    expect(stderr).toMatch(/Restored \d+ monitors/);
+  });
+
+  it("leaves one file behind a backup, and names a missing folder", async () => {
+    const db = join(dir, "tidy.db");
+    const s = await startServer({ db });
+    try {
+      await s.call("POST", "/api/v1/monitors", { name: "m", type: "http", url: "https://example.com/", interval_sec: 60 });
+      const folder = mkdtempSync(join(dir, "tidy-"));
+      await cli("backup", "--db", db, "--to", join(folder, "b.db"));
+      expect(readdirSync(folder)).toEqual(["b.db"]);
+      const missing = join(dir, "no-such-folder", "b.db");
+      await expect(cli("backup", "--db", db, "--to", missing)).rejects.toThrow(/--to .*no-such-folder\/b\.db: the folder .*no-such-folder does not exist/);
+      await expect(cli("restore", "--from", join(folder, "b.db"), "--db", missing)).rejects.toThrow(/--db .*: the folder .*no-such-folder does not exist/);
+    } finally {
+      await s.close();
+    }
   });
 });
