@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 // From its module, not the package root: the root loads the Automation API too.
 import { getProject, getStack } from "@pulumi/pulumi/metadata";
+import * as runtimeState from "@pulumi/pulumi/runtime/state";
 import { DynamicResource } from "./dynamic-resource";
 
 /** The resource's name: one per stack. */
@@ -25,14 +26,29 @@ class StackIdentity extends DynamicResource {
   }
 }
 
-// Shared through the process, not the module: a program with two copies of this package (two
-// versions in node_modules) still registers the resource once.
-const SLOT = Symbol.for("pulumi-uptime.stack-identity");
-type Slot = { [SLOT]?: pulumi.Output<string> };
+/**
+ * One identity per run of a program, never per process: the SDK's run store is the object each
+ * run of a program has to itself (an Automation API service runs `up`, `preview` and `destroy` of
+ * several stacks in one process, each in a store of its own; a CLI run has the one global store).
+ * The map lives on `globalThis`, not in this module, so that a program with two copies of this
+ * package (two versions in node_modules) still registers the resource once per run; the SDK
+ * shares its store between its copies the same way.
+ */
+const SLOT = Symbol.for("pulumi-uptime.stack-identities");
+// The SDK marks `getStore` internal (absent from its typings), yet it is how its own runtime finds
+// the current run; nothing public names a run. Drop the cast if the SDK makes it public.
+const runStore = (runtimeState as unknown as { getStore(): object }).getStore;
+type Slot = { [SLOT]?: WeakMap<object, pulumi.Output<string>> };
 
-/** The stack instance; the first call registers the `StackIdentity` resource. */
+/** The stack instance of the running program; its first call in a run registers the `StackIdentity` resource. */
 export function stackInstance(): pulumi.Output<string> {
   const slot = globalThis as Slot;
-  slot[SLOT] ??= new StackIdentity().instance;
-  return slot[SLOT];
+  const identities = (slot[SLOT] ??= new WeakMap());
+  const run = runStore();
+  let instance = identities.get(run);
+  if (!instance) {
+    instance = new StackIdentity().instance;
+    identities.set(run, instance);
+  }
+  return instance;
 }
