@@ -18,6 +18,11 @@ export const LeaseRequestSchema = z.strictObject({
   max: z.int("must be a whole number").min(1, "must be between 1 and 1000").max(1000, "must be between 1 and 1000").default(100),
   /** With nothing due, wait up to this long (ms) for a check to fall due before answering. */
   wait_ms: z.int("must be a whole number").min(0, "must be between 0 and 30000").max(30_000, "must be between 0 and 30000").default(0),
+  /**
+   * The agent's outbound policy: whether it may reach private addresses (`--allow-private-targets`).
+   * The server judges the targets of its location's monitors by it. Absent: not told (older agents).
+   */
+  allow_private_targets: z.boolean().optional(),
 });
 
 /** One leased check: the monitor as it is now, when it was due, and until when the lease holds. */

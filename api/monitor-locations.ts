@@ -97,8 +97,16 @@ export const LocationSchema = z
     name: z.string(),
     /** Whether the server's built-in checker runs this location. */
     builtin: z.boolean(),
+    /** Whether monitors without `locations` are checked here: the server's own location (`--location`). */
+    default: z.boolean(),
     /** Whether a live checker (the built-in one, or an agent in contact lately) serves it now. */
     live: z.boolean(),
+    /**
+     * Whether the location's checkers may reach private addresses: the server's
+     * `--allow-private-targets` for the built-in checker, what its agents report for an agent
+     * location; null while no agent of it has reported. Monitors' targets are judged by it.
+     */
+    allow_private_targets: z.boolean().nullable(),
     /** Agents that served it, by their last contact (newest first). */
     agents: z.array(
       z.object({
@@ -107,6 +115,8 @@ export const LocationSchema = z
         first_seen_at: z.iso.datetime(),
         last_contact_at: z.iso.datetime(),
         live: z.boolean(),
+        /** Whether this agent may reach private addresses; null before it reported. */
+        allow_private_targets: z.boolean().nullable(),
       }).meta({ id: "LocationAgent" }),
     ),
   })

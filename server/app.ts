@@ -165,7 +165,7 @@ const monitoring = fp(
       },
     );
     store.location = settings.location;
-    const locations = new Locations(store, settings.location, settings.checker, settings.agentLiveMs);
+    const locations = new Locations(store, settings.location, settings.checker, settings.agentLiveMs, settings.allowPrivateTargets);
     const observer = {
       lag: (ms: number) => metrics.schedulerLag.observe(ms / 1000),
       checked: (type: string, up: boolean, ms: number, location = settings.location) => {

@@ -1,8 +1,9 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP } from "node:net";
-import ipaddr from "ipaddr.js";
 import { Agent, buildConnector } from "undici";
-import { TARGET_CONFIG_KEYS } from "../api";
+import { hostRefusal, nameRefusal, refusal, TARGET_CONFIG_KEYS, targetProblem } from "../api";
+
+export { hostRefusal, refusal, targetProblem } from "../api";
 
 /**
  * The outbound policy: every connection the server makes (probes, each redirect hop, webhook and
@@ -10,81 +11,6 @@ import { TARGET_CONFIG_KEYS } from "../api";
  * With private targets allowed (tests, on-premises), everything but link-local (where cloud
  * metadata lives), unspecified, multicast and broadcast addresses is reachable.
  */
-
-/** Refused even with private targets allowed. */
-const NEVER = new Set(["linkLocal", "unspecified", "multicast", "broadcast"]);
-/** IPv6 prefixes that embed an IPv4 address in their last 32 bits (NAT64, IPv4-compatible). */
-const EMBEDS_V4_LOW = [ipaddr.parseCIDR("64:ff9b::/96"), ipaddr.parseCIDR("64:ff9b:1::/48"), ipaddr.parseCIDR("::/96")];
-/** 6to4 embeds the IPv4 address in bits 16 to 48. */
-const SIX_TO_FOUR = ipaddr.parseCIDR("2002::/16");
-/** Blocks ipaddr.js calls unicast that no public host lives in: the rest of ::/8. */
-const V6_UNASSIGNED = ipaddr.parseCIDR("::/8");
-/** Names that are metadata services wherever they resolve: refused always. */
-const METADATA_NAMES = new Set(["metadata.google.internal", "metadata", "instance-data", "instance-data.ec2.internal"]);
-/** Suffixes of names that only mean something on a private network. */
-const LOCAL_SUFFIXES = [".localhost", ".internal", ".local", ".localdomain", ".home.arpa", ".lan", ".intranet", ".corp"];
-const ALLOW_HINT = "; start the server with --allow-private-targets to reach it";
-
-/** The IPv4 address embedded in a NAT64, IPv4-compatible or 6to4 IPv6 address, if any. */
-function embeddedV4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
-  const bytes = address.toByteArray();
-  if (EMBEDS_V4_LOW.some((cidr) => address.match(cidr))) {
-    return new ipaddr.IPv4(bytes.slice(12, 16));
-  }
-  if (address.match(SIX_TO_FOUR)) return new ipaddr.IPv4(bytes.slice(2, 6));
-  return undefined;
-}
-
-/** Why `address` (an IP literal) may not be reached, or undefined when it may. */
-export function refusal(address: string, allowPrivate: boolean): string | undefined {
-  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  const ip = ipaddr.process(address);
-  const range = ip.range();
-  // `::` and `::1` sit inside the IPv4-compatible block but are themselves, not 0.0.0.x.
-  const plain = range === "loopback" || range === "unspecified";
-  const inner = ip.kind() === "ipv6" && !plain ? embeddedV4(ip as ipaddr.IPv6) : undefined;
-  const never = NEVER.has(range) ? range : inner && NEVER.has(inner.range()) ? inner.range() : undefined;
-  if (never) return `${address} is a ${never} address, which is never reached`;
-  if (allowPrivate) return undefined;
-  if (range !== "unicast") return `${address} is not a global unicast address (${range})${ALLOW_HINT}`;
-  if (ip.kind() === "ipv6" && ((ip as ipaddr.IPv6).match(V6_UNASSIGNED) || inner)) {
-    return `${address} is not a global unicast address (reserved)${ALLOW_HINT}`;
-  }
-  return undefined;
-}
-
-/** Why a host name (not an IP literal) may not be reached, or undefined when it may. */
-function nameRefusal(name: string, allowPrivate: boolean): string | undefined {
-  const host = name.toLowerCase().replace(/\.$/, "");
-  if (METADATA_NAMES.has(host)) return `${host} is a cloud metadata host, which is never reached`;
-  if (allowPrivate) return undefined;
-  if (host === "localhost" || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) {
-    return `${host} is a local name${ALLOW_HINT}`;
-  }
-  if (!host.includes(".")) return `${host} is a single-label (local) name${ALLOW_HINT}`;
-  return undefined;
-}
-
-/** Why a host (name or IP literal, IPv6 with or without brackets) may not be reached. */
-export function hostRefusal(hostname: string, allowPrivate: boolean): string | undefined {
-  const host = hostname.replace(/^\[|\]$/g, "");
-  return isIP(host) ? refusal(host, allowPrivate) : nameRefusal(host, allowPrivate);
-}
-
-/**
- * Why a target URL may not be used, or undefined when it may: the check at create and PATCH time
- * (IP literals and local names). Names that resolve to refused addresses are caught at connect time.
- */
-export function targetProblem(url: string, allowPrivate: boolean): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return "must be a valid URL";
-  }
-  const why = hostRefusal(parsed.hostname, allowPrivate);
-  return why ? `must not point at a private, loopback or metadata host: ${why}` : undefined;
-}
 
 /** An error with a stable code for refused destinations. */
 export class TargetRefusedError extends Error {

@@ -11,6 +11,7 @@ import { prefetched } from "../client/bulk-read";
 import { write } from "../client/batch";
 import { hasCode } from "../client/errors";
 import { hasExtensions } from "../client/extensions";
+import { targetRefusal } from "../client/location-policies";
 import { explainFailure } from "../client/failure";
 import { findByMark, identityOf, markedCreate, markTaken, resourceName } from "./marks";
 import { markOf } from "./identity";
@@ -104,9 +105,30 @@ export async function check(name: KindName, olds: Props, news: Props): Promise<p
   const known = new KnownInputs(Object.fromEntries(Object.entries(news).filter(([k]) => !k.startsWith("__"))));
   failures.push(...known.judge(kind.validate(known.props, known.complete)));
   failures.push(...undeclaredSecrets(olds, news));
+  if (name === "Monitor" && failures.length === 0) failures.push(...(await targetFailures(news)));
   // A monitor whose connection is unknown yet is skipped there, like any other unknown input.
   if (name === "Monitor") failures.push(...(await testCheck(kind, olds, news, { connection: stackConfig, testChecks }, failures.length === 0)));
   return { inputs: news, failures };
+}
+
+/**
+ * The server's rule for a monitor's target, judged by the outbound policy of each of its
+ * locations, checked at preview as the server checks it at create (a private-network agent may
+ * watch a private name the server itself may not reach). Skipped while an input it needs is
+ * unknown, for monitors that open no connection, and when the server cannot be asked: the create
+ * then says the same thing.
+ */
+async function targetFailures(news: Props): Promise<Failure[]> {
+  const { url, type, locations } = news;
+  if (typeof url !== "string" || isUnknown(url) || isUnknown(type) || type === "heartbeat" || type === "dns" || isUnknown(locations) || isUnknown(news.connection)) return [];
+  if (Array.isArray(locations) && locations.some(isUnknown)) return [];
+  try {
+    const client = clientFor(resolveConnection(news.connection as PartialConnection | undefined, stackConfig));
+    const why = await targetRefusal(client, url, Array.isArray(locations) ? (locations as string[]) : null);
+    return why ? [{ property: "url", reason: why }] : [];
+  } catch {
+    return [];
+  }
 }
 
 export async function diff(name: KindName, id: string, olds: Props, news: Props): Promise<PropertyDiffResult> {

@@ -33,6 +33,8 @@ export class AgentClient {
     private readonly key: string,
     readonly agentId: string,
     socketPath?: string,
+    /** The agent's outbound policy, told to the server with every lease request. */
+    private readonly allowPrivateTargets = false,
   ) {
     this.base = new URL(server);
     this.dispatcher = new Agent({ keepAliveTimeout: 60_000, connect: socketPath ? { socketPath } : undefined });
@@ -40,7 +42,7 @@ export class AgentClient {
 
   /** Leases up to `max` checks; the server waits up to `waitMs` when none is due. */
   lease(max: number, waitMs: number): Promise<Leases> {
-    return this.post<Leases>("/api/v1/agent/leases", { agent_id: this.agentId, max, wait_ms: waitMs }, waitMs + 15_000);
+    return this.post<Leases>("/api/v1/agent/leases", { agent_id: this.agentId, max, wait_ms: waitMs, allow_private_targets: this.allowPrivateTargets }, waitMs + 15_000);
   }
 
   /** Posts results; the server answers each (recorded, duplicate or refused). */

@@ -55,7 +55,7 @@ export class CheckerAgent {
 
   constructor(private readonly options: AgentOptions) {
     const id = options.agentId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
-    this.client = new AgentClient(options.server, options.key, id, options.socketPath);
+    this.client = new AgentClient(options.server, options.key, id, options.socketPath, options.allowPrivateTargets);
     this.outbound = outboundAgent(options.allowPrivateTargets);
     const follow = this.outbound.compose(interceptors.redirect({ maxRedirections: 5 }));
     this.runner = new CheckRunner(undefined, { follow, direct: this.outbound, allowPrivate: options.allowPrivateTargets });

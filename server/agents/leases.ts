@@ -94,12 +94,12 @@ export class LeaseService {
    * one. `hungUp` aborts when the agent's connection closed: a dead agent's waiting request must
    * take nothing, or the checks it takes (an expired lease among them) wait out another lease.
    */
-  async lease(principal: Principal, agentId: string, max: number, waitMs: number, hungUp?: AbortSignal): Promise<Leases> {
+  async lease(principal: Principal, agentId: string, max: number, waitMs: number, hungUp?: AbortSignal, allowPrivate?: boolean): Promise<Leases> {
     const location = principal.location as string;
     const deadline = Date.now() + waitMs;
     for (;;) {
       const gone = this.stopped || hungUp?.aborted === true;
-      if (!gone) this.locations.touch(agentId, principal);
+      if (!gone) this.locations.touch(agentId, principal, Date.now(), allowPrivate);
       const queue = this.queues.get(queueId(principal.accountId, location));
       const now = Date.now();
       // Dry runs first: someone is waiting for each.

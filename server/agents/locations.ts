@@ -1,4 +1,4 @@
-import { type Location, locationsOf } from "../../api";
+import { type Location, type LocationPolicy, locationsOf } from "../../api";
 import type { Store } from "../store";
 import type { Principal } from "../store/keys";
 import type { HealthPolicy } from "../store/streaks";
@@ -13,7 +13,7 @@ const TOUCH_WRITE_MS = 5_000;
  */
 export class Locations {
   /** agent id → last contact (ms) and the last time it was written to the database. */
-  private readonly seen = new Map<string, { accountId: string; location: string; at: number; written: number }>();
+  private readonly seen = new Map<string, { accountId: string; location: string; at: number; written: number; allowPrivate?: boolean }>();
 
   constructor(
     private readonly store: Store,
@@ -23,6 +23,8 @@ export class Locations {
     readonly builtinRuns: boolean,
     /** How long after its last contact an agent still serves its location. */
     readonly liveMs: number,
+    /** The built-in checker's outbound policy (`--allow-private-targets`). */
+    readonly builtinAllowsPrivate = false,
   ) {}
 
   /** Locations a monitor of the account may name: the built-in one and its agent keys'. */
@@ -30,13 +32,43 @@ export class Locations {
     return [...new Set([this.builtin, ...this.store.keys.agentLocations(accountId)])].sort();
   }
 
-  /** Notes an agent's contact (a lease request or a result). */
-  touch(agentId: string, principal: Principal, now = Date.now()): void {
+  /** Notes an agent's contact (a lease request or a result), with its outbound policy when it told. */
+  touch(agentId: string, principal: Principal, now = Date.now(), allowPrivate?: boolean): void {
     const location = principal.location as string;
     const prev = this.seen.get(agentId);
-    const written = prev && prev.location === location && now - prev.written < TOUCH_WRITE_MS ? prev.written : now;
-    if (written === now) this.store.agents.touch(agentId, principal.accountId, principal.keyId, location, now);
-    this.seen.set(agentId, { accountId: principal.accountId, location, at: now, written });
+    const policy = allowPrivate ?? prev?.allowPrivate;
+    const unchanged = prev && prev.location === location && prev.allowPrivate === policy;
+    const written = unchanged && now - prev.written < TOUCH_WRITE_MS ? prev.written : now;
+    if (written === now) this.store.agents.touch(agentId, principal.accountId, principal.keyId, location, now, policy);
+    this.seen.set(agentId, { accountId: principal.accountId, location, at: now, written, allowPrivate: policy });
+  }
+
+  /**
+   * Whether the checkers of `location` may reach private addresses: the built-in checker's policy
+   * for its location, and that of every live agent of the location (any of them may take a check);
+   * with none live, the one heard from last. Undefined while no agent of it has told: its agents
+   * then apply their own policy when they probe.
+   */
+  allowsPrivate(accountId: string, location: string, now = Date.now()): boolean | undefined {
+    // The built-in location is judged by the server's policy even while its checker is off: it may be turned on.
+    const policies: boolean[] = location === this.builtin ? [this.builtinAllowsPrivate] : [];
+    const live = [...this.seen.values()].filter((a) => a.accountId === accountId && a.location === location && now - a.at < this.liveMs);
+    if (live.length > 0) {
+      for (const a of live) if (a.allowPrivate !== undefined) policies.push(a.allowPrivate);
+    } else {
+      const last = this.store.agents.list(accountId).find((a) => a.location === location && a.allow_private_targets !== null);
+      if (last) policies.push(last.allow_private_targets === 1);
+    }
+    return policies.length === 0 ? undefined : policies.every(Boolean);
+  }
+
+  /** The outbound policies of `names` (locations of the account), as the target rules take them. */
+  policies(accountId: string, names: readonly string[], now = Date.now()): LocationPolicy[] {
+    return names.map((name) => ({
+      name,
+      builtin: name === this.builtin,
+      allow_private_targets: this.allowsPrivate(accountId, name, now) ?? null,
+    }));
   }
 
   /** Locations of the account a live checker serves now. */
@@ -71,9 +103,11 @@ export class Locations {
         .filter((a) => a.location === name)
         .map((a) => {
           const at = Math.max(a.last_seen_at, this.seen.get(a.id)?.at ?? 0);
-          return { id: a.id, first_seen_at: iso(a.first_seen_at), last_contact_at: iso(at), live: now - at < this.liveMs };
+          const said = this.seen.get(a.id)?.allowPrivate ?? (a.allow_private_targets === null ? undefined : a.allow_private_targets === 1);
+          return { id: a.id, first_seen_at: iso(a.first_seen_at), last_contact_at: iso(at), live: now - at < this.liveMs, allow_private_targets: said ?? null };
         });
-      return { name, builtin: name === this.builtin && this.builtinRuns, live: live.has(name), agents: own };
+      const builtin = name === this.builtin && this.builtinRuns;
+      return { name, builtin, default: name === this.builtin, live: live.has(name), allow_private_targets: this.allowsPrivate(accountId, name, now) ?? null, agents: own };
     });
   }
 }

@@ -9,12 +9,11 @@ import {
   READ_ONLY_FIELDS,
   type Stats,
   toMonitorSpec,
-  type UpdateMonitor, alertingViolations, locationsOf } from "../../api";
+  type UpdateMonitor, alertingViolations, locationsOf, locationsTargetProblem } from "../../api";
 import type { Locations } from "../agents/locations";
 import type { Checker } from "../checker/checker";
 import type { ServerOptions } from "../config";
 import { ApiError, notFound, validationFailed } from "../errors";
-import { targetProblem } from "../outbound";
 import type { Store } from "../store";
 import type { Principal } from "../store/keys";
 import { assertExternalIdFree } from "./external-ids";
@@ -127,7 +126,7 @@ export class MonitorService {
     const details: ErrorDetail[] = monitorRuleViolations(spec, this.options.minIntervalSec);
     // A heartbeat has no URL; a DNS monitor's URL names a record to resolve, not a host to connect to.
     const outbound = spec.url !== null && spec.type !== "dns" && !details.some((d) => d.field === "url");
-    const target = outbound ? targetProblem(spec.url as string, this.options.allowPrivateTargets) : undefined;
+    const target = outbound ? locationsTargetProblem(spec.url as string, this.locations.policies(accountId, locationsOf(spec, this.locations.builtin))) : undefined;
     if (target) details.push({ field: "url", message: target });
     const existing = this.store.monitors.existingChannels(accountId, spec.channel_ids);
     spec.channel_ids.forEach((id, i) => {

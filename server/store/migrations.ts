@@ -240,4 +240,9 @@ export const MIGRATIONS: readonly string[] = [
   -- JSON array: the locations down when the incident opened.
   ALTER TABLE incidents ADD COLUMN locations TEXT;
   `,
+  // Version 8: each agent's outbound policy, as it reports it with its lease requests (null: not
+  // reported yet), so that a monitor's target is judged by the places that will probe it.
+  `
+  ALTER TABLE agents ADD COLUMN allow_private_targets INTEGER;
+  `,
 ];
