@@ -2,6 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 // From its module, not the package root: the root loads the Automation API too.
 import { getProject, getStack } from "@pulumi/pulumi/metadata";
 import { DynamicResource } from "./dynamic-resource";
+import { typeToken } from "./type-token";
 
 /** The resource's name: one per stack. */
 export const STACK_IDENTITY_NAME = "pulumi-uptime-stack";
@@ -20,7 +21,7 @@ class StackIdentity extends DynamicResource {
   constructor() {
     // The URN goes to the provider only for its message when checkpoints are skipped (see
     // runtime/stack-identity.ts): a dynamic provider's create is not told its resource's URN.
-    const urn = `urn:pulumi:${getStack()}::${getProject()}::pulumi-nodejs:dynamic/uptime:StackIdentity::${STACK_IDENTITY_NAME}`;
+    const urn = `urn:pulumi:${getStack()}::${getProject()}::${typeToken("StackIdentity")}::${STACK_IDENTITY_NAME}`;
     super("StackIdentity", STACK_IDENTITY_NAME, { instance: undefined, stackUrn: urn }, {});
   }
 }
