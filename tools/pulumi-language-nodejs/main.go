@@ -213,6 +213,9 @@ func (h *nodeHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumir
 	args = append(append(args, info.EntryPoint), req.Args...)
 
 	config, err := json.Marshal(req.Config)
+	if req.Config == nil {
+		config = []byte("{}") // the SDK reads an object, never null
+	}
 	if err != nil {
 		return nil, err
 	}
