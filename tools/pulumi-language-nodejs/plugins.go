@@ -31,8 +31,8 @@ type packageJSON struct {
 // (`"pulumi": { "resource": true }` in their package.json), so the engine can load or install them.
 func (h *nodeHost) GetRequiredPackages(_ context.Context, req *pulumirpc.GetRequiredPackagesRequest) (*pulumirpc.GetRequiredPackagesResponse, error) {
 	var found []*pulumirpc.PackageDependency
-	err := scanModules(filepath.Join(req.Info.ProgramDirectory, "node_modules"), map[string]bool{}, &found)
-	return &pulumirpc.GetRequiredPackagesResponse{Packages: found}, err
+	scanModules(filepath.Join(req.Info.ProgramDirectory, "node_modules"), map[string]bool{}, &found)
+	return &pulumirpc.GetRequiredPackagesResponse{Packages: found}, nil
 }
 
 // GetRequiredPlugins is the older form of GetRequiredPackages, for engines that still call it.
@@ -50,42 +50,41 @@ func (h *nodeHost) GetRequiredPlugins(ctx context.Context, req *pulumirpc.GetReq
 
 // scanModules visits each package in a node_modules folder (scoped ones, nested node_modules and
 // symlinked folders too, each real folder once) and collects the ones that name a resource plugin.
-func scanModules(modules string, seen map[string]bool, found *[]*pulumirpc.PackageDependency) error {
+// A package.json it cannot use is skipped with a warning: one odd package must not stop a run.
+func scanModules(modules string, seen map[string]bool, found *[]*pulumirpc.PackageDependency) {
 	real, err := filepath.EvalSymlinks(modules)
 	if err != nil || seen[real] {
-		return nil // no node_modules here, or already visited
+		return // no node_modules here, or already visited
 	}
 	seen[real] = true
 	entries, err := os.ReadDir(real)
 	if err != nil {
-		return fmt.Errorf("reading %s: %w", modules, err)
+		fmt.Fprintf(os.Stderr, "warning: skipping %s: %v\n", modules, err)
+		return
 	}
 	for _, entry := range entries {
 		dir := filepath.Join(real, entry.Name())
 		if strings.HasPrefix(entry.Name(), "@") {
-			if err := scanModules(dir, seen, found); err != nil {
-				return err
-			}
+			scanModules(dir, seen, found)
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+		manifest := filepath.Join(dir, "package.json")
+		data, err := os.ReadFile(manifest)
 		if err != nil {
 			continue // not a package (.bin, .package-lock.json)
 		}
 		var pkg packageJSON
-		if err := json.Unmarshal(data, &pkg); err != nil {
-			return fmt.Errorf("%s: %w", filepath.Join(dir, "package.json"), err)
+		dep, err := (*pulumirpc.PackageDependency)(nil), json.Unmarshal(data, &pkg)
+		if err == nil {
+			dep, err = pluginOf(pkg)
 		}
-		if dep, err := pluginOf(pkg); err != nil {
-			return fmt.Errorf("%s: %w", filepath.Join(dir, "package.json"), err)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "warning: skipping %s: %v\n", manifest, err)
 		} else if dep != nil {
 			*found = append(*found, dep)
 		}
-		if err := scanModules(filepath.Join(dir, "node_modules"), seen, found); err != nil {
-			return err
-		}
+		scanModules(filepath.Join(dir, "node_modules"), seen, found)
 	}
-	return nil
 }
 
 // pluginOf is the resource plugin a package names, if any: `pulumi.name` (or the name of an
