@@ -8,7 +8,7 @@
 // language host (tools/pulumi-language-go) in an entry of its own.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -89,6 +89,10 @@ function cacheDir(version) {
   for (const mod of ["pulumi-cli", "pulumi-language-nodejs"]) {
     for (const file of ["go.mod", "go.sum"]) hash.update(readFileSync(join(TOOLS, mod, file)));
   }
+  // The Node language host is this project's own source (tools/pulumi-language-nodejs/*.go).
+  for (const file of readdirSync(join(TOOLS, "pulumi-language-nodejs")).filter((f) => f.endsWith(".go")).sort()) {
+    hash.update(`pulumi-language-nodejs/${file}\0`).update(readFileSync(join(TOOLS, "pulumi-language-nodejs", file)));
+  }
   return join(cacheBase(), "pulumi-cli", `v${version}-${hash.digest("hex").slice(0, 12)}`);
 }
 
@@ -121,11 +125,7 @@ function build(dir, version) {
     "-ldflags",
     `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`,
   ]);
-  goBuild(
-    "pulumi-language-nodejs",
-    "pulumi-language-nodejs",
-    "github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs",
-  );
+  goBuild("pulumi-language-nodejs", "pulumi-language-nodejs", ".");
   // The dynamic-provider plugin is a shell script shipped inside the @pulumi/pulumi package.
   const plugin = join(bin, "pulumi-resource-pulumi-nodejs");
   copyFileSync(join(ROOT, "node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"), plugin);

@@ -6,6 +6,7 @@ import { secretInputs, withSecretOutputs } from "./options";
 import type { ArgsOf, OutputsOf } from "./types";
 import { identityInput } from "./identity-input";
 import { DynamicResource } from "./dynamic-resource";
+import { hasTypeToken, typeToken } from "./type-token";
 
 /** Config of a webhook channel. */
 export interface WebhookConfig {
@@ -90,6 +91,17 @@ export interface Channel extends ChannelOutputs {}
 /** A notification channel: where a monitor's `monitor.down` and `monitor.up` events go. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Channel extends DynamicResource {
+  /**
+   * The type token of every Channel, `pulumi-nodejs:dynamic/uptime:Channel`: what the engine, the
+   * state and policy packs see, and what `validateResourceOfType(Channel, …)` of `@pulumi/policy` matches.
+   */
+  static readonly __pulumiType = typeToken("Channel");
+
+  /** Whether `obj` is a Channel: its `__pulumiType` is Channel's (also for an object from another copy of this package). */
+  static override isInstance(obj: unknown): obj is Channel {
+    return hasTypeToken(obj, Channel.__pulumiType);
+  }
+
   constructor(name: string, args: ChannelArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...identityInput("Channel", name, opts) };
     super("Channel", name, props, withSecretOutputs(opts, SECRETS));

@@ -6,6 +6,7 @@ import { TIMEOUTS_INPUT } from "../client/deadline";
 import { REPLACE_ON_CHANGES_INPUT } from "../runtime/replace-on-changes";
 import { cheapPromiseStacks, withStack } from "./promise-stacks";
 import { recordSecretOutputs } from "./state-outputs";
+import { typeToken } from "./type-token";
 
 /** The providers a resource's `__provider` names: a kind's, or the stack identity's. */
 export type ProviderName = KindName | "StackIdentity";
@@ -38,7 +39,7 @@ export abstract class DynamicResource extends CustomResource {
     const options = { ...opts, deleteBeforeReplace: opts.deleteBeforeReplace ?? true };
     try {
       const replaceOnChanges = opts.replaceOnChanges?.length ? { [REPLACE_ON_CHANGES_INPUT]: opts.replaceOnChanges } : {};
-      super(`pulumi-nodejs:dynamic/uptime:${kind}`, name, { ...props, ...timeouts, ...replaceOnChanges, __provider: providerSource(kind) }, options);
+      super(typeToken(kind), name, { ...props, ...timeouts, ...replaceOnChanges, __provider: providerSource(kind) }, options);
     } catch (err) {
       restoreStacks();
       throw withStack(err, new.target);

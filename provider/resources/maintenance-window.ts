@@ -6,6 +6,7 @@ import { secretInputs, withSecretOutputs } from "./options";
 import type { ArgsOf, OutputsOf } from "./types";
 import { identityInput } from "./identity-input";
 import { DynamicResource } from "./dynamic-resource";
+import { hasTypeToken, typeToken } from "./type-token";
 
 /** Inputs of a MaintenanceWindow, one per row of its field table. */
 export type MaintenanceWindowArgs = ArgsOf<typeof MAINTENANCE_WINDOW_FIELDS>;
@@ -25,6 +26,17 @@ export interface MaintenanceWindow extends MaintenanceWindowOutputs {}
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class MaintenanceWindow extends DynamicResource {
+  /**
+   * The type token of every MaintenanceWindow, `pulumi-nodejs:dynamic/uptime:MaintenanceWindow`: what the engine, the
+   * state and policy packs see, and what `validateResourceOfType(MaintenanceWindow, …)` of `@pulumi/policy` matches.
+   */
+  static readonly __pulumiType = typeToken("MaintenanceWindow");
+
+  /** Whether `obj` is a MaintenanceWindow: its `__pulumiType` is MaintenanceWindow's (also for an object from another copy of this package). */
+  static override isInstance(obj: unknown): obj is MaintenanceWindow {
+    return hasTypeToken(obj, MaintenanceWindow.__pulumiType);
+  }
+
   constructor(name: string, args: MaintenanceWindowArgs, opts?: pulumi.CustomResourceOptions) {
     const props = {
       ...secretInputs({ ...args, name: args.name ?? name }, SECRETS),

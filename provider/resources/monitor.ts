@@ -6,6 +6,7 @@ import { secretInputs, withSecretOutputs } from "./options";
 import type { ArgsOf, OutputsOf } from "./types";
 import { identityInput } from "./identity-input";
 import { DynamicResource } from "./dynamic-resource";
+import { hasTypeToken, typeToken } from "./type-token";
 import { DRY_RUN_INPUT, type DryRunInput } from "../runtime/dry-run-input";
 
 /**
@@ -32,6 +33,17 @@ export interface Monitor extends MonitorOutputs {}
 /** An uptime monitor: the service probes `url` every `intervalSec` seconds. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Monitor extends DynamicResource {
+  /**
+   * The type token of every Monitor, `pulumi-nodejs:dynamic/uptime:Monitor`: what the engine, the
+   * state and policy packs see, and what `validateResourceOfType(Monitor, …)` of `@pulumi/policy` matches.
+   */
+  static readonly __pulumiType = typeToken("Monitor");
+
+  /** Whether `obj` is a Monitor: its `__pulumiType` is Monitor's (also for an object from another copy of this package). */
+  static override isInstance(obj: unknown): obj is Monitor {
+    return hasTypeToken(obj, Monitor.__pulumiType);
+  }
+
   constructor(name: string, args: MonitorArgs, opts?: pulumi.CustomResourceOptions) {
     const { expectFailing, ...fields } = args;
     const dryRun: DryRunInput = { resource: name, ...(expectFailing ? { expectFailing: true } : {}) };

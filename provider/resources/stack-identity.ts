@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { getProject, getStack } from "@pulumi/pulumi/metadata";
 import * as runtimeState from "@pulumi/pulumi/runtime/state";
 import { DynamicResource } from "./dynamic-resource";
+import { typeToken } from "./type-token";
 
 /** The resource's name: one per stack. */
 export const STACK_IDENTITY_NAME = "pulumi-uptime-stack";
@@ -21,7 +22,7 @@ class StackIdentity extends DynamicResource {
   constructor() {
     // The URN goes to the provider only for its message when checkpoints are skipped (see
     // runtime/stack-identity.ts): a dynamic provider's create is not told its resource's URN.
-    const urn = `urn:pulumi:${getStack()}::${getProject()}::pulumi-nodejs:dynamic/uptime:StackIdentity::${STACK_IDENTITY_NAME}`;
+    const urn = `urn:pulumi:${getStack()}::${getProject()}::${typeToken("StackIdentity")}::${STACK_IDENTITY_NAME}`;
     super("StackIdentity", STACK_IDENTITY_NAME, { instance: undefined, stackUrn: urn }, {});
   }
 }

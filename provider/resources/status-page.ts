@@ -6,6 +6,7 @@ import { secretInputs, withSecretOutputs } from "./options";
 import type { ArgsOf, OutputsOf } from "./types";
 import { identityInput } from "./identity-input";
 import { DynamicResource } from "./dynamic-resource";
+import { hasTypeToken, typeToken } from "./type-token";
 
 /** Inputs of a StatusPage, one per row of the status page's field table. */
 export type StatusPageArgs = ArgsOf<typeof STATUS_PAGE_FIELDS>;
@@ -22,6 +23,17 @@ export interface StatusPage extends StatusPageOutputs {}
 /** A public status page listing monitors by name and health. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class StatusPage extends DynamicResource {
+  /**
+   * The type token of every StatusPage, `pulumi-nodejs:dynamic/uptime:StatusPage`: what the engine, the
+   * state and policy packs see, and what `validateResourceOfType(StatusPage, …)` of `@pulumi/policy` matches.
+   */
+  static readonly __pulumiType = typeToken("StatusPage");
+
+  /** Whether `obj` is a StatusPage: its `__pulumiType` is StatusPage's (also for an object from another copy of this package). */
+  static override isInstance(obj: unknown): obj is StatusPage {
+    return hasTypeToken(obj, StatusPage.__pulumiType);
+  }
+
   constructor(name: string, args: StatusPageArgs, opts?: pulumi.CustomResourceOptions) {
     const props = { ...secretInputs(args, SECRETS), ...identityInput("StatusPage", name, opts) };
     super("StatusPage", name, props, withSecretOutputs(opts, SECRETS));

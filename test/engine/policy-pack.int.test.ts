@@ -1,0 +1,64 @@
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { npmInstall, packPackage, sdkVersion } from "../../scripts/packed";
+import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
+import { startServer, type TestServer } from "../support/server";
+import { programCopy } from "./programs";
+
+// One message per rule of test/engine/policy-packs/uptime-rules, each from a policy typed on a
+// different resource class (validateResourceOfType).
+const VIOLATIONS = [
+  "intervalSec is 30: monitors check at most once a minute (60 or more).",
+  "channel name 'pager' must start with 'team-'.",
+  "status page slug 'public' must start with 'status-'.",
+  "maintenance window lasts 6 hours: four at most.",
+];
+
+describe("a CrossGuard policy pack typed on pulumi-uptime's classes (pulumi preview --policy-pack)", () => {
+  let s: TestServer;
+  let engine: OfflineEngine;
+  let stack: Stack;
+  let program: { workDir: string; remove: () => void };
+  let packDir: string;
+
+  beforeAll(async () => {
+    s = await startServer();
+    engine = await offlineEngine();
+    program = programCopy("test/engine/programs/policy-stack");
+    stack = await engine.stack(program.workDir);
+    await stack.setAllConfig({ "uptime:baseUrl": { value: s.url }, "uptime:apiKey": { value: s.key, secret: true } });
+    // The pack as its author has it: @pulumi/policy from the registry, pulumi-uptime from its tarball.
+    packDir = mkdtempSync(join(tmpdir(), "pulumi-uptime-policy-pack-"));
+    cpSync(join(__dirname, "policy-packs", "uptime-rules"), packDir, { recursive: true });
+    // The SDK the CLI was built for, as the pack's lock file would pin it.
+    npmInstall(packDir, [packPackage("provider", packDir), `@pulumi/pulumi@${sdkVersion()}`]);
+  }, 300_000);
+
+  afterAll(async () => {
+    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
+    engine?.dispose();
+    program?.remove();
+    if (packDir) rmSync(packDir, { recursive: true, force: true });
+    await s?.close();
+  });
+
+  it("fails the preview of a stack that breaks a rule of each class, naming every violation", async () => {
+    await stack.setConfig("violate", { value: "true" });
+    const failure = await stack.preview({ policyPacks: [packDir] }).then(
+      () => "the preview passed",
+      (err: Error) => err.message,
+    );
+    for (const message of VIOLATIONS) expect(failure).toContain(message);
+    expect(failure).toContain("mandatory");
+  });
+
+  it("passes the preview of a compliant stack", async () => {
+    await stack.setConfig("violate", { value: "false" });
+    const preview = await stack.preview({ policyPacks: [packDir] });
+    expect(preview.changeSummary).toEqual({ create: 6 });
+    for (const message of VIOLATIONS) expect(preview.stdout).not.toContain(message);
+  });
+});
