@@ -118,15 +118,17 @@ describe("checker agents and locations", () => {
   });
 
   it("judges per location: a location that cannot reach the target is down; the threshold decides; notifications name it", async () => {
-    // eu's outbound policy refuses loopback targets, us's allows them: eu fails, us passes.
-    agent(euKey, "eu", false);
-    agent(usKey, "us", true);
+    // eu's outbound policy refuses loopback targets, us's allows them: eu fails, us passes. The
+    // monitors come first: a location's policy is unknown until its agents report it, so the
+    // server takes them, and the agent applies its own policy when it probes.
     const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${receiver.url}/hook` } })).body.data;
     const both = { type: "http", url: target.url, interval_sec: 2, timeout_sec: 1, locations: ["eu", "us"], channel_ids: [channel.id] };
     const created = await s.call("POST", "/api/v1/monitors", { ...both, name: "two", failure_threshold: 2 });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const two = created.body.data;
     const one = (await s.call("POST", "/api/v1/monitors", { ...both, name: "one", failure_threshold: 1 })).body.data;
+    agent(euKey, "eu", false);
+    agent(usKey, "us", true);
     const stats = await eventually(async () => {
       const st = (await s.call("GET", `/api/v1/monitors/${two.id}/stats?days=1`)).body.data;
       const byLoc = Object.fromEntries(st.locations.map((l: { location: string }) => [l.location, l]));
