@@ -14,7 +14,7 @@ const schema = packageSchema(PLUGIN_KINDS, "0.0.0") as {
   types: Record<string, { properties?: Record<string, unknown>; enum?: { value: unknown }[] }>;
 };
 const page = (token: string, section: "resources" | "functions") =>
-  pages.get(`${section}/${(token.split(":")[2] as string).replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase()}.md`) as string;
+  pages.get(`reference/${section}/${(token.split(":")[2] as string).replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase()}.md`) as string;
 
 describe("the API docs in docs/", () => {
   it("are what `npm run docs` generates from the current schema and example programs", () => {
@@ -43,7 +43,7 @@ describe("the API docs in docs/", () => {
       EXAMPLE_SOURCES.flatMap((s) => s.paths.filter((p) => existsSync(join(ROOT, p))).map((p) => [p, readFileSync(join(ROOT, p), "utf8")])),
     );
     for (const [path, text] of pages) {
-      if (!path.startsWith("resources/") && !path.startsWith("functions/")) continue;
+      if (!path.startsWith("reference/resources/") && !path.startsWith("reference/functions/")) continue;
       expect(text, path).toContain("From [`test/engine/programs/native-yaml/Pulumi.yaml`]");
       expect(text, path).toContain("From [`test/engine/programs/native-python/__main__.py`]");
       // Code excerpts are the files' own lines (YAML is re-serialized from the parsed program).
@@ -52,14 +52,15 @@ describe("the API docs in docs/", () => {
         for (const part of (body as string).split("\n\n")) expect(programs[file as string], `${path}: ${file}`).toContain(part);
       }
     }
-    expect(pages.get("resources/maintenance-window.md")).toContain("From [`examples/scheduled-jobs/index.ts`]");
+    expect(pages.get("reference/resources/maintenance-window.md")).toContain("From [`examples/scheduled-jobs/index.ts`]");
     // The Go program, once there, is shown like the others.
     if (existsSync(join(ROOT, "examples/native-go/main.go"))) expect(page("uptime:index:Monitor", "resources")).toContain("examples/native-go/main.go");
   });
 
-  it("are linked from the README, with the install and configuration page from their index", () => {
-    expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain("](docs/README.md)");
-    expect(pages.get("README.md")).toContain("](installation-configuration.md)");
+  it("are linked from the docs map, with the install and configuration page from their index, in the Registry's form", () => {
+    expect(readFileSync(join(ROOT, "docs/README.md"), "utf8")).toContain("](reference/README.md)");
+    expect(pages.get("reference/README.md")).toContain("](../installation-configuration.md)");
+    expect(pages.get("installation-configuration.md")).toMatch(/^---\ntitle: "[^"]+"\nmeta_desc: "[^"]+"\nlayout: package\n---\n/);
     expect(pages.get("installation-configuration.md")).toMatch(/`uptime:apiKey` \| string \| `UPTIME_API_KEY` \| secret/);
   });
 });
