@@ -20,7 +20,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const readme = docBlocks(REPO_ROOT).filter((b) => b.file === "README.md");
+/** The README's blocks, then the docs' blocks that run against the quickstart's server (the REST API's curl examples). */
+const readme = (() => {
+  const all = docBlocks(REPO_ROOT);
+  return [...all.filter((b) => b.file === "README.md"), ...all.filter((b) => b.file !== "README.md" && b.marker === "test: quickstart-server")];
+})();
 
 describe("the README's quickstarts", () => {
   const root = mkdtempSync(join(tmpdir(), "pulumi-uptime-quickstart-"));
@@ -62,6 +66,12 @@ describe("the README's quickstarts", () => {
     expect(out).toMatch(/paused: live true, declared false/); // the drift made with curl
     expect(out).toContain("drift: exit code 2");
     expect(out).toMatch(/<title>[^<]*My services[^<]*<\/title>/); // the status page people open
+    // docs/reference/rest-api.md: the answers its text describes.
+    expect(out).toContain('"error":{"code":"unsupported_media_type"');
+    expect(out).toMatch(/"code":"validation_failed".*"field":"interval_sec"/);
+    expect(out).toMatch(/"data":\{"status":"up","checked_at"/); // the dry run
+    expect(out).toContain("uptime-agent.service"); // docs/guides/production.md: the deployment files
+    expect(out).toMatch(/<title>[^<]*Docs[^<]*<\/title>/);
   });
 
   it("stop at the first command that fails, and name it", async () => {
