@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { dirname, join, relative, resolve } from "node:path";
 import { PLUGIN_KINDS } from "../plugin/kinds";
 import { packageSchema } from "../plugin/schema";
+import { API_OPERATIONS_PAGE, generatedApiOperations } from "./api-operations";
 import { excerpts, exampleFiles, EXAMPLE_SOURCES } from "./docs-examples";
 import { installPage, type Json, propertyTable, type Schema, supportingTypes } from "./docs-tables";
 
@@ -130,6 +131,7 @@ export function docsFiles(dir: string): string[] {
 if (require.main === module) {
   const dir = join(ROOT, DOCS);
   for (const d of GENERATED_DIRS) rmSync(join(dir, d), { recursive: true, force: true });
+  writeFileSync(join(dir, API_OPERATIONS_PAGE), generatedApiOperations(ROOT));
   for (const [path, text] of generateDocs()) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PLUGIN_KINDS } from "../../plugin/kinds";
 import { packageSchema } from "../../plugin/schema";
+import { API_OPERATIONS_PAGE, generatedApiOperations } from "../../scripts/api-operations";
 import { DOCS, docsFiles, generateDocs } from "../../scripts/docs";
 import { EXAMPLE_SOURCES } from "../../scripts/docs-examples";
 
@@ -21,6 +22,13 @@ describe("the API docs in docs/", () => {
     const dir = join(ROOT, DOCS);
     expect(docsFiles(dir)).toEqual([...pages.keys()].sort());
     for (const [path, text] of pages) expect(readFileSync(join(dir, path), "utf8"), `docs/${path}: run npm run docs`).toBe(text);
+  });
+
+  it("list every operation of the OpenAPI document, as `npm run docs` generates the page from it", () => {
+    const page = readFileSync(join(ROOT, DOCS, API_OPERATIONS_PAGE), "utf8");
+    expect(page, "run npm run docs").toBe(generatedApiOperations(ROOT));
+    const doc = JSON.parse(readFileSync(join(ROOT, "test/__snapshots__/openapi.json"), "utf8")) as { paths: Record<string, Record<string, { operationId: string }>> };
+    for (const methods of Object.values(doc.paths)) for (const op of Object.values(methods)) expect(page).toContain(`| \`${op.operationId}\` |`);
   });
 
   it("have a page per resource and function naming every property, and every value of the enums they use", () => {
