@@ -11,7 +11,10 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { lexer, type Token, type Tokens } from "marked";
+import type { Token, Tokens } from "marked" with { "resolution-mode": "import" };
+
+/** marked is an ES module: loaded once, by the first read. */
+let marked: Promise<typeof import("marked", { with: { "resolution-mode": "import" } })> | undefined;
 
 /** One fenced code block. */
 export interface DocBlock {
@@ -34,7 +37,9 @@ export function docFiles(root: string): string[] {
 }
 
 /** The code blocks of one Markdown text, in order, nested ones (in lists) included. */
-export function blocksOf(file: string, text: string): DocBlock[] {
+export async function blocksOf(file: string, text: string): Promise<DocBlock[]> {
+  marked ??= import("marked");
+  const { lexer } = await marked;
   const out: DocBlock[] = [];
   let from = 0;
   const visit = (tokens: Token[]) => {
@@ -61,8 +66,9 @@ export function blocksOf(file: string, text: string): DocBlock[] {
 }
 
 /** Every code block of the README and docs/. */
-export function docBlocks(root: string): DocBlock[] {
-  return docFiles(root).flatMap((f) => blocksOf(f, readFileSync(join(root, f), "utf8")));
+export async function docBlocks(root: string): Promise<DocBlock[]> {
+  const perFile = await Promise.all(docFiles(root).map((f) => blocksOf(f, readFileSync(join(root, f), "utf8"))));
+  return perFile.flat();
 }
 
 /** `docs/x.md:12`, for messages. */

@@ -4,10 +4,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packPackage } from "../../scripts/packed";
 import { offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
-import { blocksOf, docBlocks } from "./blocks";
+import { blocksOf, type DocBlock, docBlocks } from "./blocks";
 import { quickstartScript, substitutions, TYPESCRIPT_TEMPLATE } from "./quickstart";
 
 const run = promisify(execFile);
@@ -20,15 +20,16 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The README's blocks, then the docs' blocks that run against the quickstart's server (the REST API's curl examples). */
-const readme = (() => {
-  const all = docBlocks(REPO_ROOT);
-  return [...all.filter((b) => b.file === "README.md"), ...all.filter((b) => b.file !== "README.md" && b.marker === "test: quickstart-server")];
-})();
 
 describe("the README's quickstarts", () => {
   const root = mkdtempSync(join(tmpdir(), "pulumi-uptime-quickstart-"));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
+  /** The README's blocks, then the docs' blocks that run against the quickstart's server (the REST API's curl examples). */
+  let readme: DocBlock[];
+  beforeAll(async () => {
+    const all = await docBlocks(REPO_ROOT);
+    readme = [...all.filter((b) => b.file === "README.md"), ...all.filter((b) => b.file !== "README.md" && b.marker === "test: quickstart-server")];
+  });
 
   it("run as written in a fresh folder: packed packages, a server on its own port, a program deployed, tested, drifted, repaired, destroyed", async () => {
     const packs = join(root, "packs");
@@ -75,7 +76,7 @@ describe("the README's quickstarts", () => {
   });
 
   it("stop at the first command that fails, and name it", async () => {
-    const broken = blocksOf("README.md", ["<!-- test: quickstart-server -->", "```sh", "echo started", "ls no-such-file", "echo never", "```", "<!-- test: quickstart-pulumi -->", "```sh", "true", "```", ""].join("\n"));
+    const broken = await blocksOf("README.md", ["<!-- test: quickstart-server -->", "```sh", "echo started", "ls no-such-file", "echo never", "```", "<!-- test: quickstart-pulumi -->", "```sh", "true", "```", ""].join("\n"));
     const failed = await run("bash", ["-c", quickstartScript(broken, [])], { cwd: root, encoding: "utf8" }).then(
       () => expect.unreachable("the script succeeded"),
       (err: { stdout: string; stderr: string; code: number }) => err,
@@ -86,8 +87,8 @@ describe("the README's quickstarts", () => {
     expect(failed.stdout).not.toContain("never");
   });
 
-  it("refuse to run when the README no longer holds a command the test substitutes", () => {
-    const blocks = blocksOf("README.md", ["<!-- test: quickstart-server -->", "```sh", "npm install -g some-other-server", "```", "<!-- test: quickstart-pulumi -->", "```sh", "true", "```", ""].join("\n"));
+  it("refuse to run when the README no longer holds a command the test substitutes", async () => {
+    const blocks = await blocksOf("README.md", ["<!-- test: quickstart-server -->", "```sh", "npm install -g some-other-server", "```", "<!-- test: quickstart-pulumi -->", "```sh", "true", "```", ""].join("\n"));
     expect(() => quickstartScript(blocks, substitutions({ provider: "p.tgz", server: "s.tgz" }, 1))).toThrow(/no longer contain/);
   });
 });

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
-import { blocksOf, docBlocks } from "./blocks";
+import { blocksOf, type DocBlock, docBlocks } from "./blocks";
 import { TS_LANGS, typeCheck, unmarked } from "./typecheck";
 
 /** Pulumi's TypeScript template options, as every example program has them. */
@@ -14,9 +14,12 @@ const TEMPLATE_TSCONFIG = join(REPO_ROOT, "examples", "basic", "tsconfig.json");
  */
 const GENERATED = /^docs\/reference\/(resources|functions)\//;
 
-const blocks = docBlocks(REPO_ROOT).filter((b) => TS_LANGS.has(b.lang) && !GENERATED.test(b.file));
-
 describe("the TypeScript blocks of the README and docs/", () => {
+  let blocks: DocBlock[];
+  beforeAll(async () => {
+    blocks = (await docBlocks(REPO_ROOT)).filter((b) => TS_LANGS.has(b.lang) && !GENERATED.test(b.file));
+  });
+
   it("are whole programs, or say they are fragments", () => {
     expect(blocks.length).toBeGreaterThan(10);
     expect(unmarked(blocks)).toEqual([]);
@@ -26,8 +29,8 @@ describe("the TypeScript blocks of the README and docs/", () => {
     expect(typeCheck(blocks, inject("packedModules"), TEMPLATE_TSCONFIG)).toEqual([]);
   });
 
-  it("fail the check when one stops compiling, naming its file and line", () => {
-    const broken = blocksOf(
+  it("fail the check when one stops compiling, naming its file and line", async () => {
+    const broken = await blocksOf(
       "docs/broken.md",
       ["# A broken example", "", "```ts", 'import * as uptime from "pulumi-uptime";', 'new uptime.Monitor("m", { type: "http", intervalSec: "60" });', "```", ""].join("\n"),
     );
