@@ -16,6 +16,7 @@ import { loggerOptions, redactUrl } from "./http/logging";
 import { methodNotAllowed } from "./http/method-not-allowed";
 import { withLinks } from "./http/openapi-links";
 import { withOperations } from "./http/openapi-operations";
+import { withNamedVariants } from "./http/openapi-variants";
 import { documentRegistry } from "./http/openapi-registry";
 import { registerRateLimit } from "./http/rate-limit";
 import { serializerCompiler } from "./http/serializer";
@@ -111,7 +112,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
       security: [{ bearer: [] }],
     },
     transform: createJsonSchemaTransform({ schemaRegistry }),
-    transformObject: (input) => withOperations(withLinks(transformObject(input))),
+    transformObject: (input) => withNamedVariants(withOperations(withLinks(transformObject(input)))),
   });
 
   const allow = methodNotAllowed(app);
