@@ -6,6 +6,7 @@ import { packageSchema } from "../../plugin/schema";
 import { API_OPERATIONS_PAGE, generatedApiOperations } from "../../scripts/api-operations";
 import { DOCS, docsFiles, generateDocs } from "../../scripts/docs";
 import { EXAMPLE_SOURCES } from "../../scripts/docs-examples";
+import { packageReadme, REPOSITORY_BLOB } from "../../scripts/packages";
 
 const ROOT = join(__dirname, "..", "..");
 const pages = generateDocs(ROOT);
@@ -70,5 +71,16 @@ describe("the API docs in docs/", () => {
     expect(pages.get("reference/README.md")).toContain("](../installation-configuration.md)");
     expect(pages.get("installation-configuration.md")).toMatch(/^---\ntitle: "[^"]+"\nmeta_desc: "[^"]+"\nlayout: package\n---\n/);
     expect(pages.get("installation-configuration.md")).toMatch(/`uptime:apiKey` \| string \| `UPTIME_API_KEY` \| secret/);
+  });
+});
+
+describe("the provider package's README (its npm page)", () => {
+  it("is the repository's README with each relative link made absolute, into the repository's docs", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const page = packageReadme(readme);
+    expect(page).toContain(`](${REPOSITORY_BLOB}/docs/README.md)`);
+    expect(page).toContain(`](${REPOSITORY_BLOB}/docs/guides/production.md)`);
+    expect([...page.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]).filter((l) => !/^https:\/\//.test(l as string))).toEqual([]);
+    expect(page.replaceAll(`${REPOSITORY_BLOB}/`, "")).toBe(readme);
   });
 });
