@@ -34,7 +34,7 @@ describe("the links of the README and docs/", () => {
     const broken: string[] = [];
     const pages = new Map<string, Awaited<ReturnType<typeof linksAndAnchors>>>();
     for (const file of docFiles(REPO_ROOT)) pages.set(file, await linksAndAnchors(readFileSync(join(REPO_ROOT, file), "utf8")));
-    for (const [file, { links, anchors }] of pages) {
+    for (const [file, { links }] of pages) {
       for (const href of links) {
         if (/^(https?|mailto):/.test(href)) continue;
         const [path, anchor] = href.split("#") as [string, string | undefined];
