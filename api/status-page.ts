@@ -80,6 +80,12 @@ export const STATUS_PAGE_FIELDS = {
     outputOnly: true,
     description: "URL of the public status document, `GET /api/status/<slug>.json` (no key needed).",
   },
+  /** URL of the page for people (HTML, no key needed). */
+  pageUrl: {
+    type: { type: "string" },
+    outputOnly: true,
+    description: "URL of the status page people open, `GET /status/<slug>` (HTML, no key needed).",
+  },
   /** When the page was created. */
   createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the page was created." },
   /** When the page last changed. */

@@ -6,7 +6,8 @@
  *
  * The one schema module (`api/`) is compiled once and shipped inside each package, at the same
  * relative place as in the build, so both packages' `require("../../api")` resolve without a third
- * package. Each package also gets the LICENSE, and the provider the README.
+ * package. Each package also gets the LICENSE, and the provider the README, its links into the
+ * repository made absolute (npm shows it as the package's page, outside the repository).
  *
  * `dist/node10/` holds the same declaration files for programs on TypeScript's `node` (node10)
  * module resolution, which the `pulumi new typescript` template uses (the package's
@@ -43,6 +44,14 @@ export function forNode10(declaration: string): string {
   return declaration.replace(/(from |import\()"(zod(?:\/v4\/core)?)"/g, (_all, lead: string, spec: string) => `${lead}"${ZOD_ESM[spec]}"`);
 }
 
+/** Where the README's relative links point on the package's page. */
+export const REPOSITORY_BLOB = "https://github.com/pulumi-uptime/pulumi-uptime/blob/main";
+
+/** The README as the npm package page shows it: each relative link absolute, into the repository. */
+export function packageReadme(text: string): string {
+  return text.replace(/\]\((?!https?:|#|mailto:)([^)\s]+)\)/g, (_all, path: string) => `](${REPOSITORY_BLOB}/${path})`);
+}
+
 function write(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text);
@@ -65,5 +74,5 @@ function assemble(pkg: string, folders: string[]): void {
 
 if (require.main === module) {
   for (const [pkg, folders] of Object.entries(PACKAGES)) assemble(pkg, folders);
-  cpSync(join(ROOT, "README.md"), join(ROOT, "provider", "README.md"));
+  writeFileSync(join(ROOT, "provider", "README.md"), packageReadme(readFileSync(join(ROOT, "README.md"), "utf8")));
 }

@@ -1,6 +1,7 @@
 /**
- * The README's resource tables, generated from the field tables (api/fields.ts). Run
- * `npm run readme` to rewrite them; test/provider/readme.test.ts fails while they differ.
+ * The resource tables of docs/reference/typescript.md, generated from the field tables
+ * (api/fields.ts). Run `npm run readme` to rewrite them; test/provider/fields.test.ts fails while
+ * they differ.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -48,19 +49,20 @@ export function fieldTablesMarkdown(table: FieldTable): string {
   ].join("\n");
 }
 
-const README = join(__dirname, "..", "..", "README.md");
+/** The page that holds the tables (this file runs from dist/scripts). */
+export const TABLES_PAGE = join(__dirname, "..", "..", "docs", "reference", "typescript.md");
 const block = (name: string) => new RegExp(`(<!-- fields:${name} -->\\n)[\\s\\S]*?(\\n<!-- /fields:${name} -->)`);
 
-/** The README with every resource's block replaced by the generated tables. */
+/** The page with every resource's block replaced by the generated tables. */
 export function generatedReadme(text: string): string {
   let out = text;
   for (const [name, table] of Object.entries(RESOURCE_TABLES)) {
-    if (!block(name).test(out)) throw new Error(`README.md has no <!-- fields:${name} --> block`);
+    if (!block(name).test(out)) throw new Error(`docs/reference/typescript.md has no <!-- fields:${name} --> block`);
     out = out.replace(block(name), `$1${fieldTablesMarkdown(table)}$2`);
   }
   return out;
 }
 
 if (require.main === module) {
-  writeFileSync(README, generatedReadme(readFileSync(README, "utf8")));
+  writeFileSync(TABLES_PAGE, generatedReadme(readFileSync(TABLES_PAGE, "utf8")));
 }

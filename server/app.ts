@@ -15,6 +15,8 @@ import { registerIdempotency } from "./http/idempotency";
 import { loggerOptions, redactUrl } from "./http/logging";
 import { methodNotAllowed } from "./http/method-not-allowed";
 import { withLinks } from "./http/openapi-links";
+import { withOperations } from "./http/openapi-operations";
+import { withNamedVariants } from "./http/openapi-variants";
 import { documentRegistry } from "./http/openapi-registry";
 import { registerRateLimit } from "./http/rate-limit";
 import { serializerCompiler } from "./http/serializer";
@@ -100,14 +102,17 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
         title: "pulumi-uptime monitoring API",
         version: API_VERSION,
         description: API_DESCRIPTION,
+        license: { name: "Apache-2.0", identifier: "Apache-2.0" },
       },
+      // Relative: the server that serves the document (a proxy in front keeps it right).
+      servers: [{ url: "/", description: "The server that serves this document" }],
       components: {
         securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key: uk_…" } },
       },
       security: [{ bearer: [] }],
     },
     transform: createJsonSchemaTransform({ schemaRegistry }),
-    transformObject: (input) => withLinks(transformObject(input)),
+    transformObject: (input) => withNamedVariants(withOperations(withLinks(transformObject(input)))),
   });
 
   const allow = methodNotAllowed(app);

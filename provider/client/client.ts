@@ -12,6 +12,13 @@ export interface ClientOptions {
    * counted: it is waited out until the request's deadline.
    */
   maxRetries?: number;
+  /**
+   * Retries after a refused connection (ECONNREFUSED: nothing listens at the URL), each after
+   * `baseDelayMs` times its number. A wrong `baseUrl` or a stopped service then fails within about
+   * a second instead of the full backoff; a service that is restarting is met by the second try.
+   * They count against `maxRetries` too. Default 2.
+   */
+  maxRefusedRetries?: number;
   /** First backoff step; each retry doubles it (full jitter), up to `maxDelayMs`. */
   baseDelayMs?: number;
   maxDelayMs?: number;
@@ -125,6 +132,7 @@ export class UptimeClient {
   ) {
     this.options = {
       maxRetries: options.maxRetries ?? 10,
+      maxRefusedRetries: options.maxRefusedRetries ?? 2,
       baseDelayMs: options.baseDelayMs ?? 250,
       maxDelayMs: options.maxDelayMs ?? 15_000,
       timeoutMs: options.timeoutMs ?? 30_000,
@@ -166,6 +174,7 @@ export class UptimeClient {
     const call = `${method} ${url.pathname}`;
     let refused: Dispatcher.ResponseData | undefined;
     let sent = 0;
+    let refusals = 0;
     for (let attempt = 0; ; ) {
       const release = await budget.acquire({ deadline, retry: refused !== undefined }).catch((err: unknown) => {
         if (!(err instanceof RateLimitTimeout)) throw err;
@@ -176,8 +185,12 @@ export class UptimeClient {
       if (!("res" in answer)) {
         if (limit?.signal.aborted) throw timedOut(limit, `waiting for the answer to ${call}`, sent);
         const code = (answer.error as { code?: string }).code ?? "";
-        if (retrySafe && NETWORK_CODES.has(code) && attempt < this.options.maxRetries) {
-          await waitWithin(this.backoff(attempt++), `retrying ${call} after a network error`);
+        const connRefused = code === "ECONNREFUSED";
+        if (retrySafe && NETWORK_CODES.has(code) && attempt < this.options.maxRetries && (!connRefused || refusals < this.options.maxRefusedRetries)) {
+          // Nothing listens there: a short, fixed wait (see maxRefusedRetries), not the backoff of a busy service.
+          const wait = connRefused ? this.options.baseDelayMs * ++refusals : this.backoff(attempt);
+          attempt++;
+          await waitWithin(wait, `retrying ${call} after a network error`);
           continue;
         }
         throw new UptimeApiError("network_error", 0, `${call} failed: ${answer.error.message}`, [], undefined, sent);

@@ -35,6 +35,7 @@ export const statusPageKind: Kind<StatusPage> = {
     return {
       ...fields.fromApi(api),
       publicUrl: `${connection.baseUrl}/api/status/${api.slug}.json`,
+      pageUrl: `${connection.baseUrl}/status/${api.slug}`,
       ...resourceOutputs(inputs, connection),
     };
   },

@@ -36,6 +36,13 @@ describe("API client", () => {
     ]);
   });
 
+  it("keeps the full retry budget for 503s: more of them than a refused connection gets", async () => {
+    proxy.faults.push({ match: (m, p) => m === "GET" && p === "/api/v1/monitors", status: 503, times: 5 });
+    const res = await client().request<unknown[]>("GET", "/api/v1/monitors");
+    expect(Array.isArray(res.data)).toBe(true);
+    expect(proxy.seen.slice(-6)).toEqual([...Array(5).fill("GET /api/v1/monitors 503"), "GET /api/v1/monitors 200"]);
+  });
+
   it("retries a create whose response was lost, and the Idempotency-Key keeps it to one monitor", async () => {
     // The server has batched writes: the create goes in a batch, retried whole, its item replayed by key.
     proxy.faults.push({ match: (m, p) => m === "POST" && p === "/api/v1/monitors/batch", status: 502, times: 1, afterForward: true });

@@ -48,6 +48,18 @@ describe("errors a user sees during pulumi up", () => {
     expect(message).toContain("uptime:baseUrl");
   });
 
+  it("a refused connection fails within about a second, after 3 attempts, with the same advice", async () => {
+    const connection = { baseUrl: `http://127.0.0.1:${await closedPort()}`, apiKey: s.key };
+    const started = Date.now();
+    const message = await failure(runtime.create("Monitor", monitor(connection)));
+    const ms = Date.now() - started;
+    expect(message).toContain(`The service at ${connection.baseUrl} could not be reached after 3 attempts`);
+    expect(message).toContain("ECONNREFUSED");
+    // The default client: two short retries (250 ms, then 500 ms), not the 10 of a busy service.
+    expect(ms).toBeGreaterThanOrEqual(700);
+    expect(ms).toBeLessThan(5_000);
+  });
+
   it("wrong and revoked keys: the code, the request id and how to set a key", async () => {
     const revoked = s.app.store.keys.create("dev", "old ci key");
     s.app.store.keys.revoke(revoked.info.id);

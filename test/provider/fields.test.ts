@@ -131,8 +131,8 @@ describe("field tables", () => {
     expect(KINDS.StatusPage.desired({ slug: "s", title: "t", monitorIds: UNKNOWN }, undefined)).toMatchObject({ monitor_ids: UNKNOWN });
   });
 
-  it("the README's resource tables are the ones the field tables generate (npm run readme)", () => {
-    const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
+  it("the resource tables of docs/reference/typescript.md are the ones the field tables generate (npm run readme)", () => {
+    const readme = readFileSync(join(__dirname, "..", "..", "docs", "reference", "typescript.md"), "utf8");
     expect(readme).toBe(generatedReadme(readme));
     expect(readme).toContain("| `keyword` |");
   });

@@ -146,7 +146,7 @@ describe("provider methods against a real server", () => {
     const b = await runtime.create("Monitor", monitor({ name: "b" }));
     const inputs = { slug: "rt-page", title: "T", monitorIds: [b.id, a.id], connection };
     const page = await runtime.create("StatusPage", inputs);
-    expect(page.outs).toMatchObject({ monitorIds: [a.id, b.id].sort(), publicUrl: `${s.url}/api/status/rt-page.json` });
+    expect(page.outs).toMatchObject({ monitorIds: [a.id, b.id].sort(), publicUrl: `${s.url}/api/status/rt-page.json`, pageUrl: `${s.url}/status/rt-page` });
     expect(await runtime.diff("StatusPage", page.id, page.outs as Props, { ...inputs, monitorIds: [a.id, b.id] })).toMatchObject({
       changes: false,
     });

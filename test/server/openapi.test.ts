@@ -31,9 +31,12 @@ describe("OpenAPI document", () => {
       expect(paths).toContain(p);
     }
     // One variant per type: `url` required but for heartbeat (null or absent), `keyword` only on keyword.
+    // Each variant is a named schema the discriminator maps its type to.
+    const named = (ref: { $ref: string }) => doc.components.schemas[ref.$ref.replace("#/components/schemas/", "")];
     const create = doc.components.schemas.CreateMonitor;
-    expect(create.discriminator).toEqual({ propertyName: "type" });
-    const variants = Object.fromEntries(create.oneOf.map((v: { properties: { type: { const: string } } }) => [v.properties.type.const, v]));
+    expect(create.discriminator.propertyName).toBe("type");
+    expect(create.discriminator.mapping.http).toBe("#/components/schemas/CreateMonitorHttp");
+    const variants = Object.fromEntries(create.oneOf.map((r: { $ref: string }) => [named(r).properties.type.const, named(r)]));
     expect(Object.keys(variants).sort()).toEqual([...MONITOR_TYPES].sort());
     expect(variants.keyword.required).toEqual(["name", "type", "url", "interval_sec", "keyword"]);
     expect(variants.http.required).toEqual(["name", "type", "url", "interval_sec"]);
@@ -43,10 +46,10 @@ describe("OpenAPI document", () => {
     expect(variants.http.properties.url.format).toBe("uri");
     expect(variants.tcp.properties.assertions.maxItems).toBe(0);
     const schemas = doc.components.schemas;
-    const email = schemas.CreateChannel.oneOf.find((v: { properties: { type: { const: string } } }) => v.properties.type.const === "email");
-    expect(email.properties.config.properties.address.format).toBe("email");
-    const webhook = schemas.CreateChannel.oneOf.find((v: { properties: { type: { const: string } } }) => v.properties.type.const === "webhook");
-    expect(webhook.properties.config.properties.url.format).toBe("uri");
+    expect(schemas.CreateChannel.discriminator.mapping.email).toBe("#/components/schemas/CreateChannelEmail");
+    expect(schemas.CreateChannelEmail.properties.config.properties.address.format).toBe("email");
+    expect(schemas.CreateChannelWebhook.properties.config.properties.url.format).toBe("uri");
+    expect(schemas.CreateChannelWebhook.properties.config.additionalProperties).toBe(false);
     // Exactly the zones the server takes: this runtime's IANA zones and UTC.
     const zones = schemas.CreateMaintenanceWindow.properties.time_zone.enum;
     expect([...zones].sort()).toEqual([...new Set([...Intl.supportedValuesOf("timeZone"), "UTC"])].sort());
@@ -60,7 +63,7 @@ describe("OpenAPI document", () => {
     const lowered = await startServer({ minIntervalSec: 5 });
     try {
       const doc = (await lowered.call("GET", "/api/v1/openapi.json", undefined, { key: null })).body;
-      const variants = doc.components.schemas.CreateMonitor.oneOf;
+      const variants = doc.components.schemas.CreateMonitor.oneOf.map((r: { $ref: string }) => doc.components.schemas[r.$ref.split("/").pop() as string]);
       expect(variants.map((v: { properties: { interval_sec: { minimum: number } } }) => v.properties.interval_sec.minimum)).toEqual([5, 5, 5, 5, 5]);
       expect(doc.components.schemas.UpdateMonitor.properties.interval_sec.minimum).toBe(5);
       const below = await lowered.call("POST", "/api/v1/monitors", { name: "m", type: "heartbeat", interval_sec: 4 });

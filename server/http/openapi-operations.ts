@@ -1,0 +1,83 @@
+/**
+ * Each operation's `operationId` and `summary` in the OpenAPI document, by method and path.
+ * Generated SDKs name their methods after the operationId, so an id never changes once
+ * published; test/server/openapi.test.ts fails while an operation of the document is missing here.
+ */
+export const OPERATIONS: Readonly<Record<string, readonly [operationId: string, summary: string]>> = {
+  "GET /api/v1/monitors": ["listMonitors", "List monitors"],
+  "POST /api/v1/monitors": ["createMonitor", "Create a monitor"],
+  "POST /api/v1/monitors/batch": ["batchMonitors", "Create, update or delete up to 100 monitors"],
+  "GET /api/v1/monitors/{id}": ["getMonitor", "Get a monitor"],
+  "PATCH /api/v1/monitors/{id}": ["updateMonitor", "Update a monitor"],
+  "DELETE /api/v1/monitors/{id}": ["deleteMonitor", "Delete a monitor"],
+  "POST /api/v1/monitors/{id}/pause": ["pauseMonitor", "Pause a monitor's checks"],
+  "POST /api/v1/monitors/{id}/resume": ["resumeMonitor", "Resume a monitor's checks"],
+  "POST /api/v1/monitors/test": ["testMonitorSpec", "Run a monitor spec's check once, storing nothing"],
+  "POST /api/v1/monitors/{id}/test": ["testMonitor", "Run a stored monitor's check once, storing nothing"],
+  "GET /api/v1/monitors/{id}/heartbeats": ["listMonitorHeartbeats", "List a monitor's check results"],
+  "GET /api/v1/monitors/{id}/stats": ["getMonitorStats", "Get a monitor's uptime and response-time statistics"],
+  "POST /api/v1/monitors/{id}/push-token": ["issueMonitorPushToken", "Issue a heartbeat monitor's push URL"],
+  "GET /api/v1/channels": ["listChannels", "List notification channels"],
+  "POST /api/v1/channels": ["createChannel", "Create a notification channel"],
+  "POST /api/v1/channels/batch": ["batchChannels", "Create, update or delete up to 100 channels"],
+  "GET /api/v1/channels/{id}": ["getChannel", "Get a notification channel"],
+  "PATCH /api/v1/channels/{id}": ["updateChannel", "Update a notification channel"],
+  "DELETE /api/v1/channels/{id}": ["deleteChannel", "Delete a notification channel"],
+  "POST /api/v1/channels/{id}/test": ["testChannel", "Send a test notification"],
+  "GET /api/v1/channels/{id}/deliveries": ["listChannelDeliveries", "List a channel's recent deliveries"],
+  "GET /api/v1/status-pages": ["listStatusPages", "List status pages"],
+  "POST /api/v1/status-pages": ["createStatusPage", "Create a status page"],
+  "POST /api/v1/status-pages/batch": ["batchStatusPages", "Create, update or delete up to 100 status pages"],
+  "GET /api/v1/status-pages/{id}": ["getStatusPage", "Get a status page"],
+  "PATCH /api/v1/status-pages/{id}": ["updateStatusPage", "Update a status page"],
+  "DELETE /api/v1/status-pages/{id}": ["deleteStatusPage", "Delete a status page"],
+  "GET /api/status/{file}": ["getStatusDocument", "Get a status page's public document (no key)"],
+  "GET /api/v1/maintenance-windows": ["listMaintenanceWindows", "List maintenance windows"],
+  "POST /api/v1/maintenance-windows": ["createMaintenanceWindow", "Create a maintenance window"],
+  "POST /api/v1/maintenance-windows/batch": ["batchMaintenanceWindows", "Create, update or delete up to 100 maintenance windows"],
+  "GET /api/v1/maintenance-windows/{id}": ["getMaintenanceWindow", "Get a maintenance window"],
+  "PATCH /api/v1/maintenance-windows/{id}": ["updateMaintenanceWindow", "Update a maintenance window"],
+  "DELETE /api/v1/maintenance-windows/{id}": ["deleteMaintenanceWindow", "Delete a maintenance window"],
+  "GET /api/push/{token}": ["pingHeartbeat", "Ping a heartbeat monitor (no key; the token is secret)"],
+  "POST /api/push/{token}": ["pingHeartbeatWithBody", "Ping a heartbeat monitor with a body (no key)"],
+  "GET /api/v1/locations": ["listLocations", "List checker locations and their agents"],
+  "POST /api/v1/agent/leases": ["leaseChecks", "Lease the checks due at the agent's location"],
+  "POST /api/v1/agent/results": ["postCheckResults", "Post the results of leased checks"],
+};
+
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+}
+
+/** `GET /api/v1/things/{id}/sub-things` → `getThingsSubThings`: for an operation not in the table yet. */
+const derivedId = (method: string, path: string) =>
+  method +
+  path
+    .replace(/^\/api(\/v1)?\//, "")
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w && w !== "id")
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("");
+
+/**
+ * Sets each operation's `operationId` and `summary` from {@link OPERATIONS}; a summary written on
+ * the route becomes the description when it has none. An operation missing from the table gets
+ * an id derived from its method and path, so the document stays valid.
+ */
+export function withOperations<T>(document: T): T {
+  const paths = (document as { paths?: Record<string, Record<string, Operation>> }).paths ?? {};
+  for (const [path, byMethod] of Object.entries(paths)) {
+    for (const [method, shared] of Object.entries(byMethod)) {
+      // A route of several methods (GET and POST of a ping) shares one object among them.
+      const op: Operation = { ...shared };
+      byMethod[method] = op;
+      const [operationId, summary] = OPERATIONS[`${method.toUpperCase()} ${path}`] ?? [derivedId(method, path), undefined];
+      if (summary && op.summary && op.summary !== summary) op.description ??= op.summary;
+      op.operationId = operationId;
+      op.summary = summary ?? op.summary ?? `${method.toUpperCase()} ${path}`;
+    }
+  }
+  return document;
+}
