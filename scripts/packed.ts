@@ -72,6 +72,8 @@ export function installPackedPackage(): string {
         "pulumi-uptime-server": "file:./server.tgz",
         ...programDevDependencies(),
         yaml: JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).devDependencies.yaml,
+        // The docs' policy pack compiles against it, as in a user's pack folder.
+        "@pulumi/policy": JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).devDependencies["@pulumi/policy"],
       },
     }),
   );
