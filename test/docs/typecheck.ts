@@ -60,7 +60,11 @@ export function typeCheck(blocks: DocBlock[], nodeModules: string, tsconfigPath:
     const { options, errors } = ts.convertCompilerOptionsFromJson(json.compilerOptions, dir);
     if (errors.length) throw new Error(ts.flattenDiagnosticMessageText(errors[0]?.messageText, "\n"));
     const program = ts.createProgram([...files.keys()], { ...options, noEmit: true });
-    return ts.getPreEmitDiagnostics(program).map((d) => {
+    // Workaround: @pulumi/policy's own index.d.ts (1.21) names members its proxy.d.ts strips as
+    // internal, so `tsc` without skipLibCheck fails inside that package whatever a pack says.
+    // ts-node, which runs packs, checks only the files it compiles. Drop once its typings compile.
+    const ours = (d: ts.Diagnostic) => !d.file?.fileName.includes("/node_modules/@pulumi/policy/");
+    return ts.getPreEmitDiagnostics(program).filter(ours).map((d) => {
       const text = ts.flattenDiagnosticMessageText(d.messageText, " ");
       const origin = d.file ? files.get(d.file.fileName) : undefined;
       if (!d.file || !origin) return `${d.file?.fileName ?? "tsc"}: TS${d.code}: ${text}`;
