@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AssertionResultSchema, CheckTimingsSchema, ERROR_CLASSES } from "./heartbeat";
+import { AssertionResultSchema, CheckTimingsSchema, ERROR_CLASSES, StepResultSchema } from "./heartbeat";
 import { MonitorSchema } from "./monitor";
 
 /**
@@ -53,6 +53,7 @@ export const CheckOutcomeSchema = z
     error_class: z.enum(ERROR_CLASSES).nullable().optional(),
     assertions: z.array(AssertionResultSchema).max(50).optional(),
     timings: CheckTimingsSchema.nullable().optional(),
+    steps: z.array(StepResultSchema).max(10).optional(),
   })
   .meta({ id: "CheckOutcome" });
 

@@ -16,3 +16,4 @@ export * from "./channel-deliveries";
 export * from "./monitor-locations";
 export * from "./agent";
 export * from "./batch";
+export * from "./monitor-steps";

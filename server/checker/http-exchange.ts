@@ -30,7 +30,7 @@ export interface HttpExchange {
  * check's start, from which the timings count. Throws what undici throws.
  */
 export async function exchange(ctx: ProbeContext, req: HttpRequestSpec, started: number, readLimit?: number): Promise<HttpExchange> {
-  const timeout = req.timeout_sec * 1000;
+  const timeout = Math.max(1, Math.round(req.timeout_sec * 1000));
   const { result, phases } = withPhases(started, () =>
     request(req.url, {
       method: req.method as Dispatcher.HttpMethod,

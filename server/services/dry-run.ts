@@ -133,5 +133,6 @@ function resultOf(o: CheckOutcome, now: number): MonitorTestResult {
     timings: o.timings ?? null,
     cert_expires_at: expires,
     cert_days_left: expires === null ? null : Math.floor((Date.parse(expires) - now) / DAY_MS),
+    ...(o.steps ? { steps: o.steps } : {}),
   };
 }

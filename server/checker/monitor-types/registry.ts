@@ -4,6 +4,7 @@ import { heartbeatType } from "./heartbeat";
 import { httpType } from "./http";
 import { keywordType } from "./keyword";
 import type { MonitorType } from "./monitor-type";
+import { multistepType } from "./multistep";
 import { tcpType } from "./tcp";
 
 /** Every monitor type's module, by name: the one place a new type is added. */
@@ -13,6 +14,7 @@ const REGISTRY = {
   tcp: tcpType,
   heartbeat: heartbeatType,
   dns: dnsType,
+  multistep: multistepType,
 } satisfies Record<(typeof MONITOR_TYPES)[number], MonitorType>;
 
 /** The module of monitor type `name`; throws for a type no module implements. */
