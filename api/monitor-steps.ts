@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ASSERTION_COMPARISONS, ASSERTION_SOURCES, AssertionSchema, jsonPathProblem, normalizeAssertions, regexProblem, type StoredAssertion } from "./assertions";
+import { ASSERTION_COMPARISONS, ASSERTION_ROWS, ASSERTION_SOURCES, AssertionSchema, jsonPathProblem, normalizeAssertions, regexProblem, type StoredAssertion } from "./assertions";
 import type { ErrorDetail } from "./common";
 import type { FieldTable } from "./fields";
 
@@ -111,7 +111,9 @@ export interface StoredStep {
 /** The writable fields of multi-step monitors. */
 export const monitorStepFields = {
   /** multistep monitors: the requests, in order (1..10). */
-  steps: z.array(MonitorStepSchema).max(MAX_STEPS, `must have at most ${MAX_STEPS} steps`),
+  steps: z.array(MonitorStepSchema).max(MAX_STEPS, `must have at most ${MAX_STEPS} steps`).meta({
+    description: `multistep monitors: the requests, in order. Limits: at most ${MAX_STEPS} steps; the whole run within the monitor's timeout_sec (clean-up steps get at least 1 s more); each response's body read and kept up to ${STEP_BODY_LIMIT_BYTES} bytes.`,
+  }),
   /** multistep monitors: values for `{{name}}` in the steps, secret (masked in results, logs and errors). */
   variables: z
     .record(z.string().regex(VARIABLE_NAME, "must be letters, digits and _, not starting with a digit"), z.string().max(MAX_VARIABLE_CHARS, `must be at most ${MAX_VARIABLE_CHARS} characters`))
@@ -166,14 +168,13 @@ export const MONITOR_STEP_ROWS = {
         description: "One request of a multi-step monitor, its extractions and assertions.",
         properties: {
           name: { ...STRING, description: "Names the step in results and errors, 1..60 characters." },
-          method: { type: "string", enum: METHODS, nullable: true, description: "HTTP method; default GET." },
+          method: { type: "string", enum: METHODS, description: "HTTP method; default GET." },
           url: { ...STRING, description: "`http(s)://…`, with `{{variables}}`." },
-          headers: { type: "object", additionalProperties: STRING, nullable: true, description: "Request headers, with `{{variables}}` in values." },
+          headers: { type: "object", additionalProperties: STRING, description: "Request headers, with `{{variables}}` in values." },
           body: { ...NULLABLE_STRING, description: "Request body, with `{{variables}}`; only with POST, PUT, PATCH, DELETE." },
-          statuses: { type: "array", items: { oneOf: [{ type: "integer" }, STRING] }, nullable: true, description: 'Codes or classes that pass; default `["2xx", "3xx"]`.' },
+          statuses: { type: "array", items: { oneOf: [{ type: "integer" }, STRING] }, description: 'Codes or classes that pass; default `["2xx", "3xx"]`.' },
           extract: {
             type: "array",
-            nullable: true,
             description: "Values of the response kept as variables for later steps.",
             items: {
               type: "object",
@@ -183,28 +184,13 @@ export const MONITOR_STEP_ROWS = {
                 name: { ...STRING, description: "The variable's name: later steps use `{{name}}`." },
                 source: { type: "string", enum: EXTRACTION_SOURCES, description: "`json_body`, `headers`, `text_body` (a regular expression) or `status_code`." },
                 property: { ...NULLABLE_STRING, description: "The JSONPath, header name or regular expression (its first group); none for `status_code`." },
-                secret: { type: "boolean", nullable: true, description: "Masked in results, logs and errors." },
+                secret: { type: "boolean", description: "Masked in results, logs and errors." },
               },
               requiredProperties: ["name", "source"],
             },
           },
-          assertions: {
-            type: "array",
-            nullable: true,
-            description: "Checks of the response, as a monitor's `assertions`.",
-            items: {
-              type: "object",
-              ref: "Assertion",
-              properties: {
-                source: { type: "string", description: "What is read from the response." },
-                property: { ...NULLABLE_STRING, description: "JSONPath or header name." },
-                comparison: { type: "string", description: "How the value compares with `target`." },
-                target: { ...NULLABLE_STRING, description: "The value compared with." },
-              },
-              requiredProperties: ["source", "comparison"],
-            },
-          },
-          cleanup: { type: "boolean", nullable: true, description: "Runs even after an earlier step failed (clean-up)." },
+          assertions: { type: "array", items: ASSERTION_ROWS.assertions.type.items, description: "Checks of the response, as a monitor's `assertions`." },
+          cleanup: { type: "boolean", description: "Runs even after an earlier step failed (clean-up)." },
         },
         requiredProperties: ["name", "url"],
       },
