@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ASSERTION_COMPARISONS, ASSERTION_ROWS, ASSERTION_SOURCES, AssertionSchema, jsonPathProblem, normalizeAssertions, regexProblem, type StoredAssertion } from "./assertions";
+import { type Assertion, ASSERTION_COMPARISONS, ASSERTION_ROWS, ASSERTION_SOURCES, AssertionSchema, jsonPathProblem, normalizeAssertions, regexProblem, type StoredAssertion } from "./assertions";
 import type { ErrorDetail } from "./common";
 import type { FieldTable } from "./fields";
 
@@ -86,6 +86,40 @@ export const MonitorStepSchema = z
     cleanup: z.boolean().optional(),
   })
   .meta({ id: "MonitorStep" });
+
+/** An extraction as a program declares it. */
+export interface StepExtraction {
+  /** The variable's name: later steps use `{{name}}`. */
+  name: string;
+  /** `json_body` (a JSONPath), `headers` (a header name), `text_body` (a regular expression: its first group, or the match), `status_code`. */
+  source: ExtractionSource;
+  /** The JSONPath, header name or regular expression; none for `status_code`. */
+  property?: string | null;
+  /** Masked (`****`) in results, logs and errors. */
+  secret?: boolean;
+}
+
+/** A step of a multi-step monitor as a program declares it; left-out fields take their defaults. */
+export interface MonitorStep {
+  /** Names the step in results and errors, 1..60 characters. */
+  name: string;
+  /** HTTP method; default GET. */
+  method?: (typeof METHODS)[number];
+  /** `http(s)://…`, with `{{variables}}`. */
+  url: string;
+  /** Request headers, with `{{variables}}` in values. */
+  headers?: Record<string, string>;
+  /** Request body, with `{{variables}}`; only with POST, PUT, PATCH, DELETE. */
+  body?: string | null;
+  /** Codes or classes that pass; default `["2xx", "3xx"]`. */
+  statuses?: (number | string)[];
+  /** Values of the response kept as variables for later steps, in order. */
+  extract?: StepExtraction[];
+  /** Checks of the response, as a monitor's `assertions`. */
+  assertions?: Assertion[];
+  /** Runs even after an earlier step failed (clean-up); default false. */
+  cleanup?: boolean;
+}
 
 /** An extraction as stored: every field present. */
 export interface StoredExtraction {
