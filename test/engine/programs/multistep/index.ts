@@ -8,8 +8,8 @@ const id = config.getBoolean("typo") ? "{{itemid}}" : "{{id}}";
 
 export const journey = new uptime.Monitor("journey", {
   type: "multistep",
-  intervalSec: 2,
-  timeoutSec: 1,
+  intervalSec: 30,
+  timeoutSec: 5,
   variables: { password: config.requireSecret("password") },
   steps: [
     {
