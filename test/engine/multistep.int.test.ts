@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { execFile } from "node:child_process";
 import { Writable } from "node:stream";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
+import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
 import { type JourneyService, startJourneyService } from "../support/journey-service";
 import { startServer, type TestServer } from "../support/server";
 import { eventually } from "../support/target";
@@ -81,6 +82,20 @@ describe("a multi-step monitor deployed by the engine", () => {
     const steps = down.steps as { name: string; status: string }[];
     expect(steps.map((st) => `${st.name}: ${st.status}`)).toEqual(["log in: passed", "create: passed", "read: failed", "delete: passed"]);
     expect(svc.deleted.length).toBeGreaterThan(deletedBefore);
+
+    // `pulumi-uptime test`: a line per step under the monitor's.
+    const text = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      const cli = join(REPO_ROOT, "dist/provider/commands/cli.js");
+      execFile(join(REPO_ROOT, "node_modules/.bin/node"), [cli, "test", "--stack", "dev", "--cwd", program.workDir], { env: { ...process.env, ...engine.envVars }, timeout: 150_000 }, (err, stdout) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
+      );
+    });
+    pulumiOutput.push(text.stdout);
+    expect(text.code, text.stdout).toBe(2);
+    expect(text.stdout).toMatch(/^journey\s+http:\/\/127\.0\.0\.1:\d+\/login\s+fail\s+step 3 "read": 1 of 1 assertions failed/m);
+    expect(text.stdout).toMatch(/^ {2}1\. log in\s+pass\s+-\s+\d+ ms$/m);
+    expect(text.stdout).toMatch(/^ {2}3\. read\s+fail\s+1 of 1 assertions failed: json_body \$\.name equals "probe item": found nothing\s+\d+ ms$/m);
+    expect(text.stdout).toMatch(/^ {2}4\. delete\s+pass\s+-\s+\d+ ms$/m);
 
     // A refresh finds no drift: the steps as the program wrote them are what the service stores.
     const refreshed = await stack.preview({ refresh: true, onOutput } as never);
