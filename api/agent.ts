@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AssertionResultSchema, CheckTimingsSchema, ERROR_CLASSES, StepResultSchema } from "./heartbeat";
+import { AssertionResultSchema, CheckAttemptSchema, CheckTimingsSchema, ERROR_CLASSES, StepResultSchema } from "./heartbeat";
 import { MonitorSchema } from "./monitor";
 
 /**
@@ -54,6 +54,7 @@ export const CheckOutcomeSchema = z
     assertions: z.array(AssertionResultSchema).max(50).optional(),
     timings: CheckTimingsSchema.nullable().optional(),
     steps: z.array(StepResultSchema).max(10).optional(),
+    attempts: z.array(CheckAttemptSchema).max(6).optional(),
   })
   .meta({ id: "CheckOutcome" });
 

@@ -1,4 +1,5 @@
 import { normalizeAssertions } from "./assertions";
+import { normalizeRetry } from "./monitor-retry";
 import { normalizeSteps } from "./monitor-steps";
 
 /**
@@ -34,9 +35,9 @@ export interface FieldType {
  * sort before strings), `lowercase-set` (a set compared lower-cased), `case-insensitive-keys`
  * (a map whose keys are compared lower-cased), `assertions` (a list in order, absent parts as
  * null, header names lower-cased; see assertions.ts), `steps` (a list in order, defaults filled in;
- * see monitor-steps.ts).
+ * see monitor-steps.ts), `retry` (an object, defaults filled in; see monitor-retry.ts).
  */
-export type NormalForm = "set" | "lowercase-set" | "case-insensitive-keys" | "assertions" | "steps";
+export type NormalForm = "set" | "lowercase-set" | "case-insensitive-keys" | "assertions" | "steps" | "retry";
 
 /** One property of a resource kind. */
 export interface Field {
@@ -111,6 +112,7 @@ export function normalize(form: NormalForm | undefined, value: unknown): unknown
   if (value === undefined || value === null || form === undefined) return value;
   if (form === "assertions") return normalizeAssertions(value);
   if (form === "steps") return normalizeSteps(value);
+  if (form === "retry") return normalizeRetry(value);
   // A value of another shape (an unknown during preview, a rule broken) is judged as it is.
   if (form === "case-insensitive-keys") {
     if (typeof value !== "object" || Array.isArray(value)) return value;

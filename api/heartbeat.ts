@@ -61,6 +61,20 @@ export const StepResultSchema = z
   .meta({ id: "StepResult" });
 export type StepResult = z.infer<typeof StepResultSchema>;
 
+/** One attempt of a run with retries (see `retry`): the run's heartbeat is its last attempt's. */
+export const CheckAttemptSchema = z
+  .object({
+    /** Milliseconds from the run's start to the attempt's. */
+    started_ms: z.int(),
+    up: z.boolean(),
+    status_code: z.int().nullable(),
+    response_time_ms: z.int().nullable(),
+    error: z.string().nullable(),
+    error_class: z.enum(ERROR_CLASSES).nullable(),
+  })
+  .meta({ id: "CheckAttempt" });
+export type CheckAttempt = z.infer<typeof CheckAttemptSchema>;
+
 /** One check result. */
 export const HeartbeatSchema = z
   .object({
@@ -85,6 +99,8 @@ export const HeartbeatSchema = z
     timings: CheckTimingsSchema.nullable().optional(),
     /** multistep monitors: each step's outcome, in order. */
     steps: z.array(StepResultSchema).optional(),
+    /** Monitors with `retry`: every attempt of the run, when there was more than one. */
+    attempts: z.array(CheckAttemptSchema).optional(),
     /** The location that ran the check (extension); null for checks recorded before locations. */
     location: z.string().nullable().optional(),
   })

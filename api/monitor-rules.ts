@@ -1,6 +1,7 @@
 import { assertionViolations } from "./assertions";
 import type { ErrorDetail } from "./common";
 import { checkDnsUrl, monitorExtensionViolations } from "./monitor-extensions";
+import { retryViolations } from "./monitor-retry";
 import { stepViolations } from "./monitor-steps";
 import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, type MonitorSpec, type MonitorType } from "./monitor";
 
@@ -21,6 +22,7 @@ export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTER
   out.push(...monitorExtensionViolations(m));
   out.push(...assertionViolations(m));
   out.push(...stepViolations(m));
+  out.push(...retryViolations(m));
   if (m.type === "keyword" && m.keyword === null) {
     out.push({ field: "keyword", message: "is required for keyword monitors" });
   }

@@ -101,6 +101,7 @@ function variant(type: MonitorType, interval_sec: z.ZodType, remind_every_sec: z
     escalation: f.escalation.optional(),
     locations: type === "heartbeat" ? nothing : f.locations.optional(),
     failure_threshold: f.failure_threshold.optional(),
+    retry: type === "heartbeat" ? nothing : f.retry.optional(),
     steps: type === "multistep" ? f.steps.min(1, "must list at least one step for multistep monitors") : empty,
     variables: type === "multistep" ? f.variables.optional() : z.strictObject({}).optional(),
     external_id: ExternalIdSchema.optional(),

@@ -3,6 +3,7 @@ import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./c
 import { ASSERTION_ROWS, assertionFields, assertionRead, type StoredAssertion } from "./assertions";
 import { apiRows, type FieldTable, normalize, sortedSet } from "./fields";
 import { MONITOR_EXTENSION_ROWS, monitorExtensionFields, monitorExtensionRead } from "./monitor-extensions";
+import { MONITOR_RETRY_ROWS, monitorRetryFields, monitorRetryRead, type StoredRetry } from "./monitor-retry";
 import { MONITOR_STEP_ROWS, monitorStepFields, monitorStepRead, type StoredStep } from "./monitor-steps";
 
 /** Kinds of monitor. `type` is fixed at creation. */
@@ -87,6 +88,7 @@ export const monitorFields = {
     .max(20, "must have at most 20 tags"),
   ...monitorExtensionFields,
   ...monitorStepFields,
+  ...monitorRetryFields,
 };
 
 /** Fields a create body must carry: every other one has a default (see `MONITOR_FIELDS`). */
@@ -212,6 +214,7 @@ export const MONITOR_FIELDS = {
   },
   ...MONITOR_EXTENSION_ROWS,
   ...MONITOR_STEP_ROWS,
+  ...MONITOR_RETRY_ROWS,
   /** Pause checks (true) or keep them running (false, the default). */
   paused: {
     type: { type: "boolean" },
@@ -238,7 +241,7 @@ export const MONITOR_FIELDS = {
 } as const satisfies FieldTable;
 
 /** Every writable field, defaults applied and normal forms taken: what the server stores. */
-export type MonitorSpec = { -readonly [K in keyof Fields]: K extends "assertions" ? StoredAssertion[] : K extends "steps" ? StoredStep[] : z.output<Fields[K]> };
+export type MonitorSpec = { -readonly [K in keyof Fields]: K extends "assertions" ? StoredAssertion[] : K extends "steps" ? StoredStep[] : K extends "retry" ? StoredRetry | null : z.output<Fields[K]> };
 
 /** A monitor as the API returns it. */
 export const MonitorSchema = z
@@ -263,6 +266,7 @@ export const MonitorSchema = z
     external_id: z.string().nullable(),
     ...monitorExtensionRead,
     ...monitorStepRead,
+    ...monitorRetryRead,
     /** `active` or `paused`; changed only by pause and resume. */
     status: z.enum(["active", "paused"]),
     /** `pending` until the first check, then `up`, `degraded` (up, but slower than `degraded_response_ms`) or `down`. */

@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { Assertion, EscalationStep, FieldTable, FieldType, MonitorStep, RESOURCE_FIELDS, StepExtraction } from "../../api";
+import type { Assertion, EscalationStep, FieldTable, FieldType, MonitorStep, RESOURCE_FIELDS, RetryStrategy, StepExtraction } from "../../api";
 import type { ConnectionArgs } from "./options";
 
 /**
@@ -15,6 +15,7 @@ interface NamedTypes {
   EscalationStep: EscalationStep;
   MonitorStep: MonitorStep;
   StepExtraction: StepExtraction;
+  RetryStrategy: RetryStrategy;
 }
 
 type Plain<T> = T extends { ref: infer N extends keyof NamedTypes }

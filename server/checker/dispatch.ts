@@ -7,6 +7,7 @@ import { type CheckedMonitor, withExtensions } from "./monitor-fields";
 import type { CheckContext } from "./monitor-types/monitor-type";
 import { monitorType } from "./monitor-types/registry";
 import type { ProbeContext } from "./probe";
+import { withRetries } from "./retry";
 import { insecureContext } from "./tls";
 
 /** How often the checker runs the monitor: its type's cadence, every `interval_sec` by default. */
@@ -16,8 +17,8 @@ export function cadenceMs(scheduled: ScheduledMonitor): number {
 }
 
 /**
- * Runs the check of a monitor through its type's module (see `monitor-types/registry.ts`), and
- * applies the response-time thresholds every type shares.
+ * Runs the check of a monitor through its type's module (see `monitor-types/registry.ts`), with
+ * what every type shares: the response-time thresholds and the retry strategy.
  */
 export class CheckRunner {
   private insecure?: ProbeContext;
@@ -37,8 +38,12 @@ export class CheckRunner {
   /** The outcome to record, or undefined when there is nothing to record (a ping not yet due). */
   async run(scheduled: ScheduledMonitor, now = Date.now()): Promise<CheckOutcome | undefined> {
     const monitor = withExtensions(scheduled);
-    const outcome = await monitorType(monitor.type).check(monitor, this.ctx, now);
-    return outcome && withThresholds(outcome, monitor);
+    const type = monitorType(monitor.type);
+    // Thresholds per attempt: a check slower than max_response_ms is a failure a retry may mend.
+    return withRetries(monitor, async () => {
+      const outcome = await type.check(monitor, this.ctx, now);
+      return outcome && withThresholds(outcome, monitor);
+    });
   }
 
   /** How this check moves the monitor's health: its confirmations and any maintenance window now. */

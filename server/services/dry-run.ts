@@ -134,5 +134,6 @@ function resultOf(o: CheckOutcome, now: number): MonitorTestResult {
     cert_expires_at: expires,
     cert_days_left: expires === null ? null : Math.floor((Date.parse(expires) - now) / DAY_MS),
     ...(o.steps ? { steps: o.steps } : {}),
+    ...(o.attempts ? { attempts: o.attempts } : {}),
   };
 }
