@@ -31,6 +31,13 @@ export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 export const VARIABLE_USE = /\{\{\s*([^{}\s]*)\s*\}\}/g;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * A step's URL, as the document states it and the server checks it: `http(s)://`, a host name
+ * (its last label not a number) or an IPv4 address, with `{{variables}}` allowed in names, an
+ * optional port, then anything but spaces.
+ */
+const STEP_URL =
+  "^https?://(?:(?:[A-Za-z0-9_{}-]+\\.)*[A-Za-z_{}][A-Za-z0-9_{}-]*|(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9]))(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(?:[/?#]\\S*)?$";
 const STATUS_RULE = z.union([z.int().min(100, "must be a status code between 100 and 599").max(599, "must be a status code between 100 and 599"), z.string().regex(/^[1-5]xx$/, 'must be a status code or a class such as "2xx"')]);
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
@@ -58,7 +65,14 @@ export const ExtractionSchema = z
   .superRefine((e, ctx) => {
     for (const [path, message] of extractionProblems(e)) ctx.addIssue({ code: "custom", path: [path], message });
   })
-  .meta({ id: "StepExtraction" });
+  .meta({
+    id: "StepExtraction",
+    // The rules JSON Schema can state: a property for every source but the status, a header name for headers.
+    allOf: [
+      { if: { properties: { source: { const: "status_code" } } }, then: { properties: { property: { type: "null" } } }, else: { properties: { property: { type: "string" } }, required: ["property"] } },
+      { if: { properties: { source: { const: "headers" } } }, then: { properties: { property: { pattern: HEADER_NAME.source } } } },
+    ],
+  });
 
 /** One step of a multi-step monitor. */
 export const MonitorStepSchema = z
@@ -68,7 +82,7 @@ export const MonitorStepSchema = z
     /** HTTP method; default GET. */
     method: z.enum(METHODS).optional(),
     /** `http(s)://…`, with `{{variables}}`. */
-    url: z.string().min(1, "must not be empty").max(2048, "must be at most 2048 characters"),
+    url: z.string().min(1, "must not be empty").max(2048, "must be at most 2048 characters").meta({ pattern: STEP_URL }),
     /** Request headers, with `{{variables}}` in values; at most 50. */
     headers: z
       .record(z.string().regex(HEADER_NAME, "must be a valid header name"), z.string().max(8192).regex(/^[^\r\n]*$/, "must not contain line breaks"))
@@ -85,7 +99,11 @@ export const MonitorStepSchema = z
     /** Runs even after an earlier step failed (clean-up); default false. */
     cleanup: z.boolean().optional(),
   })
-  .meta({ id: "MonitorStep" });
+  .meta({
+    id: "MonitorStep",
+    // A body only with a method that carries one (the default, GET, carries none).
+    allOf: [{ if: { properties: { body: { type: "string" } }, required: ["body"] }, then: { properties: { method: { enum: ["POST", "PUT", "PATCH", "DELETE"] } }, required: ["method"] } }],
+  });
 
 /** An extraction as a program declares it. */
 export interface StepExtraction {
@@ -286,32 +304,19 @@ export function stepViolations(m: MonitorStepSpec & { type: string }): ErrorDeta
   }
   if (m.steps.length === 0) out.push({ field: "steps", message: "must list at least one step for multistep monitors" });
   const known = new Set(Object.keys(m.variables));
-  const names = new Set<string>();
   m.steps.forEach((step, i) => {
     const at = `steps[${i}]`;
-    if (names.has(step.name)) out.push({ field: `${at}.name`, message: `repeats the name of an earlier step (${step.name})` });
-    names.add(step.name);
     const uses: [string, string | null][] = [["url", step.url], ["body", step.body], ...Object.entries(step.headers).map(([k, v]): [string, string] => [`headers.${k}`, v])];
     for (const [field, text] of uses) {
       for (const name of variablesUsed(text)) {
         if (!known.has(name)) out.push({ field: `${at}.${field}`, message: `step "${step.name}" uses {{${name}}}, which neither variables nor an earlier step's extract defines` });
       }
     }
-    const literal = step.url.replace(VARIABLE_USE, "x");
-    if (!/^https?:\/\//.test(step.url) || !canParse(literal)) out.push({ field: `${at}.url`, message: "must be an absolute http:// or https:// URL" });
+    if (!new RegExp(STEP_URL).test(step.url)) out.push({ field: `${at}.url`, message: "must be http:// or https://, a host name or IPv4 address (a port, a path), with {{variables}}" });
     if (step.body !== null && !["POST", "PUT", "PATCH", "DELETE"].includes(step.method)) {
       out.push({ field: `${at}.body`, message: `is not allowed with method ${step.method}; use one of POST, PUT, PATCH, DELETE` });
     }
     for (const e of step.extract) known.add(e.name);
   });
   return out;
-}
-
-function canParse(url: string): boolean {
-  try {
-    new URL(url);
-    return true;
-  } catch {
-    return false;
-  }
 }
