@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AssertionResultSchema, CheckTimingsSchema, ERROR_CLASSES } from "./heartbeat";
+import { AssertionResultSchema, CheckAttemptSchema, CheckTimingsSchema, ERROR_CLASSES, StepResultSchema } from "./heartbeat";
 import { MonitorSchema } from "./monitor";
 
 /**
@@ -58,6 +58,8 @@ export const CheckOutcomeSchema = z
     error_class: z.enum(ERROR_CLASSES).nullable().optional(),
     assertions: z.array(AssertionResultSchema).max(50).optional(),
     timings: CheckTimingsSchema.nullable().optional(),
+    steps: z.array(StepResultSchema).max(10).optional(),
+    attempts: z.array(CheckAttemptSchema).max(6).optional(),
   })
   .meta({ id: "CheckOutcome" });
 

@@ -112,7 +112,24 @@ export const AssertionSchema = z
   .superRefine((a, ctx) => {
     for (const [path, message] of assertionProblems(a)) ctx.addIssue({ code: "custom", path: [path], message });
   })
-  .meta({ id: "Assertion" });
+  .meta({ id: "Assertion", allOf: documentedAssertionRules() });
+
+/**
+ * The rules between an assertion's fields that JSON Schema can state (`if`/`then`), for the
+ * document: a target unless the comparison takes none; numeric comparisons of numeric sources;
+ * a header name for `headers`. (Patterns and regular expressions stay the server's to judge.)
+ */
+function documentedAssertionRules(): object[] {
+  const numeric = ["status_code", "response_time"];
+  return [
+    { if: { properties: { comparison: { not: { enum: TARGETLESS } } } }, then: { properties: { target: { type: "string" } }, required: ["target"] } },
+    { if: { properties: { comparison: { enum: TARGETLESS } }, required: ["comparison"] }, then: { properties: { target: { type: "null" } } } },
+    { if: { properties: { source: { enum: numeric } } }, then: { properties: { comparison: { enum: NUMERIC_COMPARISONS }, target: { pattern: "^\\s*-?\\d+(\\.\\d+)?\\s*$" }, property: { type: "null" } } } },
+    { if: { properties: { comparison: { enum: ["greater_than", "less_than"] } }, required: ["comparison"] }, then: { properties: { target: { pattern: "^\\s*-?\\d+(\\.\\d+)?\\s*$" } } } },
+    { if: { properties: { source: { const: "headers" } } }, then: { properties: { property: { type: "string", pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" } }, required: ["property"] } },
+    { if: { properties: { source: { const: "text_body" } } }, then: { properties: { comparison: { not: { enum: ["greater_than", "less_than"] } }, property: { type: "null" } } } },
+  ];
+}
 
 /** An assertion as the API stores and returns it: `property` and `target` null when absent. */
 export interface StoredAssertion {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AssertionResultSchema, CheckTimingsSchema, ERROR_CLASSES } from "./heartbeat";
+import { AssertionResultSchema, CheckAttemptSchema, CheckTimingsSchema, ERROR_CLASSES, StepResultSchema } from "./heartbeat";
 import { LOCATION_NAME, LOCATION_NAME_RULE } from "./monitor-locations";
 
 /**
@@ -53,6 +53,10 @@ export const MonitorTestResultSchema = z
     cert_expires_at: z.iso.datetime().nullable(),
     /** https monitors with `ssl_expiry_days`: whole days until the certificate expires. */
     cert_days_left: z.int().nullable(),
+    /** multistep monitors: each step's outcome, in order. */
+    steps: z.array(StepResultSchema).optional(),
+    /** Monitors with `retry`: every attempt, when there was more than one. */
+    attempts: z.array(CheckAttemptSchema).optional(),
   })
   .meta({ id: "MonitorTestResult" });
 

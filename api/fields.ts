@@ -1,4 +1,6 @@
 import { normalizeAssertions } from "./assertions";
+import { normalizeRetry } from "./monitor-retry";
+import { normalizeSteps } from "./monitor-steps";
 
 /**
  * The shape of a kind's field table: one row per property, keyed by the property name Pulumi
@@ -32,9 +34,10 @@ export interface FieldType {
  * How two values of a field are judged equal: `set` (order and duplicates do not count; numbers
  * sort before strings), `lowercase-set` (a set compared lower-cased), `case-insensitive-keys`
  * (a map whose keys are compared lower-cased), `assertions` (a list in order, absent parts as
- * null, header names lower-cased; see assertions.ts).
+ * null, header names lower-cased; see assertions.ts), `steps` (a list in order, defaults filled in;
+ * see monitor-steps.ts), `retry` (an object, defaults filled in; see monitor-retry.ts).
  */
-export type NormalForm = "set" | "lowercase-set" | "case-insensitive-keys" | "assertions";
+export type NormalForm = "set" | "lowercase-set" | "case-insensitive-keys" | "assertions" | "steps" | "retry";
 
 /** One property of a resource kind. */
 export interface Field {
@@ -108,6 +111,8 @@ export const RESOURCE_FIELDS = {
 export function normalize(form: NormalForm | undefined, value: unknown): unknown {
   if (value === undefined || value === null || form === undefined) return value;
   if (form === "assertions") return normalizeAssertions(value);
+  if (form === "steps") return normalizeSteps(value);
+  if (form === "retry") return normalizeRetry(value);
   // A value of another shape (an unknown during preview, a rule broken) is judged as it is.
   if (form === "case-insensitive-keys") {
     if (typeof value !== "object" || Array.isArray(value)) return value;

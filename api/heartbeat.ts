@@ -38,6 +38,43 @@ export const AssertionResultSchema = z
   })
   .meta({ id: "AssertionResult" });
 
+/** How one step of a multi-step run ended: `skipped` when an earlier step failed and it is no clean-up. */
+export const STEP_STATUSES = ["passed", "failed", "skipped"] as const;
+
+/** One step's outcome in a multi-step monitor's heartbeat, dry run or agent result. */
+export const StepResultSchema = z
+  .object({
+    /** The step's name. */
+    name: z.string(),
+    status: z.enum(STEP_STATUSES),
+    /** Whether the step is a clean-up (runs even after a failed step). */
+    cleanup: z.boolean(),
+    status_code: z.int().nullable(),
+    /** From the step's start to the end of its response; null when it did not run. */
+    response_time_ms: z.int().nullable(),
+    /** Why it failed, values of secret variables masked (`****`); null when it passed or was skipped. */
+    error: z.string().nullable(),
+    error_class: z.enum(ERROR_CLASSES).nullable(),
+    /** Each of the step's assertions, in order. */
+    assertions: z.array(AssertionResultSchema),
+  })
+  .meta({ id: "StepResult" });
+export type StepResult = z.infer<typeof StepResultSchema>;
+
+/** One attempt of a run with retries (see `retry`): the run's heartbeat is its last attempt's. */
+export const CheckAttemptSchema = z
+  .object({
+    /** Milliseconds from the run's start to the attempt's. */
+    started_ms: z.int(),
+    up: z.boolean(),
+    status_code: z.int().nullable(),
+    response_time_ms: z.int().nullable(),
+    error: z.string().nullable(),
+    error_class: z.enum(ERROR_CLASSES).nullable(),
+  })
+  .meta({ id: "CheckAttempt" });
+export type CheckAttempt = z.infer<typeof CheckAttemptSchema>;
+
 /** One check result. */
 export const HeartbeatSchema = z
   .object({
@@ -60,6 +97,10 @@ export const HeartbeatSchema = z
     assertions: z.array(AssertionResultSchema).optional(),
     /** The phases measured; null for checks that measure none (heartbeat). */
     timings: CheckTimingsSchema.nullable().optional(),
+    /** multistep monitors: each step's outcome, in order. */
+    steps: z.array(StepResultSchema).optional(),
+    /** Monitors with `retry`: every attempt of the run, when there was more than one. */
+    attempts: z.array(CheckAttemptSchema).optional(),
     /** The location that ran the check (extension); null for checks recorded before locations. */
     location: z.string().nullable().optional(),
   })

@@ -17,3 +17,6 @@ export * from "./monitor-locations";
 export * from "./agent";
 export * from "./batch";
 export * from "./outbound-policy";
+export * from "./monitor-steps";
+export * from "./monitor-retry";
+export * from "./monitor-step-rows";

@@ -1,6 +1,8 @@
 import { assertionViolations } from "./assertions";
 import type { ErrorDetail } from "./common";
 import { checkDnsUrl, monitorExtensionViolations } from "./monitor-extensions";
+import { retryViolations } from "./monitor-retry";
+import { stepViolations } from "./monitor-steps";
 import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, type MonitorSpec, type MonitorType } from "./monitor";
 
 /**
@@ -19,6 +21,8 @@ export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTER
   if (urlProblem) out.push({ field: "url", message: urlProblem });
   out.push(...monitorExtensionViolations(m));
   out.push(...assertionViolations(m));
+  out.push(...stepViolations(m));
+  out.push(...retryViolations(m));
   if (m.type === "keyword" && m.keyword === null) {
     out.push({ field: "keyword", message: "is required for keyword monitors" });
   }
@@ -36,6 +40,7 @@ export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTER
 
 function checkUrl(type: MonitorType, raw: string | null): string | undefined {
   if (type === "heartbeat") return raw === null ? undefined : "is not allowed for heartbeat monitors (they are pinged, not probed)";
+  if (type === "multistep") return raw === null ? undefined : "is not allowed for multistep monitors (each step has its own)";
   if (raw === null) return `is required for ${type} monitors`;
   if (type === "dns") return checkDnsUrl(raw);
   let url: URL;

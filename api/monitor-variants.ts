@@ -61,6 +61,7 @@ const URLS: Record<MonitorType, z.ZodType> = {
   tcp: f.url.unwrap().regex(new RegExp(`^tcp://${HOST}:${PORT}/?$`), "must be tcp://host:port for tcp monitors").meta({ format: "uri" }),
   dns: f.url.unwrap().regex(new RegExp(`^dns://${HOST}/?$`), "must be dns://host.name for dns monitors").meta({ format: "uri" }),
   heartbeat: nothing,
+  multistep: nothing,
 };
 
 function probeUrl() {
@@ -100,6 +101,9 @@ function variant(type: MonitorType, interval_sec: z.ZodType, remind_every_sec: z
     escalation: f.escalation.optional(),
     locations: type === "heartbeat" ? nothing : f.locations.optional(),
     failure_threshold: f.failure_threshold.optional(),
+    retry: type === "heartbeat" ? nothing : f.retry.optional(),
+    steps: type === "multistep" ? f.steps.min(1, "must list at least one step for multistep monitors") : empty,
+    variables: type === "multistep" ? f.variables.optional() : z.strictObject({}).optional(),
     external_id: ExternalIdSchema.optional(),
   };
   return z.strictObject(shape).meta({ title: `${type} monitor`, allOf: crossFieldRules(type) });

@@ -3,9 +3,12 @@ import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./c
 import { ASSERTION_ROWS, assertionFields, assertionRead, type StoredAssertion } from "./assertions";
 import { apiRows, type FieldTable, normalize, sortedSet } from "./fields";
 import { MONITOR_EXTENSION_ROWS, monitorExtensionFields, monitorExtensionRead } from "./monitor-extensions";
+import { MONITOR_RETRY_ROWS, monitorRetryFields, monitorRetryRead, type StoredRetry } from "./monitor-retry";
+import { MONITOR_STEP_ROWS } from "./monitor-step-rows";
+import { monitorStepFields, monitorStepRead, type StoredStep } from "./monitor-steps";
 
 /** Kinds of monitor. `type` is fixed at creation. */
-export const MONITOR_TYPES = ["http", "keyword", "tcp", "heartbeat", "dns"] as const;
+export const MONITOR_TYPES = ["http", "keyword", "tcp", "heartbeat", "dns", "multistep"] as const;
 export const MonitorTypeSchema = z.enum(MONITOR_TYPES);
 export type MonitorType = z.infer<typeof MonitorTypeSchema>;
 
@@ -36,7 +39,7 @@ export const StatusCodeRuleSchema = z.union([
 export const monitorFields = {
   /** Display name, 1..120 characters, kept exactly as written. */
   name: displayName(),
-  /** `http`, `keyword`, `tcp`, `heartbeat` or `dns`. Immutable. */
+  /** `http`, `keyword`, `tcp`, `heartbeat`, `dns` or `multistep`. Immutable. */
   type: MonitorTypeSchema,
   /** `http(s)://…` (http, keyword), `tcp://host:port` (tcp), `dns://name` (dns); null for heartbeat. */
   url: z.string().max(2048, "must be at most 2048 characters").nullable(),
@@ -85,6 +88,8 @@ export const monitorFields = {
     )
     .max(20, "must have at most 20 tags"),
   ...monitorExtensionFields,
+  ...monitorStepFields,
+  ...monitorRetryFields,
 };
 
 /** Fields a create body must carry: every other one has a default (see `MONITOR_FIELDS`). */
@@ -122,19 +127,19 @@ export const MONITOR_FIELDS = {
     description: "Display name, 1..120 characters, kept exactly as written; not only spaces.",
     defaultDoc: "the resource name",
   },
-  /** `http`, `keyword`, `tcp`, `heartbeat` or `dns`. Changing it replaces the monitor. */
+  /** `http`, `keyword`, `tcp`, `heartbeat`, `dns` or `multistep`. Changing it replaces the monitor. */
   type: {
     api: "type",
     type: { type: "string", enum: MONITOR_TYPES },
     required: true,
     replaceOnChange: true,
-    description: "`http`, `keyword`, `tcp`, `heartbeat` or `dns`; a change replaces the monitor.",
+    description: "`http`, `keyword`, `tcp`, `heartbeat`, `dns` or `multistep`; a change replaces the monitor.",
   },
   /** `http(s)://…` for http and keyword monitors, `tcp://host:port` for tcp, `dns://name` for dns; none for heartbeat. */
   url: {
     api: "url",
     type: { type: "string", nullable: true },
-    description: "`http(s)://…`; `tcp://host:port` for tcp; `dns://name` for dns; required but for heartbeat, which has none.",
+    description: "`http(s)://…`; `tcp://host:port` for tcp; `dns://name` for dns; required but for heartbeat and multistep, which have none.",
     default: null,
   },
   /** Seconds between checks, 30..86400. */
@@ -209,6 +214,8 @@ export const MONITOR_FIELDS = {
     default: [],
   },
   ...MONITOR_EXTENSION_ROWS,
+  ...MONITOR_STEP_ROWS,
+  ...MONITOR_RETRY_ROWS,
   /** Pause checks (true) or keep them running (false, the default). */
   paused: {
     type: { type: "boolean" },
@@ -235,7 +242,7 @@ export const MONITOR_FIELDS = {
 } as const satisfies FieldTable;
 
 /** Every writable field, defaults applied and normal forms taken: what the server stores. */
-export type MonitorSpec = { -readonly [K in keyof Fields]: K extends "assertions" ? StoredAssertion[] : z.output<Fields[K]> };
+export type MonitorSpec = { -readonly [K in keyof Fields]: K extends "assertions" ? StoredAssertion[] : K extends "steps" ? StoredStep[] : K extends "retry" ? StoredRetry | null : z.output<Fields[K]> };
 
 /** A monitor as the API returns it. */
 export const MonitorSchema = z
@@ -259,6 +266,8 @@ export const MonitorSchema = z
     /** The client's mark (see `ExternalIdSchema`); null when none was set. */
     external_id: z.string().nullable(),
     ...monitorExtensionRead,
+    ...monitorStepRead,
+    ...monitorRetryRead,
     /** `active` or `paused`; changed only by pause and resume. */
     status: z.enum(["active", "paused"]),
     /** `pending` until the first check, then `up`, `degraded` (up, but slower than `degraded_response_ms`) or `down`. */

@@ -90,12 +90,11 @@ const cell = (v: string | null) => (v === null || v === "" ? "-" : v);
 export function formatTest(report: TestReport): string {
   if (report.monitors.length === 0) return `Stack ${report.stack}: no monitors to test.\n`;
   const header = ["MONITOR", "TARGET", "RESULT", "FAILING ASSERTION", "TIME"];
-  const rows = report.monitors.map((m) => [
-    m.resource,
-    cell(m.target),
-    m.outcome === "skipped" ? `skipped: ${m.failure}` : m.outcome,
-    m.outcome === "skipped" ? "-" : cell(m.failure),
-    m.ms === null ? "-" : `${m.ms} ms`,
+  const ms = (v: number | null) => (v === null ? "-" : `${v} ms`);
+  const rows = report.monitors.flatMap((m) => [
+    [m.resource, cell(m.target), m.outcome === "skipped" ? `skipped: ${m.failure}` : m.outcome, m.outcome === "skipped" ? "-" : cell(m.failure), ms(m.ms)],
+    // A multi-step monitor: a row per step under its own.
+    ...(m.steps ?? []).map((st, i) => [`  ${i + 1}. ${st.name}`, "", st.outcome, cell(st.failure), ms(st.ms)]),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] as number)).join("  ").trimEnd();

@@ -84,6 +84,7 @@ function declareMonitor(m: Monitor, varName: string, ref: (id: string) => unknow
   const defaults = mapKeys(toMonitorSpec({ name: m.name, type: m.type, url: m.url, interval_sec: m.interval_sec } as never) as unknown as Props, toCamel);
   const args: Props = {};
   for (const [key, value] of Object.entries(live)) {
+    if (value === undefined) continue;
     const required = ["name", "type", "url", "intervalSec"].includes(key);
     if (key === "paused" ? value === false : !required && key in defaults && same(value, defaults[key])) continue;
     args[key] = value;
@@ -96,6 +97,10 @@ function declareMonitor(m: Monitor, varName: string, ref: (id: string) => unknow
     );
   }
   if (m.body !== null) args.body = secret(`${varName}Body`, `monitor "${m.name}" (${m.id}): request body`);
+  const variables = Object.keys(m.variables ?? {});
+  if (variables.length) {
+    args.variables = Object.fromEntries(variables.map((v) => [v, secret(`${varName}Var${capital(configKey(v))}`, `monitor "${m.name}" (${m.id}): variable ${v}`)]));
+  }
   return { varName, className: "Monitor", id: m.id, label: `${m.type} monitor "${m.name}"`, args: { ...args, adopt: m.id } };
 }
 

@@ -47,6 +47,8 @@ export class Fields {
   withoutDefaults(props: Props): Props {
     const out: Props = {};
     for (const [prop, value] of Object.entries(props)) {
+      // A field the service does not return (one older than the field) is not declared either.
+      if (value === undefined) continue;
       const f = this.table[prop];
       const isDefault = f !== undefined && !f.required && f.default !== undefined && same(normalize(f.normal, value), normalize(f.normal, f.default));
       if (!isDefault) out[prop] = value;

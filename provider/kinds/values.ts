@@ -78,6 +78,8 @@ export class KnownInputs {
     for (const f of failures) {
       const property = this.original(f.property);
       if (this.holes.has(property)) continue;
+      // A required key of an object that lost it (`retry.strategy` not known yet) is not missing.
+      if (this.holes.has(parentOf(property)) && valueAt(this.props, f.property) === undefined) continue;
       const reason = f.reason.startsWith(f.property) ? property + f.reason.slice(f.property.length) : f.reason;
       out.push({ property, reason });
     }
@@ -128,4 +130,20 @@ export class KnownInputs {
     }
     return out;
   }
+}
+
+/** The path of the object or list that holds `path`: `retry` of `retry.strategy`, `steps[1]` of `steps[1].url`. */
+function parentOf(path: string): string {
+  const m = /^(.*)(\.[^.[\]]+|\[\d+\])$/.exec(path);
+  return m ? (m[1] as string) : "";
+}
+
+/** The value at `path` (`steps[1].url`) in `props`; undefined when there is none. */
+function valueAt(props: Props, path: string): unknown {
+  let at: unknown = props;
+  for (const key of path.match(/[^.[\]]+/g) ?? []) {
+    if (at === null || typeof at !== "object") return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
 }

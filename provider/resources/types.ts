@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { Assertion, EscalationStep, FieldTable, FieldType, RESOURCE_FIELDS } from "../../api";
+import type { Assertion, EscalationStep, FieldTable, FieldType, MonitorStep, RESOURCE_FIELDS, RetryStrategy, StepExtraction } from "../../api";
 import type { ConnectionArgs } from "./options";
 
 /**
@@ -13,6 +13,9 @@ export type TsOf<T> = T extends { nullable: true } ? Plain<T> | null : Plain<T>;
 interface NamedTypes {
   Assertion: Assertion;
   EscalationStep: EscalationStep;
+  MonitorStep: MonitorStep;
+  StepExtraction: StepExtraction;
+  RetryStrategy: RetryStrategy;
 }
 
 type Plain<T> = T extends { ref: infer N extends keyof NamedTypes }
@@ -45,10 +48,15 @@ type InputOf<T> = [T] extends [readonly (infer E)[]]
 
 /**
  * An escalation step takes inputs in its fields: `{ after: 300, channels: [pager.id] }` names
- * channels by their Outputs. (Assertions stay plain: an Input around `source` would lose the
+ * channels by their Outputs; a step takes inputs in its name, URL and body (a service's URL is
+ * often an Output). (Assertions stay plain: an Input around `source` would lose the
  * narrowing that tells which fields each source allows.)
  */
-type ItemInput<E> = [E] extends [EscalationStep] ? { [K in keyof EscalationStep]: InputOf<EscalationStep[K]> } : E;
+type ItemInput<E> = [E] extends [EscalationStep]
+  ? { [K in keyof EscalationStep]: InputOf<EscalationStep[K]> }
+  : [E] extends [MonitorStep]
+    ? { [K in keyof MonitorStep]: K extends "url" | "body" | "name" ? InputOf<MonitorStep[K]> : MonitorStep[K] }
+    : E;
 
 type Row = { type: FieldType; required?: boolean; outputOnly?: boolean };
 type WithResource<T> = T & Pick<typeof RESOURCE_FIELDS, "adopt" | "connection" | "endpoint">;

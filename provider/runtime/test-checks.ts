@@ -33,7 +33,21 @@ export interface ReportLine {
   /** How long the check took, in ms. */
   ms: number | null;
   tags: string[];
+  /** multistep monitors: one row per step, in order. */
+  steps?: StepLine[];
 }
+
+/** One step of a multi-step monitor's dry run. */
+export interface StepLine {
+  name: string;
+  /** `pass`, `fail`, or `skipped` (an earlier step failed and this one is no clean-up). */
+  outcome: "pass" | "fail" | "skipped";
+  /** Why it failed (secret variables masked); null when it did not. */
+  failure: string | null;
+  ms: number | null;
+}
+
+const STEP_OUTCOME = { passed: "pass", failed: "fail", skipped: "skipped" } as const;
 
 const SKIPPED = "depends on values known after `pulumi up`";
 const truthy = (v: unknown) => v === true || (typeof v === "string" && /^(1|true|yes)$/i.test(v.trim()));
@@ -51,11 +65,14 @@ export function shownTarget(url: unknown): string | null {
 
 /** What the check of a monitor came to, for the report and for a failing preview. */
 function lineOf(resource: string, inputs: Props, result: MonitorTestResult | undefined): ReportLine {
-  const base = { resource, target: shownTarget(inputs.url), tags: Array.isArray(inputs.tags) ? (inputs.tags as string[]) : [] };
+  // A multi-step monitor has no URL of its own: its first step's stands for it.
+  const firstStep = Array.isArray(inputs.steps) ? (inputs.steps[0] as { url?: unknown } | undefined) : undefined;
+  const base = { resource, target: shownTarget(inputs.url ?? firstStep?.url), tags: Array.isArray(inputs.tags) ? (inputs.tags as string[]) : [] };
   if (!result) return { ...base, outcome: "skipped", failure: SKIPPED, ms: null };
   const outcome = result.status === "up" ? "pass" : result.status === "down" ? "fail" : result.status === "degraded" ? "degraded" : "nothing to run";
   const failure = result.status === "down" ? (failedAssertion(result) ?? result.error) : null;
-  return { ...base, outcome, failure, ms: result.timings?.total_ms ?? result.response_time_ms };
+  const steps = result.steps?.map((st): StepLine => ({ name: st.name, outcome: STEP_OUTCOME[st.status], failure: st.error, ms: st.response_time_ms }));
+  return { ...base, outcome, failure, ms: result.timings?.total_ms ?? result.response_time_ms, ...(steps ? { steps } : {}) };
 }
 
 /** Whether the inputs are all known (the internal ones aside). */

@@ -1,68 +1,49 @@
-import { ASSERTION_DEFAULTS, MONITOR_EXTENSION_DEFAULTS, type MonitorExtensionSpec } from "../../api";
-import { missedPing } from "../push/deadline";
 import type { Store } from "../store";
 import type { CheckOutcome } from "../store/heartbeats";
 import type { HealthPolicy } from "../store/streaks";
 import type { ScheduledMonitor } from "../store/monitors";
 import { AssertionEvaluator } from "./assertion-pool";
-import { probeDns } from "./dns";
-import { type ProbeContext, probe } from "./probe";
-import { insecureContext, probeHttps } from "./tls";
+import { type CheckedMonitor, withExtensions } from "./monitor-fields";
+import type { CheckContext } from "./monitor-types/monitor-type";
+import { monitorType } from "./monitor-types/registry";
+import type { ProbeContext } from "./probe";
+import { withRetries } from "./retry";
+import { insecureContext } from "./tls";
 
-/** A scheduled monitor with its extension fields (defaults filled in for monitors stored before them). */
-export type CheckedMonitor = ScheduledMonitor & MonitorExtensionSpec;
-
-/** The monitor with every extension field, defaults where it has none. */
-export function withExtensions(monitor: ScheduledMonitor): CheckedMonitor {
-  return { ...MONITOR_EXTENSION_DEFAULTS, ...ASSERTION_DEFAULTS, ...monitor } as CheckedMonitor;
-}
-
-/** A heartbeat monitor's deadline is looked at at least every minute (and within its grace). */
-const MAX_PUSH_CADENCE_SEC = 60;
-
-/**
- * How often the checker runs the monitor: every `interval_sec`, except heartbeat monitors, whose
- * deadline is looked at often enough to notice a missed ping within the grace (each look is one
- * indexed query; a down check is still recorded only once per `interval_sec`).
- */
+/** How often the checker runs the monitor: its type's cadence, every `interval_sec` by default. */
 export function cadenceMs(scheduled: ScheduledMonitor): number {
   const m = withExtensions(scheduled);
-  if ((m.type as string) !== "heartbeat") return m.interval_sec * 1000;
-  return Math.max(1, Math.min(m.interval_sec, m.grace_sec || m.interval_sec, MAX_PUSH_CADENCE_SEC)) * 1000;
+  return monitorType(m.type).cadenceMs?.(m) ?? m.interval_sec * 1000;
 }
 
 /**
- * Runs the check that fits the monitor's type: HTTP, keyword and TCP probes, https with
- * certificate checks, DNS lookups, and the ping deadline of heartbeat monitors.
+ * Runs the check of a monitor through its type's module (see `monitor-types/registry.ts`), with
+ * what every type shares: the response-time thresholds and the retry strategy.
  */
 export class CheckRunner {
   private insecure?: ProbeContext;
   private readonly evaluator = new AssertionEvaluator();
-  private readonly ctx: ProbeContext;
+  private readonly ctx: CheckContext;
 
   constructor(
     /** The server's store; none in an agent (which runs no heartbeat monitor and decides no policy). */
     private readonly store: Store | undefined,
-    ctx: ProbeContext,
+    probe: ProbeContext,
   ) {
-    this.ctx = { ...ctx, evaluator: ctx.evaluator ?? this.evaluator };
+    const probeCtx = { ...probe, evaluator: probe.evaluator ?? this.evaluator };
+    const insecure = () => (this.insecure ??= { ...insecureContext(probeCtx.allowPrivate), evaluator: this.evaluator });
+    this.ctx = { probe: probeCtx, insecure, store: store };
   }
 
   /** The outcome to record, or undefined when there is nothing to record (a ping not yet due). */
   async run(scheduled: ScheduledMonitor, now = Date.now()): Promise<CheckOutcome | undefined> {
     const monitor = withExtensions(scheduled);
-    switch (monitor.type as string) {
-      case "heartbeat":
-        if (!this.store) return undefined;
-        return classed(await missedPing(this.store.db, monitor, now), "timeout");
-      case "dns":
-        return withThresholds(classed(await probeDns({ ...monitor, url: monitor.url ?? "" }, this.ctx.allowPrivate), "dns"), monitor);
-    }
-    if (monitor.url?.startsWith("https://") && (monitor.ssl_expiry_days !== null || !monitor.verify_tls)) {
-      const insecure = () => (this.insecure ??= { ...insecureContext(this.ctx.allowPrivate), evaluator: this.evaluator });
-      return withThresholds(await probeHttps(this.ctx, insecure, monitor, now), monitor);
-    }
-    return withThresholds(await probe(this.ctx, monitor), monitor);
+    const type = monitorType(monitor.type);
+    // Thresholds per attempt: a check slower than max_response_ms is a failure a retry may mend.
+    return withRetries(monitor, async () => {
+      const outcome = await type.check(monitor, this.ctx, now);
+      return outcome && withThresholds(outcome, monitor);
+    });
   }
 
   /** How this check moves the monitor's health: its confirmations and any maintenance window now. */
@@ -85,11 +66,6 @@ export class CheckRunner {
     })();
     return this.closing;
   }
-}
-
-/** A failure of a check that names no class gets its type's: a missed ping is late, a DNS check's is dns. */
-function classed<T extends CheckOutcome | undefined>(outcome: T, errorClass: "timeout" | "dns"): T {
-  return outcome && !outcome.up && !outcome.error_class ? { ...outcome, error_class: errorClass } : outcome;
 }
 
 /**

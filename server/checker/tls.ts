@@ -1,13 +1,11 @@
 import { connect, type PeerCertificate } from "node:tls";
 import { interceptors } from "undici";
-import type { MonitorExtensionSpec } from "../../api";
 import { assertTargetAllowed, outboundAgent, safeLookup } from "../outbound";
-import { type ProbeContext, type ProbeResult, probe } from "./probe";
+import type { CheckedMonitor } from "./monitor-fields";
+import type { ProbeContext, ProbeResult } from "./probe";
 
 /** How a failure caused only by a certificate expiring soon begins: the notifier tells it apart by it. */
 export const CERT_EXPIRING_PREFIX = "certificate expires in ";
-
-type HttpsMonitor = Parameters<typeof probe>[1] & Pick<MonitorExtensionSpec, "ssl_expiry_days" | "verify_tls">;
 
 const DAY_MS = 86_400_000;
 /** Dispatchers that accept any certificate, for `verify_tls: false`; the caller closes them. */
@@ -39,17 +37,18 @@ export function peerCertificate(url: URL, timeoutMs: number, allowPrivate: boole
 }
 
 /**
- * An https check with the certificate extensions: the request (accepting any certificate when
- * `verify_tls` is false), then, with `ssl_expiry_days`, the certificate's expiry, which every
- * heartbeat carries and which is down when fewer days remain.
+ * An https check with the certificate extensions: the request `run` makes (through dispatchers
+ * that accept any certificate when `verify_tls` is false), then, with `ssl_expiry_days`, the
+ * certificate's expiry, which every heartbeat carries and which is down when fewer days remain.
  */
 export async function probeHttps(
   ctx: ProbeContext,
   insecure: () => ProbeContext,
-  monitor: HttpsMonitor,
+  monitor: CheckedMonitor,
+  run: (ctx: ProbeContext) => Promise<ProbeResult>,
   now = Date.now(),
 ): Promise<ProbeResult & { cert_expires_at?: string | null }> {
-  const result = await probe(monitor.verify_tls ? ctx : insecure(), monitor);
+  const result = await run(monitor.verify_tls ? ctx : insecure());
   if (monitor.ssl_expiry_days === null) return result;
   let expires: number;
   try {

@@ -11,6 +11,7 @@ import {
 import type { Locations } from "../agents/locations";
 import type { Trials } from "../agents/trials";
 import type { Checker } from "../checker/checker";
+import { monitorType } from "../checker/monitor-types/registry";
 import { ApiError, validationFailed } from "../errors";
 import type { CheckOutcome } from "../store/heartbeats";
 import type { Principal } from "../store/keys";
@@ -52,7 +53,7 @@ export class DryRunService {
   private async run(principal: Principal, spec: MonitorSpec | Monitor, location?: string): Promise<MonitorTestResult> {
     const atAgent = this.agentLocation(principal, location);
     const now = Date.now();
-    if (spec.type === "heartbeat") return nothingToRun(now);
+    if (!monitorType(spec.type).probes) return nothingToRun(now);
     const inFlight = this.running.get(principal.keyId) ?? 0;
     if (inFlight >= this.cap) {
       throw new ApiError("rate_limited", `At most ${this.cap} dry runs of one API key run at once; retry in 1 s`, undefined, { "retry-after": "1" });
@@ -132,5 +133,7 @@ function resultOf(o: CheckOutcome, now: number): MonitorTestResult {
     timings: o.timings ?? null,
     cert_expires_at: expires,
     cert_days_left: expires === null ? null : Math.floor((Date.parse(expires) - now) / DAY_MS),
+    ...(o.steps ? { steps: o.steps } : {}),
+    ...(o.attempts ? { attempts: o.attempts } : {}),
   };
 }

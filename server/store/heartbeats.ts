@@ -1,5 +1,7 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { CheckTimings, ErrorClass, Heartbeat, LocationStats, Stats } from "../../api";
+import type { CheckAttempt, CheckTimings, ErrorClass, Heartbeat, LocationStats, Stats, StepResult } from "../../api";
+
+export type { CheckAttempt } from "../../api";
 import type { HealthRepository, Transition } from "./health";
 import { newId } from "./ids";
 import { bucketOf, type Histogram, quantile } from "./rollup";
@@ -18,6 +20,10 @@ export interface CheckOutcome {
   error_class?: ErrorClass | null;
   assertions?: NonNullable<Heartbeat["assertions"]>;
   timings?: CheckTimings | null;
+  /** multistep monitors: each step's outcome. */
+  steps?: StepResult[];
+  /** Runs with retries: every attempt. */
+  attempts?: CheckAttempt[];
 }
 
 /** A recorded check and the health change it caused, if any; or a check recorded before (`duplicate`). */
@@ -56,7 +62,7 @@ interface HeartbeatRow {
 
 /** A stored row as the API answers it (rows from before version 4 have no details). */
 function toHeartbeat(r: HeartbeatRow): Heartbeat {
-  const details = r.details ? (JSON.parse(r.details) as Pick<Heartbeat, "assertions" | "timings">) : { assertions: [], timings: null };
+  const details = r.details ? (JSON.parse(r.details) as Pick<Heartbeat, "assertions" | "timings" | "steps" | "attempts">) : { assertions: [], timings: null };
   return {
     id: r.id,
     monitor_id: r.monitor_id,
@@ -69,6 +75,8 @@ function toHeartbeat(r: HeartbeatRow): Heartbeat {
     error_class: r.error_class,
     assertions: details.assertions ?? [],
     timings: details.timings ?? null,
+    ...(details.steps ? { steps: details.steps } : {}),
+    ...(details.attempts ? { attempts: details.attempts } : {}),
     location: r.location,
   };
 }
@@ -89,7 +97,7 @@ export class HeartbeatRepository {
   insert(monitorId: string, outcome: CheckOutcome, at: number, maintenance = false, location: string | null = null, checkKey?: string): Heartbeat {
     const certExpires = outcome.cert_expires_at ? Date.parse(outcome.cert_expires_at) : null;
     const degraded = outcome.up && outcome.degraded === true;
-    const details = { assertions: outcome.assertions ?? [], timings: outcome.timings ?? null };
+    const details = { assertions: outcome.assertions ?? [], timings: outcome.timings ?? null, ...(outcome.steps ? { steps: outcome.steps } : {}), ...(outcome.attempts ? { attempts: outcome.attempts } : {}) };
     const row: HeartbeatRow = {
       id: newId("hb"),
       monitor_id: monitorId,

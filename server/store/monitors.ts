@@ -39,8 +39,13 @@ export interface ScheduledMonitor extends Monitor {
   account_id: string;
 }
 
-/** The spec as stored: `url`, `headers` and `body` (which carry credentials) sealed. */
-type StoredSpec = Omit<MonitorSpec, "channel_ids" | "headers"> & { headers: string | Record<string, string> };
+/** The spec as stored: `url`, `headers`, `body`, `steps` and `variables` (which carry credentials) sealed. */
+type StoredSpec = Omit<MonitorSpec, "channel_ids" | "headers" | "steps" | "variables"> & {
+  headers: string | Record<string, string>;
+  /** Sealed JSON; absent in monitors stored before multi-step monitors. */
+  steps?: string;
+  variables?: string;
+};
 
 /**
  * Monitors, their channel links, and the status/health the checker maintains. The spec is JSON
@@ -233,7 +238,7 @@ export class MonitorRepository {
     let changed = 0;
     for (const row of rows) {
       const stored = JSON.parse(row.spec) as StoredSpec;
-      const sealed = [stored.url, stored.headers, stored.body ?? undefined].every(
+      const sealed = [stored.url, stored.headers, stored.body ?? undefined, stored.steps, stored.variables].every(
         (v) => v === undefined || v === null || (typeof v === "string" && this.secrets.isCurrent(v)),
       );
       if (sealed) continue;
@@ -245,13 +250,15 @@ export class MonitorRepository {
 
   /** The spec as stored: channel links live in their own table; secrets sealed. */
   private specJson(spec: MonitorSpec): string {
-    const { channel_ids: _links, url, headers, body, ...rest } = spec;
+    const { channel_ids: _links, url, headers, body, steps, variables, ...rest } = spec;
     const seal = (value: string) => this.secrets.seal(value);
     return JSON.stringify({
       ...rest,
       url: url === null ? null : seal(url),
       headers: seal(JSON.stringify(headers)),
       body: body === null ? null : seal(body),
+      steps: seal(JSON.stringify(steps ?? [])),
+      variables: seal(JSON.stringify(variables ?? {})),
     });
   }
 
@@ -273,6 +280,8 @@ export class MonitorRepository {
       url: stored.url === null ? null : open(stored.url),
       headers: typeof stored.headers === "string" ? (JSON.parse(open(stored.headers)) as Record<string, string>) : stored.headers,
       body: stored.body === null ? null : open(stored.body),
+      steps: stored.steps === undefined ? [] : (JSON.parse(open(stored.steps)) as MonitorSpec["steps"]),
+      variables: stored.variables === undefined ? {} : (JSON.parse(open(stored.variables)) as Record<string, string>),
     };
   }
 }

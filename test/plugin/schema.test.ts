@@ -182,6 +182,28 @@ describe("the native plugin's schema is the kinds' field tables", () => {
     });
   });
 
+  it("types a multi-step monitor's steps, their extractions and a retry strategy as objects, so SDKs get typed step classes", () => {
+    const types = (schema as unknown as { types: Record<string, { type: string; properties: Record<string, unknown>; required?: string[] }> }).types;
+    const monitor = schema.resources["uptime:index:Monitor"] as Resource;
+    expect(monitor.inputProperties.steps).toMatchObject({ type: "array", items: { $ref: "#/types/uptime:index:MonitorStep" } });
+    expect(monitor.inputProperties.variables).toMatchObject({ type: "object", additionalProperties: { type: "string" }, secret: true });
+    expect(monitor.inputProperties.retry).toMatchObject({ $ref: "#/types/uptime:index:RetryStrategy" });
+    expect(types["uptime:index:MonitorStep"]).toMatchObject({
+      type: "object",
+      properties: {
+        name: { type: "string" },
+        method: { $ref: "#/types/uptime:index:MonitorStepMethod" },
+        url: { type: "string" },
+        extract: { type: "array", items: { $ref: "#/types/uptime:index:StepExtraction" } },
+        assertions: { type: "array", items: { $ref: "#/types/uptime:index:Assertion" } },
+        cleanup: { type: "boolean" },
+      },
+      required: ["name", "url"],
+    });
+    expect(types["uptime:index:StepExtraction"]?.properties.source).toEqual(expect.objectContaining({ $ref: "#/types/uptime:index:StepExtractionSource" }));
+    expect(types["uptime:index:RetryStrategy"]).toMatchObject({ type: "object", properties: { strategy: { $ref: "#/types/uptime:index:RetryStrategyStrategy" }, delay: { type: "integer" } }, required: ["strategy"] });
+  });
+
   it("reads the stack config the dynamic resources read, with environment defaults, the key secret", () => {
     expect(schema.config.variables).toMatchObject({
       baseUrl: { type: "string", defaultInfo: { environment: ["UPTIME_API_URL"] } },

@@ -66,6 +66,19 @@ describe("import: declarations", () => {
     expect(program.secrets.map((s) => s.key)).toEqual(["hooksUrl", "hooksSecret", "apiHeaderAuthorization", "apiBody"]);
   });
 
+  it("writes a multi-step monitor's steps as code, its variables as secret config, and a retry strategy", () => {
+    const step = { name: "log in", method: "POST" as const, url: "https://example.com/login", headers: {}, body: '{"p":"{{password}}"}', statuses: ["2xx", "3xx"], extract: [{ name: "token", source: "json_body" as const, property: "$.token", secret: true }], assertions: [], cleanup: false };
+    const journey = monitor("mon_3", "Journey", { type: "multistep", url: null, steps: [step], variables: { password: "x" }, retry: { strategy: "linear", delay: 500, retries: 2, duration: 60, trigger: "failure" } });
+    const program = declareAccount({ channels: [], monitors: [journey], statusPages: [] });
+    const index = renderIndex(program, "test");
+    expect(index).toContain('type: "multistep",');
+    expect(index).toContain('name: "log in"');
+    expect(index).toContain('property: "$.token"');
+    expect(index).toContain('password: config.requireSecret("journeyVarPassword")');
+    expect(index).toContain('strategy: "linear"');
+    expect(program.secrets.map((s) => s.key)).toEqual(["journeyVarPassword"]);
+  });
+
   it("lists the secret keys in the README, names escaped for Markdown", () => {
     const odd = { ...account, channels: [{ ...channel, name: "a|b `c`" }] };
     const readme = renderReadme(declareAccount(odd), "http://127.0.0.1:8080", "test");

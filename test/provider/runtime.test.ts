@@ -48,6 +48,12 @@ describe("provider methods against a real server", () => {
       [monitor({ assertions: [{ source: "body", comparison: "equals", target: "x" }] }), "assertions[0].source", /must be one of/],
       [monitor({ assertions: [{ source: "status_code", comparison: "less_than", target: "fast" }] }), "assertions[0].target", /must be a number/],
       [monitor({ degradedResponseMs: 2000, maxResponseMs: 1000 }), "degradedResponseMs", /less than max_response_ms/],
+      [
+        monitor({ type: "multistep", url: undefined, steps: [{ name: "log in", url: "https://a.example/login" }, { name: "read", url: "https://a.example/items/{{id}}" }] }),
+        "steps[1].url",
+        /steps\[1\]\.url: step "read" uses \{\{id\}\}, which neither variables nor an earlier step's extract defines/,
+      ],
+      [monitor({ type: "multistep", url: undefined, steps: [{ name: "a", url: "https://a.example/", extract: [{ name: "id", source: "json_body" }] }] }), "steps[0].extract[0].property", /required for json_body extractions/],
     ];
     const saved = process.env.UPTIME_API_KEY;
     delete process.env.UPTIME_API_KEY;
@@ -87,6 +93,23 @@ describe("provider methods against a real server", () => {
 
     const retyped = await runtime.diff("Monitor", created.id, updated.outs as Props, { ...edited, type: "keyword", keyword: "ok" });
     expect(retyped).toMatchObject({ changes: true, replaces: ["type"] });
+  });
+
+  it("creates a multi-step monitor whose steps, written with defaults left out, diff clean; a changed step is an update", async () => {
+    const steps = [
+      { name: "log in", method: "POST", url: "https://a.example/login", body: '{"p":"{{password}}"}', headers: { "Content-Type": "application/json" }, extract: [{ name: "token", source: "json_body", property: "$.token", secret: true }] },
+      { name: "read", url: "https://a.example/me", headers: { Authorization: "Bearer {{token}}" }, assertions: [{ source: "status_code", comparison: "equals", target: "200" }] },
+    ];
+    const inputs = monitor({ type: "multistep", url: undefined, steps, variables: { password: "pw-1" } });
+    const created = await runtime.create("Monitor", inputs);
+    expect((await live(created.id)).data.steps[1]).toEqual({
+      name: "read", method: "GET", url: "https://a.example/me", headers: { authorization: "Bearer {{token}}" }, body: null, statuses: ["2xx", "3xx"], extract: [],
+      assertions: [{ source: "status_code", property: null, comparison: "equals", target: "200" }], cleanup: false,
+    });
+    const olds = created.outs as Props;
+    expect(await runtime.diff("Monitor", created.id, olds, inputs)).toMatchObject({ changes: false });
+    const changed = monitor({ type: "multistep", url: undefined, steps: [steps[0], { ...steps[1], cleanup: true }], variables: { password: "pw-1" } });
+    expect(await runtime.diff("Monitor", created.id, olds, changed)).toMatchObject({ changes: true, replaces: [] });
   });
 
   it("maps paused to pause and resume", async () => {

@@ -32,11 +32,22 @@ const POOLS = {
   remind_every_sec: [null, 3600, 1],
   // An escalation step naming a channel must name one that exists: a rule no schema states.
   escalation: [[], [{ after: -1, channels: ["chn_x"] }]],
+  // Steps without {{variables}}: that each is defined before use is a rule no schema states.
+  steps: [
+    [],
+    [{ name: "a", url: "https://example.com/login", method: "POST", body: "{}", extract: [{ name: "t", source: "json_body", property: "$.t" }] }],
+    [{ name: "a", url: "http://127.0.0.1:8080/x", cleanup: true, assertions: [{ source: "status_code", comparison: "equals", target: "200" }] }],
+    [{ name: "a", url: "ftp://example.com/" }],
+    [{ name: "a", url: "https://example.com/", body: "{}" }],
+    [{ name: "a", url: "https://example.com/", extract: [{ name: "t", source: "headers" }] }],
+  ],
+  variables: [{}, { v: "1" }],
+  retry: [null, { strategy: "linear", delay: 100 }, { strategy: "exponential", retries: 9 }],
 } as const;
 
 /** A body of one type with up to four other fields: as many valid bodies as refused ones. */
 const body = fc
-  .tuple(fc.constantFrom("http", "keyword", "tcp", "heartbeat", "dns"), fc.subarray(Object.keys(POOLS) as (keyof typeof POOLS)[], { maxLength: 4 }))
+  .tuple(fc.constantFrom("http", "keyword", "tcp", "heartbeat", "dns", "multistep"), fc.subarray(Object.keys(POOLS) as (keyof typeof POOLS)[], { maxLength: 4 }))
   .chain(([type, keys]) =>
     fc.record({
       name: fc.constant("m"),

@@ -31,8 +31,17 @@ ____________________________ POST /api/v1/monitors _____________________________
 
     \`{"ok":false,"error":{"code":"validation_failed","message":"x","request_id":"r","details":[{"field":"timeout_sec","message":"must be less than interval_sec (30)"},{"field":"keyword","message":"is required for keyword monitors"}]}}\`
 
+_________________________ PATCH /api/v1/monitors/{id} _________________________
+1. Test Case ID: Ex9Pr1
+
+- ST202 Schema-valid request rejected
+
+[422] Unprocessable Content:
+
+    \`{"ok":false,"error":{"code":"validation_failed","message":"x","request_id":"r","details":[{"field":"steps[0].extract[1].property","message":"must be a valid RE2 regular expression: missing )"},{"field":"assertions[0].property","message":"must be a JSONPath starting with \\"$\\", e.g. \\"$.status\\""}]}}\`
+
 =================================== SUMMARY ====================================
-======================= 3 failures, 1 warning in 72.85s =======================
+======================= 4 failures, 1 warning in 72.85s =======================
 `;
 
 describe("reading a Schemathesis report", () => {
@@ -43,10 +52,11 @@ describe("reading a Schemathesis report", () => {
       ["POST /api/v1/channels/{id}/test", "ST101", 502, "delivery"],
       // An allowed reason beside one a schema could state is not allowed.
       ["POST /api/v1/monitors", "ST202", 422, "unexplained"],
+      ["PATCH /api/v1/monitors/{id}", "ST202", 422, "expression"],
     ]);
-    expect(statedTotal(REPORT)).toBe(3);
+    expect(statedTotal(REPORT)).toBe(4);
     // One failure and nothing else reads "1 failure in …".
     expect(statedTotal("========================= 1 failure in 36.60s ==========================")).toBe(1);
-    expect(countKinds(failures)).toEqual({ cursor: 1, missing_id: 0, delivery: 1, order: 0, stored_type: 0, body_size: 0, unexplained: 1 });
+    expect(countKinds(failures)).toEqual({ cursor: 1, missing_id: 0, delivery: 1, order: 0, stored_type: 0, body_size: 0, expression: 1, unexplained: 1 });
   });
 });

@@ -31,6 +31,11 @@ export const UNPREVENTABLE = {
    * bounds each field, not the whole body, whose fields together may exceed it.
    */
   body_size: "a body over the server's 64 KiB limit (413), whatever it holds",
+  /**
+   * A regular expression that RE2 does not compile, or a JSONPath that is not one (or uses filters
+   * or scripts), in an assertion or a step's extraction: JSON Schema cannot state what compiles.
+   */
+  expression: "a regular expression or JSONPath the checker cannot run",
 } as const;
 export type Kind = keyof typeof UNPREVENTABLE | "unexplained";
 
@@ -69,7 +74,7 @@ export function statedTotal(report: string): number | undefined {
 
 /** Counts of each kind, every kind listed. */
 export function countKinds(failures: readonly Failure[]): Record<Kind, number> {
-  const counts = { cursor: 0, missing_id: 0, delivery: 0, order: 0, stored_type: 0, body_size: 0, unexplained: 0 };
+  const counts = { cursor: 0, missing_id: 0, delivery: 0, order: 0, stored_type: 0, body_size: 0, expression: 0, unexplained: 0 };
   for (const f of failures) counts[f.kind] += 1;
   return counts;
 }
@@ -94,7 +99,10 @@ function classify(f: Omit<Failure, "kind">): Kind {
 }
 
 /** Fields whose rule is the stored monitor's type (or, for `body`, its stored method; `locations`: not for heartbeat monitors). */
-const TYPED_MONITOR_FIELDS = /^(locations|url|keyword|assertions|ssl_expiry_days|dns_expected_values(\[\d+\])?|dns_resolver|degraded_response_ms|max_response_ms|body)$/;
+const TYPED_MONITOR_FIELDS = /^(locations|url|keyword|assertions|ssl_expiry_days|dns_expected_values(\[\d+\])?|dns_resolver|degraded_response_ms|max_response_ms|body|steps|variables|retry)$/;
+/** Where an assertion or an extraction holds an expression, and the server's words for one that does not run. */
+const EXPRESSION_FIELD = /^(steps\[\d+\]\.)?(assertions\[\d+\]\.(target|property)|extract\[\d+\]\.property)$/;
+const EXPRESSION_PROBLEM = /^(must be a valid RE2 regular expression|must be a JSONPath starting with|must not use filter or script expressions)/;
 
 function detailKind(d: { field: string; message: string }, operation: string): Kind {
   if (d.field === "cursor" && d.message === "is not a cursor returned by this API") return "cursor";
@@ -105,6 +113,7 @@ function detailKind(d: { field: string; message: string }, operation: string): K
   if (d.field === "failure_threshold" && /^must be at most the number of locations \(\d+\)$/.test(d.message)) return "order";
   if (/^locations\[\d+\]$|^location$/.test(d.field) && /^location \S+ is unknown /.test(d.message)) return "missing_id";
   if (operation === "PATCH /api/v1/monitors/{id}" && TYPED_MONITOR_FIELDS.test(d.field)) return "stored_type";
+  if (EXPRESSION_FIELD.test(d.field) && EXPRESSION_PROBLEM.test(d.message)) return "expression";
   if (operation === "PATCH /api/v1/channels/{id}" && d.field.startsWith("config.")) return "stored_type";
   if (operation === "POST /api/v1/monitors/{id}/push-token" && d.field === "type") return "stored_type";
   return "unexplained";

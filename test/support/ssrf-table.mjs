@@ -4,7 +4,7 @@
 // Prints one JSON document: the rows and every (local address, path) the server was reached on.
 import { createServer } from "node:http";
 import { interceptors } from "undici";
-import { probe } from "../../dist/server/checker/probe.js";
+import { monitorType } from "../../dist/server/checker/monitor-types/registry.js";
 import { deliver } from "../../dist/server/notify/deliver.js";
 import { outboundAgent, targetProblem } from "../../dist/server/outbound.js";
 
@@ -71,7 +71,8 @@ async function probeRows(allowPrivate, urls, expected) {
   const ctx = { direct, follow: direct.compose(interceptors.redirect({ maxRedirections: 5 })), allowPrivate, resolve };
   const rows = [];
   for (const url of urls) {
-    const result = await probe(ctx, monitorFor(url));
+    const monitor = monitorFor(url);
+    const result = await monitorType(monitor.type).check(monitor, { probe: ctx, insecure: () => ctx }, Date.now());
     rows.push({ kind: "probe", target: url, allowPrivate, createCheck: targetProblem(url, allowPrivate) ?? "ok",
       expected, outcome: result.up ? "up" : "refused", error: result.error });
   }

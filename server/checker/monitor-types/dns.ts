@@ -1,7 +1,8 @@
 import { Resolver } from "node:dns/promises";
-import { type DnsRecordType, type MonitorExtensionSpec, normalizeDnsValue, parseResolver } from "../../api";
-import { refusal } from "../outbound";
-import type { ProbeResult } from "./probe";
+import { type DnsRecordType, type MonitorExtensionSpec, normalizeDnsValue, parseResolver } from "../../../api";
+import { refusal } from "../../outbound";
+import type { ProbeResult } from "../probe";
+import { classed, type MonitorType } from "./monitor-type";
 
 /** What a DNS monitor needs: the name (`dns://host`) and its extension fields. */
 export type DnsMonitor = Pick<MonitorExtensionSpec, "dns_record_type" | "dns_expected_values" | "dns_resolver"> & {
@@ -59,3 +60,10 @@ export async function probeDns(monitor: DnsMonitor, allowPrivate: boolean): Prom
     resolver.cancel();
   }
 }
+
+/** DNS monitors (`dns://host`): up while the answers of one record type equal the expected set. */
+export const dnsType: MonitorType = {
+  name: "dns",
+  probes: true,
+  check: async (monitor, ctx) => classed(await probeDns({ ...monitor, url: monitor.url ?? "" }, ctx.probe.allowPrivate), "dns"),
+};
