@@ -29,8 +29,8 @@ const PULUMI_PYTHON = () => JSON.parse(readFileSync(join(ROOT, "node_modules/@pu
 
 /**
  * What the SDK's venv holds. `pip wheel --no-build-isolation` builds the SDK's wheel with this
- * setuptools: 70.1 and later have `bdist_wheel` built in (older ones, such as the 65.5 that Python
- * 3.11's venv starts with, need the `wheel` package, whose 0.46 and later no longer provide it).
+ * venv's setuptools: 70.1 and later have `bdist_wheel` built in, with no `wheel` package. Pinned
+ * from below because pip keeps whatever setuptools the venv starts with (65.5 on Python 3.11).
  */
 const SDK_VENV = () => [`pulumi==${PULUMI_PYTHON()}`, "setuptools>=70.1"];
 
