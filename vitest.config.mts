@@ -21,6 +21,8 @@ const TIMED = [
   "test/server/checker/**/*.test.ts",
   "test/server/agents/**/*.test.ts",
   "test/server/slow-clients.test.ts",
+  // Stops the server between a trigger and its first reminder (3 s apart): late under load.
+  "test/server/reminders.test.ts",
   "test/server/ops/**/*.test.ts",
   "test/provider/rate-budget.test.ts",
   "test/provider/connection-change.test.ts",
