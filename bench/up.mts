@@ -57,7 +57,7 @@ app.addHook("onResponse", async (req, reply) => {
   if (!seen.first) seen.first = performance.now();
 });
 const baseUrl = await app.listen({ port: 0, host: "127.0.0.1" });
-const modules = installPackedPackage();
+const modules = await installPackedPackage();
 const engine = await offlineEngine({ stateDir: join(dir, "pulumi"), env: { PULUMI_SKIP_CHECKPOINTS: String(skipCheckpoints) } });
 type Stack = Awaited<ReturnType<typeof engine.stack>>;
 /** A new key of the same account: its rate-limit window starts empty, as each step's floor assumes. */

@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     step("Preparing the Pulumi engine and installing pulumi-uptime from its npm pack tarball");
     const engine = await offlineEngine({ stateDir: join(dir, "pulumi"), typeCheck: true });
     const workDir = prepareProgram(join(REPO_ROOT, "examples", "full-stack"), {});
-    symlinkSync(installPackedPackage(), join(workDir, "node_modules"), "dir");
+    symlinkSync(await installPackedPackage(), join(workDir, "node_modules"), "dir");
     cleanups.push(() => rmSync(workDir, { recursive: true, force: true }));
     const stack = await engine.stack(workDir, "demo");
     await stack.setAllConfig({

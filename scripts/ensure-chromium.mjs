@@ -59,11 +59,14 @@ export function findChromium({ env = process.env, systemPaths = SYSTEM_PATHS } =
   return undefined;
 }
 
-function aptInstall(env) {
+/** Installs Debian's package; apt-get runs in this process's environment, not the search's. */
+function aptInstall() {
   process.stderr.write("Chromium not found: installing the Debian package `chromium` (first run only)...\n");
-  const options = { stdio: ["ignore", "inherit", "inherit"], env: { ...env, DEBIAN_FRONTEND: "noninteractive" } };
-  execFileSync("apt-get", ["update"], options);
-  execFileSync("apt-get", ["install", "-y", "chromium"], options);
+  const options = { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } };
+  // Waits for dpkg's lock (a fresh machine may be installing updates) rather than failing at once.
+  const wait = ["-o", "DPkg::Lock::Timeout=300"];
+  execFileSync("apt-get", [...wait, "update"], options);
+  execFileSync("apt-get", [...wait, "install", "-y", "chromium"], options);
 }
 
 /**
@@ -73,14 +76,14 @@ function aptInstall(env) {
  * @returns {{ path: string, version: string, source: "env" | "system" | "path" | "installed" }}
  */
 export function ensureChromium(options = {}) {
-  const env = options.env ?? process.env;
   const found = findChromium(options);
   if (found) return found;
   const uid = options.uid ?? process.getuid?.();
   const hasApt = options.hasApt ?? existsSync("/usr/bin/apt-get");
   if (uid === 0 && hasApt) {
-    aptInstall(env);
-    const installed = findChromium(options);
+    aptInstall();
+    // Where the package puts it, whatever the caller's search covered.
+    const installed = findChromium({ env: { PATH: "" }, systemPaths: SYSTEM_PATHS });
     if (installed) return { ...installed, source: "installed" };
     throw new Error("apt-get installed `chromium` but no working browser was found at /usr/bin/chromium");
   }

@@ -6,14 +6,14 @@ export interface PulumiCli {
 }
 /** The @pulumi/pulumi version this checkout depends on. */
 export function sdkVersion(): string;
-/** Finds or builds the Pulumi CLI that matches the installed @pulumi/pulumi. */
-export function ensurePulumi(): PulumiCli;
+/** Finds or builds (once, under a lock) the Pulumi CLI that matches the installed @pulumi/pulumi. */
+export function ensurePulumi(): Promise<PulumiCli>;
 /** Where the YAML and Python language hosts and the SDK generator (`uptime-sdkgen`) are. */
 export interface PulumiHosts {
   binDir: string;
   source: "cache" | "build";
 }
 /** Finds or builds the YAML and Python language hosts and the SDK generator. */
-export function ensureHosts(): PulumiHosts;
+export function ensureHosts(): Promise<PulumiHosts>;
 /** Finds or builds the Go language host (tools/pulumi-language-go), in a cache entry of its own. */
-export function ensureGoHost(): PulumiHosts;
+export function ensureGoHost(): Promise<PulumiHosts>;

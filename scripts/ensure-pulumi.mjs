@@ -8,10 +8,10 @@
 // language host (tools/pulumi-language-go) in an entry of its own.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildOnce, cacheRoot, goEnv, run as runAsync } from "./cache.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const TOOLS = join(ROOT, "tools");
@@ -62,26 +62,16 @@ function fromPath(version) {
   return dirname(pulumi);
 }
 
-/** Cache folder: outside the clone, keyed by version and by the exact Go recipe. */
-function cacheBase() {
-  return (
-    process.env.PULUMI_UPTIME_CACHE ??
-    join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-uptime")
-  );
-}
+/** Cache folder: outside the clone (scripts/cache.mjs), keyed by version and by the exact Go recipe. */
+const cacheBase = () => cacheRoot();
 
 /**
  * The environment of every Go build here: the recipes' go.sum as written (-mod=readonly), and the
- * Go build and module caches in the cache folder (unless set), shared with the Go SDK's and Go
- * programs' builds (plugin/build/go.ts), so nothing is compiled or downloaded twice.
+ * Go build and module caches of scripts/cache.mjs, shared with the Go SDK's and Go programs'
+ * builds (plugin/build/go.ts), so nothing is compiled or downloaded twice.
  */
 function goBuildEnv() {
-  return {
-    ...process.env,
-    GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim(),
-    GOCACHE: process.env.GOCACHE ?? join(cacheBase(), "go", "build"),
-    GOMODCACHE: process.env.GOMODCACHE ?? join(cacheBase(), "go", "mod"),
-  };
+  return { ...goEnv(), GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim() };
 }
 
 function cacheDir(version) {
@@ -106,48 +96,45 @@ function cachedBin(dir, version) {
   }
 }
 
-function build(dir, version) {
+/** Builds the CLI into `staging` (scripts/cache.mjs renames it to `dir` when done). */
+async function build(staging, dir, version) {
   const go = which("go");
   if (!go) throw new Error(`No compatible Pulumi CLI and no Go toolchain to build one. ${INSTALL_HELP}`);
-  const staging = `${dir}.tmp-${process.pid}`;
   const bin = join(staging, "bin");
-  rmSync(staging, { recursive: true, force: true });
   mkdirSync(bin, { recursive: true });
   const started = Date.now();
   process.stderr.write(`Building Pulumi CLI v${version} with Go into ${dir} (first run only)...\n`);
-  const goBuild = (mod, out, pkg, ldflags = []) =>
-    execFileSync(go, ["build", ...ldflags, "-o", join(bin, out), pkg], {
-      cwd: join(TOOLS, mod),
-      stdio: ["ignore", "inherit", "inherit"],
-      env: goBuildEnv(),
-    });
+  // One build after the other, asynchronously: the cache lock stays fresh meanwhile.
+  let builds = Promise.resolve("");
+  const goBuild = (mod, out, pkg, ldflags = []) => {
+    builds = builds.then(() => runAsync(go, ["build", ...ldflags, "-o", join(bin, out), pkg], { cwd: join(TOOLS, mod), env: goBuildEnv() }));
+  };
   goBuild("pulumi-cli", "pulumi", "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", [
     "-ldflags",
     `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`,
   ]);
   goBuild("pulumi-language-nodejs", "pulumi-language-nodejs", ".");
+  await builds;
   // The dynamic-provider plugin is a shell script shipped inside the @pulumi/pulumi package.
   const plugin = join(bin, "pulumi-resource-pulumi-nodejs");
   copyFileSync(join(ROOT, "node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"), plugin);
   chmodSync(plugin, 0o755);
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(staging, dir);
   process.stderr.write(`Built Pulumi CLI in ${Math.round((Date.now() - started) / 1000)} s.\n`);
-  return join(dir, "bin");
 }
 
 /**
- * Finds or builds the Pulumi CLI.
- * @returns {{ binDir: string, version: string, source: "path" | "cache" | "build" }}
+ * Finds or builds the Pulumi CLI (once, however many processes ask at the same time).
+ * @returns {Promise<{ binDir: string, version: string, source: "path" | "cache" | "build" }>}
  */
-export function ensurePulumi() {
+export async function ensurePulumi() {
   const version = sdkVersion();
   const onPath = process.env.PULUMI_UPTIME_IGNORE_PATH ? undefined : fromPath(version);
   if (onPath) return { binDir: onPath, version, source: "path" };
   const dir = cacheDir(version);
   const cached = cachedBin(dir, version);
   if (cached) return { binDir: cached, version, source: "cache" };
-  return { binDir: build(dir, version), version, source: "build" };
+  await buildOnce(dir, () => cachedBin(dir, version) !== undefined, (staging) => build(staging, dir, version));
+  return { binDir: join(dir, "bin"), version, source: "build" };
 }
 
 const HOSTS = {
@@ -169,40 +156,38 @@ function hostsCacheDir() {
   return join(cacheBase(), "pulumi-hosts", hash.digest("hex").slice(0, 12));
 }
 
-function buildHosts(dir) {
+/** Builds the hosts into `staging` (scripts/cache.mjs renames it to `dir` when done). */
+async function buildHosts(staging, dir) {
   const go = which("go");
   if (!go) throw new Error(`No Go toolchain to build the YAML and Python language hosts. ${INSTALL_HELP}`);
-  const staging = `${dir}.tmp-${process.pid}`;
   const bin = join(staging, "bin");
-  rmSync(staging, { recursive: true, force: true });
   mkdirSync(bin, { recursive: true });
   const started = Date.now();
   process.stderr.write(`Building the YAML and Python language hosts and the SDK generator into ${dir}...\n`);
   const env = goBuildEnv();
   for (const [mod, [out, pkg]] of Object.entries(HOSTS)) {
-    execFileSync(go, ["build", "-o", join(bin, out), pkg], { cwd: join(TOOLS, mod), stdio: ["ignore", "inherit", "inherit"], env });
+    await runAsync(go, ["build", "-o", join(bin, out), pkg], { cwd: join(TOOLS, mod), env });
   }
   // The v3.68 Python host runs programs through this script from the same SDK module.
-  const sdk = run(go, ["list", "-m", "-f", "{{.Dir}}", "github.com/pulumi/pulumi/sdk/v3"], { cwd: join(TOOLS, "pulumi-language-python"), env });
+  const sdk = await runAsync(go, ["list", "-m", "-f", "{{.Dir}}", "github.com/pulumi/pulumi/sdk/v3"], { cwd: join(TOOLS, "pulumi-language-python"), env });
   const exec = join(bin, "pulumi-language-python-exec");
   copyFileSync(join(sdk, "python/cmd/pulumi-language-python-exec"), exec);
   chmodSync(exec, 0o755);
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(staging, dir);
   process.stderr.write(`Built the language hosts in ${Math.round((Date.now() - started) / 1000)} s.\n`);
-  return join(dir, "bin");
 }
 
 /**
  * Finds or builds the YAML and Python language hosts and the SDK generator (cached apart from
- * the CLI, so adding them never rebuilds it).
- * @returns {{ binDir: string, source: "cache" | "build" }}
+ * the CLI, so adding them never rebuilds it; built once, however many processes ask).
+ * @returns {Promise<{ binDir: string, source: "cache" | "build" }>}
  */
-export function ensureHosts() {
+export async function ensureHosts() {
   const dir = hostsCacheDir();
   const bin = join(dir, "bin");
-  if (HOST_BINARIES.every((b) => existsSync(join(bin, b)))) return { binDir: bin, source: "cache" };
-  return { binDir: buildHosts(dir), source: "build" };
+  const ready = () => HOST_BINARIES.every((b) => existsSync(join(bin, b)));
+  if (ready()) return { binDir: bin, source: "cache" };
+  await buildOnce(dir, ready, (staging) => buildHosts(staging, dir));
+  return { binDir: bin, source: "build" };
 }
 
 /** The Go language host (tools/pulumi-language-go): a cache entry of its own, keyed by its recipe. */
@@ -214,35 +199,29 @@ function goHostCacheDir() {
 
 /**
  * Finds or builds the Go language host (cached apart from the CLI and the other hosts, so adding
- * it rebuilt neither).
- * @returns {{ binDir: string, source: "cache" | "build" }}
+ * it rebuilt neither; built once, however many processes ask).
+ * @returns {Promise<{ binDir: string, source: "cache" | "build" }>}
  */
-export function ensureGoHost() {
+export async function ensureGoHost() {
   const dir = goHostCacheDir();
   const bin = join(dir, "bin");
-  if (existsSync(join(bin, "pulumi-language-go"))) return { binDir: bin, source: "cache" };
+  const ready = () => existsSync(join(bin, "pulumi-language-go"));
+  if (ready()) return { binDir: bin, source: "cache" };
   const go = which("go");
   if (!go) throw new Error(`No Go toolchain to build the Go language host. ${INSTALL_HELP}`);
-  const staging = `${dir}.tmp-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(join(staging, "bin"), { recursive: true });
-  process.stderr.write(`Building the Go language host into ${dir}...\n`);
-  const env = goBuildEnv();
-  execFileSync(go, ["build", "-o", join(staging, "bin", "pulumi-language-go"), "."], {
-    cwd: join(TOOLS, "pulumi-language-go"),
-    stdio: ["ignore", "inherit", "inherit"],
-    env,
+  await buildOnce(dir, ready, async (staging) => {
+    mkdirSync(join(staging, "bin"), { recursive: true });
+    process.stderr.write(`Building the Go language host into ${dir}...\n`);
+    await runAsync(go, ["build", "-o", join(staging, "bin", "pulumi-language-go"), "."], { cwd: join(TOOLS, "pulumi-language-go"), env: goBuildEnv() });
   });
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(staging, dir);
   return { binDir: bin, source: "build" };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    const found = ensurePulumi();
-    const hosts = ensureHosts();
-    const goHost = ensureGoHost();
+    const found = await ensurePulumi();
+    const hosts = await ensureHosts();
+    const goHost = await ensureGoHost();
     if (process.argv.includes("--json")) console.log(JSON.stringify({ ...found, hostsDir: hosts.binDir, goHostDir: goHost.binDir }));
     else {
       process.stderr.write(`Language hosts and SDK generator (${hosts.source}): ${hosts.binDir}\n`);

@@ -1,19 +1,16 @@
 #!/usr/bin/env node
 // Ensures a Python virtual environment with Schemathesis (pinned) outside the clone, in
-// ~/.cache/pulumi-uptime/schemathesis-<version> (or under PULUMI_UPTIME_CACHE), created from PyPI on first use and reused after.
+// schemathesis-<version> under the project's cache (scripts/cache.mjs), created from PyPI on
+// first use (once, however many processes ask) and reused after.
 // Prints the path of the `schemathesis` executable as its last line.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { existsSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildOnce, cacheRoot, run } from "./cache.mjs";
 
 /** The Schemathesis release the API tests run; bump it here and the cache follows. */
 export const SCHEMATHESIS_VERSION = "4.32.5";
-
-/** The same cache as the Pulumi CLI's (scripts/ensure-pulumi.mjs). */
-function cacheRoot() {
-  return process.env.PULUMI_UPTIME_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-uptime");
-}
 
 function python() {
   for (const candidate of [process.env.PYTHON, "python3", "python"]) {
@@ -28,26 +25,28 @@ function python() {
   throw new Error("Schemathesis needs Python >= 3.9 with the venv module (set PYTHON to choose one)");
 }
 
-/** The `schemathesis` executable, installing it into the cache first when it is missing. */
-export function ensureSchemathesis() {
+/**
+ * The `schemathesis` executable, installing it into the cache first when it is missing.
+ * @returns {Promise<string>}
+ */
+export async function ensureSchemathesis() {
   const dir = join(cacheRoot(), `schemathesis-${SCHEMATHESIS_VERSION}`);
-  const bin = join(dir, "bin", "schemathesis");
-  // A venv cannot be moved (its scripts name their own path), so a marker written last tells a
-  // finished install from an interrupted one, which is removed and made again.
+  // A venv cannot be moved (its scripts name their own path): it is made in place, and a marker
+  // written last tells a finished install from an interrupted one, which is made again.
   const done = join(dir, ".complete");
-  if (existsSync(done)) return bin;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(cacheRoot(), { recursive: true });
-  execFileSync(python(), ["-m", "venv", dir], { stdio: ["ignore", "inherit", "inherit"] });
-  execFileSync(
-    join(dir, "bin", "pip"),
-    ["install", "--quiet", "--disable-pip-version-check", `schemathesis==${SCHEMATHESIS_VERSION}`],
-    { stdio: ["ignore", "inherit", "inherit"] },
+  await buildOnce(
+    dir,
+    () => existsSync(done),
+    async (into) => {
+      await run(python(), ["-m", "venv", into]);
+      await run(join(into, "bin", "python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `schemathesis==${SCHEMATHESIS_VERSION}`]);
+      writeFileSync(done, `${new Date().toISOString()}\n`);
+    },
+    { inPlace: true },
   );
-  writeFileSync(done, `${new Date().toISOString()}\n`);
-  return bin;
+  return join(dir, "bin", "schemathesis");
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  process.stdout.write(`${ensureSchemathesis()}\n`);
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.stdout.write(`${await ensureSchemathesis()}\n`);
 }

@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { buildOnce, cacheRoot, run } from "../plugin/build/cache";
 import { REPO_ROOT } from "./pulumi-engine";
 
 /** The published packages: workspace folder → package name. */
@@ -40,27 +41,30 @@ export function npmInstall(dir: string, args: string[] = []): void {
  * Packs both packages with `npm pack` and installs the tarballs, as a user would, into a folder
  * beside a Pulumi program's usual dev dependencies: `pulumi-uptime` as a dependency,
  * `pulumi-uptime-server` (the test kit) as a dev dependency. Returns that folder's node_modules;
- * engine tests link it into their program folders. Reused while the tarballs are unchanged.
+ * engine tests link it into their program folders. Kept in the project's cache, keyed by the
+ * tarballs, and installed once however many processes ask.
  */
-export function installPackedPackage(): string {
+export async function installPackedPackage(): Promise<string> {
   // A folder per run: checkouts that test side by side never remove each other's tarballs.
   const packDir = mkdtempSync(join(tmpdir(), "pulumi-uptime-pack-"));
   const tarballs = { provider: packPackage("provider", packDir), server: packPackage("server", packDir) };
   const hash = createHash("sha256");
   for (const tgz of Object.values(tarballs)) hash.update(readFileSync(tgz));
-  const depsDir = join(tmpdir(), `pulumi-uptime-deps-${hash.digest("hex").slice(0, 16)}`);
+  const depsDir = join(cacheRoot(), "packed", hash.digest("hex").slice(0, 16));
   const modules = join(depsDir, "node_modules");
   const installed = () => existsSync(join(modules, "pulumi-uptime", "package.json")) && existsSync(join(modules, "pulumi-uptime-server", "package.json"));
-  if (installed()) {
+  try {
+    await buildOnce(depsDir, installed, async (staging) => install(staging, tarballs));
+  } finally {
     rmSync(packDir, { recursive: true, force: true });
-    return modules;
   }
+  return modules;
+}
 
-  const staging = `${depsDir}.tmp-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
+/** Installs the tarballs into `staging` beside a program's dev dependencies. */
+async function install(staging: string, tarballs: Record<keyof typeof PACKAGES, string>): Promise<void> {
   mkdirSync(staging, { recursive: true });
   for (const [folder, tgz] of Object.entries(tarballs)) writeFileSync(join(staging, `${folder}.tgz`), readFileSync(tgz));
-  rmSync(packDir, { recursive: true, force: true });
   writeFileSync(
     join(staging, "package.json"),
     JSON.stringify({
@@ -77,14 +81,5 @@ export function installPackedPackage(): string {
       },
     }),
   );
-  npmInstall(staging);
-  try {
-    if (!installed()) rmSync(depsDir, { recursive: true, force: true });
-    renameSync(staging, depsDir);
-  } catch (err) {
-    // Another checkout installed the same tarballs meanwhile: use theirs, never remove it.
-    rmSync(staging, { recursive: true, force: true });
-    if (!installed()) throw err;
-  }
-  return modules;
+  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: staging });
 }

@@ -54,7 +54,7 @@ export async function offlineEngine(options: OfflineEngineOptions = {}): Promise
   const { ensurePulumi }: typeof import("./ensure-pulumi.mjs", { with: { "resolution-mode": "import" } }) = await import(
     pathToFileURL(join(REPO_ROOT, "scripts", "ensure-pulumi.mjs")).href
   );
-  const cli = ensurePulumi();
+  const cli = await ensurePulumi();
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "pulumi-uptime-engine-"));
   const backend = join(stateDir, "backend");
   const home = join(stateDir, "home");

@@ -7,7 +7,6 @@
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { bundlePlugin } from "./bundle";
-import { loadEnsure } from "./python";
 import { buildSdks } from "./sdks";
 import { releaseTarballs } from "./sea";
 
@@ -15,8 +14,7 @@ async function run(): Promise<void> {
   const plugin = await bundlePlugin();
   console.log(`plugin v${plugin.version}: ${plugin.tarball}`);
   if (process.argv.includes("--sdks")) {
-    await loadEnsure();
-    const sdks = buildSdks(plugin);
+    const sdks = await buildSdks(plugin);
     const out = join(plugin.binDir, "..", "sdk");
     rmSync(out, { recursive: true, force: true });
     cpSync(sdks.dir, out, { recursive: true });

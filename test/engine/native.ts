@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { expect } from "vitest";
 import { bundlePlugin, type PluginBuild } from "../../plugin/build/bundle";
-import { goEnv, goModulePath } from "../../plugin/build/go";
+import { goEnv } from "../../plugin/build/cache";
+import { goModulePath } from "../../plugin/build/go";
 import { loadEnsure, venvWith } from "../../plugin/build/python";
 import { buildSdks, type SdkBuild } from "../../plugin/build/sdks";
 import { type OfflineEngine, offlineEngine, prepareProgram, REPO_ROOT } from "../../scripts/pulumi-engine";
@@ -37,13 +38,13 @@ export interface NativeEngine {
  */
 export async function nativeEngine(options: { python?: boolean; go?: boolean; nodejs?: boolean } = {}): Promise<NativeEngine> {
   const ensure = await loadEnsure();
-  const cli = ensure.ensurePulumi();
-  const hosts = ensure.ensureHosts().binDir;
+  const cli = await ensure.ensurePulumi();
+  const hosts = (await ensure.ensureHosts()).binDir;
   const buildDir = mkdtempSync(join(tmpdir(), "pulumi-uptime-plugin-"));
   const plugin = await bundlePlugin(buildDir);
-  const sdks = options.python || options.go || options.nodejs ? buildSdks(plugin) : undefined;
-  const venvBin = options.python && sdks ? [venvWith(sdks.wheel)] : [];
-  const goBin = options.go ? [ensure.ensureGoHost().binDir] : [];
+  const sdks = options.python || options.go || options.nodejs ? await buildSdks(plugin) : undefined;
+  const venvBin = options.python && sdks ? [await venvWith(sdks.wheel)] : [];
+  const goBin = options.go ? [(await ensure.ensureGoHost()).binDir] : [];
   // The v3.68 Python host ignores runtime.options.virtualenv: the venv's bin comes first instead.
   const path = [cli.binDir, hosts, ...goBin, ...venvBin, join(REPO_ROOT, "node_modules", ".bin"), process.env.PATH ?? ""].join(delimiter);
   const go = goEnv();

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundlePlugin } from "../../plugin/build/bundle";
-import { loadEnsure, mypyWith } from "../../plugin/build/python";
+import { mypyWith } from "../../plugin/build/python";
 import { buildSdks } from "../../plugin/build/sdks";
 
 const PROGRAM = join(__dirname, "..", "engine", "programs", "native-python", "__main__.py");
@@ -19,8 +19,7 @@ describe("the generated Python SDK's types, checked by mypy", () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "pulumi-uptime-mypy-"));
-    await loadEnsure();
-    python = mypyWith(buildSdks(await bundlePlugin(join(dir, "plugin"))).wheel);
+    python = await mypyWith((await buildSdks(await bundlePlugin(join(dir, "plugin")))).wheel);
   }, 900_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

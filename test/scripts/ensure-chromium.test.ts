@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -53,6 +53,18 @@ describe("ensure-chromium", () => {
     expect(findChromium({ env: { CHROMIUM_PATH: file }, systemPaths: [] })?.source).toBe("env");
     expect(() => findChromium({ env: { CHROMIUM_PATH: join(dir, "missing") } })).toThrow(/^CHROMIUM_PATH=.*missing is not a working browser/);
   });
+
+  // Runs apt-get for real (a no-op install where the package is already there), as on a machine
+  // where nothing is found: root and apt-get are what CI and the fresh-machine check have.
+  it.runIf(process.getuid?.() === 0 && existsSync("/usr/bin/apt-get"))(
+    "as root with apt-get and no browser found, installs Debian's chromium and finds it where the package puts it",
+    () => {
+      const found = ensureChromium({ env: { PATH: emptyPath }, systemPaths: [] });
+      expect(found).toMatchObject({ path: "/usr/bin/chromium", source: "installed" });
+      expect(found.version).toMatch(/Chromium \d+/);
+    },
+    240_000,
+  );
 
   it("finds this machine's browser without installing anything", () => {
     const found = ensureChromium({ env: { ...process.env, CHROMIUM_PATH: "" } });

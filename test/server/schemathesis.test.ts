@@ -58,7 +58,7 @@ async function fuzz(bin: string, name: string, extra: string[]) {
 describe("the API against its OpenAPI document (Schemathesis)", () => {
   it("finds, with every check and no relaxation, only failures no schema can prevent", { timeout: RUN_LIMIT_MS + 60_000 }, async () => {
     const { ensureSchemathesis } = await import("../../scripts/ensure-schemathesis.mjs");
-    const bin = ensureSchemathesis();
+    const bin = await ensureSchemathesis();
     // The whole API with a management key (the agent operations answer it 403), and beside it
     // the agent operations with an agent key.
     const runs = await Promise.all([fuzz(bin, "schemathesis", []), fuzz(bin, "schemathesis-agent", ["--agent-operations"])]);

@@ -1,8 +1,8 @@
 import type { TestProject } from "vitest/node" with { "resolution-mode": "import" };
 import { existsSync, lstatSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { installPackedPackage } from "../../scripts/packed";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
+import { prepareSharedArtifacts } from "./shared-artifacts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -14,9 +14,10 @@ declare module "vitest" {
 }
 
 /**
- * Before any test: finds (or installs) Chromium, builds (or finds) the Pulumi CLI, and installs
- * this package from its own `npm pack` tarball for the engine tests' programs. Chromium comes
- * first: without root it fails at once with the command to run, not after a CLI build.
+ * Before any test: finds (or installs) Chromium, then builds (or finds in the cache) every artifact
+ * the test files share (./shared-artifacts.ts), among them this package installed from its own
+ * `npm pack` tarball for the engine tests' programs. Chromium comes first: without root it fails
+ * at once with the command to run, not after a CLI build.
  */
 export default async function setup(project: TestProject): Promise<void> {
   const { ensureChromium } = await import("../../scripts/ensure-chromium.mjs");
@@ -28,14 +29,11 @@ export default async function setup(project: TestProject): Promise<void> {
     project.provide("packedModules", "");
     return;
   }
-  const { ensurePulumi } = await import("../../scripts/ensure-pulumi.mjs");
-  const cli = ensurePulumi();
-  process.stderr.write(`Pulumi CLI v${cli.version} from ${cli.source}: ${cli.binDir}\n`);
-  const packed = installPackedPackage();
-  project.provide("packedModules", packed);
-  linkExampleModules(packed);
+  const shared = await prepareSharedArtifacts();
+  project.provide("packedModules", shared.packedModules);
+  linkExampleModules(shared.packedModules);
   // Tests that drive the engine the way users do (examples/*/test) find `pulumi` on PATH.
-  process.env.PATH = `${cli.binDir}${delimiter}${process.env.PATH ?? ""}`;
+  process.env.PATH = `${shared.cliBinDir}${delimiter}${process.env.PATH ?? ""}`;
 }
 
 /** Examples with their own tests get the packed package as their node_modules, as after `npm install`. */
