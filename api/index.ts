@@ -18,3 +18,4 @@ export * from "./agent";
 export * from "./batch";
 export * from "./monitor-steps";
 export * from "./monitor-retry";
+export * from "./monitor-protocols";
