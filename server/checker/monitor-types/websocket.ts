@@ -1,5 +1,7 @@
+import { connect as netConnect, isIP, Socket } from "node:net";
+import { connect as tlsConnect, type ConnectionOptions } from "node:tls";
 import WebSocket from "ws";
-import { assertTargetAllowed, safeLookup } from "../../outbound";
+import { assertTargetAllowed, refusal, safeLookup, TargetRefusedError } from "../../outbound";
 import type { CheckedMonitor } from "../monitor-fields";
 import { guarded, type ProbeContext, type ProbeResult } from "../probe";
 import { judgeReply, timedOut } from "../protocols/reply";
@@ -25,6 +27,7 @@ export function probeWebSocket(monitor: CheckedMonitor, ctx: ProbeContext): Prom
         followRedirects: monitor.follow_redirects,
         rejectUnauthorized: monitor.verify_tls,
         lookup: safeLookup(ctx.allowPrivate, ctx.resolve) as never,
+        createConnection: guardedConnection(ctx.allowPrivate) as never,
       });
       const timer = setTimeout(() => done(timedOut(monitor.timeout_sec)), monitor.timeout_sec * 1000);
       const done = (err: Error | null, text?: string) => {
@@ -46,6 +49,23 @@ export function probeWebSocket(monitor: CheckedMonitor, ctx: ProbeContext): Prom
     });
     return judgeReply(ctx, monitor, started, message, undefined, { connect_ms: connectMs });
   });
+}
+
+/**
+ * Connections of the handshake and of each redirect hop: names go through `safeLookup` (the
+ * `lookup` option), IP literals, which are never looked up, are checked here before dialling.
+ */
+function guardedConnection(allowPrivate: boolean) {
+  return (options: ConnectionOptions & { protocol?: string; host?: string }) => {
+    const host = (options.host ?? "").replace(/^\[|\]$/g, "");
+    const why = isIP(host) ? refusal(host, allowPrivate) : undefined;
+    if (why) {
+      const socket = new Socket();
+      process.nextTick(() => socket.destroy(new TargetRefusedError(`connection refused by the outbound policy: ${why}`)));
+      return socket;
+    }
+    return options.protocol === "wss:" || options.protocol === "https:" ? tlsConnect(options) : netConnect(options as never);
+  };
 }
 
 /** WebSocket monitors: up when the first message arrives within the timeout and the assertions pass. */
