@@ -64,7 +64,8 @@ describe("grpc, websocket and udp monitors deployed by the engine", () => {
 
   it("deploys one of each; each is checked up; a second preview is clean; `pulumi-uptime test` passes each", async () => {
     const up = await stack.up({ onOutput });
-    expect(up.summary.resourceChanges).toEqual({ create: 4 });
+    // The stack, the provider and the three monitors.
+    expect(up.summary.resourceChanges).toEqual({ create: 5 });
     ids = up.outputs.ids?.value;
     const live = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
     expect(await live(ids.grpc)).toMatchObject({ type: "grpc", grpc_service: "shop.Cart", headers: { authorization: `Bearer ${TOKEN}` } });
@@ -78,7 +79,7 @@ describe("grpc, websocket and udp monitors deployed by the engine", () => {
     expect(grpc.metadata.some((m) => m.authorization === `Bearer ${TOKEN}`)).toBe(true);
     expect(ws.headers.some((h) => h["x-token"] === TOKEN)).toBe(true);
 
-    expect((await stack.preview({ onOutput })).changeSummary).toEqual({ same: 4 });
+    expect((await stack.preview({ onOutput })).changeSummary).toEqual({ same: 5 });
 
     const test = await cli(engine, program.workDir, ["test"]);
     output.push(test.stdout);
@@ -88,19 +89,19 @@ describe("grpc, websocket and udp monitors deployed by the engine", () => {
 
   it("drift in each is caught by name and field, and refresh + up restore them", async () => {
     await s.call("PATCH", `/api/v1/monitors/${ids.grpc}`, { grpc_service: "shop.Billing" });
-    await s.call("PATCH", `/api/v1/monitors/${ids.websocket}`, { body: "pong" });
+    await s.call("PATCH", `/api/v1/monitors/${ids.websocket}`, { body: "drifted-body-9" });
     await s.call("PATCH", `/api/v1/monitors/${ids.udp}`, { assertions: [{ source: "text_body", comparison: "contains", target: "pong" }] });
     const drift = await cli(engine, program.workDir, ["drift", "--json"]);
     const report = JSON.parse(drift.stdout) as DriftReport;
     expect(drift.code).toBe(2);
     const fields = Object.fromEntries(report.resources.map((r) => [r.name, r.fields.map((f) => f.field)]));
-    expect(fields).toEqual({ "cart-grpc": ["grpcService"], "feed-ws": ["body"], "echo-udp": ["assertions"] });
-    // The secret body drifted: the report names the field, never the value.
-    expect(drift.stdout).not.toContain('"pong"');
+    expect(fields).toEqual({ "cart-grpc": ["grpcService"], "feed-ws": ["(secret fields)"], "echo-udp": ["assertions"] });
+    // The secret body drifted: the report says secret fields changed, never the value.
+    expect(drift.stdout).not.toContain("drifted-body-9");
 
     await stack.refresh({ onOutput });
     await stack.up({ onOutput });
-    expect((await stack.preview({ onOutput })).changeSummary).toEqual({ same: 4 });
+    expect((await stack.preview({ onOutput })).changeSummary).toEqual({ same: 5 });
     expect((await s.call("GET", `/api/v1/monitors/${ids.grpc}`)).body.data.grpc_service).toBe("shop.Cart");
   }, 400_000);
 
