@@ -62,6 +62,17 @@ describe("grpc, websocket and udp monitors deployed by the engine", () => {
     await Promise.all([grpc?.close(), ws?.close(), udp?.close()]);
   });
 
+  it("a grpc URL without a port fails the preview, naming the field and the rule", async () => {
+    await stack.setConfig("noPort", { value: "true" });
+    const failed = await stack.preview({ onOutput }).then(
+      () => "",
+      (err: Error) => err.message,
+    );
+    expect(failed).toMatch(/url: must name a port: grpc:\/\/host:port \(plaintext\) or grpcs:\/\/host:port \(TLS\)/);
+    await stack.removeConfig("noPort");
+    expect((await s.call("GET", "/api/v1/monitors")).body.data).toEqual([]);
+  }, 300_000);
+
   it("deploys one of each; each is checked up; a second preview is clean; `pulumi-uptime test` passes each", async () => {
     const up = await stack.up({ onOutput });
     // The stack, the provider and the three monitors.
