@@ -50,8 +50,8 @@ export interface MonitorProtocolSpec {
 /** Its default (monitors stored before it read so too). */
 export const MONITOR_PROTOCOL_DEFAULTS: Readonly<MonitorProtocolSpec> = Object.freeze({ grpc_service: null });
 
-/** The read schema. */
-export const monitorProtocolRead = { grpc_service: z.string().nullable() };
+/** The read schema (absent in answers of servers from before protocol monitors). */
+export const monitorProtocolRead = { grpc_service: z.string().nullable().optional() };
 
 /** The field-table row (api/monitor.ts spreads it into `MONITOR_FIELDS`). */
 export const MONITOR_PROTOCOL_ROWS = {
