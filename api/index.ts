@@ -18,4 +18,5 @@ export * from "./agent";
 export * from "./batch";
 export * from "./monitor-steps";
 export * from "./monitor-retry";
+export * from "./monitor-step-rows";
 export * from "./monitor-protocols";

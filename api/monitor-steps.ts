@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { type Assertion, ASSERTION_COMPARISONS, ASSERTION_ROWS, ASSERTION_SOURCES, AssertionSchema, jsonPathProblem, normalizeAssertions, regexProblem, type StoredAssertion } from "./assertions";
+import { type Assertion, ASSERTION_COMPARISONS, ASSERTION_SOURCES, AssertionSchema, jsonPathProblem, normalizeAssertions, regexProblem, type StoredAssertion } from "./assertions";
 import type { ErrorDetail } from "./common";
-import type { FieldTable } from "./fields";
 
 /**
  * Multi-step monitors (`type: "multistep"`): a journey of HTTP requests run in order, each step's
@@ -39,7 +38,9 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const STEP_URL =
   "^https?://(?:(?:[A-Za-z0-9_{}-]+\\.)*[A-Za-z_{}][A-Za-z0-9_{}-]*|(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9]))(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(?:[/?#]\\S*)?$";
 const STATUS_RULE = z.union([z.int().min(100, "must be a status code between 100 and 599").max(599, "must be a status code between 100 and 599"), z.string().regex(/^[1-5]xx$/, 'must be a status code or a class such as "2xx"')]);
-const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+/** The methods a step may use. */
+export const STEP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+const METHODS = STEP_METHODS;
 
 /** The rules between an extraction's fields, as `[field, message]`. */
 export function extractionProblems(e: { source: ExtractionSource; property?: string | null }): [string, string][] {
@@ -203,63 +204,6 @@ export interface MonitorStepSpec {
 
 /** Defaults (monitors stored before these fields read so too). */
 export const MONITOR_STEP_DEFAULTS: Readonly<MonitorStepSpec> = Object.freeze({ steps: [], variables: {} });
-
-const STRING = { type: "string" } as const;
-const NULLABLE_STRING = { type: "string", nullable: true } as const;
-
-/** The rows of the monitor's field table. */
-export const MONITOR_STEP_ROWS = {
-  /** multistep monitors: the requests of the journey, in order (1..10); see "Multi-step monitors". */
-  steps: {
-    api: "steps",
-    type: {
-      type: "array",
-      items: {
-        type: "object",
-        ref: "MonitorStep",
-        description: "One request of a multi-step monitor, its extractions and assertions.",
-        properties: {
-          name: { ...STRING, description: "Names the step in results and errors, 1..60 characters." },
-          method: { type: "string", enum: METHODS, description: "HTTP method; default GET." },
-          url: { ...STRING, description: "`http(s)://…`, with `{{variables}}`." },
-          headers: { type: "object", additionalProperties: STRING, description: "Request headers, with `{{variables}}` in values." },
-          body: { ...NULLABLE_STRING, description: "Request body, with `{{variables}}`; only with POST, PUT, PATCH, DELETE." },
-          statuses: { type: "array", items: { oneOf: [{ type: "integer" }, STRING] }, description: 'Codes or classes that pass; default `["2xx", "3xx"]`.' },
-          extract: {
-            type: "array",
-            description: "Values of the response kept as variables for later steps.",
-            items: {
-              type: "object",
-              ref: "StepExtraction",
-              description: "A value of the response kept as variable `name`.",
-              properties: {
-                name: { ...STRING, description: "The variable's name: later steps use `{{name}}`." },
-                source: { type: "string", enum: EXTRACTION_SOURCES, description: "`json_body`, `headers`, `text_body` (a regular expression) or `status_code`." },
-                property: { ...NULLABLE_STRING, description: "The JSONPath, header name or regular expression (its first group); none for `status_code`." },
-                secret: { type: "boolean", description: "Masked in results, logs and errors." },
-              },
-              requiredProperties: ["name", "source"],
-            },
-          },
-          assertions: { type: "array", items: ASSERTION_ROWS.assertions.type.items, description: "Checks of the response, as a monitor's `assertions`." },
-          cleanup: { type: "boolean", description: "Runs even after an earlier step failed (clean-up)." },
-        },
-        requiredProperties: ["name", "url"],
-      },
-    },
-    normal: "steps",
-    description: 'multistep monitors: the requests, in order (1..10), each with `extract` and `assertions`; see "Multi-step monitors".',
-    default: [],
-  },
-  /** multistep monitors: values for `{{name}}` in the steps; secret, masked in results, logs and errors. */
-  variables: {
-    api: "variables",
-    type: { type: "object", additionalProperties: STRING },
-    secret: true,
-    description: "multistep monitors: values for `{{name}}` in the steps; secret, masked in results and errors.",
-    default: {},
-  },
-} as const satisfies FieldTable;
 
 /** A list of steps in the form the server stores: defaults filled in, assertions normalized. */
 export function normalizeSteps(list: unknown): unknown {

@@ -5,7 +5,8 @@ import { apiRows, type FieldTable, normalize, sortedSet } from "./fields";
 import { MONITOR_EXTENSION_ROWS, monitorExtensionFields, monitorExtensionRead } from "./monitor-extensions";
 import { MONITOR_PROTOCOL_ROWS, monitorProtocolFields, monitorProtocolRead } from "./monitor-protocols";
 import { MONITOR_RETRY_ROWS, monitorRetryFields, monitorRetryRead, type StoredRetry } from "./monitor-retry";
-import { MONITOR_STEP_ROWS, monitorStepFields, monitorStepRead, type StoredStep } from "./monitor-steps";
+import { MONITOR_STEP_ROWS } from "./monitor-step-rows";
+import { monitorStepFields, monitorStepRead, type StoredStep } from "./monitor-steps";
 
 /** Kinds of monitor. `type` is fixed at creation. */
 export const MONITOR_TYPES = ["http", "keyword", "tcp", "heartbeat", "dns", "multistep", "grpc", "websocket", "udp"] as const;

@@ -69,6 +69,7 @@ describe("a multi-step monitor deployed by the engine", () => {
     const id = up.outputs.journey?.value as string;
     const live = (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
     expect(live.steps.map((st: { name: string }) => st.name)).toEqual(["log in", "create", "read", "delete"]);
+    expect(live.retry).toEqual({ strategy: "linear", delay: 100, retries: 2, duration: 60, trigger: "network" });
     const passed = await eventually(async () => (await heartbeats(id)).find((hb) => hb.status === "up"));
     expect((passed.steps as { status: string }[]).map((st) => st.status)).toEqual(["passed", "passed", "passed", "passed"]);
 
@@ -79,6 +80,7 @@ describe("a multi-step monitor deployed by the engine", () => {
     await s.call("POST", `/api/v1/monitors/${id}/resume`);
     const down = await eventually(async () => (await heartbeats(id)).find((hb) => hb.status === "down"));
     expect(down.error).toBe('step 3 "read": 1 of 1 assertions failed: json_body $.name equals "probe item": found nothing');
+    expect(down.attempts).toBeUndefined();
     const steps = down.steps as { name: string; status: string }[];
     expect(steps.map((st) => `${st.name}: ${st.status}`)).toEqual(["log in: passed", "create: passed", "read: failed", "delete: passed"]);
     expect(svc.deleted.length).toBeGreaterThan(deletedBefore);

@@ -11,6 +11,8 @@ export const journey = new uptime.Monitor("journey", {
   intervalSec: 30,
   timeoutSec: 5,
   variables: { password: config.requireSecret("password") },
+  // A network error is tried again after 100 ms, then 200 ms; a failed assertion is not.
+  retry: { strategy: "linear", delay: 100, trigger: "network" },
   steps: [
     {
       name: "log in",
