@@ -20,3 +20,4 @@ export * from "./outbound-policy";
 export * from "./monitor-steps";
 export * from "./monitor-retry";
 export * from "./monitor-step-rows";
+export * from "./monitor-protocols";

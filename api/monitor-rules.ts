@@ -1,9 +1,13 @@
 import { assertionViolations } from "./assertions";
 import type { ErrorDetail } from "./common";
 import { checkDnsUrl, monitorExtensionViolations } from "./monitor-extensions";
+import { isProtocolType, protocolUrlProblem, protocolViolations } from "./monitor-protocols";
 import { retryViolations } from "./monitor-retry";
 import { stepViolations } from "./monitor-steps";
 import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, type MonitorSpec, type MonitorType } from "./monitor";
+
+/** Types whose `body` is a message sent, not an HTTP request's. */
+const MESSAGE_TYPES = new Set<string>(["websocket", "udp"]);
 
 /**
  * Rules that span fields, checked on the whole monitor after defaults (so a PATCH is judged
@@ -23,13 +27,15 @@ export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTER
   out.push(...assertionViolations(m));
   out.push(...stepViolations(m));
   out.push(...retryViolations(m));
+  out.push(...protocolViolations(m));
   if (m.type === "keyword" && m.keyword === null) {
     out.push({ field: "keyword", message: "is required for keyword monitors" });
   }
   if (m.type !== "keyword" && m.keyword !== null) {
     out.push({ field: "keyword", message: `is only allowed for keyword monitors, not ${m.type}` });
   }
-  if (m.body !== null && !METHODS_WITH_BODY.includes(m.method)) {
+  // A websocket monitor's body is its message and a udp monitor's its datagram: no method.
+  if (m.body !== null && !MESSAGE_TYPES.has(m.type) && !METHODS_WITH_BODY.includes(m.method)) {
     out.push({
       field: "body",
       message: `is not allowed with method ${m.method}; use one of ${METHODS_WITH_BODY.join(", ")}`,
@@ -43,6 +49,7 @@ function checkUrl(type: MonitorType, raw: string | null): string | undefined {
   if (type === "multistep") return raw === null ? undefined : "is not allowed for multistep monitors (each step has its own)";
   if (raw === null) return `is required for ${type} monitors`;
   if (type === "dns") return checkDnsUrl(raw);
+  if (isProtocolType(type)) return protocolUrlProblem(type, raw);
   let url: URL;
   try {
     url = new URL(raw);

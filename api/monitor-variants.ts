@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { documentOnlyMeta, ExternalIdSchema } from "./common";
+import { PROTOCOL_ASSERTION_SOURCES, isProtocolType } from "./monitor-protocols";
 import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, MONITOR_TYPES, type MonitorType, monitorFields } from "./monitor";
 
 /**
@@ -46,6 +47,8 @@ export function monitorBodySchemas(minIntervalSec: number = MIN_INTERVAL_SEC) {
 
 const REQUIRED = new Set(["name", "type", "interval_sec"]);
 const PROBED = new Set<MonitorType>(["http", "keyword"]);
+/** Types whose checks assertions judge. */
+const ASSERTED = new Set<MonitorType>(["http", "keyword", "grpc", "websocket", "udp"]);
 const f = monitorFields;
 const nothing = z.null().optional();
 const empty = z.array(z.never()).max(0).optional();
@@ -62,6 +65,9 @@ const URLS: Record<MonitorType, z.ZodType> = {
   dns: f.url.unwrap().regex(new RegExp(`^dns://${HOST}/?$`), "must be dns://host.name for dns monitors").meta({ format: "uri" }),
   heartbeat: nothing,
   multistep: nothing,
+  grpc: f.url.unwrap().regex(new RegExp(`^grpcs?://${HOST}:${PORT}/?$`), "must be grpc://host:port (plaintext) or grpcs://host:port (TLS) for grpc monitors").meta({ format: "uri" }),
+  websocket: f.url.unwrap().regex(/^wss?:\/\/[^\s/?#@\\]+(?:[/?#]\S*)?$/, "must be ws:// or wss:// for websocket monitors").meta({ format: "uri" }),
+  udp: f.url.unwrap().regex(new RegExp(`^udp://${HOST}:${PORT}/?$`), "must be udp://host:port for udp monitors").meta({ format: "uri" }),
 };
 
 function probeUrl() {
@@ -79,12 +85,12 @@ function variant(type: MonitorType, interval_sec: z.ZodType, remind_every_sec: z
     timeout_sec: f.timeout_sec.optional(),
     method: f.method.optional(),
     headers: f.headers.optional(),
-    body: f.body.optional(),
+    body: type === "udp" ? f.body.unwrap() : type === "grpc" ? nothing : f.body.optional(),
     expected_status_codes: f.expected_status_codes.optional(),
     keyword: type === "keyword" ? f.keyword.unwrap() : nothing,
     keyword_case_sensitive: f.keyword_case_sensitive.optional(),
     follow_redirects: f.follow_redirects.optional(),
-    assertions: probed ? f.assertions.optional() : empty,
+    assertions: ASSERTED.has(type) ? f.assertions.optional() : empty,
     degraded_response_ms: type === "heartbeat" ? nothing : f.degraded_response_ms.optional(),
     max_response_ms: type === "heartbeat" ? nothing : f.max_response_ms.optional(),
     channel_ids: f.channel_ids.optional(),
@@ -104,6 +110,7 @@ function variant(type: MonitorType, interval_sec: z.ZodType, remind_every_sec: z
     retry: type === "heartbeat" ? nothing : f.retry.optional(),
     steps: type === "multistep" ? f.steps.min(1, "must list at least one step for multistep monitors") : empty,
     variables: type === "multistep" ? f.variables.optional() : z.strictObject({}).optional(),
+    grpc_service: type === "grpc" ? f.grpc_service.optional() : nothing,
     external_id: ExternalIdSchema.optional(),
   };
   return z.strictObject(shape).meta({ title: `${type} monitor`, allOf: crossFieldRules(type) });
@@ -128,13 +135,19 @@ function resolver() {
  * the document, so they are written here once, beside the union they belong to.
  */
 function crossFieldRules(type: MonitorType): object[] {
-  const rules: object[] = [
-    {
-      // A body only with a method that carries one (the method's default, GET, carries none).
+  const rules: object[] = [];
+  if (type !== "websocket" && type !== "udp") {
+    rules.push({
+      // A body only with a method that carries one (the method's default, GET, carries none);
+      // a websocket monitor's body is its message and a udp monitor's its datagram.
       if: { properties: { body: { type: "string" } }, required: ["body"] },
       then: { properties: { method: { enum: METHODS_WITH_BODY } }, required: ["method"] },
-    },
-  ];
+    });
+  }
+  if (isProtocolType(type)) {
+    // What each protocol's assertions may read.
+    rules.push({ properties: { assertions: { items: { properties: { source: { enum: PROTOCOL_ASSERTION_SOURCES[type] } } } } } });
+  }
   if (PROBED.has(type)) {
     rules.push({
       // Certificate expiry only for https:// URLs.

@@ -3,12 +3,13 @@ import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./c
 import { ASSERTION_ROWS, assertionFields, assertionRead, type StoredAssertion } from "./assertions";
 import { apiRows, type FieldTable, normalize, sortedSet } from "./fields";
 import { MONITOR_EXTENSION_ROWS, monitorExtensionFields, monitorExtensionRead } from "./monitor-extensions";
+import { MONITOR_PROTOCOL_ROWS, monitorProtocolFields, monitorProtocolRead } from "./monitor-protocols";
 import { MONITOR_RETRY_ROWS, monitorRetryFields, monitorRetryRead, type StoredRetry } from "./monitor-retry";
 import { MONITOR_STEP_ROWS } from "./monitor-step-rows";
 import { monitorStepFields, monitorStepRead, type StoredStep } from "./monitor-steps";
 
 /** Kinds of monitor. `type` is fixed at creation. */
-export const MONITOR_TYPES = ["http", "keyword", "tcp", "heartbeat", "dns", "multistep"] as const;
+export const MONITOR_TYPES = ["http", "keyword", "tcp", "heartbeat", "dns", "multistep", "grpc", "websocket", "udp"] as const;
 export const MonitorTypeSchema = z.enum(MONITOR_TYPES);
 export type MonitorType = z.infer<typeof MonitorTypeSchema>;
 
@@ -39,9 +40,9 @@ export const StatusCodeRuleSchema = z.union([
 export const monitorFields = {
   /** Display name, 1..120 characters, kept exactly as written. */
   name: displayName(),
-  /** `http`, `keyword`, `tcp`, `heartbeat`, `dns` or `multistep`. Immutable. */
+  /** `http`, `keyword`, `tcp`, `heartbeat`, `dns`, `multistep`, `grpc`, `websocket` or `udp`. Immutable. */
   type: MonitorTypeSchema,
-  /** `http(s)://…` (http, keyword), `tcp://host:port` (tcp), `dns://name` (dns); null for heartbeat. */
+  /** `http(s)://…` (http, keyword), `tcp://host:port` (tcp), `dns://name` (dns), `grpc(s)://host:port`, `ws(s)://…`, `udp://host:port`; null for heartbeat and multistep. */
   url: z.string().max(2048, "must be at most 2048 characters").nullable(),
   /** Seconds between checks, 30..86400. */
   interval_sec: z
@@ -65,7 +66,7 @@ export const monitorFields = {
         .regex(/^[^\r\n]*$/, "must not contain line breaks"),
     )
     .refine((h) => Object.keys(h).length <= 50, "must have at most 50 headers"),
-  /** Request body, only with methods that carry one (POST, PUT, PATCH, DELETE). */
+  /** Request body, only with methods that carry one (POST, PUT, PATCH, DELETE); a websocket monitor's message, a udp monitor's datagram. */
   body: z.string().max(16_384, "must be at most 16384 characters").nullable(),
   /** Codes or classes that count as up; a set, stored sorted. */
   expected_status_codes: z.array(StatusCodeRuleSchema).min(1, "must list at least one code or class").max(50),
@@ -90,6 +91,7 @@ export const monitorFields = {
   ...monitorExtensionFields,
   ...monitorStepFields,
   ...monitorRetryFields,
+  ...monitorProtocolFields,
 };
 
 /** Fields a create body must carry: every other one has a default (see `MONITOR_FIELDS`). */
@@ -127,19 +129,19 @@ export const MONITOR_FIELDS = {
     description: "Display name, 1..120 characters, kept exactly as written; not only spaces.",
     defaultDoc: "the resource name",
   },
-  /** `http`, `keyword`, `tcp`, `heartbeat`, `dns` or `multistep`. Changing it replaces the monitor. */
+  /** `http`, `keyword`, `tcp`, `heartbeat`, `dns`, `multistep`, `grpc`, `websocket` or `udp`. Changing it replaces the monitor. */
   type: {
     api: "type",
     type: { type: "string", enum: MONITOR_TYPES },
     required: true,
     replaceOnChange: true,
-    description: "`http`, `keyword`, `tcp`, `heartbeat`, `dns` or `multistep`; a change replaces the monitor.",
+    description: "`http`, `keyword`, `tcp`, `heartbeat`, `dns`, `multistep`, `grpc`, `websocket` or `udp`; a change replaces the monitor.",
   },
   /** `http(s)://…` for http and keyword monitors, `tcp://host:port` for tcp, `dns://name` for dns; none for heartbeat. */
   url: {
     api: "url",
     type: { type: "string", nullable: true },
-    description: "`http(s)://…`; `tcp://host:port` for tcp; `dns://name` for dns; required but for heartbeat and multistep, which have none.",
+    description: "`http(s)://…`; `tcp://host:port` for tcp; `dns://name` for dns; `grpc://` or `grpcs://host:port` for grpc; `ws(s)://…` for websocket; `udp://host:port` for udp; required but for heartbeat and multistep, which have none.",
     default: null,
   },
   /** Seconds between checks, 30..86400. */
@@ -161,7 +163,7 @@ export const MONITOR_FIELDS = {
     type: { type: "object", additionalProperties: { type: "string" } },
     secret: true,
     normal: "case-insensitive-keys",
-    description: "Request headers, at most 50; names compared case-insensitively; secret.",
+    description: "Request headers (the metadata of grpc, the handshake's of websocket monitors), at most 50; names compared case-insensitively; secret.",
     default: {},
   },
   /** Request body, only with POST, PUT, PATCH or DELETE. Stored as a secret. */
@@ -169,7 +171,7 @@ export const MONITOR_FIELDS = {
     api: "body",
     type: { type: "string", nullable: true },
     secret: true,
-    description: "Request body, only with POST, PUT, PATCH, DELETE; secret.",
+    description: "Request body, only with POST, PUT, PATCH, DELETE; the message a websocket monitor sends, the datagram of udp (required); secret.",
     default: null,
   },
   /** Status codes or classes that count as up, e.g. `[200, "3xx"]`; a set. Default `["2xx", "3xx"]`. */
@@ -216,6 +218,7 @@ export const MONITOR_FIELDS = {
   ...MONITOR_EXTENSION_ROWS,
   ...MONITOR_STEP_ROWS,
   ...MONITOR_RETRY_ROWS,
+  ...MONITOR_PROTOCOL_ROWS,
   /** Pause checks (true) or keep them running (false, the default). */
   paused: {
     type: { type: "boolean" },
@@ -268,6 +271,7 @@ export const MonitorSchema = z
     ...monitorExtensionRead,
     ...monitorStepRead,
     ...monitorRetryRead,
+    ...monitorProtocolRead,
     /** `active` or `paused`; changed only by pause and resume. */
     status: z.enum(["active", "paused"]),
     /** `pending` until the first check, then `up`, `degraded` (up, but slower than `degraded_response_ms`) or `down`. */

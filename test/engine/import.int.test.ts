@@ -56,9 +56,18 @@ async function seedAccount(s: TestServer): Promise<Map<string, Record<string, st
       }),
     );
   }
+  // One of each protocol type, with its own fields and secrets (metadata, message, datagram).
+  monitors.push(
+    await post("/api/v1/monitors", { name: "Cart gRPC", type: "grpc", url: "grpcs://cart.example.com:443", grpc_service: "shop.Cart", headers: { authorization: "Bearer g1" }, interval_sec: 60 }),
+    await post("/api/v1/monitors", {
+      name: "Feed socket", type: "websocket", url: "wss://feed.example.com/live", body: '{"subscribe":"ticks"}', interval_sec: 60,
+      assertions: [{ source: "json_body", property: "$.type", comparison: "equals", target: "tick" }],
+    }),
+    await post("/api/v1/monitors", { name: "NTP-ish", type: "udp", url: "udp://time.example.com:123", body: "ping", interval_sec: 60, assertions: [{ source: "text_body", comparison: "matches", target: "^pong" }] }),
+  );
   for (const i of [2, 7]) expect((await s.call("POST", `/api/v1/monitors/${monitors[i]}/pause`)).status).toBe(200);
   await post("/api/v1/status-pages", { slug: "public", title: "Public status", description: "Everything we run", monitor_ids: monitors.slice(0, 6) });
-  await post("/api/v1/status-pages", { slug: "internal", title: "Internal", monitor_ids: monitors.slice(6, 12) });
+  await post("/api/v1/status-pages", { slug: "internal", title: "Internal", monitor_ids: [...monitors.slice(6, 12), ...monitors.slice(18)] });
   await post("/api/v1/status-pages", { slug: "empty-page", title: "Public status" });
   return secrets;
 }
@@ -84,8 +93,8 @@ describe("pulumi-uptime import", () => {
     rmSync(outDir, { recursive: true, force: true });
   });
 
-  it("writes a project that adopts all 25 objects: 0 POSTs on up, then a clean preview", async () => {
-    expect(await importCommand(s, outDir)).toMatch(/Wrote 25 resources/);
+  it("writes a project that adopts all 28 objects: 0 POSTs on up, then a clean preview", async () => {
+    expect(await importCommand(s, outDir)).toMatch(/Wrote 28 resources/);
     const index = readFileSync(join(outDir, "index.ts"), "utf8");
     // Stable across runs: a second import writes the same program.
     await importCommand(s, outDir);
@@ -97,6 +106,9 @@ describe("pulumi-uptime import", () => {
     expect(index).toMatch(/const monitor1stSite4 = /);
     expect(index).toMatch(/const api = .*const api[a-f0-9]{4} = /s);
     expect(index).not.toContain('"t0"');
+    expect(index).toMatch(/type: "grpc",[^}]*grpcService: "shop\.Cart"/);
+    expect(index).toMatch(/type: "udp",\n {2}url: "udp:\/\/time\.example\.com:123",[\s\S]*?body: config\.requireSecret\("ntpIshBody"\),/);
+    for (const secret of ["Bearer g1", "subscribe", '"ping"']) expect(index).not.toContain(secret);
     expect(index).not.toContain("probe");
     expect(index).not.toContain("hooks.slack.com");
     const readme = readFileSync(join(outDir, "README.md"), "utf8");
@@ -107,7 +119,7 @@ describe("pulumi-uptime import", () => {
       "uptime:apiKey": { value: s.key, secret: true },
     };
     const rows = [...readme.matchAll(/^\| `([A-Za-z0-9]+)` \| .*\((\w+)\): (config\.(\w+)|header (\S+)|request body) \|$/gm)];
-    expect(rows.length).toBe(4 + 3 * 3);
+    expect(rows.length).toBe(4 + 3 * 3 + 3);
     for (const [, key, id, , prop, header] of rows) {
       const live = prop ? undefined : (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
       const value = prop ? secrets.get(id as string)?.[prop] : header ? live.headers[header] : live.body;
@@ -121,7 +133,7 @@ describe("pulumi-uptime import", () => {
     const channelsBefore = (await s.call("GET", "/api/v1/channels")).body.data;
     proxy.seen.length = 0;
     const up = await stack.up({ onOutput: (l) => process.stdout.write(l) });
-    expect(up.summary.resourceChanges).toEqual({ create: 27 });
+    expect(up.summary.resourceChanges).toEqual({ create: 30 });
     expect(proxy.seen.filter((r) => r.startsWith("POST "))).toEqual([]);
     // Reads mask a channel's config and its fingerprint is keyed by the server, so adopting a
     // channel writes the declared config once (to record the fingerprint); the server sees the
@@ -130,7 +142,7 @@ describe("pulumi-uptime import", () => {
     expect(patches.every((r) => r.startsWith("PATCH /api/v1/channels/"))).toBe(true);
     expect(patches.length).toBeLessThanOrEqual(channelsBefore.length);
     expect((await s.call("GET", "/api/v1/channels")).body.data).toEqual(channelsBefore);
-    expect((await stack.preview()).changeSummary).toEqual({ same: 27 });
+    expect((await stack.preview()).changeSummary).toEqual({ same: 30 });
     await stack.workspace.removeStack("dev", { force: true });
   });
 });

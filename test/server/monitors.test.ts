@@ -87,7 +87,7 @@ describe("monitors API", () => {
       [http({ assertions: [{ source: "text_body", comparison: "resembles", target: "1" }] }), "assertions[0].comparison", /must be one of/],
       [http({ assertions: [{ source: "status_code", comparison: "equals", target: 200 }] }), "assertions[0].target", /must be a string/],
       [http({ assertions: [{ source: "json_body", property: "$[?(@.x)]", comparison: "not_empty" }] }), "assertions[0].property", /filter or script/],
-      [http({ type: "tcp", url: "tcp://db.example.com:5432", assertions: [{ source: "status_code", comparison: "equals", target: "200" }] }), "assertions", /only allowed for http and keyword/],
+      [http({ type: "tcp", url: "tcp://db.example.com:5432", assertions: [{ source: "status_code", comparison: "equals", target: "200" }] }), "assertions", /only allowed for http, keyword, grpc, websocket and udp monitors, not tcp/],
       [http({ degraded_response_ms: 500, max_response_ms: 500 }), "degraded_response_ms", /less than max_response_ms/],
       [http({ max_response_ms: 0 }), "max_response_ms", /between 1 and 60000/],
     ];

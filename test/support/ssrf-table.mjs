@@ -2,7 +2,11 @@
 // test/server/outbound.test.ts): every address below lives on the namespace's loopback device,
 // so a target the policy fails to refuse is really reached, and no packet leaves the machine.
 // Prints one JSON document: the rows and every (local address, path) the server was reached on.
+import { createSocket } from "node:dgram";
 import { createServer } from "node:http";
+import { Server, ServerCredentials } from "@grpc/grpc-js";
+import { HealthImplementation } from "grpc-health-check";
+import { WebSocketServer } from "ws";
 import { interceptors } from "undici";
 import { monitorType } from "../../dist/server/checker/monitor-types/registry.js";
 import { deliver } from "../../dist/server/notify/deliver.js";
@@ -38,9 +42,27 @@ const server = createServer((req, res) => {
 });
 await new Promise((done) => server.listen({ port: PORT, host: "::", ipv6Only: false }, done));
 
+// A WebSocket server (greets), a UDP echo and a gRPC health service on every loopback address.
+const WS_PORT = 8081;
+const UDP_PORT = 8082;
+const GRPC_PORT = 8083;
+const wss = new WebSocketServer({ port: WS_PORT, host: "::" });
+wss.on("connection", (socket, req) => {
+  reached.push({ local: req.socket.localAddress.replace(/^::ffff:/, ""), path: req.url === "/secret" ? "/secret" : "/ws" });
+  socket.send(req.url === "/secret" ? "internal-secret" : "public-ok");
+});
+const udp = createSocket({ type: "udp6", ipv6Only: false });
+udp.on("message", (data, from) => udp.send("public-ok", from.port, from.address));
+await new Promise((done) => udp.bind(UDP_PORT, "::", done));
+const grpc = new Server();
+new HealthImplementation({ "": "SERVING" }).addToServer(grpc);
+await new Promise((done, fail) => grpc.bindAsync(`[::]:${GRPC_PORT}`, ServerCredentials.createInsecure(), (err) => (err ? fail(err) : done())));
+
 const hop = (to) => `http://8.8.8.8:${PORT}/redirect?to=${encodeURIComponent(to)}`;
 const ALLOWED = ["http://8.8.8.8:8080/ok", "http://[2001:4860:4860::8888]:8080/ok", "http://public.example:8080/ok",
-  "http://v6.example:8080/ok", "http://mixed.example:8080/ok", hop("http://v6.example:8080/ok"), "tcp://8.8.8.8:8080"];
+  "http://v6.example:8080/ok", "http://mixed.example:8080/ok", hop("http://v6.example:8080/ok"), "tcp://8.8.8.8:8080",
+  "grpc://8.8.8.8:8083", "grpc://public.example:8083", "ws://8.8.8.8:8081/ok", "ws://v6.example:8081/ok", "udp://8.8.8.8:8082", "udp://public.example:8082",
+  `ws://8.8.8.8:8080/redirect?to=${encodeURIComponent("ws://v6.example:8081/ok")}`];
 const REFUSED = [
   "http://127.0.0.1:8080/secret", "http://[::1]:8080/secret", "http://10.0.0.1:8080/secret",
   "http://169.254.169.254:8080/secret", "http://192.168.1.1:8080/secret", "http://100.64.0.1:8080/secret",
@@ -53,16 +75,24 @@ const REFUSED = [
   "http://private.example:8080/secret", "http://loop.example:8080/secret", "http://meta.example:8080/secret",
   "http://mapped.example:8080/secret", "http://nat64.example:8080/secret", "http://ula.example:8080/secret",
   "tcp://127.0.0.1:8080", "tcp://loop.example:8080", "tcp://[::1]:8080",
+  "grpc://127.0.0.1:8083", "grpc://loop.example:8083", "grpc://[::1]:8083", "grpc://meta.example:8083",
+  "ws://127.0.0.1:8081/secret", "ws://loop.example:8081/secret", "ws://[::1]:8081/secret", "ws://private.example:8081/secret",
+  "udp://127.0.0.1:8082", "udp://loop.example:8082", "udp://[::1]:8082", "udp://nat64.example:8082",
+  `ws://8.8.8.8:8080/redirect?to=${encodeURIComponent("ws://127.0.0.1:8081/secret")}`,
+  `ws://8.8.8.8:8080/redirect?to=${encodeURIComponent("ws://loop.example:8081/secret")}`,
   hop("http://127.0.0.1:8080/secret"), hop("http://[::1]:8080/secret"), hop("http://169.254.169.254:8080/secret"),
   hop("http://10.0.0.1:8080/secret"), hop("http://loop.example:8080/secret"), hop("http://localhost:8080/secret"),
   hop("http://[::ffff:7f00:1]:8080/secret"), hop(hop("http://[64:ff9b::a9fe:a9fe]:8080/secret")),
 ];
 
+const TYPES = { "tcp:": "tcp", "grpc:": "grpc", "ws:": "websocket", "udp:": "udp" };
+
 function monitorFor(url) {
-  const tcp = url.startsWith("tcp:");
+  const type = TYPES[new URL(url).protocol] ?? "keyword";
   return {
-    type: tcp ? "tcp" : "keyword", url, method: "GET", headers: {}, body: null, follow_redirects: true,
-    timeout_sec: 3, expected_status_codes: ["2xx"], keyword: tcp ? null : "ok", keyword_case_sensitive: false,
+    type, url, method: "GET", headers: {}, body: type === "udp" ? "ping" : null, follow_redirects: true,
+    timeout_sec: 3, expected_status_codes: ["2xx"], keyword: type === "keyword" ? "ok" : null, keyword_case_sensitive: false,
+    assertions: [], grpc_service: null, verify_tls: true,
   };
 }
 
@@ -108,4 +138,8 @@ const rows = [
   ...(await deliveryRows(true, [["http://169.254.169.254:8080/secret", "refused"], ["http://127.0.0.1:8080/hook", "delivered"]])),
 ];
 server.close();
+for (const client of wss.clients) client.terminate();
+wss.close();
+udp.close();
+grpc.forceShutdown();
 process.stdout.write(`${JSON.stringify({ rows, reached })}\n`);

@@ -1,11 +1,14 @@
 import type { MONITOR_TYPES } from "../../../api";
 import { dnsType } from "./dns";
+import { grpcType } from "./grpc";
 import { heartbeatType } from "./heartbeat";
 import { httpType } from "./http";
 import { keywordType } from "./keyword";
 import type { MonitorType } from "./monitor-type";
 import { multistepType } from "./multistep";
 import { tcpType } from "./tcp";
+import { udpType } from "./udp";
+import { websocketType } from "./websocket";
 
 /** Every monitor type's module, by name: the one place a new type is added. */
 const REGISTRY = {
@@ -15,6 +18,9 @@ const REGISTRY = {
   heartbeat: heartbeatType,
   dns: dnsType,
   multistep: multistepType,
+  grpc: grpcType,
+  websocket: websocketType,
+  udp: udpType,
 } satisfies Record<(typeof MONITOR_TYPES)[number], MonitorType>;
 
 /** The module of monitor type `name`; throws for a type no module implements. */

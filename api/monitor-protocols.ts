@@ -1,0 +1,102 @@
+import { z } from "zod";
+import type { AssertionSource } from "./assertions";
+import type { ErrorDetail } from "./common";
+import type { FieldTable } from "./fields";
+
+/**
+ * Monitors of protocols other than HTTP: `grpc` (the standard health-checking protocol,
+ * `grpc.health.v1.Health/Check`), `websocket` (connect, send `body`, read the first message) and
+ * `udp` (send `body`, read the reply). They share the monitor's fields where they mean the same:
+ * `headers` are the gRPC metadata or the WebSocket handshake's headers (secret), `body` is the
+ * message or datagram sent (secret), `assertions` judge what came back, `verify_tls` the
+ * certificate of `grpcs://` and `wss://`. The one field of their own is `grpc_service`.
+ */
+
+/** The protocol types, in the order the README lists them. */
+export const PROTOCOL_TYPES = ["grpc", "websocket", "udp"] as const;
+export type ProtocolType = (typeof PROTOCOL_TYPES)[number];
+
+/** Sources assertions of each protocol type may read (`text_body` is the reply, or the serving status's name). */
+export const PROTOCOL_ASSERTION_SOURCES: Readonly<Record<ProtocolType, readonly AssertionSource[]>> = {
+  grpc: ["text_body", "response_time"],
+  websocket: ["text_body", "json_body", "response_time"],
+  udp: ["text_body", "json_body", "response_time"],
+};
+
+/** The URL shapes, as regular expressions of the part after the scheme, and in words. */
+export const PROTOCOL_URLS: Readonly<Record<ProtocolType, { schemes: readonly string[]; port: boolean; words: string }>> = {
+  grpc: { schemes: ["grpc:", "grpcs:"], port: true, words: "grpc://host:port (plaintext) or grpcs://host:port (TLS)" },
+  websocket: { schemes: ["ws:", "wss:"], port: false, words: "ws:// or wss://" },
+  udp: { schemes: ["udp:"], port: true, words: "udp://host:port" },
+};
+
+const SERVICE = /^[A-Za-z0-9_.\-/]*$/;
+
+/** The writable field of its own. */
+export const monitorProtocolFields = {
+  /** gRPC monitors: the service whose health is asked; null (default) asks about the whole server (`""`). */
+  grpc_service: z
+    .string()
+    .max(200, "must be at most 200 characters")
+    .regex(SERVICE, "must be a service name such as grpc.health.v1.Health or package.Service (letters, digits, _ . - /)")
+    .nullable(),
+};
+
+/** The field as stored and returned. */
+export interface MonitorProtocolSpec {
+  grpc_service: string | null;
+}
+
+/** Its default (monitors stored before it read so too). */
+export const MONITOR_PROTOCOL_DEFAULTS: Readonly<MonitorProtocolSpec> = Object.freeze({ grpc_service: null });
+
+/** The read schema (absent in answers of servers from before protocol monitors). */
+export const monitorProtocolRead = { grpc_service: z.string().nullable().optional() };
+
+/** The field-table row (api/monitor.ts spreads it into `MONITOR_FIELDS`). */
+export const MONITOR_PROTOCOL_ROWS = {
+  /** gRPC monitors: the service whose health is asked; none asks about the whole server. */
+  grpcService: {
+    api: "grpc_service",
+    type: { type: "string", nullable: true },
+    description: "gRPC monitors: the service whose health `grpc.health.v1` is asked; none: the whole server.",
+    default: null,
+  },
+} as const satisfies FieldTable;
+
+/** Whether `type` is a protocol type. */
+export function isProtocolType(type: string): type is ProtocolType {
+  return (PROTOCOL_TYPES as readonly string[]).includes(type);
+}
+
+/** Why `raw` is not a URL of protocol `type`, or undefined. */
+export function protocolUrlProblem(type: ProtocolType, raw: string): string | undefined {
+  const shape = PROTOCOL_URLS[type];
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "must be an absolute URL";
+  }
+  if (!shape.schemes.includes(url.protocol) || !url.hostname) return `must be ${shape.words} for ${type} monitors`;
+  if (shape.port && !url.port) return `must name a port: ${shape.words}`;
+  if (shape.port && ((url.pathname && url.pathname !== "/") || url.search || url.hash)) return `must be ${shape.words} with no path`;
+  return undefined;
+}
+
+/** Rules of the protocol types, judged on the whole monitor after defaults. */
+export function protocolViolations(m: MonitorProtocolSpec & { type: string; body: string | null; assertions: readonly unknown[] }): ErrorDetail[] {
+  const out: ErrorDetail[] = [];
+  if (m.grpc_service !== null && m.type !== "grpc") out.push({ field: "grpc_service", message: `is only allowed for grpc monitors, not ${m.type}` });
+  if (m.type === "udp" && m.body === null) out.push({ field: "body", message: "is required for udp monitors (the datagram sent)" });
+  if (m.type === "grpc" && m.body !== null) out.push({ field: "body", message: "is not allowed for grpc monitors (the health request has no body)" });
+  if (!isProtocolType(m.type)) return out;
+  const sources = PROTOCOL_ASSERTION_SOURCES[m.type];
+  m.assertions.forEach((a, i) => {
+    const source = (a as { source?: string } | null)?.source;
+    if (source !== undefined && !(sources as readonly string[]).includes(source)) {
+      out.push({ field: `assertions[${i}].source`, message: `must be one of ${sources.join(", ")} for ${m.type} monitors` });
+    }
+  });
+  return out;
+}

@@ -1,0 +1,127 @@
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DriftReport } from "../../provider/commands/drift";
+import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
+import { type GrpcHealthServer, startGrpcHealthServer, startUdpEcho, startWebSocketServer, type UdpEcho, type WebSocketTarget } from "../support/protocol-servers";
+import { startServer, type TestServer } from "../support/server";
+import { eventually } from "../support/target";
+import { programCopy } from "./programs";
+
+const TOKEN = "tok-7f3a9c1e55";
+
+/** Runs the provider's CLI (`drift --json`, `test`) as a user's pipeline would: a separate process. */
+function cli(engine: OfflineEngine, workDir: string, args: string[]): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      join(REPO_ROOT, "node_modules/.bin/node"),
+      [join(REPO_ROOT, "dist/provider/commands/cli.js"), ...args, "--stack", "dev", "--cwd", workDir],
+      { env: { ...process.env, ...engine.envVars }, timeout: 150_000 },
+      (err, stdout) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
+    );
+  });
+}
+
+describe("grpc, websocket and udp monitors deployed by the engine", () => {
+  let s: TestServer;
+  let grpc: GrpcHealthServer;
+  let ws: WebSocketTarget;
+  let udp: UdpEcho;
+  let engine: OfflineEngine;
+  let stack: Stack;
+  let program: { workDir: string; remove: () => void };
+  let ids: Record<"grpc" | "websocket" | "udp", string>;
+  const output: string[] = [];
+  const onOutput = (line: string) => output.push(line);
+
+  beforeAll(async () => {
+    s = await startServer({ checker: true, minIntervalSec: 1 });
+    grpc = await startGrpcHealthServer({ "shop.Cart": "SERVING", "shop.Billing": "SERVING" });
+    ws = await startWebSocketServer();
+    udp = await startUdpEcho();
+    engine = await offlineEngine();
+    program = programCopy("test/engine/programs/protocols");
+    stack = await engine.stack(program.workDir, "dev");
+    await stack.setAllConfig({
+      "uptime:baseUrl": { value: s.url },
+      "uptime:apiKey": { value: s.key, secret: true },
+      grpcUrl: { value: grpc.url },
+      wsUrl: { value: ws.url },
+      udpUrl: { value: udp.url },
+      token: { value: TOKEN, secret: true },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    engine?.dispose();
+    program?.remove();
+    await s?.close();
+    await Promise.all([grpc?.close(), ws?.close(), udp?.close()]);
+  });
+
+  it("a grpc URL without a port fails the preview, naming the field and the rule", async () => {
+    await stack.setConfig("noPort", { value: "true" });
+    const failed = await stack.preview({ onOutput }).then(
+      () => "",
+      (err: Error) => err.message,
+    );
+    expect(failed).toMatch(/url: must name a port: grpc:\/\/host:port \(plaintext\) or grpcs:\/\/host:port \(TLS\)/);
+    await stack.removeConfig("noPort");
+    expect((await s.call("GET", "/api/v1/monitors")).body.data).toEqual([]);
+  }, 300_000);
+
+  it("deploys one of each; each is checked up; a second preview is clean; `pulumi-uptime test` passes each", async () => {
+    const up = await stack.up({ onOutput });
+    // The stack, the provider and the three monitors.
+    expect(up.summary.resourceChanges).toEqual({ create: 5 });
+    ids = up.outputs.ids?.value;
+    const live = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
+    expect(await live(ids.grpc)).toMatchObject({ type: "grpc", grpc_service: "shop.Cart", headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(await live(ids.udp)).toMatchObject({ type: "udp", body: "ping", grpc_service: null });
+    for (const id of Object.values(ids)) {
+      // A resumed monitor is checked at once: no wait for the next of its 30 s.
+      await s.call("POST", `/api/v1/monitors/${id}/pause`);
+      await s.call("POST", `/api/v1/monitors/${id}/resume`);
+      await eventually(async () => (await live(id)).health === "up");
+    }
+    expect(grpc.metadata.some((m) => m.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    expect(ws.headers.some((h) => h["x-token"] === TOKEN)).toBe(true);
+
+    expect((await stack.preview({ onOutput })).changeSummary).toEqual({ same: 5 });
+
+    const test = await cli(engine, program.workDir, ["test"]);
+    output.push(test.stdout);
+    expect(test.code, test.stdout).toBe(0);
+    for (const name of ["cart-grpc", "feed-ws", "echo-udp"]) expect(test.stdout).toMatch(new RegExp(`^${name}\\s+\\S+\\s+pass\\b`, "m"));
+  }, 400_000);
+
+  it("drift in each is caught by name and field, and refresh + up restore them", async () => {
+    await s.call("PATCH", `/api/v1/monitors/${ids.grpc}`, { grpc_service: "shop.Billing" });
+    await s.call("PATCH", `/api/v1/monitors/${ids.websocket}`, { body: "drifted-body-9" });
+    await s.call("PATCH", `/api/v1/monitors/${ids.udp}`, { assertions: [{ source: "text_body", comparison: "contains", target: "pong" }] });
+    const drift = await cli(engine, program.workDir, ["drift", "--json"]);
+    const report = JSON.parse(drift.stdout) as DriftReport;
+    expect(drift.code).toBe(2);
+    const fields = Object.fromEntries(report.resources.map((r) => [r.name, r.fields.map((f) => f.field)]));
+    expect(fields).toEqual({ "cart-grpc": ["grpcService"], "feed-ws": ["(secret fields)"], "echo-udp": ["assertions"] });
+    // The secret body drifted: the report says secret fields changed, never the value.
+    expect(drift.stdout).not.toContain("drifted-body-9");
+
+    await stack.refresh({ onOutput });
+    await stack.up({ onOutput });
+    expect((await stack.preview({ onOutput })).changeSummary).toEqual({ same: 5 });
+    expect((await s.call("GET", `/api/v1/monitors/${ids.grpc}`)).body.data.grpc_service).toBe("shop.Cart");
+  }, 400_000);
+
+  it("the token shows in no output and no state file", () => {
+    const state = readdirSync(join(engine.stateDir, "backend"), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"))
+      .join("\n");
+    expect(state).toContain("grpcService");
+    for (const [where, text] of Object.entries({ state, output: output.join("") })) expect(text.includes(TOKEN), where).toBe(false);
+  });
+});
