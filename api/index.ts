@@ -17,3 +17,4 @@ export * from "./monitor-locations";
 export * from "./agent";
 export * from "./batch";
 export * from "./outbound-policy";
+export * from "./trigger";

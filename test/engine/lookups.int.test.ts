@@ -45,7 +45,7 @@ describe("lookups through the real engine", () => {
     const monitor = (await s.call("GET", `/api/v1/monitors/${up.outputs.monitorId?.value}`)).body.data;
     expect(monitor.channel_ids).toEqual([channelId]);
     const preview = await stack.preview();
-    expect(preview.changeSummary).toEqual({ same: 2 });
+    expect(preview.changeSummary).toEqual({ same: 3 });
   });
 
   it("fails the preview when the name matches two channels, saying how many matched", async () => {
