@@ -38,6 +38,8 @@ export const TriggerRunSchema = MonitorTestResultSchema.extend({
   monitor_id: z.string(),
   /** The monitor's name. */
   name: z.string(),
+  /** The monitor's target, as a read of the monitor shows it. */
+  url: z.string().nullable(),
   /** The location that ran the check. */
   location: z.string(),
   /** Whether the check was stored as a heartbeat (`record`). */

@@ -32,5 +32,14 @@ export {
 export { LOOKUP_KEYS, UptimeLookupError } from "./runtime/lookup";
 export { MaintenanceWindow, type MaintenanceWindowArgs, type MaintenanceWindowOutputs } from "./resources/maintenance-window";
 export { Monitor, type MonitorArgs, type MonitorOutputs } from "./resources/monitor";
+export {
+  GROUP_SETTINGS,
+  type GroupMaintenanceArgs,
+  type GroupMonitorArgs,
+  MonitorGroup,
+  type MonitorGroupArgs,
+  type MonitorGroupSettings,
+  withGroupSettings,
+} from "./resources/monitor-group";
 export type { ConnectionArgs } from "./resources/options";
 export { StatusPage, type StatusPageArgs, type StatusPageOutputs } from "./resources/status-page";

@@ -64,7 +64,7 @@ export class TriggerService {
     const at = location === this.recorder.locations.builtin ? undefined : location;
     const { outcome, result } = await this.dryRuns.forTrigger(principal, monitor, at);
     const recorded = record && outcome !== undefined && this.record(principal, monitor, location, outcome, Date.parse(result.checked_at));
-    return { ...result, monitor_id: monitor.id, name: monitor.name, location, recorded };
+    return { ...result, monitor_id: monitor.id, name: monitor.name, url: monitor.url ?? null, location, recorded };
   }
 
   /** Stores the check as the scheduled one at `location` would be: a heartbeat, health, alerts. */
