@@ -160,7 +160,10 @@ describe("the native plugin's schema is the kinds' field tables", () => {
       [...Object.keys(KINDS).map((k) => `uptime:index:get${k}`), "uptime:index:getMonitorHeartbeats", "uptime:index:getMonitorStats", "uptime:index:getStatusDocument"].sort(),
     );
     const getMonitor = functions["uptime:index:getMonitor"]!;
-    expect(getMonitor.inputs.required).toEqual(["id"]);
+    // By id or by name (a status page by slug): neither is required alone.
+    expect(getMonitor.inputs.required).toEqual([]);
+    expect(Object.keys((getMonitor.inputs as unknown as { properties: object }).properties)).toEqual(["id", "name", "connection"]);
+    expect(Object.keys((functions["uptime:index:getStatusPage"]!.inputs as unknown as { properties: object }).properties)).toEqual(["id", "slug", "connection"]);
     // Secrets never come back from a lookup.
     expect(Object.keys(getMonitor.outputs.properties)).not.toContain("headers");
     expect(Object.keys(getMonitor.outputs.properties)).toEqual(expect.arrayContaining(["id", "url", "intervalSec", "health"]));
