@@ -35,6 +35,8 @@ export { Monitor, type MonitorArgs, type MonitorOutputs } from "./resources/moni
 export {
   GROUP_SETTINGS,
   type GroupMaintenanceArgs,
+  type GroupMakers,
+  groupChildren,
   type GroupMonitorArgs,
   MonitorGroup,
   type MonitorGroupArgs,

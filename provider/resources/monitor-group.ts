@@ -62,6 +62,32 @@ export function withGroupSettings(group: MonitorGroupSettings, own: GroupMonitor
   return merged as MonitorArgs;
 }
 
+/** How a group makes its children: the dynamic resources here, the plugin's own resources in the plugin. */
+export interface GroupMakers<M extends { id: Output<string> }, W> {
+  monitor(name: string, args: MonitorArgs, opts: { parent: ComponentResource }): M;
+  window(name: string, args: MaintenanceWindowArgs, opts: { parent: ComponentResource }): W;
+}
+
+/** The children of group `name`: a monitor per key with the group's settings, and the windows covering them all. */
+export function groupChildren<M extends { id: Output<string> }, W>(
+  parent: ComponentResource,
+  name: string,
+  args: MonitorGroupArgs,
+  make: GroupMakers<M, W>,
+): { monitors: Record<string, M>; monitorIds: Output<string[]>; windows: Record<string, W> } {
+  const keys = Object.keys(args.monitors ?? {});
+  if (keys.length === 0) throw new Error(`MonitorGroup ${name}: monitors: must have at least one monitor`);
+  const monitors: Record<string, M> = {};
+  for (const key of keys) monitors[key] = make.monitor(`${name}-${key}`, withGroupSettings(args, args.monitors[key] as GroupMonitorArgs), { parent });
+  const monitorIds = all(keys.map((k) => (monitors[k] as M).id));
+  const windows: Record<string, W> = {};
+  for (const [key, window] of Object.entries(args.maintenanceWindows ?? {})) {
+    const covering = { ...window, monitorIds, ...(args.connection ? { connection: args.connection } : {}) };
+    windows[key] = make.window(`${name}-${key}`, covering, { parent });
+  }
+  return { monitors, monitorIds, windows };
+}
+
 /**
  * Monitors that share settings, like Checkly's check groups or Uptime Kuma's groups: the group
  * holds the locations, channels, interval, retries (`confirmations`), tags and maintenance
@@ -78,20 +104,13 @@ export class MonitorGroup extends ComponentResource {
 
   constructor(name: string, args: MonitorGroupArgs, opts?: ComponentResourceOptions) {
     super("uptime:index:MonitorGroup", name, {}, opts);
-    const keys = Object.keys(args.monitors ?? {});
-    if (keys.length === 0) throw new Error(`MonitorGroup ${name}: monitors: must have at least one monitor`);
-    const monitors: Record<string, Monitor> = {};
-    for (const key of keys) {
-      monitors[key] = new Monitor(`${name}-${key}`, withGroupSettings(args, args.monitors[key] as GroupMonitorArgs), { parent: this });
-    }
-    this.monitors = Object.freeze(monitors);
-    this.monitorIds = all(keys.map((k) => (monitors[k] as Monitor).id));
-    const windows: Record<string, MaintenanceWindow> = {};
-    for (const [key, window] of Object.entries(args.maintenanceWindows ?? {})) {
-      const covering = { ...window, monitorIds: this.monitorIds, ...(args.connection ? { connection: args.connection } : {}) };
-      windows[key] = new MaintenanceWindow(`${name}-${key}`, covering, { parent: this });
-    }
-    this.maintenanceWindows = Object.freeze(windows);
+    const children = groupChildren(this, name, args, {
+      monitor: (n, a, o) => new Monitor(n, a, o),
+      window: (n, a, o) => new MaintenanceWindow(n, a, o),
+    });
+    this.monitors = Object.freeze(children.monitors);
+    this.maintenanceWindows = Object.freeze(children.windows);
+    this.monitorIds = children.monitorIds;
     this.registerOutputs({ monitorIds: this.monitorIds });
   }
 }
