@@ -19,6 +19,7 @@ import { camelKeys } from "./zod-types";
 import { detailedDiff, type PluginDiff } from "./detailed-diff";
 import type { ProviderConfig } from "./sdk-gaps";
 import { urnIdentity, withIdentity } from "./identity";
+import { constructMonitorGroup, MONITOR_GROUP } from "./monitor-group";
 
 const isSecret = (v: unknown): v is { value: unknown } =>
   typeof v === "object" && v !== null && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
@@ -137,6 +138,10 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
     async delete(id, urn, props) {
       const { kind } = of(urn);
       await runtime.remove(kind, id, runtimeForm(kind, props));
+    },
+    async construct(name, type, inputs, options) {
+      if (type !== MONITOR_GROUP) throw new Error(`unknown component type ${type}`);
+      return constructMonitorGroup(name, inputs, options);
     },
     async invoke(token, inputs) {
       const name = token.startsWith(`${PACKAGE}:index:`) ? token.slice(PACKAGE.length + 7) : "";
