@@ -18,9 +18,22 @@ const schema = packageSchema(PLUGIN_KINDS, "1.2.3") as {
 };
 
 describe("the native plugin's schema is the kinds' field tables", () => {
-  it("has one resource per kind the runtime serves, at the plugin's version", () => {
-    expect(Object.keys(schema.resources).sort()).toEqual(Object.keys(KINDS).map((k) => `uptime:index:${k}`).sort());
+  it("has one resource per kind the runtime serves, and the MonitorGroup component, at the plugin's version", () => {
+    expect(Object.keys(schema.resources).sort()).toEqual([...Object.keys(KINDS), "MonitorGroup"].map((k) => `uptime:index:${k}`).sort());
     expect(schema.version).toBe("1.2.3");
+  });
+
+  it("describes MonitorGroup as a component whose monitors take a Monitor's inputs, each shared setting optional", () => {
+    const group = schema.resources["uptime:index:MonitorGroup"] as unknown as Resource & { isComponent: boolean };
+    expect(group.isComponent).toBe(true);
+    expect(group.requiredInputs).toEqual(["monitors"]);
+    expect(Object.keys(group.inputProperties)).toEqual(["locations", "channelIds", "intervalSec", "confirmations", "tags", "connection", "monitors", "maintenanceWindows"]);
+    const types = (schema as unknown as { types: Record<string, { properties: Record<string, unknown>; required?: string[] }> }).types;
+    const groupMonitor = types["uptime:index:GroupMonitor"]!;
+    const monitor = schema.resources["uptime:index:Monitor"] as Resource;
+    expect(Object.keys(groupMonitor.properties)).toEqual(Object.keys(monitor.inputProperties));
+    expect(groupMonitor.required).toEqual(monitor.requiredInputs.filter((p) => p !== "intervalSec"));
+    expect(Object.keys(types["uptime:index:GroupMaintenanceWindow"]!.properties)).not.toContain("monitorIds");
   });
 
   for (const [name, kind] of Object.entries(KINDS)) {
