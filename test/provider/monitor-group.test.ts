@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { output } from "@pulumi/pulumi";
+import { type Input, output } from "@pulumi/pulumi";
 import { withGroupSettings } from "../../provider/index";
 
-const valueOf = <T>(v: unknown): Promise<T> => new Promise((resolve) => output(v).apply((x) => resolve(x as T)));
+const valueOf = <T>(v: Input<T> | undefined): Promise<T> => new Promise((resolve) => output(v as Input<T>).apply((x) => resolve(x as T)));
 
 describe("a group's settings on its monitors", () => {
   const group = { intervalSec: 60, confirmations: 2, locations: ["eu"], channelIds: ["chn_a"], tags: ["shop"] };

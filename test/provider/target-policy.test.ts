@@ -39,7 +39,7 @@ describe("Monitor: the target checked at preview by its locations' outbound poli
     const checked = await runtime.check("Monitor", {}, inputs("http://wiki.corp.internal/"));
     const server = await s.call("POST", "/api/v1/monitors", { name: "wiki", type: "http", url: "http://wiki.corp.internal/", interval_sec: 60 });
     expect(checked.failures).toEqual([{ property: "url", reason: server.body.error.details[0].message }]);
-    expect(checked.failures[0]?.reason).toContain("wiki.corp.internal is a local name; start the server with --allow-private-targets");
+    expect(checked.failures?.[0]?.reason).toContain("wiki.corp.internal is a local name; start the server with --allow-private-targets");
     expect((await runtime.check("Monitor", {}, inputs("https://example.com/"))).failures).toEqual([]);
   });
 });
