@@ -35,14 +35,16 @@ export function monitorGroupSpec(types: TypeRegistry, kinds: SchemaKinds): Json 
   const monitor = rowsOf(kinds.Monitor as SchemaKinds[string]);
   const window = rowsOf(kinds.MaintenanceWindow as SchemaKinds[string]);
   const shared = new Set<string>(GROUP_SETTINGS);
-  const groupMonitor = [...monitor].map(([p, f]): [string, Field] => [p, shared.has(p) ? { ...f, required: false } : f]);
+  // A shared setting states no default: an SDK would fill it in, and it would win over the group's.
+  const unset = (f: Field): Field => ({ ...f, required: false, default: undefined });
+  const groupMonitor = [...monitor].map(([p, f]): [string, Field] => [p, shared.has(p) ? unset(f) : f]);
   types.types.set(
     typeToken("GroupMonitor"),
     objectType(types, "Monitor", "A monitor of a MonitorGroup: a Monitor's inputs; each setting it leaves out is the group's.", groupMonitor),
   );
   const groupWindow = [...window].filter(([p]) => p !== "monitorIds" && p !== "connection" && p !== "adopt");
   types.types.set(typeToken("GroupMaintenanceWindow"), objectType(types, "MaintenanceWindow", "A maintenance window covering every monitor of the group.", groupWindow));
-  const settings = GROUP_SETTINGS.map((p): [string, Field] => [p, p === "connection" ? RESOURCE_FIELDS.connection : { ...(monitor.get(p) as Field), required: false }]);
+  const settings = GROUP_SETTINGS.map((p): [string, Field] => [p, p === "connection" ? RESOURCE_FIELDS.connection : unset(monitor.get(p) as Field)]);
   const inputs: Json = {
     ...Object.fromEntries(settings.map(([p, f]) => [p, { ...property(types, "Monitor", p, f), description: `For every monitor that does not set it: ${f.description}` }])),
     monitors: {

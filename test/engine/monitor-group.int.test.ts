@@ -17,16 +17,17 @@ describe("a MonitorGroup and pulumi-uptime trigger through the real engine", () 
   let program: ReturnType<typeof programCopy>;
   let ids: string[];
 
-  /** `pulumi-uptime trigger` of the installed package, as a pipeline step runs it after `pulumi up`. */
-  const trigger = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+  /** `pulumi-uptime <command>` of the installed package, as a pipeline step runs it. */
+  const cli = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
     new Promise((resolve) => {
       execFile(
         join(REPO_ROOT, "node_modules/.bin/node"),
-        [join(inject("packedModules"), "pulumi-uptime/dist/provider/commands/cli.js"), "trigger", ...args],
+        [join(inject("packedModules"), "pulumi-uptime/dist/provider/commands/cli.js"), ...args],
         { env: { ...process.env, ...engine.envVars, UPTIME_API_URL: s.url, UPTIME_API_KEY: s.key }, timeout: 150_000 },
         (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
+  const trigger = (...args: string[]) => cli("trigger", ...args);
   const monitor = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
   const heartbeats = async () => (await Promise.all(ids.map(async (id) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data))).flat();
 
@@ -110,5 +111,17 @@ describe("a MonitorGroup and pulumi-uptime trigger through the real engine", () 
     const [w, a, b] = await Promise.all(ids.map(monitor));
     expect([w.interval_sec, a.interval_sec, b.interval_sec]).toEqual([120, 120, 300]);
     expect((await stack.preview()).changeSummary).toEqual({ same: 7 });
+  });
+
+  it("runs the CI snippet: test, preview, up, then trigger the stack's monitors of a tag", async () => {
+    const tested = await cli("test", "--stack", "dev", "--cwd", program.workDir);
+    expect(tested.code).toBe(0);
+    expect(tested.stdout).toContain("Stack dev: 3 pass.");
+    expect((await stack.preview()).changeSummary).toEqual({ same: 7 });
+    await stack.up();
+    const triggered = await trigger("--stack", "dev", "--cwd", program.workDir, "--tag", "shop");
+    expect(triggered.code).toBe(0);
+    expect(triggered.stdout).toMatch(/^shop-admin\s+\S+\s+pass/m);
+    expect(triggered.stdout).toContain("Stack dev, tag shop: 3 pass.");
   });
 });

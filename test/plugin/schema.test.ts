@@ -34,6 +34,9 @@ describe("the native plugin's schema is the kinds' field tables", () => {
     expect(Object.keys(groupMonitor.properties)).toEqual(Object.keys(monitor.inputProperties));
     expect(groupMonitor.required).toEqual(monitor.requiredInputs.filter((p) => p !== "intervalSec"));
     expect(Object.keys(types["uptime:index:GroupMaintenanceWindow"]!.properties)).not.toContain("monitorIds");
+    // An SDK fills in a stated default, which would then win over the group's setting.
+    expect(groupMonitor.properties.confirmations).not.toHaveProperty("default");
+    expect(group.inputProperties.confirmations).not.toHaveProperty("default");
   });
 
   for (const [name, kind] of Object.entries(KINDS)) {
