@@ -90,6 +90,15 @@ describe("trigger of deployed monitors (POST /api/v1/monitors/trigger)", () => {
     }
   });
 
+  it("runs every check at --location, and refuses a location the account does not have, naming it", async () => {
+    const builtin = (await trigger({ monitor_ids: [ids.web] })).body.data.runs[0].location as string;
+    const here = await trigger({ monitor_ids: [ids.web], location: builtin });
+    expect(here.body.data.runs).toEqual([expect.objectContaining({ location: builtin, status: "up" })]);
+    const unknown = await trigger({ monitor_ids: [ids.web], location: "mars-1" });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error.details).toEqual([{ field: "location", message: expect.stringContaining("location mars-1 is unknown") }]);
+  });
+
   it("refuses a body without a selection, and an unknown id, naming the field", async () => {
     const none = await trigger({ record: true });
     expect(none.status).toBe(422);
