@@ -24,8 +24,8 @@ export const EXAMPLE_SOURCES: readonly ExampleSource[] = [
   {
     language: "TypeScript",
     fence: "ts",
-    // The dynamic resources' programs (the drift and scheduled-jobs engine tests deploy them).
-    paths: ["examples/full-stack/index.ts", "examples/scheduled-jobs/index.ts"],
+    // The dynamic resources' programs (the drift, scheduled-jobs, lookups and monitor-group engine tests deploy them).
+    paths: ["examples/full-stack/index.ts", "examples/scheduled-jobs/index.ts", "test/engine/programs/lookups/index.ts", "test/engine/programs/monitor-group/index.ts"],
     pattern: (name, fn) => new RegExp(fn ? `\\buptime\\.${escape(name)}\\(` : `new uptime\\.${escape(name)}\\(`),
   },
   {
@@ -38,7 +38,7 @@ export const EXAMPLE_SOURCES: readonly ExampleSource[] = [
   {
     language: "Python",
     fence: "python",
-    paths: ["test/engine/programs/native-python/__main__.py"],
+    paths: ["test/engine/programs/native-python/__main__.py", "test/engine/programs/native-monitor-group-python/__main__.py"],
     pattern: (name, fn) => new RegExp(`\\buptime\\.${escape(fn ? snake(name) : name)}(_output)?\\(`),
   },
   {
@@ -51,7 +51,7 @@ export const EXAMPLE_SOURCES: readonly ExampleSource[] = [
   {
     language: "YAML",
     fence: "yaml",
-    paths: ["test/engine/programs/native-yaml/Pulumi.yaml"],
+    paths: ["test/engine/programs/native-yaml/Pulumi.yaml", "test/engine/programs/native-monitor-group/Pulumi.yaml"],
     pattern: () => /$^/,
   },
 ];
