@@ -45,7 +45,7 @@ export const EXAMPLE_SOURCES: readonly ExampleSource[] = [
     language: "Go",
     fence: "go",
     // Go's generator names a function `getX` `LookupX`.
-    paths: ["examples/native-go/main.go"],
+    paths: ["examples/native-go/main.go", "test/engine/programs/native-monitor-group-go/main.go"],
     pattern: (name, fn) => new RegExp(`\\buptime\\.${fn ? `Lookup${escape(name.slice(3))}(Output)?` : `New${escape(name)}`}\\(`),
   },
   {

@@ -4,7 +4,7 @@ import { startServer, type TestServer } from "../support/server";
 import { type NativeEngine, nativeEngine } from "./native";
 
 /** The same MonitorGroup program, in the language of `program`, through the plugin. */
-export function describeNativeGroup(label: string, program: string, options: { python?: boolean } = {}): void {
+export function describeNativeGroup(label: string, program: string, options: { python?: boolean; go?: boolean } = {}): void {
   describe(label, () => {
     let s: TestServer;
     let native: NativeEngine;
