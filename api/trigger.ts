@@ -12,23 +12,34 @@ import { LOCATION_NAME, LOCATION_NAME_RULE } from "./monitor-locations";
 /** Most checks one trigger runs (monitors times locations); a larger selection is a 422. */
 export const MAX_TRIGGER_CHECKS = 200;
 
-/** The body of `POST /api/v1/monitors/trigger`. */
+const TRIGGER_FIELDS = {
+  /** These monitors (of the account); with `tag` too, those of them that carry it. */
+  monitor_ids: z
+    .array(z.string().regex(/^mon_[0-9a-z]+$/, "must be a monitor id (mon_…)"))
+    .min(1, "must name at least one monitor")
+    .max(MAX_TRIGGER_CHECKS, `must name at most ${MAX_TRIGGER_CHECKS} monitors`),
+  /** The monitors carrying this tag (compared lower-case). */
+  tag: z.string().min(1, "must not be empty").max(50, "must be at most 50 characters"),
+  /** Run every check at this location instead of at each monitor's own locations. */
+  location: z.string().regex(LOCATION_NAME, LOCATION_NAME_RULE).optional(),
+  /** Store each check as a heartbeat (it moves health and may alert); default false, nothing stored. */
+  record: z.boolean().default(false),
+};
+
+/** The body of `POST /api/v1/monitors/trigger`, as the server validates it: ids, a tag, or both. */
 export const TriggerRequestSchema = z
-  .strictObject({
-    /** These monitors (of the account); with `tag` too, those of them that carry it. */
-    monitor_ids: z
-      .array(z.string().regex(/^mon_[0-9a-z]+$/, "must be a monitor id (mon_…)"))
-      .min(1, "must name at least one monitor")
-      .max(MAX_TRIGGER_CHECKS, `must name at most ${MAX_TRIGGER_CHECKS} monitors`)
-      .optional(),
-    /** The monitors carrying this tag (compared lower-case). */
-    tag: z.string().min(1, "must not be empty").max(50, "must be at most 50 characters").optional(),
-    /** Run every check at this location instead of at each monitor's own locations. */
-    location: z.string().regex(LOCATION_NAME, LOCATION_NAME_RULE).optional(),
-    /** Store each check as a heartbeat (it moves health and may alert); default false, nothing stored. */
-    record: z.boolean().default(false),
-  })
-  .refine((b) => b.monitor_ids !== undefined || b.tag !== undefined, { message: "give monitor_ids, tag or both", path: ["monitor_ids"] })
+  .strictObject({ ...TRIGGER_FIELDS, monitor_ids: TRIGGER_FIELDS.monitor_ids.optional(), tag: TRIGGER_FIELDS.tag.optional() })
+  .refine((b) => b.monitor_ids !== undefined || b.tag !== undefined, { message: "give monitor_ids, tag or both", path: ["monitor_ids"] });
+
+/**
+ * The body as the OpenAPI document states it: the same fields, with `monitor_ids` or `tag`
+ * required (JSON Schema cannot state the refinement; the server's messages are the refinement's).
+ */
+export const DocumentedTriggerRequestSchema = z
+  .union([
+    z.strictObject({ ...TRIGGER_FIELDS, tag: TRIGGER_FIELDS.tag.optional() }),
+    z.strictObject({ ...TRIGGER_FIELDS, monitor_ids: TRIGGER_FIELDS.monitor_ids.optional() }),
+  ])
   .meta({ id: "TriggerRequest" });
 
 export type TriggerRequest = z.output<typeof TriggerRequestSchema>;

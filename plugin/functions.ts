@@ -93,7 +93,8 @@ export function functionRows(kinds: SchemaKinds): Record<string, FunctionRows> {
 
 const objectSpec = (types: TypeRegistry, owner: string, rows: [string, Field][], required: string[]): Json => ({
   properties: Object.fromEntries(rows.map(([p, f]) => [p, property(types, owner, p, f)])),
-  required,
+  // Pulumi's own schema form leaves out an empty `required`: the plugin serves that form.
+  ...(required.length ? { required } : {}),
 });
 
 /** The schema's `functions` section. */

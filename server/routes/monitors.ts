@@ -14,7 +14,9 @@ import {
   MonitorTestResultSchema,
   StatsQuerySchema,
   StatsSchema,
+  DocumentedTriggerRequestSchema,
   TriggerRequestSchema,
+  type TriggerRequest,
   TriggerResultSchema,
 } from "../../api";
 import { principalOf } from "../http/types";
@@ -142,10 +144,12 @@ function triggerRoute(fastify: FastifyInstance): void {
       schema: {
         tags: ["monitors"],
         summary: "Runs deployed monitors now (extension): by ids or tag, at their locations or one; stored only with record",
-        body: TriggerRequestSchema,
+        body: DocumentedTriggerRequestSchema,
         response: { 200: envelope(TriggerResultSchema), ...errorResponses("POST", { validated: true, extra: [404, 409] }) },
       },
+      // Documented as either form, validated with the refinement's messages.
+      validatorCompiler: validateBodyWith(TriggerRequestSchema) as never,
     },
-    async (req) => ({ ok: true as const, data: await triggers.run(principalOf(req), req.body) }),
+    async (req) => ({ ok: true as const, data: await triggers.run(principalOf(req), req.body as TriggerRequest) }),
   );
 }

@@ -171,13 +171,13 @@ describe("the native plugin's schema is the kinds' field tables", () => {
   });
 
   it("offers a lookup per kind and the reads of the TypeScript package as functions", () => {
-    const functions = (schema as unknown as { functions: Record<string, { inputs: { required: string[] }; outputs: { properties: Record<string, Prop> } }> }).functions;
+    const functions = (schema as unknown as { functions: Record<string, { inputs: { required?: string[] }; outputs: { properties: Record<string, Prop> } }> }).functions;
     expect(Object.keys(functions).sort()).toEqual(
       [...Object.keys(KINDS).map((k) => `uptime:index:get${k}`), "uptime:index:getMonitorHeartbeats", "uptime:index:getMonitorStats", "uptime:index:getStatusDocument"].sort(),
     );
     const getMonitor = functions["uptime:index:getMonitor"]!;
     // By id or by name (a status page by slug): neither is required alone.
-    expect(getMonitor.inputs.required).toEqual([]);
+    expect(getMonitor.inputs.required).toBeUndefined();
     expect(Object.keys((getMonitor.inputs as unknown as { properties: object }).properties)).toEqual(["id", "name", "connection"]);
     expect(Object.keys((functions["uptime:index:getStatusPage"]!.inputs as unknown as { properties: object }).properties)).toEqual(["id", "slug", "connection"]);
     // Secrets never come back from a lookup.
