@@ -21,3 +21,4 @@ export * from "./monitor-steps";
 export * from "./monitor-retry";
 export * from "./monitor-step-rows";
 export * from "./monitor-protocols";
+export * from "./trigger";

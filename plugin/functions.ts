@@ -1,6 +1,6 @@
 /**
- * The plugin's functions (`Invoke`): a lookup per kind (`getMonitor`: a live object by id, its
- * outputs but the secret ones), and the reads the TypeScript package offers as functions
+ * The plugin's functions (`Invoke`): a lookup per kind (`getMonitor`: a live object by id or by
+ * name, a status page by slug; its outputs but the secret ones), and the reads the TypeScript package offers as functions
  * (provider/resources/functions.ts): a monitor's heartbeats and stats, a status page's public
  * document. Their results are typed from the same field tables and zod schemas as the rest.
  */
@@ -10,6 +10,8 @@ import type { PartialConnection } from "../provider/client/connection";
 import { getMonitorHeartbeats, getMonitorStats, getStatusDocument } from "../provider/resources/functions";
 import type { Failure, Props } from "../provider/kinds/values";
 import { configuredStack } from "../provider/runtime";
+import { LOOKUP_KEYS } from "../provider/runtime/lookup";
+import type { KindName } from "../provider/kinds/registry";
 import { property, requiredOutputs, type SchemaKinds, typedRows } from "./schema";
 import { PACKAGE, type TypeRegistry } from "./schema-types";
 import { zodFieldType } from "./zod-types";
@@ -70,20 +72,29 @@ function readFunctions(): Record<string, FunctionRows> {
 
 /** Every function: `getMonitor`, `getChannel`, … and the reads. */
 export function functionRows(kinds: SchemaKinds): Record<string, FunctionRows> {
-  const lookups = Object.entries(kinds).map(([name, kind]): [string, FunctionRows] => [
-    `get${name}`,
-    {
-      description: `Looks up an existing ${name} by id: its properties as the service holds them, secret ones left out.`,
-      inputs: [["id", idRow(name)], CONNECTION],
-      outputs: lookupOutputs(kind),
-    },
-  ]);
+  const lookups = Object.entries(kinds).map(([name, kind]): [string, FunctionRows] => {
+    const key = LOOKUP_KEYS[name as KindName] ?? "name";
+    const byKey = key === "slug" ? "its slug" : "its name, which must match exactly one";
+    return [
+      `get${name}`,
+      {
+        description: `Looks up an existing ${name} by id or by ${byKey}: its properties as the service holds them, secret ones left out.`,
+        inputs: [
+          ["id", { ...idRow(name), required: false, description: `Id of the ${name}; give either it or \`${key}\`.` }],
+          [key, { type: { type: "string" }, description: `The ${name}'s ${key}, exactly as written; give either it or \`id\`. No match, or more than one, is an error saying how many matched.` }],
+          CONNECTION,
+        ],
+        outputs: lookupOutputs(kind),
+      },
+    ];
+  });
   return { ...Object.fromEntries(lookups), ...readFunctions() };
 }
 
 const objectSpec = (types: TypeRegistry, owner: string, rows: [string, Field][], required: string[]): Json => ({
   properties: Object.fromEntries(rows.map(([p, f]) => [p, property(types, owner, p, f)])),
-  required,
+  // Pulumi's own schema form leaves out an empty `required`: the plugin serves that form.
+  ...(required.length ? { required } : {}),
 });
 
 /** The schema's `functions` section. */

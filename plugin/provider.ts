@@ -10,7 +10,8 @@ import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import type { Failure, Props } from "../provider/kinds/values";
 import { KINDS } from "../provider/kinds/registry";
 import * as runtime from "../provider/runtime";
-import type { PartialConnection } from "../provider/client/connection";
+import { type PartialConnection, resolveConnection } from "../provider/client/connection";
+import { findOne, type LookupQuery, lookupFailures } from "../provider/runtime/lookup";
 import { PACKAGE, packageSchema, resourceRows, type SchemaKinds } from "./schema";
 import { lookupOutputs, READS, readFailures } from "./functions";
 import { type PluginShape, SHAPES } from "./kinds";
@@ -18,6 +19,7 @@ import { camelKeys } from "./zod-types";
 import { detailedDiff, type PluginDiff } from "./detailed-diff";
 import type { ProviderConfig } from "./sdk-gaps";
 import { urnIdentity, withIdentity } from "./identity";
+import { constructMonitorGroup, MONITOR_GROUP } from "./monitor-group";
 
 const isSecret = (v: unknown): v is { value: unknown } =>
   typeof v === "object" && v !== null && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
@@ -137,6 +139,10 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
       const { kind } = of(urn);
       await runtime.remove(kind, id, runtimeForm(kind, props));
     },
+    async construct(name, type, inputs, options) {
+      if (type !== MONITOR_GROUP) throw new Error(`unknown component type ${type}`);
+      return constructMonitorGroup(name, inputs, options);
+    },
     async invoke(token, inputs) {
       const name = token.startsWith(`${PACKAGE}:index:`) ? token.slice(PACKAGE.length + 7) : "";
       const args = reveal(inputs) as Props;
@@ -148,10 +154,11 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
       }
       const kind = name.slice(3);
       if (!name.startsWith("get") || !(kind in kinds) || !(kind in KINDS)) throw new Error(`unknown function ${token}`);
-      if (typeof args.id !== "string" || args.id === "") return { failures: [{ property: "id", reason: "id: is required" }] };
-      const outs = await runtime.lookup(kind as runtime.KindName, args.id, connection);
-      if (!outs) throw new Error(`${token}: there is no ${kind} with id ${args.id}`);
-      const found = typed(kind, { ...outs, id: args.id }) as Props;
+      const query = { id: args.id, name: args.name, slug: args.slug } as LookupQuery;
+      const failures = lookupFailures(kind as runtime.KindName, query);
+      if (failures.length > 0) return { failures };
+      const outs = await findOne(kind as runtime.KindName, query, resolveConnection(connection, runtime.configuredStack()));
+      const found = typed(kind, outs) as Props;
       const keep = lookupOutputs(kinds[kind]!).map(([p]) => p).filter((p) => found[p] !== undefined);
       return { outputs: Object.fromEntries(keep.map((p) => [p, found[p]])) };
     },

@@ -5,6 +5,7 @@
  */
 import { type Field, type FieldTable, RESOURCE_FIELDS } from "../api";
 import { functionSpecs } from "./functions";
+import { MONITOR_GROUP, monitorGroupSpec } from "./monitor-group";
 import { PACKAGE, TypeRegistry } from "./schema-types";
 
 export { PACKAGE } from "./schema-types";
@@ -110,6 +111,8 @@ function resource(types: TypeRegistry, name: string, kind: SchemaKinds[string]):
 export function packageSchema(kinds: SchemaKinds, version: string): Json {
   const types = new TypeRegistry();
   const resources = Object.fromEntries(Object.entries(kinds).map(([name, k]) => [`${PACKAGE}:index:${name}`, resource(types, name, k)]));
+  // The group's monitors and windows are the plugin's own: only with both kinds is there a group.
+  if (kinds.Monitor && kinds.MaintenanceWindow) resources[MONITOR_GROUP] = monitorGroupSpec(types, kinds);
   const functions = functionSpecs(kinds, types);
   return {
     name: PACKAGE,

@@ -11,7 +11,37 @@ export {
   getStatusDocument,
   testChannel,
 } from "./resources/functions";
+export {
+  type ByIdOrName,
+  type ByIdOrSlug,
+  type ChannelLookup,
+  getChannel,
+  getChannelOutput,
+  getMaintenanceWindow,
+  getMaintenanceWindowOutput,
+  getMonitor,
+  getMonitorOutput,
+  getStatusPage,
+  getStatusPageOutput,
+  type InputArgs,
+  type LookupResult,
+  type MaintenanceWindowLookup,
+  type MonitorLookup,
+  type StatusPageLookup,
+} from "./resources/lookups";
+export { LOOKUP_KEYS, UptimeLookupError } from "./runtime/lookup";
 export { MaintenanceWindow, type MaintenanceWindowArgs, type MaintenanceWindowOutputs } from "./resources/maintenance-window";
 export { Monitor, type MonitorArgs, type MonitorOutputs } from "./resources/monitor";
+export {
+  GROUP_SETTINGS,
+  type GroupMaintenanceArgs,
+  type GroupMakers,
+  groupChildren,
+  type GroupMonitorArgs,
+  MonitorGroup,
+  type MonitorGroupArgs,
+  type MonitorGroupSettings,
+  withGroupSettings,
+} from "./resources/monitor-group";
 export type { ConnectionArgs } from "./resources/options";
 export { StatusPage, type StatusPageArgs, type StatusPageOutputs } from "./resources/status-page";

@@ -24,8 +24,8 @@ export const EXAMPLE_SOURCES: readonly ExampleSource[] = [
   {
     language: "TypeScript",
     fence: "ts",
-    // The dynamic resources' programs (the drift and scheduled-jobs engine tests deploy them).
-    paths: ["examples/full-stack/index.ts", "examples/scheduled-jobs/index.ts"],
+    // The dynamic resources' programs (the drift, scheduled-jobs, lookups and monitor-group engine tests deploy them).
+    paths: ["examples/full-stack/index.ts", "examples/scheduled-jobs/index.ts", "test/engine/programs/lookups/index.ts", "test/engine/programs/monitor-group/index.ts"],
     pattern: (name, fn) => new RegExp(fn ? `\\buptime\\.${escape(name)}\\(` : `new uptime\\.${escape(name)}\\(`),
   },
   {
@@ -38,20 +38,20 @@ export const EXAMPLE_SOURCES: readonly ExampleSource[] = [
   {
     language: "Python",
     fence: "python",
-    paths: ["test/engine/programs/native-python/__main__.py"],
+    paths: ["test/engine/programs/native-python/__main__.py", "test/engine/programs/native-monitor-group-python/__main__.py"],
     pattern: (name, fn) => new RegExp(`\\buptime\\.${escape(fn ? snake(name) : name)}(_output)?\\(`),
   },
   {
     language: "Go",
     fence: "go",
     // Go's generator names a function `getX` `LookupX`.
-    paths: ["examples/native-go/main.go"],
+    paths: ["examples/native-go/main.go", "test/engine/programs/native-monitor-group-go/main.go"],
     pattern: (name, fn) => new RegExp(`\\buptime\\.${fn ? `Lookup${escape(name.slice(3))}(Output)?` : `New${escape(name)}`}\\(`),
   },
   {
     language: "YAML",
     fence: "yaml",
-    paths: ["test/engine/programs/native-yaml/Pulumi.yaml"],
+    paths: ["test/engine/programs/native-yaml/Pulumi.yaml", "test/engine/programs/native-monitor-group/Pulumi.yaml"],
     pattern: () => /$^/,
   },
 ];

@@ -52,8 +52,8 @@ function resourcePage(root: string, schema: Schema, token: string, spec: Json): 
   return [
     `# ${name}\n\n\`${token}\`: ${spec.description as string}`,
     examplesSection(root, page, name, token),
-    `## Inputs\n\n${propertyTable(inputs, spec.requiredInputs as string[], "required")}`,
-    `## Outputs\n\nEvery input is also an output. Besides:\n\n${propertyTable(outputOnly, spec.required as string[], "always set")}`,
+    `## Inputs\n\n${propertyTable(inputs, (spec.requiredInputs ?? []) as string[], "required")}`,
+    `## Outputs\n\nEvery input is also an output. Besides:\n\n${propertyTable(outputOnly, (spec.required ?? []) as string[], "always set")}`,
     supportingTypes(schema, [inputs, outputs]),
   ].filter(Boolean).join("\n\n");
 }
@@ -66,8 +66,8 @@ function functionPage(root: string, schema: Schema, token: string, spec: Json): 
   return [
     `# ${name}\n\n\`${token}\`: ${spec.description as string}`,
     examplesSection(root, page, name, token),
-    `## Arguments\n\n${propertyTable(inputs.properties, inputs.required, "required")}`,
-    `## Result\n\n${propertyTable(outputs.properties, outputs.required, "always set")}`,
+    `## Arguments\n\n${propertyTable(inputs.properties, inputs.required ?? [], "required")}`,
+    `## Result\n\n${propertyTable(outputs.properties, outputs.required ?? [], "always set")}`,
     supportingTypes(schema, [inputs.properties, outputs.properties]),
   ].filter(Boolean).join("\n\n");
 }

@@ -5,6 +5,7 @@ import { detectDrift, formatDrift } from "./drift";
 import { importAccount } from "../import";
 import { findOrphans, formatOrphans } from "./orphans";
 import { exitCodeOf, formatTest, testMonitors } from "./test";
+import { triggerMonitors } from "./trigger";
 
 const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
 
@@ -22,13 +23,21 @@ const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
       --location runs the checks at that checker location (a live agent of it runs them).
       Exit code: 0 all pass, 2 a monitor fails, 1 error.
 
+  pulumi-uptime trigger [--stack NAME [--cwd DIR]] [--tag NAME] [--id MONITOR_ID]... [--location NAME] [--record] [--json]
+      Runs deployed monitors now and waits for the results: the stack's (its state names them),
+      those carrying the tag, or those ids (together: the ones all of them select). Each runs at
+      its own locations, or at --location. Prints the same table as test. Nothing is stored unless
+      --record: then each result is a heartbeat that moves health and may alert. Connection:
+      UPTIME_API_URL and UPTIME_API_KEY, else the stack's uptime:baseUrl and uptime:apiKey.
+      Exit code: 0 all pass, 2 a monitor fails, 1 error.
+
   pulumi-uptime import [--out DIR] [--filter tag:NAME]
       Writes a Pulumi TypeScript project (default ./uptime-imported) declaring every monitor,
       channel and status page of the account (UPTIME_API_URL, UPTIME_API_KEY), each adopting
       the live object. Secrets the API masks become secret config keys, listed in its README.
 `;
 
-const COMMANDS = ["drift", "orphans", "test"];
+const COMMANDS = ["drift", "orphans", "test", "trigger"];
 
 export async function main(argv = process.argv.slice(2)): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -42,6 +51,9 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       out: { type: "string", short: "o" },
       filter: { type: "string" },
       location: { type: "string" },
+      tag: { type: "string" },
+      id: { type: "string", multiple: true },
+      record: { type: "boolean" },
     },
   });
   const command = positionals[0] ?? "";
@@ -55,11 +67,17 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     process.stdout.write(USAGE);
     return values.help ? 0 : 1;
   }
+  const print = (report: unknown, text: string) =>
+    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : text);
+  if (command === "trigger") {
+    const { tag, id: ids, location, record, stack: stackName, cwd: workDir } = values;
+    const report = await triggerMonitors({ stackName, workDir, tag, ids, location, record });
+    print(report, formatTest(report));
+    return exitCodeOf(report);
+  }
   const stackName = values.stack ?? process.env.PULUMI_STACK;
   if (!stackName) throw new Error("--stack is required (or set PULUMI_STACK)");
   const workDir = values.cwd ?? process.cwd();
-  const print = (report: unknown, text: string) =>
-    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : text);
   if (command === "test") {
     const report = await testMonitors({ stackName, workDir, filter: values.filter, location: values.location });
     print(report, formatTest(report));

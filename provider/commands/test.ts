@@ -23,6 +23,8 @@ export interface TestOptions {
 /** The dry run of every monitor of a stack's program. */
 export interface TestReport {
   stack: string;
+  /** What the report is of, as its summary line starts; default `Stack <stack>`. */
+  title?: string;
   /** One row per monitor, in resource-name order. */
   monitors: ReportLine[];
   /** No monitor failed (skipped ones and heartbeats aside). */
@@ -88,7 +90,8 @@ const cell = (v: string | null) => (v === null || v === "" ? "-" : v);
 
 /** The report as a table for a terminal or a CI log. */
 export function formatTest(report: TestReport): string {
-  if (report.monitors.length === 0) return `Stack ${report.stack}: no monitors to test.\n`;
+  const title = report.title ?? `Stack ${report.stack}`;
+  if (report.monitors.length === 0) return `${title}: no monitors to test.\n`;
   const header = ["MONITOR", "TARGET", "RESULT", "FAILING ASSERTION", "TIME"];
   const ms = (v: number | null) => (v === null ? "-" : `${v} ms`);
   const rows = report.monitors.flatMap((m) => [
@@ -102,5 +105,5 @@ export function formatTest(report: TestReport): string {
     .map((o) => [o, report.monitors.filter((m) => m.outcome === o).length] as const)
     .filter(([, n]) => n > 0)
     .map(([o, n]) => `${n} ${o}`);
-  return `${[line(header), ...rows.map(line)].join("\n")}\n\nStack ${report.stack}: ${counts.join(", ")}.\n`;
+  return `${[line(header), ...rows.map(line)].join("\n")}\n\n${title}: ${counts.join(", ")}.\n`;
 }

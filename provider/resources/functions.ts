@@ -23,7 +23,8 @@ function stackConfig(): PartialConnection {
  */
 export type StackConfig = () => PartialConnection;
 
-function connection(opts: FunctionOptions = {}, stack: StackConfig = stackConfig): Connection {
+/** The connection a function call uses: `opts.connection`, then the environment, then the stack's config. */
+export function connectionOf(opts: FunctionOptions = {}, stack: StackConfig = stackConfig): Connection {
   return resolveConnection(opts.connection, stack());
 }
 
@@ -33,7 +34,7 @@ export async function getMonitorHeartbeats(
   opts?: FunctionOptions,
   stack?: StackConfig,
 ): Promise<Heartbeat[]> {
-  const res = await clientFor(connection(opts, stack)).request<Heartbeat[]>("GET", `/api/v1/monitors/${args.monitorId}/heartbeats`, {
+  const res = await clientFor(connectionOf(opts, stack)).request<Heartbeat[]>("GET", `/api/v1/monitors/${args.monitorId}/heartbeats`, {
     query: { hours: args.hours },
   });
   return res.data;
@@ -41,7 +42,7 @@ export async function getMonitorHeartbeats(
 
 /** Stats of a monitor over the last `days` UTC days (1..90, default 30). */
 export async function getMonitorStats(args: { monitorId: string; days?: number }, opts?: FunctionOptions, stack?: StackConfig): Promise<Stats> {
-  const res = await clientFor(connection(opts, stack)).request<Stats>("GET", `/api/v1/monitors/${args.monitorId}/stats`, {
+  const res = await clientFor(connectionOf(opts, stack)).request<Stats>("GET", `/api/v1/monitors/${args.monitorId}/stats`, {
     query: { days: args.days },
   });
   return res.data;
@@ -49,7 +50,7 @@ export async function getMonitorStats(args: { monitorId: string; days?: number }
 
 /** Delivers a `test` event to a channel now. */
 export async function testChannel(args: { channelId: string }, opts?: FunctionOptions): Promise<ChannelTestResult> {
-  const res = await clientFor(connection(opts)).request<ChannelTestResult>("POST", `/api/v1/channels/${args.channelId}/test`, {
+  const res = await clientFor(connectionOf(opts)).request<ChannelTestResult>("POST", `/api/v1/channels/${args.channelId}/test`, {
     idempotencyKey: `test-${args.channelId}-${Date.now()}`,
   });
   return res.data;

@@ -18,11 +18,18 @@ export function identityInput(
   opts: pulumi.CustomResourceOptions | undefined,
 ): Record<typeof IDENTITY_INPUT, pulumi.Input<ResourceIdentity>> {
   const identity: ResourceIdentity = { project: getProject(), stack: getStack(), kind, name };
-  const parentUrn = opts?.parent?.urn;
+  // Only the parent's URN value, not the Output: depending on a component parent means depending on
+  // all its children, this resource among them, and its registration would wait for itself.
+  const parentUrn = opts?.parent ? valueOf(opts.parent.urn) : undefined;
   // Without a parent, one apply: every resource holds its Output's promises until it registers
   // (all of them at once in a large program), and `all` over two values holds about four times as many.
   const value = parentUrn
     ? all([stackInstance(), parentUrn]).apply(([instance, urn]) => ({ ...identity, instance, ...(urn ? { parentUrn: urn } : {}) }))
     : stackInstance().apply((instance) => ({ ...identity, instance }));
   return { [IDENTITY_INPUT]: value };
+}
+
+/** The value of an Output, without the resources it depends on (a URN is known even at preview). */
+function valueOf<T>(value: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => value.apply(resolve));
 }

@@ -283,14 +283,6 @@ export async function read(name: KindName, id: string, props: Props): Promise<pu
   });
 }
 
-/** The live object `id` of a kind as its outputs (a plugin's lookup function), or undefined when it is gone. */
-export async function lookup(name: KindName, id: string, connection?: PartialConnection): Promise<Props | undefined> {
-  const kind = kindOf(name);
-  const c = connect({ connection });
-  const live = await fetchLive(kind, c.client, id);
-  return live && kind.outputs(live, {}, c.connection);
-}
-
 export async function update(name: KindName, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
   const kind = kindOf(name);
   return explained(name, "update", news, id, async ({ connection, client }) => {

@@ -14,6 +14,10 @@ import {
   MonitorTestResultSchema,
   StatsQuerySchema,
   StatsSchema,
+  DocumentedTriggerRequestSchema,
+  TriggerRequestSchema,
+  type TriggerRequest,
+  TriggerResultSchema,
 } from "../../api";
 import { principalOf } from "../http/types";
 import { crudRoutes, validateBodyWith } from "./crud";
@@ -54,7 +58,10 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
     );
   }
 
-  if (fastify.settings.extensions) dryRunRoutes(fastify);
+  if (fastify.settings.extensions) {
+    dryRunRoutes(fastify);
+    triggerRoute(fastify);
+  }
 
   app.get(
     "/api/v1/monitors/:id/heartbeats",
@@ -120,5 +127,29 @@ function dryRunRoutes(fastify: FastifyInstance): void {
       },
     },
     async (req) => ({ ok: true as const, data: await dryRuns.ofMonitor(principalOf(req), req.params.id, req.query.location) }),
+  );
+}
+
+/**
+ * The trigger (extension): `POST /api/v1/monitors/trigger` runs the monitors a list of ids or a
+ * tag selects, now, at their locations (or `location`), and answers when every check ended;
+ * `record: true` stores each as a heartbeat (health and alerts follow), otherwise nothing is stored.
+ */
+function triggerRoute(fastify: FastifyInstance): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const triggers = fastify.services.triggers;
+  app.post(
+    "/api/v1/monitors/trigger",
+    {
+      schema: {
+        tags: ["monitors"],
+        summary: "Runs deployed monitors now (extension): by ids or tag, at their locations or one; stored only with record",
+        body: DocumentedTriggerRequestSchema,
+        response: { 200: envelope(TriggerResultSchema), ...errorResponses("POST", { validated: true, extra: [404, 409] }) },
+      },
+      // Documented as either form, validated with the refinement's messages.
+      validatorCompiler: validateBodyWith(TriggerRequestSchema) as never,
+    },
+    async (req) => ({ ok: true as const, data: await triggers.run(principalOf(req), req.body as TriggerRequest) }),
   );
 }

@@ -18,6 +18,8 @@ import type { Principal } from "../store/keys";
 import type { MonitorService } from "./monitors";
 
 const DAY_MS = 86_400_000;
+/** How often a trigger's check waiting for a slot of its key looks again. */
+const SLOT_POLL_MS = 50;
 
 /** What a heartbeat monitor answers: the service waits for pings, it has no request to make. */
 const HEARTBEAT_ANSWER = "heartbeat monitors are pinged by their job, not probed: nothing to run";
@@ -50,24 +52,49 @@ export class DryRunService {
     return this.run(principal, this.monitors.get(principal, id), location);
   }
 
+  /**
+   * Runs the check of the stored monitor at `location` for a trigger (trigger.ts): waits for one of
+   * the key's slots instead of refusing, and answers the outcome a heartbeat would record as well
+   * (none when there was nothing to run).
+   */
+  async forTrigger(principal: Principal, monitor: Monitor, location: string | undefined): Promise<{ outcome?: CheckOutcome; result: MonitorTestResult }> {
+    const ran = await this.outcome(principal, monitor, location, true);
+    return { ...ran, result: ran.outcome ? resultOf(ran.outcome, ran.at) : nothingToRun(ran.at) };
+  }
+
   private async run(principal: Principal, spec: MonitorSpec | Monitor, location?: string): Promise<MonitorTestResult> {
-    const atAgent = this.agentLocation(principal, location);
-    const now = Date.now();
-    if (!monitorType(spec.type).probes) return nothingToRun(now);
-    const inFlight = this.running.get(principal.keyId) ?? 0;
-    if (inFlight >= this.cap) {
-      throw new ApiError("rate_limited", `At most ${this.cap} dry runs of one API key run at once; retry in 1 s`, undefined, { "retry-after": "1" });
+    const ran = await this.outcome(principal, spec, location, false);
+    return ran.outcome ? resultOf(ran.outcome, ran.at) : nothingToRun(ran.at);
+  }
+
+  /** Waits (`wait`) or refuses with a 429 while `cap` dry runs of the key are under way. */
+  private async slot(principal: Principal, wait: boolean): Promise<void> {
+    for (;;) {
+      const inFlight = this.running.get(principal.keyId) ?? 0;
+      if (inFlight < this.cap) {
+        this.running.set(principal.keyId, inFlight + 1);
+        return;
+      }
+      if (!wait) {
+        throw new ApiError("rate_limited", `At most ${this.cap} dry runs of one API key run at once; retry in 1 s`, undefined, { "retry-after": "1" });
+      }
+      await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS));
     }
-    this.running.set(principal.keyId, inFlight + 1);
+  }
+
+  private async outcome(principal: Principal, spec: MonitorSpec | Monitor, location: string | undefined, wait: boolean): Promise<{ outcome?: CheckOutcome; at: number }> {
+    const atAgent = this.agentLocation(principal, location);
+    if (!monitorType(spec.type).probes) return { at: Date.now() };
+    await this.slot(principal, wait);
+    const now = Date.now();
     try {
       if (atAgent && this.agents) {
         const outcome = await this.agents.trials.run(principal.accountId, atAgent, trialMonitor(spec, now));
-        return resultOf(outcome, Date.now());
+        return { outcome, at: Date.now() };
       }
       // The runner reads only the spec; the id is one no stored monitor has.
       const monitor = { id: "mon_dry_run", status: "active", last_checked_at: null, ...spec, account_id: principal.accountId };
-      const outcome = await this.checker.runOnce(monitor as never, now);
-      return outcome ? resultOf(outcome, now) : nothingToRun(now);
+      return { outcome: await this.checker.runOnce(monitor as never, now), at: now };
     } finally {
       const left = (this.running.get(principal.keyId) ?? 1) - 1;
       if (left > 0) this.running.set(principal.keyId, left);

@@ -3,6 +3,7 @@ import { ChannelService } from "./channels";
 import { DryRunService } from "./dry-run";
 import { MonitorService } from "./monitors";
 import { StatusPageService } from "./status-pages";
+import { TriggerService } from "./trigger";
 
 /** The one way from a route to the store: every handler calls a service, never a repository. */
 export interface Services {
@@ -11,6 +12,8 @@ export interface Services {
   statusPages: StatusPageService;
   /** One check now, stored nowhere (`POST …/monitors/test`, `POST …/monitors/{id}/test`). */
   dryRuns: DryRunService;
+  /** The selected monitors' checks now, stored or not (`POST …/monitors/trigger`). */
+  triggers: TriggerService;
 }
 
 /** Decorates the app with `services`, built over the store, the checker and the notifier. */
@@ -24,9 +27,11 @@ export const servicesPlugin = fp(
       },
     };
     const monitors = new MonitorService(app.store, app.settings, schedules, app.locations);
+    const dryRuns = new DryRunService(monitors, app.checker, { locations: app.locations, trials: app.leases.trials });
     const services: Services = {
       monitors,
-      dryRuns: new DryRunService(monitors, app.checker, { locations: app.locations, trials: app.leases.trials }),
+      dryRuns,
+      triggers: new TriggerService(monitors, dryRuns, { store: app.store, checker: app.checker, notifier: app.notifier, locations: app.locations }),
       channels: new ChannelService(app.store, app.notifier, app.settings.allowPrivateTargets),
       statusPages: new StatusPageService(app.store),
     };

@@ -110,7 +110,22 @@ describe("the native plugin's typed shapes and functions against a real server",
     expect(stats).toMatchObject({ monitorId: created.id, checks: expect.any(Number) });
     const beats = (await provider.invoke!("uptime:index:getMonitorHeartbeats", { monitorId: created.id })).outputs as Props;
     expect(beats.heartbeats).toEqual(expect.any(Array));
-    await expect(provider.invoke!("uptime:index:getMonitor", { id: "mon_missing" })).rejects.toThrow(/no Monitor with id mon_missing/);
+    await expect(provider.invoke!("uptime:index:getMonitor", { id: "mon_missing" })).rejects.toThrow(/getMonitor: there is no monitor with id mon_missing/);
+  });
+
+  it("answers a lookup by name, and refuses one that matches none or two, saying how many matched", async () => {
+    const { inputs } = await provider.check!(URN, {}, { name: "by-name", type: "http", url: "https://name.example.com/", intervalSec: 60 });
+    const created = await provider.create!(URN, inputs);
+    const found = (await provider.invoke!("uptime:index:getMonitor", { name: "by-name" })).outputs as Props;
+    expect(found).toMatchObject({ id: created.id, name: "by-name", url: "https://name.example.com/" });
+    await expect(provider.invoke!("uptime:index:getMonitor", { name: "nobody" })).rejects.toThrow(/name "nobody" matches 0 monitors/);
+    const twin = `${URN}-twin`;
+    await provider.create!(twin, (await provider.check!(twin, {}, { name: "by-name", type: "http", url: "https://twin.example.com/", intervalSec: 60 })).inputs);
+    await expect(provider.invoke!("uptime:index:getMonitor", { name: "by-name" })).rejects.toThrow(/name "by-name" matches 2 monitors/);
+    expect(await provider.invoke!("uptime:index:getMonitor", {})).toEqual({ failures: [{ property: "id", reason: "id: give either id or name" }] });
+    expect(await provider.invoke!("uptime:index:getStatusPage", { id: "sp_x", slug: "x" })).toEqual({
+      failures: [{ property: "slug", reason: "slug: give either id or slug, not both" }],
+    });
   });
 
   it("refuses a read without its monitorId or slug with a check failure naming the property", async () => {

@@ -18,9 +18,25 @@ const schema = packageSchema(PLUGIN_KINDS, "1.2.3") as {
 };
 
 describe("the native plugin's schema is the kinds' field tables", () => {
-  it("has one resource per kind the runtime serves, at the plugin's version", () => {
-    expect(Object.keys(schema.resources).sort()).toEqual(Object.keys(KINDS).map((k) => `uptime:index:${k}`).sort());
+  it("has one resource per kind the runtime serves, and the MonitorGroup component, at the plugin's version", () => {
+    expect(Object.keys(schema.resources).sort()).toEqual([...Object.keys(KINDS), "MonitorGroup"].map((k) => `uptime:index:${k}`).sort());
     expect(schema.version).toBe("1.2.3");
+  });
+
+  it("describes MonitorGroup as a component whose monitors take a Monitor's inputs, each shared setting optional", () => {
+    const group = schema.resources["uptime:index:MonitorGroup"] as unknown as Resource & { isComponent: boolean };
+    expect(group.isComponent).toBe(true);
+    expect(group.requiredInputs).toEqual(["monitors"]);
+    expect(Object.keys(group.inputProperties)).toEqual(["locations", "channelIds", "intervalSec", "confirmations", "tags", "connection", "monitors", "maintenanceWindows"]);
+    const types = (schema as unknown as { types: Record<string, { properties: Record<string, unknown>; required?: string[] }> }).types;
+    const groupMonitor = types["uptime:index:GroupMonitor"]!;
+    const monitor = schema.resources["uptime:index:Monitor"] as Resource;
+    expect(Object.keys(groupMonitor.properties)).toEqual(Object.keys(monitor.inputProperties));
+    expect(groupMonitor.required).toEqual(monitor.requiredInputs.filter((p) => p !== "intervalSec"));
+    expect(Object.keys(types["uptime:index:GroupMaintenanceWindow"]!.properties)).not.toContain("monitorIds");
+    // An SDK fills in a stated default, which would then win over the group's setting.
+    expect(groupMonitor.properties.confirmations).not.toHaveProperty("default");
+    expect(group.inputProperties.confirmations).not.toHaveProperty("default");
   });
 
   for (const [name, kind] of Object.entries(KINDS)) {
@@ -155,12 +171,15 @@ describe("the native plugin's schema is the kinds' field tables", () => {
   });
 
   it("offers a lookup per kind and the reads of the TypeScript package as functions", () => {
-    const functions = (schema as unknown as { functions: Record<string, { inputs: { required: string[] }; outputs: { properties: Record<string, Prop> } }> }).functions;
+    const functions = (schema as unknown as { functions: Record<string, { inputs: { required?: string[] }; outputs: { properties: Record<string, Prop> } }> }).functions;
     expect(Object.keys(functions).sort()).toEqual(
       [...Object.keys(KINDS).map((k) => `uptime:index:get${k}`), "uptime:index:getMonitorHeartbeats", "uptime:index:getMonitorStats", "uptime:index:getStatusDocument"].sort(),
     );
     const getMonitor = functions["uptime:index:getMonitor"]!;
-    expect(getMonitor.inputs.required).toEqual(["id"]);
+    // By id or by name (a status page by slug): neither is required alone.
+    expect(getMonitor.inputs.required).toBeUndefined();
+    expect(Object.keys((getMonitor.inputs as unknown as { properties: object }).properties)).toEqual(["id", "name", "connection"]);
+    expect(Object.keys((functions["uptime:index:getStatusPage"]!.inputs as unknown as { properties: object }).properties)).toEqual(["id", "slug", "connection"]);
     // Secrets never come back from a lookup.
     expect(Object.keys(getMonitor.outputs.properties)).not.toContain("headers");
     expect(Object.keys(getMonitor.outputs.properties)).toEqual(expect.arrayContaining(["id", "url", "intervalSec", "health"]));

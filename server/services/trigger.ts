@@ -1,0 +1,80 @@
+import { locationsOf, MAX_TRIGGER_CHECKS, type Monitor, type TriggerRequest, type TriggerResult, type TriggerRun } from "../../api";
+import type { Locations } from "../agents/locations";
+import type { Checker } from "../checker/checker";
+import { validationFailed } from "../errors";
+import type { Notifier } from "../notify/notifier";
+import type { Store } from "../store";
+import type { CheckOutcome } from "../store/heartbeats";
+import type { Principal } from "../store/keys";
+import type { DryRunService } from "./dry-run";
+import type { MonitorService } from "./monitors";
+
+/** What a recorded trigger check needs: the store, the checker's health policy, the notifier. */
+export interface TriggerRecorder {
+  store: Store;
+  checker: Pick<Checker, "policyFor">;
+  notifier: Pick<Notifier, "notify">;
+  locations: Pick<Locations, "builtin" | "policy">;
+}
+
+/**
+ * The trigger: the selected monitors' checks now, at each of their locations (or one named
+ * location), through the dry runs' slots, so a trigger never runs more checks of one key at once
+ * than dry runs may. With `record` each result is stored as the scheduled check's would be.
+ */
+export class TriggerService {
+  constructor(
+    private readonly monitors: MonitorService,
+    private readonly dryRuns: DryRunService,
+    private readonly recorder: TriggerRecorder,
+  ) {}
+
+  async run(principal: Principal, body: TriggerRequest): Promise<TriggerResult> {
+    const selected = this.select(principal, body);
+    const skipped = selected.filter((m) => m.status !== "active").map((m) => ({ monitor_id: m.id, name: m.name, reason: "paused" }));
+    const checks = selected
+      .filter((m) => m.status === "active")
+      .flatMap((m) => (body.location ? [body.location] : locationsOf(m, this.recorder.locations.builtin)).map((location) => ({ monitor: m, location })));
+    if (checks.length > MAX_TRIGGER_CHECKS) {
+      throw validationFailed([{ field: "monitor_ids", message: `selects ${checks.length} checks; at most ${MAX_TRIGGER_CHECKS} per trigger: narrow it with tag or monitor_ids` }]);
+    }
+    const runs = await Promise.all(checks.map(({ monitor, location }) => this.check(principal, monitor, location, body.record)));
+    return { runs, skipped, passed: !runs.some((r) => r.status === "down") };
+  }
+
+  /** The monitors the body names: by id (each must exist: a 404 otherwise), then by tag. */
+  private select(principal: Principal, body: TriggerRequest): Monitor[] {
+    const tag = body.tag?.toLowerCase();
+    if (body.monitor_ids) {
+      const byId = [...new Set(body.monitor_ids)].map((id) => this.monitors.get(principal, id));
+      return tag === undefined ? byId : byId.filter((m) => m.tags.includes(tag));
+    }
+    const out: Monitor[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = this.monitors.list(principal, { tag, limit: 200, cursor });
+      out.push(...page.data);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    return out;
+  }
+
+  private async check(principal: Principal, monitor: Monitor, location: string, record: boolean): Promise<TriggerRun> {
+    // The built-in checker's location runs in the server; the dry runs know it by no name.
+    const at = location === this.recorder.locations.builtin ? undefined : location;
+    const { outcome, result } = await this.dryRuns.forTrigger(principal, monitor, at);
+    const recorded = record && outcome !== undefined && this.record(principal, monitor, location, outcome, Date.parse(result.checked_at));
+    return { ...result, monitor_id: monitor.id, name: monitor.name, url: monitor.url ?? null, location, recorded };
+  }
+
+  /** Stores the check as the scheduled one at `location` would be: a heartbeat, health, alerts. */
+  private record(principal: Principal, monitor: Monitor, location: string, outcome: CheckOutcome, at: number): boolean {
+    const { store, checker, notifier, locations } = this.recorder;
+    const scheduled = { ...monitor, account_id: principal.accountId };
+    const policy = { ...checker.policyFor(scheduled as never, at), ...locations.policy(scheduled, location) };
+    const recorded = store.recordCheck(monitor.id, outcome, at, policy);
+    if (!recorded || recorded.duplicate) return false;
+    if (recorded.transition) notifier.notify(scheduled as never, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
+    return true;
+  }
+}

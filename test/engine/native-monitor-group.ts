@@ -1,0 +1,64 @@
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "../support/server";
+import { type NativeEngine, nativeEngine } from "./native";
+
+/** The same MonitorGroup program, in the language of `program`, through the plugin. */
+export function describeNativeGroup(label: string, program: string, options: { python?: boolean; go?: boolean } = {}): void {
+  describe(label, () => {
+    let s: TestServer;
+    let native: NativeEngine;
+    let stack: Stack;
+    let channelId: string;
+    const monitor = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
+    /** The group's monitors by name (a YAML map reaches the plugin with its keys sorted). */
+    const byName = async (ids: string[]) => Object.fromEntries((await Promise.all(ids.map(monitor))).map((m) => [m.name, m]));
+
+    beforeAll(async () => {
+      s = await startServer();
+      native = await nativeEngine(options);
+      stack = await native.engine.stack(native.program(program), "dev");
+      channelId = (await s.call("POST", "/api/v1/channels", { name: "ops-webhook", type: "webhook", config: { url: "https://hooks.example.com/ops" } })).body.data.id;
+      await stack.setAllConfig({
+        "uptime:baseUrl": { value: s.url },
+        "uptime:apiKey": { value: s.key, secret: true },
+        intervalSec: { value: "60" },
+        webUrl: { value: "https://web.example.com" },
+        apiUrl: { value: "https://api.example.com/health" },
+        adminUrl: { value: "https://admin.example.com" },
+        channelName: { value: "ops-webhook" },
+      });
+    }, 600_000);
+
+    afterAll(async () => {
+      await stack?.destroy().catch(() => undefined);
+      await stack?.workspace.removeStack("dev", { force: true }).catch(() => undefined);
+      native?.dispose();
+      await s?.close();
+    });
+
+    it("creates the group's monitors with its settings and the looked-up channel; a second preview is clean", async () => {
+      const up = await stack.up();
+      const ids = up.outputs.monitorIds?.value as string[];
+      expect(ids).toHaveLength(3);
+      const { "shop-web": web, "shop-api": api, "shop-admin": admin } = await byName(ids);
+      expect(web).toMatchObject({ name: "shop-web", interval_sec: 60, confirmations: 2, tags: ["shop"], channel_ids: [channelId] });
+      expect(api).toMatchObject({ name: "shop-api", interval_sec: 60, confirmations: 2, tags: ["shop"], channel_ids: [channelId] });
+      expect(admin).toMatchObject({ name: "shop-admin", interval_sec: 300, tags: ["back-office", "shop"] });
+      const windowId = (up.outputs.windowIds?.value as string[])[0];
+      const window = (await s.call("GET", `/api/v1/maintenance-windows/${windowId}`)).body.data;
+      expect([...window.monitor_ids].sort()).toEqual([...ids].sort());
+      expect((await stack.preview()).changeSummary).toEqual({ same: 6 });
+    });
+
+    it("changing the group's interval updates its monitors in one up; the monitor with its own keeps it", async () => {
+      await stack.setConfig("intervalSec", { value: "120" });
+      const up = await stack.up();
+      expect(up.summary.resourceChanges).toMatchObject({ update: 2 });
+      const ids = up.outputs.monitorIds?.value as string[];
+      const { "shop-web": web, "shop-api": api, "shop-admin": admin } = await byName(ids);
+      expect([web.interval_sec, api.interval_sec, admin.interval_sec]).toEqual([120, 120, 300]);
+      expect((await stack.preview()).changeSummary).toEqual({ same: 6 });
+    });
+  });
+}
