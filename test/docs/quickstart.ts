@@ -5,6 +5,7 @@
  * for the substitutions below, which a test needs and a reader does not.
  */
 import type { DocBlock } from "./blocks";
+import { tsconfigJson } from "../../provider/import/files";
 
 /** A documented text and what the test runs instead; each must occur in the quickstarts. */
 export interface Substitution {
@@ -73,26 +74,8 @@ export const TYPESCRIPT_TEMPLATE: Record<string, string> = {
     null,
     4,
   )}\n`,
-  "tsconfig.json": `${JSON.stringify(
-    {
-      compilerOptions: {
-        strict: true,
-        outDir: "bin",
-        target: "es2020",
-        module: "commonjs",
-        moduleResolution: "node",
-        sourceMap: true,
-        experimentalDecorators: true,
-        pretty: true,
-        noFallthroughCasesInSwitch: true,
-        noImplicitReturns: true,
-        forceConsistentCasingInFileNames: true,
-      },
-      files: ["index.ts"],
-    },
-    null,
-    4,
-  )}\n`,
+  // The same compiler options `pulumi new typescript` writes, as import-as-code writes them too.
+  "tsconfig.json": `${JSON.stringify(JSON.parse(tsconfigJson), null, 4)}\n`,
   "index.ts": 'import * as pulumi from "@pulumi/pulumi";\n',
   ".gitignore": "/bin/\n/node_modules/\n",
 };
