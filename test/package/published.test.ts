@@ -95,7 +95,7 @@ describe("the packed packages in a fresh Pulumi TypeScript project", () => {
 
   it("pulumi-uptime exports its entry points and, for state written by earlier versions, its runtime only", () => {
     const pkg = JSON.parse(readFileSync(join(dir, "node_modules/pulumi-uptime/package.json"), "utf8"));
-    expect(Object.keys(pkg.exports)).toEqual([".", "./drift", "./orphans", "./test", "./provider/runtime", "./package.json"]);
+    expect(Object.keys(pkg.exports)).toEqual([".", "./drift", "./orphans", "./test", "./trigger", "./provider/runtime", "./package.json"]);
     const run = (code: string) => execFileSync(process.execPath, ["-e", code], { cwd: dir, encoding: "utf8" }).trim();
     expect(run('console.log(typeof require("pulumi-uptime/provider/runtime").providerOf)')).toBe("function");
     expect(() => run('require("pulumi-uptime/provider/kinds/fields")')).toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
