@@ -20,7 +20,8 @@ export function identityInput(
   const identity: ResourceIdentity = { project: getProject(), stack: getStack(), kind, name };
   // Only the parent's URN value, not the Output: depending on a component parent means depending on
   // all its children, this resource among them, and its registration would wait for itself.
-  const parentUrn = opts?.parent ? valueOf(opts.parent.urn) : undefined;
+  // A parent that is no resource has no URN: the SDK's constructor refuses it, naming the rule.
+  const parentUrn = opts?.parent?.urn ? valueOf(opts.parent.urn) : undefined;
   // Without a parent, one apply: every resource holds its Output's promises until it registers
   // (all of them at once in a large program), and `all` over two values holds about four times as many.
   const value = parentUrn
