@@ -71,6 +71,8 @@ export const CheckAttemptSchema = z
     response_time_ms: z.int().nullable(),
     error: z.string().nullable(),
     error_class: z.enum(ERROR_CLASSES).nullable(),
+    /** Where the attempt ran: present when retries run at other locations (`retry.location: "other"`). */
+    location: z.string().optional(),
   })
   .meta({ id: "CheckAttempt" });
 export type CheckAttempt = z.infer<typeof CheckAttemptSchema>;

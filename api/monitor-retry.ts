@@ -4,7 +4,8 @@ import type { FieldTable } from "./fields";
 
 /**
  * Retry strategies, on every probed monitor type: a failed check is tried again within the same
- * run (at the same location), after a fixed, linearly or exponentially growing delay, at most
+ * run (at the location whose check failed, or with `location: "other"` at the monitor's other
+ * locations in turn), after a fixed, linearly or exponentially growing delay, at most
  * `retries` times and within `duration` seconds. The run records every attempt and counts once,
  * with its last attempt's result: channels hear only of that, and `confirmations` still count
  * consecutive failed runs.
@@ -16,6 +17,9 @@ export type RetryStrategyName = (typeof RETRY_STRATEGIES)[number];
 
 /** What failures are retried: any, or only network errors (DNS, connect, TLS, timeout). */
 export const RETRY_TRIGGERS = ["failure", "network"] as const;
+
+/** Where retries run: at the location whose check failed, or at the monitor's other locations in turn. */
+export const RETRY_LOCATIONS = ["same", "other"] as const;
 
 /** The failure classes that are network errors. */
 export const NETWORK_ERROR_CLASSES: readonly string[] = ["dns", "connect", "tls", "timeout"];
@@ -38,6 +42,11 @@ export const RetryStrategySchema = z
     duration: z.int("must be a whole number of seconds").min(1, `must be between 1 and ${MAX_RETRY_DURATION_SEC}`).max(MAX_RETRY_DURATION_SEC, `must be between 1 and ${MAX_RETRY_DURATION_SEC}`).optional(),
     /** `failure` (default): retry any failure; `network`: only DNS, connect, TLS and timeout errors, not assertions or statuses. */
     trigger: z.enum(RETRY_TRIGGERS).optional(),
+    /**
+     * `same` (default): retries run where the check failed; `other`: each retry runs at the next of
+     * the monitor's other live locations (the failing one when none is live). Needs 2 or more locations.
+     */
+    location: z.enum(RETRY_LOCATIONS).optional(),
   })
   .meta({ id: "RetryStrategy" });
 
@@ -48,6 +57,8 @@ export interface StoredRetry {
   retries: number;
   duration: number;
   trigger: (typeof RETRY_TRIGGERS)[number];
+  /** Absent in rows stored before the field: `same`. */
+  location?: (typeof RETRY_LOCATIONS)[number];
 }
 
 /** A retry strategy as a program declares it. */
@@ -62,7 +73,7 @@ export const monitorRetryFields = {
 /** The read schema (absent from servers without retry strategies). */
 export const monitorRetryRead = {
   retry: z
-    .object({ strategy: z.enum(RETRY_STRATEGIES), delay: z.int(), retries: z.int(), duration: z.int(), trigger: z.enum(RETRY_TRIGGERS) })
+    .object({ strategy: z.enum(RETRY_STRATEGIES), delay: z.int(), retries: z.int(), duration: z.int(), trigger: z.enum(RETRY_TRIGGERS), location: z.enum(RETRY_LOCATIONS).optional() })
     .meta({ id: "StoredRetryStrategy" })
     .nullable()
     .optional(),
@@ -85,13 +96,14 @@ export const MONITOR_RETRY_ROWS = {
       type: "object",
       ref: "RetryStrategy",
       nullable: true,
-      description: "How a failed check is tried again within the run, at the same location.",
+      description: "How a failed check is tried again within the run: where it failed, or at the monitor's other locations.",
       properties: {
         strategy: { type: "string", enum: RETRY_STRATEGIES, description: "`none`, `fixed`, `linear` (delay × n) or `exponential` (delay × 2^(n−1))." },
         delay: { type: "integer", description: "The base delay in ms, 0..60000; default 1000." },
         retries: { type: "integer", description: `Retries at most, 1..${MAX_RETRIES}; default 2.` },
         duration: { type: "integer", description: `Seconds the run may last with its retries, 1..${MAX_RETRY_DURATION_SEC}; default 60; never past the next run (\`intervalSec\`).` },
         trigger: { type: "string", enum: RETRY_TRIGGERS, description: "`failure`: retry any failure (default); `network`: only DNS, connect, TLS and timeout errors." },
+        location: { type: "string", enum: RETRY_LOCATIONS, description: "`same`: retries run where the check failed (default); `other`: each at the next of the monitor's other live locations. `other` needs 2 or more locations." },
       },
       requiredProperties: ["strategy"],
     },
@@ -105,13 +117,22 @@ export const MONITOR_RETRY_ROWS = {
 export function normalizeRetry(value: unknown): unknown {
   if (!value || typeof value !== "object" || Array.isArray(value)) return value;
   const r = value as Record<string, unknown>;
-  return { strategy: r.strategy, delay: r.delay ?? 1000, retries: r.retries ?? 2, duration: r.duration ?? 60, trigger: r.trigger ?? "failure" };
+  return { strategy: r.strategy, delay: r.delay ?? 1000, retries: r.retries ?? 2, duration: r.duration ?? 60, trigger: r.trigger ?? "failure", location: r.location ?? "same" };
 }
 
-/** Rules of the field on the whole monitor: not for heartbeat monitors. */
-export function retryViolations(m: MonitorRetrySpec & { type: string }): ErrorDetail[] {
+/** Rules of the field on the whole monitor: not for heartbeat monitors; retries elsewhere need somewhere else. */
+export function retryViolations(m: MonitorRetrySpec & { type: string; locations: string[] | null }): ErrorDetail[] {
   if (m.retry !== null && m.type === "heartbeat") return [{ field: "retry", message: "is not allowed for heartbeat monitors (they are pinged, not probed)" }];
+  const count = m.locations?.length ?? 1;
+  if (m.retry?.location === "other" && count < 2) {
+    return [{ field: "retry.location", message: `"other" needs 2 or more locations (the monitor has ${count}); use "same", or add locations` }];
+  }
   return [];
+}
+
+/** Whether retries of this strategy run at the monitor's other locations (not where the check failed). */
+export function retriesElsewhere(r: StoredRetry | null | undefined): boolean {
+  return r?.location === "other" && r.strategy !== "none";
 }
 
 /** The delay before retry `n` (1 for the first), in ms. */

@@ -24,6 +24,7 @@ export const RESULT_DOCS: Readonly<Record<string, string>> = {
   "CheckAttempt.responseTimeMs": "Milliseconds the attempt took; none without a response.",
   "CheckAttempt.error": "Why the attempt failed; none when it passed.",
   "CheckAttempt.errorClass": "Why it failed: `dns`, `connect`, `tls`, `timeout`, `http` or `assertion`; none when it passed.",
+  "CheckAttempt.location": "Where the attempt ran; present when retries run at other locations (`retry.location: \"other\"`).",
   "StepResult.name": "The step's name.",
   "StepResult.status": "`passed`, `failed`, or `skipped` (an earlier step failed and this one is no clean-up).",
   "StepResult.cleanup": "Whether the step is a clean-up, run even after a failed step.",

@@ -37,6 +37,7 @@ import { pushRoutes, pushTokenRoutes } from "./routes/push";
 import { statusHtmlRoutes } from "./routes/status-html";
 import { statusPageRoutes } from "./routes/status-pages";
 import { servicesPlugin } from "./services";
+import type { CheckOutcome } from "./store/heartbeats";
 import type { ScheduledMonitor } from "./store/monitors";
 import { storePlugin } from "./store/plugin";
 
@@ -181,6 +182,7 @@ const monitoring = fp(
     const place = {
       checks: (m: ScheduledMonitor) => (m.type as string) === "heartbeat" || locationsOf(m, settings.location).includes(settings.location),
       policy: (m: ScheduledMonitor) => locations.policy(m, settings.location),
+      retryElsewhere: (m: ScheduledMonitor, outcome: CheckOutcome): Promise<CheckOutcome> => (leases.elsewhere.wants(m, outcome) ? leases.elsewhere.retry(m, settings.location, outcome) : Promise.resolve(outcome)),
     };
     const checker = new Checker(
       store,
@@ -191,7 +193,7 @@ const monitoring = fp(
       observer,
       place,
     );
-    const leases = new LeaseService(store, locations, notifier, app.log, settings.leaseMs, observer);
+    const leases = new LeaseService(store, locations, notifier, app.log, settings.leaseMs, observer, (m): Promise<CheckOutcome | undefined> => checker.runOnce(m));
     const alerts = new AlertScheduler(store, notifier, app.log, settings.alertTickMs);
     app.decorate("notifier", notifier);
     app.decorate("checker", checker);
@@ -208,6 +210,7 @@ const monitoring = fp(
     app.addHook("preClose", async () => {
       app.draining = true;
       leases.stop();
+      await leases.elsewhere.stop();
       await checker.stop();
     });
     app.addHook("onClose", async () => {

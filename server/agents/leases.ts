@@ -7,8 +7,10 @@ import type { Store } from "../store";
 import { transaction } from "../store/database";
 import type { Principal } from "../store/keys";
 import type { ScheduledMonitor } from "../store/monitors";
+import type { CheckOutcome } from "../store/heartbeats";
 import { type HeapClass, LeaseQueue, parseCheckKey } from "./lease-queue";
 import type { Locations } from "./locations";
+import { RetryElsewhere } from "./retry-elsewhere";
 import { type TakenTrial, Trials } from "./trials";
 
 /** At start, checks with no recent result at a location are spread over at most this long. */
@@ -47,6 +49,8 @@ function phase(id: string, span: number): number {
 export class LeaseService {
   /** Dry runs waiting for an agent of their location (`POST …/test?location=`). */
   readonly trials = new Trials();
+  /** Retries at other locations (`retry.location: "other"`), of agents' and the built-in checker's checks. */
+  readonly elsewhere: RetryElsewhere;
   private readonly queues = new Map<string, LeaseQueue>();
   private Heap?: HeapClass;
   private stopped = false;
@@ -60,7 +64,11 @@ export class LeaseService {
     private readonly log: FastifyBaseLogger,
     readonly leaseMs: number,
     private readonly observer?: CheckObserver,
-  ) {}
+    /** One unrecorded check by the built-in checker: a retry at its location. */
+    runHere: (monitor: ScheduledMonitor) => Promise<CheckOutcome | undefined> = async () => undefined,
+  ) {
+    this.elsewhere = new RetryElsewhere({ locations, trials: this.trials, runHere });
+  }
 
   /** Fills the queues from the database: each location's next check from its last result there. */
   async start(now = Date.now()): Promise<void> {
@@ -162,22 +170,40 @@ export class LeaseService {
     const monitor: ScheduledMonitor = { ...stored, account_id: principal.accountId };
     if (monitor.status !== "active") return refuse(`monitor ${key.monitorId} is paused`);
     if (!this.agentLocations(monitor).includes(key.location)) return refuse(`monitor ${key.monitorId} is no longer checked at location ${key.location}`);
+    if (this.elsewhere.has(r.check_key)) {
+      this.counts.duplicates++;
+      return { check_key: r.check_key, status: "duplicate" };
+    }
     const at = Date.parse(r.checked_at);
+    if (this.elsewhere.wants(monitor, r.outcome)) {
+      // Retried at the monitor's other locations first; the run is recorded when they answered.
+      this.elsewhere.start(r.check_key, monitor, key.location, r.outcome, (outcome) => this.commit(monitor, key, r, outcome, at));
+      return { check_key: r.check_key, status: "recorded" };
+    }
+    return this.commit(monitor, key, r, r.outcome, at);
+  }
+
+  /** Records the run of check `r` at its location with its outcome (after any retries elsewhere). */
+  private commit(monitor: ScheduledMonitor, key: { location: string; due: number }, r: ResultsRequest["results"][number], outcome: CheckOutcome, at: number): ResultStatus {
+    const { location } = key;
     const policy = {
       confirmations: monitor.confirmations,
       recoveryConfirmations: monitor.recovery_confirmations,
       maintenance: this.store.maintenanceWindows.inMaintenance(monitor.id, at),
-      ...this.locations.policy(monitor, key.location),
+      ...this.locations.policy(monitor, location),
     };
-    const recorded = this.store.recordCheck(monitor.id, r.outcome, at, policy, r.check_key);
-    if (!recorded) return refuse(`monitor ${key.monitorId} was deleted`);
+    const recorded = this.store.recordCheck(monitor.id, outcome, at, policy, r.check_key);
+    if (!recorded) {
+      this.counts.refused++;
+      return { check_key: r.check_key, status: "refused", reason: `monitor ${monitor.id} was deleted` };
+    }
     if (recorded.duplicate) {
       this.counts.duplicates++;
       return { check_key: r.check_key, status: "duplicate" };
     }
     this.counts.recorded++;
     this.lag(Date.parse(r.started_at) - key.due);
-    this.observer?.checked(monitor.type, r.outcome.up, r.outcome.response_time_ms ?? 0, key.location);
+    this.observer?.checked(monitor.type, outcome.up, outcome.response_time_ms ?? 0, location);
     if (recorded.transition) this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
     return { check_key: r.check_key, status: "recorded" };
   }

@@ -43,8 +43,11 @@ export class Trials {
     return key.startsWith("mon_trial_");
   }
 
-  /** Runs the check of `monitor` at the agents of `location` of the account; the outcome, or a 409. */
-  run(accountId: string, location: string, monitor: Monitor): Promise<CheckOutcome> {
+  /**
+   * Runs the check of `monitor` at the agents of `location` of the account; the outcome, or a 409.
+   * `signal` withdraws the trial (the server stops).
+   */
+  run(accountId: string, location: string, monitor: Monitor, signal?: AbortSignal): Promise<CheckOutcome> {
     const id = `mon_trial_${randomBytes(9).toString("base64url")}`;
     const key = checkKey(id, location, Date.now());
     const holdMs = monitor.timeout_sec * 1000 + HOLD_SLACK_MS;
@@ -69,6 +72,11 @@ export class Trials {
         },
       };
       this.byKey.set(key, trial);
+      signal?.addEventListener("abort", () => {
+        clearTimeout(timer);
+        this.byKey.delete(key);
+        reject(new ApiError("conflict", `The check at location ${location} was withdrawn: the server is stopping`));
+      }, { once: true });
     });
   }
 

@@ -29,6 +29,8 @@ export interface CheckerPlace {
   checks(monitor: ScheduledMonitor): boolean;
   /** The locations' part of the health policy of a check by the built-in checker. */
   policy(monitor: ScheduledMonitor): Partial<HealthPolicy>;
+  /** The run's outcome after any retries at the monitor's other locations (`retry.location: "other"`). */
+  retryElsewhere?(monitor: ScheduledMonitor, outcome: CheckOutcome): Promise<CheckOutcome>;
 }
 
 /** Told about each check as it happens (the server's metrics). */
@@ -181,7 +183,8 @@ export class Checker {
     const monitor: ScheduledMonitor | undefined = this.store.monitors.find(id);
     if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) return;
     const started = performance.now();
-    const outcome = await this.runner.run(monitor);
+    const first = await this.runner.run(monitor);
+    const outcome = first && this.place?.retryElsewhere ? await this.place.retryElsewhere(monitor, first) : first;
     if (outcome === undefined || !this.store.db.isOpen) return;
     const now = Date.now();
     const recorded = await this.batch.record(() => this.store.recordCheck(id, outcome, now, this.policyFor(monitor, now)));

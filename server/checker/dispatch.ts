@@ -1,3 +1,4 @@
+import { retriesElsewhere } from "../../api";
 import type { Store } from "../store";
 import type { CheckOutcome } from "../store/heartbeats";
 import type { HealthPolicy } from "../store/streaks";
@@ -40,7 +41,9 @@ export class CheckRunner {
     const monitor = withExtensions(scheduled);
     const type = monitorType(monitor.type);
     // Thresholds per attempt: a check slower than max_response_ms is a failure a retry may mend.
-    return withRetries(monitor, async () => {
+    // Retries at other locations are the server's to run (agents/retry-elsewhere.ts): one attempt here.
+    const bounds = retriesElsewhere(monitor.retry) ? { ...monitor, retry: null } : monitor;
+    return withRetries(bounds, async () => {
       const outcome = await type.check(monitor, this.ctx, now);
       return outcome && withThresholds(outcome, monitor);
     });

@@ -69,7 +69,7 @@ describe("a multi-step monitor deployed by the engine", () => {
     const id = up.outputs.journey?.value as string;
     const live = (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
     expect(live.steps.map((st: { name: string }) => st.name)).toEqual(["log in", "create", "read", "delete"]);
-    expect(live.retry).toEqual({ strategy: "linear", delay: 100, retries: 2, duration: 60, trigger: "network" });
+    expect(live.retry).toEqual({ strategy: "linear", delay: 100, retries: 2, duration: 60, trigger: "network", location: "same" });
     const passed = await eventually(async () => (await heartbeats(id)).find((hb) => hb.status === "up"));
     expect((passed.steps as { status: string }[]).map((st) => st.status)).toEqual(["passed", "passed", "passed", "passed"]);
 

@@ -57,4 +57,19 @@ describe("Monitor: locations and failureThreshold", () => {
     const unknown = await runtime.check("Monitor", {}, { name: "api", type: "http", url: "https://example.com/", intervalSec: 60, locations: ["mars"], connection });
     await expect(runtime.create("Monitor", unknown.inputs as Props)).rejects.toThrow(/locations\[0\].*location mars is unknown/);
   });
+
+  it("retries at other locations: refused with one location at check time, naming retry.location; no diff once created with two", async () => {
+    const retry = { strategy: "fixed", delay: 500, location: "other" };
+    const one = await runtime.check("Monitor", {}, { name: "api", type: "http", url: "https://example.com/", intervalSec: 60, retry, connection });
+    expect(one.failures).toEqual([{ property: "retry.location", reason: expect.stringContaining('"other" needs 2 or more locations (the monitor has 1)') }]);
+    const { inputs, created } = await roundTrip({ locations: ["local", "eu"], retry });
+    try {
+      expect(created.outs).toMatchObject({ retry: { strategy: "fixed", delay: 500, retries: 2, duration: 60, trigger: "failure", location: "other" } });
+      const read = await runtime.read("Monitor", created.id, created.outs as Props);
+      expect((await runtime.diff("Monitor", created.id, read.props as Props, inputs)).changes).toBe(false);
+      expect((await runtime.diff("Monitor", created.id, created.outs as Props, { ...inputs, retry: { ...retry, location: "same" } })).changes).toBe(true);
+    } finally {
+      await runtime.remove("Monitor", created.id, created.outs as Props);
+    }
+  });
 });

@@ -41,7 +41,7 @@ describe("retry strategies", () => {
 
   it("a target that fails the first attempt passes on a linear retry: 2 attempts recorded, no alert", async () => {
     const m = await create({ strategy: "linear", delay: 200, retries: 3 });
-    expect(m.retry).toEqual({ strategy: "linear", delay: 200, retries: 3, duration: 60, trigger: "failure" });
+    expect(m.retry).toEqual({ strategy: "linear", delay: 200, retries: 3, duration: 60, trigger: "failure", location: "same" });
     const [hb] = await eventually(async () => {
       const hbs = await heartbeats(m.id);
       return hbs.length > 0 ? hbs : undefined;

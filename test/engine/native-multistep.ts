@@ -1,0 +1,61 @@
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type JourneyService, startJourneyService } from "../support/journey-service";
+import { startServer, type TestServer } from "../support/server";
+import { eventually } from "../support/target";
+import { expectNotInState, type NativeEngine, nativeEngine } from "./native";
+
+/** The same multi-step program, in the language of `program`, through the plugin (and its generated SDK). */
+export function describeNativeMultistep(label: string, program: string, options: { python?: boolean; go?: boolean } = {}): void {
+  describe(label, () => {
+    let s: TestServer;
+    let svc: JourneyService;
+    let native: NativeEngine;
+    let stack: Stack;
+
+    beforeAll(async () => {
+      s = await startServer({ checker: true });
+      svc = await startJourneyService();
+      native = await nativeEngine(options);
+      stack = await native.engine.stack(native.program(program));
+      await stack.setAllConfig({
+        "uptime:baseUrl": { value: s.url },
+        "uptime:apiKey": { value: s.key, secret: true },
+        serviceUrl: { value: svc.url },
+        password: { value: svc.password, secret: true },
+      });
+    }, 600_000);
+
+    afterAll(async () => {
+      await stack?.destroy().catch(() => undefined);
+      native?.dispose();
+      await s?.close();
+      await svc?.close();
+    });
+
+    it("a step using an unknown {{variable}} fails the preview, naming the property", async () => {
+      await stack.setConfig("idVariable", { value: "{{itemid}}" });
+      const failed = await stack.preview().then(
+        () => "",
+        (err: Error) => err.message,
+      );
+      expect(failed).toMatch(/steps\[2\]\.url: step "read" uses \{\{itemid\}\}, which neither variables nor an earlier step's extract defines/);
+      await stack.removeConfig("idVariable");
+    }, 300_000);
+
+    it("deploys the typed steps and retry strategy, the journey passes, and a refresh finds no drift", async () => {
+      const up = await stack.up();
+      const id = up.outputs.id?.value as string;
+      const live = (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
+      expect(live.retry).toEqual({ strategy: "exponential", delay: 200, retries: 3, duration: 60, trigger: "failure", location: "same" });
+      expect(live.steps[0]).toMatchObject({ name: "log in", method: "POST", headers: { "content-type": "application/json" }, extract: [{ name: "token", source: "json_body", property: "$.token", secret: true }] });
+      const hb = await eventually(async () => ((await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[])[0]);
+      expect(hb).toMatchObject({ status: "up" });
+      expect((hb.steps as { status: string }[]).map((st) => st.status)).toEqual(["passed", "passed", "passed", "passed"]);
+      // The secret input stays sealed in the state as the backend keeps it, whatever the language.
+      expectNotInState(native.engine, '"steps"', [svc.password]);
+      const refreshed = await stack.preview({ refresh: true } as never);
+      expect(refreshed.changeSummary).toEqual({ same: 2 });
+    }, 300_000);
+  });
+}
