@@ -34,6 +34,9 @@ export const NETWORK_URLS: Readonly<Record<NetworkType, string>> = {
   domain: "domain://registered.name (such as domain://example.com)",
 };
 
+/** A dotted name whose last label (the top-level domain) starts with a letter: not an IP address. */
+export const DOMAIN_NAME = /^(?!-)[A-Za-z0-9-]{1,63}(?:\.(?!-)[A-Za-z0-9-]{1,63})*\.[A-Za-z][A-Za-z0-9-]{0,62}$/;
+
 const SCHEMES: Readonly<Record<NetworkType, readonly string[]>> = { ping: ["ping:"], smtp: ["smtp:", "smtps:"], domain: ["domain:"] };
 
 /** The writable fields of their own. */
@@ -105,7 +108,7 @@ export function networkUrlProblem(type: NetworkType, raw: string): string | unde
   if (!SCHEMES[type].includes(url.protocol) || !url.hostname) return words;
   if ((url.pathname && url.pathname !== "/") || url.search || url.hash || url.username || url.password) return `${words}, with no path, query or credentials`;
   if (type !== "smtp" && url.port) return `${words}, with no port`;
-  if (type === "domain" && !/^(?!-)[a-z0-9-]{1,63}(?:\.(?!-)[a-z0-9-]{1,63})+$/i.test(url.hostname)) return `${words}: a dotted domain name, not an address`;
+  if (type === "domain" && !DOMAIN_NAME.test(url.hostname)) return `${words}: a dotted domain name, not an address`;
   return undefined;
 }
 

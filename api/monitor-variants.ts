@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { documentOnlyMeta, ExternalIdSchema } from "./common";
-import { DOMAIN_EXPIRY_TYPES, isNetworkType, NETWORK_ASSERTION_SOURCES } from "./monitor-network";
+import { DOMAIN_EXPIRY_TYPES, DOMAIN_NAME, isNetworkType, NETWORK_ASSERTION_SOURCES } from "./monitor-network";
 import { PROTOCOL_ASSERTION_SOURCES, isProtocolType } from "./monitor-protocols";
 import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, MONITOR_TYPES, type MonitorType, monitorFields } from "./monitor";
 
@@ -71,7 +71,7 @@ const URLS: Record<MonitorType, z.ZodType> = {
   udp: f.url.unwrap().regex(new RegExp(`^udp://${HOST}:${PORT}/?$`), "must be udp://host:port for udp monitors").meta({ format: "uri" }),
   ping: f.url.unwrap().regex(new RegExp(`^ping://${HOST}/?$`), "must be ping://host (a name or an IP address) for ping monitors").meta({ format: "uri" }),
   smtp: f.url.unwrap().regex(new RegExp(`^smtps?://${HOST}(?::${PORT})?/?$`), "must be smtp://host[:port] or smtps://host[:port] for smtp monitors").meta({ format: "uri" }),
-  domain: f.url.unwrap().regex(/^domain:\/\/(?!-)[A-Za-z0-9-]{1,63}(?:\.(?!-)[A-Za-z0-9-]{1,63})+\/?$/, "must be domain://registered.name for domain monitors").meta({ format: "uri" }),
+  domain: f.url.unwrap().regex(new RegExp(`^domain://${DOMAIN_NAME.source.slice(1, -1)}/?$`), "must be domain://registered.name for domain monitors").meta({ format: "uri" }),
 };
 
 function probeUrl() {

@@ -15,11 +15,11 @@ async function registrationReply(monitor: CheckedMonitor, ctx: ProbeContext, dom
   const left = found.expires_at === null ? null : daysLeft(Date.parse(found.expires_at), now);
   const reply = { ...found, days_left: left };
   const response_time_ms = Math.round(performance.now() - started);
-  const threshold = monitor.domain_expiry_days ?? 0;
-  if (left !== null && left < threshold) {
+  if (left !== null && left < 0) return { reply, response_time_ms, problem: { error: `domain registration expired ${-left} days ago (${found.expires_at})`, error_class: "assertion" } };
+  const threshold = monitor.domain_expiry_days;
+  if (left !== null && threshold !== null && left < threshold) {
     return { reply, response_time_ms, problem: { error: `${DOMAIN_EXPIRING_PREFIX}${left} days (${found.expires_at}), fewer than ${threshold}`, error_class: "assertion" } };
   }
-  if (left !== null && left < 0) return { reply, response_time_ms, problem: { error: `domain registration expired ${-left} days ago (${found.expires_at})`, error_class: "assertion" } };
   return { reply, response_time_ms };
 }
 
