@@ -1,7 +1,13 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../../scripts/pulumi-engine";
 import { type RdapTarget, type SmtpTarget, startRdapServer, startSmtpServer } from "../../support/network-servers";
 import { startServer, type TestServer } from "../../support/server";
-import { eventually } from "../../support/target";
+import { eventually, startTarget, type Target } from "../../support/target";
 
 /** ping, smtp and domain monitors against real local servers, through the dry run and the checker. */
 describe("network monitors", () => {
@@ -10,14 +16,16 @@ describe("network monitors", () => {
   let starttls: SmtpTarget;
   let plain: SmtpTarget;
   let implicit: SmtpTarget;
+  let site: Target;
   beforeAll(async () => {
+    site = await startTarget();
     rdap = await startRdapServer({ "shop.example": 200, "soon.example": 10, "gone.test": -3 });
     [starttls, plain, implicit] = await Promise.all([startSmtpServer({ certDays: 30 }), startSmtpServer({ starttls: false }), startSmtpServer({ implicit: true })]);
     s = await startServer({ checker: true, minIntervalSec: 1, rdapBootstrapUrl: rdap.bootstrapUrl });
   });
   afterAll(async () => {
     await s?.close();
-    await Promise.all([rdap?.close(), starttls?.close(), plain?.close(), implicit?.close()]);
+    await Promise.all([rdap?.close(), starttls?.close(), plain?.close(), implicit?.close(), site?.close()]);
   });
   const dryRun = async (body: Record<string, unknown>) => {
     const res = await s.call("POST", "/api/v1/monitors/test", { name: "n", interval_sec: 30, timeout_sec: 3, ...body });
@@ -70,6 +78,29 @@ describe("network monitors", () => {
     expect(await dryRun({ type: "domain", url: "domain://nobody.example" })).toMatchObject({ status: "down", error: expect.stringContaining("not registered (RDAP answered 404)") });
     expect(await dryRun({ type: "domain", url: "domain://shop.invalid" })).toMatchObject({ status: "down", error: "no RDAP service for .invalid in the bootstrap file" });
     expect(rdap.requests).toContain("/rdap/domain/shop.example");
+  });
+
+  it("http and keyword monitors with domain_expiry_days check the registration of the URL's registrable domain", async () => {
+    // A process with its own /etc/hosts (`unshare -rm`): www.shop.example and www.soon.example are the local site.
+    const dir = mkdtempSync(join(tmpdir(), "uptime-hosts-"));
+    try {
+      writeFileSync(join(dir, "hosts"), "127.0.0.1 localhost www.shop.example www.soon.example\n");
+      const port = new URL(site.url).port;
+      const dryRunWithHosts = async (body: Record<string, unknown>) => {
+        const input = JSON.stringify({ options: { rdapBootstrapUrl: rdap.bootstrapUrl }, body: { name: "d", interval_sec: 30, timeout_sec: 3, ...body } });
+        const script = `mount --bind "${join(dir, "hosts")}" /etc/hosts && exec "${process.execPath}" test/support/dry-run-in-namespace.mjs '${input}'`;
+        const { stdout } = await promisify(execFile)("unshare", ["-rm", "sh", "-c", script], { cwd: REPO_ROOT, timeout: 60_000 });
+        return JSON.parse(stdout).data;
+      };
+      expect(await dryRunWithHosts({ type: "http", url: `http://www.shop.example:${port}/`, domain_expiry_days: 30 })).toMatchObject({ status: "up", error: null });
+      expect(await dryRunWithHosts({ type: "keyword", url: `http://www.soon.example:${port}/`, keyword: "OK", domain_expiry_days: 30 })).toMatchObject({
+        status: "down", error: expect.stringMatching(/^domain registration expires in (9|10) days/),
+      });
+      expect(rdap.requests).toContain("/rdap/domain/soon.example");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(await dryRun({ type: "http", url: site.url, domain_expiry_days: 30 })).toMatchObject({ status: "down", error: "127.0.0.1 has no registrable domain to check (domain_expiry_days)" });
   });
 
   it("the checker records heartbeats of each type", async () => {
