@@ -238,7 +238,7 @@ export const ASSERTED_TYPES: readonly string[] = ["http", "keyword", "grpc", "we
 export function assertionViolations(m: { type: string; assertions: readonly unknown[]; degraded_response_ms: number | null; max_response_ms: number | null; timeout_sec: number }): { field: string; message: string }[] {
   const out: { field: string; message: string }[] = [];
   if (m.assertions.length > 0 && !ASSERTED_TYPES.includes(m.type)) {
-    out.push({ field: "assertions", message: `is only allowed for http, keyword, grpc, websocket and udp monitors, not ${m.type}` });
+    out.push({ field: "assertions", message: `is only allowed for http, keyword, grpc, websocket, udp, ping, smtp and domain monitors, not ${m.type}` });
   }
   for (const field of ["degraded_response_ms", "max_response_ms"] as const) {
     if (m[field] !== null && m.type === "heartbeat") out.push({ field, message: "is not allowed for heartbeat monitors (they are pinged, not probed)" });
