@@ -103,7 +103,8 @@ describe("network monitors", () => {
     expect(await dryRun({ type: "http", url: site.url, domain_expiry_days: 30 })).toMatchObject({ status: "down", error: "127.0.0.1 has no registrable domain to check (domain_expiry_days)" });
   });
 
-  it("the checker records heartbeats of each type", async () => {
+  it("the checker records heartbeats of each type, and a status page shows each up", async () => {
+    const ids: string[] = [];
     const bodies = [
       { type: "ping", url: "ping://127.0.0.1", ping_count: 1 },
       { type: "smtp", url: starttls.url, verify_tls: false },
@@ -114,7 +115,13 @@ describe("network monitors", () => {
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       const hb = await eventually(async () => ((await s.call("GET", `/api/v1/monitors/${res.body.data.id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[])[0]);
       expect(hb, body.type).toMatchObject({ status: "up" });
+      ids.push(res.body.data.id);
     }
+    expect((await s.call("POST", "/api/v1/status-pages", { slug: "network", title: "Network", monitor_ids: ids })).status).toBe(201);
+    const page = (await s.call("GET", "/api/status/network.json", undefined, { key: null })).body.data;
+    expect(page.monitors.map((m: { name: string; status: string }) => [m.name, m.status])).toEqual([["ping", "up"], ["smtp", "up"], ["domain", "up"]]);
+    const html = await fetch(`${s.url}/status/network`).then((r) => r.text());
+    for (const name of ["ping", "smtp", "domain"]) expect(html).toContain(`>${name}<`);
   });
 
   it("each field is refused with the field and the rule where it does not belong", async () => {
