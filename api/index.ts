@@ -23,3 +23,4 @@ export * from "./monitor-step-rows";
 export * from "./monitor-protocols";
 export * from "./trigger";
 export * from "./monitor-network";
+export * from "./monitor-type-docs";
