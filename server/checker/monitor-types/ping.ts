@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
 import { DEFAULT_PING_COUNT } from "../../../api";
 import { assertTargetAllowed } from "../../outbound";
 import type { CheckedMonitor } from "../monitor-fields";
@@ -51,12 +51,31 @@ function runPing(address: string, family: number, count: number, timeoutSec: num
   const waitSec = Math.max(1, Math.floor(timeoutSec - (count - 1) * INTERVAL_SEC));
   const args = [family === 6 ? "-6" : "-4", "-n", "-q", "-c", String(count), "-i", String(INTERVAL_SEC), "-W", String(waitSec), address];
   return new Promise((resolve, reject) => {
-    execFile("ping", args, { timeout: timeoutSec * 1000 + 1000, killSignal: "SIGKILL" }, (err, stdout, stderr) => {
+    const child = spawn("ping", args, { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    // SIGINT at the timeout: ping stops and still prints its summary of what came back so far
+    // (execFile's own timeout would close the pipes first).
+    let interrupted = false;
+    const timer = setTimeout(() => {
+      interrupted = true;
+      child.kill("SIGINT");
+    }, timeoutSec * 1000);
+    const hardStop = setTimeout(() => child.kill("SIGKILL"), timeoutSec * 1000 + 1000);
+    child.once("error", (err: Error & { code?: string }) => {
+      clearTimeout(timer);
+      clearTimeout(hardStop);
+      if (err.code === "ENOENT") reject(Object.assign(new Error("the ping binary is not installed on this host (Debian: apt-get install iputils-ping)"), { code: "PING_MISSING" }));
+      else reject(err);
+    });
+    child.once("close", () => {
+      clearTimeout(timer);
+      clearTimeout(hardStop);
       const stats = parsePingSummary(stdout);
       if (stats) return resolve(stats);
-      const e = err as (Error & { code?: string | number; killed?: boolean }) | null;
-      if (e?.code === "ENOENT") return reject(Object.assign(new Error("the ping binary is not installed on this host (Debian: apt-get install iputils-ping)"), { code: "PING_MISSING" }));
-      if (e?.killed) return reject(Object.assign(new Error(`timed out after ${timeoutSec} s`), { name: "TimeoutError" }));
+      if (interrupted) return reject(Object.assign(new Error(`timed out after ${timeoutSec} s`), { name: "TimeoutError" }));
       reject(Object.assign(new Error(`ping failed: ${(stderr || stdout).trim().split("\n").at(-1) ?? "no output"}`), { code: "PING_FAILED" }));
     });
   });
@@ -64,7 +83,7 @@ function runPing(address: string, family: number, count: number, timeoutSec: num
 
 /** Sends `ping_count` echo requests; down when none is answered, else judged by the assertions. */
 export function probePing(monitor: CheckedMonitor, ctx: ProbeContext): Promise<ProbeResult> {
-  return guarded(monitor.timeout_sec, async () => {
+  return guarded(monitor.timeout_sec, async (started) => {
     const url = new URL(monitor.url ?? "");
     assertTargetAllowed(url, ctx.allowPrivate);
     const { address, family } = await allowedAddress(url.hostname, ctx);
@@ -72,7 +91,8 @@ export function probePing(monitor: CheckedMonitor, ctx: ProbeContext): Promise<P
     const stats = await runPing(address, family, count, monitor.timeout_sec);
     const response_time_ms = stats.rtt_avg_ms === null ? null : Math.round(stats.rtt_avg_ms);
     const problem = stats.received === 0 ? { error: `no reply to ${stats.transmitted} echo requests (100% packet loss)`, error_class: "timeout" as const } : undefined;
-    return judgeNetworkReply(ctx, monitor, { reply: { address, ...stats }, response_time_ms, problem });
+    const timings = { total_ms: Math.round(performance.now() - started) };
+    return judgeNetworkReply(ctx, monitor, { reply: { address, ...stats }, response_time_ms, problem, timings });
   });
 }
 
