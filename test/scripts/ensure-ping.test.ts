@@ -1,7 +1,9 @@
+import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../scripts/pulumi-engine";
 
 type Helper = typeof import("../../scripts/ensure-ping.mjs", { with: { "resolution-mode": "import" } });
 let ensurePing: Helper["ensurePing"];
@@ -32,7 +34,9 @@ describe("ensure-ping", () => {
     expect(() => findPing({ env: { PATH: dir } })).toThrow(/cannot send echo requests \(ping: socktype: SOCK_RAW: Operation not permitted\)[\s\S]*setcap cap_net_raw\+ep[\s\S]*ping_group_range/);
   });
 
-  it("the host's ping answers 127.0.0.1 (the set-up installed it)", () => {
+  it("the host's ping answers 127.0.0.1 (the set-up installed it), and `npm run ping:ensure` prints its path", () => {
     expect(findPing()).toMatchObject({ source: "path", path: expect.stringMatching(/\/ping$/) });
+    const out = execFileSync("npm", ["run", "--silent", "ping:ensure"], { cwd: REPO_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    expect(out.trim().split("\n").at(-1)).toBe(findPing()?.path);
   });
 });
