@@ -112,6 +112,14 @@ export function networkUrlProblem(type: NetworkType, raw: string): string | unde
   return undefined;
 }
 
+function hostOf(raw: string | null): string {
+  try {
+    return new URL(raw ?? "").hostname;
+  } catch {
+    return "";
+  }
+}
+
 /** Rules of the network types, judged on the whole monitor after defaults. */
 export function networkViolations(m: MonitorNetworkSpec & { type: string; url: string | null; body: string | null; ssl_expiry_days: number | null; assertions: readonly unknown[] }): ErrorDetail[] {
   const out: ErrorDetail[] = [];
@@ -119,6 +127,9 @@ export function networkViolations(m: MonitorNetworkSpec & { type: string; url: s
   if (m.ping_count !== null && m.type !== "ping") out.push({ field: "ping_count", message: `is only allowed for ping monitors, not ${m.type}` });
   if (m.smtp_starttls !== null && !(m.type === "smtp" && m.url?.startsWith("smtp://"))) out.push({ field: "smtp_starttls", message: "is only allowed for smtp monitors with an smtp:// URL (smtps:// is TLS from the start)" });
   if (m.domain_expiry_days !== null && !DOMAIN_EXPIRY_TYPES.includes(m.type)) out.push({ field: "domain_expiry_days", message: `is only allowed for ${DOMAIN_EXPIRY_TYPES.join(", ")} monitors, not ${m.type}` });
+  if (m.domain_expiry_days !== null && (m.type === "http" || m.type === "keyword") && !DOMAIN_NAME.test(hostOf(m.url))) {
+    out.push({ field: "domain_expiry_days", message: "needs a url whose host is a domain name (not an IP address or a single label)" });
+  }
   if (!isNetworkType(m.type)) return out;
   if (m.body !== null) out.push({ field: "body", message: `is not allowed for ${m.type} monitors (they send no body)` });
   const sources = NETWORK_ASSERTION_SOURCES[m.type];

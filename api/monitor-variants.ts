@@ -168,6 +168,11 @@ function crossFieldRules(type: MonitorType): object[] {
   }
   if (PROBED.has(type)) {
     rules.push({
+      // Domain expiry only where the URL's host is a domain name.
+      if: { properties: { url: { not: { pattern: `^https?://${DOMAIN_NAME.source.slice(1, -1)}(?::[0-9]*)?(?:[/?#]|$)` } } } },
+      then: { properties: { domain_expiry_days: { type: "null" } } },
+    });
+    rules.push({
       // Certificate expiry only for https:// URLs.
       if: { properties: { url: { not: { pattern: "^https://" } } } },
       then: { properties: { ssl_expiry_days: { type: "null" } } },

@@ -13,7 +13,7 @@ import { startServer, type TestServer } from "../support/server";
 /** Values of each field, valid for some types and not for others. */
 const POOLS = {
   url: [
-    "https://example.com/", "http://example.com/x?q=1", "tcp://example.com:5432", "dns://example.com", null, "ftp://example.com", "not a url",
+    "https://example.com/", "http://example.com/x?q=1", "http://127.0.0.1:8080/", "tcp://example.com:5432", "dns://example.com", null, "ftp://example.com", "not a url",
     "grpc://example.com:50051", "grpcs://example.com:443/", "grpc://example.com", "ws://example.com/feed", "wss://example.com", "udp://example.com:53",
     "ping://example.com", "ping://192.0.2.1", "ping://example.com:7", "smtp://mx.example.com", "smtps://mx.example.com:465", "smtp://mx.example.com/x",
     "domain://example.com", "domain://192.0.2.1",

@@ -100,7 +100,8 @@ describe("network monitors", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    expect(await dryRun({ type: "http", url: site.url, domain_expiry_days: 30 })).toMatchObject({ status: "down", error: "127.0.0.1 has no registrable domain to check (domain_expiry_days)" });
+    const refused = await s.call("POST", "/api/v1/monitors/test", { name: "d", type: "http", url: site.url, interval_sec: 30, domain_expiry_days: 30 });
+    expect(refused.body.error.details).toEqual([{ field: "domain_expiry_days", message: "needs a url whose host is a domain name (not an IP address or a single label)" }]);
   });
 
   it("the checker records heartbeats of each type, and a status page shows each up", async () => {
