@@ -167,7 +167,7 @@ export function normalizeAssertions(list: unknown): unknown {
 
 /** The writable fields: assertions and the response-time thresholds. */
 export const assertionFields = {
-  /** http, keyword, grpc, websocket and udp monitors: checks of each response, in order (at most 20). */
+  /** http, keyword, grpc, websocket, udp, ping, smtp and domain monitors: checks of each response, in order (at most 20). */
   assertions: z.array(AssertionSchema).max(MAX_ASSERTIONS, `must have at most ${MAX_ASSERTIONS} assertions`),
   /** Slower than this (ms) is `degraded`: up, no incident, shown apart. Null: never. */
   degraded_response_ms: z.int("must be a whole number of milliseconds").min(1, "must be between 1 and 60000").max(60_000, "must be between 1 and 60000").nullable(),
@@ -212,7 +212,7 @@ export const ASSERTION_ROWS = {
       },
     },
     normal: "assertions",
-    description: "http, keyword, grpc, websocket and udp monitors: checks of each response, in order (at most 20); see \"Assertions\".",
+    description: "http, keyword, grpc, websocket, udp, ping, smtp and domain monitors: checks of each response, in order (at most 20); see \"Assertions\".",
     default: [],
   },
   /** Slower than this many ms is `degraded` (up, no incident). Default none. */
@@ -232,13 +232,13 @@ export const ASSERTION_ROWS = {
 } as const satisfies FieldTable;
 
 /** Monitor types whose checks assertions judge (see monitor-protocols.ts for the sources each reads). */
-export const ASSERTED_TYPES: readonly string[] = ["http", "keyword", "grpc", "websocket", "udp"];
+export const ASSERTED_TYPES: readonly string[] = ["http", "keyword", "grpc", "websocket", "udp", "ping", "smtp", "domain"];
 
 /** Cross-field rules of these fields on the whole monitor. */
 export function assertionViolations(m: { type: string; assertions: readonly unknown[]; degraded_response_ms: number | null; max_response_ms: number | null; timeout_sec: number }): { field: string; message: string }[] {
   const out: { field: string; message: string }[] = [];
   if (m.assertions.length > 0 && !ASSERTED_TYPES.includes(m.type)) {
-    out.push({ field: "assertions", message: `is only allowed for http, keyword, grpc, websocket and udp monitors, not ${m.type}` });
+    out.push({ field: "assertions", message: `is only allowed for http, keyword, grpc, websocket, udp, ping, smtp and domain monitors, not ${m.type}` });
   }
   for (const field of ["degraded_response_ms", "max_response_ms"] as const) {
     if (m[field] !== null && m.type === "heartbeat") out.push({ field, message: "is not allowed for heartbeat monitors (they are pinged, not probed)" });

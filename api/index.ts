@@ -22,3 +22,5 @@ export * from "./monitor-retry";
 export * from "./monitor-step-rows";
 export * from "./monitor-protocols";
 export * from "./trigger";
+export * from "./monitor-network";
+export * from "./monitor-type-docs";

@@ -19,7 +19,7 @@ export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
 export const monitorExtensionFields = {
   /** Heartbeat monitors: seconds a ping may be late beyond `interval_sec` before the monitor is down. */
   grace_sec: z.int("must be a whole number of seconds").min(0, "must be at least 0").max(86_400, "must be at most 86400"),
-  /** https monitors: alert when the certificate expires in fewer days than this; null (default) never. */
+  /** https and smtp monitors: alert when the certificate expires in fewer days than this; null (default) never. */
   ssl_expiry_days: z.int("must be a whole number of days").min(1, "must be between 1 and 365").max(365, "must be between 1 and 365").nullable(),
   /** https monitors: whether the certificate must be valid (chain, name, dates). */
   verify_tls: z.boolean(),
@@ -82,7 +82,7 @@ export const MONITOR_EXTENSION_ROWS = {
   sslExpiryDays: {
     api: "ssl_expiry_days",
     type: { type: "integer", nullable: true },
-    description: "https monitors: down when the certificate expires in fewer days (1..365).",
+    description: "https and smtp monitors: down when the certificate expires in fewer days (1..365).",
     default: EXT.ssl_expiry_days,
   },
   /** https monitors: whether the certificate must be valid. Default true. */
@@ -189,8 +189,9 @@ export function parseResolver(raw: string): { host: string; port: number } | und
 /** Cross-field rules of the extensions, judged on the whole monitor after defaults. */
 export function monitorExtensionViolations(m: MonitorExtensionSpec & { type: string; url: string | null }): ErrorDetail[] {
   const out: ErrorDetail[] = [...locationViolations(m)];
+  // smtp monitors read the certificate of STARTTLS or of smtps:// (see monitor-network.ts).
   const https = m.url?.startsWith("https://") ?? false;
-  if (m.ssl_expiry_days !== null && !https) {
+  if (m.ssl_expiry_days !== null && !https && m.type !== "smtp") {
     out.push({ field: "ssl_expiry_days", message: "is only allowed for https:// monitors" });
   }
   if (m.type === "dns") {

@@ -1,6 +1,7 @@
 import { assertionViolations } from "./assertions";
 import type { ErrorDetail } from "./common";
 import { checkDnsUrl, monitorExtensionViolations } from "./monitor-extensions";
+import { isNetworkType, networkUrlProblem, networkViolations } from "./monitor-network";
 import { isProtocolType, protocolUrlProblem, protocolViolations } from "./monitor-protocols";
 import { retryViolations } from "./monitor-retry";
 import { stepViolations } from "./monitor-steps";
@@ -28,6 +29,7 @@ export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTER
   out.push(...stepViolations(m));
   out.push(...retryViolations(m));
   out.push(...protocolViolations(m));
+  out.push(...networkViolations(m));
   if (m.type === "keyword" && m.keyword === null) {
     out.push({ field: "keyword", message: "is required for keyword monitors" });
   }
@@ -35,7 +37,7 @@ export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTER
     out.push({ field: "keyword", message: `is only allowed for keyword monitors, not ${m.type}` });
   }
   // A websocket monitor's body is its message and a udp monitor's its datagram: no method.
-  if (m.body !== null && !MESSAGE_TYPES.has(m.type) && !METHODS_WITH_BODY.includes(m.method)) {
+  if (m.body !== null && !MESSAGE_TYPES.has(m.type) && !isNetworkType(m.type) && !METHODS_WITH_BODY.includes(m.method)) {
     out.push({
       field: "body",
       message: `is not allowed with method ${m.method}; use one of ${METHODS_WITH_BODY.join(", ")}`,
@@ -50,6 +52,7 @@ function checkUrl(type: MonitorType, raw: string | null): string | undefined {
   if (raw === null) return `is required for ${type} monitors`;
   if (type === "dns") return checkDnsUrl(raw);
   if (isProtocolType(type)) return protocolUrlProblem(type, raw);
+  if (isNetworkType(type)) return networkUrlProblem(type, raw);
   let url: URL;
   try {
     url = new URL(raw);

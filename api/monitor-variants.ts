@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { documentOnlyMeta, ExternalIdSchema } from "./common";
+import { DOMAIN_EXPIRY_TYPES, DOMAIN_NAME, isNetworkType, NETWORK_ASSERTION_SOURCES } from "./monitor-network";
 import { PROTOCOL_ASSERTION_SOURCES, isProtocolType } from "./monitor-protocols";
 import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, MONITOR_TYPES, type MonitorType, monitorFields } from "./monitor";
 
@@ -48,7 +49,7 @@ export function monitorBodySchemas(minIntervalSec: number = MIN_INTERVAL_SEC) {
 const REQUIRED = new Set(["name", "type", "interval_sec"]);
 const PROBED = new Set<MonitorType>(["http", "keyword"]);
 /** Types whose checks assertions judge. */
-const ASSERTED = new Set<MonitorType>(["http", "keyword", "grpc", "websocket", "udp"]);
+const ASSERTED = new Set<MonitorType>(["http", "keyword", "grpc", "websocket", "udp", "ping", "smtp", "domain"]);
 const f = monitorFields;
 const nothing = z.null().optional();
 const empty = z.array(z.never()).max(0).optional();
@@ -68,6 +69,9 @@ const URLS: Record<MonitorType, z.ZodType> = {
   grpc: f.url.unwrap().regex(new RegExp(`^grpcs?://${HOST}:${PORT}/?$`), "must be grpc://host:port (plaintext) or grpcs://host:port (TLS) for grpc monitors").meta({ format: "uri" }),
   websocket: f.url.unwrap().regex(/^wss?:\/\/[^\s/?#@\\]+(?:[/?#]\S*)?$/, "must be ws:// or wss:// for websocket monitors").meta({ format: "uri" }),
   udp: f.url.unwrap().regex(new RegExp(`^udp://${HOST}:${PORT}/?$`), "must be udp://host:port for udp monitors").meta({ format: "uri" }),
+  ping: f.url.unwrap().regex(new RegExp(`^ping://${HOST}/?$`), "must be ping://host (a name or an IP address) for ping monitors").meta({ format: "uri" }),
+  smtp: f.url.unwrap().regex(new RegExp(`^smtps?://${HOST}(?::${PORT})?/?$`), "must be smtp://host[:port] or smtps://host[:port] for smtp monitors").meta({ format: "uri" }),
+  domain: f.url.unwrap().regex(new RegExp(`^domain://${DOMAIN_NAME.source.slice(1, -1)}/?$`), "must be domain://registered.name for domain monitors").meta({ format: "uri" }),
 };
 
 function probeUrl() {
@@ -85,7 +89,7 @@ function variant(type: MonitorType, interval_sec: z.ZodType, remind_every_sec: z
     timeout_sec: f.timeout_sec.optional(),
     method: f.method.optional(),
     headers: f.headers.optional(),
-    body: type === "udp" ? f.body.unwrap() : type === "grpc" ? nothing : f.body.optional(),
+    body: type === "udp" ? f.body.unwrap() : type === "grpc" || isNetworkType(type) ? nothing : f.body.optional(),
     expected_status_codes: f.expected_status_codes.optional(),
     keyword: type === "keyword" ? f.keyword.unwrap() : nothing,
     keyword_case_sensitive: f.keyword_case_sensitive.optional(),
@@ -96,7 +100,7 @@ function variant(type: MonitorType, interval_sec: z.ZodType, remind_every_sec: z
     channel_ids: f.channel_ids.optional(),
     tags: f.tags.optional(),
     grace_sec: f.grace_sec.optional(),
-    ssl_expiry_days: probed ? f.ssl_expiry_days.optional() : nothing,
+    ssl_expiry_days: probed || type === "smtp" ? f.ssl_expiry_days.optional() : nothing,
     verify_tls: f.verify_tls.optional(),
     dns_record_type: f.dns_record_type.optional(),
     dns_expected_values: type === "dns" ? dnsValues() : empty,
@@ -111,6 +115,9 @@ function variant(type: MonitorType, interval_sec: z.ZodType, remind_every_sec: z
     steps: type === "multistep" ? f.steps.min(1, "must list at least one step for multistep monitors") : empty,
     variables: type === "multistep" ? f.variables.optional() : z.strictObject({}).optional(),
     grpc_service: type === "grpc" ? f.grpc_service.optional() : nothing,
+    ping_count: type === "ping" ? f.ping_count.optional() : nothing,
+    smtp_starttls: type === "smtp" ? f.smtp_starttls.optional() : nothing,
+    domain_expiry_days: DOMAIN_EXPIRY_TYPES.includes(type) ? f.domain_expiry_days.optional() : nothing,
     external_id: ExternalIdSchema.optional(),
   };
   return z.strictObject(shape).meta({ title: `${type} monitor`, allOf: crossFieldRules(type) });
@@ -136,7 +143,7 @@ function resolver() {
  */
 function crossFieldRules(type: MonitorType): object[] {
   const rules: object[] = [];
-  if (type !== "websocket" && type !== "udp") {
+  if (type !== "websocket" && type !== "udp" && !isNetworkType(type)) {
     rules.push({
       // A body only with a method that carries one (the method's default, GET, carries none);
       // a websocket monitor's body is its message and a udp monitor's its datagram.
@@ -148,7 +155,23 @@ function crossFieldRules(type: MonitorType): object[] {
     // What each protocol's assertions may read.
     rules.push({ properties: { assertions: { items: { properties: { source: { enum: PROTOCOL_ASSERTION_SOURCES[type] } } } } } });
   }
+  if (isNetworkType(type)) {
+    // What each network type's assertions may read.
+    rules.push({ properties: { assertions: { items: { properties: { source: { enum: NETWORK_ASSERTION_SOURCES[type] } } } } } });
+  }
+  if (type === "smtp") {
+    // STARTTLS only with smtp:// (smtps:// is TLS from the start); no certificate without TLS.
+    rules.push(
+      { if: { properties: { url: { pattern: "^smtps://" } } }, then: { properties: { smtp_starttls: { type: "null" } } } },
+      { if: { properties: { smtp_starttls: { const: false } }, required: ["smtp_starttls"] }, then: { properties: { ssl_expiry_days: { type: "null" } } } },
+    );
+  }
   if (PROBED.has(type)) {
+    rules.push({
+      // Domain expiry only where the URL's host is a domain name.
+      if: { properties: { url: { not: { pattern: `^https?://${DOMAIN_NAME.source.slice(1, -1)}(?::[0-9]*)?(?:[/?#]|$)` } } } },
+      then: { properties: { domain_expiry_days: { type: "null" } } },
+    });
     rules.push({
       // Certificate expiry only for https:// URLs.
       if: { properties: { url: { not: { pattern: "^https://" } } } },

@@ -11,6 +11,7 @@ import {
   type FieldTable,
   MAINTENANCE_WINDOW_FIELDS,
   MONITOR_FIELDS,
+  MONITOR_TYPE_DOCS,
   RESOURCE_FIELDS,
   STATUS_PAGE_FIELDS,
 } from "../api";
@@ -63,6 +64,26 @@ export function generatedReadme(text: string): string {
   return out;
 }
 
+/** The README (this file runs from dist/scripts). */
+export const README = join(__dirname, "..", "..", "README.md");
+const TYPES_BLOCK = /(<!-- monitor-types -->\n)[\s\S]*?(\n<!-- \/monitor-types -->)/;
+
+/** The README's table of monitor types, from `MONITOR_TYPE_DOCS`. */
+export function monitorTypesMarkdown(): string {
+  return [
+    "| `type` | `url` | its own properties | up when |",
+    "| --- | --- | --- | --- |",
+    ...Object.entries(MONITOR_TYPE_DOCS).map(([type, d]) => `| \`${type}\` | ${d.url} | ${d.fields.map((f) => `\`${f}\``).join(", ") || "none"} | ${d.up} |`),
+  ].join("\n");
+}
+
+/** The README with its monitor-types block replaced by the generated table. */
+export function generatedTypesReadme(text: string): string {
+  if (!TYPES_BLOCK.test(text)) throw new Error("README.md has no <!-- monitor-types --> block");
+  return text.replace(TYPES_BLOCK, `$1${monitorTypesMarkdown()}$2`);
+}
+
 if (require.main === module) {
   writeFileSync(TABLES_PAGE, generatedReadme(readFileSync(TABLES_PAGE, "utf8")));
+  writeFileSync(README, generatedTypesReadme(readFileSync(README, "utf8")));
 }

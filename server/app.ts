@@ -186,7 +186,7 @@ const monitoring = fp(
     };
     const checker = new Checker(
       store,
-      { follow: following, direct: outbound, allowPrivate: settings.allowPrivateTargets },
+      { follow: following, direct: outbound, allowPrivate: settings.allowPrivateTargets, rdapBootstrapUrl: settings.rdapBootstrapUrl },
       notifier,
       app.log,
       settings.checkConcurrency,

@@ -13,6 +13,7 @@ const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
 
   uptime-server serve [--port 8080] [--host 127.0.0.1] [--db uptime.db] [--min-interval-sec 30]
                       [--monitor-limit N] [--rate-limit 600] [--allow-private-targets]
+                      [--rdap-bootstrap-url URL]   (env UPTIME_RDAP_BOOTSTRAP_URL; default IANA's RDAP bootstrap file)
                       [--dev-key-file FILE] [--secret-key-file FILE] [--log-level info]
                       [--auth-failure-limit 20] [--max-connections-per-address 256]
                       [--metrics-key-file FILE] [--location local] [--shutdown-timeout-sec 20]
@@ -27,6 +28,7 @@ const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
                             [--scope manage|agent --location NAME]   (agent: the agent API only, for one location)
   uptime-server agent --server URL --location NAME [--key-file FILE] [--allow-private-targets]
                       [--concurrency 64] [--max-buffered 10000] [--socket PATH] [--agent-id ID]
+                      [--rdap-bootstrap-url URL]   (env UPTIME_RDAP_BOOTSTRAP_URL; default IANA's RDAP bootstrap file)
                       (the agent key from --key-file, env UPTIME_AGENT_KEY_FILE or UPTIME_AGENT_KEY; probes follow
                        the agent's own outbound policy: --allow-private-targets lets them reach private addresses)
   uptime-server keys list   --db uptime.db [--account NAME]
@@ -68,6 +70,7 @@ const OPTIONS = {
   "max-buffered": { type: "string" },
   socket: { type: "string" },
   "agent-id": { type: "string" },
+  "rdap-bootstrap-url": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -131,12 +134,20 @@ async function serve(values: Record<string, string | boolean | undefined>): Prom
     agentLiveMs: seconds(values["agent-live-sec"] as string | undefined, "agent-live-sec"),
     shutdownTimeoutMs: shutdownSec === undefined ? undefined : shutdownSec * 1000,
     logger: { level: (values["log-level"] as string | undefined) ?? "info" },
+    rdapBootstrapUrl: rdapBootstrapUrl(values),
   });
   closeOnSignals(app, app.settings.shutdownTimeoutMs);
   await app.listen({
     port: int(values.port as string, "port") ?? 8080,
     host: (values.host as string | undefined) ?? "127.0.0.1",
   });
+}
+
+/** `--rdap-bootstrap-url`, else env UPTIME_RDAP_BOOTSTRAP_URL, else none (IANA's file); an http(s) URL. */
+function rdapBootstrapUrl(values: Record<string, string | boolean | undefined>): string | undefined {
+  const raw = (values["rdap-bootstrap-url"] as string | undefined) ?? (process.env.UPTIME_RDAP_BOOTSTRAP_URL || undefined);
+  if (raw !== undefined && !/^https?:\/\/[^\s/]+/.test(raw)) throw new Error(`--rdap-bootstrap-url (env UPTIME_RDAP_BOOTSTRAP_URL) must be an http:// or https:// URL, got "${raw}"`);
+  return raw;
 }
 
 /** `--scope agent --location NAME` → the location; `--scope manage` (default) → null. */
@@ -170,6 +181,7 @@ async function runAgent(values: Record<string, string | boolean | undefined>): P
     concurrency: int(values.concurrency as string | undefined, "concurrency") ?? 64,
     maxBuffered: int(values["max-buffered"] as string | undefined, "max-buffered") ?? 10_000,
     agentId: values["agent-id"] as string | undefined,
+    rdapBootstrapUrl: rdapBootstrapUrl(values),
     log: (line) => process.stderr.write(`uptime-agent: ${line}\n`),
   });
   const { done } = agent.start();

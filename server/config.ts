@@ -27,6 +27,11 @@ export const ServerOptionsSchema = z.strictObject({
    * created 0600 on first start. An in-memory database uses a key held in memory.
    */
   secretKeyFile: z.string().min(1).optional(),
+  /**
+   * The RDAP bootstrap file (RFC 9224) domain expiry looks each top-level domain's RDAP service up
+   * in; IANA's by default. Fetched under the outbound policy like every probe.
+   */
+  rdapBootstrapUrl: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).default("https://data.iana.org/rdap/dns.json"),
   /** Let probes and webhooks reach private and loopback addresses (tests, on-premises). */
   allowPrivateTargets: z.boolean().default(false),
   /** Pino logger options, or false for none. */

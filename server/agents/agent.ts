@@ -24,6 +24,8 @@ export interface AgentOptions {
   maxBuffered: number;
   /** The id sent with every call; default `<host>-<pid>-<random>`. */
   agentId?: string;
+  /** The RDAP bootstrap file domain expiry checks use; IANA's when absent. */
+  rdapBootstrapUrl?: string;
   /** How long a lease request waits on the server for a check to fall due (ms). */
   waitMs?: number;
   log?: (line: string) => void;
@@ -58,7 +60,7 @@ export class CheckerAgent {
     this.client = new AgentClient(options.server, options.key, id, options.socketPath, options.allowPrivateTargets);
     this.outbound = outboundAgent(options.allowPrivateTargets);
     const follow = this.outbound.compose(interceptors.redirect({ maxRedirections: 5 }));
-    this.runner = new CheckRunner(undefined, { follow, direct: this.outbound, allowPrivate: options.allowPrivateTargets });
+    this.runner = new CheckRunner(undefined, { follow, direct: this.outbound, allowPrivate: options.allowPrivateTargets, rdapBootstrapUrl: options.rdapBootstrapUrl });
   }
 
   /** Starts the lease and delivery loops; resolves at once. A fatal refusal (bad key) rejects `done`. */

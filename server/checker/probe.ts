@@ -31,6 +31,8 @@ export interface ProbeContext {
   resolve?: Resolve;
   /** Judges assertions (off the event loop when they read the body); without it, they are not judged. */
   evaluator?: AssertionEvaluator;
+  /** The RDAP bootstrap file domain expiry is looked up through; IANA's when absent. */
+  rdapBootstrapUrl?: string;
 }
 
 /** A check that got no response: only its total is known. */

@@ -65,6 +65,13 @@ async function seedAccount(s: TestServer): Promise<Map<string, Record<string, st
     }),
     await post("/api/v1/monitors", { name: "NTP-ish", type: "udp", url: "udp://time.example.com:123", body: "ping", interval_sec: 60, assertions: [{ source: "text_body", comparison: "matches", target: "^pong" }] }),
   );
+  // One of each network type, with its own fields (no secrets: they send none).
+  monitors.push(
+    await post("/api/v1/monitors", { name: "Gateway ping", type: "ping", url: "ping://gw.example.com", ping_count: 5, interval_sec: 60, assertions: [{ source: "json_body", property: "$.packet_loss_pct", comparison: "less_than", target: "20" }] }),
+    await post("/api/v1/monitors", { name: "Mail relay", type: "smtp", url: "smtp://mx.example.com:587", ssl_expiry_days: 14, interval_sec: 60 }),
+    await post("/api/v1/monitors", { name: "Shop domain", type: "domain", url: "domain://shop.example", domain_expiry_days: 45, interval_sec: 3600 }),
+    await post("/api/v1/monitors", { name: "Plain relay", type: "smtp", url: "smtp://relay.example.com", smtp_starttls: false, interval_sec: 60 }),
+  );
   for (const i of [2, 7]) expect((await s.call("POST", `/api/v1/monitors/${monitors[i]}/pause`)).status).toBe(200);
   await post("/api/v1/status-pages", { slug: "public", title: "Public status", description: "Everything we run", monitor_ids: monitors.slice(0, 6) });
   await post("/api/v1/status-pages", { slug: "internal", title: "Internal", monitor_ids: [...monitors.slice(6, 12), ...monitors.slice(18)] });
@@ -93,8 +100,8 @@ describe("pulumi-uptime import", () => {
     rmSync(outDir, { recursive: true, force: true });
   });
 
-  it("writes a project that adopts all 28 objects: 0 POSTs on up, then a clean preview", async () => {
-    expect(await importCommand(s, outDir)).toMatch(/Wrote 28 resources/);
+  it("writes a project that adopts all 32 objects: 0 POSTs on up, then a clean preview", async () => {
+    expect(await importCommand(s, outDir)).toMatch(/Wrote 32 resources/);
     const index = readFileSync(join(outDir, "index.ts"), "utf8");
     // Stable across runs: a second import writes the same program.
     await importCommand(s, outDir);
@@ -108,7 +115,12 @@ describe("pulumi-uptime import", () => {
     expect(index).not.toContain('"t0"');
     expect(index).toMatch(/type: "grpc",[^}]*grpcService: "shop\.Cart"/);
     expect(index).toMatch(/type: "udp",\n {2}url: "udp:\/\/time\.example\.com:123",[\s\S]*?body: config\.requireSecret\("ntpIshBody"\),/);
-    for (const secret of ["Bearer g1", "subscribe", '"ping"']) expect(index).not.toContain(secret);
+    // The udp datagram "ping" is a secret (`type: "ping"` is not).
+    for (const secret of ["Bearer g1", "subscribe", 'body: "ping"']) expect(index).not.toContain(secret);
+    expect(index).toMatch(/type: "ping",\n {2}url: "ping:\/\/gw\.example\.com",[\s\S]*?pingCount: 5,/);
+    expect(index).toMatch(/type: "smtp",\n {2}url: "smtp:\/\/mx\.example\.com:587",[\s\S]*?sslExpiryDays: 14,/);
+    expect(index).toMatch(/type: "smtp",\n {2}url: "smtp:\/\/relay\.example\.com",[\s\S]*?smtpStarttls: false,/);
+    expect(index).toMatch(/type: "domain",\n {2}url: "domain:\/\/shop\.example",[\s\S]*?domainExpiryDays: 45,/);
     expect(index).not.toContain("probe");
     expect(index).not.toContain("hooks.slack.com");
     const readme = readFileSync(join(outDir, "README.md"), "utf8");
@@ -133,7 +145,7 @@ describe("pulumi-uptime import", () => {
     const channelsBefore = (await s.call("GET", "/api/v1/channels")).body.data;
     proxy.seen.length = 0;
     const up = await stack.up({ onOutput: (l) => process.stdout.write(l) });
-    expect(up.summary.resourceChanges).toEqual({ create: 30 });
+    expect(up.summary.resourceChanges).toEqual({ create: 34 });
     expect(proxy.seen.filter((r) => r.startsWith("POST "))).toEqual([]);
     // Reads mask a channel's config and its fingerprint is keyed by the server, so adopting a
     // channel writes the declared config once (to record the fingerprint); the server sees the
@@ -142,7 +154,7 @@ describe("pulumi-uptime import", () => {
     expect(patches.every((r) => r.startsWith("PATCH /api/v1/channels/"))).toBe(true);
     expect(patches.length).toBeLessThanOrEqual(channelsBefore.length);
     expect((await s.call("GET", "/api/v1/channels")).body.data).toEqual(channelsBefore);
-    expect((await stack.preview()).changeSummary).toEqual({ same: 30 });
+    expect((await stack.preview()).changeSummary).toEqual({ same: 34 });
     await stack.workspace.removeStack("dev", { force: true });
   });
 });

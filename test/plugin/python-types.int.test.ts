@@ -29,6 +29,23 @@ describe("the generated Python SDK's types, checked by mypy", () => {
     expect(result.code).toBe(0);
   }, 120_000);
 
+  it("type the ping, smtp and domain monitors' own fields", () => {
+    const file = join(dir, "network.py");
+    writeFileSync(
+      file,
+      [
+        "import pulumi_uptime as uptime",
+        'uptime.Monitor("p", uptime.MonitorArgs(type=uptime.MonitorType.PING, url="ping://gw.example.com", interval_sec=60, ping_count=3))',
+        'uptime.Monitor("s", uptime.MonitorArgs(type=uptime.MonitorType.SMTP, url="smtp://mx.example.com", interval_sec=60, smtp_starttls=True, ssl_expiry_days=14))',
+        'uptime.Monitor("d", uptime.MonitorArgs(type=uptime.MonitorType.DOMAIN, url="domain://example.com", interval_sec=3600, domain_expiry_days=30))',
+        'uptime.Monitor("x", uptime.MonitorArgs(type=uptime.MonitorType.PING, url="ping://gw.example.com", interval_sec=60, ping_count="three"))',
+        "",
+      ].join("\n"),
+    );
+    const result = check(file);
+    expect(result.output.trim().split("\n")).toEqual([expect.stringMatching(/network\.py:5: error: Argument "ping_count" to "MonitorArgs" has incompatible type "str"/)]);
+  }, 120_000);
+
   it("reject a value of the wrong type before any deployment, naming the argument", () => {
     const bad = join(dir, "bad.py");
     writeFileSync(

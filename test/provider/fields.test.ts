@@ -14,6 +14,7 @@ import {
   MAINTENANCE_WINDOW_FIELDS,
   MaintenanceWindowSchema,
   MONITOR_FIELDS,
+  MONITOR_TYPES,
   MonitorSchema,
   READ_ONLY_FIELDS,
   STATUS_PAGE_FIELDS,
@@ -24,7 +25,7 @@ import type { Channel, ChannelArgs, Monitor, MonitorArgs, StatusPage, StatusPage
 import { outputPlaceholders, secretProperties } from "../../provider/kinds/fields";
 import { UNKNOWN } from "../../provider/kinds/values";
 import { KINDS } from "../../provider/kinds/registry";
-import { generatedReadme } from "../../scripts/readme-tables";
+import { generatedReadme, generatedTypesReadme } from "../../scripts/readme-tables";
 
 type Json = Record<string, unknown>;
 
@@ -135,6 +136,17 @@ describe("field tables", () => {
     const readme = readFileSync(join(__dirname, "..", "..", "docs", "reference", "typescript.md"), "utf8");
     expect(readme).toBe(generatedReadme(readme));
     expect(readme).toContain("| `keyword` |");
+  });
+
+  it("the README's table of monitor types lists every type, each with properties the field table has (npm run readme)", () => {
+    const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
+    expect(readme).toBe(generatedTypesReadme(readme));
+    const block = readme.split("<!-- monitor-types -->")[1]?.split("<!-- /monitor-types -->")[0] ?? "";
+    const rows = [...block.matchAll(/^\| `([a-z]+)` \| .*? \| (.*?) \| [^|]* \|$/gm)].filter((r) => r[1] !== "type");
+    expect(rows.map((r) => r[1])).toEqual([...MONITOR_TYPES]);
+    for (const [, type, fields] of rows) {
+      for (const field of [...(fields ?? "").matchAll(/`(\w+)`/g)].map((m) => m[1] as string)) expect(Object.keys(MONITOR_FIELDS), `${type}: ${field}`).toContain(field);
+    }
   });
 
   it("the resources' Args and outputs are the table's properties", () => {

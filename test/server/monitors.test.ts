@@ -63,7 +63,7 @@ describe("monitors API", () => {
       [http({ type: "keyword" }), "keyword", /required for keyword/],
       [http({ keyword: "ok" }), "keyword", /only allowed for keyword/],
       [http({ body: "{}" }), "body", /not allowed with method GET/],
-      [http({ type: "ping" }), "type", /must be one of/],
+      [http({ type: "icmp" }), "type", /must be one of/],
       [http({ name: "" }), "name", /must not be empty/],
       [http({ expected_status_codes: [99] }), "expected_status_codes[0]", /status code/],
       [http({ headers: { "bad header": "x" } }), "headers.bad header", /header name/],
@@ -87,7 +87,7 @@ describe("monitors API", () => {
       [http({ assertions: [{ source: "text_body", comparison: "resembles", target: "1" }] }), "assertions[0].comparison", /must be one of/],
       [http({ assertions: [{ source: "status_code", comparison: "equals", target: 200 }] }), "assertions[0].target", /must be a string/],
       [http({ assertions: [{ source: "json_body", property: "$[?(@.x)]", comparison: "not_empty" }] }), "assertions[0].property", /filter or script/],
-      [http({ type: "tcp", url: "tcp://db.example.com:5432", assertions: [{ source: "status_code", comparison: "equals", target: "200" }] }), "assertions", /only allowed for http, keyword, grpc, websocket and udp monitors, not tcp/],
+      [http({ type: "tcp", url: "tcp://db.example.com:5432", assertions: [{ source: "status_code", comparison: "equals", target: "200" }] }), "assertions", /only allowed for http, keyword, grpc, websocket, udp, ping, smtp and domain monitors, not tcp/],
       [http({ degraded_response_ms: 500, max_response_ms: 500 }), "degraded_response_ms", /less than max_response_ms/],
       [http({ max_response_ms: 0 }), "max_response_ms", /between 1 and 60000/],
     ];

@@ -14,7 +14,7 @@ declare module "vitest" {
 }
 
 /**
- * Before any test: finds (or installs) Chromium, then builds (or finds in the cache) every artifact
+ * Before any test: finds (or installs) Chromium and ping, then builds (or finds in the cache) every artifact
  * the test files share (./shared-artifacts.ts), among them this package installed from its own
  * `npm pack` tarball for the engine tests' programs. Chromium comes first: without root it fails
  * at once with the command to run, not after a CLI build.
@@ -24,6 +24,10 @@ export default async function setup(project: TestProject): Promise<void> {
   const chromium = ensureChromium();
   process.stderr.write(`${chromium.version} (${chromium.source}): ${chromium.path}\n`);
   project.provide("chromiumPath", chromium.path);
+  // Ping monitors run the system's ping: found, or installed as Chromium is.
+  const { ensurePing } = await import("../../scripts/ensure-ping.mjs");
+  const ping = ensurePing();
+  process.stderr.write(`ping (${ping.source}): ${ping.path}\n`);
   // `npm run test:fast` runs no engine test: no CLI, no packed install.
   if (process.env.UPTIME_TESTS === "unit") {
     project.provide("packedModules", "");

@@ -15,13 +15,13 @@ export interface GrpcHealthServer {
   close(): Promise<void>;
 }
 
-/** A self-signed certificate for `localhost` (selfsigned). */
-async function localhostCert(): Promise<{ key: string; cert: string }> {
+/** A self-signed certificate for `localhost` (selfsigned), valid for `days` more days. */
+export async function localhostCert(days = 30): Promise<{ key: string; cert: string }> {
   const pems = await selfsigned.generate([{ name: "commonName", value: "localhost" }], {
     keyType: "ec",
     algorithm: "sha256",
     notBeforeDate: new Date(Date.now() - 86_400_000),
-    notAfterDate: new Date(Date.now() + 30 * 86_400_000),
+    notAfterDate: new Date(Date.now() + days * 86_400_000),
     extensions: [{ name: "subjectAltName", altNames: [{ type: 2, value: "localhost" }] }],
   } as never);
   return { key: pems.private, cert: pems.cert };

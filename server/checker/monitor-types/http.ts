@@ -5,6 +5,7 @@ import { exchange } from "../http-exchange";
 import type { CheckedMonitor } from "../monitor-fields";
 import { describeFailure, guarded, type ProbeContext, type ProbeResult, statusExpected } from "../probe";
 import { probeHttps } from "../tls";
+import { withDomainExpiry } from "./domain";
 import type { CheckContext, MonitorType } from "./monitor-type";
 
 /** A check of the body beyond the assertions (a keyword's): an error message, or null when it passes. */
@@ -34,10 +35,14 @@ export async function probeHttp(ctx: ProbeContext, monitor: CheckedMonitor, body
 }
 
 /**
- * An HTTP check with the certificate extensions of https URLs (`ssl_expiry_days`, `verify_tls`):
- * what the http and keyword types share.
+ * An HTTP check with the certificate extensions of https URLs (`ssl_expiry_days`, `verify_tls`)
+ * and the registration's expiry (`domain_expiry_days`): what the http and keyword types share.
  */
-export function httpCheck(monitor: CheckedMonitor, ctx: CheckContext, now: number, bodyCheck?: BodyCheck): Promise<ProbeResult> {
+export async function httpCheck(monitor: CheckedMonitor, ctx: CheckContext, now: number, bodyCheck?: BodyCheck): Promise<ProbeResult> {
+  return withDomainExpiry(await requestCheck(monitor, ctx, now, bodyCheck), monitor, ctx.probe, now);
+}
+
+function requestCheck(monitor: CheckedMonitor, ctx: CheckContext, now: number, bodyCheck?: BodyCheck): Promise<ProbeResult> {
   if (monitor.url?.startsWith("https://") && (monitor.ssl_expiry_days !== null || !monitor.verify_tls)) {
     return probeHttps(ctx.probe, ctx.insecure, monitor, (probeCtx) => probeHttp(probeCtx, monitor, bodyCheck), now);
   }

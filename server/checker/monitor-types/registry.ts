@@ -1,11 +1,14 @@
 import type { MONITOR_TYPES } from "../../../api";
 import { dnsType } from "./dns";
+import { domainType } from "./domain";
 import { grpcType } from "./grpc";
 import { heartbeatType } from "./heartbeat";
 import { httpType } from "./http";
 import { keywordType } from "./keyword";
 import type { MonitorType } from "./monitor-type";
 import { multistepType } from "./multistep";
+import { pingType } from "./ping";
+import { smtpType } from "./smtp";
 import { tcpType } from "./tcp";
 import { udpType } from "./udp";
 import { websocketType } from "./websocket";
@@ -21,6 +24,9 @@ const REGISTRY = {
   grpc: grpcType,
   websocket: websocketType,
   udp: udpType,
+  ping: pingType,
+  smtp: smtpType,
+  domain: domainType,
 } satisfies Record<(typeof MONITOR_TYPES)[number], MonitorType>;
 
 /** The module of monitor type `name`; throws for a type no module implements. */
