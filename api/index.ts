@@ -21,4 +21,7 @@ export * from "./monitor-steps";
 export * from "./monitor-retry";
 export * from "./monitor-step-rows";
 export * from "./monitor-protocols";
+export * from "./monitor-browser";
+export * from "./browser-script";
+export * from "./browser-evidence";
 export * from "./trigger";

@@ -109,6 +109,13 @@ export class MonitorService {
     return this.store.heartbeats.recent(this.stored(principal, id).id, hours);
   }
 
+  /** The screenshot a failed browser run of the monitor left with heartbeat `heartbeatId`. */
+  screenshot(principal: Principal, id: string, heartbeatId: string): Buffer {
+    const png = this.store.heartbeats.screenshot(this.stored(principal, id).id, heartbeatId);
+    if (!png) throw notFound("screenshot of heartbeat", heartbeatId);
+    return png;
+  }
+
   /** Stats with their breakdown by location (the monitor's locations first, live or not). */
   stats(principal: Principal, id: string, days: number): Stats {
     const monitor = this.stored(principal, id);

@@ -21,6 +21,8 @@ export interface BrowserJob {
   screenshot_limit_bytes: number;
   /** Whether certificate errors fail the run. */
   verify_tls: boolean;
+  /** The script's `process.env`: the monitor's variables, nothing of the server's. */
+  env: Record<string, string>;
 }
 
 /** One `test()` or `test.step()` of the script, in the order they ended. */

@@ -27,6 +27,16 @@ export interface BrowserRun extends BrowserRunResult {
   peak_processes: number;
 }
 
+/** Options of one run. */
+export interface RunOptions {
+  /** Whether certificate errors fail the run (default true). */
+  verifyTls?: boolean;
+  /** The script's `process.env` (the monitor's variables). */
+  env?: Record<string, string>;
+  /** Limits other than the defaults (tests, the benchmark). */
+  limits?: Partial<SandboxLimits>;
+}
+
 /** Runs at once in this process at most (`UPTIME_BROWSER_CONCURRENCY`, default half the cores, at least 1). */
 let limiter: Promise<LimitFunction> | undefined;
 const defaultCap = () => Math.max(1, Number(process.env.UPTIME_BROWSER_CONCURRENCY) || Math.floor(cpus().length / 2));
@@ -47,11 +57,11 @@ export function browserCapability(): { ok: true } | { ok: false; reason: string 
 }
 
 /** Runs `script` once in the sandbox, within `timeoutSec`, under `ctx`'s outbound policy. */
-export function runBrowserCheck(script: string, timeoutSec: number, ctx: ProbeContext, options: { verifyTls?: boolean; limits?: Partial<SandboxLimits> } = {}): Promise<BrowserRun> {
+export function runBrowserCheck(script: string, timeoutSec: number, ctx: ProbeContext, options: RunOptions = {}): Promise<BrowserRun> {
   return limit().then((l) => l(() => runOnce(script, timeoutSec, ctx, options)));
 }
 
-async function runOnce(script: string, timeoutSec: number, ctx: ProbeContext, options: { verifyTls?: boolean; limits?: Partial<SandboxLimits> }): Promise<BrowserRun> {
+async function runOnce(script: string, timeoutSec: number, ctx: ProbeContext, options: RunOptions): Promise<BrowserRun> {
   const tools = browserTools();
   if (typeof tools === "string") throw Object.assign(new Error(`browser checks cannot run here: ${tools}`), { code: "ERR_BROWSER_UNAVAILABLE" });
   const program = browserProgram(script);
@@ -69,6 +79,7 @@ async function runOnce(script: string, timeoutSec: number, ctx: ProbeContext, op
       page_heap_mib: 256,
       screenshot_limit_bytes: SCREENSHOT_LIMIT_BYTES,
       verify_tls: options.verifyTls ?? true,
+      env: options.env ?? {},
     };
     await writeFile(join(dir, "job.json"), JSON.stringify(job));
     await writeFile(join(dir, SCRIPT_FILE), program);

@@ -12,6 +12,7 @@ import type { BrowserRunResult, BrowserJob } from "./protocol";
 const JOB_DIR = process.cwd();
 const job = JSON.parse(readFileSync(`${JOB_DIR}/job.json`, "utf8")) as BrowserJob;
 const started = performance.now();
+Object.assign(process.env, job.env);
 const consoleErrors: string[] = [];
 const steps: { name: string; duration_ms: number; error: string | null }[] = [];
 const ms = () => Math.round(performance.now() - started);

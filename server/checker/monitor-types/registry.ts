@@ -1,4 +1,5 @@
 import type { MONITOR_TYPES } from "../../../api";
+import { browserType } from "./browser";
 import { dnsType } from "./dns";
 import { grpcType } from "./grpc";
 import { heartbeatType } from "./heartbeat";
@@ -21,6 +22,7 @@ const REGISTRY = {
   grpc: grpcType,
   websocket: websocketType,
   udp: udpType,
+  browser: browserType,
 } satisfies Record<(typeof MONITOR_TYPES)[number], MonitorType>;
 
 /** The module of monitor type `name`; throws for a type no module implements. */
