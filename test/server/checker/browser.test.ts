@@ -35,9 +35,10 @@ describe("browser monitors", () => {
       const list = await s.call("GET", `/api/v1/monitors/${id}/heartbeats`);
       return list.body.data.find((h: { status: string }) => h.status === "down");
     }, 60_000);
-    await s.call("DELETE", `/api/v1/monitors/${id}`).catch(() => undefined);
     expect(hb.error_class).toBe("assertion");
-    expect(hb.error).toBe('expect(locator).toBeVisible() failed; Locator: getByText('Welcome back, Grace'); Expected: visible; Timeout: 2000ms; Error: element(s) not found (script line 9: await expect(page.getByText("Welcome back, Grace")).toBeVisible({ timeout: 2000 });)');
+    expect(hb.error).toBe(
+      `expect(locator).toBeVisible() failed; Locator: getByText('Welcome back, Grace'); Expected: visible; Timeout: 2000ms; Error: element(s) not found (script line 9: await expect(page.getByText("Welcome back, Grace")).toBeVisible({ timeout: 2000 });)`,
+    );
     expect(hb.browser.failing_line).toEqual({ line: 9, text: 'await expect(page.getByText("Welcome back, Grace")).toBeVisible({ timeout: 2000 });' });
     expect(hb.browser.console_errors).toEqual(["orders widget failed to load"]);
     expect(hb.browser.screenshot).toBe(true);
@@ -47,6 +48,9 @@ describe("browser monitors", () => {
     expect(png.headers.get("content-type")).toBe("image/png");
     const bytes = Buffer.from(await png.arrayBuffer());
     expect(bytes.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+    // IHDR: the page's viewport, Playwright's default 1280 × 720.
+    expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([1280, 720]);
+    await s.call("DELETE", `/api/v1/monitors/${id}`);
   });
 
   it("the monitor's variables are masked in what a run reports", async () => {
