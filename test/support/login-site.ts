@@ -5,6 +5,8 @@ export interface LoginSite {
   url: string;
   /** The password the form accepts. */
   password: string;
+  /** Requests it has answered. */
+  readonly hits: number;
   close: () => Promise<void>;
 }
 
@@ -15,7 +17,9 @@ const page = (body: string) => `<!doctype html><html><head><title>Shop</title></
  * run that fails on it has one to report.
  */
 export async function startLoginSite(password = "correct horse"): Promise<LoginSite> {
+  let hits = 0;
   const server: Server = createServer((req, res) => {
+    hits += 1;
     const url = new URL(req.url ?? "/", "http://x");
     res.setHeader("content-type", "text/html; charset=utf-8");
     if (url.pathname === "/login" && req.method === "POST") {
@@ -36,7 +40,7 @@ export async function startLoginSite(password = "correct horse"): Promise<LoginS
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, password, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url: `http://127.0.0.1:${port}`, password, get hits() { return hits; }, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 /** A Checkly-style browser check that logs in and asserts `text` on the dashboard. */

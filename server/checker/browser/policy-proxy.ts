@@ -43,7 +43,8 @@ export class PolicyProxy {
       return await allowedAddress(host, this.ctx);
     } catch (err) {
       // Names that do not resolve are the page's problem; only the policy's refusals are evidence.
-      if ((err as { code?: string }).code === "target_refused" && this.refused.length < 20) this.refused.push(`${host}: ${(err as Error).message}`);
+      const entry = `${host}: ${(err as Error).message}`;
+      if ((err as { code?: string }).code === "target_refused" && this.refused.length < 20 && !this.refused.includes(entry)) this.refused.push(entry);
       return undefined;
     }
   }

@@ -12,6 +12,9 @@ import { browserTools } from "./tools";
 /** Screenshots above this size are not kept (a full-HD PNG of a busy page is well under it). */
 export const SCREENSHOT_LIMIT_BYTES = 1_048_576;
 
+/** What the sandbox gets beyond the monitor's timeout, to start and close the browser. */
+const BROWSER_START_MS = 5_000;
+
 /** The limits every run gets unless a caller (a test, the benchmark) says otherwise. */
 export const DEFAULT_LIMITS: Omit<SandboxLimits, "timeoutMs"> = { memoryBytes: 1024 * 1048576, processes: 64, runnerHeapMib: 256 };
 
@@ -85,16 +88,20 @@ async function runOnce(script: string, timeoutSec: number, ctx: ProbeContext, op
     await writeFile(join(dir, SCRIPT_FILE), program);
     await proxy.listen(join(dir, "proxy.sock"));
     // The browser's start is not the script's time: the sandbox gets a few seconds more.
-    const exit = await runSandboxed(tools, runnerFile(), dir, { ...DEFAULT_LIMITS, ...options.limits, timeoutMs: timeoutMs + 5_000 });
-    const result = exit.killed ? undefined : await readResult(dir);
+    const limits = { ...DEFAULT_LIMITS, ...options.limits, timeoutMs: timeoutMs + BROWSER_START_MS };
+    const exit = await runSandboxed(tools, runnerFile(), dir, limits);
+    // V8 ends a runner past its heap limit itself: that is the memory limit too.
+    const heap = /heap limit|heap out of memory/i.test(exit.stderr) ? `killed at the memory limit (the script's heap of ${limits.runnerHeapMib} MiB)` : null;
+    const killed = exit.killed ?? heap;
+    const result = killed ? undefined : await readResult(dir);
     const png = result?.screenshot ? await readFile(join(dir, "screenshot.png")).catch(() => null) : null;
-    const base = result ?? killedResult(exit.killed ?? `the runner ended without a result (exit code ${exit.code}): ${exit.stderr.split("\n").slice(-3).join(" ")}`);
+    const base = result ?? killedResult(killed ?? `the runner ended without a result (exit code ${exit.code}): ${exit.stderr.split("\n").slice(-3).join(" ")}`);
     return {
       ...base,
       // The sandbox's own files are its to write: only a real PNG within the limit is kept.
       png: png && png.length <= SCREENSHOT_LIMIT_BYTES && png.subarray(0, 8).equals(PNG_SIGNATURE) ? png : null,
       refused: proxy.refused,
-      killed: exit.killed,
+      killed,
       peak_memory_bytes: exit.peakMemoryBytes,
       peak_processes: exit.peakProcesses,
     };

@@ -93,7 +93,7 @@ export function runSandboxed(tools: BrowserTools, runner: string, jobDir: string
       // Already gone.
     }
   };
-  const timer = setTimeout(() => kill(`killed at the timeout (${limits.timeoutMs / 1000} s)`), limits.timeoutMs);
+  const timer = setTimeout(() => kill(`killed at the timeout (${limits.timeoutMs / 1000} s with the browser's start)`), limits.timeoutMs);
   const watch = setInterval(() => {
     const pids = tree(child.pid as number);
     const memory = pids.reduce((sum, pid) => sum + pss(pid), 0);

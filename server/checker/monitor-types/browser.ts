@@ -49,7 +49,7 @@ export function judge(run: BrowserRun, vars: RunVariables): CheckOutcome {
   if (up) return { ...base, up: true, error: null, error_class: null };
   const where = run.failing_line ? ` (script line ${run.failing_line.line}: ${run.failing_line.text})` : "";
   const error =
-    run.killed ? `the sandbox ${run.killed}`
+    run.killed ? `sandbox: ${run.killed}`
     : run.refused.length > 0 ? `${run.refused[0]}${run.error ? `; ${firstLine(run.error)}` : ""}`
     : `${summary(run.error ?? "the script failed")}${where}`;
   return { ...base, up: false, error: mask(error).slice(0, 1000), error_class: classOf(run) };
