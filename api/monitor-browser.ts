@@ -53,3 +53,15 @@ export function browserViolations(m: MonitorBrowserSpec & { type: string; body: 
   if (m.assertions.length > 0) out.push({ field: "assertions", message: "are not allowed for browser monitors (the script's expect() calls are its assertions)" });
   return out;
 }
+
+/**
+ * Locations of a browser monitor that cannot run it: `runsBrowser` tells, per location, whether its
+ * machine (the server's, or its agents') has Chromium and bubblewrap; unknown locations (no agent
+ * has reported yet) are not judged here.
+ */
+export function browserLocationViolations(m: { locations: readonly string[] | null }, runsBrowser: (location: string) => boolean | undefined, builtin?: string): ErrorDetail[] {
+  const names = m.locations ?? (builtin ? [builtin] : []);
+  return names
+    .filter((name) => runsBrowser(name) === false)
+    .map((name) => ({ field: m.locations ? "locations" : "type", message: `location ${name} cannot run browser checks: its machine has no Chromium or bubblewrap (see "Browser checks")` }));
+}
