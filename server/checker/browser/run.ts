@@ -38,6 +38,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Limits other than the defaults (tests, the benchmark). */
   limits?: Partial<SandboxLimits>;
+  /** Called when the run gets its turn under the concurrency cap (the benchmark measures the wait). */
+  onStart?: () => void;
 }
 
 /** Runs at once in this process at most (`UPTIME_BROWSER_CONCURRENCY`, default half the cores, at least 1). */
@@ -65,6 +67,7 @@ export function runBrowserCheck(script: string, timeoutSec: number, ctx: ProbeCo
 }
 
 async function runOnce(script: string, timeoutSec: number, ctx: ProbeContext, options: RunOptions): Promise<BrowserRun> {
+  options.onStart?.();
   const tools = browserTools();
   if (typeof tools === "string") throw Object.assign(new Error(`browser checks cannot run here: ${tools}`), { code: "ERR_BROWSER_UNAVAILABLE" });
   const program = browserProgram(script);

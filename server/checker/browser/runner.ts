@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
+import { stripVTControlCharacters } from "node:util";
 import { Script } from "node:vm";
 import type { BrowserRunResult, BrowserJob } from "./protocol";
 
@@ -94,7 +95,7 @@ async function main(): Promise<BrowserRunResult> {
   } catch (err) {
     const shot = await page.screenshot({ type: "png", timeout: 3_000 }).catch(() => undefined);
     if (shot && shot.length <= job.screenshot_limit_bytes) writeFileSync(`${JOB_DIR}/screenshot.png`, shot);
-    const message = String((err as Error)?.message ?? err).replace(/\u001b\[[0-9;]*m/g, "");
+    const message = stripVTControlCharacters(String((err as Error)?.message ?? err));
     const timedOut = (err as Error)?.name === "TimeoutError";
     return { up: false, error: message.slice(0, 2000), timed_out: timedOut, failing_line: failingLine(err, source), console_errors: consoleErrors, steps, total_ms: ms(), screenshot: Boolean(shot && shot.length <= job.screenshot_limit_bytes), url: page.url() };
   } finally {
