@@ -115,7 +115,9 @@ function variant(type: MonitorType, interval_sec: z.ZodType, remind_every_sec: z
     script: type === "browser" ? f.script.unwrap() : nothing,
     external_id: ExternalIdSchema.optional(),
   };
-  return z.strictObject(shape).meta({ title: `${type} monitor`, allOf: crossFieldRules(type) });
+  const rules = crossFieldRules(type);
+  // JSON Schema forbids an empty allOf: a type with no rule across fields (browser) has none.
+  return z.strictObject(shape).meta({ title: `${type} monitor`, ...(rules.length > 0 ? { allOf: rules } : {}) });
 }
 
 function dnsValues() {
