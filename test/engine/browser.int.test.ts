@@ -12,6 +12,13 @@ import { programCopy } from "./programs";
 
 const PASSWORD = "pw-5c1e9a77d2";
 
+/** The parts of a heartbeat the test reads. */
+interface Hb {
+  id: string;
+  status: string;
+  browser: { url: string; steps: { name: string; error: string | null }[] };
+}
+
 /** Runs the provider's CLI (`pulumi-uptime test`) as a user's pipeline would: a separate process. */
 function cli(engine: OfflineEngine, workDir: string, args: string[]): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
@@ -72,7 +79,7 @@ describe("browser monitors deployed by the engine", () => {
     const up = await stack.up({ onOutput });
     expect(up.summary.resourceChanges).toEqual({ create: 4 });
     ids = up.outputs.ids?.value;
-    const heartbeats = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data as Record<string, never>[];
+    const heartbeats = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data as Hb[];
     const [ok] = await eventually(async () => ((await heartbeats(ids.dashboard)).length > 0 ? await heartbeats(ids.dashboard) : undefined), 90_000);
     expect(ok).toMatchObject({ status: "up", error: null });
     const [failed] = await eventually(async () => ((await heartbeats(ids.promotion)).length > 0 ? await heartbeats(ids.promotion) : undefined), 90_000);
@@ -85,18 +92,18 @@ describe("browser monitors deployed by the engine", () => {
         screenshot: true,
       },
     });
-    expect((failed as { browser: { steps: { name: string; error: string | null }[] } }).browser.steps.map((st) => [st.name, st.error !== null])).toEqual([
+    expect((failed as Hb).browser.steps.map((st) => [st.name, st.error !== null])).toEqual([
       ["log in", false],
       ["see the promotion", true],
       ["log in and see the promotion", true],
     ]);
-    const res = await fetch(`${s.url}/api/v1/monitors/${ids.promotion}/heartbeats/${(failed as { id: string }).id}/screenshot`, { headers: { authorization: `Bearer ${s.key}` } });
+    const res = await fetch(`${s.url}/api/v1/monitors/${ids.promotion}/heartbeats/${(failed as Hb).id}/screenshot`, { headers: { authorization: `Bearer ${s.key}` } });
     expect(res.headers.get("content-type")).toBe("image/png");
     const png = Buffer.from(await res.arrayBuffer());
     expect(png.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, 720]);
     // The page it ended on; the site's address is one of the monitor's variables, so it is masked.
-    expect((failed as { browser: { url: string } }).browser.url).toBe("****/dashboard");
+    expect((failed as Hb).browser.url).toBe("****/dashboard");
     expect((await stack.preview({ onOutput })).changeSummary).toEqual({ same: 4 });
   }, 400_000);
 

@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LimitFunction } from "p-limit" with { "resolution-mode": "import" };
@@ -97,7 +98,7 @@ async function runOnce(script: string, timeoutSec: number, ctx: ProbeContext, op
     const heap = /heap limit|heap out of memory/i.test(exit.stderr) ? `killed at the memory limit (the script's heap of ${limits.runnerHeapMib} MiB)` : null;
     const killed = exit.killed ?? heap;
     const result = killed ? undefined : await readResult(dir);
-    const png = result?.screenshot ? await readFile(join(dir, "screenshot.png")).catch(() => null) : null;
+    const png = result?.screenshot ? await readOwn(join(dir, "screenshot.png"), SCREENSHOT_LIMIT_BYTES) : null;
     const base = result ?? killedResult(killed ?? `the runner ended without a result (exit code ${exit.code}): ${exit.stderr.split("\n").slice(-3).join(" ")}`);
     return {
       ...base,
@@ -121,9 +122,28 @@ function runnerFile(): string {
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-async function readResult(dir: string): Promise<BrowserRunResult | undefined> {
+/** The largest result the runner may leave (its texts are capped far below). */
+const RESULT_LIMIT_BYTES = 512 * 1024;
+
+/**
+ * A file the sandbox wrote, read only if it is a regular file (not a link the script put there to
+ * make the server read one of its own files) of at most `limit` bytes; null otherwise.
+ */
+async function readOwn(file: string, limit: number): Promise<Buffer | null> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => null);
+  if (!handle) return null;
   try {
-    return JSON.parse(await readFile(join(dir, "result.json"), "utf8")) as BrowserRunResult;
+    const info = await handle.stat();
+    return info.isFile() && info.size <= limit ? await handle.readFile() : null;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readResult(dir: string): Promise<BrowserRunResult | undefined> {
+  const raw = await readOwn(join(dir, "result.json"), RESULT_LIMIT_BYTES);
+  try {
+    return raw ? (JSON.parse(raw.toString("utf8")) as BrowserRunResult) : undefined;
   } catch {
     return undefined;
   }

@@ -33,19 +33,21 @@ export async function checkBrowser(monitor: CheckedMonitor, ctx: ProbeContext): 
 
 /** The heartbeat of `run`, every text masked by `vars`. */
 export function judge(run: BrowserRun, vars: RunVariables): CheckOutcome {
-  const mask = (t: string) => vars.mask(t);
+  // The runner's result is the script's to write: every text and list is capped here.
+  const mask = (t: unknown) => vars.mask(String(t).slice(0, 2000));
   const browser: BrowserEvidence = {
-    failing_line: run.failing_line ? { line: run.failing_line.line, text: mask(run.failing_line.text) } : null,
-    console_errors: run.console_errors.slice(0, 50).map(mask),
-    steps: run.steps.map((s) => ({ ...s, error: s.error === null ? null : mask(firstLine(s.error)) })),
-    url: run.url === null ? null : mask(run.url),
+    failing_line: run.failing_line ? { line: Math.round(Number(run.failing_line.line)) || 0, text: mask(run.failing_line.text).slice(0, 500) } : null,
+    console_errors: run.console_errors.slice(0, 50).map((e) => mask(e).slice(0, 500)),
+    steps: run.steps.slice(0, 50).map((s) => ({ name: mask(s.name).slice(0, 200), duration_ms: Math.round(Number(s.duration_ms)) || 0, error: s.error === null ? null : mask(firstLine(String(s.error))).slice(0, 500) })),
+    url: run.url === null ? null : mask(run.url).slice(0, 2048),
     refused: run.refused,
     killed: run.killed,
     screenshot: run.png !== null,
   };
-  const timings = { ...NO_TIMINGS, total_ms: run.total_ms };
+  const totalMs = Math.max(0, Math.round(Number(run.total_ms)) || 0);
+  const timings = { ...NO_TIMINGS, total_ms: totalMs };
   const up = run.up && run.refused.length === 0 && run.killed === null;
-  const base = { response_time_ms: run.total_ms, status_code: null, timings, browser, screenshot: up ? null : run.png };
+  const base = { response_time_ms: totalMs, status_code: null, timings, browser, screenshot: up ? null : run.png };
   if (up) return { ...base, up: true, error: null, error_class: null };
   const where = run.failing_line ? ` (script line ${run.failing_line.line}: ${run.failing_line.text})` : "";
   const error =

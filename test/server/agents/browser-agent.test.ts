@@ -42,9 +42,9 @@ describe("browser monitors at an agent location", () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const id = res.body.data.id as string;
-    const hb = await eventually(async () => ((await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, never>[])[0], 60_000);
+    const hb = await eventually(async () => ((await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as { id: string }[])[0], 60_000);
     expect(hb).toMatchObject({ location: "eu", status: "down", error_class: "assertion", browser: { failing_line: { line: 9 }, console_errors: ["orders widget failed to load"], screenshot: true } });
-    const png = await fetch(`${s.url}/api/v1/monitors/${id}/heartbeats/${(hb as { id: string }).id}/screenshot`, { headers: { authorization: `Bearer ${s.key}` } });
+    const png = await fetch(`${s.url}/api/v1/monitors/${id}/heartbeats/${hb.id}/screenshot`, { headers: { authorization: `Bearer ${s.key}` } });
     expect(Buffer.from(await png.arrayBuffer()).subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
     expect(JSON.stringify(hb)).not.toContain(site.password);
   });

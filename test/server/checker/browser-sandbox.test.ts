@@ -48,6 +48,12 @@ describe("browser check sandbox", () => {
     expect(fromBrowser.error).toMatch(/^page\.goto: net::ERR_FILE_NOT_FOUND/);
   });
 
+  it("a script that links its result files to the server's files makes the server read neither", async () => {
+    const linked = await run(s, `const fs = process.getBuiltinModule("node:fs");\nfs.symlinkSync(${JSON.stringify(db)}, "result.json");\nfs.symlinkSync(${JSON.stringify(keyFile)}, "screenshot.png");\nprocess.exit(0);`);
+    expect(linked).toMatchObject({ status: "down", screenshot_png: null });
+    expect(linked.error).toMatch(/^the runner ended without a result \(exit code 0\)/);
+  });
+
   it("a script that reads the server's environment or secret-key file finds neither", async () => {
     expect(readFileSync(keyFile).length).toBeGreaterThan(0);
     const env = await run(s, `throw new Error("environment: " + Object.keys(process.env).sort().join(" "));`);
