@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,8 +48,15 @@ describe("browser check sandbox", () => {
     expect(fromBrowser.error).toMatch(/^page\.goto: net::ERR_FILE_NOT_FOUND/);
   });
 
-  it("a script that links its result files to the server's files makes the server read neither", async () => {
-    const linked = await run(s, `const fs = process.getBuiltinModule("node:fs");\nfs.symlinkSync(${JSON.stringify(db)}, "result.json");\nfs.symlinkSync(${JSON.stringify(keyFile)}, "screenshot.png");\nprocess.exit(0);`);
+  it("a script that links its result files to files of the server's machine makes the server read neither", async () => {
+    // Node's permission model refuses such links; ln, a child process, does not: the server's reads must.
+    const ln = (target: string, name: string) => `cp.execFileSync("/usr/bin/ln", ["-sf", ${JSON.stringify(target)}, "${name}"]);`;
+    // Files of the server's machine a server that followed the links would take: a passing result and a PNG.
+    const fakeResult = join(dir, "server-result.json");
+    writeFileSync(fakeResult, JSON.stringify({ up: true, error: null, timed_out: false, failing_line: null, console_errors: [], steps: [], total_ms: 1, screenshot: true, url: null }));
+    const fakePng = join(dir, "server-image.png");
+    writeFileSync(fakePng, Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.alloc(64)]));
+    const linked = await run(s, `const cp = process.getBuiltinModule("node:child_process");\n${ln(fakeResult, "result.json")}\n${ln(fakePng, "screenshot.png")}\nprocess.exit(0);`);
     expect(linked).toMatchObject({ status: "down", screenshot_png: null });
     expect(linked.error).toMatch(/^the runner ended without a result \(exit code 0\)/);
   });
