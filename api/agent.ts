@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BrowserEvidenceSchema } from "./browser-evidence";
 import { AssertionResultSchema, CheckAttemptSchema, CheckTimingsSchema, ERROR_CLASSES, StepResultSchema } from "./heartbeat";
 import { MonitorSchema } from "./monitor";
 
@@ -23,6 +24,8 @@ export const LeaseRequestSchema = z.strictObject({
    * The server judges the targets of its location's monitors by it. Absent: not told (older agents).
    */
   allow_private_targets: z.boolean().optional(),
+  /** Whether the agent's machine can run browser checks (Chromium and bubblewrap found). Absent: not told. */
+  browser: z.boolean().optional(),
 });
 
 /** One leased check: the monitor as it is now, when it was due, and until when the lease holds. */
@@ -60,6 +63,10 @@ export const CheckOutcomeSchema = z
     timings: CheckTimingsSchema.nullable().optional(),
     steps: z.array(StepResultSchema).max(10).optional(),
     attempts: z.array(CheckAttemptSchema).max(6).optional(),
+    /** browser monitors: the run's evidence. */
+    browser: BrowserEvidenceSchema.optional(),
+    /** browser monitors: the failed run's screenshot, a base64 PNG of at most 1 MiB. */
+    screenshot_png: z.string().max(1_398_104).nullable().optional(),
   })
   .meta({ id: "CheckOutcome" });
 

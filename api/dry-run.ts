@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BrowserEvidenceSchema } from "./browser-evidence";
 import { AssertionResultSchema, CheckAttemptSchema, CheckTimingsSchema, ERROR_CLASSES, StepResultSchema } from "./heartbeat";
 import { LOCATION_NAME, LOCATION_NAME_RULE } from "./monitor-locations";
 
@@ -57,6 +58,10 @@ export const MonitorTestResultSchema = z
     steps: z.array(StepResultSchema).optional(),
     /** Monitors with `retry`: every attempt, when there was more than one. */
     attempts: z.array(CheckAttemptSchema).optional(),
+    /** browser monitors: the run's evidence. */
+    browser: BrowserEvidenceSchema.optional(),
+    /** browser monitors: the screenshot of a failed run, a base64 PNG (a dry run stores nothing). */
+    screenshot_png: z.string().nullable().optional(),
   })
   .meta({ id: "MonitorTestResult" });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BrowserEvidenceSchema } from "./browser-evidence";
 import { queryInt, Timestamp } from "./common";
 
 /** What kind of failure a check was: name resolution, connection, TLS, timeout, HTTP status, or an assertion (keyword included). */
@@ -103,6 +104,8 @@ export const HeartbeatSchema = z
     steps: z.array(StepResultSchema).optional(),
     /** Monitors with `retry`: every attempt of the run, when there was more than one. */
     attempts: z.array(CheckAttemptSchema).optional(),
+    /** browser monitors: the run's evidence (failing line, console errors, steps, screenshot). */
+    browser: BrowserEvidenceSchema.optional(),
     /** The location that ran the check (extension); null for checks recorded before locations. */
     location: z.string().nullable().optional(),
   })

@@ -107,6 +107,11 @@ export const LocationSchema = z
      * location; null while no agent of it has reported. Monitors' targets are judged by it.
      */
     allow_private_targets: z.boolean().nullable(),
+    /**
+     * Whether the location can run browser monitors: the server's machine for the built-in
+     * checker, any of its agents' for an agent location (as they report); null while none has.
+     */
+    browser: z.boolean().nullable().optional(),
     /** Agents that served it, by their last contact (newest first). */
     agents: z.array(
       z.object({
@@ -117,6 +122,8 @@ export const LocationSchema = z
         live: z.boolean(),
         /** Whether this agent may reach private addresses; null before it reported. */
         allow_private_targets: z.boolean().nullable(),
+        /** Whether this agent's machine can run browser checks; null before it reported. */
+        browser: z.boolean().nullable().optional(),
       }).meta({ id: "LocationAgent" }),
     ),
   })

@@ -3,6 +3,7 @@ import type { ErrorDetail } from "./common";
 import { checkDnsUrl, monitorExtensionViolations } from "./monitor-extensions";
 import { isNetworkType, networkUrlProblem, networkViolations } from "./monitor-network";
 import { isProtocolType, protocolUrlProblem, protocolViolations } from "./monitor-protocols";
+import { browserViolations } from "./monitor-browser";
 import { retryViolations } from "./monitor-retry";
 import { stepViolations } from "./monitor-steps";
 import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, type MonitorSpec, type MonitorType } from "./monitor";
@@ -30,6 +31,7 @@ export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTER
   out.push(...retryViolations(m));
   out.push(...protocolViolations(m));
   out.push(...networkViolations(m));
+  out.push(...browserViolations(m));
   if (m.type === "keyword" && m.keyword === null) {
     out.push({ field: "keyword", message: "is required for keyword monitors" });
   }
@@ -49,6 +51,7 @@ export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTER
 function checkUrl(type: MonitorType, raw: string | null): string | undefined {
   if (type === "heartbeat") return raw === null ? undefined : "is not allowed for heartbeat monitors (they are pinged, not probed)";
   if (type === "multistep") return raw === null ? undefined : "is not allowed for multistep monitors (each step has its own)";
+  if (type === "browser") return raw === null ? undefined : "is not allowed for browser monitors (the script opens its pages)";
   if (raw === null) return `is required for ${type} monitors`;
   if (type === "dns") return checkDnsUrl(raw);
   if (isProtocolType(type)) return protocolUrlProblem(type, raw);

@@ -243,7 +243,7 @@ export function stepViolations(m: MonitorStepSpec & { type: string }): ErrorDeta
   const out: ErrorDetail[] = [];
   if (m.type !== "multistep") {
     if (m.steps.length > 0) out.push({ field: "steps", message: `is only allowed for multistep monitors, not ${m.type}` });
-    if (Object.keys(m.variables).length > 0) out.push({ field: "variables", message: `is only allowed for multistep monitors, not ${m.type}` });
+    if (Object.keys(m.variables).length > 0 && m.type !== "browser") out.push({ field: "variables", message: `is only allowed for multistep and browser monitors, not ${m.type}` });
     return out;
   }
   if (m.steps.length === 0) out.push({ field: "steps", message: "must list at least one step for multistep monitors" });

@@ -27,4 +27,5 @@ export const MONITOR_TYPE_DOCS = {
   ping: { url: "`ping://host`", fields: ["pingCount", "assertions"], up: "an echo request is answered and the assertions (`$.packet_loss_pct`, `$.rtt_avg_ms`) pass" },
   smtp: { url: "`smtp://host[:port]` (STARTTLS), `smtps://host[:port]`", fields: ["smtpStarttls", "sslExpiryDays", "verifyTls", "assertions"], up: "the banner is 220, EHLO is answered, STARTTLS succeeds (unless `smtpStarttls: false`) and the assertions (`$.banner`, `$.cert_days_left`) pass" },
   domain: { url: "`domain://name`", fields: ["domainExpiryDays", "assertions"], up: "RDAP has the registration, not expired and lasting at least `domainExpiryDays` days" },
+  browser: { url: "none (the script opens its pages)", fields: ["script", "variables"], up: "the Playwright script runs to its end in the sandbox: every `expect` passes and nothing is refused by the outbound policy" },
 } as const satisfies Record<MonitorType, MonitorTypeDoc>;

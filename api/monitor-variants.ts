@@ -66,6 +66,7 @@ const URLS: Record<MonitorType, z.ZodType> = {
   dns: f.url.unwrap().regex(new RegExp(`^dns://${HOST}/?$`), "must be dns://host.name for dns monitors").meta({ format: "uri" }),
   heartbeat: nothing,
   multistep: nothing,
+  browser: nothing,
   grpc: f.url.unwrap().regex(new RegExp(`^grpcs?://${HOST}:${PORT}/?$`), "must be grpc://host:port (plaintext) or grpcs://host:port (TLS) for grpc monitors").meta({ format: "uri" }),
   websocket: f.url.unwrap().regex(/^wss?:\/\/[^\s/?#@\\]+(?:[/?#]\S*)?$/, "must be ws:// or wss:// for websocket monitors").meta({ format: "uri" }),
   udp: f.url.unwrap().regex(new RegExp(`^udp://${HOST}:${PORT}/?$`), "must be udp://host:port for udp monitors").meta({ format: "uri" }),
@@ -89,7 +90,7 @@ function variant(type: MonitorType, interval_sec: z.ZodType, remind_every_sec: z
     timeout_sec: f.timeout_sec.optional(),
     method: f.method.optional(),
     headers: f.headers.optional(),
-    body: type === "udp" ? f.body.unwrap() : type === "grpc" || isNetworkType(type) ? nothing : f.body.optional(),
+    body: type === "udp" ? f.body.unwrap() : type === "grpc" || type === "browser" || isNetworkType(type) ? nothing : f.body.optional(),
     expected_status_codes: f.expected_status_codes.optional(),
     keyword: type === "keyword" ? f.keyword.unwrap() : nothing,
     keyword_case_sensitive: f.keyword_case_sensitive.optional(),
@@ -113,14 +114,17 @@ function variant(type: MonitorType, interval_sec: z.ZodType, remind_every_sec: z
     failure_threshold: f.failure_threshold.optional(),
     retry: type === "heartbeat" ? nothing : f.retry.optional(),
     steps: type === "multistep" ? f.steps.min(1, "must list at least one step for multistep monitors") : empty,
-    variables: type === "multistep" ? f.variables.optional() : z.strictObject({}).optional(),
+    variables: type === "multistep" || type === "browser" ? f.variables.optional() : z.strictObject({}).optional(),
     grpc_service: type === "grpc" ? f.grpc_service.optional() : nothing,
     ping_count: type === "ping" ? f.ping_count.optional() : nothing,
     smtp_starttls: type === "smtp" ? f.smtp_starttls.optional() : nothing,
     domain_expiry_days: DOMAIN_EXPIRY_TYPES.includes(type) ? f.domain_expiry_days.optional() : nothing,
+    script: type === "browser" ? f.script.unwrap() : nothing,
     external_id: ExternalIdSchema.optional(),
   };
-  return z.strictObject(shape).meta({ title: `${type} monitor`, allOf: crossFieldRules(type) });
+  const rules = crossFieldRules(type);
+  // JSON Schema forbids an empty allOf: a type with no rule across fields (browser) has none.
+  return z.strictObject(shape).meta({ title: `${type} monitor`, ...(rules.length > 0 ? { allOf: rules } : {}) });
 }
 
 function dnsValues() {
@@ -143,7 +147,7 @@ function resolver() {
  */
 function crossFieldRules(type: MonitorType): object[] {
   const rules: object[] = [];
-  if (type !== "websocket" && type !== "udp" && !isNetworkType(type)) {
+  if (type !== "websocket" && type !== "udp" && type !== "browser" && !isNetworkType(type)) {
     rules.push({
       // A body only with a method that carries one (the method's default, GET, carries none);
       // a websocket monitor's body is its message and a udp monitor's its datagram.

@@ -4,13 +4,14 @@ import { ASSERTION_ROWS, assertionFields, assertionRead, type StoredAssertion } 
 import { apiRows, type FieldTable, normalize, sortedSet } from "./fields";
 import { MONITOR_EXTENSION_ROWS, monitorExtensionFields, monitorExtensionRead } from "./monitor-extensions";
 import { MONITOR_NETWORK_ROWS, monitorNetworkFields, monitorNetworkRead } from "./monitor-network";
+import { MONITOR_BROWSER_ROWS, monitorBrowserFields, monitorBrowserRead } from "./monitor-browser";
 import { MONITOR_PROTOCOL_ROWS, monitorProtocolFields, monitorProtocolRead } from "./monitor-protocols";
 import { MONITOR_RETRY_ROWS, monitorRetryFields, monitorRetryRead, type StoredRetry } from "./monitor-retry";
 import { MONITOR_STEP_ROWS } from "./monitor-step-rows";
 import { monitorStepFields, monitorStepRead, type StoredStep } from "./monitor-steps";
 
 /** Kinds of monitor. `type` is fixed at creation. */
-export const MONITOR_TYPES = ["http", "keyword", "tcp", "heartbeat", "dns", "multistep", "grpc", "websocket", "udp", "ping", "smtp", "domain"] as const;
+export const MONITOR_TYPES = ["http", "keyword", "tcp", "heartbeat", "dns", "multistep", "grpc", "websocket", "udp", "ping", "smtp", "domain", "browser"] as const;
 export const MonitorTypeSchema = z.enum(MONITOR_TYPES);
 export type MonitorType = z.infer<typeof MonitorTypeSchema>;
 
@@ -41,9 +42,9 @@ export const StatusCodeRuleSchema = z.union([
 export const monitorFields = {
   /** Display name, 1..120 characters, kept exactly as written. */
   name: displayName(),
-  /** `http`, `keyword`, `tcp`, `heartbeat`, `dns`, `multistep`, `grpc`, `websocket`, `udp`, `ping`, `smtp` or `domain`. Immutable. */
+  /** `http`, `keyword`, `tcp`, `heartbeat`, `dns`, `multistep`, `grpc`, `websocket`, `udp`, `ping`, `smtp`, `domain` or `browser`. Immutable. */
   type: MonitorTypeSchema,
-  /** `http(s)://…` (http, keyword), `tcp://host:port` (tcp), `dns://name` (dns), `grpc(s)://host:port`, `ws(s)://…`, `udp://host:port`, `ping://host`, `smtp(s)://host[:port]`, `domain://name`; null for heartbeat and multistep. */
+  /** `http(s)://…` (http, keyword), `tcp://host:port` (tcp), `dns://name` (dns), `grpc(s)://host:port`, `ws(s)://…`, `udp://host:port`, `ping://host`, `smtp(s)://host[:port]`, `domain://name`; null for heartbeat, multistep and browser. */
   url: z.string().max(2048, "must be at most 2048 characters").nullable(),
   /** Seconds between checks, 30..86400. */
   interval_sec: z
@@ -94,6 +95,7 @@ export const monitorFields = {
   ...monitorRetryFields,
   ...monitorProtocolFields,
   ...monitorNetworkFields,
+  ...monitorBrowserFields,
 };
 
 /** Fields a create body must carry: every other one has a default (see `MONITOR_FIELDS`). */
@@ -131,19 +133,19 @@ export const MONITOR_FIELDS = {
     description: "Display name, 1..120 characters, kept exactly as written; not only spaces.",
     defaultDoc: "the resource name",
   },
-  /** `http`, `keyword`, `tcp`, `heartbeat`, `dns`, `multistep`, `grpc`, `websocket`, `udp`, `ping`, `smtp` or `domain`. Changing it replaces the monitor. */
+  /** `http`, `keyword`, `tcp`, `heartbeat`, `dns`, `multistep`, `grpc`, `websocket`, `udp`, `ping`, `smtp`, `domain` or `browser`. Changing it replaces the monitor. */
   type: {
     api: "type",
     type: { type: "string", enum: MONITOR_TYPES },
     required: true,
     replaceOnChange: true,
-    description: "`http`, `keyword`, `tcp`, `heartbeat`, `dns`, `multistep`, `grpc`, `websocket`, `udp`, `ping`, `smtp` or `domain`; a change replaces the monitor.",
+    description: "`http`, `keyword`, `tcp`, `heartbeat`, `dns`, `multistep`, `grpc`, `websocket`, `udp`, `ping`, `smtp`, `domain` or `browser`; a change replaces the monitor.",
   },
   /** `http(s)://…` for http and keyword monitors, `tcp://host:port` for tcp, `dns://name` for dns; none for heartbeat. */
   url: {
     api: "url",
     type: { type: "string", nullable: true },
-    description: "`http(s)://…`; `tcp://host:port` for tcp; `dns://name` for dns; `grpc://` or `grpcs://host:port` for grpc; `ws(s)://…` for websocket; `udp://host:port` for udp; `ping://host` for ping; `smtp://host[:port]` (STARTTLS) or `smtps://host[:port]` for smtp; `domain://name` for domain; required but for heartbeat and multistep, which have none.",
+    description: "`http(s)://…`; `tcp://host:port` for tcp; `dns://name` for dns; `grpc://` or `grpcs://host:port` for grpc; `ws(s)://…` for websocket; `udp://host:port` for udp; `ping://host` for ping; `smtp://host[:port]` (STARTTLS) or `smtps://host[:port]` for smtp; `domain://name` for domain; required but for heartbeat, multistep and browser, which have none.",
     default: null,
   },
   /** Seconds between checks, 30..86400. */
@@ -222,6 +224,7 @@ export const MONITOR_FIELDS = {
   ...MONITOR_RETRY_ROWS,
   ...MONITOR_PROTOCOL_ROWS,
   ...MONITOR_NETWORK_ROWS,
+  ...MONITOR_BROWSER_ROWS,
   /** Pause checks (true) or keep them running (false, the default). */
   paused: {
     type: { type: "boolean" },
@@ -276,6 +279,7 @@ export const MonitorSchema = z
     ...monitorRetryRead,
     ...monitorProtocolRead,
     ...monitorNetworkRead,
+    ...monitorBrowserRead,
     /** `active` or `paused`; changed only by pause and resume. */
     status: z.enum(["active", "paused"]),
     /** `pending` until the first check, then `up`, `degraded` (up, but slower than `degraded_response_ms`) or `down`. */

@@ -98,6 +98,8 @@ export function formatTest(report: TestReport): string {
     [m.resource, cell(m.target), m.outcome === "skipped" ? `skipped: ${m.failure}` : m.outcome, m.outcome === "skipped" ? "-" : cell(m.failure), ms(m.ms)],
     // A multi-step monitor: a row per step under its own.
     ...(m.steps ?? []).map((st, i) => [`  ${i + 1}. ${st.name}`, "", st.outcome, cell(st.failure), ms(st.ms)]),
+    // A browser monitor's failed run: where its screenshot is.
+    ...(m.screenshot ? [[`  screenshot: ${m.screenshot}`, "", "", "", ""]] : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] as number)).join("  ").trimEnd();

@@ -6,7 +6,9 @@
  * resolves them for the stack, secrets included: the secrets go to the server, and only the
  * outcome is written or shown.
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { failedAssertion, type MonitorTestResult } from "../../api";
 import { clientFor } from "../client/client";
 import { type PartialConnection, resolveConnection } from "../client/connection";
@@ -33,8 +35,10 @@ export interface ReportLine {
   /** How long the check took, in ms. */
   ms: number | null;
   tags: string[];
-  /** multistep monitors: one row per step, in order. */
+  /** multistep monitors: one row per step, in order; browser monitors: one per test and step. */
   steps?: StepLine[];
+  /** browser monitors: where the failed run's screenshot was saved (a PNG). */
+  screenshot?: string;
 }
 
 /** One step of a multi-step monitor's dry run. */
@@ -71,8 +75,20 @@ function lineOf(resource: string, inputs: Props, result: MonitorTestResult | und
   if (!result) return { ...base, outcome: "skipped", failure: SKIPPED, ms: null };
   const outcome = result.status === "up" ? "pass" : result.status === "down" ? "fail" : result.status === "degraded" ? "degraded" : "nothing to run";
   const failure = result.status === "down" ? (failedAssertion(result) ?? result.error) : null;
-  const steps = result.steps?.map((st): StepLine => ({ name: st.name, outcome: STEP_OUTCOME[st.status], failure: st.error, ms: st.response_time_ms }));
-  return { ...base, outcome, failure, ms: result.timings?.total_ms ?? result.response_time_ms, ...(steps ? { steps } : {}) };
+  const steps =
+    result.steps?.map((st): StepLine => ({ name: st.name, outcome: STEP_OUTCOME[st.status], failure: st.error, ms: st.response_time_ms })) ??
+    result.browser?.steps.map((st): StepLine => ({ name: st.name, outcome: st.error === null ? "pass" : "fail", failure: st.error, ms: st.duration_ms }));
+  const screenshot = result.screenshot_png ? saveScreenshot(resource, result.screenshot_png) : undefined;
+  return { ...base, outcome, failure, ms: result.timings?.total_ms ?? result.response_time_ms, ...(steps ? { steps } : {}), ...(screenshot ? { screenshot } : {}) };
+}
+
+/** Saves a dry run's screenshot where the user can open it; returns its path. */
+function saveScreenshot(resource: string, base64: string): string {
+  const dir = join(tmpdir(), "pulumi-uptime-screenshots");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${resource.replace(/[^A-Za-z0-9_.-]/g, "_")}-${Date.now()}.png`);
+  writeFileSync(file, Buffer.from(base64, "base64"));
+  return file;
 }
 
 /** Whether the inputs are all known (the internal ones aside). */

@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher, request } from "undici";
+import { browserCapability } from "../checker/browser/run";
 import type { Leases, ResultsRequest, ResultStatus } from "../../api";
 
 /** A refusal the agent cannot retry its way out of (a revoked key, a key of another location). */
@@ -42,7 +43,7 @@ export class AgentClient {
 
   /** Leases up to `max` checks; the server waits up to `waitMs` when none is due. */
   lease(max: number, waitMs: number): Promise<Leases> {
-    return this.post<Leases>("/api/v1/agent/leases", { agent_id: this.agentId, max, wait_ms: waitMs, allow_private_targets: this.allowPrivateTargets }, waitMs + 15_000);
+    return this.post<Leases>("/api/v1/agent/leases", { agent_id: this.agentId, max, wait_ms: waitMs, allow_private_targets: this.allowPrivateTargets, browser: browserCapability().ok }, waitMs + 15_000);
   }
 
   /** Posts results; the server answers each (recorded, duplicate or refused). */

@@ -4,6 +4,7 @@ import { interceptors } from "undici";
 import type { Lease, ResultsRequest } from "../../api";
 import { CheckRunner } from "../checker/dispatch";
 import { outboundAgent } from "../outbound";
+import type { CheckOutcome } from "../store/heartbeats";
 import { AgentCallError, AgentClient, AgentFatalError } from "./agent-client";
 
 /** What `uptime-server agent` runs with. */
@@ -129,7 +130,7 @@ export class CheckerAgent {
       .catch((err: Error) => ({ up: false, response_time_ms: null, status_code: null, error: `agent: ${err.message}` }))
       .then((outcome) => {
         this.counts.checked++;
-        if (outcome) this.keep({ check_key: lease.check_key, started_at: started, checked_at: new Date().toISOString(), outcome: outcome as Result["outcome"] });
+        if (outcome) this.keep({ check_key: lease.check_key, started_at: started, checked_at: new Date().toISOString(), outcome: postable(outcome) });
       })
       .finally(() => {
         this.running--;
@@ -191,3 +192,9 @@ function backoff(failures: number): number {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** An outcome as the results request carries it: a browser run's screenshot as base64. */
+function postable(outcome: CheckOutcome): Result["outcome"] {
+  const { screenshot, ...rest } = outcome;
+  return { ...rest, ...(screenshot ? { screenshot_png: screenshot.toString("base64") } : {}) } as Result["outcome"];
+}

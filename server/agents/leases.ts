@@ -6,8 +6,8 @@ import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
 import { transaction } from "../store/database";
 import type { Principal } from "../store/keys";
-import type { ScheduledMonitor } from "../store/monitors";
 import type { CheckOutcome } from "../store/heartbeats";
+import type { ScheduledMonitor } from "../store/monitors";
 import { type HeapClass, LeaseQueue, parseCheckKey } from "./lease-queue";
 import type { Locations } from "./locations";
 import { RetryElsewhere } from "./retry-elsewhere";
@@ -102,12 +102,12 @@ export class LeaseService {
    * one. `hungUp` aborts when the agent's connection closed: a dead agent's waiting request must
    * take nothing, or the checks it takes (an expired lease among them) wait out another lease.
    */
-  async lease(principal: Principal, agentId: string, max: number, waitMs: number, hungUp?: AbortSignal, allowPrivate?: boolean): Promise<Leases> {
+  async lease(principal: Principal, agentId: string, max: number, waitMs: number, hungUp?: AbortSignal, allowPrivate?: boolean, browser?: boolean): Promise<Leases> {
     const location = principal.location as string;
     const deadline = Date.now() + waitMs;
     for (;;) {
       const gone = this.stopped || hungUp?.aborted === true;
-      if (!gone) this.locations.touch(agentId, principal, Date.now(), allowPrivate);
+      if (!gone) this.locations.touch(agentId, principal, Date.now(), allowPrivate, browser);
       const queue = this.queues.get(queueId(principal.accountId, location));
       const now = Date.now();
       // Dry runs first: someone is waiting for each.
@@ -159,7 +159,7 @@ export class LeaseService {
     if (!key) return refuse("not a check key of this server (<monitor>/<location>/<due ms>)");
     if (key.location !== principal.location) return refuse(`the check is location ${key.location}'s, this key is location ${principal.location}'s`);
     if (Trials.isTrialKey(r.check_key)) {
-      return this.trials.answer(r.check_key, principal.accountId, key.location, r.outcome)
+      return this.trials.answer(r.check_key, principal.accountId, key.location, fromPosted(r.outcome))
         ? { check_key: r.check_key, status: "recorded" }
         : refuse("the dry run is over (answered already, or it timed out)");
     }
@@ -192,7 +192,7 @@ export class LeaseService {
       maintenance: this.store.maintenanceWindows.inMaintenance(monitor.id, at),
       ...this.locations.policy(monitor, location),
     };
-    const recorded = this.store.recordCheck(monitor.id, outcome, at, policy, r.check_key);
+    const recorded = this.store.recordCheck(monitor.id, fromPosted(outcome), at, policy, r.check_key);
     if (!recorded) {
       this.counts.refused++;
       return { check_key: r.check_key, status: "refused", reason: `monitor ${monitor.id} was deleted` };
@@ -239,3 +239,12 @@ export class LeaseService {
     return { check_key: checkKey, due_at: new Date(due).toISOString(), expires_at: new Date(expires).toISOString(), monitor };
   }
 }
+
+/** A posted outcome as the store takes it: a browser run's base64 screenshot as bytes, if a PNG. */
+function fromPosted(outcome: ResultsRequest["results"][number]["outcome"]): CheckOutcome {
+  const { screenshot_png, ...rest } = outcome;
+  const png = screenshot_png ? Buffer.from(screenshot_png, "base64") : null;
+  return { ...rest, ...(png && png.subarray(0, 8).equals(PNG_SIGNATURE) ? { screenshot: png } : {}) } as CheckOutcome;
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

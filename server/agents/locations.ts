@@ -1,4 +1,5 @@
 import { type Location, type LocationPolicy, locationsOf } from "../../api";
+import { browserCapability } from "../checker/browser/run";
 import type { Store } from "../store";
 import type { Principal } from "../store/keys";
 import type { HealthPolicy } from "../store/streaks";
@@ -13,7 +14,7 @@ const TOUCH_WRITE_MS = 5_000;
  */
 export class Locations {
   /** agent id → last contact (ms) and the last time it was written to the database. */
-  private readonly seen = new Map<string, { accountId: string; location: string; at: number; written: number; allowPrivate?: boolean }>();
+  private readonly seen = new Map<string, { accountId: string; location: string; at: number; written: number; allowPrivate?: boolean; browser?: boolean }>();
 
   constructor(
     private readonly store: Store,
@@ -33,14 +34,15 @@ export class Locations {
   }
 
   /** Notes an agent's contact (a lease request or a result), with its outbound policy when it told. */
-  touch(agentId: string, principal: Principal, now = Date.now(), allowPrivate?: boolean): void {
+  touch(agentId: string, principal: Principal, now = Date.now(), allowPrivate?: boolean, browser?: boolean): void {
     const location = principal.location as string;
     const prev = this.seen.get(agentId);
     const policy = allowPrivate ?? prev?.allowPrivate;
-    const unchanged = prev && prev.location === location && prev.allowPrivate === policy;
+    const canBrowse = browser ?? prev?.browser;
+    const unchanged = prev && prev.location === location && prev.allowPrivate === policy && prev.browser === canBrowse;
     const written = unchanged && now - prev.written < TOUCH_WRITE_MS ? prev.written : now;
-    if (written === now) this.store.agents.touch(agentId, principal.accountId, principal.keyId, location, now, policy);
-    this.seen.set(agentId, { accountId: principal.accountId, location, at: now, written, allowPrivate: policy });
+    if (written === now) this.store.agents.touch(agentId, principal.accountId, principal.keyId, location, now, policy, canBrowse);
+    this.seen.set(agentId, { accountId: principal.accountId, location, at: now, written, allowPrivate: policy, browser: canBrowse });
   }
 
   /**
@@ -60,6 +62,20 @@ export class Locations {
       if (last) policies.push(last.allow_private_targets === 1);
     }
     return policies.length === 0 ? undefined : policies.every(Boolean);
+  }
+
+  /**
+   * Whether `location` can run browser monitors: the server's machine for the built-in checker
+   * while it runs; else whether any of its agents (live ones, or the one heard from last) said so.
+   * Undefined while none has told.
+   */
+  runsBrowser(accountId: string, location: string, now = Date.now()): boolean | undefined {
+    if (location === this.builtin && this.builtinRuns && browserCapability().ok) return true;
+    const live = [...this.seen.values()].filter((a) => a.accountId === accountId && a.location === location && now - a.at < this.liveMs && a.browser !== undefined);
+    if (live.length > 0) return live.some((a) => a.browser);
+    const last = this.store.agents.list(accountId).find((a) => a.location === location && a.browser !== null && a.browser !== undefined);
+    if (last) return last.browser === 1;
+    return location === this.builtin && this.builtinRuns ? false : undefined;
   }
 
   /** The outbound policies of `names` (locations of the account), as the target rules take them. */
@@ -104,10 +120,11 @@ export class Locations {
         .map((a) => {
           const at = Math.max(a.last_seen_at, this.seen.get(a.id)?.at ?? 0);
           const said = this.seen.get(a.id)?.allowPrivate ?? (a.allow_private_targets === null ? undefined : a.allow_private_targets === 1);
-          return { id: a.id, first_seen_at: iso(a.first_seen_at), last_contact_at: iso(at), live: now - at < this.liveMs, allow_private_targets: said ?? null };
+          const browser = this.seen.get(a.id)?.browser ?? (a.browser === null || a.browser === undefined ? undefined : a.browser === 1);
+          return { id: a.id, first_seen_at: iso(a.first_seen_at), last_contact_at: iso(at), live: now - at < this.liveMs, allow_private_targets: said ?? null, browser: browser ?? null };
         });
       const builtin = name === this.builtin && this.builtinRuns;
-      return { name, builtin, default: name === this.builtin, live: live.has(name), allow_private_targets: this.allowsPrivate(accountId, name, now) ?? null, agents: own };
+      return { name, builtin, default: name === this.builtin, live: live.has(name), allow_private_targets: this.allowsPrivate(accountId, name, now) ?? null, browser: this.runsBrowser(accountId, name, now) ?? null, agents: own };
     });
   }
 }

@@ -54,7 +54,7 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
       reply.raw.once("close", () => {
         if (!reply.raw.writableFinished) hungUp.abort();
       });
-      const data = await fastify.leases.lease(principalOf(req), req.body.agent_id, req.body.max, req.body.wait_ms, hungUp.signal, req.body.allow_private_targets);
+      const data = await fastify.leases.lease(principalOf(req), req.body.agent_id, req.body.max, req.body.wait_ms, hungUp.signal, req.body.allow_private_targets, req.body.browser);
       return { ok: true as const, data };
     },
   );

@@ -22,6 +22,7 @@ import {
 import { principalOf } from "../http/types";
 import { crudRoutes, validateBodyWith } from "./crud";
 import { errorResponses } from "./responses";
+import { screenshotRoutes } from "./screenshots";
 
 const ListMonitorsQuerySchema = ListQuerySchema.extend({
   tag: z.string().max(50).optional(),
@@ -58,6 +59,7 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
     );
   }
 
+  await screenshotRoutes(fastify);
   if (fastify.settings.extensions) {
     dryRunRoutes(fastify);
     triggerRoute(fastify);

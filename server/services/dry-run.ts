@@ -162,5 +162,6 @@ function resultOf(o: CheckOutcome, now: number): MonitorTestResult {
     cert_days_left: expires === null ? null : Math.floor((Date.parse(expires) - now) / DAY_MS),
     ...(o.steps ? { steps: o.steps } : {}),
     ...(o.attempts ? { attempts: o.attempts } : {}),
+    ...(o.browser ? { browser: o.browser, screenshot_png: o.screenshot ? o.screenshot.toString("base64") : null } : {}),
   };
 }

@@ -9,7 +9,7 @@ import {
   READ_ONLY_FIELDS,
   type Stats,
   toMonitorSpec,
-  type UpdateMonitor, alertingViolations, locationsOf, locationsTargetProblem } from "../../api";
+  type UpdateMonitor, alertingViolations, browserLocationViolations, locationsOf, locationsTargetProblem } from "../../api";
 import type { Locations } from "../agents/locations";
 import type { Checker } from "../checker/checker";
 import type { ServerOptions } from "../config";
@@ -109,6 +109,13 @@ export class MonitorService {
     return this.store.heartbeats.recent(this.stored(principal, id).id, hours);
   }
 
+  /** The screenshot a failed browser run of the monitor left with heartbeat `heartbeatId`. */
+  screenshot(principal: Principal, id: string, heartbeatId: string): Buffer {
+    const png = this.store.heartbeats.screenshot(this.stored(principal, id).id, heartbeatId);
+    if (!png) throw notFound("screenshot of heartbeat", heartbeatId);
+    return png;
+  }
+
   /** Stats with their breakdown by location (the monitor's locations first, live or not). */
   stats(principal: Principal, id: string, days: number): Stats {
     const monitor = this.stored(principal, id);
@@ -128,6 +135,7 @@ export class MonitorService {
     const outbound = spec.url !== null && spec.type !== "dns" && !details.some((d) => d.field === "url");
     const target = outbound ? locationsTargetProblem(spec.url as string, this.locations.policies(accountId, locationsOf(spec, this.locations.builtin))) : undefined;
     if (target) details.push({ field: "url", message: target });
+    if (spec.type === "browser") details.push(...browserLocationViolations(spec, (name) => this.locations.runsBrowser(accountId, name), this.locations.builtin));
     const existing = this.store.monitors.existingChannels(accountId, spec.channel_ids);
     spec.channel_ids.forEach((id, i) => {
       if (!existing.has(id)) details.push({ field: `channel_ids[${i}]`, message: `channel ${id} does not exist` });

@@ -10,6 +10,8 @@ export interface AgentRow {
   last_seen_at: number;
   /** Whether the agent may reach private addresses (`--allow-private-targets`): 1, 0, or null before it said. */
   allow_private_targets: number | null;
+  /** Whether the agent's machine can run browser checks: 1, 0, or null before it said. */
+  browser?: number | null;
 }
 
 /** Checker agents and their last contact (one row per agent process, by the id it sends). */
@@ -20,16 +22,18 @@ export class AgentRepository {
    * Records that agent `id` (of `location`, with key `keyId`) was in contact at `at`, and its
    * outbound policy when it told (undefined keeps what it said before).
    */
-  touch(id: string, accountId: string, keyId: string, location: string, at: number, allowPrivate?: boolean): void {
+  touch(id: string, accountId: string, keyId: string, location: string, at: number, allowPrivate?: boolean, browser?: boolean): void {
     const policy = allowPrivate === undefined ? null : Number(allowPrivate);
+    const canBrowse = browser === undefined ? null : Number(browser);
     this.db
       .prepare(
-        `INSERT INTO agents (id, account_id, key_id, location, first_seen_at, last_seen_at, allow_private_targets) VALUES (?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO agents (id, account_id, key_id, location, first_seen_at, last_seen_at, allow_private_targets, browser) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at, location = excluded.location, key_id = excluded.key_id,
-           allow_private_targets = COALESCE(excluded.allow_private_targets, agents.allow_private_targets)
+           allow_private_targets = COALESCE(excluded.allow_private_targets, agents.allow_private_targets),
+           browser = COALESCE(excluded.browser, agents.browser)
          WHERE agents.account_id = excluded.account_id`,
       )
-      .run(id, accountId, keyId, location, at, at, policy);
+      .run(id, accountId, keyId, location, at, at, policy, canBrowse);
   }
 
   /** The account's agents, by location then last contact (newest first). */

@@ -1,9 +1,10 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { CheckAttempt, CheckTimings, ErrorClass, Heartbeat, LocationStats, Stats, StepResult } from "../../api";
+import type { BrowserEvidence, CheckAttempt, CheckTimings, ErrorClass, Heartbeat, LocationStats, Stats, StepResult } from "../../api";
 
 export type { CheckAttempt } from "../../api";
 import type { HealthRepository, Transition } from "./health";
 import { newId } from "./ids";
+import { readScreenshot, saveScreenshot } from "./screenshots";
 import { bucketOf, type Histogram, quantile } from "./rollup";
 
 
@@ -24,6 +25,9 @@ export interface CheckOutcome {
   steps?: StepResult[];
   /** Runs with retries: every attempt. */
   attempts?: CheckAttempt[];
+  /** browser monitors: the run's evidence, and its screenshot (a PNG, kept beside the heartbeat). */
+  browser?: BrowserEvidence;
+  screenshot?: Buffer | null;
 }
 
 /** A recorded check and the health change it caused, if any; or a check recorded before (`duplicate`). */
@@ -62,7 +66,7 @@ interface HeartbeatRow {
 
 /** A stored row as the API answers it (rows from before version 4 have no details). */
 function toHeartbeat(r: HeartbeatRow): Heartbeat {
-  const details = r.details ? (JSON.parse(r.details) as Pick<Heartbeat, "assertions" | "timings" | "steps" | "attempts">) : { assertions: [], timings: null };
+  const details = r.details ? (JSON.parse(r.details) as Pick<Heartbeat, "assertions" | "timings" | "steps" | "attempts" | "browser">) : { assertions: [], timings: null };
   return {
     id: r.id,
     monitor_id: r.monitor_id,
@@ -77,6 +81,7 @@ function toHeartbeat(r: HeartbeatRow): Heartbeat {
     timings: details.timings ?? null,
     ...(details.steps ? { steps: details.steps } : {}),
     ...(details.attempts ? { attempts: details.attempts } : {}),
+    ...(details.browser ? { browser: details.browser } : {}),
     location: r.location,
   };
 }
@@ -90,6 +95,11 @@ export class HeartbeatRepository {
     private readonly incidents: HealthRepository,
   ) {}
 
+  /** The screenshot kept with heartbeat `heartbeatId` of monitor `monitorId`, if any. */
+  screenshot(monitorId: string, heartbeatId: string): Buffer | undefined {
+    return readScreenshot(this.db, monitorId, heartbeatId);
+  }
+
   /**
    * Stores one check result and adds it to its day's roll-up (call inside a transaction). A
    * failure inside a maintenance window is recorded as `maintenance`, not downtime.
@@ -97,7 +107,7 @@ export class HeartbeatRepository {
   insert(monitorId: string, outcome: CheckOutcome, at: number, maintenance = false, location: string | null = null, checkKey?: string): Heartbeat {
     const certExpires = outcome.cert_expires_at ? Date.parse(outcome.cert_expires_at) : null;
     const degraded = outcome.up && outcome.degraded === true;
-    const details = { assertions: outcome.assertions ?? [], timings: outcome.timings ?? null, ...(outcome.steps ? { steps: outcome.steps } : {}), ...(outcome.attempts ? { attempts: outcome.attempts } : {}) };
+    const details = { assertions: outcome.assertions ?? [], timings: outcome.timings ?? null, ...(outcome.steps ? { steps: outcome.steps } : {}), ...(outcome.attempts ? { attempts: outcome.attempts } : {}), ...(outcome.browser ? { browser: outcome.browser } : {}) };
     const row: HeartbeatRow = {
       id: newId("hb"),
       monitor_id: monitorId,
@@ -118,6 +128,7 @@ export class HeartbeatRepository {
         "INSERT INTO heartbeats (id, monitor_id, checked_at, up, response_time_ms, status_code, error, maintenance, cert_expires_at, degraded, error_class, details, location, check_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       )
       .run(row.id, monitorId, at, row.up, row.response_time_ms, row.status_code, row.error, row.maintenance, certExpires, row.degraded, row.error_class, row.details, location, checkKey ?? null);
+    if (outcome.screenshot) saveScreenshot(this.db, row.id, monitorId, outcome.screenshot);
     const heartbeat = toHeartbeat(row);
     this.rollUp(monitorId, at, outcome, maintenance);
     if (location !== null) this.rollUpLocation(monitorId, location, at, outcome, maintenance);

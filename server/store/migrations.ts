@@ -245,4 +245,14 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE agents ADD COLUMN allow_private_targets INTEGER;
   `,
+  // Version 9: browser monitors' screenshots, one per failed run, beside its heartbeat (and gone
+  // with it); and whether an agent's machine can run browser checks (null: not reported yet).
+  `
+  CREATE TABLE heartbeat_screenshots (
+    heartbeat_id TEXT PRIMARY KEY REFERENCES heartbeats(id) ON DELETE CASCADE,
+    monitor_id TEXT NOT NULL,
+    png BLOB NOT NULL
+  ) WITHOUT ROWID;
+  ALTER TABLE agents ADD COLUMN browser INTEGER;
+  `,
 ];

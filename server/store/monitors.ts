@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { LRUCache } from "lru-cache";
-import { ASSERTION_DEFAULTS, type Monitor, MONITOR_EXTENSION_DEFAULTS, MONITOR_NETWORK_DEFAULTS, MONITOR_PROTOCOL_DEFAULTS, type MonitorSpec } from "../../api";
+import { ASSERTION_DEFAULTS, type Monitor, MONITOR_BROWSER_DEFAULTS, MONITOR_EXTENSION_DEFAULTS, MONITOR_NETWORK_DEFAULTS, MONITOR_PROTOCOL_DEFAULTS, type MonitorSpec } from "../../api";
 import type { SecretBox } from "../secrets";
 import { type ExternalCommits, ownedIds, transaction } from "./database";
 import { newId, nowIso } from "./ids";
@@ -218,6 +218,7 @@ export class MonitorRepository {
         ...ASSERTION_DEFAULTS,
         ...MONITOR_PROTOCOL_DEFAULTS,
         ...MONITOR_NETWORK_DEFAULTS,
+        ...MONITOR_BROWSER_DEFAULTS,
         ...spec,
         channel_ids: JSON.parse(row.channel_ids) as string[],
         // Filled in by the service at read time (which checkers are live changes by the second).

@@ -106,8 +106,9 @@ describe("every refusal in the error envelope", () => {
       ),
     );
     // 21 of the documented API and its CRUD extensions; 8 of maintenance windows and push
-    // monitors; 2 dry runs; a channel's deliveries; the locations and the agent API's 2; 4 batched writes.
-    expect(operations).toHaveLength(40);
+    // monitors; 2 dry runs; a channel's deliveries; the locations and the agent API's 2; 4 batched
+    // writes; a browser run's screenshot.
+    expect(operations).toHaveLength(41);
     for (const { path, method, op } of operations) {
       const statuses = Object.keys(op.responses);
       expect(statuses.filter((c) => c.startsWith("2")), `${method} ${path}`).toHaveLength(1);

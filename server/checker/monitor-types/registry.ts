@@ -1,4 +1,5 @@
 import type { MONITOR_TYPES } from "../../../api";
+import { browserType } from "./browser";
 import { dnsType } from "./dns";
 import { domainType } from "./domain";
 import { grpcType } from "./grpc";
@@ -27,6 +28,7 @@ const REGISTRY = {
   ping: pingType,
   smtp: smtpType,
   domain: domainType,
+  browser: browserType,
 } satisfies Record<(typeof MONITOR_TYPES)[number], MonitorType>;
 
 /** The module of monitor type `name`; throws for a type no module implements. */

@@ -1,0 +1,115 @@
+/**
+ * The untrusted side of a browser check: runs inside the sandbox (see sandbox.ts), never in the
+ * server. It launches Chromium through Playwright with its proxy pointed at a local forwarder to
+ * the server's policy proxy (the sandbox has no other network), runs the script, and writes what
+ * happened to `result.json` (and, on failure, `screenshot.png`) in its job folder.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { connect, createServer } from "node:net";
+import { stripVTControlCharacters } from "node:util";
+import { Script } from "node:vm";
+import type { BrowserRunResult, BrowserJob } from "./protocol";
+
+const JOB_DIR = process.cwd();
+const job = JSON.parse(readFileSync(`${JOB_DIR}/job.json`, "utf8")) as BrowserJob;
+const started = performance.now();
+Object.assign(process.env, job.env);
+const consoleErrors: string[] = [];
+const steps: { name: string; duration_ms: number; error: string | null }[] = [];
+const ms = () => Math.round(performance.now() - started);
+
+/** Connections from Chromium to 127.0.0.1 here, carried to the policy proxy's socket. */
+function forwarder(): Promise<number> {
+  const server = createServer((client) => {
+    const upstream = connect(job.proxy_socket);
+    client.pipe(upstream).pipe(client);
+    client.on("error", () => upstream.destroy());
+    upstream.on("error", () => client.destroy());
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)));
+}
+
+/** Playwright Test's `test`, enough of it for browser checks: tests, steps and describe blocks. */
+function testApi(tests: { name: string; fn: (f: object) => Promise<void> }[]) {
+  const test = (name: string, fn: (f: object) => Promise<void>) => void tests.push({ name, fn });
+  const step = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    const at = performance.now();
+    try {
+      const value = await fn();
+      steps.push({ name, duration_ms: Math.round(performance.now() - at), error: null });
+      return value;
+    } catch (err) {
+      steps.push({ name, duration_ms: Math.round(performance.now() - at), error: (err as Error).message ?? String(err) });
+      throw err;
+    }
+  };
+  const noop = () => undefined;
+  return Object.assign(test, { step, describe: (_name: string, fn: () => void) => fn(), setTimeout: noop, slow: noop, use: noop, info: () => ({ annotations: [] }) });
+}
+
+/** The script's line that failed: the first frame of the script in the error's stack. */
+function failingLine(err: unknown, source: string): { line: number; text: string } | null {
+  const stack = String((err as Error)?.stack ?? "");
+  const at = new RegExp(`${job.script_file.replace(".", "\\.")}:(\\d+):\\d+`).exec(stack);
+  if (!at) return null;
+  const line = Number(at[1]);
+  return { line, text: (source.split("\n")[line - 1] ?? "").trim() };
+}
+
+async function main(): Promise<BrowserRunResult> {
+  const { chromium } = require("playwright-core") as typeof import("playwright-core");
+  const playwrightTest = require("@playwright/test") as typeof import("@playwright/test");
+  const port = await forwarder();
+  const browser = await chromium.launch({
+    executablePath: job.chromium,
+    chromiumSandbox: false,
+    // Loopback too goes through the proxy: the policy decides whether it is reachable.
+    args: [`--proxy-server=http://127.0.0.1:${port}`, "--proxy-bypass-list=<-loopback>", `--js-flags=--max-old-space-size=${job.page_heap_mib}`],
+  });
+  const context = await browser.newContext({ ignoreHTTPSErrors: !job.verify_tls });
+  const page = await context.newPage();
+  page.on("console", (m) => void (m.type() === "error" && consoleErrors.push(m.text().slice(0, 500))));
+  page.on("pageerror", (e) => void consoleErrors.push(`uncaught: ${e.message}`.slice(0, 500)));
+  const source = readFileSync(`${JOB_DIR}/${job.script_file}`, "utf8");
+  const tests: { name: string; fn: (f: object) => Promise<void> }[] = [];
+  const test = testApi(tests);
+  const pw = { ...playwrightTest, test, expect: playwrightTest.expect };
+  const requireShim = (name: string) => {
+    if (name === "@playwright/test") return pw;
+    throw new Error(`may import only @playwright/test, not ${name}`);
+  };
+  const wrapped = `(async (page, require, __pw) => { const { test, expect } = __pw; {\n${source}\n}})`;
+  const run = new Script(wrapped, { filename: job.script_file, lineOffset: -1 }).runInThisContext() as (p: unknown, r: unknown, pw: unknown) => Promise<void>;
+  const deadline = new Promise<never>((_, reject) => {
+    setTimeout(() => reject(Object.assign(new Error(`timed out after ${job.timeout_ms / 1000} s`), { name: "TimeoutError" })), job.script_budget_ms).unref();
+  });
+  try {
+    await Promise.race([
+      (async () => {
+        await run(page, requireShim, pw);
+        for (const t of tests) await test.step(t.name, () => t.fn({ page, context, browser, request: context.request, browserName: "chromium" }));
+      })(),
+      deadline,
+    ]);
+    return { up: true, error: null, timed_out: false, failing_line: null, console_errors: consoleErrors, steps, total_ms: ms(), screenshot: false, url: page.url() };
+  } catch (err) {
+    const shot = await page.screenshot({ type: "png", timeout: 3_000 }).catch(() => undefined);
+    if (shot && shot.length <= job.screenshot_limit_bytes) writeFileSync(`${JOB_DIR}/screenshot.png`, shot);
+    const message = stripVTControlCharacters(String((err as Error)?.message ?? err));
+    const timedOut = (err as Error)?.name === "TimeoutError";
+    return { up: false, error: message.slice(0, 2000), timed_out: timedOut, failing_line: failingLine(err, source), console_errors: consoleErrors, steps, total_ms: ms(), screenshot: Boolean(shot && shot.length <= job.screenshot_limit_bytes), url: page.url() };
+  } finally {
+    await browser.close().catch(() => undefined);
+  }
+}
+
+main().then(
+  (result) => {
+    writeFileSync(`${JOB_DIR}/result.json`, JSON.stringify(result));
+    process.exit(0);
+  },
+  (err) => {
+    writeFileSync(`${JOB_DIR}/result.json`, JSON.stringify({ up: false, error: `the browser did not start: ${(err as Error).message}${(err as { resource?: string }).resource ? ` (${(err as { resource?: string }).resource})` : ""}`.slice(0, 2000), timed_out: false, failing_line: null, console_errors: consoleErrors, steps, total_ms: ms(), screenshot: false, url: null }));
+    process.exit(0);
+  },
+);

@@ -1,0 +1,142 @@
+import { execFile } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
+import { ensureBrowserTools } from "../support/browser-tools";
+import { type LoginSite, startLoginSite } from "../support/login-site";
+import { startServer, type TestServer } from "../support/server";
+import { eventually } from "../support/target";
+import { programCopy } from "./programs";
+
+const PASSWORD = "pw-5c1e9a77d2";
+
+/** The parts of a heartbeat the test reads. */
+interface Hb {
+  id: string;
+  status: string;
+  browser: { url: string; steps: { name: string; error: string | null }[] };
+}
+
+/** Runs the provider's CLI (`pulumi-uptime test`) as a user's pipeline would: a separate process. */
+function cli(engine: OfflineEngine, workDir: string, args: string[]): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      join(REPO_ROOT, "node_modules/.bin/node"),
+      [join(REPO_ROOT, "dist/provider/commands/cli.js"), ...args, "--stack", "dev", "--cwd", workDir],
+      { env: { ...process.env, ...engine.envVars }, timeout: 200_000 },
+      (err, stdout) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
+    );
+  });
+}
+
+describe("browser monitors deployed by the engine", () => {
+  let s: TestServer;
+  let site: LoginSite;
+  let engine: OfflineEngine;
+  let stack: Stack;
+  let program: { workDir: string; remove: () => void };
+  let ids: Record<"dashboard" | "promotion", string>;
+  const output: string[] = [];
+  const onOutput = (line: string) => output.push(line);
+
+  beforeAll(async () => {
+    ensureBrowserTools();
+    s = await startServer({ checker: true, minIntervalSec: 1 });
+    site = await startLoginSite(PASSWORD);
+    engine = await offlineEngine();
+    program = programCopy("test/engine/programs/browser");
+    stack = await engine.stack(program.workDir, "dev");
+    await stack.setAllConfig({
+      "uptime:baseUrl": { value: s.url },
+      "uptime:apiKey": { value: s.key, secret: true },
+      siteUrl: { value: site.url },
+      password: { value: PASSWORD, secret: true },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    engine?.dispose();
+    program?.remove();
+    await s?.close();
+    await site?.close();
+  });
+
+  it("a script that does not parse fails the preview, naming the field and the line", async () => {
+    await stack.setConfig("brokenScript", { value: "true" });
+    const failed = await stack.preview({ onOutput }).then(
+      () => "",
+      (err: Error) => err.message,
+    );
+    await stack.removeConfig("brokenScript");
+    expect(failed).toMatch(/script: does not parse as JavaScript: Unexpected token at line 1, column 37/);
+    expect((await s.call("GET", "/api/v1/monitors")).body.data).toEqual([]);
+  }, 300_000);
+
+  it("deploys both: the login check is up; the missing text fails with its line, a console error and a screenshot of the page", async () => {
+    const up = await stack.up({ onOutput });
+    expect(up.summary.resourceChanges).toEqual({ create: 4 });
+    ids = up.outputs.ids?.value;
+    const heartbeats = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data as Hb[];
+    const [ok] = await eventually(async () => ((await heartbeats(ids.dashboard)).length > 0 ? await heartbeats(ids.dashboard) : undefined), 90_000);
+    expect(ok).toMatchObject({ status: "up", error: null });
+    const [failed] = await eventually(async () => ((await heartbeats(ids.promotion)).length > 0 ? await heartbeats(ids.promotion) : undefined), 90_000);
+    expect(failed).toMatchObject({
+      status: "down",
+      error_class: "assertion",
+      browser: {
+        failing_line: { line: 12, text: 'await expect(page.getByText("50% off everything")).toBeVisible({ timeout: 2000 });' },
+        console_errors: ["orders widget failed to load"],
+        screenshot: true,
+      },
+    });
+    expect((failed as Hb).browser.steps.map((st) => [st.name, st.error !== null])).toEqual([
+      ["log in", false],
+      ["see the promotion", true],
+      ["log in and see the promotion", true],
+    ]);
+    const res = await fetch(`${s.url}/api/v1/monitors/${ids.promotion}/heartbeats/${(failed as Hb).id}/screenshot`, { headers: { authorization: `Bearer ${s.key}` } });
+    expect(res.headers.get("content-type")).toBe("image/png");
+    const png = Buffer.from(await res.arrayBuffer());
+    expect(png.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, 720]);
+    // The page it ended on; the site's address is one of the monitor's variables, so it is masked.
+    expect((failed as Hb).browser.url).toBe("****/dashboard");
+    expect((await stack.preview({ onOutput })).changeSummary).toEqual({ same: 4 });
+  }, 400_000);
+
+  it("`pulumi-uptime test` passes the login check and prints the other's failing step and where its screenshot is", async () => {
+    const test = await cli(engine, program.workDir, ["test"]);
+    output.push(test.stdout);
+    // 2: a check failed.
+    expect(test.code, test.stdout).toBe(2);
+    expect(test.stdout).toMatch(/^dashboard\s+\S+\s+pass\b/m);
+    expect(test.stdout).toMatch(/^promotion\s+\S+\s+fail\b/m);
+    expect(test.stdout).toMatch(/see the promotion\s+fail/);
+    const shot = /screenshot: (\S+\.png)/.exec(test.stdout)?.[1];
+    expect(shot, test.stdout).toBeDefined();
+    expect(existsSync(shot as string)).toBe(true);
+    expect(readFileSync(shot as string).subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+  }, 400_000);
+
+  it("a script changed outside the program is drift: the preview shows the script as the diff", async () => {
+    await s.call("PATCH", `/api/v1/monitors/${ids.dashboard}`, { script: "await page.goto(process.env.SITE_URL);" });
+    await stack.refresh({ onOutput });
+    const preview = await stack.preview({ onOutput, diff: true });
+    expect(preview.changeSummary).toEqual({ same: 3, update: 1 });
+    expect(preview.stdout).toMatch(/~ script\s*:/);
+    await stack.up({ onOutput });
+    expect((await s.call("GET", `/api/v1/monitors/${ids.dashboard}`)).body.data.script).toContain('test("log in and see the dashboard"');
+  }, 400_000);
+
+  it("the password shows in no output and no state file", () => {
+    const state = readdirSync(join(engine.stateDir, "backend"), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"))
+      .join("\n");
+    expect(state).toContain("log in and see the dashboard");
+    for (const [where, text] of Object.entries({ state, output: output.join("") })) expect(text.includes(PASSWORD), where).toBe(false);
+  });
+});

@@ -1,0 +1,51 @@
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBrowserTools } from "../support/browser-tools";
+import { type LoginSite, startLoginSite } from "../support/login-site";
+import { startServer, type TestServer } from "../support/server";
+import { eventually } from "../support/target";
+import { expectNotInState, type NativeEngine, nativeEngine } from "./native";
+
+const PASSWORD = "yaml-pw-81c4e2";
+
+describe("a browser monitor in YAML through the native plugin", () => {
+  let s: TestServer;
+  let site: LoginSite;
+  let native: NativeEngine;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    ensureBrowserTools();
+    s = await startServer({ checker: true, minIntervalSec: 1 });
+    site = await startLoginSite(PASSWORD);
+    native = await nativeEngine();
+    stack = await native.engine.stack(native.program("native-browser-yaml"));
+    await stack.setAllConfig({
+      "uptime:baseUrl": { value: s.url },
+      "uptime:apiKey": { value: s.key, secret: true },
+      siteUrl: { value: site.url },
+      password: { value: PASSWORD, secret: true },
+    });
+  }, 300_000);
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    native?.dispose();
+    await s?.close();
+    await site?.close();
+  });
+
+  it("deploys the script read from its file; the check logs in and is up; a second preview is clean; the password is in no state", async () => {
+    const up = await stack.up();
+    const id = up.outputs.id?.value as string;
+    const monitor = (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
+    expect(monitor).toMatchObject({ type: "browser", variables: { SITE_URL: site.url, PASSWORD } });
+    expect(monitor.script).toContain('test("log in and see the dashboard"');
+    const [hb] = await eventually(async () => {
+      const list = (await s.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data as { status: string }[];
+      return list.length > 0 ? list : undefined;
+    }, 90_000);
+    expect(hb).toMatchObject({ status: "up" });
+    expect((await stack.preview()).changeSummary).toEqual({ same: 2 });
+    expectNotInState(native.engine, id, [PASSWORD]);
+  }, 400_000);
+});
