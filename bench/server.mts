@@ -63,7 +63,7 @@ const CASES: Case[] = [
 
 async function run(options: autocannon.Options, status: number): Promise<number> {
   const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
-  const others = Object.keys(result.statusCodeStats).filter((code) => Number(code) !== status);
+  const others = Object.keys(result.statusCodeStats ?? {}).filter((code) => Number(code) !== status);
   if (others.length > 0 || result.errors > 0) {
     throw new Error(`${options.url}: answers other than ${status} (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`);
   }
