@@ -103,10 +103,9 @@ export async function write<T>(client: UptimeClient, path: string, w: Write): Pr
 /** Notes a write joining the lane, and the engine's time to hand it over (see `Lane.gapMs`). */
 function joined(lane: Lane): void {
   const now = Date.now();
-  if (lane.lastAt > 0) {
-    const gap = Math.min(BATCH_QUIET_MAX_MS, now - Math.max(lane.lastAt, lane.returnedAt));
-    lane.gapMs = lane.gapMs === 0 ? gap : 0.8 * lane.gapMs + 0.2 * gap;
-  }
+  // A write after a longer pause starts a new burst: the pause says nothing of the engine's pace.
+  const gap = now - Math.max(lane.lastAt, lane.returnedAt);
+  if (lane.lastAt > 0 && gap < BATCH_QUIET_MAX_MS) lane.gapMs = lane.gapMs === 0 ? gap : 0.8 * lane.gapMs + 0.2 * gap;
   if (lane.queue.length === 0) lane.firstAt = now;
   lane.lastAt = now;
 }
