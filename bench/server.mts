@@ -1,6 +1,11 @@
-// Throughput of an authenticated GET of one monitor through the whole server (auth, rate limit,
-// service, store, serializer, logging at info) against the floor: a bare Fastify route that
-// returns the same JSON. autocannon, 32 connections, loopback, the two runs alternated.
+// Throughput of three calls through the whole server (auth, rate limit, idempotency on POST,
+// service, store, serializer, logging at info) against their floor: a bare Fastify route that
+// answers the same JSON (and, for the create, parses the same body). autocannon, 32 connections,
+// loopback, each call's two runs alternated round after round; the best of each side counts.
+//
+//   BENCH_SECONDS=5   length of each run
+//   BENCH_ROUNDS=3    rounds (each runs the floor and the server once per call)
+//   BENCH_LIST=50     monitors in the listed account (the list answers the default page)
 import { createWriteStream } from "node:fs";
 import autocannon from "autocannon";
 import Fastify from "fastify";
@@ -9,8 +14,10 @@ import { buildApp } from "../dist/server/index.js";
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = 2;
-const GOAL = 0.5;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const LISTED = Number(process.env.BENCH_LIST ?? 50);
+/** The GET's goal against its floor; list and create are reported beside it. */
+const GOAL = 0.8;
 
 const key = "uk_benchmarkbenchmarkbenchmark";
 // Logging as the CLI does (info), to a sink; a rate limit no run reaches, so 429s never mix in.
@@ -20,44 +27,67 @@ const logger = { level: "info", stream: createWriteStream("/dev/null") };
 const app = await buildApp({ devKey: key, checker: false, rateLimit: 100_000_000, maxRequestsPerSocket: 100_000_000, logger: logger as never });
 const base = await app.listen({ port: 0, host: "127.0.0.1" });
 const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-const created = await request(`${base}/api/v1/monitors`, {
-  method: "POST",
-  headers,
-  body: JSON.stringify({ name: "bench", type: "http", url: "https://example.com", interval_sec: 60 }),
-});
-const body = (await created.body.json()) as { data: { id: string } };
-const monitorUrl = `${base}/api/v1/monitors/${body.data.id}`;
-const payload = await (await request(monitorUrl, { headers })).body.json();
+const monitor = (i: number) => JSON.stringify({ name: `bench ${i}`, type: "http", url: "https://example.com", interval_sec: 60 });
+
+async function call(method: "GET" | "POST", path: string, body?: string): Promise<unknown> {
+  const res = await request(`${base}${path}`, { method, headers, body });
+  return res.body.json();
+}
+
+const created = (await call("POST", "/api/v1/monitors", monitor(0))) as { data: { id: string } };
+for (let i = 1; i < LISTED; i++) await call("POST", "/api/v1/monitors", monitor(i));
+const onePath = `/api/v1/monitors/${created.data.id}`;
+const answers = { one: await call("GET", onePath), list: await call("GET", "/api/v1/monitors"), create: created };
 
 const floor = Fastify({ logger: false });
-floor.get("/m", async () => payload);
-const floorUrl = `${await floor.listen({ port: 0, host: "127.0.0.1" })}/m`;
+floor.get("/one", async () => answers.one);
+floor.get("/list", async () => answers.list);
+floor.post("/create", async (_req, reply) => reply.code(201).send(answers.create));
+const floorBase = await floor.listen({ port: 0, host: "127.0.0.1" });
 
-async function run(url: string, withKey: boolean): Promise<number> {
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    headers: withKey ? { authorization: `Bearer ${key}` } : {},
-  });
-  if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${url}: ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`);
+interface Case {
+  label: string;
+  server: autocannon.Options;
+  floor: autocannon.Options;
+  /** The status every answer must have. */
+  status: number;
+}
+
+const post = { method: "POST" as const, body: monitor(1), headers };
+const CASES: Case[] = [
+  { label: "GET /api/v1/monitors/<id>", server: { url: `${base}${onePath}`, headers }, floor: { url: `${floorBase}/one` }, status: 200 },
+  { label: `GET /api/v1/monitors (${LISTED} monitors)`, server: { url: `${base}/api/v1/monitors`, headers }, floor: { url: `${floorBase}/list` }, status: 200 },
+  // Last: each create adds a monitor, which the list would then page through.
+  { label: "POST /api/v1/monitors", server: { url: `${base}/api/v1/monitors`, ...post }, floor: { url: `${floorBase}/create`, ...post }, status: 201 },
+];
+
+async function run(options: autocannon.Options, status: number): Promise<number> {
+  const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
+  const others = Object.keys(result.statusCodeStats ?? {}).filter((code) => Number(code) !== status);
+  if (others.length > 0 || result.errors > 0) {
+    throw new Error(`${options.url}: answers other than ${status} (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`);
   }
   return result.requests.average;
 }
 
-const best = { floor: 0, server: 0 };
-for (let i = 0; i < ROUNDS; i++) {
-  best.floor = Math.max(best.floor, await run(floorUrl, false));
-  best.server = Math.max(best.server, await run(monitorUrl, true));
+const best = CASES.map(() => ({ floor: 0, server: 0 }));
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [i, c] of CASES.entries()) {
+    const b = best[i] as { floor: number; server: number };
+    b.floor = Math.max(b.floor, await run(c.floor, c.status));
+    b.server = Math.max(b.server, await run(c.server, c.status));
+  }
 }
 await app.close();
 await floor.close();
 
-const ratio = best.server / best.floor;
-console.log(`floor: bare Fastify route, same JSON     ${best.floor.toFixed(0).padStart(7)} req/s`);
-console.log(`server: GET /api/v1/monitors/<id> + key  ${best.server.toFixed(0).padStart(7)} req/s`);
-console.log(
-  `ratio ${ratio.toFixed(2)}× of the floor (goal ≥ ${GOAL}×; ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds, best of each)`,
-);
+console.log(`| call | floor: bare Fastify (req/s) | server (req/s) | ratio |`);
+console.log(`| --- | --- | --- | --- |`);
+for (const [i, c] of CASES.entries()) {
+  const b = best[i] as { floor: number; server: number };
+  console.log(`| ${c.label} | ${b.floor.toFixed(0)} | ${b.server.toFixed(0)} | ${(b.server / b.floor).toFixed(2)}x |`);
+}
+const get = best[0] as { floor: number; server: number };
+const ratio = get.server / get.floor;
+console.log(`\nGET ${ratio.toFixed(2)}x of its floor (goal >= ${GOAL}x; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds, best of each)`);
 if (ratio < GOAL) process.exitCode = 1;

@@ -11,14 +11,17 @@
 //   BENCH_FRESH=0          only the steps on a spent window (skip the fresh-key steps)
 //   BENCH_SAME_KEY=0       skip the steps on a spent window
 //   BENCH_STEPS=create,... only these fresh-key steps (default: all)
-//   BENCH_SKIP_CHECKPOINTS=1   PULUMI_SKIP_CHECKPOINTS=true for every command (the README's setting for
-//                          stacks of this package only); each monitors stack first creates its stack
-//                          instance with checkpoints, unmeasured, as the README says. 0: checkpoints.
+//   BENCH_MODES=default,skip   the engine modes of the per-step table, each against its own floor: the
+//                          engine's default (a checkpoint per step), and PULUMI_SKIP_CHECKPOINTS=true (the
+//                          README's setting for stacks of this package only; each monitors stack first
+//                          creates its stack instance with checkpoints, unmeasured, as the README says).
+//                          The steps on one key and the two concurrent `up`s run with checkpoints skipped
+//                          when that mode is listed.
 //   BENCH_CPU_PROF=dir     V8 CPU profiles of the monitors stack's Node processes (program and provider) in dir
 //   BENCH_HEAP_SNAPSHOT=dir BENCH_HEAP_AT=600,1200   V8 heap snapshots of the monitors stack's program in dir,
 //                          one each time its RSS first passes each size (MiB); writing one adds about the
 //                          heap's size to the program's RSS, so that run's peak RSS and times do not count
-// The documented settings, the defaults here: checkpoints skipped, --parallel 32, batched writes
+// The documented settings, the defaults here: both modes, --parallel 32, batched writes
 // (the reference server serves them). Peak RSS of the engine, program and provider is sampled per step.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -37,7 +40,12 @@ const rateLimit = Number(process.env.BENCH_RATE_LIMIT ?? 600);
 const windowMs = Number(process.env.BENCH_WINDOW_MS ?? 60_000);
 const fresh = process.env.BENCH_FRESH !== "0";
 const sameKeySteps = process.env.BENCH_SAME_KEY !== "0";
-const skipCheckpoints = process.env.BENCH_SKIP_CHECKPOINTS !== "0";
+const MODES = { default: false, skip: true } as const;
+type Mode = keyof typeof MODES;
+const modes = (process.env.BENCH_MODES ?? "default,skip").split(",").filter(Boolean) as Mode[];
+for (const m of modes) if (!(m in MODES)) throw new Error(`BENCH_MODES: ${m} is no mode (default, skip)`);
+/** Whether the stacks made now skip checkpoints (the mode being measured). */
+let skipCheckpoints = modes.includes("skip");
 const only = (process.env.BENCH_STEPS ?? "").split(",").filter(Boolean);
 
 const dir = mkdtempSync(join(tmpdir(), "bench-up-"));
@@ -58,7 +66,7 @@ app.addHook("onResponse", async (req, reply) => {
 });
 const baseUrl = await app.listen({ port: 0, host: "127.0.0.1" });
 const modules = await installPackedPackage();
-const engine = await offlineEngine({ stateDir: join(dir, "pulumi"), env: { PULUMI_SKIP_CHECKPOINTS: String(skipCheckpoints) } });
+const engine = await offlineEngine({ stateDir: join(dir, "pulumi") });
 type Stack = Awaited<ReturnType<typeof engine.stack>>;
 /** A new key of the same account: its rate-limit window starts empty, as each step's floor assumes. */
 const freshKey = () => app.store.keys.create("dev", "bench").key;
@@ -74,6 +82,7 @@ async function stackOf(program: string, name: string, count: number, key: string
   });
   const env = (stack.workspace as unknown as { envVars: Record<string, string> }).envVars;
   if (program === "monitors") env.NODE_OPTIONS = nodeOptions();
+  env.PULUMI_SKIP_CHECKPOINTS = String(skipCheckpoints);
   if (program === "monitors" && skipCheckpoints) {
     // The README's first step when checkpoints are skipped: the stack instance, with a checkpoint.
     env.PULUMI_SKIP_CHECKPOINTS = "false";
@@ -205,9 +214,10 @@ const ACTIONS: Record<(typeof STEPS)[number], (stack: Stack) => Promise<unknown>
  * Every step on the floor program, then at once on the monitors: the two share whatever else the
  * machine does at that moment, so a busy machine slows both sides of a ratio alike.
  */
-async function run(count: number): Promise<Record<"floor" | "monitors", Record<string, Step>>> {
+async function run(count: number, mode: Mode): Promise<Record<"floor" | "monitors", Record<string, Step>>> {
+  skipCheckpoints = MODES[mode];
   const programs = ["floor", "monitors"] as const;
-  const stacks = await Promise.all(programs.map((p) => stackOf(p, `${p}-${count}`, count, freshKey())));
+  const stacks = await Promise.all(programs.map((p) => stackOf(p, `${p}-${mode}-${count}`, count, freshKey())));
   const out = { floor: {} as Record<string, Step>, monitors: {} as Record<string, Step> };
   for (const label of STEPS.filter((l) => only.length === 0 || only.includes(l))) {
     for (const [i, program] of programs.entries()) {
@@ -220,7 +230,7 @@ async function run(count: number): Promise<Record<"floor" | "monitors", Record<s
       out[program][label] = step;
       // Progress on stderr: a long run shows where it is; the tables go to stdout.
       const routes = [...seen.routes].map(([r, n]) => `${r} x${n}`).join(", ");
-      process.stderr.write(`${program} N=${count} ${label}: ${f1(step.seconds)} s, ${step.requests} requests (${routes})${batchSizes()}; peak RSS MiB ${JSON.stringify(step.rss)}; CPU s ${JSON.stringify(step.cpu)}\n`);
+      process.stderr.write(`${program} N=${count} ${mode} ${label}: ${f1(step.seconds)} s, ${step.requests} requests (${routes})${batchSizes()}; peak RSS MiB ${JSON.stringify(step.rss)}; CPU s ${JSON.stringify(step.cpu)}\n`);
     }
   }
   return out;
@@ -233,13 +243,29 @@ function batchSizes(): string {
   return `; ${b.length} batches, mean ${f1(b.reduce((x, y) => x + y, 0) / b.length)} writes, largest ${Math.max(...b)}`;
 }
 
+/** Each step in every mode, each against its own floor: time, ratio and API requests. */
+function besideEachOther(count: number, byMode: Map<Mode, Record<"floor" | "monitors", Record<string, Step>>>): void {
+  const ms = [...byMode.keys()];
+  console.log(`\n## N = ${count}: the modes beside each other (each against the floor of empty dynamic resources in the same mode)\n`);
+  console.log(`| step | ${ms.map((m) => `${m}: floor (s) | ${m}: monitors (s) | ${m}: ratio | ${m}: requests`).join(" | ")} |`);
+  console.log(`| --- |${" --- |".repeat(4 * ms.length)}`);
+  for (const label of Object.keys(byMode.get(ms[0] as Mode)?.monitors ?? {})) {
+    const cells = ms.map((m) => {
+      const { floor: fl, monitors } = byMode.get(m) as Record<"floor" | "monitors", Record<string, Step>>;
+      const [f, s] = [fl[label] as Step, monitors[label] as Step];
+      return `${f1(f.seconds)} | ${f1(s.seconds)} | ${ratio(s.seconds, f.seconds)} | ${s.requests}`;
+    });
+    console.log(`| ${label} | ${cells.join(" | ")} |`);
+  }
+}
+
 /** The least time the limiter allows for `requests` from a fresh window: a full window per `rateLimit` after the first. */
 const windowsWait = (requests: number) => Math.max(0, Math.ceil(requests / rateLimit) - 1) * (windowMs / 1000);
 const f1 = (n: number) => n.toFixed(1);
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 
-function heading(count: number): void {
-  const checkpoints = skipCheckpoints ? "checkpoints skipped" : "checkpoints";
+function heading(count: number, mode: Mode): void {
+  const checkpoints = MODES[mode] ? "checkpoints skipped" : "checkpoints (the engine's default)";
   console.log(`\n## N = ${count} (parallel ${parallel}; ${checkpoints}; limit ${rateLimit} per ${windowMs / 1000} s per key)\n`);
   console.log("| step | floor (s) | monitors (s) | ratio | API requests | failed | of them 429 | rate-limit floor (s) | vs rate-limit floor | peak RSS MiB engine / program / provider | CPU s engine / program / provider / server |");
   console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
@@ -331,9 +357,15 @@ async function pair(count: number): Promise<void> {
 
 try {
   for (const count of sizes) {
-    const steps = fresh ? await run(count) : undefined;
-    heading(count);
-    for (const label of steps ? Object.keys(steps.monitors) : []) row(label, steps?.floor[label] as Step, steps?.monitors[label] as Step);
+    const byMode = new Map<Mode, Awaited<ReturnType<typeof run>>>();
+    for (const mode of fresh ? modes : []) {
+      const steps = await run(count, mode);
+      byMode.set(mode, steps);
+      heading(count, mode);
+      for (const label of Object.keys(steps.monitors)) row(label, steps.floor[label] as Step, steps.monitors[label] as Step);
+    }
+    if (byMode.size > 1) besideEachOther(count, byMode);
+    skipCheckpoints = modes.includes("skip");
     if (sameKeySteps) await sameKey(count);
   }
   if (pairs.length) {

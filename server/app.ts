@@ -13,6 +13,7 @@ import { registerAuth } from "./http/auth";
 import { BODY_LIMIT, clientErrorHandler, frameworkErrors, newRequestId, registerErrorHandling } from "./http/errors";
 import { registerIdempotency } from "./http/idempotency";
 import { loggerOptions, redactUrl } from "./http/logging";
+import { requestLogger } from "./http/request-logger";
 import { methodNotAllowed } from "./http/method-not-allowed";
 import { withLinks } from "./http/openapi-links";
 import { withOperations } from "./http/openapi-operations";
@@ -68,6 +69,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
     // Successful requests are logged at debug level only: one log line per request would cost
     // more than the request itself. Errors are logged by the error handler and the hook below.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: requestLogger,
     trustProxy: settings.trustProxy,
     bodyLimit: BODY_LIMIT,
     // Ids up to this long reach authentication and then get a 404; longer ones a 404 at once.

@@ -13,7 +13,18 @@ import { hasBatch } from "./extensions";
 /** How long a write waits for others of its kind before its batch leaves, at least. */
 export const BATCH_WAIT_MS = 5;
 /**
- * How long a write waits at most. Between the two, batches of a kind leave no faster than the key's
+ * How long a batch waits at most for the next write once its writes stop coming. The engine hands
+ * writes over as fast as it records them: all at once when checkpoints are skipped, one per
+ * checkpoint otherwise (each write of a stack of 1,000 waits for a snapshot of the whole state to
+ * be written). A batch then waits for a pause a few times longer than the usual gap between writes
+ * (see `quietMs`): the engine has handed over what it runs at once, and every write of a stack
+ * shares requests in either mode.
+ */
+export const BATCH_QUIET_MAX_MS = 1_000;
+/** How long the first write of a batch waits at most, however steadily others keep coming. */
+export const BATCH_HOLD_MAX_MS = 3_000;
+/**
+ * The most a batch waits for the key's pace. Batches of a kind leave no faster than the key's
  * rate-limit window affords (`UptimeClient.pace`: about 100 ms at 600 requests a minute): writes
  * that trickle in, as the engine hands them over while the program registers its resources, then
  * share requests instead of spending the window one write at a time and waiting for the next.
@@ -44,6 +55,16 @@ interface Lane {
   timer?: ReturnType<typeof setTimeout>;
   /** When the lane's last batch left (ms). */
   sentAt: number;
+  /** When the last write joined the queue, when the first of the queue did, and when the last batch came back (ms). */
+  lastAt: number;
+  firstAt: number;
+  returnedAt: number;
+  /**
+   * The usual time the engine takes to hand over the next write (ms, a moving average): from the
+   * last write, or from the last batch's answers if they came later (time the engine spent waiting
+   * for a batch is not its own).
+   */
+  gapMs: number;
 }
 
 /**
@@ -59,7 +80,7 @@ function laneOf(client: UptimeClient, path: string): Lane {
   let byPath = lanes.get(client);
   if (!byPath) lanes.set(client, (byPath = new Map()));
   let lane = byPath.get(path);
-  if (!lane) byPath.set(path, (lane = { queue: [], inFlight: 0, sentAt: 0 }));
+  if (!lane) byPath.set(path, (lane = { queue: [], inFlight: 0, sentAt: 0, lastAt: 0, firstAt: 0, returnedAt: 0, gapMs: 0 }));
   return lane;
 }
 
@@ -69,19 +90,39 @@ export async function write<T>(client: UptimeClient, path: string, w: Write): Pr
   const deadline = currentDeadline()?.endsAt;
   const answer = new Promise<ApiResult<T>>((resolve, reject) => {
     const lane = laneOf(client, path);
+    joined(lane);
     lane.queue.push({ write: w, deadline, resolve: resolve as Queued["resolve"], reject });
     if (lane.queue.length >= BATCH_MAX) flush(client, path, lane);
-    else if (!lane.timer && lane.inFlight < BATCHES_IN_FLIGHT) schedule(client, path, lane);
+    else if (lane.inFlight < BATCHES_IN_FLIGHT) schedule(client, path, lane);
   });
   // The batch runs on without this write's limit (see flush); the write still ends at its own.
   const call = w.op === "create" ? `POST ${path}` : `${w.op === "update" ? "PATCH" : "DELETE"} ${path}/${w.id}`;
   return within(answer, `waiting for the answer to ${call} (in a batch)`);
 }
 
-/** Sends the lane's batch after the wait: at least BATCH_WAIT_MS, and the key's pace after the last batch. */
+/** Notes a write joining the lane, and the engine's time to hand it over (see `Lane.gapMs`). */
+function joined(lane: Lane): void {
+  const now = Date.now();
+  // A write after a longer pause starts a new burst: the pause says nothing of the engine's pace.
+  const gap = now - Math.max(lane.lastAt, lane.returnedAt);
+  if (lane.lastAt > 0 && gap < BATCH_QUIET_MAX_MS) lane.gapMs = lane.gapMs === 0 ? gap : 0.8 * lane.gapMs + 0.2 * gap;
+  if (lane.queue.length === 0) lane.firstAt = now;
+  lane.lastAt = now;
+}
+
+/** How long the lane waits for one more write: a few usual gaps, within BATCH_WAIT_MS..BATCH_QUIET_MAX_MS. */
+const quietMs = (lane: Lane) => Math.min(BATCH_QUIET_MAX_MS, Math.max(BATCH_WAIT_MS, 3 * lane.gapMs));
+
+/**
+ * (Re)sends the lane's batch after the wait: once no write joined for `quietMs` (and at most
+ * BATCH_HOLD_MAX_MS after the first), and no sooner than the key's pace after the last batch.
+ */
 function schedule(client: UptimeClient, path: string, lane: Lane): void {
-  const paced = lane.sentAt + Math.min(client.pace(), BATCH_MAX_WAIT_MS) - Date.now();
-  const wait = Math.max(BATCH_WAIT_MS, paced);
+  clearTimeout(lane.timer);
+  const now = Date.now();
+  const quiet = Math.min(lane.lastAt + quietMs(lane), lane.firstAt + BATCH_HOLD_MAX_MS);
+  const paced = lane.sentAt + Math.min(client.pace(), BATCH_MAX_WAIT_MS);
+  const wait = Math.max(BATCH_WAIT_MS, quiet - now, paced - now);
   lane.timer = outsideDeadline(() => setTimeout(() => flush(client, path, lane), wait));
 }
 
@@ -106,6 +147,7 @@ function flush(client: UptimeClient, path: string, lane: Lane): void {
   outsideDeadline(() =>
     void send(client, path, queued).finally(() => {
       lane.inFlight--;
+      lane.returnedAt = Date.now();
       if (lane.queue.length >= BATCH_MAX) flush(client, path, lane);
       else if (lane.queue.length > 0 && !lane.timer) schedule(client, path, lane);
     }),

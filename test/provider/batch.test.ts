@@ -106,6 +106,37 @@ describe("batched writes that trickle in", () => {
   });
 });
 
+describe("batched writes handed over one checkpoint at a time", () => {
+  it("share requests: a batch waits for a pause in the engine's writes, not a fixed few ms", async () => {
+    const r = await rig(true);
+    try {
+      const made = await Promise.all(Array.from({ length: 40 }, (_, i) => runtime.create("Monitor", r.monitor(i))));
+      r.requests();
+      // The engine's default mode: 8 operations at once, each saving a checkpoint (one at a time,
+      // 20 ms each) before and after its provider call, so writes arrive one save apart.
+      let saving = Promise.resolve();
+      const checkpoint = () => (saving = saving.then(() => new Promise((done) => setTimeout(done, 20))));
+      let next = 0;
+      const operation = async () => {
+        for (let i = next++; i < made.length; i = next++) {
+          const { id, outs } = made[i] as { id: string; outs: Props };
+          await checkpoint();
+          await runtime.update("Monitor", id, outs, r.monitor(i, { intervalSec: 120 }));
+          await checkpoint();
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, operation));
+      expect((await r.live()).filter((m) => m.interval_sec === 120)).toHaveLength(40);
+      const sent = r.requests();
+      expect(sent.every((line) => line === "POST /api/v1/monitors/batch 200")).toBe(true);
+      // Alone, each of the 40 updates would have left in its own request.
+      expect(sent.length).toBeLessThanOrEqual(12);
+    } finally {
+      await r.close();
+    }
+  });
+});
+
 describe("batched writes paced by the rate-limit window", () => {
   it("writes that trickle in faster than the window affords share requests instead of spending it", async () => {
     // 50 requests per second: the window affords one batch every 20 ms.
