@@ -57,6 +57,9 @@ describe("reading a Schemathesis report", () => {
     expect(statedTotal(REPORT)).toBe(4);
     // One failure and nothing else reads "1 failure in …".
     expect(statedTotal("========================= 1 failure in 36.60s ==========================")).toBe(1);
+    // No failure, only a warning: none found; no summary at all (a crash) stays unknown.
+    expect(statedTotal("============================= 1 warning in 19.27s ==============================")).toBe(0);
+    expect(statedTotal("Schemathesis v4.32.5")).toBeUndefined();
     expect(countKinds(failures)).toEqual({ cursor: 1, missing_id: 0, delivery: 1, order: 0, stored_type: 0, body_size: 0, expression: 1, unexplained: 1 });
   });
 });

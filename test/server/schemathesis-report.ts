@@ -69,7 +69,9 @@ export function parseFailures(report: string): Failure[] {
 /** The total Schemathesis states in its last line (`12 failures, 1 warning in 72.85s`). */
 export function statedTotal(report: string): number | undefined {
   const m = /=+ (\d+) failures?\b.* in [\d.]+s =+/.exec(report);
-  return m ? Number(m[1]) : /=+ .*passed.* in [\d.]+s =+|=+ No issues found/.test(report) ? 0 : undefined;
+  if (m) return Number(m[1]);
+  // A summary without failures: "N passed", "No issues found", or only warnings ("1 warning in 19.27s").
+  return /=+ .*passed.* in [\d.]+s =+|=+ No issues found|=+ \d+ warnings? in [\d.]+s =+/.test(report) ? 0 : undefined;
 }
 
 /** Counts of each kind, every kind listed. */
