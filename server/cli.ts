@@ -182,12 +182,12 @@ async function runAgent(values: Record<string, string | boolean | undefined>): P
   await done;
 }
 
-function withStore<T>(values: Record<string, string | boolean | undefined>, fn: (store: Store) => T): T {
-  const store = Store.open(need(values.db as string | undefined, "db"), { secretKeyFile: secretKeyFile(values) });
+async function withStore<T>(values: Record<string, string | boolean | undefined>, fn: (store: Store) => T): Promise<T> {
+  const store = await Store.open(need(values.db as string | undefined, "db"), { secretKeyFile: secretKeyFile(values) });
   try {
     return fn(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -204,19 +204,19 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     case "agent":
       return runAgent(values);
     case "keys create":
-      return withStore(values, (store) => {
+      return await withStore(values, async (store) => {
         const account = need(values.account, "account");
         const location = agentLocation(values);
-        const { key, info } = store.keys.create(account, values.name ?? null, undefined, location);
+        const { key, info } = await store.keys.create(account, values.name ?? null, undefined, location);
         const limit = int(values["monitor-limit"], "monitor-limit");
-        if (limit !== undefined) store.keys.setMonitorLimit(account, limit);
+        if (limit !== undefined) await store.keys.setMonitorLimit(account, limit);
         const scope = location === null ? "" : ` (agent of location ${location}: the agent API only)`;
         process.stderr.write(`Created ${info.id} for account ${account}${scope}. The key is shown once; store it now:\n`);
         process.stdout.write(`${key}\n`);
       });
     case "keys list":
-      return withStore(values, (store) => {
-        for (const k of store.keys.list(values.account)) {
+      return await withStore(values, async (store) => {
+        for (const k of await store.keys.list(values.account)) {
           const state = k.revoked_at ? `revoked ${k.revoked_at}` : "active";
           process.stdout.write(
             `${k.id}\t${k.account}\t${k.prefix}\t${k.name ?? ""}\t${k.created_at}\t${state}\t${k.scope}${k.location ? `:${k.location}` : ""}\n`,
@@ -224,15 +224,15 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
         }
       });
     case "keys revoke":
-      return withStore(values, (store) => {
-        if (!store.keys.revoke(need(arg, "KEY_ID"))) throw new Error(`no active key ${arg}`);
+      return await withStore(values, async (store) => {
+        if (!await store.keys.revoke(need(arg, "KEY_ID"))) throw new Error(`no active key ${arg}`);
         process.stderr.write(`Revoked ${arg}.\n`);
       });
     case "keys rotate-secret": {
       const file = secretKeyFile(values) ?? `${need(values.db, "db")}.key`;
       const id = SecretBox.addKey(file);
-      return withStore(values, (store) => {
-        const count = store.reseal();
+      return await withStore(values, async (store) => {
+        const count = await store.reseal();
         process.stderr.write(
           `New secret key ${id} is current in ${file}; ${count} rows resealed. Older keys stay in the file for servers still running: remove them once every server has restarted.\n`,
         );
@@ -248,13 +248,13 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     }
     case "restore": {
       const db = need(values.db as string | undefined, "db");
-      const s = restoreDatabase(need(values.from as string | undefined, "from"), db, secretKeyFile(values));
+      const s = await restoreDatabase(need(values.from as string | undefined, "from"), db, secretKeyFile(values));
       process.stderr.write(`Restored ${summary(s)} into ${db}.\n`);
       return;
     }
     case "outbox list":
-      return withStore(values, (store) => {
-        for (const m of store.outbox.list()) {
+      return await withStore(values, async (store) => {
+        for (const m of await store.outbox.list()) {
           process.stdout.write(`${m.created_at}\t${m.recipient}\t${m.subject}\n`);
         }
       });

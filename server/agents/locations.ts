@@ -28,18 +28,18 @@ export class Locations {
   ) {}
 
   /** Locations a monitor of the account may name: the built-in one and its agent keys'. */
-  known(accountId: string): string[] {
-    return [...new Set([this.builtin, ...this.store.keys.agentLocations(accountId)])].sort();
+  async known(accountId: string): Promise<string[]> {
+    return [...new Set([this.builtin, ...await this.store.keys.agentLocations(accountId)])].sort();
   }
 
   /** Notes an agent's contact (a lease request or a result), with its outbound policy when it told. */
-  touch(agentId: string, principal: Principal, now = Date.now(), allowPrivate?: boolean): void {
+  async touch(agentId: string, principal: Principal, now = Date.now(), allowPrivate?: boolean): Promise<void> {
     const location = principal.location as string;
     const prev = this.seen.get(agentId);
     const policy = allowPrivate ?? prev?.allowPrivate;
     const unchanged = prev && prev.location === location && prev.allowPrivate === policy;
     const written = unchanged && now - prev.written < TOUCH_WRITE_MS ? prev.written : now;
-    if (written === now) this.store.agents.touch(agentId, principal.accountId, principal.keyId, location, now, policy);
+    if (written === now) await this.store.agents.touch(agentId, principal.accountId, principal.keyId, location, now, policy);
     this.seen.set(agentId, { accountId: principal.accountId, location, at: now, written, allowPrivate: policy });
   }
 
@@ -49,26 +49,26 @@ export class Locations {
    * with none live, the one heard from last. Undefined while no agent of it has told: its agents
    * then apply their own policy when they probe.
    */
-  allowsPrivate(accountId: string, location: string, now = Date.now()): boolean | undefined {
+  async allowsPrivate(accountId: string, location: string, now = Date.now()): Promise<boolean | undefined> {
     // The built-in location is judged by the server's policy even while its checker is off: it may be turned on.
     const policies: boolean[] = location === this.builtin ? [this.builtinAllowsPrivate] : [];
     const live = [...this.seen.values()].filter((a) => a.accountId === accountId && a.location === location && now - a.at < this.liveMs);
     if (live.length > 0) {
       for (const a of live) if (a.allowPrivate !== undefined) policies.push(a.allowPrivate);
     } else {
-      const last = this.store.agents.list(accountId).find((a) => a.location === location && a.allow_private_targets !== null);
+      const last = (await this.store.agents.list(accountId)).find((a) => a.location === location && a.allow_private_targets !== null);
       if (last) policies.push(last.allow_private_targets === 1);
     }
     return policies.length === 0 ? undefined : policies.every(Boolean);
   }
 
   /** The outbound policies of `names` (locations of the account), as the target rules take them. */
-  policies(accountId: string, names: readonly string[], now = Date.now()): LocationPolicy[] {
-    return names.map((name) => ({
+  policies(accountId: string, names: readonly string[], now = Date.now()): Promise<LocationPolicy[]> {
+    return Promise.all(names.map(async (name) => ({
       name,
       builtin: name === this.builtin,
-      allow_private_targets: this.allowsPrivate(accountId, name, now) ?? null,
-    }));
+      allow_private_targets: (await this.allowsPrivate(accountId, name, now)) ?? null,
+    })));
   }
 
   /** Locations of the account a live checker serves now. */
@@ -95,10 +95,10 @@ export class Locations {
   }
 
   /** `GET /api/v1/locations`: every location of the account, with its agents' last contact. */
-  list(accountId: string, now = Date.now()): Location[] {
-    const agents = this.store.agents.list(accountId);
+  async list(accountId: string, now = Date.now()): Promise<Location[]> {
+    const agents = await this.store.agents.list(accountId);
     const live = this.live(accountId, now);
-    return this.known(accountId).map((name) => {
+    return Promise.all((await this.known(accountId)).map(async (name) => {
       const own = agents
         .filter((a) => a.location === name)
         .map((a) => {
@@ -107,8 +107,8 @@ export class Locations {
           return { id: a.id, first_seen_at: iso(a.first_seen_at), last_contact_at: iso(at), live: now - at < this.liveMs, allow_private_targets: said ?? null };
         });
       const builtin = name === this.builtin && this.builtinRuns;
-      return { name, builtin, default: name === this.builtin, live: live.has(name), allow_private_targets: this.allowsPrivate(accountId, name, now) ?? null, agents: own };
-    });
+      return { name, builtin, default: name === this.builtin, live: live.has(name), allow_private_targets: (await this.allowsPrivate(accountId, name, now)) ?? null, agents: own };
+    }));
   }
 }
 

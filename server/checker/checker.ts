@@ -82,7 +82,7 @@ export class Checker {
   async start(now = Date.now()): Promise<void> {
     const { default: pLimit } = await import("p-limit");
     this.limit = pLimit(this.concurrency) as never;
-    for (const m of this.store.monitors.active()) {
+    for (const m of await this.store.monitors.active()) {
       if (this.place && !this.place.checks(m)) continue;
       const intervalMs = cadenceMs(m);
       const last = m.last_checked_at ? Date.parse(m.last_checked_at) : undefined;
@@ -94,9 +94,9 @@ export class Checker {
   }
 
   /** Call after a monitor was created, changed, paused, resumed or deleted. */
-  refresh(id: string): void {
+  async refresh(id: string): Promise<void> {
     if (this.stopped || !this.limit) return;
-    const monitor = this.store.monitors.find(id);
+    const monitor = await this.store.monitors.find(id);
     const slot = this.slots.get(id);
     if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) {
       if (slot) clearTimeout(slot.timer);
@@ -122,8 +122,8 @@ export class Checker {
   }
 
   /** How a result recorded now moves the monitor's health (pings of heartbeat monitors use it). */
-  policyFor(monitor: ScheduledMonitor, now = Date.now()): HealthPolicy {
-    return { ...this.runner.policy(monitor, now), ...this.place?.policy(monitor) };
+  async policyFor(monitor: ScheduledMonitor, now = Date.now()): Promise<HealthPolicy> {
+    return { ...(await this.runner.policy(monitor, now)), ...this.place?.policy(monitor) };
   }
 
   stats(): CheckerStats {
@@ -178,16 +178,16 @@ export class Checker {
   }
 
   private async check(id: string): Promise<void> {
-    const monitor: ScheduledMonitor | undefined = this.store.monitors.find(id);
+    const monitor: ScheduledMonitor | undefined = await this.store.monitors.find(id);
     if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) return;
     const started = performance.now();
     const outcome = await this.runner.run(monitor);
-    if (outcome === undefined || !this.store.db.isOpen) return;
+    if (outcome === undefined || !this.store.isOpen) return;
     const now = Date.now();
-    const recorded = await this.batch.record(() => this.store.recordCheck(id, outcome, now, this.policyFor(monitor, now)));
+    const recorded = await this.batch.record(async () => await this.store.recordCheck(id, outcome, now, await this.policyFor(monitor, now)));
     this.checks++;
     if (recorded) this.observer?.checked(monitor.type, outcome.up, performance.now() - started);
-    if (recorded?.transition) this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
+    if (recorded?.transition) await this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
   }
 
   private recordLag(ms: number): void {

@@ -1,4 +1,4 @@
-import type { DatabaseSync } from "node:sqlite";
+import type { Executor } from "./executor";
 import type { SecretBox } from "../secrets";
 
 /** How long a key's first answer is replayed. */
@@ -18,12 +18,12 @@ export interface StoredResponse {
  */
 export class IdempotencyRepository {
   constructor(
-    private readonly db: DatabaseSync,
+    private readonly db: Executor,
     private readonly secrets: SecretBox,
   ) {}
 
-  find(accountId: string, key: string, now = Date.now()): StoredResponse | undefined {
-    const row = this.db
+  async find(accountId: string, key: string, now = Date.now()): Promise<StoredResponse | undefined> {
+    const row = await this.db
       .prepare(
         "SELECT fingerprint, status_code, response FROM idempotency_keys WHERE account_id = ? AND key = ? AND created_at > ?",
       )
@@ -35,8 +35,8 @@ export class IdempotencyRepository {
       : undefined;
   }
 
-  save(accountId: string, key: string, response: StoredResponse, now = Date.now()): void {
-    this.db
+  async save(accountId: string, key: string, response: StoredResponse, now = Date.now()): Promise<void> {
+    await this.db
       .prepare(
         `INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, response, created_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (account_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status_code = excluded.status_code,
@@ -46,17 +46,17 @@ export class IdempotencyRepository {
   }
 
   /** Reseals answers not sealed under the current key. */
-  reseal(): number {
-    const rows = this.db.prepare("SELECT rowid AS id, response FROM idempotency_keys").all() as { id: number; response: string }[];
+  async reseal(): Promise<number> {
+    const rows = await this.db.prepare("SELECT rowid AS id, response FROM idempotency_keys").all() as { id: number; response: string }[];
     const update = this.db.prepare("UPDATE idempotency_keys SET response = ? WHERE rowid = ?");
     const stale = rows.filter((row) => !this.secrets.isCurrent(row.response));
-    for (const row of stale) update.run(this.secrets.seal(this.secrets.open(row.response)), row.id);
+    for (const row of stale) await update.run(this.secrets.seal(this.secrets.open(row.response)), row.id);
     return stale.length;
   }
 
-  prune(now = Date.now()): number {
+  async prune(now = Date.now()): Promise<number> {
     return Number(
-      this.db.prepare("DELETE FROM idempotency_keys WHERE created_at <= ?").run(now - IDEMPOTENCY_TTL_MS)
+      await (await this.db.prepare("DELETE FROM idempotency_keys WHERE created_at <= ?").run(now - IDEMPOTENCY_TTL_MS))
         .changes,
     );
   }
