@@ -95,7 +95,7 @@ export class AlertOutboxRepository {
   /** Marks how a notification ended. */
   async finish(id: string, status: "delivered" | "failed" | "cancelled", outcome: { reason?: string; statusCode?: number | null } = {}, now = Date.now()): Promise<void> {
     await this.db
-      .prepare("UPDATE alert_outbox SET status = ?, attempts = attempts + iif(? = 'cancelled', 0, 1), reason = ?, status_code = ?, updated_at = ? WHERE id = ?")
+      .prepare("UPDATE alert_outbox SET status = ?, attempts = attempts + CASE WHEN ? = 'cancelled' THEN 0 ELSE 1 END, reason = ?, status_code = ?, updated_at = ? WHERE id = ?")
       .run(status, status, outcome.reason ?? null, outcome.statusCode ?? null, now, id);
   }
 

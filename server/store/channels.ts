@@ -101,7 +101,7 @@ export class ChannelRepository {
   ): Promise<Channel | undefined> {
     await this.db
       .prepare(
-        "UPDATE channels SET name = ?, config = ?, external_id = iif(?, ?, external_id), notify_degraded = ?, events = ?, updated_at = ? WHERE id = ? AND account_id = ?",
+        "UPDATE channels SET name = ?, config = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, notify_degraded = ?, events = ?, updated_at = ? WHERE id = ? AND account_id = ?",
       )
       .run(
         name,

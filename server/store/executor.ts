@@ -1,3 +1,5 @@
+import type { Dialect } from "./dialect";
+
 /** A value bound to a statement's `?` placeholder. */
 export type SqlValue = string | number | bigint | null | Uint8Array;
 
@@ -28,6 +30,8 @@ export type Engine = "sqlite" | "postgres";
 export interface Executor {
   /** The engine: the few statements that differ are chosen by it. */
   readonly engine: Engine;
+  /** How this engine spells the few expressions that differ. */
+  readonly dialect: Dialect;
   /** False once closed. */
   readonly isOpen: boolean;
   /** Whether the caller runs inside a transaction (what it reads may still be rolled back). */

@@ -61,9 +61,10 @@ export class HealthRepository {
 
   /** Incidents overlapping [from, now], and their downtime clipped to that window. */
   async summary(monitorId: string, from: number, now: number): Promise<IncidentSummary> {
+    const { least, greatest } = this.db.dialect;
     const row = await this.db
       .prepare(
-        `SELECT COUNT(*) AS n, COALESCE(SUM(MIN(COALESCE(ended_at, ?), ?) - MAX(started_at, ?)), 0) AS down_ms
+        `SELECT COUNT(*) AS n, COALESCE(SUM(${least("COALESCE(ended_at, ?)", "?")} - ${greatest("started_at", "?")}), 0) AS down_ms
          FROM incidents WHERE monitor_id = ? AND started_at <= ? AND (ended_at IS NULL OR ended_at >= ?)`,
       )
       .get(now, now, from, monitorId, now, from) as { n: number; down_ms: number };

@@ -134,8 +134,8 @@ export class HeartbeatRepository {
     await this.db
       .prepare(
         `INSERT INTO location_days (monitor_id, location, day, checks, up_checks, maintenance_checks, timed, sum_ms) VALUES (?, ?, ?, 1, ?, ?, ?, ?)
-         ON CONFLICT (monitor_id, location, day) DO UPDATE SET checks = checks + 1, up_checks = up_checks + excluded.up_checks,
-         maintenance_checks = maintenance_checks + excluded.maintenance_checks, timed = timed + excluded.timed, sum_ms = sum_ms + excluded.sum_ms`,
+         ON CONFLICT (monitor_id, location, day) DO UPDATE SET checks = location_days.checks + 1, up_checks = location_days.up_checks + excluded.up_checks,
+         maintenance_checks = location_days.maintenance_checks + excluded.maintenance_checks, timed = location_days.timed + excluded.timed, sum_ms = location_days.sum_ms + excluded.sum_ms`,
       )
       .run(monitorId, location, Math.floor(at / DAY_MS), outcome.up ? 1 : 0, maintenance ? 1 : 0, ms === null ? 0 : 1, ms ?? 0);
   }
@@ -154,9 +154,9 @@ export class HeartbeatRepository {
     await this.db
       .prepare(
         `INSERT INTO heartbeat_days (monitor_id, day, checks, up_checks, timed, sum_ms, histogram, maintenance_checks, degraded_checks) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (monitor_id, day) DO UPDATE SET checks = checks + 1, up_checks = up_checks + excluded.up_checks,
-         timed = timed + excluded.timed, sum_ms = sum_ms + excluded.sum_ms, histogram = excluded.histogram,
-         maintenance_checks = maintenance_checks + excluded.maintenance_checks, degraded_checks = degraded_checks + excluded.degraded_checks`,
+         ON CONFLICT (monitor_id, day) DO UPDATE SET checks = heartbeat_days.checks + 1, up_checks = heartbeat_days.up_checks + excluded.up_checks,
+         timed = heartbeat_days.timed + excluded.timed, sum_ms = heartbeat_days.sum_ms + excluded.sum_ms, histogram = excluded.histogram,
+         maintenance_checks = heartbeat_days.maintenance_checks + excluded.maintenance_checks, degraded_checks = heartbeat_days.degraded_checks + excluded.degraded_checks`,
       )
       .run(monitorId, day, outcome.up ? 1 : 0, timed, outcome.response_time_ms ?? 0, JSON.stringify(histogram), maintenance ? 1 : 0, outcome.up && outcome.degraded ? 1 : 0);
   }

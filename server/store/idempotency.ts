@@ -47,10 +47,10 @@ export class IdempotencyRepository {
 
   /** Reseals answers not sealed under the current key. */
   async reseal(): Promise<number> {
-    const rows = await this.db.prepare("SELECT rowid AS id, response FROM idempotency_keys").all() as { id: number; response: string }[];
-    const update = this.db.prepare("UPDATE idempotency_keys SET response = ? WHERE rowid = ?");
+    const rows = await this.db.prepare("SELECT account_id, key, response FROM idempotency_keys").all() as { account_id: string; key: string; response: string }[];
+    const update = this.db.prepare("UPDATE idempotency_keys SET response = ? WHERE account_id = ? AND key = ?");
     const stale = rows.filter((row) => !this.secrets.isCurrent(row.response));
-    for (const row of stale) await update.run(this.secrets.seal(this.secrets.open(row.response)), row.id);
+    for (const row of stale) await update.run(this.secrets.seal(this.secrets.open(row.response)), row.account_id, row.key);
     return stale.length;
   }
 

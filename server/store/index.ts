@@ -12,6 +12,7 @@ import { KeyRepository } from "./keys";
 import { MaintenanceWindowRepository } from "./maintenance-windows";
 import { MIGRATIONS } from "./migrations";
 import { MonitorRepository } from "./monitors";
+import { openPostgres } from "./postgres";
 import { openSqlite } from "./sqlite";
 import { OutboxRepository } from "./outbox";
 import { PushTokenRepository } from "./push-tokens";
@@ -65,13 +66,19 @@ export class Store {
   }
 
   /**
-   * Opens (and migrates) the database at `path`, a file or `:memory:`, with the secret key file
-   * (default: `<path>.key`, created 0600 when absent; an in-memory database gets a key in memory).
-   * Secrets not sealed under the current key (older rows, a rotation) are resealed at once.
+   * Opens (and migrates) the database at `path`: a SQLite file, `:memory:`, or a PostgreSQL URL
+   * (`postgres://…`), with the secret key file (default for a file: `<path>.key`, created 0600
+   * when absent; an in-memory database gets a key in memory; PostgreSQL needs it named, the same
+   * file on every replica). Secrets not sealed under the current key are resealed at once.
    */
   static async open(path: string, options: { secretKeyFile?: string } = {}): Promise<Store> {
+    const postgres = isPostgresUrl(path);
+    if (postgres && !options.secretKeyFile) {
+      throw new Error("--secret-key-file (UPTIME_SECRET_KEY_FILE) is required with a PostgreSQL database: every replica must open secrets with the same key file");
+    }
     const file = options.secretKeyFile ?? (path === ":memory:" ? undefined : `${path}.key`);
-    const store = new Store(openSqlite(path), file ? SecretBox.ensure(file) : SecretBox.ephemeral());
+    const db = postgres ? await openPostgres(path) : openSqlite(path);
+    const store = new Store(db, file ? SecretBox.ensure(file) : SecretBox.ephemeral());
     await store.reseal();
     return store;
   }
@@ -146,4 +153,9 @@ export class Store {
   async close(): Promise<void> {
     return await this.db.close();
   }
+}
+
+/** Whether `db` names a PostgreSQL database (`postgres://` or `postgresql://`) rather than a SQLite file. */
+export function isPostgresUrl(db: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(db);
 }

@@ -107,7 +107,7 @@ export class KeyRepository {
     const rows = await this.db
       .prepare(
         `SELECT k.id, a.name AS account, k.name, k.lookup, k.created_at, k.revoked_at, k.scope, k.location FROM api_keys k
-         JOIN accounts a ON a.id = k.account_id WHERE ? IS NULL OR a.name = ? ORDER BY k.created_at, k.id`,
+         JOIN accounts a ON a.id = k.account_id WHERE CAST(? AS TEXT) IS NULL OR a.name = ? ORDER BY k.created_at, k.id`,
       )
       .all(account ?? null, account ?? null) as unknown as (Omit<KeyInfo, "prefix"> & { lookup: string })[];
     return rows.map(({ lookup: l, ...rest }) => ({ ...rest, prefix: `uk_${l}…` }));

@@ -55,7 +55,7 @@ export class MaintenanceWindowRepository {
     const changed = await this.db.transaction(async () => {
       const result = await this.db
         .prepare(
-          "UPDATE maintenance_windows SET spec = ?, external_id = iif(?, ?, external_id), updated_at = ? WHERE id = ? AND account_id = ?",
+          "UPDATE maintenance_windows SET spec = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, updated_at = ? WHERE id = ? AND account_id = ?",
         )
         .run(specJson(spec), externalId === undefined ? 0 : 1, externalId ?? null, nowIso(), id, accountId);
       if (result.changes === 0) return false;

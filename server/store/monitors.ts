@@ -3,6 +3,7 @@ import { LRUCache } from "lru-cache";
 import { ASSERTION_DEFAULTS, type Monitor, MONITOR_EXTENSION_DEFAULTS, MONITOR_PROTOCOL_DEFAULTS, type MonitorSpec } from "../../api";
 import type { SecretBox } from "../secrets";
 import { type ExternalCommits, ownedIds } from "./database";
+import type { Dialect } from "./dialect";
 import { newId, nowIso } from "./ids";
 import { afterCursor, type Page, toPage } from "./pagination";
 
@@ -23,8 +24,8 @@ interface MonitorRow {
 }
 
 /** A monitor's row with its channel links, in one query (a GET is one statement, not two). */
-const MONITOR_ROW =
-  "SELECT monitors.*, (SELECT json_group_array(channel_id ORDER BY channel_id) FROM monitor_channels WHERE monitor_id = monitors.id) AS channel_ids FROM monitors";
+const monitorRow = (sql: Dialect) =>
+  `SELECT monitors.*, (SELECT ${sql.jsonArrayOf("channel_id")} FROM monitor_channels WHERE monitor_id = monitors.id) AS channel_ids FROM monitors`;
 
 /** What a list of monitors can be filtered by. */
 export interface MonitorFilter {
@@ -65,11 +66,15 @@ export class MonitorRepository {
    */
   private readonly opened = new LRUCache<string, { text: string; spec: Omit<MonitorSpec, "channel_ids"> }>({ max: 50_000 });
 
+  /** The SELECT of a monitor's row, in this engine's spelling. */
+  private readonly row: string;
+
   constructor(
     private readonly db: Executor,
     private readonly secrets: SecretBox,
     commits: ExternalCommits,
   ) {
+    this.row = monitorRow(db.dialect);
     commits.subscribe(() => this.forget());
   }
 
@@ -96,11 +101,11 @@ export class MonitorRepository {
       params.push(filter.status);
     }
     if (filter.tag) {
-      where.push("EXISTS (SELECT 1 FROM json_each(spec, '$.tags') WHERE value = ?)");
+      where.push(this.db.dialect.jsonArrayHas("spec", "tags"));
       params.push(filter.tag.toLowerCase());
     }
     const rows = await this.db
-      .prepare(`${MONITOR_ROW} WHERE ${where.join(" AND ")} ORDER BY created_at, id LIMIT ?`)
+      .prepare(`${this.row} WHERE ${where.join(" AND ")} ORDER BY created_at, id LIMIT ?`)
       .all(...params, filter.limit + 1) as unknown as MonitorRow[];
     return await toPage(rows, filter.limit, (kept) => this.hydrate(kept));
   }
@@ -110,7 +115,7 @@ export class MonitorRepository {
     const cached = this.byId.get(id);
     if (cached) return cached.accountId === accountId ? cached.monitor : undefined;
     const row = await this.db
-      .prepare(`${MONITOR_ROW} WHERE id = ? AND account_id = ?`)
+      .prepare(`${this.row} WHERE id = ? AND account_id = ?`)
       .get(id, accountId) as MonitorRow | undefined;
     if (!row) return undefined;
     const monitor = deepFreeze(this.hydrate([row])[0] as Monitor);
@@ -122,7 +127,7 @@ export class MonitorRepository {
   /** Every active monitor of every account, for the checker's schedule. */
   async active(): Promise<ScheduledMonitor[]> {
     const rows = await this.db
-      .prepare(`${MONITOR_ROW} WHERE status = 'active'`)
+      .prepare(`${this.row} WHERE status = 'active'`)
       .all() as unknown as MonitorRow[];
     return this.hydrate(rows).map((m, i) => ({ ...m, account_id: (rows[i] as MonitorRow).account_id }));
   }
@@ -132,18 +137,20 @@ export class MonitorRepository {
    * (a start-up with many monitors decrypts nothing).
    */
   async placements(): Promise<{ id: string; account_id: string; type: string; interval_sec: number; locations: string[] | null }[]> {
+    const json = this.db.dialect.jsonMember;
     const rows = await this.db
       .prepare(
-        `SELECT id, account_id, json_extract(spec, '$.type') AS type, json_extract(spec, '$.interval_sec') AS interval_sec,
-         json_extract(spec, '$.locations') AS locations FROM monitors WHERE status = 'active'`,
+        `SELECT id, account_id, ${json("spec", "type")} AS type, ${json("spec", "interval_sec")} AS interval_sec,
+         ${json("spec", "locations")} AS locations FROM monitors WHERE status = 'active'`,
       )
       .all() as { id: string; account_id: string; type: string; interval_sec: number; locations: string | null }[];
-    return rows.map((r) => ({ ...r, locations: r.locations === null ? null : (JSON.parse(r.locations) as string[]) }));
+    // PostgreSQL answers every member as text.
+    return rows.map((r) => ({ ...r, interval_sec: Number(r.interval_sec), locations: r.locations === null ? null : (JSON.parse(r.locations) as string[]) }));
   }
 
   /** A monitor of any account, for the checker. */
   async find(id: string): Promise<ScheduledMonitor | undefined> {
-    const row = await this.db.prepare(`${MONITOR_ROW} WHERE id = ?`).get(id) as MonitorRow | undefined;
+    const row = await this.db.prepare(`${this.row} WHERE id = ?`).get(id) as MonitorRow | undefined;
     return row ? { ...(this.hydrate([row])[0] as Monitor), account_id: row.account_id } : undefined;
   }
 
@@ -172,7 +179,7 @@ export class MonitorRepository {
     const changed = await this.db.transaction(async () => {
       const result = await this.db
         .prepare(
-          "UPDATE monitors SET spec = ?, external_id = iif(?, ?, external_id), updated_at = ? WHERE id = ? AND account_id = ?",
+          "UPDATE monitors SET spec = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, updated_at = ? WHERE id = ? AND account_id = ?",
         )
         .run(this.specJson(spec), externalId !== undefined ? 1 : 0, externalId ?? null, nowIso(), id, accountId);
       if (result.changes === 0) return false;

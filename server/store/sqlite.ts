@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { SQLITE_DIALECT } from "./dialect";
 import type { Executor, RunResult, SqlValue, Statement } from "./executor";
 import { MIGRATIONS } from "./migrations";
 
@@ -20,6 +21,7 @@ interface Scope {
  */
 export class SqliteExecutor implements Executor {
   readonly engine = "sqlite" as const;
+  readonly dialect = SQLITE_DIALECT;
   private readonly statements = new Map<string, StatementSync>();
   private readonly scope = new AsyncLocalStorage<Scope>();
   /** Settles when the transaction holding the connection ends. */

@@ -93,7 +93,7 @@ export class StatusPageRepository {
     await this.db.transaction(async () => {
       await this.db
         .prepare(
-          "UPDATE status_pages SET slug = ?, title = ?, description = ?, external_id = iif(?, ?, external_id), updated_at = ? WHERE id = ? AND account_id = ?",
+          "UPDATE status_pages SET slug = ?, title = ?, description = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, updated_at = ? WHERE id = ? AND account_id = ?",
         )
         .run(spec.slug, spec.title, spec.description, externalId !== undefined ? 1 : 0, externalId ?? null, nowIso(), id, accountId);
       await this.db.prepare("DELETE FROM status_page_monitors WHERE status_page_id = ?").run(id);

@@ -1,15 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toMonitorSpec } from "../../../api";
-import { Store } from "../../../server/index";
+import type { Store } from "../../../server/index";
+import { ENGINES, openTestStore } from "../../support/store-engines";
 
 const DAY = 86_400_000;
 const MIDNIGHT = Date.UTC(2026, 10, 20);
 
-describe("heartbeat stats", () => {
+describe.each(ENGINES)("heartbeat stats (%s)", (engine) => {
   let store: Store;
   let monitorId: string;
   beforeEach(async () => {
-    store = await Store.open(":memory:");
+    store = await openTestStore(engine);
     const { key } = await store.keys.create("acme", null);
     const accountId = (await store.keys.authenticate(key))?.accountId as string;
     monitorId = (await store.monitors.create(accountId, toMonitorSpec({ name: "m", type: "http", url: "https://x.example", interval_sec: 60 }))).id;
