@@ -64,7 +64,7 @@ export class StatusPageRepository {
   async slugTaken(slug: string, exceptId?: string): Promise<boolean> {
     return (
       await this.db
-        .prepare("SELECT 1 FROM status_pages WHERE slug = ? AND id IS NOT ?")
+        .prepare("SELECT 1 FROM status_pages WHERE slug = ? AND id IS DISTINCT FROM ?")
         .get(slug, exceptId ?? null) !== undefined
     );
   }

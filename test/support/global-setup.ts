@@ -24,6 +24,9 @@ export default async function setup(project: TestProject): Promise<void> {
   const chromium = ensureChromium();
   process.stderr.write(`${chromium.version} (${chromium.source}): ${chromium.path}\n`);
   project.provide("chromiumPath", chromium.path);
+  // The PostgreSQL store tests start servers of their own from these binaries.
+  const { ensurePostgres } = await import("../../scripts/ensure-postgres.mjs");
+  process.stderr.write(`PostgreSQL (${ensurePostgres().source})\n`);
   // `npm run test:fast` runs no engine test: no CLI, no packed install.
   if (process.env.UPTIME_TESTS === "unit") {
     project.provide("packedModules", "");
