@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { EventType, Heartbeat, Monitor } from "../../api";
 import { CERT_EXPIRING_PREFIX } from "../checker/tls";
@@ -34,6 +35,9 @@ export function hears(channel: Pick<StoredChannel, "events">, event: Exclude<Eve
   }
 }
 
+/** How long a claim on a notification holds: longer than one attempt and the wait before the next. */
+const CLAIM_MS = 120_000;
+
 /**
  * Delivers monitors' events to their channels, in the background: each notification is written to
  * the alert outbox first (store/alert-outbox.ts), then sent with retries and backoff, and marked
@@ -42,6 +46,8 @@ export function hears(channel: Pick<StoredChannel, "events">, event: Exclude<Eve
  */
 export class Notifier {
   private closed = false;
+  /** This process among the replicas claiming notifications. */
+  private readonly holder = randomUUID();
   /** Deliveries under way or waiting to retry: drained at shutdown. */
   private readonly pending = new Set<Promise<void>>();
   /** Outbox rows being delivered by this process: never sent twice at once. */
@@ -173,8 +179,9 @@ export class Notifier {
     const event = JSON.parse(row.body) as NotificationEvent;
     const log = { channel: channel.id, event: event.event, notification: row.kind };
     for (let attempt = 0; ; attempt++) {
-      // A resolve cancels the reminders still queued: one sent after it would page again.
-      if (!db.isOpen || !await alerts.isPending(row.id)) return;
+      // A resolve cancels the reminders still queued: one sent after it would page again. The
+      // claim also keeps another replica from sending it at the same time.
+      if (!db.isOpen || !(await alerts.claim(row.id, this.holder, Date.now(), CLAIM_MS))) return;
       try {
         const result = await deliver(this.contextFor(row.account_id), channel, event);
         if (db.isOpen) await alerts.finish(row.id, "delivered", { statusCode: result.status_code });

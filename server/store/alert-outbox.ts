@@ -82,6 +82,18 @@ export class AlertOutboxRepository {
       .all(now, limit) as unknown as AlertRow[];
   }
 
+  /**
+   * Claims the next attempt at a pending notification for `holder` until `now + leaseMs`: granted
+   * when it is due and unclaimed, its claim expired (its replica died), or `holder` holds it. Two
+   * replicas never send one notification at once.
+   */
+  async claim(id: string, holder: string, now: number, leaseMs: number): Promise<boolean> {
+    const result = await this.db
+      .prepare("UPDATE alert_outbox SET claimed_by = ?, due_at = ? WHERE id = ? AND status = 'pending' AND (due_at <= ? OR claimed_by = ?)")
+      .run(holder, now + leaseMs, id, now, holder);
+    return result.changes === 1;
+  }
+
   /** Whether the notification is still to be sent (not cancelled by a resolve meanwhile). */
   async isPending(id: string): Promise<boolean> {
     return (await this.db.prepare("SELECT status FROM alert_outbox WHERE id = ?").get(id) as { status: string } | undefined)?.status === "pending";

@@ -2,6 +2,7 @@ import { SecretBox } from "../secrets";
 import { AgentRepository } from "./agents";
 import { AlertOutboxRepository } from "./alert-outbox";
 import { ChannelRepository } from "./channels";
+import { CheckLeaseRepository } from "./check-leases";
 import { ExternalCommits, schemaVersion } from "./database";
 import type { Executor } from "./executor";
 import { ExternalIdRepository } from "./external-ids";
@@ -36,6 +37,8 @@ export class Store {
   readonly pushTokens: PushTokenRepository;
   /** Checker agents and their last contact. */
   readonly agents: AgentRepository;
+  /** Which replica runs each due check (several replicas on one database). */
+  readonly checkLeases: CheckLeaseRepository;
 
   /** The database, whichever engine holds it. */
   readonly db: Executor;
@@ -63,6 +66,7 @@ export class Store {
     this.maintenanceWindows = new MaintenanceWindowRepository(db);
     this.pushTokens = new PushTokenRepository(db);
     this.agents = new AgentRepository(db);
+    this.checkLeases = new CheckLeaseRepository(db);
   }
 
   /**

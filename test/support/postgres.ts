@@ -4,7 +4,6 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { ensurePostgres } from "../../scripts/ensure-postgres.mjs";
 
 /** A PostgreSQL server of a test's own: its folder, its port, stopped by `stop()`. */
 export interface PrivatePostgres {
@@ -31,6 +30,7 @@ async function freePort(): Promise<number> {
  * order SQLite sorts text in).
  */
 export async function startPostgres(): Promise<PrivatePostgres> {
+  const { ensurePostgres } = await import("../../scripts/ensure-postgres.mjs");
   const { bin } = ensurePostgres();
   const dir = mkdtempSync(join(tmpdir(), "uptime-pg-"));
   const data = join(dir, "data");
