@@ -24,6 +24,8 @@ const TIMED = [
   // Stops the server between a trigger and its first reminder (3 s apart): late under load.
   "test/server/reminders.test.ts",
   "test/server/ops/**/*.test.ts",
+  // Kill replicas under load and measure how soon checks are taken over.
+  "test/server/replicas/**/*.test.ts",
   "test/provider/rate-budget.test.ts",
   "test/provider/connection-change.test.ts",
   "test/provider/client.test.ts",
