@@ -31,7 +31,8 @@ export class AlertScheduler {
   async start(): Promise<void> {
     if (this.timer) return;
     await this.tick();
-    this.timer = setInterval(async () => await this.tick(), this.tickMs);
+    // tick() catches and logs its own failures.
+    this.timer = setInterval(() => void this.tick(), this.tickMs);
     this.timer.unref();
   }
 

@@ -17,7 +17,7 @@ export const storePlugin = fp(
       await store.pruneChecks();
       await store.idempotency.prune();
     };
-    const timer = setInterval(prune, PRUNE_EVERY_MS).unref();
+    const timer = setInterval(() => void prune().catch((err: Error) => app.log.error({ err }, "pruning old records failed")), PRUNE_EVERY_MS).unref();
     app.addHook("onReady", async () => await prune());
     app.addHook("onClose", async () => {
       clearInterval(timer);
