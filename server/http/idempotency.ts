@@ -62,7 +62,7 @@ export function registerIdempotency(app: FastifyInstance): void {
   };
 
   const done = async (request: FastifyRequest) => {
-    if (request.idempotency) releaseKey(app.store, request.idempotency.slot);
+    if (request.idempotency) await releaseKey(app.store, request.idempotency.slot);
   };
 
   app.addHook("onRoute", (route) => {
@@ -90,10 +90,7 @@ export async function claimKey(store: Store, accountId: string, key: string, fin
   let inFlight = inFlightByStore.get(store);
   if (!inFlight) inFlightByStore.set(store, (inFlight = new Set()));
   const slot = `${accountId}\n${key}`;
-  if (inFlight.has(slot))
-    throw new ApiError("conflict", "A request with this Idempotency-Key is still in progress", [
-      { field: "Idempotency-Key", message: "is still in progress; retry shortly" },
-    ]);
+  if (inFlight.has(slot)) throw stillInProgress();
   // Taken before the stored answer is read: a request that ends while this one reads is seen.
   inFlight.add(slot);
   try {
@@ -105,6 +102,8 @@ export async function claimKey(store: Store, accountId: string, key: string, fin
       inFlight.delete(slot);
       return { replay: stored };
     }
+    // Another replica may be running a request with this key: the database holds the key for one.
+    if (!(await store.idempotency.reserve(accountId, key, fingerprint, stored !== undefined))) throw stillInProgress();
   } catch (err) {
     inFlight.delete(slot);
     throw err;
@@ -112,9 +111,17 @@ export async function claimKey(store: Store, accountId: string, key: string, fin
   return { slot };
 }
 
-/** Ends what `claimKey` started. */
-export function releaseKey(store: Store, slot: string): void {
+function stillInProgress(): ApiError {
+  return new ApiError("conflict", "A request with this Idempotency-Key is still in progress", [
+    { field: "Idempotency-Key", message: "is still in progress; retry shortly" },
+  ]);
+}
+
+/** Ends what `claimKey` started: the key is free again here, and its reservation dropped if no answer was kept. */
+export async function releaseKey(store: Store, slot: string): Promise<void> {
   inFlightByStore.get(store)?.delete(slot);
+  const [accountId = "", key = ""] = slot.split("\n");
+  await store.idempotency.abandon(accountId, key);
 }
 
 /**

@@ -73,7 +73,7 @@ async function create(req: FastifyRequest, spec: AnySpec, principal: Principal, 
     await store.idempotency.save(principal.accountId, key, { fingerprint, statusCode: 201, body: JSON.stringify(answer) });
     return { status: 201, ...answer };
   } finally {
-    releaseKey(store, claim.slot);
+    await releaseKey(store, claim.slot);
   }
 }
 

@@ -4,6 +4,9 @@ import type { SecretBox } from "../secrets";
 /** How long a key's first answer is replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** How long a request under way holds its key on every replica (longer than any request runs). */
+const RESERVATION_MS = 120_000;
+
 /** A remembered answer to a POST with an `Idempotency-Key`. */
 export interface StoredResponse {
   fingerprint: string;
@@ -25,7 +28,7 @@ export class IdempotencyRepository {
   async find(accountId: string, key: string, now = Date.now()): Promise<StoredResponse | undefined> {
     const row = await this.db
       .prepare(
-        "SELECT fingerprint, status_code, response FROM idempotency_keys WHERE account_id = ? AND key = ? AND created_at > ?",
+        "SELECT fingerprint, status_code, response FROM idempotency_keys WHERE account_id = ? AND key = ? AND created_at > ? AND status_code > 0",
       )
       .get(accountId, key, now - IDEMPOTENCY_TTL_MS) as
       | { fingerprint: string; status_code: number; response: string }
@@ -33,6 +36,29 @@ export class IdempotencyRepository {
     return row
       ? { fingerprint: row.fingerprint, statusCode: row.status_code, body: this.secrets.open(row.response) }
       : undefined;
+  }
+
+  /**
+   * Reserves `key` for a request under way, on whichever replica: false while another request
+   * holds it (a reservation younger than RESERVATION_MS; an older one was left by a dead replica).
+   * `save` turns the reservation into the answer; `abandon` drops it when there is none.
+   * `replaceAnswer`: a stored answer that can no longer be replayed is replaced.
+   */
+  async reserve(accountId: string, key: string, fingerprint: string, replaceAnswer = false, now = Date.now()): Promise<boolean> {
+    const result = await this.db
+      .prepare(
+        `INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, response, created_at) VALUES (?, ?, ?, 0, ?, ?)
+         ON CONFLICT (account_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status_code = 0, response = excluded.response, created_at = excluded.created_at
+         WHERE (idempotency_keys.status_code = 0 AND idempotency_keys.created_at <= ?) OR idempotency_keys.created_at <= ?
+           OR (? = 1 AND idempotency_keys.status_code > 0)`,
+      )
+      .run(accountId, key, fingerprint, this.secrets.seal(""), now, now - RESERVATION_MS, now - IDEMPOTENCY_TTL_MS, replaceAnswer ? 1 : 0);
+    return result.changes === 1;
+  }
+
+  /** Drops a reservation that got no answer to keep (the request failed before one). */
+  async abandon(accountId: string, key: string): Promise<void> {
+    await this.db.prepare("DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND status_code = 0").run(accountId, key);
   }
 
   async save(accountId: string, key: string, response: StoredResponse, now = Date.now()): Promise<void> {

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Store } from "../../server/index";
-import { type PrivatePostgres, startPostgres } from "./postgres";
+import { type PrivatePostgres, startPostgres } from "../../scripts/private-postgres";
 
 /** The store's engines: every store and server suite runs against each. */
 export const ENGINES = ["sqlite", "postgres"] as const;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { toMonitorSpec } from "../../../api";
 import { Store } from "../../../server/index";
-import { type PrivatePostgres, startPostgres } from "../../support/postgres";
+import { type PrivatePostgres, startPostgres } from "../../../scripts/private-postgres";
 import { startReceiver } from "../../support/receiver";
 import { newKey } from "../../support/server";
 import { serveProcess, writeLoad } from "./serve";

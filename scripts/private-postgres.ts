@@ -3,9 +3,11 @@ import { chownSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import pg from "pg";
+import { REPO_ROOT } from "./pulumi-engine";
 
-/** A PostgreSQL server of a test's own: its folder, its port, stopped by `stop()`. */
+/** A PostgreSQL server of a test's (or a benchmark's) own: its folder, its port, stopped by `stop()`. */
 export interface PrivatePostgres {
   /** The URL of database `name` (default: the server's `postgres` database). */
   url(name?: string): string;
@@ -30,7 +32,7 @@ async function freePort(): Promise<number> {
  * order SQLite sorts text in).
  */
 export async function startPostgres(): Promise<PrivatePostgres> {
-  const { ensurePostgres } = await import("../../scripts/ensure-postgres.mjs");
+  const { ensurePostgres } = (await import(pathToFileURL(join(REPO_ROOT, "scripts/ensure-postgres.mjs")).href)) as { ensurePostgres: () => { bin: string } };
   const { bin } = ensurePostgres();
   const dir = mkdtempSync(join(tmpdir(), "uptime-pg-"));
   const data = join(dir, "data");
