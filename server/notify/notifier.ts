@@ -204,6 +204,7 @@ export class Notifier {
         // and the next start of the server sends it.
         if (this.closed) {
           this.log.warn({ ...log, reason }, "notification left pending for the next start");
+          await alerts.unclaim(row.id, this.holder);
           this.observer?.failed(channel.type);
           return;
         }

@@ -84,14 +84,19 @@ export class AlertOutboxRepository {
 
   /**
    * Claims the next attempt at a pending notification for `holder` until `now + leaseMs`: granted
-   * when it is due and unclaimed, its claim expired (its replica died), or `holder` holds it. Two
-   * replicas never send one notification at once.
+   * when it is unclaimed, its claim expired (its replica died), or `holder` holds it. Two replicas
+   * never send one notification at once.
    */
   async claim(id: string, holder: string, now: number, leaseMs: number): Promise<boolean> {
     const result = await this.db
-      .prepare("UPDATE alert_outbox SET claimed_by = ?, due_at = ? WHERE id = ? AND status = 'pending' AND (due_at <= ? OR claimed_by = ?)")
-      .run(holder, now + leaseMs, id, now, holder);
+      .prepare("UPDATE alert_outbox SET claimed_by = ?, claimed_until = ? WHERE id = ? AND status = 'pending' AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?)")
+      .run(holder, now + leaseMs, id, holder, now);
     return result.changes === 1;
+  }
+
+  /** Gives up `holder`'s claim on a notification left pending (a shutdown): the next replica or start sends it at once. */
+  async unclaim(id: string, holder: string): Promise<void> {
+    await this.db.prepare("UPDATE alert_outbox SET claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?").run(id, holder);
   }
 
   /** Whether the notification is still to be sent (not cancelled by a resolve meanwhile). */
@@ -151,8 +156,8 @@ export class AlertOutboxRepository {
   async openIncidents(): Promise<OpenIncident[]> {
     const rows = await this.db
       .prepare(
-        // CROSS JOIN keeps incidents the outer loop: the planner would scan every monitor each tick.
-        "SELECT i.id, i.monitor_id, i.started_at, i.locations FROM incidents i CROSS JOIN monitors m ON m.id = i.monitor_id WHERE i.ended_at IS NULL AND m.status = 'active'",
+        // Incidents the outer loop: SQLite's planner would scan every monitor each tick.
+        `SELECT i.id, i.monitor_id, i.started_at, i.locations FROM incidents i ${this.db.dialect.leftFirstJoin} monitors m ON m.id = i.monitor_id WHERE i.ended_at IS NULL AND m.status = 'active'`,
       )
       .all() as { id: string; monitor_id: string; started_at: number; locations: string | null }[];
     return rows.map(({ locations, ...r }) => ({ ...r, failed_locations: locations ? (JSON.parse(locations) as string[]) : [] }));

@@ -13,6 +13,8 @@ export interface Dialect {
   jsonArrayHas(column: string, key: string): string;
   /** A JSON array (as text, `[]` for none) of `expr` over the rows, sorted by `expr`. */
   jsonArrayOf(expr: string): string;
+  /** An inner join that keeps the left table the outer loop (SQLite's `CROSS JOIN`; PostgreSQL plans it itself). */
+  leftFirstJoin: string;
 }
 
 /** SQLite's spelling (its JSON1 functions). */
@@ -22,6 +24,7 @@ export const SQLITE_DIALECT: Dialect = {
   jsonMember: (column, key) => `json_extract(${column}, '$.${key}')`,
   jsonArrayHas: (column, key) => `EXISTS (SELECT 1 FROM json_each(${column}, '$.${key}') WHERE value = ?)`,
   jsonArrayOf: (expr) => `json_group_array(${expr} ORDER BY ${expr})`,
+  leftFirstJoin: "CROSS JOIN",
 };
 
 /** PostgreSQL's spelling (its `jsonb` operators over the same text columns). */
@@ -31,4 +34,5 @@ export const POSTGRES_DIALECT: Dialect = {
   jsonMember: (column, key) => `(${column}::jsonb ->> '${key}')`,
   jsonArrayHas: (column, key) => `EXISTS (SELECT 1 FROM jsonb_array_elements_text(${column}::jsonb -> '${key}') AS t(value) WHERE t.value = ?)`,
   jsonArrayOf: (expr) => `COALESCE(json_agg(${expr} ORDER BY ${expr})::text, '[]')`,
+  leftFirstJoin: "JOIN",
 };

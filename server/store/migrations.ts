@@ -257,5 +257,6 @@ export const MIGRATIONS: readonly string[] = [
     done INTEGER NOT NULL
   );
   ALTER TABLE alert_outbox ADD COLUMN claimed_by TEXT;
+  ALTER TABLE alert_outbox ADD COLUMN claimed_until INTEGER;
   `,
 ];
