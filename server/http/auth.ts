@@ -47,7 +47,7 @@ function hasBody(headers: IncomingHttpHeaders): boolean {
 export function registerAuth(app: FastifyInstance): void {
   const throttle = new AuthThrottle(app.settings.authFailureLimit, app.settings.rateLimitWindowMs);
   /** Sets `request.principal`, or throws the 401 (or 429) the request gets. */
-  const authorize = (request: FastifyRequest): void => {
+  const authorize = async (request: FastifyRequest): Promise<void> => {
     if (queryCarriesKey(request.url)) {
       throw new ApiError(
         "unauthorized",
@@ -58,7 +58,7 @@ export function registerAuth(app: FastifyInstance): void {
     }
     if (!request.url.startsWith("/api/v1/") || request.url.startsWith("/api/v1/openapi.json")) return;
     const match = BEARER.exec(request.headers.authorization ?? "");
-    const principal = match?.[1] ? app.store.keys.authenticate(match[1]) : undefined;
+    const principal = match?.[1] ? await app.store.keys.authenticate(match[1]) : undefined;
     if (principal) {
       checkScope(request.url, principal);
       request.principal = principal;
@@ -78,13 +78,7 @@ export function registerAuth(app: FastifyInstance): void {
       ...close,
     });
   };
-  // A callback hook, not an async one: every request runs it, and a promise per request costs.
-  app.addHook("onRequest", (request, _reply, done) => {
-    try {
-      authorize(request);
-    } catch (err) {
-      return done(err as Error);
-    }
-    done();
+  app.addHook("onRequest", async (request) => {
+    await authorize(request);
   });
 }
