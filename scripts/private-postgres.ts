@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { chownSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -61,6 +61,9 @@ export async function startPostgres(): Promise<PrivatePostgres> {
     }
   };
   process.once("exit", stop);
+  // A test runner may end its worker without an exit event: a watcher stops the server once this process is gone.
+  const pgCtl = root ? `runuser -u postgres -- ${join(bin, "pg_ctl")}` : join(bin, "pg_ctl");
+  spawn("sh", ["-c", `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${pgCtl} -D '${data}' -m immediate stop >/dev/null 2>&1; rm -rf '${dir}'`], { detached: true, stdio: "ignore" }).unref();
   const url = (name = "postgres") => `postgres://uptime@127.0.0.1:${port}/${name}`;
   let count = 0;
   return {
