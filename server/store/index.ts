@@ -12,6 +12,7 @@ import { IdempotencyRepository } from "./idempotency";
 import { KeyRepository } from "./keys";
 import { MaintenanceWindowRepository } from "./maintenance-windows";
 import { MIGRATIONS } from "./migrations";
+import { RateCounterRepository } from "./rate-counters";
 import { MonitorRepository } from "./monitors";
 import { openPostgres } from "./postgres";
 import { openSqlite } from "./sqlite";
@@ -39,6 +40,8 @@ export class Store {
   readonly agents: AgentRepository;
   /** Which replica runs each due check (several replicas on one database). */
   readonly checkLeases: CheckLeaseRepository;
+  /** Rate-limit and failed-authentication counts shared by the replicas on one database. */
+  readonly rateCounters: RateCounterRepository;
 
   /** The database, whichever engine holds it. */
   readonly db: Executor;
@@ -67,6 +70,7 @@ export class Store {
     this.pushTokens = new PushTokenRepository(db);
     this.agents = new AgentRepository(db);
     this.checkLeases = new CheckLeaseRepository(db);
+    this.rateCounters = new RateCounterRepository(db);
   }
 
   /**

@@ -269,4 +269,13 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   ALTER TABLE agents ADD COLUMN browser INTEGER;
   `,
+  // Version 11: request and failed-authentication counts per key or address and window, shared
+  // by the replicas on one PostgreSQL database (one process on SQLite counts in memory).
+  `
+  CREATE TABLE rate_counters (
+    key TEXT PRIMARY KEY,
+    window_start INTEGER NOT NULL,
+    count INTEGER NOT NULL
+  );
+  `,
 ];

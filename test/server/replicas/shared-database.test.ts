@@ -53,3 +53,40 @@ describe("two replicas on one PostgreSQL database", () => {
     await eventually(async () => (await b.call("GET", "/api/v1/monitors", undefined, { key })).status === 401, 5_000);
   });
 });
+
+describe("two replicas on one PostgreSQL database count limits together", () => {
+  let a: TestServer;
+  let b: TestServer;
+  const limits = { rateLimit: 10, authFailureLimit: 3 };
+  const keyDir = mkdtempSync(join(tmpdir(), "uptime-limits-"));
+  beforeAll(async () => {
+    const db = await (await filePostgres()).createDatabase();
+    const secretKeyFile = join(keyDir, "secret.key");
+    const devKey = newKey();
+    a = await startServer({ db, secretKeyFile, devKey, ...limits });
+    b = await startServer({ db, secretKeyFile, devKey, ...limits });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    rmSync(keyDir, { recursive: true, force: true });
+  });
+
+  it("a key's rate limit: its budget once, whichever replica its requests reach", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await (i % 2 === 0 ? a : b).call("GET", "/api/v1/monitors")).status);
+    expect(statuses).toEqual(Array(10).fill(200));
+    const over = await b.call("GET", "/api/v1/monitors");
+    expect(over.status).toBe(429);
+    expect(over.body.error.code).toBe("rate_limited");
+    expect((await a.call("GET", "/api/v1/monitors")).status).toBe(429);
+  });
+
+  it("failed authentications of an address: throttled on one replica after failures on the other", async () => {
+    const wrong = `uk_${"x".repeat(32)}`;
+    for (let i = 0; i < 3; i++) expect((await a.call("GET", "/api/v1/monitors", undefined, { key: wrong })).status).toBe(401);
+    const throttled = await b.call("GET", "/api/v1/monitors", undefined, { key: wrong });
+    expect(throttled.status).toBe(429);
+    expect(throttled.body.error.message).toMatch(/Too many failed authentications from this address/);
+  });
+});
