@@ -24,9 +24,28 @@ const TIMED = [
   // Stops the server between a trigger and its first reminder (3 s apart): late under load.
   "test/server/reminders.test.ts",
   "test/server/ops/**/*.test.ts",
+  // Kill replicas under load and measure how soon checks are taken over.
+  "test/server/replicas/**/*.test.ts",
   "test/provider/rate-budget.test.ts",
   "test/provider/connection-change.test.ts",
   "test/provider/client.test.ts",
+];
+
+/**
+ * Server suites the postgres project leaves out: those about SQLite's files themselves (crash
+ * safety of the file, secrets in the file and its WAL, file backups, a SQLite fixture), the API
+ * fuzzer (many minutes, and about the API, not the engine), and suites that run every engine
+ * themselves (the store suites, the replica tests).
+ */
+const SQLITE_ONLY = [
+  "test/server/store/**/*.test.ts",
+  "test/server/persistence.test.ts",
+  "test/server/secrets.test.ts",
+  "test/server/ops/backup.test.ts",
+  "test/server/store/migration-degraded.test.ts",
+  "test/server/schemathesis.test.ts",
+  "test/server/schemathesis-report.test.ts",
+  "test/server/replicas/**/*.test.ts",
 ];
 
 /**
@@ -68,6 +87,19 @@ export default defineConfig({
           // idle). Nothing here measures time: that is the timed project's, which runs alone.
           maxWorkers: 3,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The server suites again, each server on a new database of a PostgreSQL of the file's own.
+          name: "postgres",
+          include: ["test/server/**/*.test.ts"],
+          exclude: ["**/node_modules/**", ...SQLITE_ONLY],
+          env: { UPTIME_TEST_DB: "postgres" },
+          globalSetup: ["test/support/global-setup.ts"],
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -31,25 +31,25 @@ for (const agents of agentCounts) {
   const key = "uk_benchmarkbenchmarkbenchmark";
   const db = join(dir, "s.db");
   const seed = await buildApp({ db, devKey: key, logger: false, checker: false, minIntervalSec: 1 });
-  const accountId = seed.store.keys.authenticate(key)?.accountId as string;
-  writeFileSync(join(dir, "agent.key"), seed.store.keys.create("dev", "edge", undefined, "edge").key, { mode: 0o600 });
+  const accountId = (await seed.store.keys.authenticate(key))?.accountId as string;
+  writeFileSync(join(dir, "agent.key"), (await seed.store.keys.create("dev", "edge", undefined, "edge")).key, { mode: 0o600 });
   const { store } = seed;
   const ids: { id: string; edge: boolean }[] = [];
   for (let i = 0; i < monitors; i++) {
     const edge = i % 4 !== 0;
     const spec = toMonitorSpec({ name: `m${i}`, type: "http", url, interval_sec: INTERVAL_SEC, timeout_sec: 5, ...(edge ? { locations: ["edge"] } : {}) });
-    ids.push({ id: store.monitors.create(accountId, spec).id, edge });
+    ids.push({ id: (await store.monitors.create(accountId, spec)).id, edge });
   }
   // Last checked as in a server long up: the next checks fall due evenly over a minute from
   // \`base\`, once the server and the agents are up (seeding takes a while on a loaded machine).
   const base = Date.now() + 20_000;
-  store.db.exec("BEGIN");
-  ids.forEach(({ id, edge }, i) => {
-    const last = base - INTERVAL_SEC * 1000 + Math.floor((i / monitors) * INTERVAL_SEC * 1000);
-    if (edge) store.db.prepare("INSERT INTO location_health (monitor_id, location, health, failures, successes, last_checked_at) VALUES (?, 'edge', 'up', 0, 1, ?)").run(id, last);
-    else store.db.prepare("UPDATE monitors SET last_checked_at = ? WHERE id = ?").run(new Date(last).toISOString(), id);
+  await store.db.transaction(async () => {
+    for (const [i, { id, edge }] of ids.entries()) {
+      const last = base - INTERVAL_SEC * 1000 + Math.floor((i / monitors) * INTERVAL_SEC * 1000);
+      if (edge) await store.db.prepare("INSERT INTO location_health (monitor_id, location, health, failures, successes, last_checked_at) VALUES (?, 'edge', 'up', 0, 1, ?)").run(id, last);
+      else await store.db.prepare("UPDATE monitors SET last_checked_at = ? WHERE id = ?").run(new Date(last).toISOString(), id);
+    }
   });
-  store.db.exec("COMMIT");
   await seed.close();
 
   const app = await buildApp({ db, logger: false, minIntervalSec: 1, allowPrivateTargets: true, checkConcurrency: 256, leaseMs: 30_000 });
@@ -61,7 +61,7 @@ for (const agents of agentCounts) {
   }
   // Every agent connected (their start takes seconds on a loaded machine); the window opens once
   // checks fall due.
-  while (app.store.agents.list(accountId).length < agents) await new Promise((r) => setTimeout(r, 200));
+  while ((await app.store.agents.list(accountId)).length < agents) await new Promise((r) => setTimeout(r, 200));
   if (Date.now() > base) console.log(`(started ${Date.now() - base} ms after the first checks fell due)`);
   await new Promise((r) => setTimeout(r, Math.max(2_000, base + 2_000 - Date.now())));
   app.checker.resetStats();
@@ -76,7 +76,7 @@ for (const agents of agentCounts) {
   const leased = app.leases.stats();
   // Lost: leases that expired unanswered (their checks went to another agent, late).
   const lost = leased.expired;
-  const double = (app.store.db.prepare("SELECT COUNT(*) - COUNT(DISTINCT check_key) AS n FROM heartbeats WHERE check_key IS NOT NULL").get() as { n: number }).n;
+  const double = (await app.store.db.prepare("SELECT COUNT(*) - COUNT(DISTINCT check_key) AS n FROM heartbeats WHERE check_key IS NOT NULL").get() as { n: number }).n;
   const lags = [...leased.lags].sort((a, b) => a - b);
   const fmt = (p50: number | null, p99: number | null, max: number | null) => `${p50}/${p99}/${max}`.padStart(25);
   const after = leased;

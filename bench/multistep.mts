@@ -68,8 +68,8 @@ async function lagAt(count: number, make: (name: string) => ReturnType<typeof si
   const dir = mkdtempSync(join(tmpdir(), "bench-multistep-"));
   const key = "uk_benchmarkbenchmarkbenchmark";
   const seed = await buildApp({ db: join(dir, "s.db"), devKey: key, logger: false, checker: false, minIntervalSec: 1 });
-  const accountId = seed.store.keys.authenticate(key)?.accountId as string;
-  for (let i = 0; i < count; i++) seed.store.monitors.create(accountId, make(`m${i}`));
+  const accountId = (await seed.store.keys.authenticate(key))?.accountId as string;
+  for (let i = 0; i < count; i++) await seed.store.monitors.create(accountId, make(`m${i}`));
   await seed.close();
   const app = await buildApp({ db: join(dir, "s.db"), logger: false, minIntervalSec: 1, allowPrivateTargets: true, checkConcurrency: 256 });
   await app.ready();

@@ -33,9 +33,9 @@ for (const n of sizes) {
   const dir = mkdtempSync(join(tmpdir(), "bench-sched-"));
   const key = "uk_benchmarkbenchmarkbenchmark";
   const seed = await buildApp({ db: join(dir, "s.db"), devKey: key, logger: false, checker: false, minIntervalSec: 1 });
-  const accountId = seed.store.keys.authenticate(key)?.accountId as string;
+  const accountId = (await seed.store.keys.authenticate(key))?.accountId as string;
   for (let i = 0; i < n; i++) {
-    seed.store.monitors.create(accountId, toMonitorSpec({ name: `m${i}`, type: "http", url, interval_sec: intervalSec, timeout_sec: 5 }));
+    await seed.store.monitors.create(accountId, toMonitorSpec({ name: `m${i}`, type: "http", url, interval_sec: intervalSec, timeout_sec: 5 }));
   }
   await seed.close();
   const app = await buildApp({

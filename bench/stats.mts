@@ -12,8 +12,8 @@ const dir = mkdtempSync(join(tmpdir(), "bench-stats-"));
 const key = "uk_benchmarkbenchmarkbenchmark";
 const app = await buildApp({ db: join(dir, "bench.db"), devKey: key, logger: false, checker: false });
 const store = app.store;
-const accountId = store.keys.authenticate(key)?.accountId as string;
-const monitor = store.monitors.create(accountId, toMonitorSpec({ name: "bench", type: "http", url: "https://x.example", interval_sec: 30 }));
+const accountId = (await store.keys.authenticate(key))?.accountId as string;
+const monitor = await store.monitors.create(accountId, toMonitorSpec({ name: "bench", type: "http", url: "https://x.example", interval_sec: 30 }));
 
 const now = Date.now();
 const started = performance.now();
@@ -21,7 +21,7 @@ let n = 0;
 // Through the checker's own write path: heartbeat, daily roll-up and incidents in one transaction each.
 for (let at = now - 365 * DAY; at <= now; at += 30_000) {
   const up = Math.random() > 0.001;
-  store.recordCheck(
+  await store.recordCheck(
     monitor.id,
     { up, response_time_ms: 50 + Math.floor(Math.random() * 200), status_code: up ? 200 : 503, error: up ? null : "unexpected status 503" },
     at,

@@ -69,7 +69,7 @@ const modules = await installPackedPackage();
 const engine = await offlineEngine({ stateDir: join(dir, "pulumi") });
 type Stack = Awaited<ReturnType<typeof engine.stack>>;
 /** A new key of the same account: its rate-limit window starts empty, as each step's floor assumes. */
-const freshKey = () => app.store.keys.create("dev", "bench").key;
+const freshKey = async () => (await app.store.keys.create("dev", "bench")).key;
 
 async function stackOf(program: string, name: string, count: number, key: string): Promise<Stack> {
   const workDir = prepareProgram(join(REPO_ROOT, "bench", "programs", program), {});
@@ -217,12 +217,12 @@ const ACTIONS: Record<(typeof STEPS)[number], (stack: Stack) => Promise<unknown>
 async function run(count: number, mode: Mode): Promise<Record<"floor" | "monitors", Record<string, Step>>> {
   skipCheckpoints = MODES[mode];
   const programs = ["floor", "monitors"] as const;
-  const stacks = await Promise.all(programs.map((p) => stackOf(p, `${p}-${mode}-${count}`, count, freshKey())));
+  const stacks = await Promise.all(programs.map(async (p) => stackOf(p, `${p}-${mode}-${count}`, count, await freshKey())));
   const out = { floor: {} as Record<string, Step>, monitors: {} as Record<string, Step> };
   for (const label of STEPS.filter((l) => only.length === 0 || only.includes(l))) {
     for (const [i, program] of programs.entries()) {
       const stack = stacks[i] as Stack;
-      await stack.setConfig("uptime:apiKey", { value: freshKey(), secret: true });
+      await stack.setConfig("uptime:apiKey", { value: await freshKey(), secret: true });
       // `destroy` runs with the provider config recorded in state, not the stack's: a no-op `up`
       // (not measured) records the fresh key there first.
       if (label === "destroy") await stack.up({ parallel });
@@ -314,9 +314,9 @@ function spendElsewhere(key: string, count: number): Promise<void> {
  * account of their own, so the monitors they leave do not lengthen the other steps' lists.
  */
 async function sameKey(count: number): Promise<void> {
-  const key = () => app.store.keys.create(`same-key-${count}`, "bench").key;
-  const floors = await Promise.all(["a", "b", "c"].map((s) => stackOf("floor", `same-key-floor-${s}-${count}`, count, key())));
-  const shared = key();
+  const key = async () => (await app.store.keys.create(`same-key-${count}`, "bench")).key;
+  const floors = await Promise.all(["a", "b", "c"].map(async (s) => stackOf("floor", `same-key-floor-${s}-${count}`, count, await key())));
+  const shared = await key();
   const stacks = await Promise.all(["a", "b"].map((s) => stackOf("monitors", `back-to-back-${s}-${count}`, count, shared)));
   const floorPair = await measure(async () => {
     for (const stack of floors.slice(0, 2)) await stack.up({ parallel });
@@ -325,7 +325,7 @@ async function sameKey(count: number): Promise<void> {
     for (const stack of stacks) await stack.up({ parallel });
   });
   row(`back to back: 2 x create on one key`, floorPair, pairStep);
-  const spent = key();
+  const spent = await key();
   const stack = await stackOf("monitors", `spent-${count}`, count, spent);
   const floorOne = await measure(() => (floors[2] as Stack).up({ parallel }));
   const oneStep = await measure(() => Promise.all([stack.up({ parallel }), spendElsewhere(spent, count)]));
@@ -334,9 +334,9 @@ async function sameKey(count: number): Promise<void> {
 
 /** Two stacks on one key, `up` at once: each against the limiter's floor for their combined requests. */
 async function pair(count: number): Promise<void> {
-  const floors = await Promise.all(["a", "b"].map((s) => stackOf("floor", `pair-floor-${s}-${count}`, count, freshKey())));
+  const floors = await Promise.all(["a", "b"].map(async (s) => stackOf("floor", `pair-floor-${s}-${count}`, count, await freshKey())));
   const floorStep = await measure(() => Promise.all(floors.map((s) => s.up({ parallel }))));
-  const key = freshKey();
+  const key = await freshKey();
   const stacks = await Promise.all(["a", "b"].map((s) => stackOf("monitors", `pair-${s}-${count}`, count, key)));
   Object.assign(seen, { total: 0, failed: 0, limited: 0, first: 0, routes: new Map(), batched: [] });
   const t = performance.now();

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
 
     step("Starting the reference server (SQLite store) with a fresh API key");
     const app = await buildApp({ db: join(dir, "uptime.db"), allowPrivateTargets: true, logger: false });
-    const { key } = app.store.keys.create("demo", "demo key");
+    const { key } = await app.store.keys.create("demo", "demo key");
     const baseUrl = await app.listen({ port: Number(process.env.DEMO_PORT ?? 0), host: "127.0.0.1" });
     cleanups.push(() => app.close());
     console.log(indent(`server ${baseUrl}, key ${key.slice(0, 11)}… (shown in full only with --keep)`));

@@ -205,7 +205,7 @@ const monitoring = fp(
       if (settings.checker) await checker.start();
       await leases.start();
       // Reminders, escalations, and what a stopped server left pending.
-      alerts.start();
+      await alerts.start();
     });
     // Shutdown order: no new checks, the checks under way recorded, their notifications
     // delivered (or in the outbox), then the connections and, last (its own hook), the database.

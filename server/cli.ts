@@ -7,7 +7,7 @@ import { buildApp } from "./app";
 import { backupDatabase, restoreDatabase, type BackupSummary } from "./ops/backup";
 import { closeOnSignals } from "./ops/shutdown";
 import { SecretBox } from "./secrets";
-import { Store } from "./store";
+import { isPostgresUrl, Store } from "./store";
 
 const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
 
@@ -35,6 +35,8 @@ const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
   uptime-server keys revoke --db uptime.db KEY_ID
   uptime-server keys rotate-secret --db uptime.db   (new secret key; reseals every stored secret)
   --secret-key-file FILE (env UPTIME_SECRET_KEY_FILE): the key sealing secrets; default <db>.key
+  --db (env UPTIME_DB): a SQLite file, or postgres://USER@HOST:PORT/DATABASE for PostgreSQL (several
+                      replicas on one database; --secret-key-file then required, the same file on each)
   uptime-server outbox list --db uptime.db
 `;
 
@@ -100,6 +102,21 @@ function devKey(values: Record<string, string | boolean | undefined>): string | 
   return process.env.UPTIME_DEV_KEY || undefined;
 }
 
+/** The database from `--db` or `UPTIME_DB`: a SQLite file or a PostgreSQL URL (`postgres://…`). */
+function database(values: Record<string, string | boolean | undefined>): string | undefined {
+  return (values.db as string | undefined) ?? (process.env.UPTIME_DB || undefined);
+}
+
+/** `backup` and `restore` copy a SQLite file; PostgreSQL has its own tools for both. */
+function refusePostgres(db: string, command: "backup" | "restore"): void {
+  if (!isPostgresUrl(db)) return;
+  throw new Error(
+    command === "backup"
+      ? "--db: backup copies a SQLite file; back up a PostgreSQL database with pg_dump --format=custom --file FILE \"$UPTIME_DB\""
+      : "--db: restore replaces a SQLite file; restore a PostgreSQL database with pg_restore --clean --dbname \"$UPTIME_DB\" FILE, with every replica stopped",
+  );
+}
+
 function secretKeyFile(values: Record<string, string | boolean | undefined>): string | undefined {
   return (values["secret-key-file"] as string | undefined) ?? (process.env.UPTIME_SECRET_KEY_FILE || undefined);
 }
@@ -117,7 +134,7 @@ function summary(s: BackupSummary): string {
 async function serve(values: Record<string, string | boolean | undefined>): Promise<void> {
   const shutdownSec = int(values["shutdown-timeout-sec"] as string, "shutdown-timeout-sec");
   const app = await buildApp({
-    db: (values.db as string | undefined) ?? "uptime.db",
+    db: database(values) ?? "uptime.db",
     minIntervalSec: int(values["min-interval-sec"] as string, "min-interval-sec"),
     monitorLimit: int(values["monitor-limit"] as string, "monitor-limit") ?? null,
     rateLimit: int(values["rate-limit"] as string, "rate-limit"),
@@ -194,12 +211,12 @@ async function runAgent(values: Record<string, string | boolean | undefined>): P
   await done;
 }
 
-function withStore<T>(values: Record<string, string | boolean | undefined>, fn: (store: Store) => T): T {
-  const store = Store.open(need(values.db as string | undefined, "db"), { secretKeyFile: secretKeyFile(values) });
+async function withStore<T>(values: Record<string, string | boolean | undefined>, fn: (store: Store) => T): Promise<T> {
+  const store = await Store.open(need(database(values), "db"), { secretKeyFile: secretKeyFile(values) });
   try {
     return fn(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -216,19 +233,19 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     case "agent":
       return runAgent(values);
     case "keys create":
-      return withStore(values, (store) => {
+      return await withStore(values, async (store) => {
         const account = need(values.account, "account");
         const location = agentLocation(values);
-        const { key, info } = store.keys.create(account, values.name ?? null, undefined, location);
+        const { key, info } = await store.keys.create(account, values.name ?? null, undefined, location);
         const limit = int(values["monitor-limit"], "monitor-limit");
-        if (limit !== undefined) store.keys.setMonitorLimit(account, limit);
+        if (limit !== undefined) await store.keys.setMonitorLimit(account, limit);
         const scope = location === null ? "" : ` (agent of location ${location}: the agent API only)`;
         process.stderr.write(`Created ${info.id} for account ${account}${scope}. The key is shown once; store it now:\n`);
         process.stdout.write(`${key}\n`);
       });
     case "keys list":
-      return withStore(values, (store) => {
-        for (const k of store.keys.list(values.account)) {
+      return await withStore(values, async (store) => {
+        for (const k of await store.keys.list(values.account)) {
           const state = k.revoked_at ? `revoked ${k.revoked_at}` : "active";
           process.stdout.write(
             `${k.id}\t${k.account}\t${k.prefix}\t${k.name ?? ""}\t${k.created_at}\t${state}\t${k.scope}${k.location ? `:${k.location}` : ""}\n`,
@@ -236,15 +253,16 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
         }
       });
     case "keys revoke":
-      return withStore(values, (store) => {
-        if (!store.keys.revoke(need(arg, "KEY_ID"))) throw new Error(`no active key ${arg}`);
+      return await withStore(values, async (store) => {
+        if (!await store.keys.revoke(need(arg, "KEY_ID"))) throw new Error(`no active key ${arg}`);
         process.stderr.write(`Revoked ${arg}.\n`);
       });
     case "keys rotate-secret": {
-      const file = secretKeyFile(values) ?? `${need(values.db, "db")}.key`;
+      const db = need(database(values), "db");
+      const file = secretKeyFile(values) ?? (isPostgresUrl(db) ? need(undefined, "secret-key-file") : `${db}.key`);
       const id = SecretBox.addKey(file);
-      return withStore(values, (store) => {
-        const count = store.reseal();
+      return await withStore(values, async (store) => {
+        const count = await store.reseal();
         process.stderr.write(
           `New secret key ${id} is current in ${file}; ${count} rows resealed. Older keys stay in the file for servers still running: remove them once every server has restarted.\n`,
         );
@@ -252,21 +270,23 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     }
     case "backup": {
       const to = need(values.to as string | undefined, "to");
-      const s = await backupDatabase(need(values.db as string | undefined, "db"), to);
+      refusePostgres(need(database(values), "db"), "backup");
+      const s = await backupDatabase(need(database(values), "db"), to);
       process.stderr.write(
-        `Backed up ${summary(s)} to ${to}. Its secrets are sealed by the key file (${secretKeyFile(values) ?? `${values.db}.key`}), which is not in the backup: keep a copy of that file apart from it.\n`,
+        `Backed up ${summary(s)} to ${to}. Its secrets are sealed by the key file (${secretKeyFile(values) ?? `${database(values)}.key`}), which is not in the backup: keep a copy of that file apart from it.\n`,
       );
       return;
     }
     case "restore": {
-      const db = need(values.db as string | undefined, "db");
-      const s = restoreDatabase(need(values.from as string | undefined, "from"), db, secretKeyFile(values));
+      const db = need(database(values), "db");
+      refusePostgres(db, "restore");
+      const s = await restoreDatabase(need(values.from as string | undefined, "from"), db, secretKeyFile(values));
       process.stderr.write(`Restored ${summary(s)} into ${db}.\n`);
       return;
     }
     case "outbox list":
-      return withStore(values, (store) => {
-        for (const m of store.outbox.list()) {
+      return await withStore(values, async (store) => {
+        for (const m of await store.outbox.list()) {
           process.stdout.write(`${m.created_at}\t${m.recipient}\t${m.subject}\n`);
         }
       });

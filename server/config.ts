@@ -3,7 +3,7 @@ import { issuesToDetails, MIN_INTERVAL_SEC } from "../api";
 
 /** Options of the reference server, validated once at start and then frozen. */
 export const ServerOptionsSchema = z.strictObject({
-  /** SQLite database file, or `:memory:`. */
+  /** SQLite database file, `:memory:`, or a PostgreSQL URL (`postgres://…`: several replicas may share it). */
   db: z.string().min(1).default(":memory:"),
   /** Floor of `interval_sec`; lower than 30 only for tests and demos. */
   minIntervalSec: z.int().min(1).max(MIN_INTERVAL_SEC).default(MIN_INTERVAL_SEC),

@@ -125,7 +125,7 @@ export class CheckerAgent {
   private run(lease: Lease): void {
     this.running++;
     const started = new Date().toISOString();
-    this.runner
+    void this.runner
       .run({ ...lease.monitor, account_id: "" })
       .catch((err: Error) => ({ up: false, response_time_ms: null, status_code: null, error: `agent: ${err.message}` }))
       .then((outcome) => {

@@ -4,7 +4,6 @@ import { type Lease, type Leases, locationsOf, type ResultStatus, type ResultsRe
 import type { CheckObserver } from "../checker/checker";
 import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
-import { transaction } from "../store/database";
 import type { Principal } from "../store/keys";
 import type { CheckOutcome } from "../store/heartbeats";
 import type { ScheduledMonitor } from "../store/monitors";
@@ -73,20 +72,20 @@ export class LeaseService {
   /** Fills the queues from the database: each location's next check from its last result there. */
   async start(now = Date.now()): Promise<void> {
     this.Heap = (await import("tinyqueue")).default as unknown as HeapClass;
-    const last = this.store.db.prepare("SELECT monitor_id, location, last_checked_at FROM location_health").all() as {
+    const last = await this.store.db.prepare("SELECT monitor_id, location, last_checked_at FROM location_health").all() as {
       monitor_id: string;
       location: string;
       last_checked_at: number;
     }[];
     const lastAt = new Map(last.map((r) => [`${r.monitor_id}/${r.location}`, r.last_checked_at]));
-    for (const m of this.store.monitors.placements()) this.place(m, now, (loc) => lastAt.get(`${m.id}/${loc}`));
+    for (const m of await this.store.monitors.placements()) this.place(m, now, (loc) => lastAt.get(`${m.id}/${loc}`));
     this.log.info({ checks: [...this.queues.values()].reduce((n, q) => n + q.size, 0) }, "agent schedule started");
   }
 
   /** Call after a monitor was created, changed, paused, resumed or deleted. */
-  refresh(id: string): void {
+  async refresh(id: string): Promise<void> {
     if (this.stopped || !this.Heap) return;
-    const monitor = this.store.monitors.find(id);
+    const monitor = await this.store.monitors.find(id);
     const wanted = new Set(monitor && monitor.status === "active" ? this.agentLocations(monitor) : []);
     for (const q of this.queues.values()) if (q.has(id) && !wanted.has(q.location)) q.delete(id);
     // A new or resumed monitor is checked at once (as the built-in checker does).
@@ -107,7 +106,7 @@ export class LeaseService {
     const deadline = Date.now() + waitMs;
     for (;;) {
       const gone = this.stopped || hungUp?.aborted === true;
-      if (!gone) this.locations.touch(agentId, principal, Date.now(), allowPrivate, browser);
+      if (!gone) await this.locations.touch(agentId, principal, Date.now(), allowPrivate, browser);
       const queue = this.queues.get(queueId(principal.accountId, location));
       const now = Date.now();
       // Dry runs first: someone is waiting for each.
@@ -115,7 +114,7 @@ export class LeaseService {
       const taken = queue && !gone && trials.length < max ? queue.take(agentId, max - trials.length, now, this.leaseMs) : [];
       if (trials.length + taken.length > 0 || now >= deadline || gone) {
         this.counts.leased += taken.length;
-        const leases = taken.map((l) => this.describe(principal.accountId, l.checkKey, l.monitorId, l.due, l.expires)).filter((l) => l !== undefined);
+        const leases = (await Promise.all(taken.map(async (l) => await this.describe(principal.accountId, l.checkKey, l.monitorId, l.due, l.expires)))).filter((l) => l !== undefined);
         return { location, lease_ms: this.leaseMs, leases: [...trials.map(trialLease), ...leases] };
       }
       const next = queue?.nextDue();
@@ -129,9 +128,13 @@ export class LeaseService {
    * One transaction for the batch (each result a savepoint in it): a commit per result cost more
    * than recording it.
    */
-  results(principal: Principal, body: ResultsRequest): ResultStatus[] {
-    this.locations.touch(body.agent_id, principal);
-    return transaction(this.store.db, () => body.results.map((r) => this.record(principal, r)));
+  async results(principal: Principal, body: ResultsRequest): Promise<ResultStatus[]> {
+    await this.locations.touch(body.agent_id, principal);
+    return await this.store.db.transaction(async () => {
+      const statuses: ResultStatus[] = [];
+      for (const r of body.results) statuses.push(await this.record(principal, r));
+      return statuses;
+    });
   }
 
   /** The check keys agent `agentId` holds leases on now. */
@@ -150,7 +153,7 @@ export class LeaseService {
     for (const q of this.queues.values()) q.expired = 0;
   }
 
-  private record(principal: Principal, r: ResultsRequest["results"][number]): ResultStatus {
+  private async record(principal: Principal, r: ResultsRequest["results"][number]): Promise<ResultStatus> {
     const refuse = (reason: string): ResultStatus => {
       this.counts.refused++;
       return { check_key: r.check_key, status: "refused", reason };
@@ -165,7 +168,7 @@ export class LeaseService {
     }
     this.queues.get(queueId(principal.accountId, key.location))?.complete(r.check_key);
     // The cached read (no SQL, no secret opened) of the account's monitor.
-    const stored = this.store.monitors.get(principal.accountId, key.monitorId);
+    const stored = await this.store.monitors.get(principal.accountId, key.monitorId);
     if (!stored) return refuse(`monitor ${key.monitorId} was deleted`);
     const monitor: ScheduledMonitor = { ...stored, account_id: principal.accountId };
     if (monitor.status !== "active") return refuse(`monitor ${key.monitorId} is paused`);
@@ -175,24 +178,25 @@ export class LeaseService {
       return { check_key: r.check_key, status: "duplicate" };
     }
     const at = Date.parse(r.checked_at);
-    if (this.elsewhere.wants(monitor, r.outcome)) {
+    const posted = fromPosted(r.outcome);
+    if (this.elsewhere.wants(monitor, posted)) {
       // Retried at the monitor's other locations first; the run is recorded when they answered.
-      this.elsewhere.start(r.check_key, monitor, key.location, r.outcome, (outcome) => this.commit(monitor, key, r, outcome, at));
+      this.elsewhere.start(r.check_key, monitor, key.location, posted, (outcome) => this.commit(monitor, key, r, outcome, at));
       return { check_key: r.check_key, status: "recorded" };
     }
-    return this.commit(monitor, key, r, r.outcome, at);
+    return this.commit(monitor, key, r, posted, at);
   }
 
   /** Records the run of check `r` at its location with its outcome (after any retries elsewhere). */
-  private commit(monitor: ScheduledMonitor, key: { location: string; due: number }, r: ResultsRequest["results"][number], outcome: CheckOutcome, at: number): ResultStatus {
+  private async commit(monitor: ScheduledMonitor, key: { location: string; due: number }, r: ResultsRequest["results"][number], outcome: CheckOutcome, at: number): Promise<ResultStatus> {
     const { location } = key;
     const policy = {
       confirmations: monitor.confirmations,
       recoveryConfirmations: monitor.recovery_confirmations,
-      maintenance: this.store.maintenanceWindows.inMaintenance(monitor.id, at),
+      maintenance: await this.store.maintenanceWindows.inMaintenance(monitor.id, at),
       ...this.locations.policy(monitor, location),
     };
-    const recorded = this.store.recordCheck(monitor.id, fromPosted(outcome), at, policy, r.check_key);
+    const recorded = await this.store.recordCheck(monitor.id, outcome, at, policy, r.check_key);
     if (!recorded) {
       this.counts.refused++;
       return { check_key: r.check_key, status: "refused", reason: `monitor ${monitor.id} was deleted` };
@@ -204,7 +208,7 @@ export class LeaseService {
     this.counts.recorded++;
     this.lag(Date.parse(r.started_at) - key.due);
     this.observer?.checked(monitor.type, outcome.up, outcome.response_time_ms ?? 0, location);
-    if (recorded.transition) this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
+    if (recorded.transition) await this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
     return { check_key: r.check_key, status: "recorded" };
   }
 
@@ -233,8 +237,8 @@ export class LeaseService {
     }
   }
 
-  private describe(accountId: string, checkKey: string, monitorId: string, due: number, expires: number): Lease | undefined {
-    const monitor = this.store.monitors.get(accountId, monitorId);
+  private async describe(accountId: string, checkKey: string, monitorId: string, due: number, expires: number): Promise<Lease | undefined> {
+    const monitor = await this.store.monitors.get(accountId, monitorId);
     if (!monitor) return undefined;
     return { check_key: checkKey, due_at: new Date(due).toISOString(), expires_at: new Date(expires).toISOString(), monitor };
   }

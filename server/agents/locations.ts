@@ -29,19 +29,19 @@ export class Locations {
   ) {}
 
   /** Locations a monitor of the account may name: the built-in one and its agent keys'. */
-  known(accountId: string): string[] {
-    return [...new Set([this.builtin, ...this.store.keys.agentLocations(accountId)])].sort();
+  async known(accountId: string): Promise<string[]> {
+    return [...new Set([this.builtin, ...await this.store.keys.agentLocations(accountId)])].sort();
   }
 
   /** Notes an agent's contact (a lease request or a result), with its outbound policy when it told. */
-  touch(agentId: string, principal: Principal, now = Date.now(), allowPrivate?: boolean, browser?: boolean): void {
+  async touch(agentId: string, principal: Principal, now = Date.now(), allowPrivate?: boolean, browser?: boolean): Promise<void> {
     const location = principal.location as string;
     const prev = this.seen.get(agentId);
     const policy = allowPrivate ?? prev?.allowPrivate;
     const canBrowse = browser ?? prev?.browser;
     const unchanged = prev && prev.location === location && prev.allowPrivate === policy && prev.browser === canBrowse;
     const written = unchanged && now - prev.written < TOUCH_WRITE_MS ? prev.written : now;
-    if (written === now) this.store.agents.touch(agentId, principal.accountId, principal.keyId, location, now, policy, canBrowse);
+    if (written === now) await this.store.agents.touch(agentId, principal.accountId, principal.keyId, location, now, policy, canBrowse);
     this.seen.set(agentId, { accountId: principal.accountId, location, at: now, written, allowPrivate: policy, browser: canBrowse });
   }
 
@@ -51,14 +51,14 @@ export class Locations {
    * with none live, the one heard from last. Undefined while no agent of it has told: its agents
    * then apply their own policy when they probe.
    */
-  allowsPrivate(accountId: string, location: string, now = Date.now()): boolean | undefined {
+  async allowsPrivate(accountId: string, location: string, now = Date.now()): Promise<boolean | undefined> {
     // The built-in location is judged by the server's policy even while its checker is off: it may be turned on.
     const policies: boolean[] = location === this.builtin ? [this.builtinAllowsPrivate] : [];
     const live = [...this.seen.values()].filter((a) => a.accountId === accountId && a.location === location && now - a.at < this.liveMs);
     if (live.length > 0) {
       for (const a of live) if (a.allowPrivate !== undefined) policies.push(a.allowPrivate);
     } else {
-      const last = this.store.agents.list(accountId).find((a) => a.location === location && a.allow_private_targets !== null);
+      const last = (await this.store.agents.list(accountId)).find((a) => a.location === location && a.allow_private_targets !== null);
       if (last) policies.push(last.allow_private_targets === 1);
     }
     return policies.length === 0 ? undefined : policies.every(Boolean);
@@ -69,22 +69,22 @@ export class Locations {
    * while it runs; else whether any of its agents (live ones, or the one heard from last) said so.
    * Undefined while none has told.
    */
-  runsBrowser(accountId: string, location: string, now = Date.now()): boolean | undefined {
+  async runsBrowser(accountId: string, location: string, now = Date.now()): Promise<boolean | undefined> {
     if (location === this.builtin && this.builtinRuns && browserCapability().ok) return true;
     const live = [...this.seen.values()].filter((a) => a.accountId === accountId && a.location === location && now - a.at < this.liveMs && a.browser !== undefined);
     if (live.length > 0) return live.some((a) => a.browser);
-    const last = this.store.agents.list(accountId).find((a) => a.location === location && a.browser !== null && a.browser !== undefined);
+    const last = (await this.store.agents.list(accountId)).find((a) => a.location === location && a.browser !== null && a.browser !== undefined);
     if (last) return last.browser === 1;
     return location === this.builtin && this.builtinRuns ? false : undefined;
   }
 
   /** The outbound policies of `names` (locations of the account), as the target rules take them. */
-  policies(accountId: string, names: readonly string[], now = Date.now()): LocationPolicy[] {
-    return names.map((name) => ({
+  policies(accountId: string, names: readonly string[], now = Date.now()): Promise<LocationPolicy[]> {
+    return Promise.all(names.map(async (name) => ({
       name,
       builtin: name === this.builtin,
-      allow_private_targets: this.allowsPrivate(accountId, name, now) ?? null,
-    }));
+      allow_private_targets: (await this.allowsPrivate(accountId, name, now)) ?? null,
+    })));
   }
 
   /** Locations of the account a live checker serves now. */
@@ -111,10 +111,10 @@ export class Locations {
   }
 
   /** `GET /api/v1/locations`: every location of the account, with its agents' last contact. */
-  list(accountId: string, now = Date.now()): Location[] {
-    const agents = this.store.agents.list(accountId);
+  async list(accountId: string, now = Date.now()): Promise<Location[]> {
+    const agents = await this.store.agents.list(accountId);
     const live = this.live(accountId, now);
-    return this.known(accountId).map((name) => {
+    return Promise.all((await this.known(accountId)).map(async (name) => {
       const own = agents
         .filter((a) => a.location === name)
         .map((a) => {
@@ -124,8 +124,8 @@ export class Locations {
           return { id: a.id, first_seen_at: iso(a.first_seen_at), last_contact_at: iso(at), live: now - at < this.liveMs, allow_private_targets: said ?? null, browser: browser ?? null };
         });
       const builtin = name === this.builtin && this.builtinRuns;
-      return { name, builtin, default: name === this.builtin, live: live.has(name), allow_private_targets: this.allowsPrivate(accountId, name, now) ?? null, browser: this.runsBrowser(accountId, name, now) ?? null, agents: own };
-    });
+      return { name, builtin, default: name === this.builtin, live: live.has(name), allow_private_targets: (await this.allowsPrivate(accountId, name, now)) ?? null, browser: (await this.runsBrowser(accountId, name, now)) ?? null, agents: own };
+    }));
   }
 }
 

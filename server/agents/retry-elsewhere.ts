@@ -52,10 +52,11 @@ export class RetryElsewhere {
    * Runs the retries of an agent's failed result in the background and hands the run's outcome to
    * `record`; a second call with the same `checkKey` while it runs does nothing (false).
    */
-  start(checkKey: string, monitor: ScheduledMonitor, failedAt: string, first: CheckOutcome, record: (outcome: CheckOutcome) => void): boolean {
+  start(checkKey: string, monitor: ScheduledMonitor, failedAt: string, first: CheckOutcome, record: (outcome: CheckOutcome) => Promise<unknown>): boolean {
     if (this.running.has(checkKey)) return false;
     const run = this.retry(monitor, failedAt, first)
       .then(record, () => record(first))
+      .then(() => undefined)
       .finally(() => this.running.delete(checkKey));
     this.running.set(checkKey, run);
     return true;

@@ -5,6 +5,7 @@ import type { Store } from "../store";
 import type { CheckOutcome } from "../store/heartbeats";
 import type { ScheduledMonitor } from "../store/monitors";
 import type { HealthPolicy } from "../store/streaks";
+import { CheckLeases, RESYNC_MS } from "./check-leases";
 import { CheckRunner, cadenceMs } from "./dispatch";
 import type { ProbeContext } from "./probe";
 import { RecordBatch } from "./record-batch";
@@ -65,6 +66,9 @@ export class Checker {
   private stopped = false;
   private readonly runner: CheckRunner;
   private readonly batch: RecordBatch;
+  /** Set when replicas may share the database (PostgreSQL): each due check is leased. */
+  private readonly leases?: CheckLeases;
+  private resync?: NodeJS.Timeout;
 
   constructor(
     private readonly store: Store,
@@ -78,13 +82,14 @@ export class Checker {
   ) {
     this.runner = new CheckRunner(store, probeContext);
     this.batch = new RecordBatch(store);
+    if (store.db.engine === "postgres") this.leases = new CheckLeases(store);
   }
 
   /** Resumes the schedule from the database. */
   async start(now = Date.now()): Promise<void> {
     const { default: pLimit } = await import("p-limit");
     this.limit = pLimit(this.concurrency) as never;
-    for (const m of this.store.monitors.active()) {
+    for (const m of await this.store.monitors.active()) {
       if (this.place && !this.place.checks(m)) continue;
       const intervalMs = cadenceMs(m);
       const last = m.last_checked_at ? Date.parse(m.last_checked_at) : undefined;
@@ -93,12 +98,20 @@ export class Checker {
       this.schedule(m.id, intervalMs, Math.max(due, now) + (due <= now ? spread : 0));
     }
     this.log.info({ monitors: this.slots.size }, "checker started");
+    if (this.leases) this.resync = setInterval(() => void this.follow().catch((err: Error) => this.log.error({ err }, "schedule resync failed")), RESYNC_MS).unref();
+  }
+
+  /** Schedules monitors another replica created, and drops those it deleted or paused. */
+  private async follow(): Promise<void> {
+    const active = new Set((await this.store.monitors.placements()).map((p) => p.id));
+    for (const id of active) if (!this.slots.has(id)) await this.refresh(id);
+    for (const id of [...this.slots.keys()]) if (!active.has(id)) await this.refresh(id);
   }
 
   /** Call after a monitor was created, changed, paused, resumed or deleted. */
-  refresh(id: string): void {
+  async refresh(id: string): Promise<void> {
     if (this.stopped || !this.limit) return;
-    const monitor = this.store.monitors.find(id);
+    const monitor = await this.store.monitors.find(id);
     const slot = this.slots.get(id);
     if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) {
       if (slot) clearTimeout(slot.timer);
@@ -124,8 +137,8 @@ export class Checker {
   }
 
   /** How a result recorded now moves the monitor's health (pings of heartbeat monitors use it). */
-  policyFor(monitor: ScheduledMonitor, now = Date.now()): HealthPolicy {
-    return { ...this.runner.policy(monitor, now), ...this.place?.policy(monitor) };
+  async policyFor(monitor: ScheduledMonitor, now = Date.now()): Promise<HealthPolicy> {
+    return { ...(await this.runner.policy(monitor, now)), ...this.place?.policy(monitor) };
   }
 
   stats(): CheckerStats {
@@ -146,6 +159,7 @@ export class Checker {
    */
   async stop(): Promise<void> {
     this.stopped = true;
+    clearInterval(this.resync);
     for (const slot of this.slots.values()) clearTimeout(slot.timer);
     this.slots.clear();
     await Promise.allSettled([...this.inFlight]);
@@ -165,7 +179,12 @@ export class Checker {
     let next = scheduledAt + slot.intervalMs;
     if (next <= now) next += Math.ceil((now - next + 1) / slot.intervalMs) * slot.intervalMs;
     this.schedule(id, slot.intervalMs, next);
-    if (this.running.has(id)) return;
+    this.launch(id, scheduledAt);
+  }
+
+  /** Runs the check of `id` (unless one is running) under the concurrency limit. */
+  private launch(id: string, scheduledAt: number): void {
+    if (this.running.has(id) || this.stopped) return;
     this.running.add(id);
     const task = (this.limit as NonNullable<typeof this.limit>)(async () => {
       this.recordLag(Date.now() - scheduledAt);
@@ -180,17 +199,27 @@ export class Checker {
   }
 
   private async check(id: string): Promise<void> {
-    const monitor: ScheduledMonitor | undefined = this.store.monitors.find(id);
+    const monitor: ScheduledMonitor | undefined = await this.store.monitors.find(id);
     if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) return;
+    if (this.leases && !(await this.leases.take(monitor, cadenceMs(monitor)))) {
+      // Another replica runs it; if that replica dies before recording it, this one runs it then.
+      const at = await this.leases.takeoverAt(id);
+      if (at !== undefined) setTimeout(() => this.launch(id, at), Math.max(0, at - Date.now())).unref();
+      return;
+    }
     const started = performance.now();
     const first = await this.runner.run(monitor);
     const outcome = first && this.place?.retryElsewhere ? await this.place.retryElsewhere(monitor, first) : first;
-    if (outcome === undefined || !this.store.db.isOpen) return;
+    if (outcome === undefined || !this.store.isOpen) return;
     const now = Date.now();
-    const recorded = await this.batch.record(() => this.store.recordCheck(id, outcome, now, this.policyFor(monitor, now)));
+    const recorded = await this.batch.record(async () => {
+      const result = await this.store.recordCheck(id, outcome, now, await this.policyFor(monitor, now));
+      await this.leases?.finish(id);
+      return result;
+    });
     this.checks++;
     if (recorded) this.observer?.checked(monitor.type, outcome.up, performance.now() - started);
-    if (recorded?.transition) this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
+    if (recorded?.transition) await this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
   }
 
   private recordLag(ms: number): void {

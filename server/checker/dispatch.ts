@@ -50,12 +50,12 @@ export class CheckRunner {
   }
 
   /** How this check moves the monitor's health: its confirmations and any maintenance window now. */
-  policy(scheduled: ScheduledMonitor, now = Date.now()): HealthPolicy {
+  async policy(scheduled: ScheduledMonitor, now = Date.now()): Promise<HealthPolicy> {
     const monitor = withExtensions(scheduled);
     return {
       confirmations: monitor.confirmations,
       recoveryConfirmations: monitor.recovery_confirmations,
-      maintenance: this.store?.maintenanceWindows.inMaintenance(monitor.id, now) ?? false,
+      maintenance: (await this.store?.maintenanceWindows.inMaintenance(monitor.id, now)) ?? false,
     };
   }
 

@@ -1,10 +1,9 @@
 import type { Store } from "../store";
-import { transaction } from "../store/database";
 
-type Recorded = ReturnType<Store["recordCheck"]>;
+type Recorded = Awaited<ReturnType<Store["recordCheck"]>>;
 
 interface Waiting {
-  write: () => Recorded;
+  write: () => Promise<Recorded>;
   resolve: (recorded: Recorded) => void;
   reject: (err: unknown) => void;
 }
@@ -22,31 +21,31 @@ export class RecordBatch {
   constructor(private readonly store: Store) {}
 
   /** Runs `write` (a `store.recordCheck`: a transaction of its own, so a savepoint here) in the next batch; resolves once that batch committed. */
-  record(write: () => Recorded): Promise<Recorded> {
+  record(write: () => Promise<Recorded>): Promise<Recorded> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ write, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        setImmediate(() => void this.flush());
       }
     });
   }
 
-  private flush(): void {
+  private async flush(): Promise<void> {
     this.scheduled = false;
     const batch = this.waiting;
     this.waiting = [];
-    if (!this.store.db.isOpen) {
+    if (!this.store.isOpen) {
       for (const w of batch) w.resolve(undefined);
       return;
     }
     const outcomes: ({ ok: true; value: Recorded } | { ok: false; err: unknown })[] = [];
     try {
-      transaction(this.store.db, () => {
+      await this.store.db.transaction(async () => {
         for (const w of batch) {
           try {
             // recordCheck's own transaction is a savepoint in this one.
-            outcomes.push({ ok: true, value: w.write() });
+            outcomes.push({ ok: true, value: await w.write() });
           } catch (err) {
             outcomes.push({ ok: false, err });
           }

@@ -1,9 +1,11 @@
+import type { FailureCounter } from "./shared-counters";
+
 /**
  * Failed authentications per client address in a fixed window. Past the budget, a request from
  * that address whose key does not verify gets a 429 instead of a 401; a valid key is unaffected.
  * Memory is bounded: expired windows are swept, and past `maxAddresses` the table starts over.
  */
-export class AuthThrottle {
+export class AuthThrottle implements FailureCounter {
   private readonly failures = new Map<string, { count: number; resetAt: number }>();
 
   constructor(
@@ -13,7 +15,11 @@ export class AuthThrottle {
   ) {}
 
   /** Records one failure; returns the seconds to wait when the address is over its budget. */
-  fail(address: string, now = Date.now()): number | undefined {
+  async fail(address: string, now = Date.now()): Promise<number | undefined> {
+    return this.count(address, now);
+  }
+
+  private count(address: string, now: number): number | undefined {
     let entry = this.failures.get(address);
     if (!entry || entry.resetAt <= now) {
       if (this.failures.size >= this.maxAddresses) this.sweep(now);

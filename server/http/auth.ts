@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../errors";
 import type { Principal } from "../store/keys";
 import { AuthThrottle } from "./auth-throttle";
+import { type FailureCounter, SharedAuthThrottle } from "./shared-counters";
 
 /** Routes of checker agents: the only ones an agent key may call. */
 export const AGENT_PREFIX = "/api/v1/agent/";
@@ -45,9 +46,14 @@ function hasBody(headers: IncomingHttpHeaders): boolean {
  * instead of 401 until the window ends; requests with a valid key are never throttled.
  */
 export function registerAuth(app: FastifyInstance): void {
-  const throttle = new AuthThrottle(app.settings.authFailureLimit, app.settings.rateLimitWindowMs);
+  const { authFailureLimit, rateLimitWindowMs } = app.settings;
+  // Replicas on one PostgreSQL database count an address's failures together; one process in memory.
+  const throttle: FailureCounter =
+    app.store.db.engine === "postgres"
+      ? new SharedAuthThrottle(app.store.rateCounters, authFailureLimit, rateLimitWindowMs)
+      : new AuthThrottle(authFailureLimit, rateLimitWindowMs);
   /** Sets `request.principal`, or throws the 401 (or 429) the request gets. */
-  const authorize = (request: FastifyRequest): void => {
+  const authorize = async (request: FastifyRequest): Promise<void> => {
     if (queryCarriesKey(request.url)) {
       throw new ApiError(
         "unauthorized",
@@ -58,7 +64,7 @@ export function registerAuth(app: FastifyInstance): void {
     }
     if (!request.url.startsWith("/api/v1/") || request.url.startsWith("/api/v1/openapi.json")) return;
     const match = BEARER.exec(request.headers.authorization ?? "");
-    const principal = match?.[1] ? app.store.keys.authenticate(match[1]) : undefined;
+    const principal = match?.[1] ? await app.store.keys.authenticate(match[1]) : undefined;
     if (principal) {
       checkScope(request.url, principal);
       request.principal = principal;
@@ -66,7 +72,7 @@ export function registerAuth(app: FastifyInstance): void {
     }
     // A refused request's body is never read: close the connection rather than wait for it.
     const close: Record<string, string> = hasBody(request.headers) ? { connection: "close" } : {};
-    const wait = throttle.fail(request.ip);
+    const wait = await throttle.fail(request.ip);
     if (wait !== undefined) {
       throw new ApiError("rate_limited", `Too many failed authentications from this address; retry in ${wait} s`, undefined, {
         "retry-after": String(wait),
@@ -78,13 +84,7 @@ export function registerAuth(app: FastifyInstance): void {
       ...close,
     });
   };
-  // A callback hook, not an async one: every request runs it, and a promise per request costs.
-  app.addHook("onRequest", (request, _reply, done) => {
-    try {
-      authorize(request);
-    } catch (err) {
-      return done(err as Error);
-    }
-    done();
+  app.addHook("onRequest", async (request) => {
+    await authorize(request);
   });
 }

@@ -37,7 +37,7 @@ export function registerIdempotency(app: FastifyInstance): void {
       ]);
     }
     const fingerprint = fingerprintOf(app.store, request.method, request.url, request.body);
-    const claim = claimKey(app.store, request.principal.accountId, key, fingerprint);
+    const claim = await claimKey(app.store, request.principal.accountId, key, fingerprint);
     if ("replay" in claim) {
       reply.header("idempotent-replayed", "true").header("content-type", "application/json; charset=utf-8");
       return reply.code(claim.replay.statusCode).send(claim.replay.body);
@@ -52,7 +52,7 @@ export function registerIdempotency(app: FastifyInstance): void {
     // deterministic key must not pin a 403 or 409 that the user has since resolved).
     if (reply.statusCode < 400 && typeof payload === "string") {
       const key = request.headers[HEADER] as string;
-      app.store.idempotency.save(request.principal.accountId, key, {
+      await app.store.idempotency.save(request.principal.accountId, key, {
         fingerprint: pending.fingerprint,
         statusCode: reply.statusCode,
         body: payload,
@@ -62,7 +62,7 @@ export function registerIdempotency(app: FastifyInstance): void {
   };
 
   const done = async (request: FastifyRequest) => {
-    if (request.idempotency) releaseKey(app.store, request.idempotency.slot);
+    if (request.idempotency) await releaseKey(app.store, request.idempotency.slot);
   };
 
   app.addHook("onRoute", (route) => {
@@ -86,26 +86,42 @@ const inFlightByStore = new WeakMap<Store, Set<string>>();
  * release when the request ends. Throws the 409s of a key used with another request or still in
  * progress. Shared by the header on single POSTs and the keys of batch items.
  */
-export function claimKey(store: Store, accountId: string, key: string, fingerprint: string): { replay: StoredResponse } | { slot: string } {
-  const stored = store.idempotency.find(accountId, key);
-  if (stored && stored.fingerprint !== fingerprint) {
-    throw new ApiError("conflict", "Idempotency-Key was already used with a different request");
-  }
-  if (stored && replayable(store, accountId, stored)) return { replay: stored };
+export async function claimKey(store: Store, accountId: string, key: string, fingerprint: string): Promise<{ replay: StoredResponse } | { slot: string }> {
   let inFlight = inFlightByStore.get(store);
   if (!inFlight) inFlightByStore.set(store, (inFlight = new Set()));
   const slot = `${accountId}\n${key}`;
-  if (inFlight.has(slot))
-    throw new ApiError("conflict", "A request with this Idempotency-Key is still in progress", [
-      { field: "Idempotency-Key", message: "is still in progress; retry shortly" },
-    ]);
+  if (inFlight.has(slot)) throw stillInProgress();
+  // Taken before the stored answer is read: a request that ends while this one reads is seen.
   inFlight.add(slot);
+  try {
+    const stored = await store.idempotency.find(accountId, key);
+    if (stored && stored.fingerprint !== fingerprint) {
+      throw new ApiError("conflict", "Idempotency-Key was already used with a different request");
+    }
+    if (stored && (await replayable(store, accountId, stored))) {
+      inFlight.delete(slot);
+      return { replay: stored };
+    }
+    // Another replica may be running a request with this key: the database holds the key for one.
+    if (!(await store.idempotency.reserve(accountId, key, fingerprint, stored !== undefined))) throw stillInProgress();
+  } catch (err) {
+    inFlight.delete(slot);
+    throw err;
+  }
   return { slot };
 }
 
-/** Ends what `claimKey` started. */
-export function releaseKey(store: Store, slot: string): void {
+function stillInProgress(): ApiError {
+  return new ApiError("conflict", "A request with this Idempotency-Key is still in progress", [
+    { field: "Idempotency-Key", message: "is still in progress; retry shortly" },
+  ]);
+}
+
+/** Ends what `claimKey` started: the key is free again here, and its reservation dropped if no answer was kept. */
+export async function releaseKey(store: Store, slot: string): Promise<void> {
   inFlightByStore.get(store)?.delete(slot);
+  const [accountId = "", key = ""] = slot.split("\n");
+  await store.idempotency.abandon(accountId, key);
 }
 
 /**

@@ -18,7 +18,7 @@ function createdId(stored: StoredResponse): string | undefined {
  * (a `pulumi destroy` followed by `pulumi up` of the same program sends the same key), so the
  * key is released and the request runs again.
  */
-export function replayable(store: Store, accountId: string, stored: StoredResponse): boolean {
+export async function replayable(store: Store, accountId: string, stored: StoredResponse): Promise<boolean> {
   const id = createdId(stored);
-  return id === undefined || store.externalIds.exists(accountId, id);
+  return id === undefined || await store.externalIds.exists(accountId, id);
 }

@@ -64,7 +64,7 @@ export async function deliver(
       }
       return { status_code: null, response_time_ms: elapsed() };
     }
-    ctx.store.outbox.add({
+    await ctx.store.outbox.add({
       account_id: ctx.accountId,
       channel_id: channel.id,
       recipient: config.address as string,

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { EventType, Heartbeat, Monitor } from "../../api";
 import { CERT_EXPIRING_PREFIX } from "../checker/tls";
@@ -34,6 +35,9 @@ export function hears(channel: Pick<StoredChannel, "events">, event: Exclude<Eve
   }
 }
 
+/** How long a claim on a notification holds: longer than one attempt and the wait before the next. */
+const CLAIM_MS = 120_000;
+
 /**
  * Delivers monitors' events to their channels, in the background: each notification is written to
  * the alert outbox first (store/alert-outbox.ts), then sent with retries and backoff, and marked
@@ -42,6 +46,8 @@ export function hears(channel: Pick<StoredChannel, "events">, event: Exclude<Eve
  */
 export class Notifier {
   private closed = false;
+  /** This process among the replicas claiming notifications. */
+  private readonly holder = randomUUID();
   /** Deliveries under way or waiting to retry: drained at shutdown. */
   private readonly pending = new Set<Promise<void>>();
   /** Outbox rows being delivered by this process: never sent twice at once. */
@@ -63,9 +69,9 @@ export class Notifier {
     private readonly observer?: DeliveryObserver,
   ) {}
 
-  notify(monitor: ScheduledMonitor, event: Exclude<EventType, "test">, heartbeat: Heartbeat, failedLocations: readonly string[] = []): void {
+  async notify(monitor: ScheduledMonitor, event: Exclude<EventType, "test">, heartbeat: Heartbeat, failedLocations: readonly string[] = []): Promise<void> {
     const { store } = this.ctx;
-    const incident = event === "monitor.down" || event === "monitor.up" ? store.alerts.incidentOf(monitor.id, event === "monitor.up") : undefined;
+    const incident = event === "monitor.down" || event === "monitor.up" ? await store.alerts.incidentOf(monitor.id, event === "monitor.up") : undefined;
     const cause = event === "monitor.down" && heartbeat.error?.startsWith(CERT_EXPIRING_PREFIX) ? "certificate_expiring" : undefined;
     const kind: NotificationKind = !incident ? "notice" : event === "monitor.up" ? "resolve" : "trigger";
     const body: NotificationEvent = {
@@ -77,21 +83,21 @@ export class Notifier {
       ...(cause ? { cause } : {}),
       ...(event === "monitor.down" && failedLocations.length > 0 ? { failed_locations: [...failedLocations] } : {}),
     };
-    const targets = store.channels.forMonitor(monitor.id);
+    const targets = await store.channels.forMonitor(monitor.id);
     if (incident && event === "monitor.up") {
       // The incident is over: reminders not sent yet are moot, and channels it escalated to hear the end.
-      store.alerts.cancelPending(incident.id);
+      await store.alerts.cancelPending(incident.id);
       this.wakeLanes(incident.id);
       const linked = new Set(targets.map((c) => c.id));
-      for (const id of store.alerts.escalatedChannels(incident.id)) {
-        const channel = linked.has(id) ? undefined : store.channels.stored(monitor.account_id, id);
+      for (const id of await store.alerts.escalatedChannels(incident.id)) {
+        const channel = linked.has(id) ? undefined : await store.channels.stored(monitor.account_id, id);
         if (channel) targets.push(channel);
       }
     }
     const now = Date.now();
     for (const channel of targets) {
       if (!hears(channel, event, cause)) continue;
-      const row = store.alerts.enqueue({
+      const row = await store.alerts.enqueue({
         account_id: monitor.account_id,
         monitor_id: monitor.id,
         channel_id: channel.id,
@@ -168,16 +174,17 @@ export class Notifier {
 
   private async deliverWithRetry(row: AlertRow, lane: string | undefined): Promise<void> {
     const { alerts, channels, db } = this.ctx.store;
-    const channel = channels.stored(row.account_id, row.channel_id);
-    if (!channel) return alerts.finish(row.id, "cancelled", { reason: "channel deleted" });
+    const channel = await channels.stored(row.account_id, row.channel_id);
+    if (!channel) return await alerts.finish(row.id, "cancelled", { reason: "channel deleted" });
     const event = JSON.parse(row.body) as NotificationEvent;
     const log = { channel: channel.id, event: event.event, notification: row.kind };
     for (let attempt = 0; ; attempt++) {
-      // A resolve cancels the reminders still queued: one sent after it would page again.
-      if (!db.isOpen || !alerts.isPending(row.id)) return;
+      // A resolve cancels the reminders still queued: one sent after it would page again. The
+      // claim also keeps another replica from sending it at the same time.
+      if (!db.isOpen || !(await alerts.claim(row.id, this.holder, Date.now(), CLAIM_MS))) return;
       try {
         const result = await deliver(this.contextFor(row.account_id), channel, event);
-        if (db.isOpen) alerts.finish(row.id, "delivered", { statusCode: result.status_code });
+        if (db.isOpen) await alerts.finish(row.id, "delivered", { statusCode: result.status_code });
         this.log.info({ ...log, attempt }, "notification delivered");
         this.observer?.delivered(channel.type);
         return;
@@ -187,16 +194,17 @@ export class Notifier {
         const delay = this.retryDelaysMs[attempt];
         if (!db.isOpen) return;
         if ((err instanceof DeliveryError && err.permanent) || delay === undefined) {
-          alerts.finish(row.id, "failed", { reason, statusCode });
+          await alerts.finish(row.id, "failed", { reason, statusCode });
           this.log.warn({ ...log, reason }, "notification dropped");
           this.observer?.failed(channel.type);
           return;
         }
-        alerts.attempted(row.id, reason);
+        await alerts.attempted(row.id, reason);
         // Once a drain began, the attempt just made was the last here: the row stays pending,
         // and the next start of the server sends it.
         if (this.closed) {
           this.log.warn({ ...log, reason }, "notification left pending for the next start");
+          await alerts.unclaim(row.id, this.holder);
           this.observer?.failed(channel.type);
           return;
         }

@@ -28,10 +28,11 @@ export class AlertScheduler {
     private readonly tickMs = 1_000,
   ) {}
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.timer) return;
-    this.tick();
-    this.timer = setInterval(() => this.tick(), this.tickMs);
+    await this.tick();
+    // tick() catches and logs its own failures.
+    this.timer = setInterval(() => void this.tick(), this.tickMs);
     this.timer.unref();
   }
 
@@ -41,22 +42,22 @@ export class AlertScheduler {
   }
 
   /** One pass: queue what is due, then send every pending notification that is due. */
-  tick(now = Date.now()): void {
+  async tick(now = Date.now()): Promise<void> {
     if (this.running || !this.store.db.isOpen) return;
     this.running = true;
     try {
       const silenced = new Map<string, boolean>();
-      const inMaintenance = (monitorId: string) => {
-        if (!silenced.has(monitorId)) silenced.set(monitorId, this.store.maintenanceWindows.inMaintenance(monitorId, now));
+      const inMaintenance = async (monitorId: string) => {
+        if (!silenced.has(monitorId)) silenced.set(monitorId, await this.store.maintenanceWindows.inMaintenance(monitorId, now));
         return silenced.get(monitorId) as boolean;
       };
-      for (const incident of this.store.alerts.openIncidents()) {
-        const monitor = this.store.monitors.find(incident.monitor_id);
-        if (monitor && !inMaintenance(monitor.id)) this.queueDue(monitor, incident, now);
+      for (const incident of await this.store.alerts.openIncidents()) {
+        const monitor = await this.store.monitors.find(incident.monitor_id);
+        if (monitor && !await inMaintenance(monitor.id)) await this.queueDue(monitor, incident, now);
       }
-      for (const row of this.store.alerts.due(now)) {
+      for (const row of await this.store.alerts.due(now)) {
         // One queued before the window began (a restart's leftover) waits for its end.
-        if ((row.kind === "reminder" || row.kind === "escalation") && inMaintenance(row.monitor_id)) continue;
+        if ((row.kind === "reminder" || row.kind === "escalation") && await inMaintenance(row.monitor_id)) continue;
         this.notifier.send(row);
       }
     } catch (err) {
@@ -66,7 +67,7 @@ export class AlertScheduler {
     }
   }
 
-  private queueDue(monitor: ScheduledMonitor, incident: OpenIncident, now: number): void {
+  private async queueDue(monitor: ScheduledMonitor, incident: OpenIncident, now: number): Promise<void> {
     const { alerts, channels } = this.store;
     const elapsed = now - incident.started_at;
     const body = (extra: Partial<NotificationEvent>): NotificationEvent => ({
@@ -78,8 +79,8 @@ export class AlertScheduler {
       ...(incident.failed_locations.length > 0 ? { failed_locations: incident.failed_locations } : {}),
       ...extra,
     });
-    const queue = (channelId: string, kind: "reminder" | "escalation", n: number, due: number, event: NotificationEvent) =>
-      alerts.enqueue({
+    const queue = async (channelId: string, kind: "reminder" | "escalation", n: number, due: number, event: NotificationEvent) =>
+      await alerts.enqueue({
         account_id: monitor.account_id,
         monitor_id: monitor.id,
         channel_id: channelId,
@@ -90,25 +91,25 @@ export class AlertScheduler {
         due_at: due,
       }, now);
 
-    const linked = channels.forMonitor(monitor.id).filter((c) => hears(c, "monitor.down"));
+    const linked = (await channels.forMonitor(monitor.id)).filter((c) => hears(c, "monitor.down"));
     const linkedIds = new Set(linked.map((c) => c.id));
-    const escalated = new Set(alerts.escalatedChannels(incident.id));
+    const escalated = new Set(await alerts.escalatedChannels(incident.id));
     /** When each channel an escalation reached was reached: it hears the reminders after that. */
     const reachedAt = new Map<string, number>();
-    monitor.escalation.forEach((step, i) => {
+    for (const [i, step] of monitor.escalation.entries()) {
       const due = incident.started_at + step.after * 1000;
-      if (due > now) return;
+      if (due > now) continue;
       for (const id of step.channels) {
         // A channel the monitor alerts already, or an earlier step reached, is not told again.
         if (linkedIds.has(id) || reachedAt.has(id)) continue;
         reachedAt.set(id, due);
         if (escalated.has(id)) continue;
-        const channel = channels.stored(monitor.account_id, id);
+        const channel = await channels.stored(monitor.account_id, id);
         if (!channel || !hears(channel, "monitor.down")) continue;
-        queue(id, "escalation", i + 1, due, body({ notification: "escalation", escalation: i + 1 }));
+        await queue(id, "escalation", i + 1, due, body({ notification: "escalation", escalation: i + 1 }));
         escalated.add(id);
       }
-    });
+    }
 
     if (monitor.remind_every_sec === null) return;
     const every = monitor.remind_every_sec * 1000;
@@ -116,12 +117,12 @@ export class AlertScheduler {
     const n = Math.floor(elapsed / every);
     if (n < 1) return;
     const due = incident.started_at + n * every;
-    if (this.store.maintenanceWindows.inMaintenance(monitor.id, due)) return;
+    if (await this.store.maintenanceWindows.inMaintenance(monitor.id, due)) return;
     // Those who heard the incident open (a certificate_expiring-only channel included) and those it escalated to.
-    const heard = new Set([...linkedIds, ...alerts.escalatedChannels(incident.id, "trigger")]);
+    const heard = new Set([...linkedIds, ...await alerts.escalatedChannels(incident.id, "trigger")]);
     for (const id of [...heard, ...escalated]) {
       if ((reachedAt.get(id) ?? -Infinity) >= due) continue;
-      queue(id, "reminder", n, due, body({ notification: "reminder", reminder: n }));
+      await queue(id, "reminder", n, due, body({ notification: "reminder", reminder: n }));
     }
   }
 }

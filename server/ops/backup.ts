@@ -119,7 +119,7 @@ function holdAlone(dbPath: string): DatabaseSync | undefined {
  * checked, migrated and opened with the key file before anything is replaced: a backup whose
  * secrets the key file cannot open is refused and `dbPath` stays as it was.
  */
-export function restoreDatabase(from: string, dbPath: string, secretKeyFile = `${dbPath}.key`): BackupSummary {
+export async function restoreDatabase(from: string, dbPath: string, secretKeyFile = `${dbPath}.key`): Promise<BackupSummary> {
   if (!existsSync(from)) throw new Error(`--from ${from} does not exist`);
   needFolder("--db", dbPath);
   if (!existsSync(secretKeyFile)) {
@@ -136,7 +136,7 @@ export function restoreDatabase(from: string, dbPath: string, secretKeyFile = `$
     chmodSync(staging, 0o600);
     try {
       // Migrates it and opens every sealed secret: a wrong key file fails here.
-      Store.open(staging, { secretKeyFile }).close();
+      await (await Store.open(staging, { secretKeyFile })).close();
     } catch (err) {
       throw new Error(`${from} cannot be restored with the key file ${secretKeyFile}: ${(err as Error).message}`);
     }

@@ -12,7 +12,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
   const options = { schema: { hide: true }, config: { rateLimit: false } };
   app.get("/healthz", options, async (_req, reply) => reply.headers(NO_STORE).send({ status: "ok" }));
   app.get("/readyz", options, async (_req, reply) => {
-    const problems = app.draining ? ["shutting down"] : app.store.readiness();
+    const problems = app.draining ? ["shutting down"] : await app.store.readiness();
     if (problems.length === 0) return reply.headers(NO_STORE).send({ status: "ready" });
     return reply.code(503).headers(NO_STORE).send({ status: "not_ready", problems });
   });

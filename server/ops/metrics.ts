@@ -38,16 +38,16 @@ export class Metrics {
       name: "uptime_database_size_bytes",
       help: "Size of the database file's pages.",
       registers,
-      collect() {
-        if (open()) this.set(store.sizeBytes());
+      async collect() {
+        if (open()) this.set(await store.sizeBytes());
       },
     });
     new Gauge({
       name: "uptime_open_incidents",
       help: "Incidents open now, across all accounts.",
       registers,
-      collect() {
-        if (open()) this.set(store.health.openCount());
+      async collect() {
+        if (open()) this.set(await store.health.openCount());
       },
     });
   }

@@ -20,7 +20,7 @@ export async function locationRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: envelope(z.array(LocationSchema)), ...errorResponses("GET") },
       },
     },
-    async (req) => ({ ok: true as const, data: fastify.locations.list(principalOf(req).accountId) }),
+    async (req) => ({ ok: true as const, data: await fastify.locations.list(principalOf(req).accountId) }),
   );
 }
 
@@ -69,6 +69,6 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: envelope(ResultsSchema), ...errorResponses("POST") },
       },
     },
-    async (req) => ({ ok: true as const, data: { results: fastify.leases.results(principalOf(req), req.body) } }),
+    async (req) => ({ ok: true as const, data: { results: await fastify.leases.results(principalOf(req), req.body) } }),
   );
 }

@@ -31,16 +31,18 @@ export function batchRoutes(fastify: FastifyInstance, spec: AnySpec): void {
     },
     async (req) => {
       const principal = principalOf(req);
-      const items = (req.body as { items: BatchItem[] }).items.map((item) => answerOf(req, () => runItem(req, spec, principal, item)));
+      const items: ItemAnswer[] = [];
+      // One after another, as the single calls would run: a later item may depend on an earlier one.
+      for (const item of (req.body as { items: BatchItem[] }).items) items.push(await answerOf(req, async () => await runItem(req, spec, principal, item)));
       return { ok: true as const, data: { items } };
     },
   );
 }
 
 /** One item's answer: its success, or its error in the API's envelope (5xx without internals). */
-function answerOf(req: FastifyRequest, run: () => ItemAnswer): ItemAnswer {
+async function answerOf(req: FastifyRequest, run: () => Promise<ItemAnswer>): Promise<ItemAnswer> {
   try {
-    return run();
+    return await run();
   } catch (err) {
     if (err instanceof ApiError) return { status: err.statusCode, ...errorBody(err, req.id) };
     req.log.error({ err }, "batch item failed");
@@ -49,29 +51,29 @@ function answerOf(req: FastifyRequest, run: () => ItemAnswer): ItemAnswer {
   }
 }
 
-function runItem(req: FastifyRequest, spec: AnySpec, principal: Principal, item: BatchItem): ItemAnswer {
+async function runItem(req: FastifyRequest, spec: AnySpec, principal: Principal, item: BatchItem): Promise<ItemAnswer> {
   const { service } = spec;
-  if (item.op === "create") return create(req, spec, principal, item);
+  if (item.op === "create") return await create(req, spec, principal, item);
   const id = idOf(spec, item.id);
-  if (item.op === "update") return { status: 200, ok: true, data: service.update(principal, id, parsed(spec.update, item.body)) };
-  return { status: 200, ok: true, data: service.delete(principal, id) };
+  if (item.op === "update") return { status: 200, ok: true, data: await service.update(principal, id, parsed(spec.update, item.body)) };
+  return { status: 200, ok: true, data: await service.delete(principal, id) };
 }
 
 /** A create, replayed or kept under its key exactly as `POST <collection>` with the header would be. */
-function create(req: FastifyRequest, spec: AnySpec, principal: Principal, item: Extract<BatchItem, { op: "create" }>): ItemAnswer {
+async function create(req: FastifyRequest, spec: AnySpec, principal: Principal, item: Extract<BatchItem, { op: "create" }>): Promise<ItemAnswer> {
   const body = parsed(spec.create, item.body);
   const key = item.idempotency_key;
-  if (key === undefined) return { status: 201, ok: true, data: spec.service.create(principal, body) };
+  if (key === undefined) return { status: 201, ok: true, data: await spec.service.create(principal, body) };
   const { store } = req.server;
   const fingerprint = fingerprintOf(store, "POST", spec.path, body);
-  const claim = claimKey(store, principal.accountId, key, fingerprint);
+  const claim = await claimKey(store, principal.accountId, key, fingerprint);
   if ("replay" in claim) return { status: claim.replay.statusCode, ...(JSON.parse(claim.replay.body) as object), replayed: true };
   try {
-    const answer = { ok: true as const, data: spec.service.create(principal, body) };
-    store.idempotency.save(principal.accountId, key, { fingerprint, statusCode: 201, body: JSON.stringify(answer) });
+    const answer = { ok: true as const, data: await spec.service.create(principal, body) };
+    await store.idempotency.save(principal.accountId, key, { fingerprint, statusCode: 201, body: JSON.stringify(answer) });
     return { status: 201, ...answer };
   } finally {
-    releaseKey(store, claim.slot);
+    await releaseKey(store, claim.slot);
   }
 }
 

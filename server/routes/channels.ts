@@ -57,6 +57,6 @@ export async function channelRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: envelope(z.array(DeliverySchema)), ...errorResponses("GET", { id: true }) },
       },
     },
-    async (req) => ({ ok: true as const, data: channels.deliveries(principalOf(req), req.params.id) }),
+    async (req) => ({ ok: true as const, data: await channels.deliveries(principalOf(req), req.params.id) }),
   );
 }

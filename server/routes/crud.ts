@@ -10,11 +10,11 @@ import { errorResponses } from "./responses";
 
 /** What a kind's service offers to its CRUD routes. */
 export interface CrudService<T, C, U, Q extends ListQuery> {
-  list(principal: Principal, query: Q): ListPage<T>;
-  create(principal: Principal, body: C): T;
-  get(principal: Principal, id: string): T;
-  update(principal: Principal, id: string, body: U): T;
-  delete(principal: Principal, id: string): T;
+  list(principal: Principal, query: Q): Promise<ListPage<T>>;
+  create(principal: Principal, body: C): Promise<T>;
+  get(principal: Principal, id: string): Promise<T>;
+  update(principal: Principal, id: string, body: U): Promise<T>;
+  delete(principal: Principal, id: string): Promise<T>;
 }
 
 /** One kind's collection: its path, schemas and service. */
@@ -56,7 +56,7 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
   app.get(
     spec.path,
     { schema: { tags, querystring: spec.query, response: { 200: listEnvelope(spec.item), ...errorResponses("GET", { validated: true }) } } },
-    async (req) => ({ ok: true as const, ...service.list(principalOf(req), req.query as never) }),
+    async (req) => ({ ok: true as const, ...await service.list(principalOf(req), req.query as never) }),
   );
   app.post(
     spec.path,
@@ -70,7 +70,7 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
       ...(spec.documentedCreate && { validatorCompiler: validateBodyWith(spec.create) as never }),
     },
     async (req, reply) =>
-      reply.code(201).send({ ok: true as const, data: service.create(principalOf(req), req.body as never) }),
+      reply.code(201).send({ ok: true as const, data: await service.create(principalOf(req), req.body as never) }),
   );
   if (!spec.itemRoutes) return;
   if (app.settings.extensions && app.settings.batchWrites) batchRoutes(app, spec as never);
@@ -78,7 +78,7 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
   app.get(
     item,
     { schema: { tags, params, response: one } },
-    async (req) => ({ ok: true as const, data: service.get(principalOf(req), idOf(req)) }),
+    async (req) => ({ ok: true as const, data: await service.get(principalOf(req), idOf(req)) }),
   );
   app.patch(
     item,
@@ -91,12 +91,12 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
       },
     },
     async (req) =>
-      ({ ok: true as const, data: service.update(principalOf(req), idOf(req), req.body as never) }),
+      ({ ok: true as const, data: await service.update(principalOf(req), idOf(req), req.body as never) }),
   );
   app.delete(
     item,
     { schema: { tags, params, response: { 200: envelope(spec.item), ...errorResponses("DELETE", { id: true }) } } },
-    async (req) => ({ ok: true as const, data: service.delete(principalOf(req), idOf(req)) }),
+    async (req) => ({ ok: true as const, data: await service.delete(principalOf(req), idOf(req)) }),
   );
 }
 

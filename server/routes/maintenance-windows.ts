@@ -35,7 +35,7 @@ export async function maintenanceWindowRoutes(fastify: FastifyInstance): Promise
     "/api/v1/maintenance-windows",
     { schema: { tags, summary, querystring: ListQuerySchema, response: { 200: listEnvelope(MaintenanceWindowSchema), ...errorResponses("GET", { validated: true }) } } },
     async (req) => {
-      const page = listPage(() => store.maintenanceWindows.list(principalOf(req).accountId, req.query.limit, req.query.cursor));
+      const page = await listPage(async () => await store.maintenanceWindows.list(principalOf(req).accountId, req.query.limit, req.query.cursor));
       return { ok: true as const, ...page };
     },
   );
@@ -43,20 +43,20 @@ export async function maintenanceWindowRoutes(fastify: FastifyInstance): Promise
     "/api/v1/maintenance-windows",
     { schema: { tags, summary, body: CreateMaintenanceWindowSchema, response: { 201: envelope(MaintenanceWindowSchema), ...errorResponses("POST") } } },
     async (req, reply) =>
-      reply.code(201).send({ ok: true as const, data: createMaintenanceWindow(store, principalOf(req).accountId, req.body) }),
+      reply.code(201).send({ ok: true as const, data: await createMaintenanceWindow(store, principalOf(req).accountId, req.body) }),
   );
   app.get("/api/v1/maintenance-windows/:id", { schema: { tags, summary, params: windowId, response: { ...one, ...errorResponses("GET", { id: true }) } } }, async (req) => ({
     ok: true as const,
-    data: getMaintenanceWindow(store, principalOf(req).accountId, req.params.id),
+    data: await getMaintenanceWindow(store, principalOf(req).accountId, req.params.id),
   }));
   app.patch(
     "/api/v1/maintenance-windows/:id",
     { schema: { tags, summary, params: windowId, body: UpdateMaintenanceWindowSchema, response: { ...one, ...errorResponses("PATCH", { id: true, validated: true }) } } },
-    async (req) => ({ ok: true as const, data: updateMaintenanceWindow(store, principalOf(req).accountId, req.params.id, req.body) }),
+    async (req) => ({ ok: true as const, data: await updateMaintenanceWindow(store, principalOf(req).accountId, req.params.id, req.body) }),
   );
   app.delete("/api/v1/maintenance-windows/:id", { schema: { tags, summary, params: windowId, response: { ...one, ...errorResponses("DELETE", { id: true }) } } }, async (req) => ({
     ok: true as const,
-    data: deleteMaintenanceWindow(store, principalOf(req).accountId, req.params.id),
+    data: await deleteMaintenanceWindow(store, principalOf(req).accountId, req.params.id),
   }));
   if (!fastify.settings.batchWrites) return;
   batchRoutes(fastify, {
@@ -72,10 +72,10 @@ export async function maintenanceWindowRoutes(fastify: FastifyInstance): Promise
       list: () => {
         throw new Error("not used by batches");
       },
-      get: (p, id) => getMaintenanceWindow(store, p.accountId, id),
-      create: (p, body) => createMaintenanceWindow(store, p.accountId, body as never),
-      update: (p, id, body) => updateMaintenanceWindow(store, p.accountId, id, body as never),
-      delete: (p, id) => deleteMaintenanceWindow(store, p.accountId, id),
+      get: async (p, id) => await getMaintenanceWindow(store, p.accountId, id),
+      create: async (p, body) => await createMaintenanceWindow(store, p.accountId, body as never),
+      update: async (p, id, body) => await updateMaintenanceWindow(store, p.accountId, id, body as never),
+      delete: async (p, id) => await deleteMaintenanceWindow(store, p.accountId, id),
     },
   });
 }

@@ -55,7 +55,7 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
     app.post(
       `/api/v1/monitors/:id/${action}`,
       { schema: { tags, params, response: { 200: envelope(MonitorSchema), ...errorResponses("POST", { id: true }) } } },
-      async (req) => ({ ok: true as const, data: monitors.setStatus(principalOf(req), req.params.id, status) }),
+      async (req) => ({ ok: true as const, data: await monitors.setStatus(principalOf(req), req.params.id, status) }),
     );
   }
 
@@ -75,7 +75,7 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: envelope(z.array(HeartbeatSchema)), ...errorResponses("GET", { id: true, validated: true }) },
       },
     },
-    async (req) => ({ ok: true as const, data: monitors.heartbeats(principalOf(req), req.params.id, req.query.hours) }),
+    async (req) => ({ ok: true as const, data: await monitors.heartbeats(principalOf(req), req.params.id, req.query.hours) }),
   );
 
   app.get(
@@ -88,7 +88,7 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: envelope(StatsSchema), ...errorResponses("GET", { id: true, validated: true }) },
       },
     },
-    async (req) => ({ ok: true as const, data: monitors.stats(principalOf(req), req.params.id, req.query.days) }),
+    async (req) => ({ ok: true as const, data: await monitors.stats(principalOf(req), req.params.id, req.query.days) }),
   );
 }
 

@@ -38,14 +38,14 @@ export async function pushTokenRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const monitor = fastify.store.monitors.get(principalOf(req).accountId, req.params.id);
+      const monitor = await fastify.store.monitors.get(principalOf(req).accountId, req.params.id);
       if (!monitor) throw notFound("monitor", req.params.id);
       if ((monitor.type as string) !== "heartbeat") {
         throw new ApiError("validation_failed", "Only heartbeat monitors have a push URL", [
           { field: "type", message: `is ${monitor.type}; push URLs belong to heartbeat monitors` },
         ]);
       }
-      const token = fastify.store.pushTokens.issue(monitor.id);
+      const token = await fastify.store.pushTokens.issue(monitor.id);
       return { ok: true as const, data: { push_url: `${req.protocol}://${req.host}/api/push/${token}` } };
     },
   );
@@ -78,17 +78,17 @@ export async function pushRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 200: envelope(z.object({ received_at: z.string() })), ...errorResponses("POST", { public: true }) },
     },
     handler: async (req) => {
-      const monitorId = store.pushTokens.monitorOf(req.params.token);
-      const monitor = monitorId ? store.monitors.find(monitorId) : undefined;
+      const monitorId = await store.pushTokens.monitorOf(req.params.token);
+      const monitor = monitorId ? await store.monitors.find(monitorId) : undefined;
       // One answer for unknown tokens and deleted monitors, so tokens cannot be probed.
       if (!monitor) throw new ApiError("not_found", "No heartbeat monitor has this push token");
-      const recorded = store.recordCheck(
+      const recorded = await store.recordCheck(
         monitor.id,
         { up: true, response_time_ms: null, status_code: null, error: null },
         Date.now(),
-        fastify.checker.policyFor(monitor),
+        await fastify.checker.policyFor(monitor),
       );
-      if (recorded?.transition) fastify.notifier.notify(monitor, recorded.transition === "down" ? "monitor.down" : "monitor.up", recorded.heartbeat);
+      if (recorded?.transition) await fastify.notifier.notify(monitor, recorded.transition === "down" ? "monitor.down" : "monitor.up", recorded.heartbeat);
       return { ok: true as const, data: { received_at: recorded?.heartbeat?.checked_at ?? new Date().toISOString() } };
     },
   });

@@ -24,7 +24,7 @@ export async function screenshotRoutes(fastify: FastifyInstance): Promise<void> 
       },
     },
     async (req, reply) => {
-      const png = fastify.services.monitors.screenshot(principalOf(req), req.params.id, req.params.heartbeat);
+      const png = await fastify.services.monitors.screenshot(principalOf(req), req.params.id, req.params.heartbeat);
       return reply.header("content-type", "image/png").header("x-content-type-options", "nosniff").header("cache-control", "private, max-age=86400").send(png);
     },
   );

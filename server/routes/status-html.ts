@@ -16,7 +16,7 @@ export async function statusHtmlRoutes(app: FastifyInstance): Promise<void> {
     reply.header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'");
     try {
       if (!/^[a-z0-9-]{3,64}$/.test(slug)) throw new ApiError("not_found", "no such page");
-      const html = renderStatusPage(app.services.statusPages.page(slug));
+      const html = renderStatusPage(await app.services.statusPages.page(slug));
       return reply.header("cache-control", `public, max-age=${MAX_AGE_SEC}`).send(html);
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== "not_found") throw err;

@@ -50,7 +50,7 @@ export async function statusPageRoutes(fastify: FastifyInstance): Promise<void> 
     async (req) => {
       const slug = DOCUMENT.exec(req.params.file)?.[1];
       if (!slug) throw new ApiError("not_found", "No status document at this address");
-      return { ok: true as const, data: statusPages.document(slug) };
+      return { ok: true as const, data: await statusPages.document(slug) };
     },
   );
 }

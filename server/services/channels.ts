@@ -31,26 +31,26 @@ export class ChannelService {
     private readonly allowPrivate: boolean,
   ) {}
 
-  list(principal: Principal, query: ListQuery): ListPage<Channel> {
-    return listPage(() => this.store.channels.list(principal.accountId, query.limit, query.cursor));
+  async list(principal: Principal, query: ListQuery): Promise<ListPage<Channel>> {
+    return await listPage(async () => await this.store.channels.list(principal.accountId, query.limit, query.cursor));
   }
 
-  get(principal: Principal, id: string): Channel {
-    const channel = this.store.channels.get(principal.accountId, id);
+  async get(principal: Principal, id: string): Promise<Channel> {
+    const channel = await this.store.channels.get(principal.accountId, id);
     if (!channel) throw notFound("channel", id);
     return channel;
   }
 
-  create(principal: Principal, body: CreateChannel): Channel {
+  async create(principal: Principal, body: CreateChannel): Promise<Channel> {
     checkConfig(body.config, this.allowPrivate);
     const events = eventsOf(body.events, body.notify_degraded, []);
-    assertExternalIdFree(this.store, "channels", principal.accountId, body.external_id);
-    return this.store.channels.create(principal.accountId, body.name, body.type, body.config, body.external_id ?? null, events);
+    await assertExternalIdFree(this.store, "channels", principal.accountId, body.external_id);
+    return await this.store.channels.create(principal.accountId, body.name, body.type, body.config, body.external_id ?? null, events);
   }
 
   /** PATCH: a new name and/or a whole new config, validated against the channel's type. */
-  update(principal: Principal, id: string, body: UpdateChannel): Channel {
-    const current = this.store.channels.stored(principal.accountId, id);
+  async update(principal: Principal, id: string, body: UpdateChannel): Promise<Channel> {
+    const current = await this.store.channels.stored(principal.accountId, id);
     if (!current) throw notFound("channel", id);
     let config: ChannelConfig = current.config;
     if (body.config !== undefined) {
@@ -66,7 +66,7 @@ export class ChannelService {
       config = parsed.data as ChannelConfig;
       checkConfig(config, this.allowPrivate);
     }
-    assertExternalIdFree(this.store, "channels", principal.accountId, body.external_id, id);
+    await assertExternalIdFree(this.store, "channels", principal.accountId, body.external_id, id);
     const name = body.name ?? current.name;
     // A PATCH that changes nothing writes nothing: `updated_at` stays, so a client that rewrites
     // a config it cannot read back (reads mask it) leaves no trace when the value was already held.
@@ -78,26 +78,26 @@ export class ChannelService {
       events.join() === current.events.join() &&
       canonicalConfigJson(config) === canonicalConfigJson(current.config)
     ) {
-      return this.store.channels.get(principal.accountId, id) as Channel;
+      return await this.store.channels.get(principal.accountId, id) as Channel;
     }
-    return this.store.channels.update(principal.accountId, id, name, config, body.external_id, events) as Channel;
+    return await this.store.channels.update(principal.accountId, id, name, config, body.external_id, events) as Channel;
   }
 
-  delete(principal: Principal, id: string): Channel {
-    const channel = this.store.channels.delete(principal.accountId, id);
+  async delete(principal: Principal, id: string): Promise<Channel> {
+    const channel = await this.store.channels.delete(principal.accountId, id);
     if (!channel) throw notFound("channel", id);
     return channel;
   }
 
   /** The channel's latest notifications and how they ended, newest first. */
-  deliveries(principal: Principal, id: string): Delivery[] {
-    if (!this.store.channels.get(principal.accountId, id)) throw notFound("channel", id);
-    return this.store.alerts.forChannel(id);
+  async deliveries(principal: Principal, id: string): Promise<Delivery[]> {
+    if (!await this.store.channels.get(principal.accountId, id)) throw notFound("channel", id);
+    return await this.store.alerts.forChannel(id);
   }
 
   /** Delivers a `test` event now; a failure is a 502 `delivery_failed` with the reason. */
   async test(principal: Principal, id: string): Promise<ChannelTestResult> {
-    const channel = this.store.channels.stored(principal.accountId, id);
+    const channel = await this.store.channels.stored(principal.accountId, id);
     if (!channel) throw notFound("channel", id);
     const event = { event: "test" as const, occurred_at: new Date().toISOString() };
     try {

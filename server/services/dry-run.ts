@@ -43,13 +43,13 @@ export class DryRunService {
 
   /** Runs the check `body` would get if it were created, at `location` (default: the built-in checker's). */
   async ofSpec(principal: Principal, body: CreateMonitor, location?: string): Promise<MonitorTestResult> {
-    const spec = this.monitors.validate(principal, body);
+    const spec = await this.monitors.validate(principal, body);
     return this.run(principal, spec, location);
   }
 
   /** Runs the check of the existing monitor `id`, paused or not, at `location`. */
   async ofMonitor(principal: Principal, id: string, location?: string): Promise<MonitorTestResult> {
-    return this.run(principal, this.monitors.get(principal, id), location);
+    return this.run(principal, await this.monitors.get(principal, id), location);
   }
 
   /**
@@ -83,7 +83,7 @@ export class DryRunService {
   }
 
   private async outcome(principal: Principal, spec: MonitorSpec | Monitor, location: string | undefined, wait: boolean): Promise<{ outcome?: CheckOutcome; at: number }> {
-    const atAgent = this.agentLocation(principal, location);
+    const atAgent = await this.agentLocation(principal, location);
     if (!monitorType(spec.type).probes) return { at: Date.now() };
     await this.slot(principal, wait);
     const now = Date.now();
@@ -106,10 +106,10 @@ export class DryRunService {
    * The agent location the dry run goes to; undefined for the server's own checker. An unknown
    * location is a 422 naming it; one with no live agent a 409 saying so.
    */
-  private agentLocation(principal: Principal, location: string | undefined): string | undefined {
+  private async agentLocation(principal: Principal, location: string | undefined): Promise<string | undefined> {
     if (location === undefined || !this.agents) return undefined;
     const { locations } = this.agents;
-    const known = locations.known(principal.accountId);
+    const known = await locations.known(principal.accountId);
     if (!known.includes(location)) {
       throw validationFailed([{ field: "location", message: `location ${location} is unknown (known: ${known.join(", ")})` }]);
     }

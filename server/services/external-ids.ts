@@ -14,15 +14,15 @@ const LABEL: Record<MarkedTable, string> = {
  * (`exceptId`: the object being updated). The message names the holder, so a client that lost
  * the answer to its create can take that object over.
  */
-export function assertExternalIdFree(
+export async function assertExternalIdFree(
   store: Store,
   table: MarkedTable,
   accountId: string,
   externalId: string | null | undefined,
   exceptId?: string,
-): void {
+): Promise<void> {
   if (externalId === undefined || externalId === null) return;
-  const owner = store.externalIds.owner(table, accountId, externalId);
+  const owner = await store.externalIds.owner(table, accountId, externalId);
   if (owner === undefined || owner === exceptId) return;
   throw new ApiError("conflict", `external_id is already used by ${LABEL[table]} ${owner}`, [
     { field: "external_id", message: `is already used by ${LABEL[table]} ${owner}` },

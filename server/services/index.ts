@@ -21,9 +21,9 @@ export const servicesPlugin = fp(
   async (app) => {
     // Every change reaches both schedules: the built-in checker's and the agents' leases.
     const schedules = {
-      refresh: (id: string) => {
-        app.checker.refresh(id);
-        app.leases.refresh(id);
+      refresh: async (id: string) => {
+        await app.checker.refresh(id);
+        await app.leases.refresh(id);
       },
     };
     const monitors = new MonitorService(app.store, app.settings, schedules, app.locations);

@@ -46,13 +46,13 @@ export class MonitorService {
     private readonly locations: Locations,
   ) {}
 
-  list(principal: Principal, query: MonitorListQuery): ListPage<Monitor> {
-    const page = listPage(() => this.store.monitors.list(principal.accountId, query));
+  async list(principal: Principal, query: MonitorListQuery): Promise<ListPage<Monitor>> {
+    const page = await listPage(async () => await this.store.monitors.list(principal.accountId, query));
     return { ...page, data: page.data.map((m) => this.located(principal, m)) };
   }
 
-  get(principal: Principal, id: string): Monitor {
-    return this.located(principal, this.stored(principal, id));
+  async get(principal: Principal, id: string): Promise<Monitor> {
+    return this.located(principal, await this.stored(principal, id));
   }
 
   /** The monitor with `unchecked_locations` as of now (the stored read is cached; liveness changes by the second). */
@@ -61,100 +61,105 @@ export class MonitorService {
     return unchecked.length === 0 && monitor.unchecked_locations.length === 0 ? monitor : { ...monitor, unchecked_locations: unchecked };
   }
 
-  private stored(principal: Principal, id: string): Monitor {
-    const monitor = this.store.monitors.get(principal.accountId, id);
+  private async stored(principal: Principal, id: string): Promise<Monitor> {
+    const monitor = await this.store.monitors.get(principal.accountId, id);
     if (!monitor) throw notFound("monitor", id);
     return monitor;
   }
 
-  create(principal: Principal, body: CreateMonitor): Monitor {
+  async create(principal: Principal, body: CreateMonitor): Promise<Monitor> {
     const cap = monitorCap(principal, this.options);
-    if (cap !== null && this.store.monitors.count(principal.accountId) >= cap) {
+    if (cap !== null && await this.store.monitors.count(principal.accountId) >= cap) {
       throw new ApiError("monitor_limit_reached", `This account may have at most ${cap} monitors`);
     }
-    const spec = this.validate(principal, body);
-    assertExternalIdFree(this.store, "monitors", principal.accountId, body.external_id);
-    return this.changed(this.store.monitors.create(principal.accountId, spec, body.external_id ?? null), principal);
+    const spec = await this.validate(principal, body);
+    await assertExternalIdFree(this.store, "monitors", principal.accountId, body.external_id);
+    return await this.changed(await this.store.monitors.create(principal.accountId, spec, body.external_id ?? null), principal);
   }
 
   /** The spec a create of `body` would store, judged by the create's rules (a 422 naming each field). */
-  validate(principal: Principal, body: CreateMonitor): MonitorSpec {
+  async validate(principal: Principal, body: CreateMonitor): Promise<MonitorSpec> {
     const spec = toMonitorSpec(body as never);
-    this.check(principal.accountId, spec);
+    await this.check(principal.accountId, spec);
     return spec;
   }
 
-  update(principal: Principal, id: string, body: UpdateMonitor): Monitor {
-    const current = this.stored(principal, id);
+  async update(principal: Principal, id: string, body: UpdateMonitor): Promise<Monitor> {
+    const current = await this.stored(principal, id);
     const spec = toMonitorSpec({ ...(body as object), type: current.type } as never, specOf(current));
-    this.check(principal.accountId, spec);
-    assertExternalIdFree(this.store, "monitors", principal.accountId, body.external_id, id);
-    return this.changed(this.store.monitors.update(principal.accountId, id, spec, body.external_id) ?? current, principal);
+    await this.check(principal.accountId, spec);
+    await assertExternalIdFree(this.store, "monitors", principal.accountId, body.external_id, id);
+    return await this.changed(await this.store.monitors.update(principal.accountId, id, spec, body.external_id) ?? current, principal);
   }
 
-  delete(principal: Principal, id: string): Monitor {
-    const monitor = this.store.monitors.delete(principal.accountId, id);
+  async delete(principal: Principal, id: string): Promise<Monitor> {
+    const monitor = await this.store.monitors.delete(principal.accountId, id);
     if (!monitor) throw notFound("monitor", id);
-    return this.changed(monitor);
+    return await this.changed(monitor);
   }
 
   /** Pause or resume; a no-op that returns the monitor when it already is in that status. */
-  setStatus(principal: Principal, id: string, status: Monitor["status"]): Monitor {
-    const monitor = this.store.monitors.setStatus(principal.accountId, id, status);
+  async setStatus(principal: Principal, id: string, status: Monitor["status"]): Promise<Monitor> {
+    const monitor = await this.store.monitors.setStatus(principal.accountId, id, status);
     if (!monitor) throw notFound("monitor", id);
-    return this.changed(monitor, principal);
+    return await this.changed(monitor, principal);
   }
 
-  heartbeats(principal: Principal, id: string, hours: number): Heartbeat[] {
-    return this.store.heartbeats.recent(this.stored(principal, id).id, hours);
+  async heartbeats(principal: Principal, id: string, hours: number): Promise<Heartbeat[]> {
+    return await this.store.heartbeats.recent((await this.stored(principal, id)).id, hours);
   }
 
   /** The screenshot a failed browser run of the monitor left with heartbeat `heartbeatId`. */
-  screenshot(principal: Principal, id: string, heartbeatId: string): Buffer {
-    const png = this.store.heartbeats.screenshot(this.stored(principal, id).id, heartbeatId);
+  async screenshot(principal: Principal, id: string, heartbeatId: string): Promise<Buffer> {
+    const png = await this.store.heartbeats.screenshot((await this.stored(principal, id)).id, heartbeatId);
     if (!png) throw notFound("screenshot of heartbeat", heartbeatId);
     return png;
   }
 
   /** Stats with their breakdown by location (the monitor's locations first, live or not). */
-  stats(principal: Principal, id: string, days: number): Stats {
-    const monitor = this.stored(principal, id);
+  async stats(principal: Principal, id: string, days: number): Promise<Stats> {
+    const monitor = await this.stored(principal, id);
     const live = this.locations.live(principal.accountId);
-    const locations = this.store.heartbeats.locationStats(monitor.id, days, locationsOf(monitor, this.locations.builtin), (l) => live.has(l));
-    return { ...this.store.heartbeats.stats(monitor.id, days), locations };
+    const locations = await this.store.heartbeats.locationStats(monitor.id, days, locationsOf(monitor, this.locations.builtin), (l) => live.has(l));
+    return { ...await this.store.heartbeats.stats(monitor.id, days), locations };
   }
 
-  private changed(monitor: Monitor, principal?: Principal): Monitor {
-    this.checker.refresh(monitor.id);
+  private async changed(monitor: Monitor, principal?: Principal): Promise<Monitor> {
+    await this.checker.refresh(monitor.id);
     return principal ? this.located(principal, monitor) : monitor;
   }
 
-  private check(accountId: string, spec: MonitorSpec): void {
+  private async check(accountId: string, spec: MonitorSpec): Promise<void> {
     const details: ErrorDetail[] = monitorRuleViolations(spec, this.options.minIntervalSec);
     // A heartbeat has no URL; a DNS monitor's URL names a record to resolve, not a host to connect to.
     const outbound = spec.url !== null && spec.type !== "dns" && !details.some((d) => d.field === "url");
-    const target = outbound ? locationsTargetProblem(spec.url as string, this.locations.policies(accountId, locationsOf(spec, this.locations.builtin))) : undefined;
+    const target = outbound ? locationsTargetProblem(spec.url as string, await this.locations.policies(accountId, locationsOf(spec, this.locations.builtin))) : undefined;
     if (target) details.push({ field: "url", message: target });
-    if (spec.type === "browser") details.push(...browserLocationViolations(spec, (name) => this.locations.runsBrowser(accountId, name), this.locations.builtin));
-    const existing = this.store.monitors.existingChannels(accountId, spec.channel_ids);
+    if (spec.type === "browser") {
+      // Whether each location can run browser checks, asked of the store once per location.
+      const names = locationsOf(spec, this.locations.builtin);
+      const can = new Map(await Promise.all(names.map(async (name) => [name, await this.locations.runsBrowser(accountId, name)] as const)));
+      details.push(...browserLocationViolations(spec, (name) => can.get(name), this.locations.builtin));
+    }
+    const existing = await this.store.monitors.existingChannels(accountId, spec.channel_ids);
     spec.channel_ids.forEach((id, i) => {
       if (!existing.has(id)) details.push({ field: `channel_ids[${i}]`, message: `channel ${id} does not exist` });
     });
     details.push(...alertingViolations(spec, this.options.minIntervalSec));
     if (spec.locations !== null) {
-      const known = this.locations.known(accountId);
+      const known = await this.locations.known(accountId);
       spec.locations.forEach((name, i) => {
         if (!known.includes(name)) {
           details.push({ field: `locations[${i}]`, message: `location ${name} is unknown (known: ${known.join(", ")}); an agent key makes one: uptime-server keys create --scope agent --location ${name}` });
         }
       });
     }
-    spec.escalation.forEach((step, i) => {
-      const owned = this.store.monitors.existingChannels(accountId, step.channels);
+    for (const [i, step] of spec.escalation.entries()) {
+      const owned = await this.store.monitors.existingChannels(accountId, step.channels);
       step.channels.forEach((id, j) => {
         if (!owned.has(id)) details.push({ field: `escalation[${i}].channels[${j}]`, message: `channel ${id} does not exist` });
       });
-    });
+    }
     if (details.length) throw validationFailed(details);
   }
 }

@@ -8,9 +8,9 @@ export interface ListPage<T> {
 }
 
 /** Reads one page from the store; a cursor it did not hand out is a 422 naming `cursor`. */
-export function listPage<T>(read: () => Page<T>): ListPage<T> {
+export async function listPage<T>(read: () => Promise<Page<T>>): Promise<ListPage<T>> {
   try {
-    const page = read();
+    const page = await read();
     return { data: page.items, next_cursor: page.nextCursor };
   } catch (err) {
     if (err instanceof InvalidCursorError) throw validationFailed([{ field: "cursor", message: err.message }]);

@@ -9,21 +9,21 @@ import { DAY_MS } from "../store/heartbeats";
  * (some down, or some slower than their `degraded_response_ms`);
  * `maintenance` when a window covers a monitor and none is down.
  */
-export function statusDocument(store: Store, slug: string, now = Date.now()): StatusDocument {
-  const page = store.statusPages.bySlug(slug);
+export async function statusDocument(store: Store, slug: string, now = Date.now()): Promise<StatusDocument> {
+  const page = await store.statusPages.bySlug(slug);
   if (!page) throw new ApiError("not_found", `No status page "${slug}"`);
-  const monitors = store.statusPages.publicMonitors(page.id).map((m) => ({
+  const monitors = await Promise.all((await store.statusPages.publicMonitors(page.id)).map(async (m) => ({
     name: (JSON.parse(m.spec) as { name: string }).name,
     status:
       m.status === "paused"
         ? ("paused" as const)
-        : store.maintenanceWindows.inMaintenance(m.id, now)
+        : await store.maintenanceWindows.inMaintenance(m.id, now)
           ? ("maintenance" as const)
           : m.health,
-    uptime_pct_24h: store.heartbeats.uptime(m.id, now - DAY_MS),
-    uptime_pct_30d: store.heartbeats.uptimeDays(m.id, 30, now),
+    uptime_pct_24h: await store.heartbeats.uptime(m.id, now - DAY_MS),
+    uptime_pct_30d: await store.heartbeats.uptimeDays(m.id, 30, now),
     last_checked_at: m.last_checked_at,
-  }));
+  })));
   const checked = monitors.filter((m) => m.status === "up" || m.status === "degraded" || m.status === "down");
   const down = checked.filter((m) => m.status === "down").length;
   const slow = checked.some((m) => m.status === "degraded");

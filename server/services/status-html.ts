@@ -50,24 +50,24 @@ function maintenanceDays(_store: Store, _monitorId: string): ReadonlySet<string>
 }
 
 /** The page of `slug`, from the public document, the daily roll-up and the incidents. */
-export function statusPageView(store: Store, slug: string, now = Date.now()): StatusPageView {
-  const doc = statusDocument(store, slug, now);
-  const page = store.statusPages.bySlug(slug);
+export async function statusPageView(store: Store, slug: string, now = Date.now()): Promise<StatusPageView> {
+  const doc = await statusDocument(store, slug, now);
+  const page = await store.statusPages.bySlug(slug);
   // Same rows, same order as the document's monitors: the ids stay on this side.
-  const rows = page ? store.statusPages.publicMonitors(page.id) : [];
+  const rows = page ? await store.statusPages.publicMonitors(page.id) : [];
   const names = new Map(rows.map((r, i) => [r.id, doc.monitors[i]?.name ?? ""]));
-  const monitors = doc.monitors.map((m, i) => {
+  const monitors = await Promise.all(doc.monitors.map(async (m, i) => {
     const id = rows[i]?.id as string;
     const maintenance = maintenanceDays(store, id);
-    const days = store.heartbeats.stats(id, BAR_DAYS, now).daily.map((d) => ({
+    const days = (await store.heartbeats.stats(id, BAR_DAYS, now)).daily.map((d) => ({
       date: d.date,
       checks: d.checks,
       uptimePct: d.uptime_pct,
       maintenance: maintenance.has(d.date),
     }));
     return { name: m.name, status: m.status, uptimePct30d: m.uptime_pct_30d, days };
-  });
-  const incidents = recentIncidents(store.db, [...names.keys()], now - BAR_DAYS * DAY_MS, INCIDENTS_SHOWN).map((r) => ({
+  }));
+  const incidents = (await recentIncidents(store.db, [...names.keys()], now - BAR_DAYS * DAY_MS, INCIDENTS_SHOWN)).map((r) => ({
     monitor: names.get(r.monitor_id) ?? "",
     startedAt: new Date(r.started_at).toISOString(),
     endedAt: r.ended_at === null ? null : new Date(r.ended_at).toISOString(),

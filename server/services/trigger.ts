@@ -30,7 +30,7 @@ export class TriggerService {
   ) {}
 
   async run(principal: Principal, body: TriggerRequest): Promise<TriggerResult> {
-    const selected = this.select(principal, body);
+    const selected = await this.select(principal, body);
     const skipped = selected.filter((m) => m.status !== "active").map((m) => ({ monitor_id: m.id, name: m.name, reason: "paused" }));
     const checks = selected
       .filter((m) => m.status === "active")
@@ -43,16 +43,17 @@ export class TriggerService {
   }
 
   /** The monitors the body names: by id (each must exist: a 404 otherwise), then by tag. */
-  private select(principal: Principal, body: TriggerRequest): Monitor[] {
+  private async select(principal: Principal, body: TriggerRequest): Promise<Monitor[]> {
     const tag = body.tag?.toLowerCase();
     if (body.monitor_ids) {
-      const byId = [...new Set(body.monitor_ids)].map((id) => this.monitors.get(principal, id));
+      const byId: Monitor[] = [];
+      for (const id of new Set(body.monitor_ids)) byId.push(await this.monitors.get(principal, id));
       return tag === undefined ? byId : byId.filter((m) => m.tags.includes(tag));
     }
     const out: Monitor[] = [];
     let cursor: string | undefined;
     do {
-      const page = this.monitors.list(principal, { tag, limit: 200, cursor });
+      const page = await this.monitors.list(principal, { tag, limit: 200, cursor });
       out.push(...page.data);
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
@@ -63,18 +64,18 @@ export class TriggerService {
     // The built-in checker's location runs in the server; the dry runs know it by no name.
     const at = location === this.recorder.locations.builtin ? undefined : location;
     const { outcome, result } = await this.dryRuns.forTrigger(principal, monitor, at);
-    const recorded = record && outcome !== undefined && this.record(principal, monitor, location, outcome, Date.parse(result.checked_at));
+    const recorded = record && outcome !== undefined && await this.record(principal, monitor, location, outcome, Date.parse(result.checked_at));
     return { ...result, monitor_id: monitor.id, name: monitor.name, url: monitor.url ?? null, location, recorded };
   }
 
   /** Stores the check as the scheduled one at `location` would be: a heartbeat, health, alerts. */
-  private record(principal: Principal, monitor: Monitor, location: string, outcome: CheckOutcome, at: number): boolean {
+  private async record(principal: Principal, monitor: Monitor, location: string, outcome: CheckOutcome, at: number): Promise<boolean> {
     const { store, checker, notifier, locations } = this.recorder;
     const scheduled = { ...monitor, account_id: principal.accountId };
-    const policy = { ...checker.policyFor(scheduled as never, at), ...locations.policy(scheduled, location) };
-    const recorded = store.recordCheck(monitor.id, outcome, at, policy);
+    const policy = { ...await checker.policyFor(scheduled as never, at), ...locations.policy(scheduled, location) };
+    const recorded = await store.recordCheck(monitor.id, outcome, at, policy);
     if (!recorded || recorded.duplicate) return false;
-    if (recorded.transition) notifier.notify(scheduled as never, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
+    if (recorded.transition) await notifier.notify(scheduled as never, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
     return true;
   }
 }

@@ -1,4 +1,4 @@
-import type { DatabaseSync } from "node:sqlite";
+import type { Executor } from "./executor";
 
 /** An agent as the server last heard from it. */
 export interface AgentRow {
@@ -16,16 +16,16 @@ export interface AgentRow {
 
 /** Checker agents and their last contact (one row per agent process, by the id it sends). */
 export class AgentRepository {
-  constructor(private readonly db: DatabaseSync) {}
+  constructor(private readonly db: Executor) {}
 
   /**
    * Records that agent `id` (of `location`, with key `keyId`) was in contact at `at`, and its
    * outbound policy when it told (undefined keeps what it said before).
    */
-  touch(id: string, accountId: string, keyId: string, location: string, at: number, allowPrivate?: boolean, browser?: boolean): void {
+  async touch(id: string, accountId: string, keyId: string, location: string, at: number, allowPrivate?: boolean, browser?: boolean): Promise<void> {
     const policy = allowPrivate === undefined ? null : Number(allowPrivate);
     const canBrowse = browser === undefined ? null : Number(browser);
-    this.db
+    await this.db
       .prepare(
         `INSERT INTO agents (id, account_id, key_id, location, first_seen_at, last_seen_at, allow_private_targets, browser) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at, location = excluded.location, key_id = excluded.key_id,
@@ -37,14 +37,14 @@ export class AgentRepository {
   }
 
   /** The account's agents, by location then last contact (newest first). */
-  list(accountId: string): AgentRow[] {
-    return this.db
+  async list(accountId: string): Promise<AgentRow[]> {
+    return await this.db
       .prepare("SELECT * FROM agents WHERE account_id = ? ORDER BY location, last_seen_at DESC, id")
       .all(accountId) as unknown as AgentRow[];
   }
 
   /** Forgets agents not heard from since `cutoff`. */
-  prune(cutoff: number): void {
-    this.db.prepare("DELETE FROM agents WHERE last_seen_at < ?").run(cutoff);
+  async prune(cutoff: number): Promise<void> {
+    await this.db.prepare("DELETE FROM agents WHERE last_seen_at < ?").run(cutoff);
   }
 }

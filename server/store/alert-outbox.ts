@@ -1,4 +1,4 @@
-import type { DatabaseSync } from "node:sqlite";
+import type { Executor } from "./executor";
 import type { Delivery } from "../../api";
 import { type NotificationEvent, type NotificationKind, withoutCredentials } from "../notify/event";
 import { newId } from "./ids";
@@ -45,25 +45,25 @@ export interface OpenIncident {
 }
 
 export class AlertOutboxRepository {
-  constructor(private readonly db: DatabaseSync) {}
+  constructor(private readonly db: Executor) {}
 
   /**
    * Queues a notification; undefined when one with its dedup key already exists. The monitor URL's
    * credentials are dropped first: the row is stored as it is, not sealed.
    */
-  enqueue(alert: NewAlert, now = Date.now()): AlertRow | undefined {
+  async enqueue(alert: NewAlert, now = Date.now()): Promise<AlertRow | undefined> {
     const id = newId("evt");
-    const result = this.db
+    const result = await this.db
       .prepare(
         `INSERT INTO alert_outbox (id, account_id, monitor_id, channel_id, dedup, incident_id, kind, body, status, attempts, due_at, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (dedup) DO NOTHING`,
       )
       .run(id, alert.account_id, alert.monitor_id, alert.channel_id, alert.dedup, alert.incident_id, alert.kind, JSON.stringify(withoutCredentials(alert.event)), alert.due_at, now, now);
-    return result.changes === 1 ? this.get(id) : undefined;
+    return result.changes === 1 ? await this.get(id) : undefined;
   }
 
-  get(id: string): AlertRow | undefined {
-    return this.db.prepare("SELECT * FROM alert_outbox WHERE id = ?").get(id) as AlertRow | undefined;
+  async get(id: string): Promise<AlertRow | undefined> {
+    return await this.db.prepare("SELECT * FROM alert_outbox WHERE id = ?").get(id) as AlertRow | undefined;
   }
 
   /**
@@ -71,8 +71,8 @@ export class AlertOutboxRepository {
    * earliest), so a channel hears an incident's notifications in order even when a restarted
    * server finds several due at once.
    */
-  due(now: number, limit = 100): AlertRow[] {
-    return this.db
+  async due(now: number, limit = 100): Promise<AlertRow[]> {
+    return await this.db
       .prepare(
         `SELECT * FROM alert_outbox a WHERE status = 'pending' AND due_at <= ?
          AND NOT EXISTS (SELECT 1 FROM alert_outbox b WHERE b.status = 'pending' AND b.channel_id = a.channel_id
@@ -82,42 +82,59 @@ export class AlertOutboxRepository {
       .all(now, limit) as unknown as AlertRow[];
   }
 
+  /**
+   * Claims the next attempt at a pending notification for `holder` until `now + leaseMs`: granted
+   * when it is unclaimed, its claim expired (its replica died), or `holder` holds it. Two replicas
+   * never send one notification at once.
+   */
+  async claim(id: string, holder: string, now: number, leaseMs: number): Promise<boolean> {
+    const result = await this.db
+      .prepare("UPDATE alert_outbox SET claimed_by = ?, claimed_until = ? WHERE id = ? AND status = 'pending' AND (claimed_by IS NULL OR claimed_by = ? OR claimed_until <= ?)")
+      .run(holder, now + leaseMs, id, holder, now);
+    return result.changes === 1;
+  }
+
+  /** Gives up `holder`'s claim on a notification left pending (a shutdown): the next replica or start sends it at once. */
+  async unclaim(id: string, holder: string): Promise<void> {
+    await this.db.prepare("UPDATE alert_outbox SET claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?").run(id, holder);
+  }
+
   /** Whether the notification is still to be sent (not cancelled by a resolve meanwhile). */
-  isPending(id: string): boolean {
-    return (this.db.prepare("SELECT status FROM alert_outbox WHERE id = ?").get(id) as { status: string } | undefined)?.status === "pending";
+  async isPending(id: string): Promise<boolean> {
+    return (await this.db.prepare("SELECT status FROM alert_outbox WHERE id = ?").get(id) as { status: string } | undefined)?.status === "pending";
   }
 
   /** Records an attempt that will be retried (the reason kept for the record). */
-  attempted(id: string, reason: string, now = Date.now()): void {
-    this.db.prepare("UPDATE alert_outbox SET attempts = attempts + 1, reason = ?, updated_at = ? WHERE id = ?").run(reason, now, id);
+  async attempted(id: string, reason: string, now = Date.now()): Promise<void> {
+    await this.db.prepare("UPDATE alert_outbox SET attempts = attempts + 1, reason = ?, updated_at = ? WHERE id = ?").run(reason, now, id);
   }
 
   /** Marks how a notification ended. */
-  finish(id: string, status: "delivered" | "failed" | "cancelled", outcome: { reason?: string; statusCode?: number | null } = {}, now = Date.now()): void {
-    this.db
-      .prepare("UPDATE alert_outbox SET status = ?, attempts = attempts + iif(? = 'cancelled', 0, 1), reason = ?, status_code = ?, updated_at = ? WHERE id = ?")
+  async finish(id: string, status: "delivered" | "failed" | "cancelled", outcome: { reason?: string; statusCode?: number | null } = {}, now = Date.now()): Promise<void> {
+    await this.db
+      .prepare("UPDATE alert_outbox SET status = ?, attempts = attempts + CASE WHEN ? = 'cancelled' THEN 0 ELSE 1 END, reason = ?, status_code = ?, updated_at = ? WHERE id = ?")
       .run(status, status, outcome.reason ?? null, outcome.statusCode ?? null, now, id);
   }
 
   /** Cancels an incident's pending reminders and escalations (it is resolved). */
-  cancelPending(incidentId: string, now = Date.now()): void {
-    this.db
+  async cancelPending(incidentId: string, now = Date.now()): Promise<void> {
+    await this.db
       .prepare("UPDATE alert_outbox SET status = 'cancelled', updated_at = ? WHERE incident_id = ? AND status = 'pending' AND kind IN ('reminder', 'escalation')")
       .run(now, incidentId);
   }
 
   /** The channels an incident escalated to (so its resolve reaches them too), or (`trigger`) that heard it open. */
-  escalatedChannels(incidentId: string, kind: "escalation" | "trigger" = "escalation"): string[] {
+  async escalatedChannels(incidentId: string, kind: "escalation" | "trigger" = "escalation"): Promise<string[]> {
     return (
-      this.db
+      await this.db
         .prepare("SELECT DISTINCT channel_id FROM alert_outbox WHERE incident_id = ? AND kind = ? AND status != 'cancelled' ORDER BY channel_id")
         .all(incidentId, kind) as { channel_id: string }[]
     ).map((r) => r.channel_id);
   }
 
   /** A channel's latest notifications, newest first (the record of deliveries). */
-  forChannel(channelId: string, limit = 100): Delivery[] {
-    const rows = this.db
+  async forChannel(channelId: string, limit = 100): Promise<Delivery[]> {
+    const rows = await this.db
       .prepare("SELECT * FROM alert_outbox WHERE channel_id = ? ORDER BY created_at DESC, id DESC LIMIT ?")
       .all(channelId, limit) as unknown as AlertRow[];
     return rows.map((r) => ({
@@ -136,26 +153,26 @@ export class AlertOutboxRepository {
   }
 
   /** Open incidents of active monitors: what reminders and escalations are computed from. */
-  openIncidents(): OpenIncident[] {
-    const rows = this.db
+  async openIncidents(): Promise<OpenIncident[]> {
+    const rows = await this.db
       .prepare(
-        // CROSS JOIN keeps incidents the outer loop: the planner would scan every monitor each tick.
-        "SELECT i.id, i.monitor_id, i.started_at, i.locations FROM incidents i CROSS JOIN monitors m ON m.id = i.monitor_id WHERE i.ended_at IS NULL AND m.status = 'active'",
+        // Incidents the outer loop: SQLite's planner would scan every monitor each tick.
+        `SELECT i.id, i.monitor_id, i.started_at, i.locations FROM incidents i ${this.db.dialect.leftFirstJoin} monitors m ON m.id = i.monitor_id WHERE i.ended_at IS NULL AND m.status = 'active'`,
       )
       .all() as { id: string; monitor_id: string; started_at: number; locations: string | null }[];
     return rows.map(({ locations, ...r }) => ({ ...r, failed_locations: locations ? (JSON.parse(locations) as string[]) : [] }));
   }
 
   /** The monitor's open incident, or (`closed`) the one that closed last. */
-  incidentOf(monitorId: string, closed: boolean): { id: string; started_at: number } | undefined {
+  async incidentOf(monitorId: string, closed: boolean): Promise<{ id: string; started_at: number } | undefined> {
     const sql = closed
       ? "SELECT id, started_at FROM incidents WHERE monitor_id = ? AND ended_at IS NOT NULL ORDER BY ended_at DESC, id DESC LIMIT 1"
       : "SELECT id, started_at FROM incidents WHERE monitor_id = ? AND ended_at IS NULL ORDER BY started_at DESC LIMIT 1";
-    return this.db.prepare(sql).get(monitorId) as { id: string; started_at: number } | undefined;
+    return await this.db.prepare(sql).get(monitorId) as { id: string; started_at: number } | undefined;
   }
 
   /** Deletes ended notifications older than `cutoff` (ms). */
-  prune(cutoff: number): void {
-    this.db.prepare("DELETE FROM alert_outbox WHERE status != 'pending' AND updated_at < ?").run(cutoff);
+  async prune(cutoff: number): Promise<void> {
+    await this.db.prepare("DELETE FROM alert_outbox WHERE status != 'pending' AND updated_at < ?").run(cutoff);
   }
 }

@@ -1,4 +1,4 @@
-import type { DatabaseSync } from "node:sqlite";
+import type { Executor } from "./executor";
 import {
   type Channel,
   type ChannelConfig,
@@ -37,34 +37,34 @@ export interface StoredChannel extends Omit<Channel, "config" | "config_fingerpr
  */
 export class ChannelRepository {
   constructor(
-    private readonly db: DatabaseSync,
+    private readonly db: Executor,
     private readonly secrets: SecretBox,
     /** Told when monitors' channel links changed (a deleted channel leaves every monitor naming it). */
     private readonly linksChanged: () => void = () => undefined,
   ) {}
 
-  list(accountId: string, limit: number, cursor?: string): Page<Channel> {
+  async list(accountId: string, limit: number, cursor?: string): Promise<Page<Channel>> {
     const after = afterCursor(cursor);
-    const rows = this.db
+    const rows = await this.db
       .prepare(`SELECT * FROM channels WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`)
       .all(accountId, ...after.params, limit + 1) as unknown as ChannelRow[];
-    return toPage(rows, limit, (kept) => kept.map((row) => this.toChannel(row)));
+    return await toPage(rows, limit, (kept) => kept.map((row) => this.toChannel(row)));
   }
 
-  get(accountId: string, id: string): Channel | undefined {
-    const row = this.row(accountId, id);
+  async get(accountId: string, id: string): Promise<Channel | undefined> {
+    const row = await this.row(accountId, id);
     return row ? this.toChannel(row) : undefined;
   }
 
   /** The channel with its secrets, for delivering an event. */
-  stored(accountId: string, id: string): StoredChannel | undefined {
-    const row = this.row(accountId, id);
+  async stored(accountId: string, id: string): Promise<StoredChannel | undefined> {
+    const row = await this.row(accountId, id);
     return row ? { ...this.toChannel(row), config: this.config(row) } : undefined;
   }
 
   /** The clear channels linked to a monitor, for notifications. */
-  forMonitor(monitorId: string): StoredChannel[] {
-    const rows = this.db
+  async forMonitor(monitorId: string): Promise<StoredChannel[]> {
+    const rows = await this.db
       .prepare(
         "SELECT c.* FROM channels c JOIN monitor_channels mc ON mc.channel_id = c.id WHERE mc.monitor_id = ? ORDER BY c.id",
       )
@@ -72,36 +72,36 @@ export class ChannelRepository {
     return rows.map((row) => ({ ...this.toChannel(row), config: this.config(row) }));
   }
 
-  create(
+  async create(
     accountId: string,
     name: string,
     type: ChannelType,
     config: ChannelConfig,
     externalId: string | null = null,
     events: readonly ChannelEvent[] = resolveChannelEvents(undefined, false),
-  ): Channel {
+  ): Promise<Channel> {
     const id = newId("chn");
     const now = nowIso();
-    this.db
+    await this.db
       .prepare(
         "INSERT INTO channels (id, account_id, name, type, config, external_id, notify_degraded, events, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       )
       .run(id, accountId, name, type, this.secrets.seal(JSON.stringify(config)), externalId, events.includes("degraded") ? 1 : 0, JSON.stringify(events), now, now);
-    return this.get(accountId, id) as Channel;
+    return await this.get(accountId, id) as Channel;
   }
 
   /** Stores a new name, config and events; `externalId` undefined keeps the current value. */
-  update(
+  async update(
     accountId: string,
     id: string,
     name: string,
     config: ChannelConfig,
     externalId: string | null | undefined,
     events: readonly ChannelEvent[],
-  ): Channel | undefined {
-    this.db
+  ): Promise<Channel | undefined> {
+    await this.db
       .prepare(
-        "UPDATE channels SET name = ?, config = ?, external_id = iif(?, ?, external_id), notify_degraded = ?, events = ?, updated_at = ? WHERE id = ? AND account_id = ?",
+        "UPDATE channels SET name = ?, config = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, notify_degraded = ?, events = ?, updated_at = ? WHERE id = ? AND account_id = ?",
       )
       .run(
         name,
@@ -114,23 +114,23 @@ export class ChannelRepository {
         id,
         accountId,
       );
-    return this.get(accountId, id);
+    return await this.get(accountId, id);
   }
 
   /** Deletes the channel; monitors that named it no longer do. */
-  delete(accountId: string, id: string): Channel | undefined {
-    const channel = this.get(accountId, id);
-    if (channel) this.db.prepare("DELETE FROM channels WHERE id = ? AND account_id = ?").run(id, accountId);
+  async delete(accountId: string, id: string): Promise<Channel | undefined> {
+    const channel = await this.get(accountId, id);
+    if (channel) await this.db.prepare("DELETE FROM channels WHERE id = ? AND account_id = ?").run(id, accountId);
     this.linksChanged();
     return channel;
   }
 
   /** Reseals configs not sealed under the current key (older rows, a key rotation). */
-  reseal(): number {
-    const rows = this.db.prepare("SELECT id, config FROM channels").all() as { id: string; config: string }[];
+  async reseal(): Promise<number> {
+    const rows = await this.db.prepare("SELECT id, config FROM channels").all() as { id: string; config: string }[];
     const update = this.db.prepare("UPDATE channels SET config = ? WHERE id = ?");
     const stale = rows.filter((row) => !this.secrets.isCurrent(row.config));
-    for (const row of stale) update.run(this.secrets.seal(this.secrets.open(row.config)), row.id);
+    for (const row of stale) await update.run(this.secrets.seal(this.secrets.open(row.config)), row.id);
     return stale.length;
   }
 
@@ -157,8 +157,8 @@ export class ChannelRepository {
     };
   }
 
-  private row(accountId: string, id: string): ChannelRow | undefined {
-    return this.db.prepare("SELECT * FROM channels WHERE id = ? AND account_id = ?").get(id, accountId) as
+  private async row(accountId: string, id: string): Promise<ChannelRow | undefined> {
+    return await this.db.prepare("SELECT * FROM channels WHERE id = ? AND account_id = ?").get(id, accountId) as
       | ChannelRow
       | undefined;
   }

@@ -1,4 +1,4 @@
-import type { DatabaseSync } from "node:sqlite";
+import type { Executor } from "./executor";
 import type { Heartbeat } from "../../api";
 import { newId } from "./ids";
 
@@ -20,14 +20,14 @@ export interface IncidentSummary {
  */
 export class HealthRepository {
   constructor(
-    private readonly db: DatabaseSync,
+    private readonly db: Executor,
     /** Told which monitor's row changed (its cached read is dropped). */
     private readonly changed: (monitorId: string) => void = () => undefined,
   ) {}
 
   /** The health of an active monitor, or undefined when it is paused or gone (nothing to record). */
-  current(monitorId: string): Heartbeat["status"] | "pending" | undefined {
-    const row = this.db.prepare("SELECT health, status FROM monitors WHERE id = ?").get(monitorId) as
+  async current(monitorId: string): Promise<Heartbeat["status"] | "pending" | undefined> {
+    const row = await this.db.prepare("SELECT health, status FROM monitors WHERE id = ?").get(monitorId) as
       | { health: Heartbeat["status"] | "pending"; status: string }
       | undefined;
     return row?.status === "active" ? row.health : undefined;
@@ -37,22 +37,22 @@ export class HealthRepository {
    * Sets the monitor's health after a check (as confirmations and maintenance decide it, see
    * streaks.ts) and opens or closes its incident; returns the change, if any.
    */
-  apply(monitorId: string, previous: string, health: "pending" | "up" | "down", heartbeat: Heartbeat, at: number, failedLocations: readonly string[] = []): Transition | undefined {
+  async apply(monitorId: string, previous: string, health: "pending" | "up" | "down", heartbeat: Heartbeat, at: number, failedLocations: readonly string[] = []): Promise<Transition | undefined> {
     // Degraded is up (no incident, counted as up) with a flag, shown as its own health.
     const degraded = health === "up" && heartbeat.status === "degraded" ? 1 : 0;
-    const was = (this.db.prepare("SELECT degraded FROM monitors WHERE id = ?").get(monitorId) as { degraded: number } | undefined)?.degraded ?? 0;
-    this.db
+    const was = (await this.db.prepare("SELECT degraded FROM monitors WHERE id = ?").get(monitorId) as { degraded: number } | undefined)?.degraded ?? 0;
+    await this.db
       .prepare("UPDATE monitors SET health = ?, degraded = ?, last_checked_at = ? WHERE id = ?")
       .run(health, degraded, heartbeat.checked_at, monitorId);
     this.changed(monitorId);
     if (health === "down" && previous !== "down") {
-      this.db
+      await this.db
         .prepare("INSERT INTO incidents (id, monitor_id, started_at, locations) VALUES (?, ?, ?, ?)")
         .run(newId("inc"), monitorId, at, JSON.stringify(failedLocations));
       return "down";
     }
     if (health === "up" && previous === "down") {
-      this.db.prepare("UPDATE incidents SET ended_at = ? WHERE monitor_id = ? AND ended_at IS NULL").run(at, monitorId);
+      await this.db.prepare("UPDATE incidents SET ended_at = ? WHERE monitor_id = ? AND ended_at IS NULL").run(at, monitorId);
       return "up";
     }
     if (health === "up" && degraded !== was) return degraded ? "degraded" : "degraded_resolved";
@@ -60,10 +60,11 @@ export class HealthRepository {
   }
 
   /** Incidents overlapping [from, now], and their downtime clipped to that window. */
-  summary(monitorId: string, from: number, now: number): IncidentSummary {
-    const row = this.db
+  async summary(monitorId: string, from: number, now: number): Promise<IncidentSummary> {
+    const { least, greatest } = this.db.dialect;
+    const row = await this.db
       .prepare(
-        `SELECT COUNT(*) AS n, COALESCE(SUM(MIN(COALESCE(ended_at, ?), ?) - MAX(started_at, ?)), 0) AS down_ms
+        `SELECT COUNT(*) AS n, COALESCE(SUM(${least("COALESCE(ended_at, ?)", "?")} - ${greatest("started_at", "?")}), 0) AS down_ms
          FROM incidents WHERE monitor_id = ? AND started_at <= ? AND (ended_at IS NULL OR ended_at >= ?)`,
       )
       .get(now, now, from, monitorId, now, from) as { n: number; down_ms: number };
@@ -71,12 +72,12 @@ export class HealthRepository {
   }
 
   /** Incidents open now, across every account (a metric). */
-  openCount(): number {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM incidents WHERE ended_at IS NULL").get() as { n: number }).n;
+  async openCount(): Promise<number> {
+    return (await this.db.prepare("SELECT COUNT(*) AS n FROM incidents WHERE ended_at IS NULL").get() as { n: number }).n;
   }
 
   /** Deletes closed incidents that ended before `cutoff`. */
-  prune(cutoff: number): void {
-    this.db.prepare("DELETE FROM incidents WHERE ended_at IS NOT NULL AND ended_at < ?").run(cutoff);
+  async prune(cutoff: number): Promise<void> {
+    await this.db.prepare("DELETE FROM incidents WHERE ended_at IS NOT NULL AND ended_at < ?").run(cutoff);
   }
 }

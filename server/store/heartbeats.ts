@@ -1,4 +1,4 @@
-import type { DatabaseSync } from "node:sqlite";
+import type { Executor } from "./executor";
 import type { BrowserEvidence, CheckAttempt, CheckTimings, ErrorClass, Heartbeat, LocationStats, Stats, StepResult } from "../../api";
 
 export type { CheckAttempt } from "../../api";
@@ -91,12 +91,12 @@ const round = (n: number | null, digits = 3) => (n === null ? null : Number(n.to
 /** Check results and their daily roll-up: what heartbeats, stats and the public document are made of. */
 export class HeartbeatRepository {
   constructor(
-    private readonly db: DatabaseSync,
+    private readonly db: Executor,
     private readonly incidents: HealthRepository,
   ) {}
 
   /** The screenshot kept with heartbeat `heartbeatId` of monitor `monitorId`, if any. */
-  screenshot(monitorId: string, heartbeatId: string): Buffer | undefined {
+  screenshot(monitorId: string, heartbeatId: string): Promise<Buffer | undefined> {
     return readScreenshot(this.db, monitorId, heartbeatId);
   }
 
@@ -104,7 +104,7 @@ export class HeartbeatRepository {
    * Stores one check result and adds it to its day's roll-up (call inside a transaction). A
    * failure inside a maintenance window is recorded as `maintenance`, not downtime.
    */
-  insert(monitorId: string, outcome: CheckOutcome, at: number, maintenance = false, location: string | null = null, checkKey?: string): Heartbeat {
+  async insert(monitorId: string, outcome: CheckOutcome, at: number, maintenance = false, location: string | null = null, checkKey?: string): Promise<Heartbeat> {
     const certExpires = outcome.cert_expires_at ? Date.parse(outcome.cert_expires_at) : null;
     const degraded = outcome.up && outcome.degraded === true;
     const details = { assertions: outcome.assertions ?? [], timings: outcome.timings ?? null, ...(outcome.steps ? { steps: outcome.steps } : {}), ...(outcome.attempts ? { attempts: outcome.attempts } : {}), ...(outcome.browser ? { browser: outcome.browser } : {}) };
@@ -123,37 +123,37 @@ export class HeartbeatRepository {
       details: JSON.stringify(details),
       location,
     };
-    this.db
+    await this.db
       .prepare(
         "INSERT INTO heartbeats (id, monitor_id, checked_at, up, response_time_ms, status_code, error, maintenance, cert_expires_at, degraded, error_class, details, location, check_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       )
       .run(row.id, monitorId, at, row.up, row.response_time_ms, row.status_code, row.error, row.maintenance, certExpires, row.degraded, row.error_class, row.details, location, checkKey ?? null);
-    if (outcome.screenshot) saveScreenshot(this.db, row.id, monitorId, outcome.screenshot);
+    if (outcome.screenshot) await saveScreenshot(this.db, row.id, monitorId, outcome.screenshot);
     const heartbeat = toHeartbeat(row);
-    this.rollUp(monitorId, at, outcome, maintenance);
-    if (location !== null) this.rollUpLocation(monitorId, location, at, outcome, maintenance);
+    await this.rollUp(monitorId, at, outcome, maintenance);
+    if (location !== null) await this.rollUpLocation(monitorId, location, at, outcome, maintenance);
     return heartbeat;
   }
 
   /** Whether an agent's check (`<monitor>/<location>/<due>`) was recorded already. */
-  hasCheck(checkKey: string): boolean {
-    return this.db.prepare("SELECT 1 FROM heartbeats WHERE check_key = ?").get(checkKey) !== undefined;
+  async hasCheck(checkKey: string): Promise<boolean> {
+    return await this.db.prepare("SELECT 1 FROM heartbeats WHERE check_key = ?").get(checkKey) !== undefined;
   }
 
-  private rollUpLocation(monitorId: string, location: string, at: number, outcome: CheckOutcome, maintenance: boolean): void {
+  private async rollUpLocation(monitorId: string, location: string, at: number, outcome: CheckOutcome, maintenance: boolean): Promise<void> {
     const ms = outcome.response_time_ms;
-    this.db
+    await this.db
       .prepare(
         `INSERT INTO location_days (monitor_id, location, day, checks, up_checks, maintenance_checks, timed, sum_ms) VALUES (?, ?, ?, 1, ?, ?, ?, ?)
-         ON CONFLICT (monitor_id, location, day) DO UPDATE SET checks = checks + 1, up_checks = up_checks + excluded.up_checks,
-         maintenance_checks = maintenance_checks + excluded.maintenance_checks, timed = timed + excluded.timed, sum_ms = sum_ms + excluded.sum_ms`,
+         ON CONFLICT (monitor_id, location, day) DO UPDATE SET checks = location_days.checks + 1, up_checks = location_days.up_checks + excluded.up_checks,
+         maintenance_checks = location_days.maintenance_checks + excluded.maintenance_checks, timed = location_days.timed + excluded.timed, sum_ms = location_days.sum_ms + excluded.sum_ms`,
       )
       .run(monitorId, location, Math.floor(at / DAY_MS), outcome.up ? 1 : 0, maintenance ? 1 : 0, ms === null ? 0 : 1, ms ?? 0);
   }
 
-  private rollUp(monitorId: string, at: number, outcome: CheckOutcome, maintenance: boolean): void {
+  private async rollUp(monitorId: string, at: number, outcome: CheckOutcome, maintenance: boolean): Promise<void> {
     const day = Math.floor(at / DAY_MS);
-    const row = this.db
+    const row = await this.db
       .prepare("SELECT histogram FROM heartbeat_days WHERE monitor_id = ? AND day = ?")
       .get(monitorId, day) as { histogram: string } | undefined;
     const histogram: Histogram = row ? JSON.parse(row.histogram) : {};
@@ -162,12 +162,12 @@ export class HeartbeatRepository {
       const bucket = bucketOf(outcome.response_time_ms);
       histogram[bucket] = (histogram[bucket] ?? 0) + 1;
     }
-    this.db
+    await this.db
       .prepare(
         `INSERT INTO heartbeat_days (monitor_id, day, checks, up_checks, timed, sum_ms, histogram, maintenance_checks, degraded_checks) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (monitor_id, day) DO UPDATE SET checks = checks + 1, up_checks = up_checks + excluded.up_checks,
-         timed = timed + excluded.timed, sum_ms = sum_ms + excluded.sum_ms, histogram = excluded.histogram,
-         maintenance_checks = maintenance_checks + excluded.maintenance_checks, degraded_checks = degraded_checks + excluded.degraded_checks`,
+         ON CONFLICT (monitor_id, day) DO UPDATE SET checks = heartbeat_days.checks + 1, up_checks = heartbeat_days.up_checks + excluded.up_checks,
+         timed = heartbeat_days.timed + excluded.timed, sum_ms = heartbeat_days.sum_ms + excluded.sum_ms, histogram = excluded.histogram,
+         maintenance_checks = heartbeat_days.maintenance_checks + excluded.maintenance_checks, degraded_checks = heartbeat_days.degraded_checks + excluded.degraded_checks`,
       )
       .run(monitorId, day, outcome.up ? 1 : 0, timed, outcome.response_time_ms ?? 0, JSON.stringify(histogram), maintenance ? 1 : 0, outcome.up && outcome.degraded ? 1 : 0);
   }
@@ -177,15 +177,15 @@ export class HeartbeatRepository {
    * `locations` first (in that order, zero checks where none ran), then any other location that
    * recorded checks in the window. `live` is decided by the caller.
    */
-  locationStats(monitorId: string, days: number, locations: readonly string[], live: (location: string) => boolean, now = Date.now()): LocationStats[] {
+  async locationStats(monitorId: string, days: number, locations: readonly string[], live: (location: string) => boolean, now = Date.now()): Promise<LocationStats[]> {
     const today = Math.floor(now / DAY_MS);
-    const rows = this.db
+    const rows = await this.db
       .prepare(
         `SELECT location, SUM(checks) AS checks, SUM(up_checks) AS up, SUM(maintenance_checks) AS maint, SUM(timed) AS timed, SUM(sum_ms) AS sum_ms
          FROM location_days WHERE monitor_id = ? AND day > ? AND day <= ? GROUP BY location ORDER BY location`,
       )
       .all(monitorId, today - days, today) as { location: string; checks: number; up: number; maint: number; timed: number; sum_ms: number }[];
-    const states = this.db
+    const states = await this.db
       .prepare("SELECT location, health, last_checked_at FROM location_health WHERE monitor_id = ?")
       .all(monitorId) as { location: string; health: LocationStats["health"]; last_checked_at: number }[];
     const byLocation = new Map(rows.map((r) => [r.location, r]));
@@ -210,15 +210,15 @@ export class HeartbeatRepository {
   }
 
   /** Deletes heartbeats and roll-up days before `cutoff`; returns heartbeats deleted. */
-  prune(cutoff: number): number {
-    this.db.prepare("DELETE FROM heartbeat_days WHERE day < ?").run(Math.floor(cutoff / DAY_MS));
-    this.db.prepare("DELETE FROM location_days WHERE day < ?").run(Math.floor(cutoff / DAY_MS));
-    return Number(this.db.prepare("DELETE FROM heartbeats WHERE checked_at < ?").run(cutoff).changes);
+  async prune(cutoff: number): Promise<number> {
+    await this.db.prepare("DELETE FROM heartbeat_days WHERE day < ?").run(Math.floor(cutoff / DAY_MS));
+    await this.db.prepare("DELETE FROM location_days WHERE day < ?").run(Math.floor(cutoff / DAY_MS));
+    return Number(await (await this.db.prepare("DELETE FROM heartbeats WHERE checked_at < ?").run(cutoff)).changes);
   }
 
   /** Heartbeats of the last `hours` hours, newest first. */
-  recent(monitorId: string, hours: number, now = Date.now()): Heartbeat[] {
-    const rows = this.db
+  async recent(monitorId: string, hours: number, now = Date.now()): Promise<Heartbeat[]> {
+    const rows = await this.db
       .prepare(
         "SELECT * FROM heartbeats WHERE monitor_id = ? AND checked_at >= ? ORDER BY checked_at DESC, id DESC",
       )
@@ -227,17 +227,17 @@ export class HeartbeatRepository {
   }
 
   /** Uptime % over [since, now] from the heartbeats (short windows), or null with no checks. */
-  uptime(monitorId: string, since: number): number | null {
-    const row = this.db
+  async uptime(monitorId: string, since: number): Promise<number | null> {
+    const row = await this.db
       .prepare("SELECT COUNT(*) - COALESCE(SUM(maintenance), 0) AS n, SUM(up) AS up FROM heartbeats WHERE monitor_id = ? AND checked_at >= ?")
       .get(monitorId, since) as { n: number; up: number | null };
     return row.n === 0 ? null : round((100 * (row.up ?? 0)) / row.n);
   }
 
   /** Uptime % over the last `days` UTC days (today included) from the roll-up, or null. */
-  uptimeDays(monitorId: string, days: number, now = Date.now()): number | null {
+  async uptimeDays(monitorId: string, days: number, now = Date.now()): Promise<number | null> {
     const today = Math.floor(now / DAY_MS);
-    const row = this.db
+    const row = await this.db
       .prepare("SELECT SUM(checks - maintenance_checks) AS n, SUM(up_checks) AS up FROM heartbeat_days WHERE monitor_id = ? AND day > ? AND day <= ?")
       .get(monitorId, today - days, today) as { n: number | null; up: number | null };
     return !row.n ? null : round((100 * (row.up ?? 0)) / row.n);
@@ -248,11 +248,11 @@ export class HeartbeatRepository {
    * breakdown has exactly `days` entries, the last one today so far. Read from the daily roll-up;
    * `p95_response_ms` is exact below one second and within 1% above.
    */
-  stats(monitorId: string, days: number, now = Date.now()): Stats {
+  async stats(monitorId: string, days: number, now = Date.now()): Promise<Stats> {
     const today = Math.floor(now / DAY_MS);
     const firstDay = today - days + 1;
     const from = firstDay * DAY_MS;
-    const rows = this.db
+    const rows = await this.db
       .prepare("SELECT * FROM heartbeat_days WHERE monitor_id = ? AND day >= ? AND day <= ? ORDER BY day")
       .all(monitorId, firstDay, today) as unknown as {
       day: number;
@@ -272,7 +272,7 @@ export class HeartbeatRepository {
     const degradedChecks = sum((r) => r.degraded_checks);
     const judged = checks - maintenanceChecks;
     const timed = sum((r) => r.timed);
-    const incidents = this.incidents.summary(monitorId, from, now);
+    const incidents = await this.incidents.summary(monitorId, from, now);
     return {
       monitor_id: monitorId,
       from: new Date(from).toISOString(),

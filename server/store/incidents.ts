@@ -1,4 +1,4 @@
-import type { DatabaseSync } from "node:sqlite";
+import type { Executor } from "./executor";
 
 /** An incident as the public page shows it: which monitor, when it started and ended. */
 export interface IncidentRow {
@@ -11,10 +11,10 @@ export interface IncidentRow {
  * The latest incidents of some monitors that started or were still open after `since`, newest
  * first: the "recent incidents" of a public status page.
  */
-export function recentIncidents(db: DatabaseSync, monitorIds: readonly string[], since: number, limit: number): IncidentRow[] {
+export async function recentIncidents(db: Executor, monitorIds: readonly string[], since: number, limit: number): Promise<IncidentRow[]> {
   if (monitorIds.length === 0) return [];
   const marks = monitorIds.map(() => "?").join(", ");
-  return db
+  return await db
     .prepare(
       `SELECT monitor_id, started_at, ended_at FROM incidents
        WHERE monitor_id IN (${marks}) AND (started_at >= ? OR ended_at IS NULL OR ended_at >= ?)

@@ -1,9 +1,10 @@
-import type { DatabaseSync } from "node:sqlite";
 import { SecretBox } from "../secrets";
 import { AgentRepository } from "./agents";
 import { AlertOutboxRepository } from "./alert-outbox";
 import { ChannelRepository } from "./channels";
-import { ExternalCommits, openDatabase, schemaVersion, transaction } from "./database";
+import { CheckLeaseRepository } from "./check-leases";
+import { ExternalCommits, schemaVersion } from "./database";
+import type { Executor } from "./executor";
 import { ExternalIdRepository } from "./external-ids";
 import { HealthRepository } from "./health";
 import { type CheckOutcome, HEARTBEAT_RETENTION_MS, HeartbeatRepository, type Recorded } from "./heartbeats";
@@ -11,10 +12,12 @@ import { IdempotencyRepository } from "./idempotency";
 import { KeyRepository } from "./keys";
 import { MaintenanceWindowRepository } from "./maintenance-windows";
 import { MIGRATIONS } from "./migrations";
+import { RateCounterRepository } from "./rate-counters";
 import { MonitorRepository } from "./monitors";
+import { openPostgres } from "./postgres";
+import { openSqlite } from "./sqlite";
 import { OutboxRepository } from "./outbox";
 import { PushTokenRepository } from "./push-tokens";
-import { withStatementCache } from "./statements";
 import { StatusPageRepository } from "./status-pages";
 import { advanceHealth, type HealthPolicy, IMMEDIATE } from "./streaks";
 
@@ -35,18 +38,22 @@ export class Store {
   readonly pushTokens: PushTokenRepository;
   /** Checker agents and their last contact. */
   readonly agents: AgentRepository;
+  /** Which replica runs each due check (several replicas on one database). */
+  readonly checkLeases: CheckLeaseRepository;
+  /** Rate-limit and failed-authentication counts shared by the replicas on one database. */
+  readonly rateCounters: RateCounterRepository;
 
-  readonly db: DatabaseSync;
+  /** The database, whichever engine holds it. */
+  readonly db: Executor;
   /** The built-in checker's location: checks recorded without one are its (the server sets it at start). */
   location = "local";
   /** Commits by other processes: the caches of `keys` and `monitors` are emptied by them. */
   readonly commits: ExternalCommits;
 
   constructor(
-    database: DatabaseSync,
+    db: Executor,
     readonly secrets: SecretBox = SecretBox.ephemeral(),
   ) {
-    const db = withStatementCache(database);
     this.db = db;
     this.commits = new ExternalCommits(db);
     this.monitors = new MonitorRepository(db, secrets, this.commits);
@@ -62,28 +69,40 @@ export class Store {
     this.maintenanceWindows = new MaintenanceWindowRepository(db);
     this.pushTokens = new PushTokenRepository(db);
     this.agents = new AgentRepository(db);
+    this.checkLeases = new CheckLeaseRepository(db);
+    this.rateCounters = new RateCounterRepository(db);
   }
 
   /**
-   * Opens (and migrates) the database at `path`, a file or `:memory:`, with the secret key file
-   * (default: `<path>.key`, created 0600 when absent; an in-memory database gets a key in memory).
-   * Secrets not sealed under the current key (older rows, a rotation) are resealed at once.
+   * Opens (and migrates) the database at `path`: a SQLite file, `:memory:`, or a PostgreSQL URL
+   * (`postgres://…`), with the secret key file (default for a file: `<path>.key`, created 0600
+   * when absent; an in-memory database gets a key in memory; PostgreSQL needs it named, the same
+   * file on every replica). Secrets not sealed under the current key are resealed at once.
    */
-  static open(path: string, options: { secretKeyFile?: string } = {}): Store {
+  static async open(path: string, options: { secretKeyFile?: string } = {}): Promise<Store> {
+    const postgres = isPostgresUrl(path);
+    if (postgres && !options.secretKeyFile) {
+      throw new Error("--secret-key-file (UPTIME_SECRET_KEY_FILE) is required with a PostgreSQL database: every replica must open secrets with the same key file");
+    }
     const file = options.secretKeyFile ?? (path === ":memory:" ? undefined : `${path}.key`);
-    const store = new Store(openDatabase(path), file ? SecretBox.ensure(file) : SecretBox.ephemeral());
-    store.reseal();
+    const db = postgres ? await openPostgres(path) : openSqlite(path);
+    const store = new Store(db, file ? SecretBox.ensure(file) : SecretBox.ephemeral());
+    await store.reseal();
     return store;
   }
 
+  /** Whether the database is open. */
+  get isOpen(): boolean {
+    return this.db.isOpen;
+  }
+
   /** Reseals every stored secret not sealed under the current key; returns how many rows changed. */
-  reseal(): number {
-    const changed = transaction(
-      this.db,
-      () => this.channels.reseal() + this.monitors.reseal() + this.idempotency.reseal(),
+  async reseal(): Promise<number> {
+    const changed = await this.db.transaction(
+      async () => (await this.channels.reseal()) + (await this.monitors.reseal()) + (await this.idempotency.reseal()),
     );
-    // Older copies of the rows must not linger in the write-ahead log.
-    if (changed > 0) this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    // Older copies of the rows must not linger on disk.
+    if (changed > 0) await this.db.compact();
     return changed;
   }
 
@@ -93,26 +112,26 @@ export class Store {
    * pause stops heartbeats at once. `policy`: confirmations, and whether a maintenance window
    * covers the monitor now.
    */
-  recordCheck(monitorId: string, outcome: CheckOutcome, at = Date.now(), policy: HealthPolicy = IMMEDIATE, checkKey?: string): Recorded | undefined {
+  async recordCheck(monitorId: string, outcome: CheckOutcome, at = Date.now(), policy: HealthPolicy = IMMEDIATE, checkKey?: string): Promise<Recorded | undefined> {
     const located = { ...policy, location: policy.location ?? this.location };
-    return transaction(this.db, () => {
-      const previous = this.health.current(monitorId);
+    return await this.db.transaction(async () => {
+      const previous = await this.health.current(monitorId);
       if (previous === undefined) return undefined;
-      if (checkKey !== undefined && this.heartbeats.hasCheck(checkKey)) return { duplicate: true };
-      const heartbeat = this.heartbeats.insert(monitorId, outcome, at, !outcome.up && policy.maintenance, located.location, checkKey);
-      const change = advanceHealth(this.db, monitorId, previous as "pending" | "up" | "down", outcome.up, located, at);
-      const transition = this.health.apply(monitorId, previous, change.health, heartbeat, at, change.failedLocations);
+      if (checkKey !== undefined && (await this.heartbeats.hasCheck(checkKey))) return { duplicate: true };
+      const heartbeat = await this.heartbeats.insert(monitorId, outcome, at, !outcome.up && policy.maintenance, located.location, checkKey);
+      const change = await advanceHealth(this.db, monitorId, previous as "pending" | "up" | "down", outcome.up, located, at);
+      const transition = await this.health.apply(monitorId, previous, change.health, heartbeat, at, change.failedLocations);
       return { heartbeat, transition, failedLocations: change.failedLocations };
     });
   }
 
   /** Deletes check results and closed incidents past the retention; returns heartbeats deleted. */
-  pruneChecks(now = Date.now()): number {
+  async pruneChecks(now = Date.now()): Promise<number> {
     const cutoff = now - HEARTBEAT_RETENTION_MS;
-    this.health.prune(cutoff);
-    this.alerts.prune(cutoff);
-    this.agents.prune(cutoff);
-    return this.heartbeats.prune(cutoff);
+    await this.health.prune(cutoff);
+    await this.alerts.prune(cutoff);
+    await this.agents.prune(cutoff);
+    return await this.heartbeats.prune(cutoff);
   }
 
   /**
@@ -120,29 +139,31 @@ export class Store {
    * or the write lock not obtainable (a read-only file or disk, another process holding it).
    * Takes and releases the write lock without writing anything.
    */
-  readiness(): string[] {
+  async readiness(): Promise<string[]> {
     if (!this.db.isOpen) return ["database closed"];
     const problems: string[] = [];
-    const version = schemaVersion(this.db);
+    const version = await schemaVersion(this.db);
     if (version < MIGRATIONS.length) problems.push(`schema at version ${version} of ${MIGRATIONS.length}`);
     try {
-      this.db.exec("BEGIN IMMEDIATE");
-      this.db.exec("ROLLBACK");
+      await this.db.probeWrite();
     } catch (err) {
       problems.push(`database not writable: ${(err as Error).message}`);
     }
     return problems;
   }
 
-  /** The database's size in bytes (its pages; the write-ahead log is not counted). */
-  sizeBytes(): number {
-    const count = this.db.prepare("PRAGMA page_count").get() as { page_count: number };
-    const size = this.db.prepare("PRAGMA page_size").get() as { page_size: number };
-    return count.page_count * size.page_size;
+  /** The database's size in bytes. */
+  async sizeBytes(): Promise<number> {
+    return await this.db.sizeBytes();
   }
 
-  /** Closes the database; the last connection's close checkpoints and removes the write-ahead log. */
-  close(): void {
-    if (this.db.isOpen) this.db.close();
+  /** Closes the database. */
+  async close(): Promise<void> {
+    return await this.db.close();
   }
+}
+
+/** Whether `db` names a PostgreSQL database (`postgres://` or `postgresql://`) rather than a SQLite file. */
+export function isPostgresUrl(db: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(db);
 }

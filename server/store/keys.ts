@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { DatabaseSync } from "node:sqlite";
-import { type ExternalCommits, transaction } from "./database";
+import type { Executor } from "./executor";
+import type { ExternalCommits } from "./database";
 import { newId, nowIso } from "./ids";
 
 const LOOKUP_LENGTH = 8;
@@ -51,37 +51,37 @@ export class KeyRepository {
   private readonly cache = new Map<string, { principal: Principal; expires: number }>();
 
   constructor(
-    private readonly db: DatabaseSync,
+    private readonly db: Executor,
     private readonly commits: ExternalCommits,
   ) {
     commits.subscribe(() => this.cache.clear());
   }
 
   /** Creates a key for `account` (creating the account on first use); returns the key, once. */
-  create(
+  async create(
     account: string,
     name: string | null,
     key = `uk_${randomBytes(32).toString("base64url")}`,
     agentLocation: string | null = null,
-  ): { key: string; info: KeyInfo } {
+  ): Promise<{ key: string; info: KeyInfo }> {
     const id = newId("key");
-    transaction(this.db, () => {
-      const accountId = this.ensureAccount(account);
-      this.db
+    await this.db.transaction(async () => {
+      const accountId = await this.ensureAccount(account);
+      await this.db
         .prepare(
           "INSERT INTO api_keys (id, account_id, name, lookup, hash, created_at, scope, location) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .run(id, accountId, name, lookup(key), hash(key), nowIso(), agentLocation === null ? "manage" : "agent", agentLocation);
     });
-    return { key, info: this.list().find((k) => k.id === id) as KeyInfo };
+    return { key, info: (await this.list()).find((k) => k.id === id) as KeyInfo };
   }
 
   /** Accepts a presented key: the principal, or undefined for an unknown or revoked key. */
-  authenticate(key: string, now = Date.now()): Principal | undefined {
-    this.commits.check();
+  async authenticate(key: string, now = Date.now()): Promise<Principal | undefined> {
+    await this.commits.check();
     const cached = this.cache.get(key);
     if (cached && cached.expires > now) return cached.principal;
-    const principal = this.verify(key);
+    const principal = await this.verify(key);
     if (principal) {
       if (this.cache.size >= KEY_CACHE_MAX) this.cache.clear();
       this.cache.set(key, { principal, expires: now + KEY_CACHE_TTL_MS });
@@ -89,9 +89,9 @@ export class KeyRepository {
     return principal;
   }
 
-  private verify(key: string): Principal | undefined {
+  private async verify(key: string): Promise<Principal | undefined> {
     if (!key.startsWith("uk_") || key.length < 3 + LOOKUP_LENGTH) return undefined;
-    const row = this.db
+    const row = await this.db
       .prepare(
         `SELECT k.id, k.hash, k.account_id, k.scope, k.location, a.monitor_limit FROM api_keys k JOIN accounts a ON a.id = k.account_id
          WHERE k.lookup = ? AND k.revoked_at IS NULL`,
@@ -103,48 +103,48 @@ export class KeyRepository {
     return { accountId: row.account_id, keyId: row.id, monitorLimit: row.monitor_limit, scope: row.scope, location: row.location };
   }
 
-  list(account?: string): KeyInfo[] {
-    const rows = this.db
+  async list(account?: string): Promise<KeyInfo[]> {
+    const rows = await this.db
       .prepare(
         `SELECT k.id, a.name AS account, k.name, k.lookup, k.created_at, k.revoked_at, k.scope, k.location FROM api_keys k
-         JOIN accounts a ON a.id = k.account_id WHERE ? IS NULL OR a.name = ? ORDER BY k.created_at, k.id`,
+         JOIN accounts a ON a.id = k.account_id WHERE CAST(? AS TEXT) IS NULL OR a.name = ? ORDER BY k.created_at, k.id`,
       )
       .all(account ?? null, account ?? null) as unknown as (Omit<KeyInfo, "prefix"> & { lookup: string })[];
     return rows.map(({ lookup: l, ...rest }) => ({ ...rest, prefix: `uk_${l}…` }));
   }
 
   /** The locations the account's active agent keys serve, sorted. */
-  agentLocations(accountId: string): string[] {
-    const rows = this.db
+  async agentLocations(accountId: string): Promise<string[]> {
+    const rows = await this.db
       .prepare("SELECT DISTINCT location FROM api_keys WHERE account_id = ? AND scope = 'agent' AND revoked_at IS NULL ORDER BY location")
       .all(accountId) as { location: string }[];
     return rows.map((r) => r.location);
   }
 
   /** Revokes a key by id; false when there is no such active key. */
-  revoke(id: string): boolean {
+  async revoke(id: string): Promise<boolean> {
     this.cache.clear();
     return (
-      this.db
+      await (await this.db
         .prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
-        .run(nowIso(), id).changes > 0
+        .run(nowIso(), id)).changes > 0
     );
   }
 
   /** Sets an account's own monitor limit (null: the server's default). */
-  setMonitorLimit(account: string, limit: number | null): void {
+  async setMonitorLimit(account: string, limit: number | null): Promise<void> {
     this.cache.clear();
-    this.ensureAccount(account);
-    this.db.prepare("UPDATE accounts SET monitor_limit = ? WHERE name = ?").run(limit, account);
+    await this.ensureAccount(account);
+    await this.db.prepare("UPDATE accounts SET monitor_limit = ? WHERE name = ?").run(limit, account);
   }
 
-  private ensureAccount(name: string): string {
-    const existing = this.db.prepare("SELECT id FROM accounts WHERE name = ?").get(name) as
+  private async ensureAccount(name: string): Promise<string> {
+    const existing = await this.db.prepare("SELECT id FROM accounts WHERE name = ?").get(name) as
       | { id: string }
       | undefined;
     if (existing) return existing.id;
     const id = newId("acc");
-    this.db.prepare("INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)").run(id, name, nowIso());
+    await this.db.prepare("INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)").run(id, name, nowIso());
     return id;
   }
 }

@@ -1,7 +1,7 @@
-import type { DatabaseSync } from "node:sqlite";
+import type { Executor } from "./executor";
 import type { MaintenanceWindow, MaintenanceWindowSpec } from "../../api";
 import { windowActiveAt } from "../maintenance/schedule";
-import { ownedIds, transaction } from "./database";
+import { ownedIds } from "./database";
 import { newId, nowIso } from "./ids";
 import { afterCursor, type Page, toPage } from "./pagination";
 
@@ -16,65 +16,65 @@ interface WindowRow {
 
 /** Maintenance windows and their monitor links. */
 export class MaintenanceWindowRepository {
-  constructor(private readonly db: DatabaseSync) {}
+  constructor(private readonly db: Executor) {}
 
-  list(accountId: string, limit: number, cursor?: string): Page<MaintenanceWindow> {
+  async list(accountId: string, limit: number, cursor?: string): Promise<Page<MaintenanceWindow>> {
     const after = afterCursor(cursor);
-    const rows = this.db
+    const rows = await this.db
       .prepare(`SELECT * FROM maintenance_windows WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`)
       .all(accountId, ...after.params, limit + 1) as unknown as WindowRow[];
-    return toPage(rows, limit, (kept) => kept.map((row) => this.hydrate(row)));
+    return await toPage(rows, limit, (kept) => Promise.all(kept.map(async (row) => await this.hydrate(row))));
   }
 
-  get(accountId: string, id: string): MaintenanceWindow | undefined {
-    const row = this.db
+  async get(accountId: string, id: string): Promise<MaintenanceWindow | undefined> {
+    const row = await this.db
       .prepare("SELECT * FROM maintenance_windows WHERE id = ? AND account_id = ?")
       .get(id, accountId) as WindowRow | undefined;
-    return row ? this.hydrate(row) : undefined;
+    return row ? await this.hydrate(row) : undefined;
   }
 
   /** The ids among `ids` that are monitors of the account. */
-  existingMonitors(accountId: string, ids: readonly string[]): Set<string> {
-    return ownedIds(this.db, "monitors", accountId, ids);
+  async existingMonitors(accountId: string, ids: readonly string[]): Promise<Set<string>> {
+    return await ownedIds(this.db, "monitors", accountId, ids);
   }
 
-  create(accountId: string, spec: MaintenanceWindowSpec, externalId: string | null = null): MaintenanceWindow {
+  async create(accountId: string, spec: MaintenanceWindowSpec, externalId: string | null = null): Promise<MaintenanceWindow> {
     const id = newId("mw");
     const now = nowIso();
-    transaction(this.db, () => {
-      this.db
+    await this.db.transaction(async () => {
+      await this.db
         .prepare("INSERT INTO maintenance_windows (id, account_id, spec, external_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)")
         .run(id, accountId, specJson(spec), externalId, now, now);
-      this.link(id, spec.monitor_ids);
+      await this.link(id, spec.monitor_ids);
     });
-    return this.get(accountId, id) as MaintenanceWindow;
+    return await this.get(accountId, id) as MaintenanceWindow;
   }
 
   /** `externalId` undefined keeps the mark, null clears it. */
-  update(accountId: string, id: string, spec: MaintenanceWindowSpec, externalId?: string | null): MaintenanceWindow | undefined {
-    const changed = transaction(this.db, () => {
-      const result = this.db
+  async update(accountId: string, id: string, spec: MaintenanceWindowSpec, externalId?: string | null): Promise<MaintenanceWindow | undefined> {
+    const changed = await this.db.transaction(async () => {
+      const result = await this.db
         .prepare(
-          "UPDATE maintenance_windows SET spec = ?, external_id = iif(?, ?, external_id), updated_at = ? WHERE id = ? AND account_id = ?",
+          "UPDATE maintenance_windows SET spec = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, updated_at = ? WHERE id = ? AND account_id = ?",
         )
         .run(specJson(spec), externalId === undefined ? 0 : 1, externalId ?? null, nowIso(), id, accountId);
       if (result.changes === 0) return false;
-      this.db.prepare("DELETE FROM maintenance_window_monitors WHERE window_id = ?").run(id);
-      this.link(id, spec.monitor_ids);
+      await this.db.prepare("DELETE FROM maintenance_window_monitors WHERE window_id = ?").run(id);
+      await this.link(id, spec.monitor_ids);
       return true;
     });
-    return changed ? this.get(accountId, id) : undefined;
+    return changed ? await this.get(accountId, id) : undefined;
   }
 
-  delete(accountId: string, id: string): MaintenanceWindow | undefined {
-    const window = this.get(accountId, id);
-    if (window) this.db.prepare("DELETE FROM maintenance_windows WHERE id = ? AND account_id = ?").run(id, accountId);
+  async delete(accountId: string, id: string): Promise<MaintenanceWindow | undefined> {
+    const window = await this.get(accountId, id);
+    if (window) await this.db.prepare("DELETE FROM maintenance_windows WHERE id = ? AND account_id = ?").run(id, accountId);
     return window;
   }
 
   /** Whether a window covering the monitor is in effect at `now` (the checker asks before each record). */
-  inMaintenance(monitorId: string, now = Date.now()): boolean {
-    const rows = this.db
+  async inMaintenance(monitorId: string, now = Date.now()): Promise<boolean> {
+    const rows = await this.db
       .prepare(
         `SELECT w.spec FROM maintenance_windows w JOIN maintenance_window_monitors l ON l.window_id = w.id
          WHERE l.monitor_id = ?`,
@@ -83,13 +83,13 @@ export class MaintenanceWindowRepository {
     return rows.some((r) => windowActiveAt({ ...JSON.parse(r.spec), monitor_ids: [] }, now));
   }
 
-  private link(windowId: string, monitorIds: readonly string[]): void {
+  private async link(windowId: string, monitorIds: readonly string[]): Promise<void> {
     const insert = this.db.prepare("INSERT INTO maintenance_window_monitors (window_id, monitor_id) VALUES (?, ?)");
-    for (const monitorId of monitorIds) insert.run(windowId, monitorId);
+    for (const monitorId of monitorIds) await insert.run(windowId, monitorId);
   }
 
-  private hydrate(row: WindowRow): MaintenanceWindow {
-    const links = this.db
+  private async hydrate(row: WindowRow): Promise<MaintenanceWindow> {
+    const links = await this.db
       .prepare("SELECT monitor_id FROM maintenance_window_monitors WHERE window_id = ? ORDER BY monitor_id")
       .all(row.id) as { monitor_id: string }[];
     const spec = { ...(JSON.parse(row.spec) as Omit<MaintenanceWindowSpec, "monitor_ids">), monitor_ids: links.map((l) => l.monitor_id) };

@@ -245,7 +245,21 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE agents ADD COLUMN allow_private_targets INTEGER;
   `,
-  // Version 9: browser monitors' screenshots, one per failed run, beside its heartbeat (and gone
+  // Version 9: several replicas on one database. Each check is leased to the replica that runs
+  // it (another takes it over when the lease runs out unfinished); each notification attempt is
+  // claimed by the replica that sends it.
+  `
+  CREATE TABLE check_leases (
+    monitor_id TEXT PRIMARY KEY REFERENCES monitors(id) ON DELETE CASCADE,
+    holder TEXT NOT NULL,
+    claimed_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    done INTEGER NOT NULL
+  );
+  ALTER TABLE alert_outbox ADD COLUMN claimed_by TEXT;
+  ALTER TABLE alert_outbox ADD COLUMN claimed_until INTEGER;
+  `,
+  // Version 10: browser monitors' screenshots, one per failed run, beside its heartbeat (and gone
   // with it); and whether an agent's machine can run browser checks (null: not reported yet).
   `
   CREATE TABLE heartbeat_screenshots (
@@ -254,5 +268,14 @@ export const MIGRATIONS: readonly string[] = [
     png BLOB NOT NULL
   ) WITHOUT ROWID;
   ALTER TABLE agents ADD COLUMN browser INTEGER;
+  `,
+  // Version 11: request and failed-authentication counts per key or address and window, shared
+  // by the replicas on one PostgreSQL database (one process on SQLite counts in memory).
+  `
+  CREATE TABLE rate_counters (
+    key TEXT PRIMARY KEY,
+    window_start INTEGER NOT NULL,
+    count INTEGER NOT NULL
+  );
   `,
 ];

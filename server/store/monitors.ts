@@ -1,8 +1,9 @@
-import type { DatabaseSync } from "node:sqlite";
+import type { Executor } from "./executor";
 import { LRUCache } from "lru-cache";
 import { ASSERTION_DEFAULTS, type Monitor, MONITOR_BROWSER_DEFAULTS, MONITOR_EXTENSION_DEFAULTS, MONITOR_NETWORK_DEFAULTS, MONITOR_PROTOCOL_DEFAULTS, type MonitorSpec } from "../../api";
 import type { SecretBox } from "../secrets";
-import { type ExternalCommits, ownedIds, transaction } from "./database";
+import { type ExternalCommits, ownedIds } from "./database";
+import type { Dialect } from "./dialect";
 import { newId, nowIso } from "./ids";
 import { afterCursor, type Page, toPage } from "./pagination";
 
@@ -23,8 +24,8 @@ interface MonitorRow {
 }
 
 /** A monitor's row with its channel links, in one query (a GET is one statement, not two). */
-const MONITOR_ROW =
-  "SELECT monitors.*, (SELECT json_group_array(channel_id ORDER BY channel_id) FROM monitor_channels WHERE monitor_id = monitors.id) AS channel_ids FROM monitors";
+const monitorRow = (sql: Dialect) =>
+  `SELECT monitors.*, (SELECT ${sql.jsonArrayOf("channel_id")} FROM monitor_channels WHERE monitor_id = monitors.id) AS channel_ids FROM monitors`;
 
 /** What a list of monitors can be filtered by. */
 export interface MonitorFilter {
@@ -65,11 +66,15 @@ export class MonitorRepository {
    */
   private readonly opened = new LRUCache<string, { text: string; spec: Omit<MonitorSpec, "channel_ids"> }>({ max: 50_000 });
 
+  /** The SELECT of a monitor's row, in this engine's spelling. */
+  private readonly row: string;
+
   constructor(
-    private readonly db: DatabaseSync,
+    private readonly db: Executor,
     private readonly secrets: SecretBox,
     commits: ExternalCommits,
   ) {
+    this.row = monitorRow(db.dialect);
     commits.subscribe(() => this.forget());
   }
 
@@ -79,15 +84,15 @@ export class MonitorRepository {
     else this.byId.delete(id);
   }
 
-  count(accountId: string): number {
+  async count(accountId: string): Promise<number> {
     return (
-      this.db.prepare("SELECT COUNT(*) AS n FROM monitors WHERE account_id = ?").get(accountId) as {
+      await this.db.prepare("SELECT COUNT(*) AS n FROM monitors WHERE account_id = ?").get(accountId) as {
         n: number;
       }
     ).n;
   }
 
-  list(accountId: string, filter: MonitorFilter): Page<Monitor> {
+  async list(accountId: string, filter: MonitorFilter): Promise<Page<Monitor>> {
     const after = afterCursor(filter.cursor);
     const where = ["account_id = ?", after.sql];
     const params: (string | number)[] = [accountId, ...after.params];
@@ -96,33 +101,33 @@ export class MonitorRepository {
       params.push(filter.status);
     }
     if (filter.tag) {
-      where.push("EXISTS (SELECT 1 FROM json_each(spec, '$.tags') WHERE value = ?)");
+      where.push(this.db.dialect.jsonArrayHas("spec", "tags"));
       params.push(filter.tag.toLowerCase());
     }
-    const rows = this.db
-      .prepare(`${MONITOR_ROW} WHERE ${where.join(" AND ")} ORDER BY created_at, id LIMIT ?`)
+    const rows = await this.db
+      .prepare(`${this.row} WHERE ${where.join(" AND ")} ORDER BY created_at, id LIMIT ?`)
       .all(...params, filter.limit + 1) as unknown as MonitorRow[];
-    return toPage(rows, filter.limit, (kept) => this.hydrate(kept));
+    return await toPage(rows, filter.limit, (kept) => this.hydrate(kept));
   }
 
   /** The account's monitor `id`, frozen: callers copy what they change. */
-  get(accountId: string, id: string): Monitor | undefined {
+  async get(accountId: string, id: string): Promise<Monitor | undefined> {
     const cached = this.byId.get(id);
     if (cached) return cached.accountId === accountId ? cached.monitor : undefined;
-    const row = this.db
-      .prepare(`${MONITOR_ROW} WHERE id = ? AND account_id = ?`)
+    const row = await this.db
+      .prepare(`${this.row} WHERE id = ? AND account_id = ?`)
       .get(id, accountId) as MonitorRow | undefined;
     if (!row) return undefined;
     const monitor = deepFreeze(this.hydrate([row])[0] as Monitor);
     // What a transaction read may still be rolled back: only committed rows are kept.
-    if (!this.db.isTransaction) this.byId.set(id, { accountId, monitor });
+    if (!this.db.inTransaction) this.byId.set(id, { accountId, monitor });
     return monitor;
   }
 
   /** Every active monitor of every account, for the checker's schedule. */
-  active(): ScheduledMonitor[] {
-    const rows = this.db
-      .prepare(`${MONITOR_ROW} WHERE status = 'active'`)
+  async active(): Promise<ScheduledMonitor[]> {
+    const rows = await this.db
+      .prepare(`${this.row} WHERE status = 'active'`)
       .all() as unknown as MonitorRow[];
     return this.hydrate(rows).map((m, i) => ({ ...m, account_id: (rows[i] as MonitorRow).account_id }));
   }
@@ -131,81 +136,83 @@ export class MonitorRepository {
    * What the agents' schedule needs of every active monitor, read without opening a sealed field
    * (a start-up with many monitors decrypts nothing).
    */
-  placements(): { id: string; account_id: string; type: string; interval_sec: number; locations: string[] | null }[] {
-    const rows = this.db
+  async placements(): Promise<{ id: string; account_id: string; type: string; interval_sec: number; locations: string[] | null }[]> {
+    const json = this.db.dialect.jsonMember;
+    const rows = await this.db
       .prepare(
-        `SELECT id, account_id, json_extract(spec, '$.type') AS type, json_extract(spec, '$.interval_sec') AS interval_sec,
-         json_extract(spec, '$.locations') AS locations FROM monitors WHERE status = 'active'`,
+        `SELECT id, account_id, ${json("spec", "type")} AS type, ${json("spec", "interval_sec")} AS interval_sec,
+         ${json("spec", "locations")} AS locations FROM monitors WHERE status = 'active'`,
       )
       .all() as { id: string; account_id: string; type: string; interval_sec: number; locations: string | null }[];
-    return rows.map((r) => ({ ...r, locations: r.locations === null ? null : (JSON.parse(r.locations) as string[]) }));
+    // PostgreSQL answers every member as text.
+    return rows.map((r) => ({ ...r, interval_sec: Number(r.interval_sec), locations: r.locations === null ? null : (JSON.parse(r.locations) as string[]) }));
   }
 
   /** A monitor of any account, for the checker. */
-  find(id: string): ScheduledMonitor | undefined {
-    const row = this.db.prepare(`${MONITOR_ROW} WHERE id = ?`).get(id) as MonitorRow | undefined;
+  async find(id: string): Promise<ScheduledMonitor | undefined> {
+    const row = await this.db.prepare(`${this.row} WHERE id = ?`).get(id) as MonitorRow | undefined;
     return row ? { ...(this.hydrate([row])[0] as Monitor), account_id: row.account_id } : undefined;
   }
 
   /** The ids among `ids` that are channels of the account. */
-  existingChannels(accountId: string, ids: readonly string[]): Set<string> {
-    return ownedIds(this.db, "channels", accountId, ids);
+  async existingChannels(accountId: string, ids: readonly string[]): Promise<Set<string>> {
+    return await ownedIds(this.db, "channels", accountId, ids);
   }
 
-  create(accountId: string, spec: MonitorSpec, externalId: string | null = null): Monitor {
+  async create(accountId: string, spec: MonitorSpec, externalId: string | null = null): Promise<Monitor> {
     const id = newId("mon");
     const now = nowIso();
-    transaction(this.db, () => {
-      this.db
+    await this.db.transaction(async () => {
+      await this.db
         .prepare(
           "INSERT INTO monitors (id, account_id, spec, status, health, external_id, created_at, updated_at) VALUES (?, ?, ?, 'active', 'pending', ?, ?, ?)",
         )
         .run(id, accountId, this.specJson(spec), externalId, now, now);
-      this.linkChannels(id, spec.channel_ids);
+      await this.linkChannels(id, spec.channel_ids);
     });
-    return this.get(accountId, id) as Monitor;
+    return await this.get(accountId, id) as Monitor;
   }
 
   /** Stores a new spec; `externalId` undefined keeps the current mark. */
-  update(accountId: string, id: string, spec: MonitorSpec, externalId?: string | null): Monitor | undefined {
+  async update(accountId: string, id: string, spec: MonitorSpec, externalId?: string | null): Promise<Monitor | undefined> {
     this.forget(id);
-    const changed = transaction(this.db, () => {
-      const result = this.db
+    const changed = await this.db.transaction(async () => {
+      const result = await this.db
         .prepare(
-          "UPDATE monitors SET spec = ?, external_id = iif(?, ?, external_id), updated_at = ? WHERE id = ? AND account_id = ?",
+          "UPDATE monitors SET spec = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, updated_at = ? WHERE id = ? AND account_id = ?",
         )
         .run(this.specJson(spec), externalId !== undefined ? 1 : 0, externalId ?? null, nowIso(), id, accountId);
       if (result.changes === 0) return false;
-      this.db.prepare("DELETE FROM monitor_channels WHERE monitor_id = ?").run(id);
-      this.linkChannels(id, spec.channel_ids);
+      await this.db.prepare("DELETE FROM monitor_channels WHERE monitor_id = ?").run(id);
+      await this.linkChannels(id, spec.channel_ids);
       return true;
     });
-    return changed ? this.get(accountId, id) : undefined;
+    return changed ? await this.get(accountId, id) : undefined;
   }
 
   /** Pause or resume; a no-op (same `updated_at`) when the monitor is already in that status. */
-  setStatus(accountId: string, id: string, status: Monitor["status"]): Monitor | undefined {
+  async setStatus(accountId: string, id: string, status: Monitor["status"]): Promise<Monitor | undefined> {
     this.forget(id);
-    this.db
+    await this.db
       .prepare(
         "UPDATE monitors SET status = ?, updated_at = ? WHERE id = ? AND account_id = ? AND status <> ?",
       )
       .run(status, nowIso(), id, accountId, status);
-    return this.get(accountId, id);
+    return await this.get(accountId, id);
   }
 
   /** Deletes the monitor with its heartbeats, incidents and links; returns it as it was. */
-  delete(accountId: string, id: string): Monitor | undefined {
-    const monitor = this.get(accountId, id);
-    if (monitor) this.db.prepare("DELETE FROM monitors WHERE id = ? AND account_id = ?").run(id, accountId);
+  async delete(accountId: string, id: string): Promise<Monitor | undefined> {
+    const monitor = await this.get(accountId, id);
+    if (monitor) await this.db.prepare("DELETE FROM monitors WHERE id = ? AND account_id = ?").run(id, accountId);
     this.forget(id);
     this.opened.delete(id);
     return monitor;
   }
 
-  private linkChannels(monitorId: string, channelIds: readonly string[]): void {
+  private async linkChannels(monitorId: string, channelIds: readonly string[]): Promise<void> {
     const insert = this.db.prepare("INSERT INTO monitor_channels (monitor_id, channel_id) VALUES (?, ?)");
-    for (const channelId of channelIds) insert.run(monitorId, channelId);
+    for (const channelId of channelIds) await insert.run(monitorId, channelId);
   }
 
   private hydrate(rows: MonitorRow[]): Monitor[] {
@@ -234,9 +241,9 @@ export class MonitorRepository {
   }
 
   /** Reseals specs whose secrets are not sealed under the current key. */
-  reseal(): number {
+  async reseal(): Promise<number> {
     this.forget();
-    const rows = this.db.prepare("SELECT id, spec FROM monitors").all() as { id: string; spec: string }[];
+    const rows = await this.db.prepare("SELECT id, spec FROM monitors").all() as { id: string; spec: string }[];
     const update = this.db.prepare("UPDATE monitors SET spec = ? WHERE id = ?");
     let changed = 0;
     for (const row of rows) {
@@ -245,7 +252,7 @@ export class MonitorRepository {
         (v) => v === undefined || v === null || (typeof v === "string" && this.secrets.isCurrent(v)),
       );
       if (sealed) continue;
-      update.run(this.specJson({ ...this.openSpec(row.spec), channel_ids: [] }), row.id);
+      await update.run(this.specJson({ ...this.openSpec(row.spec), channel_ids: [] }), row.id);
       changed++;
     }
     return changed;

@@ -1,4 +1,4 @@
-import type { DatabaseSync } from "node:sqlite";
+import type { Executor } from "./executor";
 import { newId, nowIso } from "./ids";
 
 /** An email the server would have sent, kept when no SMTP server is configured. */
@@ -14,11 +14,11 @@ export interface OutboxMessage {
 
 /** Emails recorded instead of sent; `uptime-server outbox list` shows them. */
 export class OutboxRepository {
-  constructor(private readonly db: DatabaseSync) {}
+  constructor(private readonly db: Executor) {}
 
-  add(message: Omit<OutboxMessage, "id" | "created_at">): OutboxMessage {
+  async add(message: Omit<OutboxMessage, "id" | "created_at">): Promise<OutboxMessage> {
     const row: OutboxMessage = { id: newId("evt"), created_at: nowIso(), ...message };
-    this.db
+    await this.db
       .prepare(
         "INSERT INTO outbox (id, account_id, channel_id, recipient, subject, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
       )
@@ -26,8 +26,8 @@ export class OutboxRepository {
     return row;
   }
 
-  list(limit = 100): OutboxMessage[] {
-    return this.db
+  async list(limit = 100): Promise<OutboxMessage[]> {
+    return await this.db
       .prepare("SELECT * FROM outbox ORDER BY created_at DESC, id DESC LIMIT ?")
       .all(limit) as unknown as OutboxMessage[];
   }

@@ -48,9 +48,9 @@ export function afterCursor(cursor: string | undefined): { sql: string; params: 
 }
 
 /** Cuts the extra row fetched to learn whether another page follows. */
-export function toPage<R extends Position, T>(rows: R[], limit: number, map: (rows: R[]) => T[]): Page<T> {
+export async function toPage<R extends Position, T>(rows: R[], limit: number, map: (rows: R[]) => T[] | Promise<T[]>): Promise<Page<T>> {
   const more = rows.length > limit;
   const kept = more ? rows.slice(0, limit) : rows;
   const last = kept[kept.length - 1];
-  return { items: map(kept), nextCursor: more && last ? encodeCursor(last) : null };
+  return { items: await map(kept), nextCursor: more && last ? encodeCursor(last) : null };
 }

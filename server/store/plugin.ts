@@ -10,18 +10,18 @@ const PRUNE_EVERY_MS = 3_600_000;
 export const storePlugin = fp(
   async (app) => {
     const { db, devKey, secretKeyFile } = app.settings;
-    const store = Store.open(db, { secretKeyFile });
-    if (devKey && !store.keys.authenticate(devKey)) store.keys.create("dev", "dev key", devKey);
+    const store = await Store.open(db, { secretKeyFile });
+    if (devKey && !await store.keys.authenticate(devKey)) await store.keys.create("dev", "dev key", devKey);
     app.decorate("store", store);
-    const prune = () => {
-      store.pruneChecks();
-      store.idempotency.prune();
+    const prune = async () => {
+      await store.pruneChecks();
+      await store.idempotency.prune();
     };
-    const timer = setInterval(prune, PRUNE_EVERY_MS).unref();
-    app.addHook("onReady", async () => prune());
+    const timer = setInterval(() => void prune().catch((err: Error) => app.log.error({ err }, "pruning old records failed")), PRUNE_EVERY_MS).unref();
+    app.addHook("onReady", async () => await prune());
     app.addHook("onClose", async () => {
       clearInterval(timer);
-      store.close();
+      await store.close();
     });
   },
   { name: "store" },

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { DatabaseSync } from "node:sqlite";
+import type { Executor } from "./executor";
 import { nowIso } from "./ids";
 
 const digest = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -9,12 +9,12 @@ const digest = (token: string) => createHash("sha256").update(token).digest("hex
  * holds a usable push URL; the token itself is returned once, when issued.
  */
 export class PushTokenRepository {
-  constructor(private readonly db: DatabaseSync) {}
+  constructor(private readonly db: Executor) {}
 
   /** Issues (or replaces) the monitor's token and returns it; shown to the caller once. */
-  issue(monitorId: string): string {
+  async issue(monitorId: string): Promise<string> {
     const token = `pt_${randomBytes(24).toString("base64url")}`;
-    this.db
+    await this.db
       .prepare(
         `INSERT INTO push_tokens (monitor_id, digest, created_at) VALUES (?, ?, ?)
          ON CONFLICT (monitor_id) DO UPDATE SET digest = excluded.digest, created_at = excluded.created_at`,
@@ -24,8 +24,8 @@ export class PushTokenRepository {
   }
 
   /** The monitor a token belongs to, or undefined. */
-  monitorOf(token: string): string | undefined {
-    const row = this.db.prepare("SELECT monitor_id FROM push_tokens WHERE digest = ?").get(digest(token)) as
+  async monitorOf(token: string): Promise<string | undefined> {
+    const row = await this.db.prepare("SELECT monitor_id FROM push_tokens WHERE digest = ?").get(digest(token)) as
       | { monitor_id: string }
       | undefined;
     return row?.monitor_id;

@@ -1,6 +1,6 @@
-import type { DatabaseSync } from "node:sqlite";
+import type { Executor } from "./executor";
 import type { StatusPage } from "../../api";
-import { ownedIds, transaction } from "./database";
+import { ownedIds } from "./database";
 import { newId, nowIso } from "./ids";
 import { afterCursor, type Page, toPage } from "./pagination";
 
@@ -34,83 +34,83 @@ export interface PublicMonitorRow {
 
 /** Status pages and their monitor links. Slugs are unique across the server. */
 export class StatusPageRepository {
-  constructor(private readonly db: DatabaseSync) {}
+  constructor(private readonly db: Executor) {}
 
-  list(accountId: string, limit: number, cursor?: string): Page<StatusPage> {
+  async list(accountId: string, limit: number, cursor?: string): Promise<Page<StatusPage>> {
     const after = afterCursor(cursor);
-    const rows = this.db
+    const rows = await this.db
       .prepare(
         `SELECT * FROM status_pages WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`,
       )
       .all(accountId, ...after.params, limit + 1) as unknown as StatusPageRow[];
-    return toPage(rows, limit, (kept) => kept.map((row) => this.hydrate(row)));
+    return await toPage(rows, limit, (kept) => Promise.all(kept.map(async (row) => await this.hydrate(row))));
   }
 
-  get(accountId: string, id: string): StatusPage | undefined {
-    const row = this.db
+  async get(accountId: string, id: string): Promise<StatusPage | undefined> {
+    const row = await this.db
       .prepare("SELECT * FROM status_pages WHERE id = ? AND account_id = ?")
       .get(id, accountId) as StatusPageRow | undefined;
-    return row ? this.hydrate(row) : undefined;
+    return row ? await this.hydrate(row) : undefined;
   }
 
-  bySlug(slug: string): (StatusPage & { account_id: string }) | undefined {
-    const row = this.db.prepare("SELECT * FROM status_pages WHERE slug = ?").get(slug) as
+  async bySlug(slug: string): Promise<(StatusPage & { account_id: string }) | undefined> {
+    const row = await this.db.prepare("SELECT * FROM status_pages WHERE slug = ?").get(slug) as
       | StatusPageRow
       | undefined;
-    return row ? { ...this.hydrate(row), account_id: row.account_id } : undefined;
+    return row ? { ...await this.hydrate(row), account_id: row.account_id } : undefined;
   }
 
   /** Whether another page (not `exceptId`) already has the slug. */
-  slugTaken(slug: string, exceptId?: string): boolean {
+  async slugTaken(slug: string, exceptId?: string): Promise<boolean> {
     return (
-      this.db
-        .prepare("SELECT 1 FROM status_pages WHERE slug = ? AND id IS NOT ?")
+      await this.db
+        .prepare("SELECT 1 FROM status_pages WHERE slug = ? AND id IS DISTINCT FROM ?")
         .get(slug, exceptId ?? null) !== undefined
     );
   }
 
   /** The ids among `ids` that are monitors of the account. */
-  existingMonitors(accountId: string, ids: readonly string[]): Set<string> {
-    return ownedIds(this.db, "monitors", accountId, ids);
+  async existingMonitors(accountId: string, ids: readonly string[]): Promise<Set<string>> {
+    return await ownedIds(this.db, "monitors", accountId, ids);
   }
 
-  create(accountId: string, spec: StatusPageSpec, externalId: string | null = null): StatusPage {
+  async create(accountId: string, spec: StatusPageSpec, externalId: string | null = null): Promise<StatusPage> {
     const id = newId("sp");
     const now = nowIso();
-    transaction(this.db, () => {
-      this.db
+    await this.db.transaction(async () => {
+      await this.db
         .prepare(
           "INSERT INTO status_pages (id, account_id, slug, title, description, external_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .run(id, accountId, spec.slug, spec.title, spec.description, externalId, now, now);
-      this.link(id, spec.monitor_ids);
+      await this.link(id, spec.monitor_ids);
     });
-    return this.get(accountId, id) as StatusPage;
+    return await this.get(accountId, id) as StatusPage;
   }
 
   /** Stores a new spec; `externalId` undefined keeps the current mark. */
-  update(accountId: string, id: string, spec: StatusPageSpec, externalId?: string | null): StatusPage | undefined {
-    transaction(this.db, () => {
-      this.db
+  async update(accountId: string, id: string, spec: StatusPageSpec, externalId?: string | null): Promise<StatusPage | undefined> {
+    await this.db.transaction(async () => {
+      await this.db
         .prepare(
-          "UPDATE status_pages SET slug = ?, title = ?, description = ?, external_id = iif(?, ?, external_id), updated_at = ? WHERE id = ? AND account_id = ?",
+          "UPDATE status_pages SET slug = ?, title = ?, description = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, updated_at = ? WHERE id = ? AND account_id = ?",
         )
         .run(spec.slug, spec.title, spec.description, externalId !== undefined ? 1 : 0, externalId ?? null, nowIso(), id, accountId);
-      this.db.prepare("DELETE FROM status_page_monitors WHERE status_page_id = ?").run(id);
-      this.link(id, spec.monitor_ids);
+      await this.db.prepare("DELETE FROM status_page_monitors WHERE status_page_id = ?").run(id);
+      await this.link(id, spec.monitor_ids);
     });
-    return this.get(accountId, id);
+    return await this.get(accountId, id);
   }
 
-  delete(accountId: string, id: string): StatusPage | undefined {
-    const page = this.get(accountId, id);
-    if (page) this.db.prepare("DELETE FROM status_pages WHERE id = ? AND account_id = ?").run(id, accountId);
+  async delete(accountId: string, id: string): Promise<StatusPage | undefined> {
+    const page = await this.get(accountId, id);
+    if (page) await this.db.prepare("DELETE FROM status_pages WHERE id = ? AND account_id = ?").run(id, accountId);
     return page;
   }
 
   /** The page's monitors in creation order, for the public document. */
-  publicMonitors(statusPageId: string): PublicMonitorRow[] {
-    return this.db
+  async publicMonitors(statusPageId: string): Promise<PublicMonitorRow[]> {
+    return await this.db
       .prepare(
         `SELECT m.id, m.spec, m.status, CASE WHEN m.health = 'up' AND m.degraded = 1 THEN 'degraded' ELSE m.health END AS health, m.last_checked_at FROM monitors m
          JOIN status_page_monitors spm ON spm.monitor_id = m.id
@@ -119,15 +119,15 @@ export class StatusPageRepository {
       .all(statusPageId) as unknown as PublicMonitorRow[];
   }
 
-  private link(statusPageId: string, monitorIds: readonly string[]): void {
+  private async link(statusPageId: string, monitorIds: readonly string[]): Promise<void> {
     const insert = this.db.prepare(
       "INSERT INTO status_page_monitors (status_page_id, monitor_id) VALUES (?, ?)",
     );
-    for (const monitorId of monitorIds) insert.run(statusPageId, monitorId);
+    for (const monitorId of monitorIds) await insert.run(statusPageId, monitorId);
   }
 
-  private hydrate(row: StatusPageRow): StatusPage {
-    const monitorIds = this.db
+  private async hydrate(row: StatusPageRow): Promise<StatusPage> {
+    const monitorIds = await this.db
       .prepare("SELECT monitor_id FROM status_page_monitors WHERE status_page_id = ? ORDER BY monitor_id")
       .all(row.id) as { monitor_id: string }[];
     return {

@@ -1,4 +1,4 @@
-import type { DatabaseSync } from "node:sqlite";
+import type { Executor } from "./executor";
 
 /** How a check result moves a monitor's health: confirmations, recovery, maintenance, locations. */
 export interface HealthPolicy {
@@ -36,10 +36,10 @@ export interface HealthChange {
  * location finds it up and fewer than that find it down. A failure inside a maintenance window
  * neither counts nor changes anything.
  */
-export function advanceHealth(db: DatabaseSync, monitorId: string, health: Health, up: boolean, policy: HealthPolicy, at = Date.now()): HealthChange {
+export async function advanceHealth(db: Executor, monitorId: string, health: Health, up: boolean, policy: HealthPolicy, at = Date.now()): Promise<HealthChange> {
   const location = policy.location ?? "";
-  if (!up && policy.maintenance) return { health, failedLocations: downLocations(db, monitorId, policy, location) };
-  const row = db.prepare("SELECT health, failures, successes FROM location_health WHERE monitor_id = ? AND location = ?").get(monitorId, location) as
+  if (!up && policy.maintenance) return { health, failedLocations: await downLocations(db, monitorId, policy, location) };
+  const row = await db.prepare("SELECT health, failures, successes FROM location_health WHERE monitor_id = ? AND location = ?").get(monitorId, location) as
     | { health: Health; failures: number; successes: number }
     | undefined;
   // A location with no streak yet starts from the monitor's health (streaks kept before locations are not carried over).
@@ -47,20 +47,20 @@ export function advanceHealth(db: DatabaseSync, monitorId: string, health: Healt
   const failures = up ? 0 : (row?.failures ?? 0) + 1;
   const successes = up ? (row?.successes ?? 0) + 1 : 0;
   const next: Health = !up ? (failures >= policy.confirmations ? "down" : was) : was === "down" ? (successes >= policy.recoveryConfirmations ? "up" : "down") : "up";
-  db.prepare(
+  await db.prepare(
     `INSERT INTO location_health (monitor_id, location, health, failures, successes, last_checked_at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (monitor_id, location) DO UPDATE SET health = excluded.health, failures = excluded.failures,
      successes = excluded.successes, last_checked_at = excluded.last_checked_at`,
   ).run(monitorId, location, next, failures, successes, at);
-  const failed = downLocations(db, monitorId, policy, location);
+  const failed = await downLocations(db, monitorId, policy, location);
   if (failed.length >= (policy.failureThreshold ?? 1)) return { health: "down", failedLocations: failed };
-  const anyUp = next === "up" || (db.prepare("SELECT 1 FROM location_health WHERE monitor_id = ? AND health = 'up' LIMIT 1").get(monitorId) !== undefined);
+  const anyUp = next === "up" || (await db.prepare("SELECT 1 FROM location_health WHERE monitor_id = ? AND health = 'up' LIMIT 1").get(monitorId) !== undefined);
   return { health: anyUp ? "up" : health === "down" ? "down" : "pending", failedLocations: failed };
 }
 
 /** The monitor's locations that find it down now, served by a live checker, sorted. */
-function downLocations(db: DatabaseSync, monitorId: string, policy: HealthPolicy, location: string): string[] {
+async function downLocations(db: Executor, monitorId: string, policy: HealthPolicy, location: string): Promise<string[]> {
   const mine = new Set(policy.locations ?? [location]);
-  const rows = db.prepare("SELECT location FROM location_health WHERE monitor_id = ? AND health = 'down' ORDER BY location").all(monitorId) as { location: string }[];
+  const rows = await db.prepare("SELECT location FROM location_health WHERE monitor_id = ? AND health = 'down' ORDER BY location").all(monitorId) as { location: string }[];
   return rows.map((r) => r.location).filter((l) => mine.has(l) && (l === location || !policy.live || policy.live.has(l)));
 }

@@ -55,6 +55,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const counts = emptyCounts();
   const proxy: FaultProxy = { url: "", faults: [], counts, seen: [], close: async () => undefined };
   const decide = stormDecider(() => proxy.storm);
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Node ignores the handler's promise; the handler answers every request itself
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);

@@ -30,7 +30,7 @@ describe("replacement, endpoints, credentials and time limits through the real e
 
   beforeAll(async () => {
     s = await startServer();
-    firstKey = s.app.store.keys.create("dev", "first");
+    firstKey = await s.app.store.keys.create("dev", "first");
     engine = await offlineEngine();
     program = programCopy("test/engine/programs/accounts");
     stack = await engine.stack(program.workDir);
@@ -114,8 +114,8 @@ describe("replacement, endpoints, credentials and time limits through the real e
 
   it("a rotated and revoked key: `up` updates in place, then refresh and destroy succeed", async () => {
     const before = await outputs();
-    const rotated = s.app.store.keys.create("dev", "rotated");
-    expect(s.app.store.keys.revoke(firstKey.info.id)).toBe(true);
+    const rotated = await s.app.store.keys.create("dev", "rotated");
+    expect(await s.app.store.keys.revoke(firstKey.info.id)).toBe(true);
     await stack.setConfig("monitorKey", { value: rotated.key, secret: true });
     const up = await stack.up();
     expect(up.summary.resourceChanges).toEqual({ update: 3, same: 2 });

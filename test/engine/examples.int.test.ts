@@ -44,7 +44,7 @@ describe("examples deploy, stay clean, update and destroy", () => {
   let secondKey: string;
   beforeAll(async () => {
     s = await startServer();
-    secondKey = s.app.store.keys.create("staging-team", null).key;
+    secondKey = (await s.app.store.keys.create("staging-team", null)).key;
     engine = await offlineEngine();
   });
   afterAll(async () => {

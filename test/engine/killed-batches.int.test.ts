@@ -30,11 +30,11 @@ describe("an update of every monitor and a destroy, killed with SIGKILL between 
   let program: ReturnType<typeof programCopy>;
   let stack: Stack;
   let accountId: string;
-  const live = () => s.app.store.monitors.list(accountId, { limit: 1000 }).items;
+  const live = async () => (await s.app.store.monitors.list(accountId, { limit: 1000 })).items;
 
   beforeAll(async () => {
     s = await startServer();
-    accountId = s.app.store.keys.authenticate(s.key)?.accountId as string;
+    accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
     engine = await offlineEngine();
     program = programCopy("test/engine/programs/fleet");
     stack = await engine.stack(program.workDir, "dev");
@@ -55,7 +55,7 @@ describe("an update of every monitor and a destroy, killed with SIGKILL between 
   });
 
   /** Runs `pulumi <command>` as CI would, and kills it and its plugins once `reached()` holds. */
-  async function killedWhen(command: "up" | "destroy", reached: () => boolean): Promise<void> {
+  async function killedWhen(command: "up" | "destroy", reached: () => Promise<boolean>): Promise<void> {
     const cli = spawn(join(engine.binDir, "pulumi"), [command, "--yes", "--skip-preview", "--non-interactive", "--stack", "dev", "--parallel", String(PARALLEL)], {
       cwd: program.workDir,
       env: { ...process.env, ...engine.envVars },
@@ -64,7 +64,7 @@ describe("an update of every monitor and a destroy, killed with SIGKILL between 
     });
     const exited = new Promise((resolve) => cli.once("exit", resolve));
     const deadline = Date.now() + 120_000;
-    while (!reached() && cli.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    while (!(await reached()) && cli.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     killTree(cli.pid as number);
     await exited;
     // A request in flight at the kill may still land.
@@ -94,9 +94,9 @@ describe("an update of every monitor and a destroy, killed with SIGKILL between 
     await stack.up();
     await stack.setConfig("intervalSec", { value: "120" });
     const batchesBefore = await batchRequests(s);
-    const updated = () => live().filter((m) => m.interval_sec === 120).length;
-    await killedWhen("up", () => updated() >= MONITORS / 2);
-    const atKill = updated();
+    const updated = async () => (await live()).filter((m) => m.interval_sec === 120).length;
+    await killedWhen("up", async () => (await updated()) >= MONITORS / 2);
+    const atKill = await updated();
     const batches = (await batchRequests(s)) - batchesBefore;
     console.log(`update killed with ${atKill} of ${MONITORS} monitors updated, in ${batches} batches`);
     expect(atKill).toBeGreaterThan(0);
@@ -110,11 +110,11 @@ describe("an update of every monitor and a destroy, killed with SIGKILL between 
     // After the README's recovery no monitor is both changed and unrecorded: the state holds each
     // monitor's interval as the server does.
     const state = await recorded();
-    expect(live().filter((m) => state.get(m.id) !== m.interval_sec).map((m) => m.id)).toEqual([]);
+    expect((await live()).filter((m) => state.get(m.id) !== m.interval_sec).map((m) => m.id)).toEqual([]);
     expect(state.size).toBe(MONITORS);
     const up = await stack.up();
     expect(up.summary.result).toBe("succeeded");
-    expect(live().map((m) => m.interval_sec)).toEqual(Array(MONITORS).fill(120));
+    expect((await live()).map((m) => m.interval_sec)).toEqual(Array(MONITORS).fill(120));
     expect([...(await recorded()).values()]).toEqual(Array(MONITORS).fill(120));
     expect((await stack.preview()).changeSummary).toEqual({ same: MONITORS + 2 });
   }, 600_000);
@@ -124,10 +124,10 @@ describe("an update of every monitor and a destroy, killed with SIGKILL between 
     await stack.cancel().catch(() => undefined);
     await stack.refresh();
     await stack.up();
-    expect(live()).toHaveLength(MONITORS);
+    expect(await live()).toHaveLength(MONITORS);
     const batchesBefore = await batchRequests(s);
-    await killedWhen("destroy", () => live().length <= MONITORS / 2);
-    const left = live();
+    await killedWhen("destroy", async () => (await live()).length <= MONITORS / 2);
+    const left = await live();
     const batches = (await batchRequests(s)) - batchesBefore;
     console.log(`destroy killed with ${MONITORS - left.length} of ${MONITORS} monitors deleted, in ${batches} batches`);
     expect(left.length).toBeGreaterThan(0);
@@ -141,10 +141,10 @@ describe("an update of every monitor and a destroy, killed with SIGKILL between 
     await stack.cancel();
     await stack.refresh();
     // After the README's recovery the state holds exactly the monitors the server still has.
-    expect([...(await recorded()).keys()].sort()).toEqual(live().map((m) => m.id).sort());
+    expect([...(await recorded()).keys()].sort()).toEqual((await live()).map((m) => m.id).sort());
     const destroyed = await stack.destroy();
     expect(destroyed.summary.result).toBe("succeeded");
-    expect(live()).toEqual([]);
+    expect(await live()).toEqual([]);
     expect(await recorded()).toEqual(new Map());
   }, 600_000);
 });

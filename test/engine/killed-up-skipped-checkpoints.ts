@@ -36,12 +36,12 @@ export function describeKilledUpSkippingCheckpoints(title: string, options: { mo
     let program: ReturnType<typeof programCopy>;
     let stack: Stack;
     let accountId: string;
-    const live = (): LiveMonitor[] => s.app.store.monitors.list(accountId, { limit: 1000 }).items as LiveMonitor[];
+    const live = async (): Promise<LiveMonitor[]> => (await s.app.store.monitors.list(accountId, { limit: 1000 })).items as LiveMonitor[];
     const stateIds = async () => new Set((await stateResources(stack)).filter((r) => r.type.endsWith("uptime:Monitor")).map((r) => r.id));
 
     beforeAll(async () => {
       s = await startServer();
-      accountId = s.app.store.keys.authenticate(s.key)?.accountId as string;
+      accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
       engine = await offlineEngine({ env: SKIP });
       program = programCopy("test/engine/programs/fleet");
       stack = await engine.stack(program.workDir, "dev");
@@ -62,7 +62,7 @@ export function describeKilledUpSkippingCheckpoints(title: string, options: { mo
     });
 
     /** Runs `pulumi <command>` as CI would, and kills it and its plugins once `reached()` holds. */
-    async function killedWhen(command: "up" | "destroy", reached: () => boolean): Promise<void> {
+    async function killedWhen(command: "up" | "destroy", reached: () => Promise<boolean>): Promise<void> {
       const cli = spawn(join(engine.binDir, "pulumi"), [command, ...CLI_FLAGS], {
         cwd: program.workDir,
         env: { ...process.env, ...engine.envVars },
@@ -71,7 +71,7 @@ export function describeKilledUpSkippingCheckpoints(title: string, options: { mo
       });
       const exited = new Promise((resolve) => cli.once("exit", resolve));
       const deadline = Date.now() + 120_000;
-      while (!reached() && cli.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      while (!(await reached()) && cli.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       killTree(cli.pid as number);
       await exited;
       // Settle: a request in flight at the kill may still land on the server.
@@ -88,7 +88,7 @@ export function describeKilledUpSkippingCheckpoints(title: string, options: { mo
 
     /** Duplicates, orphans, and monitors that do not match `wanted` (lost updates). */
     async function count(phase: string, atKill: number, wanted: (m: LiveMonitor) => boolean): Promise<PhaseFigures> {
-      const monitors = live();
+      const monitors = await live();
       const ids = await stateIds();
       const figures = {
         phase,
@@ -105,30 +105,30 @@ export function describeKilledUpSkippingCheckpoints(title: string, options: { mo
     const target = () => Math.floor(N / 4) + Math.floor(Math.random() * (N / 2));
 
     /** One run killed during `phase`, recovered, counted. */
-    async function phase(name: string, config: Record<string, string | undefined>, reached: (k: number) => boolean, wanted: (m: LiveMonitor) => boolean) {
+    async function phase(name: string, config: Record<string, string | undefined>, reached: (k: number) => Promise<boolean>, wanted: (m: LiveMonitor) => boolean) {
       for (const [key, value] of Object.entries(config)) {
         if (value === undefined) await stack.removeConfig(key);
         else await stack.setConfig(key, { value });
       }
       const k = target();
       await killedWhen("up", () => reached(k));
-      const atKill = live().filter(wanted).length;
+      const atKill = (await live()).filter(wanted).length;
       await recover("up");
       return count(name, atKill, wanted);
     }
 
     it("a first up that skips checkpoints stops before it creates anything, and says how to go on", async () => {
-      await killedWhen("up", () => live().length >= N / 4);
+      await killedWhen("up", async () => (await live()).length >= N / 4);
       await stack.cancel();
       const first = await stack.up().then(
         () => "succeeded",
         (err: Error) => String(err),
       );
-      const names = live().map((m) => m.name);
+      const names = (await live()).map((m) => m.name);
       console.log(`first up: ${first.slice(0, 300)}; live ${names.length}, duplicates ${names.length - new Set(names).size}`);
       expect(first).toContain("PULUMI_SKIP_CHECKPOINTS");
       expect(first).toContain(IDENTITY_URN);
-      expect(live()).toEqual([]);
+      expect(await live()).toEqual([]);
     }, options.timeoutMs);
 
     it(`leaves 0 duplicates, orphans, lost updates and undeleted objects over ${options.rounds} round(s) of killed runs`, async () => {
@@ -139,17 +139,17 @@ export function describeKilledUpSkippingCheckpoints(title: string, options: { mo
         env.PULUMI_SKIP_CHECKPOINTS = "false";
         await stack.up({ target: [IDENTITY_URN] });
         env.PULUMI_SKIP_CHECKPOINTS = "true";
-        const made = (k: number) => live().length >= k;
+        const made = async (k: number) => (await live()).length >= k;
         figures.push(await phase("create", {}, made, (m) => m.interval_sec === 60));
-        const updated = (k: number) => live().filter((m) => m.interval_sec === 120).length >= k;
+        const updated = async (k: number) => (await live()).filter((m) => m.interval_sec === 120).length >= k;
         figures.push(await phase("update", { intervalSec: "120" }, updated, (m) => m.interval_sec === 120));
-        const replaced = (k: number) => live().filter((m) => m.type === "keyword").length >= k;
+        const replaced = async (k: number) => (await live()).filter((m) => m.type === "keyword").length >= k;
         figures.push(await phase("replace", { keyword: "ok" }, replaced, (m) => m.type === "keyword" && m.interval_sec === 120));
         const k = target();
-        await killedWhen("destroy", () => live().length <= N - k);
-        const atKill = N - live().length;
+        await killedWhen("destroy", async () => (await live()).length <= N - k);
+        const atKill = N - (await live()).length;
         await recover("destroy");
-        figures.push({ phase: "destroy", atKill, duplicates: 0, orphans: 0, lost: 0, undeleted: live().length });
+        figures.push({ phase: "destroy", atKill, duplicates: 0, orphans: 0, lost: 0, undeleted: (await live()).length });
         await stack.removeConfig("intervalSec");
         await stack.removeConfig("keyword");
         for (const f of figures.slice(-4)) console.log(`round ${round}: ${JSON.stringify(f)}`);

@@ -71,12 +71,12 @@ export function describeKilledUp(title: string, options: { monitors: number; rou
     let stack: Stack;
     let accountId: string;
 
-    const liveMonitors = () => s.app.store.monitors.list(accountId, { limit: 1000 }).items;
+    const liveMonitors = async () => (await s.app.store.monitors.list(accountId, { limit: 1000 })).items;
     const stateIds = async () => new Set((await stateResources(stack)).filter((r) => /uptime:(index:)?Monitor$/.test(r.type)).map((r) => r.id));
 
     beforeAll(async () => {
       s = await startServer();
-      accountId = s.app.store.keys.authenticate(s.key)?.accountId as string;
+      accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
       rig = await options.rig();
       stack = await rig.engine.stack(rig.workDir, "dev");
       await stack.setAllConfig({
@@ -118,12 +118,12 @@ export function describeKilledUp(title: string, options: { monitors: number; rou
       });
       const exited = new Promise((resolve) => cli.once("exit", resolve));
       const deadline = Date.now() + 90_000;
-      while (liveMonitors().length < target && cli.exitCode === null && Date.now() < deadline) {
+      while ((await liveMonitors()).length < target && cli.exitCode === null && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 10));
       }
       killTree(cli.pid as number);
       await exited;
-      return liveMonitors().length;
+      return (await liveMonitors()).length;
     }
 
     /** Recovers as the README says; returns the figures of the kill. */
@@ -147,7 +147,7 @@ export function describeKilledUp(title: string, options: { monitors: number; rou
     /** Marked objects the state does not hold are reported (exit 2); another instance's are not. */
     async function expectStraysReported(): Promise<void> {
       const instance = await stackInstanceOf(stack);
-      const site = liveMonitors()[0]?.id;
+      const site = (await liveMonitors())[0]?.id;
       const monitor = { type: "http", url: "https://stray.example.com", interval_sec: 60 };
       const post = async (path: string, body: object) => (await s.call("POST", path, body)).body.data.id as string;
       const ours = [
@@ -181,12 +181,12 @@ export function describeKilledUp(title: string, options: { monitors: number; rou
         const atKill = await upKilledAt(target);
         // Settle: a request in flight at the kill may still land on the server.
         await new Promise((r) => setTimeout(r, 300));
-        const afterKill = liveMonitors().length;
+        const afterKill = (await liveMonitors()).length;
         const recovered = await recover();
         const up = await stack.up();
         expect(up.summary.result).toBe("succeeded");
 
-        const live = liveMonitors();
+        const live = await liveMonitors();
         const ids = await stateIds();
         const duplicates = live.length - new Set(live.map((m) => m.name)).size;
         const orphans = live.filter((m) => !ids.has(m.id)).length;
@@ -203,7 +203,7 @@ export function describeKilledUp(title: string, options: { monitors: number; rou
         if (round === ROUNDS) await expectStraysReported();
         // The next round starts from nothing: destroy, then the same program again.
         await stack.destroy();
-        expect(liveMonitors()).toEqual([]);
+        expect(await liveMonitors()).toEqual([]);
       }
       console.table(figures);
     }, options.timeoutMs);

@@ -97,16 +97,16 @@ describe(`pulumi up on an API key whose window is spent (${N} monitors per deplo
 
   /** Every monitor of the stack's state exists on the service. */
   async function allCreated(stack: Stack, key: string): Promise<void> {
-    const account = s.app.store.keys.authenticate(key)?.accountId as string;
+    const account = (await s.app.store.keys.authenticate(key))?.accountId as string;
     const deployment = (await stack.exportStack()).deployment as { resources?: { id?: string; type: string }[] };
     const ids = (deployment.resources ?? []).filter((r) => r.type.endsWith("uptime:Monitor")).map((r) => r.id);
     expect(ids).toHaveLength(N);
-    const live = new Set(s.app.store.monitors.list(account, { limit: 1000 }).items.map((m) => m.id));
+    const live = new Set((await s.app.store.monitors.list(account, { limit: 1000 })).items.map((m) => m.id));
     expect(ids.filter((id) => !live.has(id as string))).toEqual([]);
   }
 
   it("two deploys back to back on one key: every monitor is created, the wait for the window never shown as an error", { timeout: TIMEOUT_MS }, async () => {
-    const key = s.app.store.keys.create("back-to-back", "pipeline").key;
+    const key = (await s.app.store.keys.create("back-to-back", "pipeline")).key;
     const [first, second] = [await fleet("first", key), await fleet("second", key)];
     const before = proxy.seen.length;
     const a = await up(first);
@@ -123,7 +123,7 @@ describe(`pulumi up on an API key whose window is spent (${N} monitors per deplo
   });
 
   it("one deploy while another process spends the same key: every monitor is created", { timeout: TIMEOUT_MS }, async () => {
-    const key = s.app.store.keys.create("shared", "pipeline").key;
+    const key = (await s.app.store.keys.create("shared", "pipeline")).key;
     const stack = await fleet("shared", key);
     const before = proxy.seen.length;
     // The other process starts when the deploy does (the engine may take a while to send its first request).

@@ -16,15 +16,15 @@ describe("pulumi up through a storm of faults", () => {
   let accountId: string;
 
   /** The live objects, read from the server's store (not through the storm). */
-  const live = () => ({
-    monitors: s.app.store.monitors.list(accountId, { limit: 1000 }).items,
-    channels: s.app.store.channels.list(accountId, 1000).items,
-    pages: s.app.store.statusPages.list(accountId, 1000).items,
+  const live = async () => ({
+    monitors: (await s.app.store.monitors.list(accountId, { limit: 1000 })).items,
+    channels: (await s.app.store.channels.list(accountId, 1000)).items,
+    pages: (await s.app.store.statusPages.list(accountId, 1000)).items,
   });
 
   beforeAll(async () => {
     s = await startServer();
-    accountId = s.app.store.keys.authenticate(s.key)?.accountId as string;
+    accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
     proxy = await startFaultProxy(s.url);
     engine = await offlineEngine();
     program = programCopy("test/engine/programs/fleet");
@@ -58,7 +58,7 @@ describe("pulumi up through a storm of faults", () => {
     expect(up.summary.result).toBe("succeeded");
     const upSeconds = Math.round((performance.now() - started) / 1000);
 
-    const { monitors, channels, pages } = live();
+    const { monitors, channels, pages } = await live();
     const deployment = (await stack.exportStack()).deployment as { resources?: { id?: string; type: string }[] };
     const stateIds = (kind: string) =>
       (deployment.resources ?? []).filter((r) => r.type.endsWith(`uptime:${kind}`)).map((r) => r.id).sort();

@@ -21,8 +21,8 @@ async function rig(batchWrites: boolean, rateLimit = 10_000) {
     ...over,
   });
   const live = async () => (await s.call("GET", "/api/v1/monitors?limit=200")).body.data as { id: string; name: string; interval_sec: number }[];
-  const accountId = s.app.store.keys.authenticate(s.key)?.accountId as string;
-  const count = () => s.app.store.monitors.list(accountId, { limit: 1000 }).items.length;
+  const accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
+  const count = async () => (await s.app.store.monitors.list(accountId, { limit: 1000 })).items.length;
   const requests = () => proxy.seen.splice(0).filter((r) => !r.startsWith("GET "));
   const close = async () => {
     await proxy.close();
@@ -56,7 +56,7 @@ describe("batched writes against a server with the extension", () => {
     const again = await run();
     expect(again.map((c) => c.id)).toEqual(first.map((c) => c.id));
     expect(r.requests().every((line) => line === "POST /api/v1/monitors/batch 200")).toBe(true);
-    expect(r.count()).toBe(N + 50);
+    expect(await r.count()).toBe(N + 50);
   });
 
   it("a refused item fails only its own create, naming the field", async () => {
@@ -71,13 +71,13 @@ describe("batched writes against a server with the extension", () => {
     await Promise.all(created.map((c, i) => runtime.update("Monitor", c.id, c.outs, r.monitor(i, { intervalSec: 120 }))));
     const updates = r.requests();
     expect(updates.every((line) => line === "POST /api/v1/monitors/batch 200") && updates.length < N / 10).toBe(true);
-    const accountId = r.s.app.store.keys.authenticate(r.s.key)?.accountId as string;
-    const all = r.s.app.store.monitors.list(accountId, { limit: 1000 }).items as { interval_sec: number }[];
+    const accountId = (await r.s.app.store.keys.authenticate(r.s.key))?.accountId as string;
+    const all = (await r.s.app.store.monitors.list(accountId, { limit: 1000 })).items as { interval_sec: number }[];
     expect(all.filter((m) => m.interval_sec === 120)).toHaveLength(N);
     await Promise.all(created.map((c) => runtime.remove("Monitor", c.id, c.outs)));
     const deletes = r.requests();
     expect(deletes.every((line) => line === "POST /api/v1/monitors/batch 200") && deletes.length < N / 10).toBe(true);
-    expect(r.count()).toBe(51);
+    expect(await r.count()).toBe(51);
   });
 });
 

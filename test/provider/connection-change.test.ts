@@ -28,9 +28,9 @@ describe("connections, replacements and time limits of resources", () => {
 
   it("a rotated key is an in-place update that rewrites the key state records, with no write to the object", async () => {
     const keys = s.app.store.keys;
-    const first = keys.create("dev", "first");
+    const first = await keys.create("dev", "first");
     const created = await runtime.create("Monitor", monitor({ baseUrl: s.url, apiKey: first.key }));
-    const rotated = keys.create("dev", "rotated").key;
+    const rotated = (await keys.create("dev", "rotated")).key;
     const news = monitor({ baseUrl: s.url, apiKey: rotated });
     const diff = await runtime.diff("Monitor", created.id, created.outs as Props, news);
     expect(diff).toMatchObject({ changes: true, replaces: [] });
@@ -40,7 +40,7 @@ describe("connections, replacements and time limits of resources", () => {
     expect((await s.call("GET", `/api/v1/monitors/${created.id}`)).body.data.updated_at).toBe(before);
     expect(await runtime.diff("Monitor", created.id, updated.outs as Props, news)).toMatchObject({ changes: false });
     // With the old key revoked, refresh and delete work from what the update recorded.
-    keys.revoke(first.info.id);
+    await keys.revoke(first.info.id);
     const err = await runtime.read("Monitor", created.id, created.outs as Props).catch((e: Error) => e);
     expect(String(err)).toMatch(/refused the API key from the resource's `connection.apiKey`, as recorded in state/);
     expect(String(err)).not.toContain(first.key);

@@ -61,8 +61,8 @@ describe("errors a user sees during pulumi up", () => {
   });
 
   it("wrong and revoked keys: the code, the request id and how to set a key", async () => {
-    const revoked = s.app.store.keys.create("dev", "old ci key");
-    s.app.store.keys.revoke(revoked.info.id);
+    const revoked = await s.app.store.keys.create("dev", "old ci key");
+    await s.app.store.keys.revoke(revoked.info.id);
     for (const apiKey of [newKey(), revoked.key]) {
       const message = await failure(runtime.create("Monitor", monitor({ baseUrl: s.url, apiKey })));
       expect(message).toMatch(/Monitor "checkout" could not be created: uptime API unauthorized \(HTTP 401, request req_[0-9a-f]+\)/);

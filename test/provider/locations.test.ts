@@ -11,7 +11,7 @@ describe("Monitor: locations and failureThreshold", () => {
 
   beforeAll(async () => {
     s = await startServer({});
-    s.app.store.keys.create("dev", "eu agent", undefined, "eu");
+    await s.app.store.keys.create("dev", "eu agent", undefined, "eu");
     connection = { baseUrl: s.url, apiKey: s.key };
     clientFor(connection);
   });

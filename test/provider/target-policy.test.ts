@@ -15,7 +15,7 @@ describe("Monitor: the target checked at preview by its locations' outbound poli
 
   beforeAll(async () => {
     s = await startServer({ allowPrivateTargets: false });
-    const key = s.app.store.keys.create("dev", "office agent", undefined, "office-lan").key;
+    const key = (await s.app.store.keys.create("dev", "office agent", undefined, "office-lan")).key;
     agent = new CheckerAgent({ server: s.url, key, location: "office-lan", allowPrivateTargets: true, concurrency: 2, maxBuffered: 10, waitMs: 300 });
     agent.start();
     await eventually(async () => ((await s.call("GET", "/api/v1/locations")).body.data as { allow_private_targets: boolean | null }[]).every((l) => l.allow_private_targets !== null));

@@ -79,15 +79,15 @@ describe("key verification cache", () => {
     const db = join(dir, "u.db");
     const s = await startServer({ db });
     try {
-      const created = s.app.store.keys.create("cached", null);
+      const created = await s.app.store.keys.create("cached", null);
       for (let i = 0; i < 3; i++) {
         expect((await s.call("GET", "/api/v1/monitors", undefined, { key: created.key })).status).toBe(200);
       }
-      const other = Store.open(db);
+      const other = await Store.open(db);
       try {
-        expect(other.keys.revoke(created.info.id)).toBe(true);
+        expect(await other.keys.revoke(created.info.id)).toBe(true);
       } finally {
-        other.close();
+        await other.close();
       }
       expect((await s.call("GET", "/api/v1/monitors", undefined, { key: created.key })).status).toBe(401);
       expect((await s.call("GET", "/api/v1/monitors")).status).toBe(200);

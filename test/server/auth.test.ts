@@ -8,13 +8,13 @@ describe("API keys and accounts", () => {
   let otherKey: string;
   beforeAll(async () => {
     s = await startServer();
-    otherKey = s.app.store.keys.create("other-account", "test").key;
+    otherKey = (await s.app.store.keys.create("other-account", "test")).key;
   });
   afterAll(() => s.close());
 
   it("refuses missing, malformed, unknown and revoked keys with the same 401", async () => {
-    const revoked = s.app.store.keys.create("revoked-account", null);
-    expect(s.app.store.keys.revoke(revoked.info.id)).toBe(true);
+    const revoked = await s.app.store.keys.create("revoked-account", null);
+    expect(await s.app.store.keys.revoke(revoked.info.id)).toBe(true);
     for (const headers of [
       {} as Record<string, string>,
       { authorization: "Basic abc" },
@@ -29,9 +29,9 @@ describe("API keys and accounts", () => {
     }
   });
 
-  it("stores keys only as hashes", () => {
-    const { key } = s.app.store.keys.create("hash-check", null);
-    const rows = s.app.store.db.prepare("SELECT * FROM api_keys").all();
+  it("stores keys only as hashes", async () => {
+    const { key } = await s.app.store.keys.create("hash-check", null);
+    const rows = await s.app.store.db.prepare("SELECT * FROM api_keys").all();
     expect(JSON.stringify(rows)).not.toContain(key);
     expect(JSON.stringify(rows)).not.toContain(key.slice(11));
   });
@@ -83,7 +83,7 @@ describe("monitor allowance", () => {
 describe("rate limits", () => {
   it("counts requests per key, reports the budget in headers, and answers 429 with Retry-After", async () => {
     const s = await startServer({ rateLimit: 5 });
-    const other = s.app.store.keys.create("second", null).key;
+    const other = (await s.app.store.keys.create("second", null)).key;
     try {
       const first = await s.call("GET", "/api/v1/monitors");
       expect(first.headers["x-ratelimit-limit"]).toBe("5");

@@ -159,7 +159,7 @@ describe("channels API", () => {
     ).body.data;
     const res = await s.call("POST", `/api/v1/channels/${c.id}/test`);
     expect(res.body.data).toMatchObject({ delivered: true, status_code: null });
-    expect(s.app.store.outbox.list()[0]).toMatchObject({ recipient: "oncall@example.com", channel_id: c.id });
+    expect((await s.app.store.outbox.list())[0]).toMatchObject({ recipient: "oncall@example.com", channel_id: c.id });
   });
 });
 

@@ -36,7 +36,7 @@ describe("email channels", () => {
       expect(mails).toHaveLength(1);
       expect(mails[0]?.to).toEqual(["oncall@example.com"]);
       expect(mails[0]?.data).toMatch(/Subject: Test notification from pulumi-uptime/);
-      expect(s.app.store.outbox.list()).toEqual([]);
+      expect(await s.app.store.outbox.list()).toEqual([]);
     } finally {
       await s.close();
     }

@@ -31,7 +31,7 @@ describe("external_id", () => {
         { field: "external_id", message: expect.stringContaining(created.body.data.id) },
       ]);
 
-      const other = s.app.store.keys.create(`ext-other-${path.length}`, null).key;
+      const other = (await s.app.store.keys.create(`ext-other-${path.length}`, null)).key;
       const theirs = await s.call("POST", path, { ...twin, ...("slug" in body ? { slug: "ext-c" } : {}) }, { key: other });
       expect(theirs.status).toBe(201);
 

@@ -33,7 +33,7 @@ describe("Idempotency-Key", () => {
   });
 
   it("keeps keys per account", async () => {
-    const otherKey = s.app.store.keys.create("idem-other", null).key;
+    const otherKey = (await s.app.store.keys.create("idem-other", null)).key;
     const headers = { "idempotency-key": "shared-key" };
     const mine = await s.call("POST", "/api/v1/monitors", monitor, { headers });
     const theirs = await s.call("POST", "/api/v1/monitors", monitor, { headers, key: otherKey });

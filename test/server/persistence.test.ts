@@ -103,12 +103,12 @@ describe("the embedded store", () => {
       expect(created?.data.id).toMatch(/^mon_/);
       child.kill("SIGKILL");
       await new Promise((r) => child.once("exit", r));
-      const store = Store.open(db);
+      const store = await Store.open(db);
       try {
-        const page = store.monitors.list(store.keys.authenticate(key)?.accountId ?? "", { limit: 10 });
+        const page = await store.monitors.list((await store.keys.authenticate(key))?.accountId ?? "", { limit: 10 });
         expect(page.items.map((m) => m.id)).toEqual([created?.data.id]);
       } finally {
-        store.close();
+        await store.close();
       }
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");

@@ -51,7 +51,7 @@ describe("monitor read cache", () => {
     await s.call("POST", `/api/v1/monitors/${id}/resume`);
     expect((await get()).status).toBe("active");
 
-    s.app.store.recordCheck(id, { up: true, response_time_ms: 12, status_code: 200, error: null });
+    await s.app.store.recordCheck(id, { up: true, response_time_ms: 12, status_code: 200, error: null });
     const checked = await get();
     expect(checked.health).toBe("up");
     expect(checked.last_checked_at).not.toBeNull();
@@ -59,12 +59,12 @@ describe("monitor read cache", () => {
     await s.call("DELETE", `/api/v1/channels/${channelId}`);
     expect((await get()).channel_ids).toEqual([]);
 
-    const other = Store.open(db);
+    const other = await Store.open(db);
     try {
-      const accountId = s.app.store.keys.authenticate(s.key)?.accountId as string;
-      other.monitors.setStatus(accountId, id, "paused");
+      const accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
+      await other.monitors.setStatus(accountId, id, "paused");
     } finally {
-      other.close();
+      await other.close();
     }
     expect((await get()).status).toBe("paused");
 
@@ -74,7 +74,7 @@ describe("monitor read cache", () => {
 
   it("never answers another account's monitor from the cache", async () => {
     await get();
-    const stranger = s.app.store.keys.create("stranger", null).key;
+    const stranger = (await s.app.store.keys.create("stranger", null)).key;
     expect((await s.call("GET", `/api/v1/monitors/${id}`, undefined, { key: stranger })).status).toBe(404);
   });
 });

@@ -113,16 +113,16 @@ describe("secrets at rest", () => {
 
   it("reseals rows stored in plaintext by an older version, and after `keys rotate-secret`", async () => {
     const db = join(dir, "u.db");
-    const first = Store.open(db);
-    const account = first.keys.create("acme", null);
-    const accountId = first.keys.authenticate(account.key)?.accountId as string;
-    first.db
+    const first = await Store.open(db);
+    const account = await first.keys.create("acme", null);
+    const accountId = (await first.keys.authenticate(account.key))?.accountId as string;
+    await first.db
       .prepare("INSERT INTO channels (id, account_id, name, type, config, created_at, updated_at) VALUES ('chn_1', ?, 'old', 'webhook', ?, 'x', 'x')")
       .run(accountId, JSON.stringify({ url: `https://hooks.example.com/${SECRETS.hookToken}` }));
-    first.close();
-    const second = Store.open(db);
-    expect(second.channels.stored(accountId, "chn_1")?.config).toEqual({ url: `https://hooks.example.com/${SECRETS.hookToken}` });
-    second.close();
+    await first.close();
+    const second = await Store.open(db);
+    expect((await second.channels.stored(accountId, "chn_1"))?.config).toEqual({ url: `https://hooks.example.com/${SECRETS.hookToken}` });
+    await second.close();
     expect(grepDatabase(db)[SECRETS.hookToken]).toBe(0);
 
     const before = readFileSync(`${db}.key`, "utf8");
@@ -131,13 +131,13 @@ describe("secrets at rest", () => {
     expect(after.trim().split("\n")).toHaveLength(2);
     expect(after.endsWith(before)).toBe(true);
     const newId = after.split(" ")[0] as string;
-    const third = Store.open(db);
+    const third = await Store.open(db);
     try {
-      const row = third.db.prepare("SELECT config FROM channels WHERE id = 'chn_1'").get() as { config: string };
+      const row = await third.db.prepare("SELECT config FROM channels WHERE id = 'chn_1'").get() as { config: string };
       expect(row.config.startsWith(`enc1.${newId}.`)).toBe(true);
-      expect(third.channels.stored(accountId, "chn_1")?.config).toHaveProperty("url", `https://hooks.example.com/${SECRETS.hookToken}`);
+      expect((await third.channels.stored(accountId, "chn_1"))?.config).toHaveProperty("url", `https://hooks.example.com/${SECRETS.hookToken}`);
     } finally {
-      third.close();
+      await third.close();
     }
   });
 });

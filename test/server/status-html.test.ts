@@ -15,15 +15,15 @@ async function seed(s: TestServer, now: number): Promise<{ flakyDay: string; gap
   const create = async (name: string) =>
     (await s.call("POST", "/api/v1/monitors", { name, type: "http", url: "https://example.com/", interval_sec: 60 })).body.data.id as string;
   const ids = [await create("API"), await create(EVIL), await create("Docs")];
-  const record = (id: string, up: boolean, at: number) =>
-    s.app.store.recordCheck(id, { up, response_time_ms: up ? 120 : null, status_code: up ? 200 : 503, error: up ? null : "HTTP 503" }, at);
+  const record = async (id: string, up: boolean, at: number) =>
+    await s.app.store.recordCheck(id, { up, response_time_ms: up ? 120 : null, status_code: up ? 200 : 503, error: up ? null : "HTTP 503" }, at);
   const today = Math.floor(now / DAY_MS) * DAY_MS;
   for (let ago = 89; ago >= 0; ago--) {
     if (ago >= 50 && ago <= 60) continue;
     for (let h = 0; h < 4; h++) {
       const at = Math.min(now - 1000, today - ago * DAY_MS + h * 3_600_000 + 60_000);
-      record(ids[0] as string, !(ago === 10 && h === 0), at);
-      if (ago < 30) record(ids[1] as string, !(ago === 0 && h >= 1), at);
+      await record(ids[0] as string, !(ago === 10 && h === 0), at);
+      if (ago < 30) await record(ids[1] as string, !(ago === 0 && h >= 1), at);
     }
   }
   expect((await s.call("POST", `/api/v1/monitors/${ids[2]}/pause`)).status).toBe(200);
@@ -109,8 +109,8 @@ describe("HTML status page at /status/<slug>", () => {
       (await s.call("POST", "/api/v1/monitors", { name, type: "http", url: "https://example.com/", interval_sec: 60, degraded_response_ms: 500 })).body.data.id as string;
     const [fast, slow] = [await create("Fast"), await create("Slow")];
     const now = Date.now();
-    s.app.store.recordCheck(fast, { up: true, response_time_ms: 120, status_code: 200, error: null }, now - 2000);
-    s.app.store.recordCheck(slow, { up: true, degraded: true, response_time_ms: 900, status_code: 200, error: null }, now - 1000);
+    await s.app.store.recordCheck(fast, { up: true, response_time_ms: 120, status_code: 200, error: null }, now - 2000);
+    await s.app.store.recordCheck(slow, { up: true, degraded: true, response_time_ms: 900, status_code: 200, error: null }, now - 1000);
     expect((await s.call("POST", "/api/v1/status-pages", { slug: "slowish", title: "Slowish", monitor_ids: [fast, slow] })).status).toBe(201);
     const doc = (await s.call("GET", "/api/status/slowish.json", undefined, { key: null })).body.data;
     expect(doc.status).toBe("degraded");

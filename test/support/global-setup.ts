@@ -28,6 +28,9 @@ export default async function setup(project: TestProject): Promise<void> {
   const { ensurePing } = await import("../../scripts/ensure-ping.mjs");
   const ping = ensurePing();
   process.stderr.write(`ping (${ping.source}): ${ping.path}\n`);
+  // The PostgreSQL store tests start servers of their own from these binaries.
+  const { ensurePostgres } = await import("../../scripts/ensure-postgres.mjs");
+  process.stderr.write(`PostgreSQL (${ensurePostgres().source})\n`);
   // `npm run test:fast` runs no engine test: no CLI, no packed install.
   if (process.env.UPTIME_TESTS === "unit") {
     project.provide("packedModules", "");

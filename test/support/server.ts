@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { request } from "undici";
 import { buildApp, type ServerOptionsInput } from "../../server/index";
+import { freshDatabase, serverEngine } from "./store-engines";
 
 /** A real reference server on a loopback port, with a dev key. */
 export interface TestServer {
@@ -31,7 +32,9 @@ export const newKey = () => `uk_${randomBytes(24).toString("base64url")}`;
 
 export async function startServer(options: ServerOptionsInput = {}): Promise<TestServer> {
   const key = options.devKey ?? newKey();
-  const app = await buildApp({ logger: false, allowPrivateTargets: true, checker: false, ...options, devKey: key });
+  // Under the postgres project a server without a database of its own gets a new PostgreSQL database.
+  const database = options.db === undefined && serverEngine() === "postgres" ? await freshDatabase("postgres") : {};
+  const app = await buildApp({ logger: false, allowPrivateTargets: true, checker: false, ...database, ...options, devKey: key });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
   const call = async (
     method: string,

@@ -16,8 +16,8 @@ describe("checker agents and locations", () => {
 
   beforeAll(async () => {
     s = await startServer({ checker: true, minIntervalSec: 1, leaseMs: 1_000, agentLiveMs: 3_000, notifyRetryDelaysMs: [100] });
-    euKey = s.app.store.keys.create("dev", "eu agent", undefined, "eu").key;
-    usKey = s.app.store.keys.create("dev", "us agent", undefined, "us").key;
+    euKey = (await s.app.store.keys.create("dev", "eu agent", undefined, "eu")).key;
+    usKey = (await s.app.store.keys.create("dev", "us agent", undefined, "us")).key;
     target = await startTarget();
     receiver = await startReceiver();
   });

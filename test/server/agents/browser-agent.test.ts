@@ -13,8 +13,8 @@ describe("browser monitors at an agent location", () => {
   beforeAll(async () => {
     ensureBrowserTools();
     s = await startServer({ checker: true, minIntervalSec: 1, leaseMs: 30_000, agentLiveMs: 3_000 });
-    const key = s.app.store.keys.create("dev", "eu agent", undefined, "eu").key;
-    s.app.store.keys.create("dev", "us agent", undefined, "us");
+    const key = (await s.app.store.keys.create("dev", "eu agent", undefined, "eu")).key;
+    await s.app.store.keys.create("dev", "us agent", undefined, "us");
     site = await startLoginSite();
     agent = new CheckerAgent({ server: s.url, key, location: "eu", allowPrivateTargets: true, concurrency: 2, maxBuffered: 100, waitMs: 500 });
     agent.start();

@@ -11,7 +11,7 @@ describe("multi-step monitors at an agent location", () => {
 
   beforeAll(async () => {
     s = await startServer({ checker: true, minIntervalSec: 1, leaseMs: 2_000, agentLiveMs: 3_000 });
-    const key = s.app.store.keys.create("dev", "eu agent", undefined, "eu").key;
+    const key = (await s.app.store.keys.create("dev", "eu agent", undefined, "eu")).key;
     svc = await startJourneyService();
     agent = new CheckerAgent({ server: s.url, key, location: "eu", allowPrivateTargets: true, concurrency: 4, maxBuffered: 100, waitMs: 500 });
     agent.start();

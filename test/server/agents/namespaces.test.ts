@@ -48,7 +48,7 @@ describe.skipIf(!namespacesWork)("agents in separate network namespaces", () => 
     receiver = await startReceiver();
     bridge = await unixBridge(join(dir, "server.sock"), { port: Number(new URL(s.url).port) });
     for (const location of ["inside", "outside"]) {
-      writeFileSync(join(dir, `${location}.key`), s.app.store.keys.create("dev", `${location} agent`, undefined, location).key, { mode: 0o600 });
+      writeFileSync(join(dir, `${location}.key`), (await s.app.store.keys.create("dev", `${location} agent`, undefined, location)).key, { mode: 0o600 });
     }
     holder = spawn("unshare", ["-rn", "sh", "-c", `ip link set lo up && exec "${process.execPath}" -e '${TARGET}'`], { stdio: "ignore" });
     await new Promise((r) => setTimeout(r, 500));
@@ -103,15 +103,15 @@ describe.skipIf(!namespacesWork)("agents in separate network namespaces", () => 
     }, 20_000);
     const killedAt = Date.now();
     agents.get("inside-1")?.child.kill("SIGKILL");
-    const recordedAt = (key: string) =>
-      (s.app.store.db.prepare("SELECT checked_at FROM heartbeats WHERE check_key = ?").get(key) as { checked_at: number } | undefined)?.checked_at;
+    const recordedAt = async (key: string) =>
+      (await s.app.store.db.prepare("SELECT checked_at FROM heartbeats WHERE check_key = ?").get(key) as { checked_at: number } | undefined)?.checked_at;
     // Taken over within one lease period: inside-2 is handed each check when its lease runs out
     // (no later than LEASE_MS after the kill), so the result is in once the check has run (1.5 s);
     // 1 s more for the wait's tick and a loaded machine.
-    await eventually(async () => held.every((k) => recordedAt(k) !== undefined), LEASE_MS + 10_000);
-    for (const key of held) expect((recordedAt(key) as number) - killedAt, key).toBeLessThanOrEqual(LEASE_MS + SLOW_MS + 1_000);
+    await eventually(async () => (await Promise.all(held.map(recordedAt))).every((at) => at !== undefined), LEASE_MS + 10_000);
+    for (const key of held) expect((await recordedAt(key) as number) - killedAt, key).toBeLessThanOrEqual(LEASE_MS + SLOW_MS + 1_000);
     await new Promise((r) => setTimeout(r, 8_500));
-    const rows = s.app.store.db
+    const rows = await s.app.store.db
       .prepare(`SELECT monitor_id, check_key FROM heartbeats WHERE location = 'inside' AND monitor_id IN (${ids.map(() => "?").join(",")}) ORDER BY check_key`)
       .all(...ids) as { monitor_id: string; check_key: string }[];
     // Recorded twice: none (one heartbeat per check key).

@@ -33,12 +33,12 @@ describe("ping, smtp and domain monitors at agent locations", () => {
   beforeAll(async () => {
     [rdap, smtp] = await Promise.all([startRdapServer({ "shop.example": 200 }), startSmtpServer()]);
     s = await startServer({ checker: true, minIntervalSec: 1, leaseMs: 2_000, agentLiveMs: 5_000 });
-    const key = s.app.store.keys.create("dev", "eu agent", undefined, "eu").key;
+    const key = (await s.app.store.keys.create("dev", "eu agent", undefined, "eu")).key;
     agent = new CheckerAgent({ server: s.url, key, location: "eu", allowPrivateTargets: true, concurrency: 4, maxBuffered: 100, waitMs: 500, rdapBootstrapUrl: rdap.bootstrapUrl });
     agent.start();
     dir = mkdtempSync(join(tmpdir(), "uptime-ping-ns-"));
     bridge = await unixBridge(join(dir, "server.sock"), { port: Number(new URL(s.url).port) });
-    writeFileSync(join(dir, "ns.key"), s.app.store.keys.create("dev", "ns agent", undefined, "ns").key, { mode: 0o600 });
+    writeFileSync(join(dir, "ns.key"), (await s.app.store.keys.create("dev", "ns agent", undefined, "ns")).key, { mode: 0o600 });
     const args = [join(REPO_ROOT, "dist/server/cli.js"), "agent", "--server", "http://uptime.internal", "--socket", join(dir, "server.sock"), "--location", "ns", "--key-file", join(dir, "ns.key"), "--allow-private-targets"];
     nsAgent = spawn("unshare", ["-rn", "sh", "-c", `${NAMESPACE} && exec "${process.execPath}" ${args.map((a) => `"${a}"`).join(" ")}`], { stdio: ["ignore", "ignore", "pipe"] });
     nsAgent.stderr?.on("data", (d) => (nsLog += d));

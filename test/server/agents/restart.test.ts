@@ -22,7 +22,7 @@ describe("an agent across a server restart", () => {
     const devKey = newKey();
     const options = { db, devKey, checker: true, minIntervalSec: 1, leaseMs: 5_000 };
     let s: TestServer = await startServer(options);
-    const key = s.app.store.keys.create("dev", "agent", undefined, "edge").key;
+    const key = (await s.app.store.keys.create("dev", "agent", undefined, "edge")).key;
     const bridge = await unixBridge(join(dir, "server.sock"), { port: Number(new URL(s.url).port) });
     const agent = new CheckerAgent({ server: "http://uptime.internal", socketPath: join(dir, "server.sock"), key, location: "edge", allowPrivateTargets: true, concurrency: 16, maxBuffered: 1_000, waitMs: 200 });
     agent.start();
@@ -40,7 +40,7 @@ describe("an agent across a server restart", () => {
       s = await startServer(options);
       bridge.to.port = Number(new URL(s.url).port);
       await eventually(async () => agent.pending === 0 && agent.counts.delivered >= before + kept, 20_000);
-      const rows = s.app.store.db.prepare("SELECT check_key, COUNT(*) AS n FROM heartbeats WHERE location = 'edge' GROUP BY check_key HAVING n > 1").all();
+      const rows = await s.app.store.db.prepare("SELECT check_key, COUNT(*) AS n FROM heartbeats WHERE location = 'edge' GROUP BY check_key HAVING n > 1").all();
       expect(rows).toEqual([]);
       expect(agent.counts.dropped).toBe(0);
       expect(agent.counts.refused).toBe(0);

@@ -36,7 +36,7 @@ describe("retries at other locations (retry.location: other)", () => {
   let channel: string;
 
   beforeAll(async () => {
-    const key = s.server.app.store.keys.create("dev", "eu agent", undefined, "eu").key;
+    const key = (await s.server.app.store.keys.create("dev", "eu agent", undefined, "eu")).key;
     agent = new CheckerAgent({ server: s.server.url, key, location: "eu", allowPrivateTargets: true, concurrency: 4, maxBuffered: 100, waitMs: 300 });
     agent.start();
     channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${s.receiver.url}/elsewhere` } })).body.data.id;
@@ -110,7 +110,7 @@ describe("retries at other locations (retry.location: other)", () => {
     expect(one.body.error.details).toContainEqual({ field: "retry.location", message: '"other" needs 2 or more locations (the monitor has 1); use "same", or add locations' });
 
     // "us" has an agent key but no agent running: not live, so the built-in checker retries itself.
-    s.server.app.store.keys.create("dev", "us agent", undefined, "us");
+    await s.server.app.store.keys.create("dev", "us agent", undefined, "us");
     s.target.failFirst = 1;
     const res = await s.call("POST", "/api/v1/monitors", {
       name: "m", type: "http", url: s.target.url, interval_sec: 30, timeout_sec: 2, locations: ["local", "us"], retry: { strategy: "fixed", delay: 100, location: "other" },

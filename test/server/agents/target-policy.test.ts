@@ -18,12 +18,12 @@ describe("targets judged by the outbound policy of the monitor's locations", () 
     s = await startServer({ checker: true, allowPrivateTargets: false, minIntervalSec: 1, leaseMs: 1_000, agentLiveMs: 3_000 });
     target = await startTarget();
     for (const [location, allowPrivateTargets] of [["office-lan", true], ["dmz", false]] as const) {
-      const key = s.app.store.keys.create("dev", `${location} agent`, undefined, location).key;
+      const key = (await s.app.store.keys.create("dev", `${location} agent`, undefined, location)).key;
       const agent = new CheckerAgent({ server: s.url, key, location, allowPrivateTargets, concurrency: 4, maxBuffered: 100, waitMs: 300 });
       agents.push(agent);
       agent.start();
     }
-    s.app.store.keys.create("dev", "vpn agent", undefined, "vpn-gw");
+    await s.app.store.keys.create("dev", "vpn agent", undefined, "vpn-gw");
     // Each agent reports its policy with its first lease request.
     const policies = async () => {
       const listed = (await s.call("GET", "/api/v1/locations")).body.data as { name: string; allow_private_targets: boolean | null }[];

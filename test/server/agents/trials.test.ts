@@ -27,8 +27,8 @@ describe("dry runs at an agent location", () => {
     dir = mkdtempSync(join(tmpdir(), "uptime-trials-"));
     s = await startServer({ checker: true, agentLiveMs: 5_000 });
     target = await startTarget();
-    writeFileSync(join(dir, "eu.key"), s.app.store.keys.create("dev", "eu agent", undefined, "eu").key, { mode: 0o600 });
-    s.app.store.keys.create("dev", "us agent", undefined, "us");
+    writeFileSync(join(dir, "eu.key"), (await s.app.store.keys.create("dev", "eu agent", undefined, "eu")).key, { mode: 0o600 });
+    await s.app.store.keys.create("dev", "us agent", undefined, "us");
     agent = spawn(process.execPath, [join(REPO_ROOT, "dist/server/cli.js"), "agent", "--server", s.url, "--location", "eu", "--key-file", join(dir, "eu.key")], {
       stdio: ["ignore", "ignore", "pipe"],
     });

@@ -14,9 +14,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** `uptime-server <args>` as users run it. */
 const cli = (...args: string[]) => run(process.execPath, ["dist/server/cli.js", ...args], { cwd: REPO_ROOT });
 
-const count = (s: TestServer, table: string) => (s.app.store.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = async (s: TestServer, table: string) => (await s.app.store.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
-const monitorIds = (s: TestServer) => (s.app.store.db.prepare("SELECT id FROM monitors ORDER BY id").all() as { id: string }[]).map((r) => r.id);
+const monitorIds = async (s: TestServer) => (await s.app.store.db.prepare("SELECT id FROM monitors ORDER BY id").all() as { id: string }[]).map((r) => r.id);
 
 /** Monitors with a sealed header and a channel each, until `stop()`: the write load. */
 function writeLoad(s: TestServer) {
@@ -42,10 +42,10 @@ describe("uptime-server backup and restore", () => {
     try {
       const stop = writeLoad(live);
       await new Promise((r) => setTimeout(r, 500));
-      const before = count(live, "monitors");
+      const before = await count(live, "monitors");
       const backupFile = join(dir, "backup.db");
       const { stderr } = await cli("backup", "--db", db, "--to", backupFile);
-      const after = count(live, "monitors");
+      const after = await count(live, "monitors");
       await stop();
       expect(stderr).toMatch(/Backed up \d+ monitors.*key file .*live\.db\.key.*not in the backup/s);
       expect(statSync(backupFile).mode & 0o777).toBe(0o600);
@@ -60,8 +60,8 @@ describe("uptime-server backup and restore", () => {
 
       const copy = await startServer({ db: restored, devKey: key, rateLimit: 1_000_000 });
       try {
-        expect(count(copy, "monitors")).toBe(n);
-        expect((copy.app.store.db.prepare("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
+        expect(await count(copy, "monitors")).toBe(n);
+        expect((await copy.app.store.db.prepare("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
         // Every restored object reads exactly as the live server serves it, sealed secrets included.
         const monitors = (await copy.call("GET", "/api/v1/monitors?limit=200")).body.data as { id: string; channel_ids: string[] }[];
         for (const m of monitors) {
@@ -116,7 +116,7 @@ describe("uptime-server backup and restore", () => {
       await stop();
       const created = await live.call("POST", "/api/v1/monitors", { name: "after-refusal", type: "http", url: "https://example.com/", interval_sec: 60 });
       expect(created.status).toBe(201);
-      answered = monitorIds(live);
+      answered = await monitorIds(live);
       expect(answered).toContain(created.body.data.id);
     } finally {
       await live.close();
@@ -124,7 +124,7 @@ describe("uptime-server backup and restore", () => {
     // Every write the server answered is in the file after a restart.
     const again = await startServer({ db, devKey: key, rateLimit: 1_000_000 });
     try {
-      expect(monitorIds(again)).toEqual(answered);
+      expect(await monitorIds(again)).toEqual(answered);
       expect((await again.call("GET", `/api/v1/monitors/${answered.at(-1)}`)).status).toBe(200);
     } finally {
       await again.close();

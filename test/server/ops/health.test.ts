@@ -36,7 +36,7 @@ describe("/healthz and /readyz", () => {
       const { DatabaseSync } = await import("node:sqlite");
       const other = new DatabaseSync(db);
       other.exec("PRAGMA busy_timeout = 0; BEGIN IMMEDIATE");
-      s.app.store.db.exec("PRAGMA busy_timeout = 0");
+      await s.app.store.db.exec("PRAGMA busy_timeout = 0");
       const ready = await get(`${s.url}/readyz`);
       expect(ready.status).toBe(503);
       expect(ready.body).toEqual({ status: "not_ready", problems: [expect.stringMatching(/^database not writable: .*locked/)] });

@@ -83,16 +83,16 @@ describe("SIGTERM", () => {
       expect(tookMs).toBeLessThan(15_000);
       expect(accepted.length).toBeGreaterThan(10);
       expect(log()).toContain("shutting down");
-      const store = Store.open(db);
+      const store = await Store.open(db);
       try {
-        const channels = new Set((store.db.prepare("SELECT id FROM channels").all() as { id: string }[]).map((r) => r.id));
+        const channels = new Set((await store.db.prepare("SELECT id FROM channels").all() as { id: string }[]).map((r) => r.id));
         expect(accepted.filter((id) => !channels.has(id))).toEqual([]);
-        const heartbeats = (store.db.prepare("SELECT COUNT(*) AS n FROM heartbeats").get() as { n: number }).n;
+        const heartbeats = (await store.db.prepare("SELECT COUNT(*) AS n FROM heartbeats").get() as { n: number }).n;
         // Each probe that reached the target is a started check; each one was recorded.
         expect(heartbeats).toBe(target.started.length);
-        expect((store.db.prepare("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
+        expect((await store.db.prepare("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
       } finally {
-        store.close();
+        await store.close();
       }
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");

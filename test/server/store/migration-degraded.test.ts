@@ -10,7 +10,7 @@ describe("store migration to degraded checks and failure details", () => {
   const dirs: string[] = [];
   afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-  it("opens a version-3 database: its monitors read without assertions, its heartbeats without details", () => {
+  it("opens a version-3 database: its monitors read without assertions, its heartbeats without details", async () => {
     const dir = mkdtempSync(join(tmpdir(), "uptime-migrate-"));
     dirs.push(dir);
     const path = join(dir, "uptime.db");
@@ -28,21 +28,21 @@ describe("store migration to degraded checks and failure details", () => {
     old.exec("INSERT INTO heartbeats (id, monitor_id, checked_at, up, response_time_ms, status_code, error) VALUES ('hb_1', 'mon_1', 1000, 1, 80, 200, NULL)");
     old.close();
 
-    const store = Store.open(path);
+    const store = await Store.open(path);
     try {
-      const monitor = store.monitors.find("mon_1");
+      const monitor = await store.monitors.find("mon_1");
       expect(monitor).toMatchObject({ health: "up", assertions: [], degraded_response_ms: null, max_response_ms: null });
-      expect(store.heartbeats.recent("mon_1", 1, 2000)).toEqual([
+      expect(await store.heartbeats.recent("mon_1", 1, 2000)).toEqual([
         expect.objectContaining({ id: "hb_1", status: "up", error_class: null, assertions: [], timings: null }),
       ]);
       // A degraded check then shows as degraded health, and counts as up.
-      store.recordCheck("mon_1", { up: true, degraded: true, response_time_ms: 900, status_code: 200, error: null }, 3000);
-      expect(store.monitors.find("mon_1")?.health).toBe("degraded");
-      expect(store.heartbeats.uptime("mon_1", 0)).toBe(100);
-      store.recordCheck("mon_1", { up: true, response_time_ms: 90, status_code: 200, error: null }, 4000);
-      expect(store.monitors.find("mon_1")?.health).toBe("up");
+      await store.recordCheck("mon_1", { up: true, degraded: true, response_time_ms: 900, status_code: 200, error: null }, 3000);
+      expect((await store.monitors.find("mon_1"))?.health).toBe("degraded");
+      expect(await store.heartbeats.uptime("mon_1", 0)).toBe(100);
+      await store.recordCheck("mon_1", { up: true, response_time_ms: 90, status_code: 200, error: null }, 4000);
+      expect((await store.monitors.find("mon_1"))?.health).toBe("up");
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -1,0 +1,84 @@
+import { execFileSync, spawn } from "node:child_process";
+import { chownSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import pg from "pg";
+import { REPO_ROOT } from "./pulumi-engine";
+
+/** A PostgreSQL server of a test's (or a benchmark's) own: its folder, its port, stopped by `stop()`. */
+export interface PrivatePostgres {
+  /** The URL of database `name` (default: the server's `postgres` database). */
+  url(name?: string): string;
+  /** Creates an empty database and returns its URL. */
+  createDatabase(): Promise<string>;
+  /** Stops the server at once (as a crash would) and deletes its folder. */
+  stop(): void;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Starts PostgreSQL (Debian's, or what ensure-postgres finds) in a new folder on a free loopback
+ * port. PostgreSQL refuses to run as root: as root, the folder is given to the `postgres` user
+ * and the server runs as it (`runuser`). Trust authentication on loopback only, C collation (the
+ * order SQLite sorts text in).
+ */
+export async function startPostgres(): Promise<PrivatePostgres> {
+  const { ensurePostgres } = (await import(pathToFileURL(join(REPO_ROOT, "scripts/ensure-postgres.mjs")).href)) as { ensurePostgres: () => { bin: string } };
+  const { bin } = ensurePostgres();
+  const dir = mkdtempSync(join(tmpdir(), "uptime-pg-"));
+  const data = join(dir, "data");
+  const root = process.getuid?.() === 0;
+  const run = (tool: string, args: string[]) => {
+    const command = root ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]] as const : [join(bin, tool), args] as const;
+    execFileSync(command[0], [...command[1]], { stdio: ["ignore", "pipe", "pipe"], cwd: dir });
+  };
+  if (root) {
+    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+    chownSync(dir, uid, gid);
+  }
+  run("initdb", ["-D", data, "-U", "uptime", "--auth=trust", "--locale=C", "--encoding=UTF8", "--no-sync"]);
+  const port = await freePort();
+  writeFileSync(join(dir, "started"), "");
+  run("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-w", "-t", "60", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, "start"]);
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  process.once("exit", stop);
+  // A test runner may end its worker without an exit event: a watcher stops the server once this process is gone.
+  const pgCtl = root ? `runuser -u postgres -- ${join(bin, "pg_ctl")}` : join(bin, "pg_ctl");
+  spawn("sh", ["-c", `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${pgCtl} -D '${data}' -m immediate stop >/dev/null 2>&1; rm -rf '${dir}'`], { detached: true, stdio: "ignore" }).unref();
+  const url = (name = "postgres") => `postgres://uptime@127.0.0.1:${port}/${name}`;
+  let count = 0;
+  return {
+    url,
+    stop,
+    async createDatabase() {
+      const name = `uptime_${process.pid}_${++count}`;
+      const client = new pg.Client({ connectionString: url() });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return url(name);
+    },
+  };
+}

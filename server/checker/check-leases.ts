@@ -1,0 +1,46 @@
+import { randomUUID } from "node:crypto";
+import type { Store } from "../store";
+import type { ScheduledMonitor } from "../store/monitors";
+
+/** Longest timer jitter tolerated between two replicas' schedules of one monitor. */
+const SLACK_MS = 2_000;
+/** Time beyond the probe's own timeout that a lease allows (recording, a loaded machine). */
+const LEASE_MARGIN_MS = 10_000;
+/** How often a replica looks for monitors another replica created or deleted. */
+export const RESYNC_MS = 5_000;
+
+/**
+ * The built-in checker's side of the check leases, when several replicas share one database:
+ * every replica schedules every monitor, and the one that takes the lease runs the check. A
+ * replica that loses the lease looks again when it runs out: if its holder never recorded the
+ * check (it died), this replica runs it.
+ */
+export class CheckLeases {
+  /** This replica among the lease holders. */
+  readonly holder = randomUUID();
+
+  constructor(private readonly store: Store) {}
+
+  /** How long a check of `monitor` may take before another replica runs it again. */
+  leaseMs(monitor: ScheduledMonitor, intervalMs: number): number {
+    // A run with retries ends within its duration, and before the next is due.
+    const retry = monitor.retry && monitor.retry.strategy !== "none" ? monitor.retry : undefined;
+    return (retry ? Math.min(retry.duration * 1000, intervalMs) : monitor.timeout_sec * 1000) + LEASE_MARGIN_MS;
+  }
+
+  /** Takes the lease on `monitor`'s due check; whether this replica runs it. */
+  take(monitor: ScheduledMonitor, intervalMs: number, now = Date.now()): Promise<boolean> {
+    return this.store.checkLeases.claim(monitor.id, this.holder, now, intervalMs, this.leaseMs(monitor, intervalMs), Math.min(SLACK_MS, intervalMs / 10));
+  }
+
+  /** When to look again at a lease another replica holds and has not finished (undefined: nothing to watch). */
+  async takeoverAt(monitorId: string): Promise<number | undefined> {
+    const lease = await this.store.checkLeases.current(monitorId);
+    return lease && !lease.done ? lease.expiresAt + 50 : undefined;
+  }
+
+  /** Marks this replica's check recorded (in the transaction that records it). */
+  finish(monitorId: string): Promise<void> {
+    return this.store.checkLeases.finish(monitorId, this.holder);
+  }
+}

@@ -1,0 +1,34 @@
+import type { Executor } from "./executor";
+
+/**
+ * Leases on checks, for several replicas on one database: a replica runs a due check only once it
+ * holds the monitor's lease. A lease is granted when the monitor's last one was claimed at least
+ * one interval ago (less `slackMs`, a timer's jitter), or when its holder never finished it and
+ * it has expired (the holder died): then another replica runs the check again.
+ */
+export class CheckLeaseRepository {
+  constructor(private readonly db: Executor) {}
+
+  /** Takes monitor `monitorId`'s check for `holder` until `now + leaseMs`; whether it was granted. */
+  async claim(monitorId: string, holder: string, now: number, intervalMs: number, leaseMs: number, slackMs: number): Promise<boolean> {
+    const result = await this.db
+      .prepare(
+        `INSERT INTO check_leases (monitor_id, holder, claimed_at, expires_at, done) VALUES (?, ?, ?, ?, 0)
+         ON CONFLICT (monitor_id) DO UPDATE SET holder = excluded.holder, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at, done = 0
+         WHERE check_leases.claimed_at <= ? OR (check_leases.done = 0 AND check_leases.expires_at <= ?)`,
+      )
+      .run(monitorId, holder, now, now + leaseMs, now - intervalMs + slackMs, now);
+    return result.changes === 1;
+  }
+
+  /** When the monitor's current lease runs out, and whether it was finished (undefined: none). */
+  async current(monitorId: string): Promise<{ expiresAt: number; done: boolean } | undefined> {
+    const row = (await this.db.prepare("SELECT expires_at, done FROM check_leases WHERE monitor_id = ?").get(monitorId)) as { expires_at: number; done: number } | undefined;
+    return row && { expiresAt: row.expires_at, done: row.done === 1 };
+  }
+
+  /** Marks `holder`'s lease on the monitor finished (call in the transaction that records the check). */
+  async finish(monitorId: string, holder: string): Promise<void> {
+    await this.db.prepare("UPDATE check_leases SET done = 1 WHERE monitor_id = ? AND holder = ?").run(monitorId, holder);
+  }
+}

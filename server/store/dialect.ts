@@ -1,0 +1,38 @@
+/**
+ * The few SQL expressions the engines spell differently. Repositories build those statements
+ * from these pieces; every other statement is the same text on both engines.
+ */
+export interface Dialect {
+  /** The smaller of two values (SQLite's two-argument `MIN`, PostgreSQL's `LEAST`). */
+  least(a: string, b: string): string;
+  /** The larger of two values. */
+  greatest(a: string, b: string): string;
+  /** The JSON text column's member `key` as SQL text or number (null when absent or JSON null). */
+  jsonMember(column: string, key: string): string;
+  /** A condition: the JSON text column's array member `key` holds the text parameter `?`. */
+  jsonArrayHas(column: string, key: string): string;
+  /** A JSON array (as text, `[]` for none) of `expr` over the rows, sorted by `expr`. */
+  jsonArrayOf(expr: string): string;
+  /** An inner join that keeps the left table the outer loop (SQLite's `CROSS JOIN`; PostgreSQL plans it itself). */
+  leftFirstJoin: string;
+}
+
+/** SQLite's spelling (its JSON1 functions). */
+export const SQLITE_DIALECT: Dialect = {
+  least: (a, b) => `MIN(${a}, ${b})`,
+  greatest: (a, b) => `MAX(${a}, ${b})`,
+  jsonMember: (column, key) => `json_extract(${column}, '$.${key}')`,
+  jsonArrayHas: (column, key) => `EXISTS (SELECT 1 FROM json_each(${column}, '$.${key}') WHERE value = ?)`,
+  jsonArrayOf: (expr) => `json_group_array(${expr} ORDER BY ${expr})`,
+  leftFirstJoin: "CROSS JOIN",
+};
+
+/** PostgreSQL's spelling (its `jsonb` operators over the same text columns). */
+export const POSTGRES_DIALECT: Dialect = {
+  least: (a, b) => `LEAST(${a}, ${b})`,
+  greatest: (a, b) => `GREATEST(${a}, ${b})`,
+  jsonMember: (column, key) => `(${column}::jsonb ->> '${key}')`,
+  jsonArrayHas: (column, key) => `EXISTS (SELECT 1 FROM jsonb_array_elements_text(${column}::jsonb -> '${key}') AS t(value) WHERE t.value = ?)`,
+  jsonArrayOf: (expr) => `COALESCE(json_agg(${expr} ORDER BY ${expr})::text, '[]')`,
+  leftFirstJoin: "JOIN",
+};

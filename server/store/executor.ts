@@ -1,0 +1,58 @@
+import type { Dialect } from "./dialect";
+
+/** A value bound to a statement's `?` placeholder. */
+export type SqlValue = string | number | bigint | null | Uint8Array;
+
+/** What a write changed. */
+export interface RunResult {
+  /** Rows inserted, updated or deleted. */
+  changes: number;
+}
+
+/** One SQL text, run with its parameters: the only way repositories reach the database. */
+export interface Statement {
+  /** The first row, or undefined when there is none. */
+  get(...params: SqlValue[]): Promise<unknown>;
+  /** Every row. */
+  all(...params: SqlValue[]): Promise<unknown[]>;
+  /** Runs a write. */
+  run(...params: SqlValue[]): Promise<RunResult>;
+}
+
+/** Which database an executor speaks to. */
+export type Engine = "sqlite" | "postgres";
+
+/**
+ * The store's database, whichever engine holds it. Statements run inside `transaction(fn)` (and
+ * everything `fn` awaits) belong to that transaction; every other statement waits for it or runs
+ * on another connection, so a request never sees or joins another request's transaction.
+ */
+export interface Executor {
+  /** The engine: the few statements that differ are chosen by it. */
+  readonly engine: Engine;
+  /** How this engine spells the few expressions that differ. */
+  readonly dialect: Dialect;
+  /** False once closed. */
+  readonly isOpen: boolean;
+  /** Whether the caller runs inside a transaction (what it reads may still be rolled back). */
+  readonly inTransaction: boolean;
+  /** A statement for `sql` (with `?` placeholders); compiled once per text. */
+  prepare(sql: string): Statement;
+  /** Runs SQL without parameters (several statements allowed). */
+  exec(sql: string): Promise<void>;
+  /**
+   * Runs `fn` in one write transaction: all of it is stored, or none. Inside another transaction
+   * it is a savepoint: its failure undoes only its own writes.
+   */
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /** Why the database cannot take writes now (throws), taking and releasing its write lock. */
+  probeWrite(): Promise<void>;
+  /** The database's size in bytes. */
+  sizeBytes(): Promise<number>;
+  /** A number that changes when another process commits (undefined: the engine cannot tell). */
+  externalVersion(): Promise<number | undefined>;
+  /** Drops copies of overwritten rows the engine keeps on disk (after secrets were resealed). */
+  compact(): Promise<void>;
+  /** Closes the connection(s). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,184 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { SQLITE_DIALECT } from "./dialect";
+import type { Executor, RunResult, SqlValue, Statement } from "./executor";
+import { MIGRATIONS } from "./migrations";
+
+/** Distinct SQL texts kept; lists with `IN (?, …)` of many lengths cannot grow it past this. */
+const MAX_STATEMENTS = 1000;
+
+/** A transaction in progress; `open` turns false at its end (work it started late runs outside it). */
+interface Scope {
+  open: boolean;
+  depth: number;
+}
+
+/**
+ * The embedded engine: one `node:sqlite` connection. Its calls are synchronous; a transaction
+ * holds the connection until it ends, and statements of other callers wait for it (a SQLite
+ * connection has one transaction, so theirs would otherwise join it).
+ */
+export class SqliteExecutor implements Executor {
+  readonly engine = "sqlite" as const;
+  readonly dialect = SQLITE_DIALECT;
+  private readonly statements = new Map<string, StatementSync>();
+  private readonly scope = new AsyncLocalStorage<Scope>();
+  /** Settles when the transaction holding the connection ends. */
+  private held: Promise<void> | undefined;
+
+  constructor(readonly db: DatabaseSync) {}
+
+  get isOpen(): boolean {
+    return this.db.isOpen;
+  }
+
+  get inTransaction(): boolean {
+    return this.scope.getStore()?.open === true;
+  }
+
+  prepare(sql: string): Statement {
+    return {
+      get: (...params) => this.when(() => this.compiled(sql).get(...params)),
+      all: (...params) => this.when(() => this.compiled(sql).all(...params)),
+      run: (...params) => this.when(() => ({ changes: Number(this.compiled(sql).run(...(params as SqlValue[])).changes) }) as RunResult),
+    };
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.when(() => this.db.exec(sql));
+  }
+
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    const outer = this.scope.getStore();
+    if (outer?.open) return this.savepoint(outer, fn);
+    while (this.held) await this.held;
+    let release = () => undefined as void;
+    this.held = new Promise((resolve) => (release = resolve));
+    const scope: Scope = { open: true, depth: 0 };
+    try {
+      this.db.exec("BEGIN IMMEDIATE");
+      const result = await this.scope.run(scope, fn);
+      this.db.exec("COMMIT");
+      return result;
+    } catch (err) {
+      if (this.db.isOpen && this.db.isTransaction) this.db.exec("ROLLBACK");
+      throw err;
+    } finally {
+      scope.open = false;
+      this.held = undefined;
+      release();
+    }
+  }
+
+  private async savepoint<T>(outer: Scope, fn: () => Promise<T>): Promise<T> {
+    const name = `nested_${outer.depth + 1}`;
+    this.db.exec(`SAVEPOINT ${name}`);
+    try {
+      const result = await this.scope.run({ open: true, depth: outer.depth + 1 }, fn);
+      this.db.exec(`RELEASE ${name}`);
+      return result;
+    } catch (err) {
+      this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      throw err;
+    }
+  }
+
+  async probeWrite(): Promise<void> {
+    await this.when(() => {
+      this.db.exec("BEGIN IMMEDIATE");
+      this.db.exec("ROLLBACK");
+    });
+  }
+
+  async sizeBytes(): Promise<number> {
+    const count = (await this.prepare("PRAGMA page_count").get()) as { page_count: number };
+    const size = (await this.prepare("PRAGMA page_size").get()) as { page_size: number };
+    return count.page_count * size.page_size;
+  }
+
+  async externalVersion(): Promise<number> {
+    return ((await this.prepare("PRAGMA data_version").get()) as { data_version: number }).data_version;
+  }
+
+  async compact(): Promise<void> {
+    // Older copies of the rows must not linger in the write-ahead log.
+    await this.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  }
+
+  async close(): Promise<void> {
+    while (this.held) await this.held;
+    if (this.db.isOpen) this.db.close();
+  }
+
+  /** Runs `fn` now when the connection is free or the caller's transaction holds it; else after. */
+  private when<T>(fn: () => T): Promise<T> {
+    if (!this.held || this.inTransaction) {
+      try {
+        return Promise.resolve(fn());
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
+    }
+    return this.held.then(() => this.when(fn));
+  }
+
+  private compiled(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size >= MAX_STATEMENTS) this.statements.clear();
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+/**
+ * Opens the embedded store (a file path or `:memory:`) and brings its schema up to date. WAL mode
+ * keeps readers off the writer's back; `synchronous=NORMAL` in WAL mode keeps every committed
+ * write across a crash of the process (only a power loss may drop the last commits).
+ */
+export function openSqlite(path: string): SqliteExecutor {
+  // Created owner-only; SQLite gives the -wal and -shm files the database file's mode.
+  if (path !== ":memory:" && !existsSync(path)) closeSync(openSync(path, "a", 0o600));
+  const db = new DatabaseSync(path);
+  // Deleted and overwritten content is zeroed, not left in free pages.
+  db.exec("PRAGMA secure_delete = ON");
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA foreign_keys = ON");
+  db.exec("PRAGMA busy_timeout = 5000");
+  migrate(db);
+  if (path !== ":memory:") ownerOnly(path);
+  return new SqliteExecutor(db);
+}
+
+/** Database files readable by their owner only (older installations made them 0644). */
+function ownerOnly(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
+}
+
+function migrate(db: DatabaseSync): void {
+  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)");
+  const current = sqliteSchemaVersion(db);
+  for (const [index, sql] of MIGRATIONS.entries()) {
+    const version = index + 1;
+    if (version <= current) continue;
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      db.exec(sql);
+      db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(version, new Date().toISOString());
+      db.exec("COMMIT");
+    } catch (err) {
+      db.exec("ROLLBACK");
+      throw err;
+    }
+  }
+}
+
+/** The last migration applied to the database (0 for none). */
+export function sqliteSchemaVersion(db: DatabaseSync): number {
+  const row = db.prepare("SELECT MAX(version) AS v FROM schema_migrations").get() as { v: number | null };
+  return row.v ?? 0;
+}

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { filePostgres } from "../../support/store-engines";
+import { eventually } from "../../support/target";
+import { newKey, startServer, type TestServer } from "../../support/server";
+
+const dir = mkdtempSync(join(tmpdir(), "uptime-replicas-"));
+
+describe("two replicas on one PostgreSQL database", () => {
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    const db = await (await filePostgres()).createDatabase();
+    const secretKeyFile = join(dir, "secret.key");
+    const devKey = newKey();
+    a = await startServer({ db, secretKeyFile, devKey });
+    b = await startServer({ db, secretKeyFile, devKey });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("serve what the other wrote, its secrets opened with the shared key file", async () => {
+    const created = await a.call("POST", "/api/v1/monitors", { name: "shop", type: "http", url: "https://shop.example", interval_sec: 60, headers: { authorization: "Bearer t0ken" } });
+    expect(created.status).toBe(201);
+    const read = await b.call("GET", `/api/v1/monitors/${created.body.data.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.data.headers).toEqual({ authorization: "Bearer t0ken" });
+  });
+
+  it("replay an Idempotency-Key's answer on the other replica, creating one monitor", async () => {
+    const body = { name: "once", type: "http", url: "https://once.example", interval_sec: 60 };
+    const headers = { "idempotency-key": "create-once-1" };
+    const first = await a.call("POST", "/api/v1/monitors", body, { headers });
+    const again = await b.call("POST", "/api/v1/monitors", body, { headers });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body.data.id).toBe(first.body.data.id);
+    const names = (await b.call("GET", "/api/v1/monitors?limit=100")).body.data.map((m: { name: string }) => m.name);
+    expect(names.filter((n: string) => n === "once")).toHaveLength(1);
+  });
+
+  it("refuse on one replica a key revoked through the other, once it heard the commit", async () => {
+    const account = (await a.app.store.keys.authenticate(a.key))?.accountId as string;
+    const { key, info } = await a.app.store.keys.create("acme", "second");
+    expect(account).toBeDefined();
+    expect((await b.call("GET", "/api/v1/monitors", undefined, { key })).status).toBe(200);
+    await a.app.store.keys.revoke(info.id);
+    await eventually(async () => (await b.call("GET", "/api/v1/monitors", undefined, { key })).status === 401, 5_000);
+  });
+});
+
+describe("two replicas on one PostgreSQL database count limits together", () => {
+  let a: TestServer;
+  let b: TestServer;
+  const limits = { rateLimit: 10, authFailureLimit: 3 };
+  const keyDir = mkdtempSync(join(tmpdir(), "uptime-limits-"));
+  beforeAll(async () => {
+    const db = await (await filePostgres()).createDatabase();
+    const secretKeyFile = join(keyDir, "secret.key");
+    const devKey = newKey();
+    a = await startServer({ db, secretKeyFile, devKey, ...limits });
+    b = await startServer({ db, secretKeyFile, devKey, ...limits });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    rmSync(keyDir, { recursive: true, force: true });
+  });
+
+  it("a key's rate limit: its budget once, whichever replica its requests reach", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await (i % 2 === 0 ? a : b).call("GET", "/api/v1/monitors")).status);
+    expect(statuses).toEqual(Array(10).fill(200));
+    const over = await b.call("GET", "/api/v1/monitors");
+    expect(over.status).toBe(429);
+    expect(over.body.error.code).toBe("rate_limited");
+    expect((await a.call("GET", "/api/v1/monitors")).status).toBe(429);
+  });
+
+  it("failed authentications of an address: throttled on one replica after failures on the other", async () => {
+    const wrong = `uk_${"x".repeat(32)}`;
+    for (let i = 0; i < 3; i++) expect((await a.call("GET", "/api/v1/monitors", undefined, { key: wrong })).status).toBe(401);
+    const throttled = await b.call("GET", "/api/v1/monitors", undefined, { key: wrong });
+    expect(throttled.status).toBe(429);
+    expect(throttled.body.error.message).toMatch(/Too many failed authentications from this address/);
+  });
+});
