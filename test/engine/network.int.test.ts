@@ -1,26 +1,14 @@
-import { execFile } from "node:child_process";
-import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DriftReport } from "../../provider/commands/drift";
-import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
+import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
 import { type RdapTarget, type SmtpTarget, startRdapServer, startSmtpServer } from "../support/network-servers";
 import { startServer, type TestServer } from "../support/server";
 import { eventually } from "../support/target";
 import { programCopy } from "./programs";
+import { cli } from "./cli";
 
 /** Runs the provider's CLI (`drift --json`, `test`) as a user's pipeline would: a separate process. */
-function cli(engine: OfflineEngine, workDir: string, args: string[]): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      join(REPO_ROOT, "node_modules/.bin/node"),
-      [join(REPO_ROOT, "dist/provider/commands/cli.js"), ...args, "--stack", "dev", "--cwd", workDir],
-      { env: { ...process.env, ...engine.envVars }, timeout: 150_000 },
-      (err, stdout) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
-    );
-  });
-}
-
 describe("ping, smtp and domain monitors deployed by the engine", () => {
   let s: TestServer;
   let smtp: SmtpTarget;
