@@ -22,6 +22,8 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": "error",
+      // A promise returned from a try block must be awaited there, or its finally (a store closed) runs first.
+      "@typescript-eslint/return-await": ["error", "error-handling-correctness-only"],
     },
   },
 );

@@ -211,10 +211,11 @@ async function runAgent(values: Record<string, string | boolean | undefined>): P
   await done;
 }
 
-async function withStore<T>(values: Record<string, string | boolean | undefined>, fn: (store: Store) => T): Promise<T> {
+async function withStore<T>(values: Record<string, string | boolean | undefined>, fn: (store: Store) => T | Promise<T>): Promise<T> {
   const store = await Store.open(need(database(values), "db"), { secretKeyFile: secretKeyFile(values) });
   try {
-    return fn(store);
+    // Awaited here: the store closes only once the command's work is done.
+    return await fn(store);
   } finally {
     await store.close();
   }

@@ -14,13 +14,14 @@ export async function statusHtmlRoutes(app: FastifyInstance): Promise<void> {
     const slug = req.params.slug;
     reply.header("content-type", "text/html; charset=utf-8").header("x-content-type-options", "nosniff");
     reply.header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'");
+    let html: string;
     try {
       if (!/^[a-z0-9-]{3,64}$/.test(slug)) throw new ApiError("not_found", "no such page");
-      const html = renderStatusPage(await app.services.statusPages.page(slug));
-      return reply.header("cache-control", `public, max-age=${MAX_AGE_SEC}`).send(html);
+      html = renderStatusPage(await app.services.statusPages.page(slug));
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== "not_found") throw err;
       return reply.code(404).header("cache-control", "no-store").send(notFoundPage(slug));
     }
+    return reply.header("cache-control", `public, max-age=${MAX_AGE_SEC}`).send(html);
   });
 }

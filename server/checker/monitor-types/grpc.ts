@@ -34,11 +34,11 @@ export function probeGrpc(monitor: CheckedMonitor, ctx: ProbeContext): Promise<P
         client.check({ service: monitor.grpc_service ?? "" }, metadata, { deadline: Date.now() + monitor.timeout_sec * 1000 }, (err, res) => (err ? reject(err) : resolve(res as { status: string }))),
       );
       const serving = reply.status === "SERVING";
-      return judgeReply(ctx, monitor, started, reply.status, serving ? undefined : `health of ${describe(monitor)} is ${reply.status}, expected SERVING`);
+      return await judgeReply(ctx, monitor, started, reply.status, serving ? undefined : `health of ${describe(monitor)} is ${reply.status}, expected SERVING`);
     } catch (err) {
       // The server answered, but not about this service: a verdict, not a connection failure.
       if ((err as ServiceError).code === status.NOT_FOUND) {
-        return judgeReply(ctx, monitor, started, "SERVICE_UNKNOWN", `the health service does not know ${describe(monitor)} (NOT_FOUND)`);
+        return await judgeReply(ctx, monitor, started, "SERVICE_UNKNOWN", `the health service does not know ${describe(monitor)} (NOT_FOUND)`);
       }
       throw grpcError(err as ServiceError, monitor);
     } finally {

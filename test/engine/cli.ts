@@ -1,0 +1,15 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { type OfflineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
+
+/** Runs the `pulumi-uptime` command built in dist/ against stack `dev` of the program in `workDir`: its exit code and output. */
+export function cli(engine: OfflineEngine, workDir: string, args: string[]): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      join(REPO_ROOT, "node_modules/.bin/node"),
+      [join(REPO_ROOT, "dist/provider/commands/cli.js"), ...args, "--stack", "dev", "--cwd", workDir],
+      { env: { ...process.env, ...engine.envVars }, timeout: 150_000 },
+      (err, stdout) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
+    );
+  });
+}
