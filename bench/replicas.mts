@@ -28,6 +28,21 @@ target.listen(0, "127.0.0.1");
 await once(target, "listening");
 const targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
 const postgres = await startPostgres();
+/** Replicas still running: stopped on the way out, whatever ended the run. */
+const children = new Set<ChildProcess>();
+
+/** SIGTERM, then SIGKILL if the replica has not exited after its shutdown timeout (20 s) and 10 s more. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => {
+    console.error(`a replica did not exit 30 s after SIGTERM: killed`);
+    child.kill("SIGKILL");
+  }, 30_000);
+  await exited;
+  clearTimeout(timer);
+}
 
 /** A database with the bench's key and monitors; the id of one monitor to GET. */
 async function seed(db: string): Promise<string> {
@@ -47,8 +62,9 @@ async function seed(db: string): Promise<string> {
 }
 
 async function serve(db: string): Promise<{ child: ChildProcess; url: string }> {
-  const args = ["dist/server/cli.js", "serve", "--port", "0", "--db", db, "--secret-key-file", keyFile, "--min-interval-sec", "1", "--allow-private-targets", "--rate-limit", "100000000", "--log-level", "info"];
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...process.env, UPTIME_DEV_KEY: key }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["bench/replica.mts", db, keyFile], { cwd: REPO_ROOT, env: { ...process.env, UPTIME_DEV_KEY: key }, stdio: ["ignore", "pipe", "inherit"] });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
   let out = "";
   child.stdout?.on("data", (d) => (out = (out + d).slice(-10_000)));
   for (let i = 0; i < 600; i++) {
@@ -56,7 +72,8 @@ async function serve(db: string): Promise<{ child: ChildProcess; url: string }> 
     if (url) return { child, url };
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`no server started: ${out}`);
+  child.kill("SIGKILL");
+  throw new Error(`no server started in 60 s: ${out}`);
 }
 
 async function heartbeats(db: string): Promise<number> {
@@ -80,10 +97,9 @@ async function measure(name: string, db: string, replicas: number): Promise<{ na
   const results = await Promise.all(
     servers.map((s) => autocannon({ url: `${s.url}/api/v1/monitors/${monitorId}`, connections: CONNECTIONS / replicas, duration: SECONDS, headers: { authorization: `Bearer ${key}` } })),
   );
+  await Promise.all(servers.map((s) => stop(s.child)));
   for (const r of results) if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   const requests = results.reduce((sum, r) => sum + r.requests.average, 0);
-  for (const s of servers) s.child.kill("SIGTERM");
-  await Promise.all(servers.map((s) => once(s.child, "exit")));
   return { name, checks, requests };
 }
 
@@ -101,6 +117,7 @@ try {
     );
   }
 } finally {
+  for (const child of children) child.kill("SIGKILL");
   postgres.stop();
   target.close();
   rmSync(dir, { recursive: true, force: true });

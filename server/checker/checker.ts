@@ -188,7 +188,8 @@ export class Checker {
     this.running.add(id);
     const task = (this.limit as NonNullable<typeof this.limit>)(async () => {
       this.recordLag(Date.now() - scheduledAt);
-      await this.check(id);
+      // On connections of their own: requests never wait behind the checks.
+      await this.store.db.background(() => this.check(id));
     })
       .catch((err: Error) => this.log.error({ err, monitor: id }, "check failed"))
       .finally(() => {

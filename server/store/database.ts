@@ -23,30 +23,32 @@ export async function ownedIds(
 /**
  * Commits by other connections to the same database (another server process, a `keys revoke`
  * command): the engine's external version changes with each of them, never with this
- * connection's own. The in-memory caches of the store subscribe and are emptied when it changes;
- * every authenticated request looks, so no request is answered from what another process replaced.
+ * connection's own. The in-memory caches of the store subscribe, each for the tables it holds,
+ * and are emptied when another connection wrote to one of them; every authenticated request
+ * looks, so no request is answered from what another process replaced.
  */
 export class ExternalCommits {
-  private version: number | undefined = -1;
-  private readonly listeners: (() => void)[] = [];
+  private readonly subscribers: { tables: readonly string[]; listener: () => void; version: number | undefined }[] = [];
 
   constructor(private readonly db: Executor) {}
 
-  /** `listener` runs whenever another connection has committed since the last look. */
-  subscribe(listener: () => void): void {
-    this.listeners.push(listener);
+  /** `listener` runs whenever another connection has committed a write to one of `tables` since the last look. */
+  subscribe(tables: readonly string[], listener: () => void): void {
+    this.subscribers.push({ tables, listener, version: -1 });
   }
 
   /** Empties the subscribers' caches now (another process told us it committed). */
   changed(): void {
-    for (const listener of this.listeners) listener();
+    for (const { listener } of this.subscribers) listener();
   }
 
-  /** Looks (one query), and empties the subscribers' caches if another connection committed. */
+  /** Looks, and empties the caches of the subscribers whose tables another connection wrote to. */
   async check(): Promise<void> {
-    const version = await this.db.externalVersion();
-    if (version === undefined || version === this.version) return;
-    this.version = version;
-    this.changed();
+    for (const subscriber of this.subscribers) {
+      const version = await this.db.externalVersion(subscriber.tables);
+      if (version === undefined || version === subscriber.version) continue;
+      subscriber.version = version;
+      subscriber.listener();
+    }
   }
 }

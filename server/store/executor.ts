@@ -49,10 +49,19 @@ export interface Executor {
   probeWrite(): Promise<void>;
   /** The database's size in bytes. */
   sizeBytes(): Promise<number>;
-  /** A number that changes when another process commits (undefined: the engine cannot tell). */
-  externalVersion(): Promise<number | undefined>;
+  /**
+   * A number that changes when another process commits (undefined: the engine cannot tell); with
+   * `tables`, when it commits a write to one of them (an engine that cannot tell which tables
+   * changes it with every commit).
+   */
+  externalVersion(tables?: readonly string[]): Promise<number | undefined>;
   /** Drops copies of overwritten rows the engine keeps on disk (after secrets were resealed). */
   compact(): Promise<void>;
+  /**
+   * Runs `fn`, background work (checks, deliveries), with its statements on connections of
+   * their own where the engine has several, so that requests do not wait behind it.
+   */
+  background<T>(fn: () => Promise<T>): Promise<T>;
   /** Closes the connection(s). */
   close(): Promise<void>;
 }

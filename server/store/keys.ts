@@ -54,7 +54,7 @@ export class KeyRepository {
     private readonly db: Executor,
     private readonly commits: ExternalCommits,
   ) {
-    commits.subscribe(() => this.cache.clear());
+    commits.subscribe(["api_keys", "accounts"], () => this.cache.clear());
   }
 
   /** Creates a key for `account` (creating the account on first use); returns the key, once. */

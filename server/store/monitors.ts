@@ -75,7 +75,8 @@ export class MonitorRepository {
     commits: ExternalCommits,
   ) {
     this.row = monitorRow(db.dialect);
-    commits.subscribe(() => this.forget());
+    // Deleting a channel or an account deletes rows of monitor_channels or monitors with it.
+    commits.subscribe(["monitors", "monitor_channels", "channels", "accounts"], () => this.forget());
   }
 
   /** Drops the cached read of monitor `id`, or of all monitors; every write calls it. */

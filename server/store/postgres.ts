@@ -8,6 +8,20 @@ import { postgresDdl, postgresPlaceholders } from "./postgres-sql";
 
 /** The channel each committed write is announced on: other replicas empty their caches. */
 const COMMITS_CHANNEL = "uptime_commits";
+/**
+ * Writes no replica's cache depends on (the caches hold keys and monitors): counts of the rate
+ * limits, leases of checks, reservations of idempotency keys. They are the writes of every
+ * request and every check, so announcing them would empty every other replica's caches all the
+ * time, and cost each of them a second round trip.
+ */
+const UNCACHED_WRITE = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:rate_counters|check_leases|idempotency_keys)\b/i;
+/** The table a plain write statement changes; any other statement (DDL, a CTE) is announced as `*`. */
+const WRITTEN_TABLE = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_]+)\b/i;
+/** The tables a write changes, as announced: `*` for every table. */
+function writtenTables(sql: string): string | undefined {
+  if (/^\s*SELECT\b/i.test(sql) || UNCACHED_WRITE.test(sql)) return undefined;
+  return WRITTEN_TABLE.exec(sql)?.[1]?.toLowerCase() ?? "*";
+}
 /** Held while migrating: replicas that start together migrate once. */
 const MIGRATION_LOCK = 7_261_001;
 
@@ -23,13 +37,16 @@ interface Scope {
   client: pg.PoolClient;
   open: boolean;
   depth: number;
-  wrote: boolean;
+  /** The tables the transaction wrote, announced when it commits. */
+  wrote: Set<string>;
 }
 
 /**
  * PostgreSQL through a pool of `pg` connections. A transaction holds one connection until it
  * ends; statements outside one take any. Each commit that wrote is announced with NOTIFY, and
  * another replica's announcements change `externalVersion()` (its caches are emptied by it).
+ * An announcement names the tables written, so that a cache is emptied only by writes to the
+ * tables it holds; writes to tables no cache holds (`UNCACHED_WRITE`) are not announced.
  */
 export class PostgresExecutor implements Executor {
   readonly engine = "postgres" as const;
@@ -37,11 +54,34 @@ export class PostgresExecutor implements Executor {
   private readonly scope = new AsyncLocalStorage<Scope>();
   /** Who this process is in the commit announcements (its own are not news to it). */
   private readonly origin = randomUUID();
+  /** Announced commits of other replicas: in all, and by table (`*`: any table). */
   private commits = 0;
+  private readonly commitsTo = new Map<string, number>();
   private open = true;
   private listener: pg.Client | undefined;
 
-  constructor(private readonly pool: pg.Pool) {}
+  /** The pool of the work under way: `background` work has its own. */
+  private readonly lane = new AsyncLocalStorage<pg.Pool>();
+
+  /** `pool` serves requests; `backgroundPool` the checker and deliveries (see `background`). */
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly backgroundPool: pg.Pool,
+  ) {}
+
+  /**
+   * Runs `fn` with its statements on connections of their own. The checker runs every check in
+   * it: with thousands of checks due, their statements would otherwise fill the pool, and each
+   * request (its rate count, a read) would wait behind them.
+   */
+  background<T>(fn: () => Promise<T>): Promise<T> {
+    return this.lane.run(this.backgroundPool, fn);
+  }
+
+  /** The pool of the work under way. */
+  private get current(): pg.Pool {
+    return this.lane.getStore() ?? this.pool;
+  }
 
   get isOpen(): boolean {
     return this.open;
@@ -53,7 +93,8 @@ export class PostgresExecutor implements Executor {
 
   prepare(sql: string): Statement {
     const text = postgresPlaceholders(sql);
-    const write = !/^\s*SELECT\b/i.test(sql);
+    // Announced when committed: a write that a replica's cache may hold.
+    const write = writtenTables(sql);
     return {
       get: async (...params) => (await this.query(text, params, write)).rows[0],
       all: async (...params) => (await this.query(text, params, write)).rows,
@@ -62,18 +103,18 @@ export class PostgresExecutor implements Executor {
   }
 
   async exec(sql: string): Promise<void> {
-    await this.query(sql, [], true);
+    await this.query(sql, [], "*");
   }
 
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     const outer = this.scope.getStore();
     if (outer?.open) return this.savepoint(outer, fn);
-    const client = await this.pool.connect();
-    const scope: Scope = { client, open: true, depth: 0, wrote: false };
+    const client = await this.current.connect();
+    const scope: Scope = { client, open: true, depth: 0, wrote: new Set() };
     try {
       await client.query("BEGIN");
       const result = await this.scope.run(scope, fn);
-      if (scope.wrote) await client.query("SELECT pg_notify($1, $2)", [COMMITS_CHANNEL, this.origin]);
+      if (scope.wrote.size > 0) await client.query("SELECT pg_notify($1, $2)", [COMMITS_CHANNEL, this.announcement(scope.wrote)]);
       await client.query("COMMIT");
       return result;
     } catch (err) {
@@ -89,14 +130,13 @@ export class PostgresExecutor implements Executor {
     const name = `nested_${outer.depth + 1}`;
     await outer.client.query(`SAVEPOINT ${name}`);
     try {
+      // The same set of written tables: what the savepoint wrote is announced with the transaction.
       const result = await this.scope.run({ ...outer, depth: outer.depth + 1 }, fn);
       await outer.client.query(`RELEASE SAVEPOINT ${name}`);
       return result;
     } catch (err) {
       await outer.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
       throw err;
-    } finally {
-      outer.wrote = true;
     }
   }
 
@@ -109,8 +149,16 @@ export class PostgresExecutor implements Executor {
     return ((await this.pool.query("SELECT pg_database_size(current_database()) AS n")).rows[0] as { n: number }).n;
   }
 
-  async externalVersion(): Promise<number> {
-    return this.commits;
+  async externalVersion(tables?: readonly string[]): Promise<number> {
+    if (!tables || Number.isNaN(this.commits)) return this.commits;
+    let version = this.commitsTo.get("*") ?? 0;
+    for (const table of tables) version += this.commitsTo.get(table) ?? 0;
+    return version;
+  }
+
+  /** The payload announcing a commit of `tables`: who committed, and what. */
+  private announcement(tables: Iterable<string>): string {
+    return `${this.origin} ${[...tables].join(",")}`;
   }
 
   async compact(): Promise<void> {
@@ -122,14 +170,17 @@ export class PostgresExecutor implements Executor {
     if (!this.open) return;
     this.open = false;
     await this.listener?.end().catch(() => undefined);
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.backgroundPool.end()]);
   }
 
   /** Listens for other replicas' commits (a connection of its own, outside the pool). */
   async listen(connectionString: string): Promise<void> {
     const client = new pg.Client({ connectionString, types });
     client.on("notification", (message) => {
-      if (message.payload !== this.origin) this.commits++;
+      const [from, tables = "*"] = (message.payload ?? "").split(" ");
+      if (from === this.origin) return;
+      this.commits++;
+      for (const table of tables.split(",")) this.commitsTo.set(table, (this.commitsTo.get(table) ?? 0) + 1);
     });
     // A lost listener cannot tell of commits: every look then counts as news (the caches stay empty).
     client.on("error", () => (this.listener = undefined));
@@ -139,14 +190,15 @@ export class PostgresExecutor implements Executor {
     this.listener = client;
   }
 
-  private async query(text: string, params: SqlValue[], write: boolean): Promise<pg.QueryResult> {
+  private async query(text: string, params: SqlValue[], table: string | undefined): Promise<pg.QueryResult> {
     const scope = this.scope.getStore();
     if (scope?.open) {
-      if (write) scope.wrote = true;
+      if (table) scope.wrote.add(table);
       return scope.client.query(text, params);
     }
-    const result = await this.pool.query(text, params);
-    if (write) await this.pool.query("SELECT pg_notify($1, $2)", [COMMITS_CHANNEL, this.origin]);
+    const pool = this.current;
+    const result = await pool.query(text, params);
+    if (table) await pool.query("SELECT pg_notify($1, $2)", [COMMITS_CHANNEL, this.announcement([table])]);
     return result;
   }
 }
@@ -154,8 +206,10 @@ export class PostgresExecutor implements Executor {
 /** Connects to PostgreSQL at `url`, migrates its schema (once, whichever replica starts first) and listens for commits. */
 export async function openPostgres(url: string): Promise<PostgresExecutor> {
   const pool = new pg.Pool({ connectionString: url, types, max: 10 });
+  const backgroundPool = new pg.Pool({ connectionString: url, types, max: 10 });
   // An idle connection's error (the server restarted) must not end the process; the next query reconnects.
   pool.on("error", () => undefined);
+  backgroundPool.on("error", () => undefined);
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
@@ -178,7 +232,7 @@ export async function openPostgres(url: string): Promise<PostgresExecutor> {
     await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
     client.release();
   }
-  const executor = new PostgresExecutor(pool);
+  const executor = new PostgresExecutor(pool, backgroundPool);
   await executor.listen(url);
   return executor;
 }

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, openSync, readSync } from "node:fs";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { SQLITE_DIALECT } from "./dialect";
 import type { Executor, RunResult, SqlValue, Statement } from "./executor";
@@ -7,6 +7,12 @@ import { MIGRATIONS } from "./migrations";
 
 /** Distinct SQL texts kept; lists with `IN (?, …)` of many lengths cannot grow it past this. */
 const MAX_STATEMENTS = 1000;
+
+/**
+ * The WAL-index header at the start of the `-shm` file: two copies of 48 bytes that every commit
+ * rewrites (its change counter, last frame and checksums; https://sqlite.org/walformat.html).
+ */
+const WAL_INDEX_HEADER = 96;
 
 /** A transaction in progress; `open` turns false at its end (work it started late runs outside it). */
 interface Scope {
@@ -27,7 +33,17 @@ export class SqliteExecutor implements Executor {
   /** Settles when the transaction holding the connection ends. */
   private held: Promise<void> | undefined;
 
-  constructor(readonly db: DatabaseSync) {}
+  /** The `-shm` file (its descriptor once opened) and its header as of the last look. */
+  private walIndex: { path: string; fd?: number; seen: Buffer; read: Buffer } | undefined;
+  private dataVersion: number | undefined;
+
+  /** `shm`: the database's `-shm` file (none for `:memory:`, which no other connection can open). */
+  constructor(
+    readonly db: DatabaseSync,
+    shm?: string,
+  ) {
+    if (shm) this.walIndex = { path: shm, seen: Buffer.alloc(WAL_INDEX_HEADER), read: Buffer.alloc(WAL_INDEX_HEADER) };
+  }
 
   get isOpen(): boolean {
     return this.db.isOpen;
@@ -97,8 +113,38 @@ export class SqliteExecutor implements Executor {
     return count.page_count * size.page_size;
   }
 
+  /**
+   * SQLite's `data_version`, which changes with each commit of another connection. Every request
+   * looks, so the look is cheap: a commit by any connection rewrites the WAL-index header in the
+   * `-shm` file, and while those bytes are as they were at the last look, nobody committed and
+   * the version is the same. When they changed (this connection's commits change them too), the
+   * PRAGMA answers. The header is read before the PRAGMA runs, so a commit between the two is
+   * seen by the next look.
+   */
   async externalVersion(): Promise<number> {
-    return ((await this.prepare("PRAGMA data_version").get()) as { data_version: number }).data_version;
+    if (this.dataVersion !== undefined && this.walIndexUnchanged()) return this.dataVersion;
+    this.dataVersion = ((await this.prepare("PRAGMA data_version").get()) as { data_version: number }).data_version;
+    return this.dataVersion;
+  }
+
+  /** Whether the WAL-index header is as at the last look (false, and remembered, when it changed or cannot be read). */
+  private walIndexUnchanged(): boolean {
+    const index = this.walIndex;
+    if (!index) return false;
+    try {
+      index.fd ??= openSync(index.path, "r");
+      if (readSync(index.fd, index.read, 0, WAL_INDEX_HEADER, 0) !== WAL_INDEX_HEADER) return false;
+    } catch {
+      return false;
+    }
+    if (index.read.equals(index.seen)) return true;
+    index.read.copy(index.seen);
+    return false;
+  }
+
+  /** One connection: background work runs on it like any other. */
+  background<T>(fn: () => Promise<T>): Promise<T> {
+    return fn();
   }
 
   async compact(): Promise<void> {
@@ -108,6 +154,8 @@ export class SqliteExecutor implements Executor {
 
   async close(): Promise<void> {
     while (this.held) await this.held;
+    if (this.walIndex?.fd !== undefined) closeSync(this.walIndex.fd);
+    this.walIndex = undefined;
     if (this.db.isOpen) this.db.close();
   }
 
@@ -151,7 +199,7 @@ export function openSqlite(path: string): SqliteExecutor {
   db.exec("PRAGMA busy_timeout = 5000");
   migrate(db);
   if (path !== ":memory:") ownerOnly(path);
-  return new SqliteExecutor(db);
+  return new SqliteExecutor(db, path === ":memory:" ? undefined : `${path}-shm`);
 }
 
 /** Database files readable by their owner only (older installations made them 0644). */

@@ -72,6 +72,27 @@ describe("monitor read cache", () => {
     expect((await s.call("GET", `/api/v1/monitors/${id}`)).status).toBe(404);
   });
 
+  it("sees each of many commits by another connection on the very next GET, between this server's own writes", async () => {
+    const other = await Store.open(db);
+    try {
+      const accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
+      for (let i = 0; i < 25; i++) {
+        const status = i % 2 === 0 ? "paused" : "active";
+        await other.monitors.setStatus(accountId, id, status);
+        expect((await get()).status).toBe(status);
+        expect((await get()).status).toBe(status);
+        // A commit of this server's own between two of the other's.
+        if (i % 5 === 0) await s.call("PATCH", `/api/v1/monitors/${id}`, { name: `api ${i}` });
+      }
+      const { key, info } = await other.keys.create("acme-2", null);
+      expect((await s.call("GET", "/api/v1/monitors", undefined, { key })).status).toBe(200);
+      await other.keys.revoke(info.id);
+      expect((await s.call("GET", "/api/v1/monitors", undefined, { key })).status).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("never answers another account's monitor from the cache", async () => {
     await get();
     const stranger = (await s.app.store.keys.create("stranger", null)).key;

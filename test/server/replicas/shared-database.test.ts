@@ -52,6 +52,37 @@ describe("two replicas on one PostgreSQL database", () => {
     await a.app.store.keys.revoke(info.id);
     await eventually(async () => (await b.call("GET", "/api/v1/monitors", undefined, { key })).status === 401, 5_000);
   });
+
+  it("show on one replica a monitor changed, checked or unlinked through the other, and keep caches that no write touched", async () => {
+    const channel = (await a.call("POST", "/api/v1/channels", { name: "ops", type: "email", config: { address: "ops@example.com" } })).body.data.id as string;
+    const id = (await a.call("POST", "/api/v1/monitors", { name: "api", type: "http", url: "https://api.example", interval_sec: 60, channel_ids: [channel] })).body.data.id as string;
+    const onB = async () => (await b.call("GET", `/api/v1/monitors/${id}`)).body.data;
+    expect(await onB()).toMatchObject({ name: "api", channel_ids: [channel], health: "pending" });
+
+    await a.call("PATCH", `/api/v1/monitors/${id}`, { name: "api v2" });
+    await eventually(async () => (await onB()).name === "api v2", 5_000);
+    await a.app.store.recordCheck(id, { up: false, response_time_ms: 5, status_code: 503, error: "HTTP 503" });
+    await eventually(async () => (await onB()).health === "down", 5_000);
+    // Deleting the channel deletes its links with it: the monitor on B loses it too.
+    await a.call("DELETE", `/api/v1/channels/${channel}`);
+    await eventually(async () => (await onB()).channel_ids.length === 0, 5_000);
+
+    // Requests through A (rate counts) and a check of a monitor (a monitor's row) do not empty B's key cache.
+    const keys = b.app.store.keys as unknown as { verify: (key: string) => Promise<unknown> };
+    const verify = keys.verify.bind(keys);
+    let verified = 0;
+    keys.verify = async (key) => (verified++, await verify(key));
+    try {
+      await b.call("GET", "/api/v1/monitors");
+      const before = verified;
+      for (let i = 0; i < 5; i++) await a.call("GET", "/api/v1/monitors");
+      await a.app.store.recordCheck(id, { up: true, response_time_ms: 5, status_code: 200, error: null });
+      await eventually(async () => (await onB()).health === "up", 5_000);
+      expect(verified).toBe(before);
+    } finally {
+      keys.verify = verify;
+    }
+  });
 });
 
 describe("two replicas on one PostgreSQL database count limits together", () => {
