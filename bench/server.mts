@@ -6,7 +6,9 @@
 //   BENCH_SECONDS=5   length of each run
 //   BENCH_ROUNDS=3    rounds (each runs the floor and the server once per call)
 //   BENCH_LIST=50     monitors in the listed account (the list answers the default page)
-import { createWriteStream } from "node:fs";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import autocannon from "autocannon";
 import Fastify from "fastify";
 import { request } from "undici";
@@ -24,7 +26,10 @@ const key = "uk_benchmarkbenchmarkbenchmark";
 const logger = { level: "info", stream: createWriteStream("/dev/null") };
 // autocannon keeps sending on a socket the server marked `Connection: close` after its
 // `maxRequestsPerSocket`, and Node answers those with 503: the bench lifts that limit.
-const app = await buildApp({ devKey: key, checker: false, rateLimit: 100_000_000, maxRequestsPerSocket: 100_000_000, logger: logger as never });
+// A database file, as `uptime-server serve` opens (an in-memory one skips the look for other
+// processes' commits that a file needs on every request).
+const dir = mkdtempSync(join(tmpdir(), "uptime-bench-server-"));
+const app = await buildApp({ db: join(dir, "bench.db"), devKey: key, checker: false, rateLimit: 100_000_000, maxRequestsPerSocket: 100_000_000, logger: logger as never });
 const base = await app.listen({ port: 0, host: "127.0.0.1" });
 const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
 const monitor = (i: number) => JSON.stringify({ name: `bench ${i}`, type: "http", url: "https://example.com", interval_sec: 60 });
@@ -80,6 +85,7 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 await app.close();
 await floor.close();
+rmSync(dir, { recursive: true, force: true });
 
 console.log(`| call | floor: bare Fastify (req/s) | server (req/s) | ratio |`);
 console.log(`| --- | --- | --- | --- |`);

@@ -29,6 +29,8 @@ export async function ownedIds(
  */
 export class ExternalCommits {
   private readonly subscribers: { tables: readonly string[]; listener: () => void; version: number | undefined }[] = [];
+  /** The version of any commit at the last look. */
+  private any: number | undefined = -1;
 
   constructor(private readonly db: Executor) {}
 
@@ -44,6 +46,10 @@ export class ExternalCommits {
 
   /** Looks, and empties the caches of the subscribers whose tables another connection wrote to. */
   async check(): Promise<void> {
+    // One look at any commit first: with none since the last, no table changed.
+    const any = await this.db.externalVersion();
+    if (any !== undefined && any === this.any) return;
+    this.any = any;
     for (const subscriber of this.subscribers) {
       const version = await this.db.externalVersion(subscriber.tables);
       if (version === undefined || version === subscriber.version) continue;

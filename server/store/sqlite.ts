@@ -36,6 +36,7 @@ export class SqliteExecutor implements Executor {
   /** The `-shm` file (its descriptor once opened) and its header as of the last look. */
   private walIndex: { path: string; fd?: number; seen: Buffer; read: Buffer } | undefined;
   private dataVersion: number | undefined;
+  private readonly memory: boolean;
 
   /** `shm`: the database's `-shm` file (none for `:memory:`, which no other connection can open). */
   constructor(
@@ -43,6 +44,7 @@ export class SqliteExecutor implements Executor {
     shm?: string,
   ) {
     if (shm) this.walIndex = { path: shm, seen: Buffer.alloc(WAL_INDEX_HEADER), read: Buffer.alloc(WAL_INDEX_HEADER) };
+    this.memory = shm === undefined;
   }
 
   get isOpen(): boolean {
@@ -122,6 +124,8 @@ export class SqliteExecutor implements Executor {
    * seen by the next look.
    */
   async externalVersion(): Promise<number> {
+    // No other connection can open an in-memory database.
+    if (this.memory) return 0;
     if (this.dataVersion !== undefined && this.walIndexUnchanged()) return this.dataVersion;
     this.dataVersion = ((await this.prepare("PRAGMA data_version").get()) as { data_version: number }).data_version;
     return this.dataVersion;
