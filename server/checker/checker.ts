@@ -182,14 +182,17 @@ export class Checker {
     this.launch(id, scheduledAt);
   }
 
-  /** Runs the check of `id` (unless one is running) under the concurrency limit. */
-  private launch(id: string, scheduledAt: number): void {
+  /**
+   * Runs the check of `id` (unless one is running) under the concurrency limit; `takeover`: when
+   * another replica's lease on it ran out.
+   */
+  private launch(id: string, scheduledAt: number, takeover = false): void {
     if (this.running.has(id) || this.stopped) return;
     this.running.add(id);
     const task = (this.limit as NonNullable<typeof this.limit>)(async () => {
       this.recordLag(Date.now() - scheduledAt);
       // On connections of their own: requests never wait behind the checks.
-      await this.store.db.background(() => this.check(id));
+      await this.store.db.background(() => this.check(id, takeover));
     })
       .catch((err: Error) => this.log.error({ err, monitor: id }, "check failed"))
       .finally(() => {
@@ -199,13 +202,16 @@ export class Checker {
     this.inFlight.add(task);
   }
 
-  private async check(id: string): Promise<void> {
+  private async check(id: string, takeover = false): Promise<void> {
+    // Another replica's lease ran out: nothing to do when it recorded the check (the usual case),
+    // one read instead of a claim that would fail.
+    if (takeover && this.leases && (await this.leases.takeoverAt(id)) === undefined) return;
     const monitor: ScheduledMonitor | undefined = await this.store.monitors.find(id);
     if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) return;
     if (this.leases && !(await this.leases.take(monitor, cadenceMs(monitor)))) {
       // Another replica runs it; if that replica dies before recording it, this one runs it then.
       const at = await this.leases.takeoverAt(id);
-      if (at !== undefined) setTimeout(() => this.launch(id, at), Math.max(0, at - Date.now())).unref();
+      if (at !== undefined) setTimeout(() => this.launch(id, at, true), Math.max(0, at - Date.now())).unref();
       return;
     }
     const started = performance.now();
