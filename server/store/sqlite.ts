@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { chmodSync, closeSync, existsSync, openSync, readSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, openSync, readSync, realpathSync } from "node:fs";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { SQLITE_DIALECT } from "./dialect";
 import type { Executor, RunResult, SqlValue, Statement } from "./executor";
@@ -131,6 +131,28 @@ export class SqliteExecutor implements Executor {
     return this.dataVersion;
   }
 
+  /**
+   * Proves at open that the `-shm` file read is the one SQLite writes: one commit of this
+   * connection must change its header. If it does not (a file elsewhere, a build of SQLite that
+   * keeps the index in memory), every look runs the PRAGMA.
+   */
+  proveWalIndex(): void {
+    if (!this.walIndex) return;
+    this.walIndexUnchanged();
+    let proven = false;
+    try {
+      const version = (this.db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
+      this.db.exec(`PRAGMA user_version = ${version}`);
+      proven = !this.walIndexUnchanged();
+    } catch {
+      // Not writable now (another process holds the write lock past the busy timeout): no shortcut.
+    }
+    if (!proven) {
+      if (this.walIndex.fd !== undefined) closeSync(this.walIndex.fd);
+      this.walIndex = undefined;
+    }
+  }
+
   /** Whether the WAL-index header is as at the last look (false, and remembered, when it changed or cannot be read). */
   private walIndexUnchanged(): boolean {
     const index = this.walIndex;
@@ -203,7 +225,10 @@ export function openSqlite(path: string): SqliteExecutor {
   db.exec("PRAGMA busy_timeout = 5000");
   migrate(db);
   if (path !== ":memory:") ownerOnly(path);
-  return new SqliteExecutor(db, path === ":memory:" ? undefined : `${path}-shm`);
+  // Beside the file SQLite opened: a database reached through a symlink has its -shm by the target.
+  const executor = new SqliteExecutor(db, path === ":memory:" ? undefined : `${realpathSync(path)}-shm`);
+  executor.proveWalIndex();
+  return executor;
 }
 
 /** Database files readable by their owner only (older installations made them 0644). */

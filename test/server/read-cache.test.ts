@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -90,6 +90,25 @@ describe("monitor read cache", () => {
       expect((await s.call("GET", "/api/v1/monitors", undefined, { key })).status).toBe(401);
     } finally {
       await other.close();
+    }
+  });
+
+  it("sees another connection's commit when the server opened the database through a symlink", async () => {
+    const link = join(dir, "link.db");
+    symlinkSync(db, link);
+    // A stale file where the link's own -shm would be: SQLite keeps its -shm by the target.
+    writeFileSync(`${link}-shm`, Buffer.alloc(32_768));
+    const linked = await startServer({ db: link, secretKeyFile: `${db}.key`, devKey: s.key });
+    const other = await Store.open(db);
+    try {
+      const read = async () => (await linked.call("GET", `/api/v1/monitors/${id}`)).body.data.status as string;
+      expect(await read()).toBe("active");
+      const accountId = (await other.keys.authenticate(s.key))?.accountId as string;
+      await other.monitors.setStatus(accountId, id, "paused");
+      expect(await read()).toBe("paused");
+    } finally {
+      await other.close();
+      await linked.close();
     }
   });
 
