@@ -108,7 +108,8 @@ export function describeNativeProgram(title: string, options: NativeProgramOptio
       expectNotInState(native.engine, String((await outputs()).monitorId), [s.key, options.hookToken, options.headerToken]);
     });
 
-    it.skipIf(options.drift === false)("reports a monitor edited outside Pulumi, naming only the properties that drifted; refresh + up restore it", async () => {
+    // Programs whose drift is checked elsewhere do not register this test (no skipped test in the count).
+    if (options.drift !== false) it("reports a monitor edited outside Pulumi, naming only the properties that drifted; refresh + up restore it", async () => {
       const { monitorId } = await outputs();
       await s.call("PATCH", `/api/v1/monitors/${monitorId}`, { interval_sec: 900, tags: ["edited"] });
       await s.call("POST", `/api/v1/monitors/${monitorId}/pause`);

@@ -129,8 +129,11 @@ describe("batched writes handed over one checkpoint at a time", () => {
       expect((await r.live()).filter((m) => m.interval_sec === 120)).toHaveLength(40);
       const sent = r.requests();
       expect(sent.every((line) => line === "POST /api/v1/monitors/batch 200")).toBe(true);
-      // Alone, each of the 40 updates would have left in its own request.
-      expect(sent.length).toBeLessThanOrEqual(12);
+      // Alone, each of the 40 updates would have left in its own request, and so would a batch that
+      // waits a fixed few ms (writes arrive a 20 ms save apart). Here it takes 6, also beside three
+      // busy loops; in the full suite (three files at once on two cores) a stalled event loop ends a
+      // batch early (13 once in CI). Half of 40 still tells the two apart.
+      expect(sent.length).toBeLessThanOrEqual(20);
     } finally {
       await r.close();
     }
