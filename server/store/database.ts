@@ -44,8 +44,28 @@ export class ExternalCommits {
     for (const { listener } of this.subscribers) listener();
   }
 
+  /** The look the callers of this event-loop turn wait for (it starts once the turn's callbacks ran). */
+  private pending: Promise<void> | undefined;
+
+  /**
+   * Empties the caches of the subscribers whose tables another connection wrote to since the
+   * caller asked. Callers of one event-loop turn share one look, which starts after all of them
+   * asked (in the turn's check phase), so each sees every commit that ended before it asked: under
+   * load the requests one poll of the sockets brought in pay for one look, not one each. A caller
+   * after the look started waits for the next.
+   */
+  check(): Promise<void> {
+    this.pending ??= new Promise((resolve, reject) =>
+      setImmediate(() => {
+        this.pending = undefined;
+        this.look().then(resolve, reject);
+      }),
+    );
+    return this.pending;
+  }
+
   /** Looks, and empties the caches of the subscribers whose tables another connection wrote to. */
-  async check(): Promise<void> {
+  private async look(): Promise<void> {
     // One look at any commit first: with none since the last, no table changed.
     const any = await this.db.externalVersion();
     if (any !== undefined && any === this.any) return;
