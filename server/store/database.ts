@@ -49,12 +49,15 @@ export class ExternalCommits {
 
   /**
    * Empties the caches of the subscribers whose tables another connection wrote to since the
-   * caller asked. Callers of one event-loop turn share one look, which starts after all of them
-   * asked (in the turn's check phase), so each sees every commit that ended before it asked: under
-   * load the requests one poll of the sockets brought in pay for one look, not one each. A caller
-   * after the look started waits for the next.
+   * caller asked. Where a look reads a file (SQLite's WAL index: a system call), callers of one
+   * event-loop turn share one look, which starts after all of them asked (in the turn's check
+   * phase), so each sees every commit that ended before it asked: under load the requests one
+   * poll of the sockets brought in pay for one look, not one each. A caller after the look started
+   * waits for the next. Where the version is in memory (PostgreSQL's announcements), each caller
+   * looks at once: there is nothing to share, and the wait for the turn's end would only delay it.
    */
   check(): Promise<void> {
+    if (this.db.externalVersionInMemory) return this.look();
     this.pending ??= new Promise((resolve, reject) =>
       setImmediate(() => {
         this.pending = undefined;

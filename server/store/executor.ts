@@ -55,6 +55,12 @@ export interface Executor {
    * changes it with every commit).
    */
   externalVersion(tables?: readonly string[]): Promise<number | undefined>;
+  /**
+   * Whether `externalVersion` reads the process's own memory (announcements received, or a
+   * database no other process can open), so that a look costs nothing worth sharing; false when
+   * it reads the database's files or asks the database.
+   */
+  readonly externalVersionInMemory: boolean;
   /** Drops copies of overwritten rows the engine keeps on disk (after secrets were resealed). */
   compact(): Promise<void>;
   /**

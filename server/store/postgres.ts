@@ -149,6 +149,9 @@ export class PostgresExecutor implements Executor {
     return ((await this.pool.query("SELECT pg_database_size(current_database()) AS n")).rows[0] as { n: number }).n;
   }
 
+  /** Other replicas' announcements arrive on the listening connection and are counted here. */
+  readonly externalVersionInMemory = true;
+
   async externalVersion(tables?: readonly string[]): Promise<number> {
     if (!tables || Number.isNaN(this.commits)) return this.commits;
     let version = this.commitsTo.get("*") ?? 0;

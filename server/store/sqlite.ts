@@ -123,6 +123,10 @@ export class SqliteExecutor implements Executor {
    * PRAGMA answers. The header is read before the PRAGMA runs, so a commit between the two is
    * seen by the next look.
    */
+  get externalVersionInMemory(): boolean {
+    return this.memory;
+  }
+
   async externalVersion(): Promise<number> {
     // No other connection can open an in-memory database.
     if (this.memory) return 0;
