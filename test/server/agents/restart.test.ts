@@ -33,13 +33,20 @@ describe("an agent across a server restart", () => {
       // Checks leased and running: stop the server under them.
       await eventually(async () => s.app.leases.held(agent.client.agentId).length >= 5);
       const before = agent.counts.delivered;
+      const away = Date.now();
       await s.close();
       await eventually(async () => agent.pending >= 5, 10_000);
       const kept = agent.pending;
       await new Promise((r) => setTimeout(r, 1_500)); // a few failed calls: the agent backs off
       s = await startServer(options);
       bridge.to.port = Number(new URL(s.url).port);
-      await eventually(async () => agent.pending === 0 && agent.counts.delivered >= before + kept, 20_000);
+      // The agent's backoff between failed calls grows to 30 s (BACKOFF_MAX_MS): a server that was
+      // away long (a slow close or start on a busy machine) is called again within that, not sooner.
+      const back = Date.now();
+      await eventually(async () => agent.pending === 0 && agent.counts.delivered >= before + kept, 45_000).catch((err: Error) => {
+        const took = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+        throw new Error(`${err.message}: ${agent.pending} pending, ${agent.counts.delivered - before} of ${kept} delivered, ${JSON.stringify(agent.counts)}; server away ${took(away)}, back ${took(back)} ago`);
+      });
       const rows = await s.app.store.db.prepare("SELECT check_key, COUNT(*) AS n FROM heartbeats WHERE location = 'edge' GROUP BY check_key HAVING n > 1").all();
       expect(rows).toEqual([]);
       expect(agent.counts.dropped).toBe(0);
