@@ -115,6 +115,11 @@ export class SqliteExecutor implements Executor {
     return count.page_count * size.page_size;
   }
 
+  /** An in-memory database only: a file's look reads its `-shm` file (see `externalVersion`). */
+  get externalVersionInMemory(): boolean {
+    return this.memory;
+  }
+
   /**
    * SQLite's `data_version`, which changes with each commit of another connection. Every request
    * looks, so the look is cheap: a commit by any connection rewrites the WAL-index header in the
@@ -123,10 +128,6 @@ export class SqliteExecutor implements Executor {
    * PRAGMA answers. The header is read before the PRAGMA runs, so a commit between the two is
    * seen by the next look.
    */
-  get externalVersionInMemory(): boolean {
-    return this.memory;
-  }
-
   async externalVersion(): Promise<number> {
     // No other connection can open an in-memory database.
     if (this.memory) return 0;
