@@ -21,7 +21,7 @@ import { withNamedVariants } from "./http/openapi-variants";
 import { documentRegistry } from "./http/openapi-registry";
 import { registerRateLimit } from "./http/rate-limit";
 import { serializerCompiler } from "./http/serializer";
-import { registerConnectionLimits, serverTimeouts } from "./http/timeouts";
+import { closeConnectionsWhenDraining, registerConnectionLimits, serverTimeouts } from "./http/timeouts";
 import "./http/types";
 import type { SendMail } from "./notify/deliver";
 import { Notifier } from "./notify/notifier";
@@ -82,6 +82,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   registerConnectionLimits(app, settings);
   app.decorate("settings", settings);
   app.decorate("draining", false);
+  closeConnectionsWhenDraining(app);
   logResponses(app);
   await app.register(storePlugin);
   app.decorate("metrics", new Metrics(app.store));

@@ -48,3 +48,17 @@ export function registerConnectionLimits(app: FastifyInstance, settings: ServerO
     });
   });
 }
+
+/**
+ * While the server drains (`app.draining`: a signal, or `app.close()`), every answer carries
+ * `Connection: close`, so its socket closes once the answer is out. Node's `server.close()` reaps
+ * only the connections idle at that moment: a kept-alive connection whose request was in flight
+ * (an agent's waiting lease request, nearly always) would otherwise hold the close for the whole
+ * keep-alive timeout (72 s), past the shutdown timeout.
+ */
+export function closeConnectionsWhenDraining(app: FastifyInstance): void {
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    if (app.draining) reply.header("connection", "close");
+    done(null, payload);
+  });
+}

@@ -1,3 +1,4 @@
+import { Agent, request } from "undici";
 import { describe, expect, it } from "vitest";
 import { startReceiver } from "../../support/receiver";
 import { startServer } from "../../support/server";
@@ -22,6 +23,37 @@ describe("closing the server", () => {
     } finally {
       await failing.close();
       await target.close();
+    }
+  });
+
+  it("answers the requests in flight with Connection: close, so a kept-alive agent does not hold the close for the keep-alive timeout", async () => {
+    // The server keeps an idle connection 72 s by default; an agent almost always has a lease
+    // request waiting on its kept-alive connection when the server is told to stop.
+    const s = await startServer({ keepAliveTimeoutMs: 72_000 });
+    const key = (await s.app.store.keys.create("dev", "agent", undefined, "edge")).key;
+    const dispatcher = new Agent({ keepAliveTimeout: 60_000 });
+    try {
+      const lease = (waitMs: number) =>
+        request(`${s.url}/api/v1/agent/leases`, {
+          method: "POST",
+          dispatcher,
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify({ agent_id: "edge-1", max: 1, wait_ms: waitMs }),
+        });
+      // A first call opens the kept-alive connection; the second waits on it when the close begins.
+      await (await lease(0)).body.text();
+      const waiting = lease(1_000);
+      await new Promise((r) => setTimeout(r, 200));
+      const started = Date.now();
+      const closed = s.close();
+      const answer = await waiting;
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers.connection).toBe("close");
+      await answer.body.text();
+      await closed;
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await dispatcher.close();
     }
   });
 });
