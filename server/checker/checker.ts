@@ -157,6 +157,11 @@ export class Checker {
    * database stays open until this returns). A check still running when the process has to exit
    * is not recorded, and its monitor, not marked checked, is due at once on the next start.
    */
+  /** Checks under way now (started and not yet recorded): what a shutdown waits for. */
+  get checksInFlight(): number {
+    return this.inFlight.size;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.resync);

@@ -69,6 +69,11 @@ export class Notifier {
     private readonly observer?: DeliveryObserver,
   ) {}
 
+  /** Deliveries under way or waiting to retry: what a shutdown waits for. */
+  get deliveriesPending(): number {
+    return this.pending.size;
+  }
+
   async notify(monitor: ScheduledMonitor, event: Exclude<EventType, "test">, heartbeat: Heartbeat, failedLocations: readonly string[] = []): Promise<void> {
     const { store } = this.ctx;
     const incident = event === "monitor.down" || event === "monitor.up" ? await store.alerts.incidentOf(monitor.id, event === "monitor.up") : undefined;

@@ -16,8 +16,12 @@ export function closeOnSignals(app: FastifyInstance, timeoutMs: number, exit: (c
     app.draining = true;
     app.log.info({ signal, timeoutMs }, "shutting down: draining requests, checks and notifications");
     const timer = setTimeout(() => {
-      app.log.error({ timeoutMs }, "shutdown timed out: exiting with work still in flight");
-      exit(1);
+      // What the close still waits for, so the operator (and a failed test) can tell why.
+      app.server.getConnections((_err, connections) => {
+        const waiting = { connections, checks: app.checker.checksInFlight, deliveries: app.notifier.deliveriesPending };
+        app.log.error({ timeoutMs, waiting }, "shutdown timed out: exiting with work still in flight");
+        exit(1);
+      });
     }, timeoutMs);
     timer.unref();
     app.close().then(

@@ -1,6 +1,10 @@
+import { once } from "node:events";
+import { connect } from "node:net";
+import { Writable } from "node:stream";
 import { Agent, request } from "undici";
 import { describe, expect, it } from "vitest";
 import { startReceiver } from "../../support/receiver";
+import { closeOnSignals } from "../../../server/ops/shutdown";
 import { startServer } from "../../support/server";
 import { eventually, startTarget } from "../../support/target";
 
@@ -55,5 +59,27 @@ describe("closing the server", () => {
     } finally {
       await dispatcher.close();
     }
+  });
+
+  it("says what it still waited for when a signal's close outlasts the shutdown timeout, and exits 1", async () => {
+    const lines: string[] = [];
+    const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    const s = await startServer({ logger: { level: "info", stream } });
+    const codes: number[] = [];
+    closeOnSignals(s.app, 100, (code) => codes.push(code));
+    // A client that sent half a request body and stalls: the close waits for that request.
+    const { port } = new URL(s.url);
+    const stalled = connect(Number(port), "127.0.0.1");
+    await once(stalled, "connect");
+    stalled.write(`POST /api/v1/channels HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${s.key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+    await new Promise((r) => setTimeout(r, 200));
+    process.emit("SIGTERM");
+    await eventually(async () => codes.length > 0, 5_000);
+    expect(codes).toEqual([1]);
+    const timedOut = lines.map((l) => JSON.parse(l)).find((l) => l.msg === "shutdown timed out: exiting with work still in flight");
+    expect(timedOut?.waiting).toEqual({ connections: 1, checks: 0, deliveries: 0 });
+    stalled.destroy();
+    await eventually(async () => codes.length === 2, 5_000);
+    expect(codes).toEqual([1, 0]);
   });
 });
