@@ -93,8 +93,23 @@ export default defineConfig({
         extends: true,
         test: {
           // The server suites again, each server on a new database of a PostgreSQL of the file's own.
+          // Those that measure nothing share the main project's three workers (a group's projects
+          // share its pool): they fill in behind the long engine tests.
           name: "postgres",
           include: ["test/server/**/*.test.ts"],
+          exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...TIMED],
+          env: { UPTIME_TEST_DB: "postgres" },
+          globalSetup: ["test/support/global-setup.ts"],
+          maxWorkers: 3,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The timed server suites on PostgreSQL: one file at a time, after the main group.
+          name: "postgres-timed",
+          include: TIMED.filter((glob) => glob.startsWith("test/server/")),
           exclude: ["**/node_modules/**", ...SQLITE_ONLY],
           env: { UPTIME_TEST_DB: "postgres" },
           globalSetup: ["test/support/global-setup.ts"],
