@@ -296,9 +296,12 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   }
 }
 
-if (require.main === module) {
+/** Runs the command line of this process, and exits 1 with the message when it fails. */
+export function run(): void {
   main().catch((err: Error) => {
     process.stderr.write(`uptime-server: ${err.message}\n`);
     process.exit(1);
   });
 }
+
+if (require.main === module) run();
