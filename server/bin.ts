@@ -20,5 +20,11 @@ if (require.main === module) {
     process.stderr.write(`${problem}\n`);
     process.exit(1);
   }
-  void import("./cli.js").then((cli) => cli.run());
+  import("./cli.js").then(
+    (cli) => cli.run(),
+    (err: Error) => {
+      process.stderr.write(`uptime-server: ${err.message}\n`);
+      process.exit(1);
+    },
+  );
 }

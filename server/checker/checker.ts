@@ -152,16 +152,16 @@ export class Checker {
     this.checks = 0;
   }
 
-  /**
-   * Stops scheduling and waits for the checks under way: each one that started is recorded (the
-   * database stays open until this returns). A check still running when the process has to exit
-   * is not recorded, and its monitor, not marked checked, is due at once on the next start.
-   */
   /** Checks under way now (started and not yet recorded): what a shutdown waits for. */
   get checksInFlight(): number {
     return this.inFlight.size;
   }
 
+  /**
+   * Stops scheduling and waits for the checks under way: each one that started is recorded (the
+   * database stays open until this returns). A check still running when the process has to exit
+   * is not recorded, and its monitor, not marked checked, is due at once on the next start.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.resync);

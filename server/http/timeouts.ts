@@ -51,14 +51,23 @@ export function registerConnectionLimits(app: FastifyInstance, settings: ServerO
 
 /**
  * While the server drains (`app.draining`: a signal, or `app.close()`), every answer carries
- * `Connection: close`, so its socket closes once the answer is out. Node's `server.close()` reaps
- * only the connections idle at that moment: a kept-alive connection whose request was in flight
- * (an agent's waiting lease request, nearly always) would otherwise hold the close for the whole
- * keep-alive timeout (72 s), past the shutdown timeout.
+ * `Connection: close`, so its socket closes once the answer is out, and the client knows to
+ * reconnect. Node's `server.close()` reaps only the connections idle at that moment: a kept-alive
+ * connection whose request was in flight (an agent's waiting lease request, nearly always) would
+ * otherwise hold the close for the whole keep-alive timeout (72 s), past the shutdown timeout.
+ * Answers that skip the hooks (Fastify's own errors for a malformed URL) or that were under way
+ * before the drain began are covered too: until the server has closed, connections gone idle are
+ * closed every 200 ms.
  */
 export function closeConnectionsWhenDraining(app: FastifyInstance): void {
   app.addHook("onSend", (_request, reply, payload, done) => {
     if (app.draining) reply.header("connection", "close");
     done(null, payload);
+  });
+  app.addHook("preClose", (done) => {
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 200);
+    reaper.unref();
+    app.server.once("close", () => clearInterval(reaper));
+    done();
   });
 }

@@ -6,9 +6,10 @@ import type { FastifyInstance } from "fastify";
  * notifications get their last attempt (or land in the outbox), requests in flight are answered,
  * and the database is closed (checkpointed) last. Exits 0 when all of that finished, 1 when
  * `timeoutMs` passed first: every write already answered is committed either way, and a check
- * cut short was never recorded, so its monitor is due at once on the next start.
+ * cut short was never recorded, so its monitor is due at once on the next start. Returns a
+ * function that removes the signal handlers.
  */
-export function closeOnSignals(app: FastifyInstance, timeoutMs: number, exit: (code: number) => void = (code) => process.exit(code)): void {
+export function closeOnSignals(app: FastifyInstance, timeoutMs: number, exit: (code: number) => void = (code) => process.exit(code)): () => void {
   let closing = false;
   const stop = (signal: NodeJS.Signals) => {
     if (closing) return;
@@ -18,9 +19,12 @@ export function closeOnSignals(app: FastifyInstance, timeoutMs: number, exit: (c
     const timer = setTimeout(() => {
       // What the close still waits for, so the operator (and a failed test) can tell why.
       app.server.getConnections((_err, connections) => {
-        const waiting = { connections, checks: app.checker.checksInFlight, deliveries: app.notifier.deliveriesPending };
-        app.log.error({ timeoutMs, waiting }, "shutdown timed out: exiting with work still in flight");
-        exit(1);
+        try {
+          const waiting = { connections, checks: app.checker.checksInFlight, deliveries: app.notifier.deliveriesPending };
+          app.log.error({ timeoutMs, waiting }, "shutdown timed out: exiting with work still in flight");
+        } finally {
+          exit(1);
+        }
       });
     }, timeoutMs);
     timer.unref();
@@ -38,4 +42,8 @@ export function closeOnSignals(app: FastifyInstance, timeoutMs: number, exit: (c
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+  return () => {
+    process.off("SIGTERM", stop);
+    process.off("SIGINT", stop);
+  };
 }

@@ -84,24 +84,18 @@ describe("the packed packages in a fresh Pulumi TypeScript project", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("uptime-server on a Node.js older than it supports says which it needs, and on one it supports runs", () => {
-    // The machine's system Node.js (older than the project's own Node 24 on the machines it is
-    // tested on): npm's `engines` only warns at install, so the command itself must say it.
-    const system = "/usr/bin/node";
+    // npm's `engines` only warns at install, so the command itself must say it. This Node.js,
+    // told it is 22.18.0 by a preload, stands for an older one (whose undici import would crash).
     const bin = join(dir, "node_modules", ".bin", "uptime-server");
-    const version = execFileSync(system, ["-p", "process.versions.node"], { encoding: "utf8" }).trim();
-    const [major = 0, minor = 0] = version.split(".").map(Number);
-    const old = major < 22 || (major === 22 && minor < 19);
-    const runWith = (node: string) => spawnSync(node, [bin, "--help"], { encoding: "utf8" });
-    const onSystem = runWith(system);
-    if (old) {
-      expect(onSystem.status).toBe(1);
-      expect(onSystem.stderr.trim()).toBe(`uptime-server needs Node.js 22.19.0 or later; this is Node.js ${version} (${system}).`);
-    } else {
-      expect(onSystem.status, onSystem.stderr).toBe(0);
-    }
-    const onOurs = runWith(process.execPath);
-    expect(onOurs.status, onOurs.stderr).toBe(0);
-    expect(onOurs.stdout).toContain("uptime-server serve");
+    const olderVersion = join(dir, "node-22.18.cjs");
+    writeFileSync(olderVersion, `Object.defineProperty(process, "versions", { value: { ...process.versions, node: "22.18.0" } });\n`);
+    const older = spawnSync(process.execPath, ["--require", olderVersion, bin, "--help"], { encoding: "utf8" });
+    expect(older.status).toBe(1);
+    expect(older.stdout).toBe("");
+    expect(older.stderr.trim()).toBe(`uptime-server needs Node.js 22.19.0 or later; this is Node.js 22.18.0 (${process.execPath}).`);
+    const ours = spawnSync(process.execPath, [bin, "--help"], { encoding: "utf8" });
+    expect(ours.status, ours.stderr).toBe(0);
+    expect(ours.stdout).toContain("uptime-server serve");
   });
 
   const files = (tgz: string) => execFileSync("tar", ["tzf", tgz], { encoding: "utf8" }).trim().split("\n");

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { connect } from "node:net";
 import { Writable } from "node:stream";
 import { Agent, request } from "undici";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { startReceiver } from "../../support/receiver";
 import { closeOnSignals } from "../../../server/ops/shutdown";
 import { startServer } from "../../support/server";
@@ -46,8 +46,10 @@ describe("closing the server", () => {
         });
       // A first call opens the kept-alive connection; the second waits on it when the close begins.
       await (await lease(0)).body.text();
+      let seen = 0;
+      s.app.server.on("request", () => seen++);
       const waiting = lease(1_000);
-      await new Promise((r) => setTimeout(r, 200));
+      await eventually(async () => seen === 1, 5_000);
       const started = Date.now();
       const closed = s.close();
       const answer = await waiting;
@@ -66,7 +68,8 @@ describe("closing the server", () => {
     const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
     const s = await startServer({ logger: { level: "info", stream } });
     const codes: number[] = [];
-    closeOnSignals(s.app, 100, (code) => codes.push(code));
+    const unsubscribe = closeOnSignals(s.app, 100, (code) => codes.push(code));
+    onTestFinished(unsubscribe);
     // A client that sent half a request body and stalls: the close waits for that request.
     const { port } = new URL(s.url);
     const stalled = connect(Number(port), "127.0.0.1");
@@ -81,5 +84,25 @@ describe("closing the server", () => {
     stalled.destroy();
     await eventually(async () => codes.length === 2, 5_000);
     expect(codes).toEqual([1, 0]);
+  });
+
+  it("closes a kept-alive connection whose answer skipped the hooks (a malformed URL) once it is idle, not after the keep-alive timeout", async () => {
+    const s = await startServer({ keepAliveTimeoutMs: 72_000 });
+    const socket = connect(Number(new URL(s.url).port), "127.0.0.1");
+    await once(socket, "connect");
+    let answer = "";
+    socket.on("data", (d) => (answer += d));
+    const ended = once(socket, "close");
+    // Half a request when the close begins: the connection is busy, so the close does not reap it.
+    socket.write("GET /api/v1/monitors/%zz HTTP/1.1\r\nHost: x\r\n");
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    const closed = s.close();
+    await new Promise((r) => setTimeout(r, 100));
+    socket.write("\r\n");
+    await ended;
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
