@@ -26,4 +26,19 @@ export default tseslint.config(
       "@typescript-eslint/return-await": ["error", "error-handling-correctness-only"],
     },
   },
+  {
+    // Layers: a route handler calls a service, never a repository (services/index.ts).
+    files: ["server/routes/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/store", "**/store/*"], allowTypeImports: true, message: "Routes reach the store only through a service (server/services/)." }] },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "MemberExpression[property.name='store']", message: "Routes reach the store only through a service (server/services/)." },
+        { selector: "VariableDeclarator > ObjectPattern > Property[key.name='store']", message: "Routes reach the store only through a service (server/services/)." },
+      ],
+    },
+  },
 );

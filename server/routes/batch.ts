@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { type BatchItem, BatchRequestSchema, batchResultSchema, issuesToDetails } from "../../api";
 import { ApiError, errorBody, validationFailed } from "../errors";
-import { claimKey, fingerprintOf, releaseKey } from "../http/idempotency";
+import { keyedCreate } from "../http/keyed-create";
 import { principalOf } from "../http/types";
 import type { Principal } from "../store/keys";
 import type { CrudSpec } from "./crud";
@@ -64,17 +64,7 @@ async function create(req: FastifyRequest, spec: AnySpec, principal: Principal, 
   const body = parsed(spec.create, item.body);
   const key = item.idempotency_key;
   if (key === undefined) return { status: 201, ok: true, data: await spec.service.create(principal, body) };
-  const { store } = req.server;
-  const fingerprint = fingerprintOf(store, "POST", spec.path, body);
-  const claim = await claimKey(store, principal.accountId, key, fingerprint);
-  if ("replay" in claim) return { status: claim.replay.statusCode, ...(JSON.parse(claim.replay.body) as object), replayed: true };
-  try {
-    const answer = { ok: true as const, data: await spec.service.create(principal, body) };
-    await store.idempotency.save(principal.accountId, key, { fingerprint, statusCode: 201, body: JSON.stringify(answer) });
-    return { status: 201, ...answer };
-  } finally {
-    await releaseKey(store, claim.slot);
-  }
+  return await keyedCreate(req.server, principal.accountId, key, spec.path, body, async () => await spec.service.create(principal, body));
 }
 
 /** The body as the single call's schema reads it; its refusal names the field, as there. */

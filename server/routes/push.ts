@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { envelope, ID_PREFIX, idParams } from "../../api";
-import { ApiError, notFound } from "../errors";
 import { principalOf } from "../http/types";
 import { errorResponses } from "./responses";
 
@@ -38,14 +37,7 @@ export async function pushTokenRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const monitor = await fastify.store.monitors.get(principalOf(req).accountId, req.params.id);
-      if (!monitor) throw notFound("monitor", req.params.id);
-      if ((monitor.type as string) !== "heartbeat") {
-        throw new ApiError("validation_failed", "Only heartbeat monitors have a push URL", [
-          { field: "type", message: `is ${monitor.type}; push URLs belong to heartbeat monitors` },
-        ]);
-      }
-      const token = await fastify.store.pushTokens.issue(monitor.id);
+      const token = await fastify.services.push.issueToken(principalOf(req), req.params.id);
       return { ok: true as const, data: { push_url: `${req.protocol}://${req.host}/api/push/${token}` } };
     },
   );
@@ -57,7 +49,7 @@ export async function pushTokenRoutes(fastify: FastifyInstance): Promise<void> {
  */
 export async function pushRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { store } = fastify;
+  const { push } = fastify.services;
   // This plugin's scope only: a ping's body may be anything and is not read.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: 64 * 1024 }, (_req, _body, done) => done(null, undefined));
@@ -77,19 +69,6 @@ export async function pushRoutes(fastify: FastifyInstance): Promise<void> {
       security: [],
       response: { 200: envelope(z.object({ received_at: z.string() })), ...errorResponses("POST", { public: true }) },
     },
-    handler: async (req) => {
-      const monitorId = await store.pushTokens.monitorOf(req.params.token);
-      const monitor = monitorId ? await store.monitors.find(monitorId) : undefined;
-      // One answer for unknown tokens and deleted monitors, so tokens cannot be probed.
-      if (!monitor) throw new ApiError("not_found", "No heartbeat monitor has this push token");
-      const recorded = await store.recordCheck(
-        monitor.id,
-        { up: true, response_time_ms: null, status_code: null, error: null },
-        Date.now(),
-        await fastify.checker.policyFor(monitor),
-      );
-      if (recorded?.transition) await fastify.notifier.notify(monitor, recorded.transition === "down" ? "monitor.down" : "monitor.up", recorded.heartbeat);
-      return { ok: true as const, data: { received_at: recorded?.heartbeat?.checked_at ?? new Date().toISOString() } };
-    },
+    handler: async (req) => ({ ok: true as const, data: { received_at: await push.ping(req.params.token) } }),
   });
 }

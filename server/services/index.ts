@@ -1,7 +1,9 @@
 import fp from "fastify-plugin";
 import { ChannelService } from "./channels";
 import { DryRunService } from "./dry-run";
+import { MaintenanceWindowService } from "./maintenance-windows";
 import { MonitorService } from "./monitors";
+import { PushService } from "./push";
 import { StatusPageService } from "./status-pages";
 import { TriggerService } from "./trigger";
 
@@ -10,6 +12,9 @@ export interface Services {
   monitors: MonitorService;
   channels: ChannelService;
   statusPages: StatusPageService;
+  maintenanceWindows: MaintenanceWindowService;
+  /** Heartbeat monitors' push URLs and their pings. */
+  push: PushService;
   /** One check now, stored nowhere (`POST …/monitors/test`, `POST …/monitors/{id}/test`). */
   dryRuns: DryRunService;
   /** The selected monitors' checks now, stored or not (`POST …/monitors/trigger`). */
@@ -34,6 +39,8 @@ export const servicesPlugin = fp(
       triggers: new TriggerService(monitors, dryRuns, { store: app.store, checker: app.checker, notifier: app.notifier, locations: app.locations }),
       channels: new ChannelService(app.store, app.notifier, app.settings.allowPrivateTargets),
       statusPages: new StatusPageService(app.store),
+      maintenanceWindows: new MaintenanceWindowService(app.store),
+      push: new PushService(app.store, { checker: app.checker, notifier: app.notifier }),
     };
     app.decorate("services", services);
   },

@@ -1,6 +1,7 @@
 import {
   type CreateMaintenanceWindow,
   type ErrorDetail,
+  type ListQuery,
   type MaintenanceWindow,
   type MaintenanceWindowSpec,
   maintenanceWindowViolations,
@@ -10,6 +11,8 @@ import {
 import { notFound, validationFailed } from "../errors";
 import { assertExternalIdFree } from "./external-ids";
 import type { Store } from "../store";
+import type { Principal } from "../store/keys";
+import { type ListPage, listPage } from "./paging";
 
 async function check(store: Store, accountId: string, spec: MaintenanceWindowSpec): Promise<void> {
   const details: ErrorDetail[] = maintenanceWindowViolations(spec);
@@ -50,4 +53,29 @@ export async function deleteMaintenanceWindow(store: Store, accountId: string, i
   const window = await store.maintenanceWindows.delete(accountId, id);
   if (!window) throw notFound("maintenance window", id);
   return window;
+}
+
+/** Maintenance windows of an account: the handlers of `/api/v1/maintenance-windows`. */
+export class MaintenanceWindowService {
+  constructor(private readonly store: Store) {}
+
+  async list(principal: Principal, query: ListQuery): Promise<ListPage<MaintenanceWindow>> {
+    return await listPage(async () => await this.store.maintenanceWindows.list(principal.accountId, query.limit, query.cursor));
+  }
+
+  async get(principal: Principal, id: string): Promise<MaintenanceWindow> {
+    return await getMaintenanceWindow(this.store, principal.accountId, id);
+  }
+
+  async create(principal: Principal, body: CreateMaintenanceWindow): Promise<MaintenanceWindow> {
+    return await createMaintenanceWindow(this.store, principal.accountId, body);
+  }
+
+  async update(principal: Principal, id: string, body: UpdateMaintenanceWindow): Promise<MaintenanceWindow> {
+    return await updateMaintenanceWindow(this.store, principal.accountId, id, body);
+  }
+
+  async delete(principal: Principal, id: string): Promise<MaintenanceWindow> {
+    return await deleteMaintenanceWindow(this.store, principal.accountId, id);
+  }
 }
