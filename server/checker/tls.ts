@@ -1,11 +1,10 @@
 import { connect, type PeerCertificate } from "node:tls";
 import { interceptors } from "undici";
+import { CERT_EXPIRING_PREFIX } from "../notification-event";
 import { assertTargetAllowed, outboundAgent, safeLookup } from "../outbound";
 import type { CheckedMonitor } from "./monitor-fields";
 import type { ProbeContext, ProbeResult } from "./probe";
 
-/** How a failure caused only by a certificate expiring soon begins: the notifier tells it apart by it. */
-export const CERT_EXPIRING_PREFIX = "certificate expires in ";
 
 const DAY_MS = 86_400_000;
 /** Dispatchers that accept any certificate, for `verify_tls: false`; the caller closes them. */

@@ -3,10 +3,11 @@ import { request } from "undici";
 import { assertTargetAllowed } from "../outbound";
 import type { Store } from "../store";
 import type { StoredChannel } from "../store/channels";
-import { type NotificationEvent, subjectOf, withoutCredentials } from "./event";
+import { type NotificationEvent, withoutCredentials } from "../notification-event";
+import { subjectOf } from "./event";
 import { vendorRequest } from "./vendors";
 
-export type { NotificationEvent } from "./event";
+export type { NotificationEvent } from "../notification-event";
 
 /** What a delivery achieved: for `channels/<id>/test` and the notifier's log. */
 export interface DeliveryResult {

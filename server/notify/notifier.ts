@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { EventType, Heartbeat, Monitor } from "../../api";
-import { CERT_EXPIRING_PREFIX } from "../checker/tls";
+import { CERT_EXPIRING_PREFIX, type NotificationEvent, type NotificationKind } from "../notification-event";
 import type { AlertRow } from "../store/alert-outbox";
 import type { StoredChannel } from "../store/channels";
 import type { ScheduledMonitor } from "../store/monitors";
 import { type DeliveryContext, DeliveryError, deliver } from "./deliver";
-import type { NotificationEvent, NotificationKind } from "./event";
 
 /** Told how each notification ended (the server's metrics). */
 export interface DeliveryObserver {

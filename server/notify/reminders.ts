@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Store } from "../store";
 import type { OpenIncident } from "../store/alert-outbox";
 import type { ScheduledMonitor } from "../store/monitors";
-import type { NotificationEvent } from "./event";
+import type { NotificationEvent } from "../notification-event";
 import { hears, type Notifier } from "./notifier";
 
 /**

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import type { ChannelType } from "../../api";
-import type { NotificationEvent } from "./event";
+import type { NotificationEvent } from "../notification-event";
 import { dedupKey, detailsOf, subjectOf } from "./event";
 
 /** One HTTP request a channel makes for an event: the vendor's documented payload. */

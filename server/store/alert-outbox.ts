@@ -1,6 +1,6 @@
 import type { Executor } from "./executor";
 import type { Delivery } from "../../api";
-import { type NotificationEvent, type NotificationKind, withoutCredentials } from "../notify/event";
+import { type NotificationEvent, type NotificationKind, withoutCredentials } from "../notification-event";
 import { newId } from "./ids";
 
 /** One notification to one channel: queued, delivered, failed (with the receiver's reason) or cancelled. */

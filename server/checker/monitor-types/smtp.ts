@@ -7,7 +7,7 @@ import { guarded, type ProbeContext, type ProbeResult } from "../probe";
 import { daysLeft, judgeNetworkReply, type NetworkReply } from "../protocols/network-reply";
 import { allowedAddress, timedOut } from "../protocols/reply";
 import { SmtpSession } from "../protocols/smtp-session";
-import { CERT_EXPIRING_PREFIX } from "../tls";
+import { CERT_EXPIRING_PREFIX } from "../../notification-event";
 import type { MonitorType } from "./monitor-type";
 
 /** The name this client gives in EHLO. */
