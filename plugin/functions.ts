@@ -12,7 +12,7 @@ import type { Failure, Props } from "../provider/kinds/values";
 import { configuredStack } from "../provider/runtime";
 import { LOOKUP_KEYS } from "../provider/runtime/lookup";
 import type { KindName } from "../provider/kinds/registry";
-import { property, requiredOutputs, type SchemaKinds, typedRows } from "./schema";
+import { property, requiredOutputs, type SchemaKinds, typedRows } from "./schema-rows";
 import { PACKAGE, type TypeRegistry } from "./schema-types";
 import { zodFieldType } from "./zod-types";
 

@@ -6,7 +6,7 @@
 import { KINDS, type KindName } from "../provider/kinds/registry";
 import type { Props } from "../provider/kinds/values";
 import { CHANNEL_CONFIG_TYPE, fromRuntimeConfig, toRuntimeConfig, typedConfigPath } from "./channel-config";
-import type { SchemaKinds } from "./schema";
+import type { SchemaKinds } from "./schema-rows";
 
 const DESCRIPTIONS: Record<KindName, string> = {
   Monitor: "An uptime monitor: the service probes `url` every `intervalSec` seconds.",

@@ -9,7 +9,7 @@ import type { ConstructResult } from "@pulumi/pulumi/provider";
 import { ComponentResource, type ComponentResourceOptions, CustomResource } from "@pulumi/pulumi/resource";
 import { type Field, RESOURCE_FIELDS } from "../api";
 import { GROUP_SETTINGS, groupChildren, type MonitorGroupArgs } from "../provider/resources/monitor-group";
-import { property, type SchemaKinds, typedRows } from "./schema";
+import { property, type SchemaKinds, typedRows } from "./schema-rows";
 import { PACKAGE, type TypeRegistry, typeToken } from "./schema-types";
 
 type Json = Record<string, unknown>;

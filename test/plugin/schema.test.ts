@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PLUGIN_KINDS } from "../../plugin/kinds";
-import { packageSchema, resourceRows, typedRows } from "../../plugin/schema";
+import { packageSchema } from "../../plugin/schema";
+import { resourceRows, typedRows } from "../../plugin/schema-rows";
 import { CONFIG_KEY_DESCRIPTIONS } from "../../plugin/channel-config";
 import { KINDS } from "../../provider/kinds/registry";
 import { toCamel } from "../../provider/kinds/values";
