@@ -1,13 +1,7 @@
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
-import fp from "fastify-plugin";
 import { createJsonSchemaTransform, createJsonSchemaTransformObject, validatorCompiler } from "fastify-type-provider-zod";
-import { locationsOf, monitorBodySchemas } from "../api";
-import { createTransport } from "nodemailer";
-import { interceptors } from "undici";
-import { LeaseService } from "./agents/leases";
-import { Locations } from "./agents/locations";
-import { Checker } from "./checker/checker";
+import { monitorBodySchemas } from "../api";
 import { resolveOptions, type ServerOptionsInput } from "./config";
 import { registerAuth } from "./http/auth";
 import { BODY_LIMIT, clientErrorHandler, frameworkErrors, newRequestId, registerErrorHandling } from "./http/errors";
@@ -23,13 +17,10 @@ import { registerRateLimit } from "./http/rate-limit";
 import { serializerCompiler } from "./http/serializer";
 import { closeConnectionsWhenDraining, registerConnectionLimits, serverTimeouts } from "./http/timeouts";
 import "./http/types";
-import type { SendMail } from "./notify/deliver";
-import { Notifier } from "./notify/notifier";
-import { AlertScheduler } from "./notify/reminders";
+import { monitoringPlugin } from "./monitoring";
 import { healthRoutes } from "./ops/health";
 import { Metrics } from "./ops/metrics";
 import { countRequests, metricsRoute } from "./ops/metrics-route";
-import { outboundAgent } from "./outbound";
 import { agentRoutes, locationRoutes } from "./routes/agents";
 import { channelRoutes } from "./routes/channels";
 import { maintenanceWindowRoutes } from "./routes/maintenance-windows";
@@ -38,8 +29,6 @@ import { pushRoutes, pushTokenRoutes } from "./routes/push";
 import { statusHtmlRoutes } from "./routes/status-html";
 import { statusPageRoutes } from "./routes/status-pages";
 import { servicesPlugin } from "./services";
-import type { CheckOutcome } from "./store/heartbeats";
-import type { ScheduledMonitor } from "./store/monitors";
 import { storePlugin } from "./store/plugin";
 
 export const API_VERSION = "1.0.0";
@@ -87,7 +76,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   await app.register(storePlugin);
   app.decorate("metrics", new Metrics(app.store));
   countRequests(app, app.metrics);
-  await app.register(monitoring);
+  await app.register(monitoringPlugin);
   await app.register(servicesPlugin);
 
   app.setValidatorCompiler(validatorCompiler);
@@ -156,78 +145,4 @@ function logResponses(app: FastifyInstance): void {
     }
     done();
   });
-}
-
-/** The checker and the notifier: outbound connections under the outbound policy. */
-const monitoring = fp(
-  async (app) => {
-    const { settings, store, metrics } = app;
-    const outbound = outboundAgent(settings.allowPrivateTargets);
-    const following = outbound.compose(interceptors.redirect({ maxRedirections: 5 }));
-    const notifier = new Notifier(
-      { store, dispatcher: outbound, allowPrivate: settings.allowPrivateTargets, sendMail: mailer(settings.smtpUrl, settings.smtpFrom) },
-      app.log,
-      settings.notifyRetryDelaysMs,
-      {
-        delivered: (type) => metrics.notificationsSent.inc({ channel_type: type }),
-        failed: (type) => metrics.notificationsFailed.inc({ channel_type: type }),
-      },
-    );
-    store.location = settings.location;
-    const locations = new Locations(store, settings.location, settings.checker, settings.agentLiveMs, settings.allowPrivateTargets);
-    const observer = {
-      lag: (ms: number) => metrics.schedulerLag.observe(ms / 1000),
-      checked: (type: string, up: boolean, ms: number, location = settings.location) => {
-        metrics.checks.inc({ result: up ? "up" : "down", location });
-        metrics.probeDuration.observe({ type }, ms / 1000);
-      },
-    };
-    const place = {
-      checks: (m: ScheduledMonitor) => (m.type as string) === "heartbeat" || locationsOf(m, settings.location).includes(settings.location),
-      policy: (m: ScheduledMonitor) => locations.policy(m, settings.location),
-      retryElsewhere: (m: ScheduledMonitor, outcome: CheckOutcome): Promise<CheckOutcome> => (leases.elsewhere.wants(m, outcome) ? leases.elsewhere.retry(m, settings.location, outcome) : Promise.resolve(outcome)),
-    };
-    const checker = new Checker(
-      store,
-      { follow: following, direct: outbound, allowPrivate: settings.allowPrivateTargets, rdapBootstrapUrl: settings.rdapBootstrapUrl },
-      notifier,
-      app.log,
-      settings.checkConcurrency,
-      observer,
-      place,
-    );
-    const leases = new LeaseService(store, locations, notifier, app.log, settings.leaseMs, observer, (m): Promise<CheckOutcome | undefined> => checker.runOnce(m));
-    const alerts = new AlertScheduler(store, notifier, app.log, settings.alertTickMs);
-    app.decorate("notifier", notifier);
-    app.decorate("checker", checker);
-    app.decorate("locations", locations);
-    app.decorate("leases", leases);
-    app.addHook("onReady", async () => {
-      if (settings.checker) await checker.start();
-      await leases.start();
-      // Reminders, escalations, and what a stopped server left pending.
-      await alerts.start();
-    });
-    // Shutdown order: no new checks, the checks under way recorded, their notifications
-    // delivered (or in the outbox), then the connections and, last (its own hook), the database.
-    app.addHook("preClose", async () => {
-      app.draining = true;
-      leases.stop();
-      await leases.elsewhere.stop();
-      await checker.stop();
-    });
-    app.addHook("onClose", async () => {
-      await checker.stop();
-      alerts.stop();
-      await notifier.drain();
-      await outbound.close();
-    });
-  },
-  { name: "monitoring", dependencies: ["store"] },
-);
-
-function mailer(url: string | undefined, from: string): SendMail | undefined {
-  if (!url) return undefined;
-  const transport = createTransport(url);
-  return (message) => transport.sendMail({ from, ...message });
 }
