@@ -1,4 +1,4 @@
-import type { Executor } from "../store/executor";
+import type { Executor } from "../store/sql/executor";
 import type { CheckOutcome } from "../store/heartbeats";
 
 /** What the deadline of a heartbeat monitor depends on. */

@@ -1,4 +1,4 @@
-import type { Executor } from "./executor";
+import type { Executor } from "./sql/executor";
 
 /** An agent as the server last heard from it. */
 export interface AgentRow {

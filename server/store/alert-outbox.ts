@@ -1,4 +1,4 @@
-import type { Executor } from "./executor";
+import type { Executor } from "./sql/executor";
 import type { Delivery } from "../../api";
 import { type NotificationEvent, type NotificationKind, withoutCredentials } from "../notification-event";
 import { newId } from "./ids";

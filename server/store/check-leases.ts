@@ -1,4 +1,4 @@
-import type { Executor } from "./executor";
+import type { Executor } from "./sql/executor";
 
 /**
  * Leases on checks, for several replicas on one database: a replica runs a due check only once it

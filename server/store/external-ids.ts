@@ -1,4 +1,4 @@
-import type { Executor } from "./executor";
+import type { Executor } from "./sql/executor";
 
 /** The tables whose objects carry an `external_id`. */
 export type MarkedTable = "monitors" | "channels" | "status_pages" | "maintenance_windows";

@@ -1,4 +1,4 @@
-import type { Executor } from "./executor";
+import type { Executor } from "./sql/executor";
 import type { BrowserEvidence, CheckAttempt, CheckTimings, ErrorClass, Heartbeat, LocationStats, Stats, StepResult } from "../../api";
 
 export type { CheckAttempt } from "../../api";

@@ -1,4 +1,4 @@
-import type { Executor } from "./executor";
+import type { Executor } from "./sql/executor";
 
 /** An incident as the public page shows it: which monitor, when it started and ended. */
 export interface IncidentRow {

@@ -3,25 +3,29 @@ import { AgentRepository } from "./agents";
 import { AlertOutboxRepository } from "./alert-outbox";
 import { ChannelRepository } from "./channels";
 import { CheckLeaseRepository } from "./check-leases";
-import { ExternalCommits, schemaVersion } from "./database";
-import type { Executor } from "./executor";
+import { ExternalCommits, schemaVersion } from "./sql/database";
+import type { Executor } from "./sql/executor";
 import { ExternalIdRepository } from "./external-ids";
 import { HealthRepository } from "./health";
 import { type CheckOutcome, HEARTBEAT_RETENTION_MS, HeartbeatRepository, type Recorded } from "./heartbeats";
 import { IdempotencyRepository } from "./idempotency";
 import { KeyRepository } from "./keys";
 import { MaintenanceWindowRepository } from "./maintenance-windows";
-import { MIGRATIONS } from "./migrations";
+import { MIGRATIONS } from "./sql/migrations";
 import { RateCounterRepository } from "./rate-counters";
 import { MonitorRepository } from "./monitors";
-import { openPostgres } from "./postgres";
-import { openSqlite } from "./sqlite";
+import { openPostgres } from "./sql/postgres";
+import { openSqlite } from "./sql/sqlite";
 import { OutboxRepository } from "./outbox";
 import { PushTokenRepository } from "./push-tokens";
 import { StatusPageRepository } from "./status-pages";
 import { advanceHealth, type HealthPolicy, IMMEDIATE } from "./streaks";
 
-/** Every repository over one embedded database: the only code that speaks SQL. */
+/**
+ * Every repository over one database, a SQLite file or PostgreSQL: the only code that speaks SQL.
+ * The repositories are the files of this folder; the engines they run on (the executor, the
+ * dialect, SQLite, PostgreSQL and its translation, the migrations) are in `sql/`.
+ */
 export class Store {
   readonly monitors: MonitorRepository;
   readonly channels: ChannelRepository;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Executor } from "./executor";
-import type { ExternalCommits } from "./database";
+import type { Executor } from "./sql/executor";
+import type { ExternalCommits } from "./sql/database";
 import { newId, nowIso } from "./ids";
 
 const LOOKUP_LENGTH = 8;

@@ -1,7 +1,7 @@
-import type { Executor } from "./executor";
+import type { Executor } from "./sql/executor";
 import type { MaintenanceWindow, MaintenanceWindowSpec } from "../../api";
 import { windowActiveAt } from "../maintenance/schedule";
-import { ownedIds } from "./database";
+import { ownedIds } from "./sql/database";
 import { newId, nowIso } from "./ids";
 import { afterCursor, type Page, toPage } from "./pagination";
 

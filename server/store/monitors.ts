@@ -1,9 +1,9 @@
-import type { Executor } from "./executor";
+import type { Executor } from "./sql/executor";
 import { LRUCache } from "lru-cache";
 import { ASSERTION_DEFAULTS, type Monitor, MONITOR_BROWSER_DEFAULTS, MONITOR_EXTENSION_DEFAULTS, MONITOR_NETWORK_DEFAULTS, MONITOR_PROTOCOL_DEFAULTS, type MonitorSpec } from "../../api";
 import type { SecretBox } from "../secrets";
-import { type ExternalCommits, ownedIds } from "./database";
-import type { Dialect } from "./dialect";
+import { type ExternalCommits, ownedIds } from "./sql/database";
+import type { Dialect } from "./sql/dialect";
 import { newId, nowIso } from "./ids";
 import { afterCursor, type Page, toPage } from "./pagination";
 

@@ -1,4 +1,4 @@
-import type { Executor } from "./executor";
+import type { Executor } from "./sql/executor";
 import { newId, nowIso } from "./ids";
 
 /** An email the server would have sent, kept when no SMTP server is configured. */

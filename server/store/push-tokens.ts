@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Executor } from "./executor";
+import type { Executor } from "./sql/executor";
 import { nowIso } from "./ids";
 
 const digest = (token: string) => createHash("sha256").update(token).digest("hex");

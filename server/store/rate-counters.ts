@@ -1,4 +1,4 @@
-import type { Executor } from "./executor";
+import type { Executor } from "./sql/executor";
 
 /** Windows this far past their end are deleted, every SWEEP_EVERY counts. */
 const SWEEP_EVERY = 1_000;

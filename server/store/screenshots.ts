@@ -1,4 +1,4 @@
-import type { Executor } from "./executor";
+import type { Executor } from "./sql/executor";
 
 /**
  * Browser monitors' screenshots: one PNG per failed run, stored beside its heartbeat (deleted with

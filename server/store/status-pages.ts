@@ -1,6 +1,6 @@
-import type { Executor } from "./executor";
+import type { Executor } from "./sql/executor";
 import type { StatusPage } from "../../api";
-import { ownedIds } from "./database";
+import { ownedIds } from "./sql/database";
 import { newId, nowIso } from "./ids";
 import { afterCursor, type Page, toPage } from "./pagination";
 

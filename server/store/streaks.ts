@@ -1,4 +1,4 @@
-import type { Executor } from "./executor";
+import type { Executor } from "./sql/executor";
 
 /** How a check result moves a monitor's health: confirmations, recovery, maintenance, locations. */
 export interface HealthPolicy {

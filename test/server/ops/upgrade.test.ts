@@ -5,7 +5,7 @@ import { DatabaseSync } from "node:sqlite";
 import { request } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../../scripts/pulumi-engine";
-import { MIGRATIONS } from "../../../server/store/migrations";
+import { MIGRATIONS } from "../../../server/store/sql/migrations";
 import { startServer } from "../../support/server";
 
 const FIXTURE = join(REPO_ROOT, "test/fixtures/upgrade/0.1.0");

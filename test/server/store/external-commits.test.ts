@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
-import { ExternalCommits } from "../../../server/store/database";
-import type { Executor } from "../../../server/store/executor";
-import { openSqlite, SqliteExecutor } from "../../../server/store/sqlite";
+import { ExternalCommits } from "../../../server/store/sql/database";
+import type { Executor } from "../../../server/store/sql/executor";
+import { openSqlite, SqliteExecutor } from "../../../server/store/sql/sqlite";
 
 /** The look for other connections' commits on SQLite (the WAL-index header, then `data_version`). */
 describe("another connection's commits on SQLite", () => {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Store } from "../../../server/index";
-import { MIGRATIONS } from "../../../server/store/migrations";
+import { MIGRATIONS } from "../../../server/store/sql/migrations";
 
 describe("store migration to degraded checks and failure details", () => {
   const dirs: string[] = [];
