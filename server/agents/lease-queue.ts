@@ -1,3 +1,5 @@
+import { nextDue } from "../checker/cadence";
+
 /** The part of tinyqueue's binary heap used here (an ES module, loaded by the lease service). */
 export interface Heap<T> {
   peek(): T | undefined;
@@ -90,9 +92,8 @@ export class LeaseQueue {
       this.heap.pop();
       const member = this.members.get(top.monitorId);
       if (!member || member.next !== top.due) continue;
-      // Fixed cadence; checks missed while no agent asked are skipped, not run in a burst.
-      let next = top.due + member.intervalMs;
-      if (next <= now) next += Math.ceil((now - next + 1) / member.intervalMs) * member.intervalMs;
+      // Checks missed while no agent asked are skipped, not run in a burst.
+      const next = nextDue(top.due, member.intervalMs, now);
       member.next = next;
       this.heap.push({ monitorId: top.monitorId, due: next });
       out.push(this.give(top.monitorId, top.due, agentId, now + leaseMs));

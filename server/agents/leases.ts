@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { type Lease, type Leases, locationsOf, type ResultStatus, type ResultsRequest } from "../../api";
+import { startDue } from "../checker/cadence";
 import type { CheckObserver } from "../checker/checker";
 import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
@@ -12,8 +12,6 @@ import type { Locations } from "./locations";
 import { RetryElsewhere } from "./retry-elsewhere";
 import { type TakenTrial, Trials } from "./trials";
 
-/** At start, checks with no recent result at a location are spread over at most this long. */
-const START_SPREAD_MS = 10_000;
 /** A waiting lease request looks again at least this often (a monitor created meanwhile is due at once). */
 const POLL_MS = 100;
 
@@ -35,10 +33,6 @@ const queueId = (accountId: string, location: string) => `${accountId}\u0000${lo
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const trialLease = (t: TakenTrial): Lease => ({ check_key: t.checkKey, due_at: iso(t.due), expires_at: iso(t.expires), monitor: t.monitor });
-
-function phase(id: string, span: number): number {
-  return span <= 0 ? 0 : createHash("sha1").update(id).digest().readUInt32BE(0) % span;
-}
 
 /**
  * The work of agent locations: one lease queue per account and location, filled from the active
@@ -232,7 +226,7 @@ export class LeaseService {
       let queue = this.queues.get(id);
       if (!queue) this.queues.set(id, (queue = new LeaseQueue(this.Heap as HeapClass, location)));
       const last = lastAt(location);
-      const first = last === undefined ? now + (spread ? phase(`${m.id}/${location}`, Math.min(intervalMs, START_SPREAD_MS)) : 0) : Math.max(now, last + intervalMs);
+      const first = startDue(`${m.id}/${location}`, intervalMs, last, now, spread && "unchecked");
       queue.set(m.id, intervalMs, Math.round(first));
     }
   }

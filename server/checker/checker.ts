@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
 import type { CheckOutcome } from "../store/heartbeats";
 import type { ScheduledMonitor } from "../store/monitors";
 import type { HealthPolicy } from "../store/streaks";
+import { nextDue, startDue } from "./cadence";
 import { CheckLeases, RESYNC_MS } from "./check-leases";
 import { CheckRunner, cadenceMs } from "./dispatch";
 import type { ProbeContext } from "./probe";
@@ -43,14 +43,6 @@ export interface CheckObserver {
 }
 
 const LAG_SAMPLES = 10_000;
-/** At start, monitors with no recent check are spread over at most this long. */
-const START_SPREAD_MS = 10_000;
-
-/** A stable offset in [0, span) for a monitor, so restarts keep a monitor's phase. */
-function phase(id: string, span: number): number {
-  return span <= 0 ? 0 : createHash("sha1").update(id).digest().readUInt32BE(0) % span;
-}
-
 /**
  * Runs each active monitor every `interval_sec`: one timer per monitor on a fixed cadence
  * (no drift from slow checks), start-up spread by a per-monitor phase, at most `concurrency`
@@ -93,9 +85,7 @@ export class Checker {
       if (this.place && !this.place.checks(m)) continue;
       const intervalMs = cadenceMs(m);
       const last = m.last_checked_at ? Date.parse(m.last_checked_at) : undefined;
-      const due = last === undefined ? now : last + intervalMs;
-      const spread = phase(m.id, Math.min(intervalMs, START_SPREAD_MS));
-      this.schedule(m.id, intervalMs, Math.max(due, now) + (due <= now ? spread : 0));
+      this.schedule(m.id, intervalMs, startDue(m.id, intervalMs, last, now, "due"));
     }
     this.log.info({ monitors: this.slots.size }, "checker started");
     if (this.leases) this.resync = setInterval(() => void this.follow().catch((err: Error) => this.log.error({ err }, "schedule resync failed")), RESYNC_MS).unref();
@@ -180,10 +170,7 @@ export class Checker {
   private fire(id: string, scheduledAt: number): void {
     const slot = this.slots.get(id);
     if (!slot || this.stopped) return;
-    const now = Date.now();
-    let next = scheduledAt + slot.intervalMs;
-    if (next <= now) next += Math.ceil((now - next + 1) / slot.intervalMs) * slot.intervalMs;
-    this.schedule(id, slot.intervalMs, next);
+    this.schedule(id, slot.intervalMs, nextDue(scheduledAt, slot.intervalMs, Date.now()));
     this.launch(id, scheduledAt);
   }
 
