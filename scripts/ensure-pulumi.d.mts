@@ -17,3 +17,5 @@ export interface PulumiHosts {
 export function ensureHosts(): Promise<PulumiHosts>;
 /** Finds or builds the Go language host (tools/pulumi-language-go), in a cache entry of its own. */
 export function ensureGoHost(): Promise<PulumiHosts>;
+/** Finds or builds the Java language host and the Java SDK generator (tools/pulumi-language-java). */
+export function ensureJavaTools(): Promise<PulumiHosts>;

@@ -5,7 +5,8 @@
 // `pulumi-resource-pulumi-nodejs` as its last line; `--json` prints a JSON object instead.
 // Also builds, into a cache entry of their own, what the native plugin's programs and SDKs need:
 // the YAML and Python language hosts and the SDK generator (tools/uptime-sdkgen), and the Go
-// language host (tools/pulumi-language-go) in an entry of its own.
+// language host (tools/pulumi-language-go) in an entry of its own, and the Java language host and
+// Java SDK generator (tools/pulumi-language-java, a Go module of its own) in another.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
@@ -217,15 +218,60 @@ export async function ensureGoHost() {
   return { binDir: bin, source: "build" };
 }
 
+/** What tools/pulumi-language-java builds: the Java language host and the Java SDK generator. */
+const JAVA_TOOLS = {
+  "pulumi-language-java": "github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java",
+  "uptime-sdkgen-java": "./uptime-sdkgen-java",
+};
+
+/** The Java tools' cache entry, keyed by their recipe (go.mod, go.sum and the generator's source). */
+function javaToolsCacheDir() {
+  const dir = join(TOOLS, "pulumi-language-java");
+  const hash = createHash("sha256");
+  for (const file of ["go.mod", "go.sum", "tools.go", "uptime-sdkgen-java/main.go"]) hash.update(`${file}\0`).update(readFileSync(join(dir, file)));
+  return join(cacheBase(), "pulumi-language-java", hash.digest("hex").slice(0, 12));
+}
+
+/**
+ * Finds or builds the Java language host (pulumi-java's `pulumi-language-java`) and the Java SDK
+ * generator (`uptime-sdkgen-java`), from github.com/pulumi/pulumi-java/pkg at the version that
+ * tools/pulumi-language-java/go.mod pins: a cache entry of its own, built once, however many
+ * processes ask. The checksum database has no entry for that module (it answers 404), so the
+ * build skips it for that module alone (GONOSUMDB); go.sum still pins every module's hash.
+ * @returns {Promise<{ binDir: string, source: "cache" | "build" }>}
+ */
+export async function ensureJavaTools() {
+  const dir = javaToolsCacheDir();
+  const bin = join(dir, "bin");
+  const ready = () => Object.keys(JAVA_TOOLS).every((b) => existsSync(join(bin, b)));
+  if (ready()) return { binDir: bin, source: "cache" };
+  const go = which("go");
+  if (!go) throw new Error(`No Go toolchain to build the Java language host. ${INSTALL_HELP}`);
+  const noSum = [process.env.GONOSUMDB, "github.com/pulumi/pulumi-java"].filter(Boolean).join(",");
+  const env = { ...goBuildEnv(), GONOSUMDB: noSum };
+  await buildOnce(dir, ready, async (staging) => {
+    mkdirSync(join(staging, "bin"), { recursive: true });
+    const started = Date.now();
+    process.stderr.write(`Building the Java language host and SDK generator into ${dir}...\n`);
+    for (const [out, pkg] of Object.entries(JAVA_TOOLS)) {
+      await runAsync(go, ["build", "-o", join(staging, "bin", out), pkg], { cwd: join(TOOLS, "pulumi-language-java"), env });
+    }
+    process.stderr.write(`Built the Java tools in ${Math.round((Date.now() - started) / 1000)} s.\n`);
+  });
+  return { binDir: bin, source: "build" };
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     const found = await ensurePulumi();
     const hosts = await ensureHosts();
     const goHost = await ensureGoHost();
-    if (process.argv.includes("--json")) console.log(JSON.stringify({ ...found, hostsDir: hosts.binDir, goHostDir: goHost.binDir }));
+    const java = await ensureJavaTools();
+    if (process.argv.includes("--json")) console.log(JSON.stringify({ ...found, hostsDir: hosts.binDir, goHostDir: goHost.binDir, javaDir: java.binDir }));
     else {
       process.stderr.write(`Language hosts and SDK generator (${hosts.source}): ${hosts.binDir}\n`);
       process.stderr.write(`Go language host (${goHost.source}): ${goHost.binDir}\n`);
+      process.stderr.write(`Java language host and SDK generator (${java.source}): ${java.binDir}\n`);
       process.stderr.write(`Pulumi CLI v${found.version} (${found.source}):\n`);
       console.log(found.binDir);
     }

@@ -1,16 +1,17 @@
 /**
  * The native plugin under the real engine: the plugin bundled and installed from its tarball with
- * `pulumi plugin install`, the YAML, Python and Go language hosts and the Python venv on PATH.
+ * `pulumi plugin install`, the YAML, Python, Go and Java language hosts and the Python venv on PATH.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { delimiter, isAbsolute, join } from "node:path";
 import { expect } from "vitest";
 import { bundlePlugin, type PluginBuild } from "../../plugin/build/bundle";
 import { goEnv } from "../../plugin/build/cache";
 import { goModulePath } from "../../plugin/build/go";
+import { buildJavaSdk, ensureJavaToolsBin, installJavaSdk, javaProgramSettings } from "../../plugin/build/java";
 import { loadEnsure, venvWith } from "../../plugin/build/python";
 import { buildSdks, type SdkBuild } from "../../plugin/build/sdks";
 import { type OfflineEngine, offlineEngine, prepareProgram, REPO_ROOT } from "../../scripts/pulumi-engine";
@@ -25,8 +26,9 @@ export interface NativeEngine {
    */
   pulumi(args: string[], cwd: string): Promise<string>;
   /**
-   * A copy of a program in a temp folder: a name under test/engine/programs, or a path from the
-   * repository root (`examples/native-go`). A Go program's SDK `replace` points at the built SDK.
+   * A copy of a program in a temp folder: a name under test/engine/programs, a path from the
+   * repository root (`examples/native-go`), or an absolute path. A Go program's SDK `replace` points at the built SDK;
+   * a Java program's Maven runs offline with the project's repository, where the Java SDK is.
    */
   program(name: string): string;
   dispose(): void;
@@ -34,9 +36,10 @@ export interface NativeEngine {
 
 /**
  * Builds the plugin (with `python`, the wheel into the cached venv; with `go`, the Go SDK module
- * and the Go language host; with `nodejs`, the compiled Node.js SDK) and installs it.
+ * and the Go language host; with `nodejs`, the compiled Node.js SDK; with `java`, the Java SDK in
+ * the project's Maven repository and the Java language host) and installs it.
  */
-export async function nativeEngine(options: { python?: boolean; go?: boolean; nodejs?: boolean } = {}): Promise<NativeEngine> {
+export async function nativeEngine(options: { python?: boolean; go?: boolean; nodejs?: boolean; java?: boolean } = {}): Promise<NativeEngine> {
   const ensure = await loadEnsure();
   const cli = await ensure.ensurePulumi();
   const hosts = (await ensure.ensureHosts()).binDir;
@@ -45,8 +48,10 @@ export async function nativeEngine(options: { python?: boolean; go?: boolean; no
   const sdks = options.python || options.go || options.nodejs ? await buildSdks(plugin) : undefined;
   const venvBin = options.python && sdks ? [await venvWith(sdks.wheel)] : [];
   const goBin = options.go ? [(await ensure.ensureGoHost()).binDir] : [];
+  if (options.java) await installJavaSdk(await buildJavaSdk(plugin));
+  const javaBin = options.java ? [await ensureJavaToolsBin()] : [];
   // The v3.68 Python host ignores runtime.options.virtualenv: the venv's bin comes first instead.
-  const path = [cli.binDir, hosts, ...goBin, ...venvBin, join(REPO_ROOT, "node_modules", ".bin"), process.env.PATH ?? ""].join(delimiter);
+  const path = [cli.binDir, hosts, ...goBin, ...javaBin, ...venvBin, join(REPO_ROOT, "node_modules", ".bin"), process.env.PATH ?? ""].join(delimiter);
   const go = goEnv();
   const engine = await offlineEngine({ env: { PATH: path, GOCACHE: go.GOCACHE ?? "", GOMODCACHE: go.GOMODCACHE ?? "" } });
   const env = { ...process.env, ...engine.envVars };
@@ -63,10 +68,12 @@ export async function nativeEngine(options: { python?: boolean; go?: boolean; no
     plugin,
     pulumi,
     program(name) {
-      const dir = prepareProgram(join(REPO_ROOT, name.includes("/") ? name : join("test/engine/programs", name)), {});
+      const source = isAbsolute(name) ? name : join(REPO_ROOT, name.includes("/") ? name : join("test/engine/programs", name));
+      const dir = prepareProgram(source, {});
       programs.push(dir);
       if (sdks && existsSync(join(dir, "go.mod"))) useGoSdk(dir, plugin, sdks);
       if (sdks && existsSync(join(dir, "package.json"))) useNodeSdk(dir, sdks);
+      if (options.java && existsSync(join(dir, "pom.xml"))) javaProgramSettings(dir);
       return dir;
     },
     dispose() {

@@ -1,7 +1,8 @@
 /**
  * Everything the test files share from the project's cache (scripts/cache.mjs), prepared once by
  * the global set-up before any test file starts: the Pulumi CLI, the language hosts, the packed
- * packages' install, the native plugin's SDKs, the Python venvs and Schemathesis. Each is also
+ * packages' install, the native plugin's SDKs (the Java one installed into the project's Maven
+ * repository), the Python venvs and Schemathesis. Each is also
  * safe to build from a test file (every cache entry is built under a lock), but building them here
  * keeps a cold cache's build time out of the tests' own time limits, and makes it one figure.
  */
@@ -9,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundlePlugin } from "../../plugin/build/bundle";
+import { buildJavaSdk, installJavaSdk } from "../../plugin/build/java";
 import { loadEnsure, mypyWith, python, venvWith } from "../../plugin/build/python";
 import { buildSdks } from "../../plugin/build/sdks";
 import { installPackedPackage } from "../../scripts/packed";
@@ -40,6 +42,7 @@ export async function prepareSharedArtifacts(): Promise<SharedArtifacts> {
     const cli = await ensure.ensurePulumi();
     await ensure.ensureHosts();
     await ensure.ensureGoHost();
+    await ensure.ensureJavaTools();
     return cli;
   });
   const packed = timed("packed packages installed", () => installPackedPackage());
@@ -51,8 +54,14 @@ export async function prepareSharedArtifacts(): Promise<SharedArtifacts> {
   const [cli] = await Promise.all([goBuilds, venv]);
   const work = mkdtempSync(join(tmpdir(), "pulumi-uptime-setup-"));
   try {
-    const sdks = await timed("native plugin SDKs", async () => buildSdks(await bundlePlugin(join(work, "plugin"))));
-    await timed("SDK wheel in the Python venvs", () => Promise.all([venvWith(sdks.wheel), mypyWith(sdks.wheel)]));
+    const plugin = await bundlePlugin(join(work, "plugin"));
+    // The Java SDK (Maven, mostly downloads on a cold cache) beside the others (Go and tsc, CPU).
+    await Promise.all([
+      timed("native plugin SDKs", () => buildSdks(plugin)).then((sdks) =>
+        timed("SDK wheel in the Python venvs", () => Promise.all([venvWith(sdks.wheel), mypyWith(sdks.wheel)])),
+      ),
+      timed("Java SDK in the Maven repository", async () => installJavaSdk(await buildJavaSdk(plugin))),
+    ]);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
