@@ -60,7 +60,7 @@ describe("a Java program through the native plugin and its generated Java SDK", 
     // A function of the SDK (the plugin's Invoke) found the monitor the program made.
     expect(out.monitorUrl).toBe("https://example.com/health");
     expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
-  });
+  }, 480_000);
 
   it("keeps the API key, the webhook URL and the header secret out of the state file", async () => {
     expectNotInState(native.engine, String((await outputs()).monitorId), [s.key, HOOK_TOKEN, HEADER_TOKEN]);
@@ -75,7 +75,7 @@ describe("a Java program through the native plugin and its generated Java SDK", 
     await stack.up();
     expect((await live(`/api/v1/monitors/${monitorId}`)).data.interval_sec).toBe(60);
     expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 5 });
-  });
+  }, 480_000);
 
   it("destroy leaves nothing on the server", async () => {
     await stack.destroy();
