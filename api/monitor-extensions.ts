@@ -15,10 +15,13 @@ import { locationViolations, MONITOR_LOCATION_DEFAULTS, MONITOR_LOCATION_ROWS, t
 export const DNS_RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "TXT", "NS"] as const;
 export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
 
+/** The most a heartbeat ping may be late (`grace_sec`): a day. */
+export const MAX_GRACE_SEC = 86_400;
+
 /** The writable extension fields, each with its own rule. */
 export const monitorExtensionFields = {
   /** Heartbeat monitors: seconds a ping may be late beyond `interval_sec` before the monitor is down. */
-  grace_sec: z.int("must be a whole number of seconds").min(0, "must be at least 0").max(86_400, "must be at most 86400"),
+  grace_sec: z.int("must be a whole number of seconds").min(0, "must be at least 0").max(MAX_GRACE_SEC, `must be at most ${MAX_GRACE_SEC}`),
   /** https and smtp monitors: alert when the certificate expires in fewer days than this; null (default) never. */
   ssl_expiry_days: z.int("must be a whole number of days").min(1, "must be between 1 and 365").max(365, "must be between 1 and 365").nullable(),
   /** https monitors: whether the certificate must be valid (chain, name, dates). */
@@ -75,7 +78,7 @@ export const MONITOR_EXTENSION_ROWS = {
   graceSec: {
     api: "grace_sec",
     type: { type: "integer" },
-    description: "Heartbeat monitors: seconds a ping may be late beyond `intervalSec`, 0..86400.",
+    description: `Heartbeat monitors: seconds a ping may be late beyond \`intervalSec\`, 0..${MAX_GRACE_SEC}.`,
     default: EXT.grace_sec,
   },
   /** https monitors: down when the certificate expires in fewer days than this (1..365). Default none. */

@@ -21,7 +21,10 @@ export const METHODS_WITH_BODY: readonly string[] = ["POST", "PUT", "PATCH", "DE
 
 /** The interval floor of the public service; a server may lower it (tests only). */
 export const MIN_INTERVAL_SEC = 30;
+/** The interval ceiling: a day. */
 export const MAX_INTERVAL_SEC = 86_400;
+/** The bounds of `interval_sec`, in words: `30..86400`. */
+export const INTERVAL_BOUNDS = `${MIN_INTERVAL_SEC}..${MAX_INTERVAL_SEC}`;
 export const DEFAULT_TIMEOUT_SEC = 10;
 export const DEFAULT_EXPECTED_STATUS_CODES = ["2xx", "3xx"] as const;
 
@@ -46,7 +49,7 @@ export const monitorFields = {
   type: MonitorTypeSchema,
   /** `http(s)://…` (http, keyword), `tcp://host:port` (tcp), `dns://name` (dns), `grpc(s)://host:port`, `ws(s)://…`, `udp://host:port`, `ping://host`, `smtp(s)://host[:port]`, `domain://name`; null for heartbeat, multistep and browser. */
   url: z.string().max(2048, "must be at most 2048 characters").nullable(),
-  /** Seconds between checks, 30..86400. */
+  /** Seconds between checks, {@link INTERVAL_BOUNDS}. */
   interval_sec: z
     .int("must be a whole number of seconds")
     .min(1, `must be between ${MIN_INTERVAL_SEC} and ${MAX_INTERVAL_SEC}`)
@@ -148,8 +151,8 @@ export const MONITOR_FIELDS = {
     description: "`http(s)://…`; `tcp://host:port` for tcp; `dns://name` for dns; `grpc://` or `grpcs://host:port` for grpc; `ws(s)://…` for websocket; `udp://host:port` for udp; `ping://host` for ping; `smtp://host[:port]` (STARTTLS) or `smtps://host[:port]` for smtp; `domain://name` for domain; required but for heartbeat, multistep and browser, which have none.",
     default: null,
   },
-  /** Seconds between checks, 30..86400. */
-  intervalSec: { api: "interval_sec", type: { type: "integer" }, required: true, description: "Seconds between checks, 30..86400." },
+  /** Seconds between checks, {@link INTERVAL_BOUNDS}. */
+  intervalSec: { api: "interval_sec", type: { type: "integer" }, required: true, description: `Seconds between checks, ${INTERVAL_BOUNDS}.` },
   /** Seconds a check may take, 1..60 and less than `intervalSec`. Default 10. */
   timeoutSec: {
     api: "timeout_sec",

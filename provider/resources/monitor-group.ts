@@ -14,7 +14,7 @@ export interface MonitorGroupSettings {
   locations?: MonitorArgs["locations"];
   /** Channels every monitor alerts. */
   channelIds?: MonitorArgs["channelIds"];
-  /** Seconds between checks of every monitor, 30..86400. */
+  /** Seconds between checks of every monitor (see `Monitor.intervalSec`). */
   intervalSec?: MonitorArgs["intervalSec"];
   /** Failed checks in a row before a monitor is down (its retries), 1..10. */
   confirmations?: MonitorArgs["confirmations"];

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { monitorFields } from "../monitor";
+
+/** One monitor type in the README's table: its URL, the properties of its own, and when it is up. */
+export interface MonitorTypeDoc {
+  /** The `url` it takes, in words. */
+  url: string;
+  /** Properties (camelCase) it adds to or reads beyond the common ones (`intervalSec`, `timeoutSec`, …). */
+  fields: readonly string[];
+  /** When a check of it passes. */
+  up: string;
+}
+
+/** A field of a monitor's create body. */
+export type MonitorField = keyof typeof monitorFields;
+
+/**
+ * Everything `api/` says of one monitor type, in one file (`api/monitor-types/<type>.ts`), as the
+ * server's checker has one module per type: the `url` it takes, the fields of its own in the
+ * document's body union, the rules across fields JSON Schema states for it, and its row of the
+ * README's table. `registry.ts` collects them; a type left out fails to compile.
+ */
+export interface MonitorTypeDescriptor {
+  /** The `url` it takes in the document's body union (`nothing` for a type without one). */
+  url: z.ZodType;
+  /**
+   * Its fields that differ from every type's: those of its own (which other types take only as
+   * `null` or `[]`), and the common ones it does not take. A new schema at each call.
+   */
+  fields?: () => Partial<Record<MonitorField, z.ZodType>>;
+  /** Its rules across fields, as JSON Schema `if`/`then` (after the rules every type shares). */
+  rules?: () => object[];
+  /** Its row of the README's "Monitor types" table. */
+  doc: MonitorTypeDoc;
+}
+
+/** The fields themselves: descriptors narrow them. */
+export const f = monitorFields;
+/** A field another type has: absent or `null` only. */
+export const nothing = z.null().optional();
+/** A list another type has: absent or empty only. */
+export const empty = z.array(z.never()).max(0).optional();
+
+/** A host of a URL with a non-special scheme, as WHATWG URL parses it (no forbidden code points). */
+export const HOST = "[A-Za-z0-9._~!$&'()*+,;=-]+";
+/** A port, 0..65535. */
+export const PORT = "(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])";
+
+/** A `url` of the pattern `source`, with the message a refusal gives. */
+export function urlMatching(source: RegExp | string, message: string): z.ZodType {
+  return f.url.unwrap().regex(typeof source === "string" ? new RegExp(source) : source, message).meta({ format: "uri" });
+}
+
+/** `dns_resolver`: an IP address, with a port or without (the update body and dns monitors). */
+export function dnsResolver() {
+  const withPort = `^(?:(?:[0-9]{1,3}\\.){3}[0-9]{1,3}|\\[[0-9A-Fa-f:.]+\\]):${PORT}$`;
+  return z
+    .string()
+    .max(100)
+    .meta({ anyOf: [{ format: "ipv4" }, { format: "ipv6" }, { pattern: withPort }] })
+    .nullable()
+    .optional();
+}

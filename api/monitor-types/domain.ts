@@ -1,0 +1,13 @@
+import { DOMAIN_NAME } from "../monitor-network";
+import { f, type MonitorTypeDescriptor, nothing, urlMatching } from "./descriptor";
+
+/** A domain registration, read from RDAP. */
+export const domain = {
+  url: urlMatching(`^domain://${DOMAIN_NAME.source.slice(1, -1)}/?$`, "must be domain://registered.name for domain monitors"),
+  fields: () => ({
+    body: nothing,
+    assertions: f.assertions.optional(),
+    domain_expiry_days: f.domain_expiry_days.optional(),
+  }),
+  doc: { url: "`domain://name`", fields: ["domainExpiryDays", "assertions"], up: "RDAP has the registration, not expired and lasting at least `domainExpiryDays` days" },
+} satisfies MonitorTypeDescriptor;

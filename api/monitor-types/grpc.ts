@@ -1,0 +1,12 @@
+import { f, HOST, type MonitorTypeDescriptor, nothing, PORT, urlMatching } from "./descriptor";
+
+/** The gRPC health service of a server. */
+export const grpc = {
+  url: urlMatching(`^grpcs?://${HOST}:${PORT}/?$`, "must be grpc://host:port (plaintext) or grpcs://host:port (TLS) for grpc monitors"),
+  fields: () => ({
+    body: nothing,
+    assertions: f.assertions.optional(),
+    grpc_service: f.grpc_service.optional(),
+  }),
+  doc: { url: "`grpc://host:port`, `grpcs://host:port`", fields: ["grpcService", "headers", "assertions", "verifyTls"], up: "`grpc.health.v1` answers SERVING" },
+} satisfies MonitorTypeDescriptor;

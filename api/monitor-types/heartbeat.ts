@@ -1,0 +1,13 @@
+import { type MonitorTypeDescriptor, nothing } from "./descriptor";
+
+/** Pinged at its push URL, not probed. */
+export const heartbeat = {
+  url: nothing,
+  fields: () => ({
+    degraded_response_ms: nothing,
+    max_response_ms: nothing,
+    locations: nothing,
+    retry: nothing,
+  }),
+  doc: { url: "none (it is pinged at its `pushUrl`)", fields: ["graceSec"], up: "a ping arrived within `intervalSec` + `graceSec`" },
+} satisfies MonitorTypeDescriptor;

@@ -1,0 +1,35 @@
+import { DOMAIN_NAME } from "../monitor-network";
+import { f, type MonitorTypeDescriptor, urlMatching } from "./descriptor";
+
+/** The `url` of the HTTP types (http, keyword). */
+export function probeUrl() {
+  return urlMatching(/^https?:\/\/[^\s/?#@\\]+(?:[/?#]\S*)?$/, "must start with http:// or https://");
+}
+
+/** The rules of the HTTP types (http, keyword) across fields. */
+export function httpRules(): object[] {
+  return [
+    {
+      // Domain expiry only where the URL's host is a domain name.
+      if: { properties: { url: { not: { pattern: `^https?://${DOMAIN_NAME.source.slice(1, -1)}(?::[0-9]*)?(?:[/?#]|$)` } } } },
+      then: { properties: { domain_expiry_days: { type: "null" } } },
+    },
+    {
+      // Certificate expiry only for https:// URLs.
+      if: { properties: { url: { not: { pattern: "^https://" } } } },
+      then: { properties: { ssl_expiry_days: { type: "null" } } },
+    },
+  ];
+}
+
+/** An HTTP(S) request: its status, assertions, certificate and registration. */
+export const http = {
+  url: probeUrl(),
+  fields: () => ({
+    assertions: f.assertions.optional(),
+    ssl_expiry_days: f.ssl_expiry_days.optional(),
+    domain_expiry_days: f.domain_expiry_days.optional(),
+  }),
+  rules: httpRules,
+  doc: { url: "`http(s)://…`", fields: ["method", "headers", "body", "expectedStatusCodes", "followRedirects", "assertions", "sslExpiryDays", "verifyTls", "domainExpiryDays"], up: "the status is expected and the assertions pass; with `sslExpiryDays`/`domainExpiryDays`, the certificate and the registration last that long" },
+} satisfies MonitorTypeDescriptor;

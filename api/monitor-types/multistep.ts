@@ -1,0 +1,11 @@
+import { f, type MonitorTypeDescriptor, nothing } from "./descriptor";
+
+/** HTTP steps run in order, each with its own request and assertions. */
+export const multistep = {
+  url: nothing,
+  fields: () => ({
+    steps: f.steps.min(1, "must list at least one step for multistep monitors"),
+    variables: f.variables.optional(),
+  }),
+  doc: { url: "none (each step has its own)", fields: ["steps", "variables"], up: "every step passes, in order" },
+} satisfies MonitorTypeDescriptor;

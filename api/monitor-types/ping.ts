@@ -1,0 +1,12 @@
+import { f, HOST, type MonitorTypeDescriptor, nothing, urlMatching } from "./descriptor";
+
+/** ICMP echo requests. */
+export const ping = {
+  url: urlMatching(`^ping://${HOST}/?$`, "must be ping://host (a name or an IP address) for ping monitors"),
+  fields: () => ({
+    body: nothing,
+    assertions: f.assertions.optional(),
+    ping_count: f.ping_count.optional(),
+  }),
+  doc: { url: "`ping://host`", fields: ["pingCount", "assertions"], up: "an echo request is answered and the assertions (`$.packet_loss_pct`, `$.rtt_avg_ms`) pass" },
+} satisfies MonitorTypeDescriptor;

@@ -1,0 +1,18 @@
+import { f, HOST, type MonitorTypeDescriptor, nothing, PORT, urlMatching } from "./descriptor";
+
+/** An SMTP server: its banner, EHLO, STARTTLS and certificate. */
+export const smtp = {
+  url: urlMatching(`^smtps?://${HOST}(?::${PORT})?/?$`, "must be smtp://host[:port] or smtps://host[:port] for smtp monitors"),
+  fields: () => ({
+    body: nothing,
+    assertions: f.assertions.optional(),
+    ssl_expiry_days: f.ssl_expiry_days.optional(),
+    smtp_starttls: f.smtp_starttls.optional(),
+  }),
+  rules: () => [
+    // STARTTLS only with smtp:// (smtps:// is TLS from the start); no certificate without TLS.
+    { if: { properties: { url: { pattern: "^smtps://" } } }, then: { properties: { smtp_starttls: { type: "null" } } } },
+    { if: { properties: { smtp_starttls: { const: false } }, required: ["smtp_starttls"] }, then: { properties: { ssl_expiry_days: { type: "null" } } } },
+  ],
+  doc: { url: "`smtp://host[:port]` (STARTTLS), `smtps://host[:port]`", fields: ["smtpStarttls", "sslExpiryDays", "verifyTls", "assertions"], up: "the banner is 220, EHLO is answered, STARTTLS succeeds (unless `smtpStarttls: false`) and the assertions (`$.banner`, `$.cert_days_left`) pass" },
+} satisfies MonitorTypeDescriptor;
