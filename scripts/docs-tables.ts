@@ -96,7 +96,7 @@ export function installPage(schema: Schema): string {
   return [
     "# Installation and configuration",
     "## The plugin and its SDKs",
-    `Programs in YAML, Python and Go use the native plugin \`pulumi-resource-uptime\` (a bundled Node.js >= 22 program) and the SDK generated from its schema; TypeScript and JavaScript programs use the \`pulumi-uptime\` package (\`npm install pulumi-uptime\`), which needs no plugin. From a clone of [the repository](${String(schema.repository)}):`,
+    `Programs in YAML, Python, Go and Java use the native plugin \`pulumi-resource-uptime\` (a bundled Node.js >= 22 program) and the SDK generated from its schema; TypeScript and JavaScript programs use the \`pulumi-uptime\` package (\`npm install pulumi-uptime\`), which needs no plugin. From a clone of [the repository](${String(schema.repository)}):`,
     [
       "```sh",
       "npm run pulumi:ensure             # the Pulumi CLI, language hosts and the SDK generator",
