@@ -101,6 +101,9 @@ export class Checker {
   /** Call after a monitor was created, changed, paused, resumed or deleted. */
   async refresh(id: string): Promise<void> {
     if (this.stopped || !this.limit) return;
+    // A monitor written in a transaction under way (a keyed create keeps its answer in it) is
+    // scheduled once committed: its first check, at once, must find it.
+    if (this.store.db.inTransaction) return this.store.db.afterCommit(() => void this.refresh(id).catch((err: Error) => this.log.error({ err, monitor: id }, "scheduling failed")));
     const monitor = await this.store.monitors.find(id);
     const slot = this.slots.get(id);
     if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) {

@@ -7,9 +7,18 @@ import { replayable } from "./replay";
 const HEADER = "idempotency-key";
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-interface Pending {
-  slot: string;
+/** A key held by one request: released when the request ends. */
+export interface Claim {
+  accountId: string;
+  key: string;
+  /** The reservation's token in the database (see IdempotencyRepository.reserve). */
+  holder: string;
+}
+
+interface Pending extends Claim {
   fingerprint: string;
+  /** The answer was kept in the transaction that made the request's changes (a create). */
+  kept: boolean;
 }
 
 declare module "fastify" {
@@ -23,7 +32,11 @@ declare module "fastify" {
  * gets the first answer again (marked `Idempotent-Replayed: true`) while the object it created
  * exists; once that object is deleted the request runs again. With a different request, a 409.
  * Only successful answers are kept.
- * A second request with a key whose first is still running is a 409 too, never a duplicate.
+ * A second request with a key whose first is still running is a 409 too, never a duplicate; a
+ * first request whose process died holds the key no longer.
+ * A create (a POST that answers 201) runs in one transaction with the keeping of its answer:
+ * the object exists with its answer or not at all, so a retry after a crash replays it or runs
+ * it once. Other POSTs keep their answer once it is sent.
  * The hooks are added to POST routes only (register this before the routes): other methods pay
  * nothing for it.
  */
@@ -42,17 +55,17 @@ export function registerIdempotency(app: FastifyInstance): void {
       reply.header("idempotent-replayed", "true").header("content-type", "application/json; charset=utf-8");
       return reply.code(claim.replay.statusCode).send(claim.replay.body);
     }
-    request.idempotency = { slot: claim.slot, fingerprint };
+    request.idempotency = { ...claim, fingerprint, kept: false };
   };
 
   const keep = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const pending = request.idempotency;
-    if (!pending || !request.principal) return payload;
+    if (!pending || pending.kept) return payload;
     // Only successes are kept: a refused request changed nothing, so its retry runs again (a
     // deterministic key must not pin a 403 or 409 that the user has since resolved).
     if (reply.statusCode < 400 && typeof payload === "string") {
-      const key = request.headers[HEADER] as string;
-      await app.store.idempotency.save(request.principal.accountId, key, {
+      // A reservation taken over meanwhile is the other request's to answer: nothing is kept.
+      await app.store.idempotency.save(pending.accountId, pending.key, pending.holder, {
         fingerprint: pending.fingerprint,
         statusCode: reply.statusCode,
         body: payload,
@@ -62,7 +75,7 @@ export function registerIdempotency(app: FastifyInstance): void {
   };
 
   const done = async (request: FastifyRequest) => {
-    if (request.idempotency) await releaseKey(app.store, request.idempotency.slot);
+    if (request.idempotency) await releaseKey(app.store, request.idempotency);
   };
 
   app.addHook("onRoute", (route) => {
@@ -70,26 +83,63 @@ export function registerIdempotency(app: FastifyInstance): void {
     route.preHandler = withHook(route.preHandler, before);
     route.onSend = withHook(route.onSend, keep);
     route.onResponse = withHook(route.onResponse, done);
+    if (answersCreated(route.schema)) route.handler = keptWithChanges(app, route.handler as Handler);
   });
 }
 
-/** A route's hooks of one kind, with `hook` added last. */
+type Handler = (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) => unknown;
+
+/** Whether a route creates: its documented answers include a 201. */
+function answersCreated(schema: { response?: unknown } | undefined): boolean {
+  return typeof schema?.response === "object" && schema.response !== null && "201" in schema.response;
+}
+
+/**
+ * A create's handler whose keyed requests run in one transaction with the keeping of their
+ * answer. The handler must return its answer (not send it): it is serialized and kept before
+ * the commit.
+ */
+function keptWithChanges(app: FastifyInstance, handler: Handler): Handler {
+  return async function (request, reply) {
+    const pending = request.idempotency;
+    if (!pending) return await handler.call(this, request, reply);
+    return await app.store.db.transaction(async () => {
+      const answer = await handler.call(this, request, reply);
+      if (answer === reply || reply.sent) throw new Error(`${request.routeOptions.url}: a create must return its answer for it to be kept with its changes`);
+      await keepAnswer(app.store, pending, { fingerprint: pending.fingerprint, statusCode: reply.statusCode, body: String(reply.serialize(answer)) });
+      pending.kept = true;
+      return answer;
+    });
+  };
+}
+
+/**
+ * Keeps `claim`'s answer; call it in the transaction that made the request's changes. A claim
+ * taken over by another request (this process was believed gone) keeps nothing and throws the
+ * 409 of a key in progress, which undoes those changes: the other request's answer is the one
+ * a retry gets.
+ */
+export async function keepAnswer(store: Store, claim: Claim, response: StoredResponse): Promise<void> {
+  if (!(await store.idempotency.save(claim.accountId, claim.key, claim.holder, response))) throw stillInProgress();
+}
+
+/** Route hooks of one kind, with `hook` added last. */
 function withHook<T>(existing: T | T[] | undefined, hook: unknown): T[] {
   return [...(existing === undefined ? [] : [existing].flat()), hook] as T[];
 }
 
-
 const inFlightByStore = new WeakMap<Store, Set<string>>();
+const slotOf = (accountId: string, key: string) => `${accountId}\n${key}`;
 
 /**
- * Takes `key` for one request of `fingerprint`: the stored answer to replay, or the slot to
+ * Takes `key` for one request of `fingerprint`: the stored answer to replay, or the claim to
  * release when the request ends. Throws the 409s of a key used with another request or still in
  * progress. Shared by the header on single POSTs and the keys of batch items.
  */
-export async function claimKey(store: Store, accountId: string, key: string, fingerprint: string): Promise<{ replay: StoredResponse } | { slot: string }> {
+export async function claimKey(store: Store, accountId: string, key: string, fingerprint: string): Promise<{ replay: StoredResponse } | Claim> {
   let inFlight = inFlightByStore.get(store);
   if (!inFlight) inFlightByStore.set(store, (inFlight = new Set()));
-  const slot = `${accountId}\n${key}`;
+  const slot = slotOf(accountId, key);
   if (inFlight.has(slot)) throw stillInProgress();
   // Taken before the stored answer is read: a request that ends while this one reads is seen.
   inFlight.add(slot);
@@ -103,12 +153,13 @@ export async function claimKey(store: Store, accountId: string, key: string, fin
       return { replay: stored };
     }
     // Another replica may be running a request with this key: the database holds the key for one.
-    if (!(await store.idempotency.reserve(accountId, key, fingerprint, stored !== undefined))) throw stillInProgress();
+    const holder = await store.idempotency.reserve(accountId, key, fingerprint, stored !== undefined);
+    if (holder === undefined) throw stillInProgress();
+    return { accountId, key, holder };
   } catch (err) {
     inFlight.delete(slot);
     throw err;
   }
-  return { slot };
 }
 
 function stillInProgress(): ApiError {
@@ -118,10 +169,9 @@ function stillInProgress(): ApiError {
 }
 
 /** Ends what `claimKey` started: the key is free again here, and its reservation dropped if no answer was kept. */
-export async function releaseKey(store: Store, slot: string): Promise<void> {
-  inFlightByStore.get(store)?.delete(slot);
-  const [accountId = "", key = ""] = slot.split("\n");
-  await store.idempotency.abandon(accountId, key);
+export async function releaseKey(store: Store, claim: Claim): Promise<void> {
+  inFlightByStore.get(store)?.delete(slotOf(claim.accountId, claim.key));
+  await store.idempotency.abandon(claim.accountId, claim.key, claim.holder);
 }
 
 /**

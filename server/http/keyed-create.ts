@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { claimKey, fingerprintOf, releaseKey } from "./idempotency";
+import { claimKey, fingerprintOf, keepAnswer, releaseKey } from "./idempotency";
 
 /** A kept or replayed answer: its status and its body (`replayed` on a replay). */
 export type KeyedAnswer = { status: number; [field: string]: unknown };
@@ -21,10 +21,13 @@ export async function keyedCreate(
   const claim = await claimKey(store, accountId, key, fingerprint);
   if ("replay" in claim) return { status: claim.replay.statusCode, ...(JSON.parse(claim.replay.body) as object), replayed: true };
   try {
-    const answer = { ok: true as const, data: await create() };
-    await store.idempotency.save(accountId, key, { fingerprint, statusCode: 201, body: JSON.stringify(answer) });
-    return { status: 201, ...answer };
+    // The object and its kept answer commit together: a retry after a crash replays it or runs once.
+    return await store.db.transaction(async () => {
+      const answer = { ok: true as const, data: await create() };
+      await keepAnswer(store, claim, { fingerprint, statusCode: 201, body: JSON.stringify(answer) });
+      return { status: 201, ...answer };
+    });
   } finally {
-    await releaseKey(store, claim.slot);
+    await releaseKey(store, claim);
   }
 }

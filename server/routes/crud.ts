@@ -69,8 +69,11 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
       // The route-level compiler is typed against the whole route schema; it is called per part.
       ...(spec.documentedCreate && { validatorCompiler: validateBodyWith(spec.create) as never }),
     },
-    async (req, reply) =>
-      reply.code(201).send({ ok: true as const, data: await service.create(principalOf(req), req.body as never) }),
+    // Returned, not sent: a keyed create's answer is kept in its transaction (see http/idempotency.ts).
+    async (req, reply) => {
+      reply.code(201);
+      return { ok: true as const, data: await service.create(principalOf(req), req.body as never) };
+    },
   );
   if (!spec.itemRoutes) return;
   if (app.settings.extensions && app.settings.batchWrites) batchRoutes(app, spec as never);

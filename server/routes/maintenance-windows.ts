@@ -32,8 +32,10 @@ export async function maintenanceWindowRoutes(fastify: FastifyInstance): Promise
   app.post(
     "/api/v1/maintenance-windows",
     { schema: { tags, summary, body: CreateMaintenanceWindowSchema, response: { 201: envelope(MaintenanceWindowSchema), ...errorResponses("POST") } } },
-    async (req, reply) =>
-      reply.code(201).send({ ok: true as const, data: await service.create(principalOf(req), req.body) }),
+    async (req, reply) => {
+      reply.code(201);
+      return { ok: true as const, data: await service.create(principalOf(req), req.body) };
+    },
   );
   app.get("/api/v1/maintenance-windows/:id", { schema: { tags, summary, params: windowId, response: { ...one, ...errorResponses("GET", { id: true }) } } }, async (req) => ({
     ok: true as const,

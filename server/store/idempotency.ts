@@ -1,10 +1,14 @@
+import { randomUUID } from "node:crypto";
 import type { Executor } from "./sql/executor";
 import type { SecretBox } from "../secrets";
 
 /** How long a key's first answer is replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** How long a request under way holds its key on every replica (longer than any request runs). */
+/**
+ * How long a request under way holds its key at most, should its process live on without ending
+ * it (longer than any request runs); a process that dies frees its keys at once.
+ */
 const RESERVATION_MS = 120_000;
 
 /** A remembered answer to a POST with an `Idempotency-Key`. */
@@ -39,36 +43,46 @@ export class IdempotencyRepository {
   }
 
   /**
-   * Reserves `key` for a request under way, on whichever replica: false while another request
-   * holds it (a reservation younger than RESERVATION_MS; an older one was left by a dead replica).
-   * `save` turns the reservation into the answer; `abandon` drops it when there is none.
+   * Reserves `key` for a request under way, on whichever replica: the reservation's holder
+   * token, or undefined while another request holds the key. A reservation is held while the
+   * process that took it lives (`Executor.processToken`) and for at most RESERVATION_MS: one
+   * left by a process that died is taken over at once. `save` turns the reservation into the
+   * answer; `abandon` drops it when there is none.
    * `replaceAnswer`: a stored answer that can no longer be replayed is replaced.
    */
-  async reserve(accountId: string, key: string, fingerprint: string, replaceAnswer = false, now = Date.now()): Promise<boolean> {
+  async reserve(accountId: string, key: string, fingerprint: string, replaceAnswer = false, now = Date.now()): Promise<string | undefined> {
+    const holder = randomUUID();
+    const token = this.db.processToken;
     const result = await this.db
       .prepare(
-        `INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, response, created_at) VALUES (?, ?, ?, 0, ?, ?)
-         ON CONFLICT (account_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status_code = 0, response = excluded.response, created_at = excluded.created_at
-         WHERE (idempotency_keys.status_code = 0 AND idempotency_keys.created_at <= ?) OR idempotency_keys.created_at <= ?
-           OR (? = 1 AND idempotency_keys.status_code > 0)`,
+        `INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, response, created_at, holder, process_token) VALUES (?, ?, ?, 0, ?, ?, ?, ?)
+         ON CONFLICT (account_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status_code = 0, response = excluded.response,
+           created_at = excluded.created_at, holder = excluded.holder, process_token = excluded.process_token
+         WHERE (idempotency_keys.status_code = 0 AND (idempotency_keys.created_at <= ? OR ${this.db.dialect.processGone("idempotency_keys.process_token")}))
+           OR idempotency_keys.created_at <= ? OR (? = 1 AND idempotency_keys.status_code > 0)`,
       )
-      .run(accountId, key, fingerprint, this.secrets.seal(""), now, now - RESERVATION_MS, now - IDEMPOTENCY_TTL_MS, replaceAnswer ? 1 : 0);
-    return result.changes === 1;
+      .run(accountId, key, fingerprint, this.secrets.seal(""), now, holder, token, now - RESERVATION_MS, token, now - IDEMPOTENCY_TTL_MS, replaceAnswer ? 1 : 0);
+    return result.changes === 1 ? holder : undefined;
   }
 
-  /** Drops a reservation that got no answer to keep (the request failed before one). */
-  async abandon(accountId: string, key: string): Promise<void> {
-    await this.db.prepare("DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND status_code = 0").run(accountId, key);
+  /** Drops `holder`'s reservation, which got no answer to keep (the request failed before one). */
+  async abandon(accountId: string, key: string, holder: string): Promise<void> {
+    await this.db.prepare("DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND holder = ? AND status_code = 0").run(accountId, key, holder);
   }
 
-  async save(accountId: string, key: string, response: StoredResponse, now = Date.now()): Promise<void> {
-    await this.db
+  /**
+   * Keeps the answer of `holder`'s request: false when the reservation is no longer its (another
+   * replica took it over, believing this process gone), and nothing is kept. Called in the
+   * transaction that made the request's changes, a false there must undo them.
+   */
+  async save(accountId: string, key: string, holder: string, response: StoredResponse, now = Date.now()): Promise<boolean> {
+    const result = await this.db
       .prepare(
-        `INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, response, created_at) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (account_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status_code = excluded.status_code,
-         response = excluded.response, created_at = excluded.created_at`,
+        `UPDATE idempotency_keys SET fingerprint = ?, status_code = ?, response = ?, created_at = ?, holder = NULL, process_token = NULL
+         WHERE account_id = ? AND key = ? AND holder = ? AND status_code = 0`,
       )
-      .run(accountId, key, response.fingerprint, response.statusCode, this.secrets.seal(response.body), now);
+      .run(response.fingerprint, response.statusCode, this.secrets.seal(response.body), now, accountId, key, holder);
+    return result.changes === 1;
   }
 
   /** Reseals answers not sealed under the current key. */

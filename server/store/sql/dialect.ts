@@ -15,6 +15,11 @@ export interface Dialect {
   jsonArrayOf(expr: string): string;
   /** An inner join that keeps the left table the outer loop (SQLite's `CROSS JOIN`; PostgreSQL plans it itself). */
   leftFirstJoin: string;
+  /**
+   * A condition: the process whose `Executor.processToken` the column holds no longer uses the
+   * database. One `?` placeholder: this process's token (never gone).
+   */
+  processGone(column: string): string;
 }
 
 /** SQLite's spelling (its JSON1 functions). */
@@ -25,6 +30,9 @@ export const SQLITE_DIALECT: Dialect = {
   jsonArrayHas: (column, key) => `EXISTS (SELECT 1 FROM json_each(${column}, '$.${key}') WHERE value = ?)`,
   jsonArrayOf: (expr) => `json_group_array(${expr} ORDER BY ${expr})`,
   leftFirstJoin: "CROSS JOIN",
+  // One process serves a SQLite file: a token of another is a process that ended (a crash, then
+  // the restart that opened the file again).
+  processGone: (column) => `(${column} IS NULL OR ${column} <> ?)`,
 };
 
 /** PostgreSQL's spelling (its `jsonb` operators over the same text columns). */
@@ -35,4 +43,7 @@ export const POSTGRES_DIALECT: Dialect = {
   jsonArrayHas: (column, key) => `EXISTS (SELECT 1 FROM jsonb_array_elements_text(${column}::jsonb -> '${key}') AS t(value) WHERE t.value = ?)`,
   jsonArrayOf: (expr) => `COALESCE(json_agg(${expr} ORDER BY ${expr})::text, '[]')`,
   leftFirstJoin: "JOIN",
+  // The token is a session's advisory lock: taken here (until this statement's transaction ends)
+  // only when no session holds it any more.
+  processGone: (column) => `(${column} IS NULL OR (${column} <> ? AND pg_try_advisory_xact_lock(${column})))`,
 };

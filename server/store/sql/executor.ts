@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import type { Dialect } from "./dialect";
 
 /** A value bound to a statement's `?` placeholder. */
@@ -34,6 +35,13 @@ export interface Executor {
   readonly dialect: Dialect;
   /** False once closed. */
   readonly isOpen: boolean;
+  /**
+   * This process among those using the database: a number no other live process holds, kept
+   * for as long as the database is open. On PostgreSQL a session of the process holds it as an
+   * advisory lock, so it is free the moment the process dies (PostgreSQL ends its session); see
+   * `Dialect.processGone`, which asks whether the process that wrote a token is gone.
+   */
+  readonly processToken: number;
   /** Whether the caller runs inside a transaction (what it reads may still be rolled back). */
   readonly inTransaction: boolean;
   /** A statement for `sql` (with `?` placeholders); compiled once per text. */
@@ -45,6 +53,11 @@ export interface Executor {
    * it is a savepoint: its failure undoes only its own writes.
    */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` once the transaction under way has committed (at once outside one; never when it
+   * rolls back): work that other connections must see the transaction's writes for.
+   */
+  afterCommit(fn: () => void): void;
   /** Why the database cannot take writes now (throws), taking and releasing its write lock. */
   probeWrite(): Promise<void>;
   /** The database's size in bytes. */
@@ -70,4 +83,12 @@ export interface Executor {
   background<T>(fn: () => Promise<T>): Promise<T>;
   /** Closes the connection(s). */
   close(): Promise<void>;
+}
+
+/**
+ * A new `Executor.processToken`: random, and past 2^48 so that it is never one of the fixed
+ * advisory locks (the migration's) on PostgreSQL.
+ */
+export function newProcessToken(): number {
+  return 2 ** 48 + randomInt(2 ** 48 - 1);
 }

@@ -278,4 +278,12 @@ export const MIGRATIONS: readonly string[] = [
     count INTEGER NOT NULL
   );
   `,
+  // Version 12: who holds an Idempotency-Key's reservation: the request (`holder`, a token of its
+  // own) and the process that runs it (`process_token`, see Executor.processToken), so that a
+  // retry on another replica takes over at once when that process is gone, and the request
+  // that lost its reservation can no longer commit.
+  `
+  ALTER TABLE idempotency_keys ADD COLUMN holder TEXT;
+  ALTER TABLE idempotency_keys ADD COLUMN process_token INTEGER;
+  `,
 ];

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { POSTGRES_DIALECT } from "./dialect";
-import type { Executor, RunResult, SqlValue, Statement } from "./executor";
+import { type Executor, newProcessToken, type RunResult, type SqlValue, type Statement } from "./executor";
 import { MIGRATIONS } from "./migrations";
 import { postgresDdl, postgresPlaceholders } from "./postgres-sql";
 
@@ -39,6 +39,8 @@ interface Scope {
   depth: number;
   /** The tables the transaction wrote, announced when it commits. */
   wrote: Set<string>;
+  /** What runs once the transaction commits (see `afterCommit`). */
+  committed: (() => void)[];
 }
 
 /**
@@ -51,6 +53,8 @@ interface Scope {
 export class PostgresExecutor implements Executor {
   readonly engine = "postgres" as const;
   readonly dialect = POSTGRES_DIALECT;
+  /** Held as an advisory lock by the listening session (see `listen`) while this process lives. */
+  processToken = newProcessToken();
   private readonly scope = new AsyncLocalStorage<Scope>();
   /** Who this process is in the commit announcements (its own are not news to it). */
   private readonly origin = randomUUID();
@@ -110,13 +114,13 @@ export class PostgresExecutor implements Executor {
     const outer = this.scope.getStore();
     if (outer?.open) return this.savepoint(outer, fn);
     const client = await this.current.connect();
-    const scope: Scope = { client, open: true, depth: 0, wrote: new Set() };
+    const scope: Scope = { client, open: true, depth: 0, wrote: new Set(), committed: [] };
+    let result: T;
     try {
       await client.query("BEGIN");
-      const result = await this.scope.run(scope, fn);
+      result = await this.scope.run(scope, fn);
       if (scope.wrote.size > 0) await client.query("SELECT pg_notify($1, $2)", [COMMITS_CHANNEL, this.announcement(scope.wrote)]);
       await client.query("COMMIT");
-      return result;
     } catch (err) {
       await client.query("ROLLBACK").catch(() => undefined);
       throw err;
@@ -124,6 +128,14 @@ export class PostgresExecutor implements Executor {
       scope.open = false;
       client.release();
     }
+    for (const committed of scope.committed) committed();
+    return result;
+  }
+
+  afterCommit(fn: () => void): void {
+    const scope = this.scope.getStore();
+    if (scope?.open) scope.committed.push(fn);
+    else fn();
   }
 
   private async savepoint<T>(outer: Scope, fn: () => Promise<T>): Promise<T> {
@@ -131,8 +143,10 @@ export class PostgresExecutor implements Executor {
     await outer.client.query(`SAVEPOINT ${name}`);
     try {
       // The same set of written tables: what the savepoint wrote is announced with the transaction.
-      const result = await this.scope.run({ ...outer, depth: outer.depth + 1 }, fn);
+      const inner: Scope = { ...outer, depth: outer.depth + 1, committed: [] };
+      const result = await this.scope.run(inner, fn);
       await outer.client.query(`RELEASE SAVEPOINT ${name}`);
+      outer.committed.push(...inner.committed);
       return result;
     } catch (err) {
       await outer.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
@@ -178,7 +192,7 @@ export class PostgresExecutor implements Executor {
 
   /** Listens for other replicas' commits (a connection of its own, outside the pool). */
   async listen(connectionString: string): Promise<void> {
-    const client = new pg.Client({ connectionString, types });
+    const client = new pg.Client({ connectionString, types, keepAlive: true });
     client.on("notification", (message) => {
       const [from, tables = "*"] = (message.payload ?? "").split(" ");
       if (from === this.origin) return;
@@ -190,7 +204,25 @@ export class PostgresExecutor implements Executor {
     client.on("end", () => (this.commits = Number.NaN));
     await client.connect();
     await client.query(`LISTEN ${COMMITS_CHANNEL}`);
+    await this.holdProcessToken(client);
     this.listener = client;
+  }
+
+  /**
+   * Takes `processToken` as a lock of the listening session: PostgreSQL releases it when that
+   * session ends, the moment this process dies (its socket closes). A machine that vanishes
+   * closes no socket: the session's keepalives end it within about 10 s (5 s idle, then 3
+   * unanswered probes 1 s apart; not used over a Unix socket, which only a local process holds).
+   */
+  private async holdProcessToken(client: pg.Client): Promise<void> {
+    await client.query("SET tcp_keepalives_idle = 5; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = 3");
+    // Another live process holding the same random token is all but impossible; draw again if so.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const taken = (await client.query("SELECT pg_try_advisory_lock($1) AS taken", [this.processToken])).rows[0] as { taken: boolean };
+      if (taken.taken) return;
+      this.processToken = newProcessToken();
+    }
+    throw new Error("could not take a process token (an advisory lock) on PostgreSQL");
   }
 
   private async query(text: string, params: SqlValue[], table: string | undefined): Promise<pg.QueryResult> {

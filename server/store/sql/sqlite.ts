@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { chmodSync, closeSync, existsSync, openSync, readSync, realpathSync } from "node:fs";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { SQLITE_DIALECT } from "./dialect";
-import type { Executor, RunResult, SqlValue, Statement } from "./executor";
+import { type Executor, newProcessToken, type RunResult, type SqlValue, type Statement } from "./executor";
 import { MIGRATIONS } from "./migrations";
 
 /** Distinct SQL texts kept; lists with `IN (?, …)` of many lengths cannot grow it past this. */
@@ -18,6 +18,8 @@ const WAL_INDEX_HEADER = 96;
 interface Scope {
   open: boolean;
   depth: number;
+  /** What runs once the transaction commits (see `afterCommit`). */
+  committed: (() => void)[];
 }
 
 /**
@@ -28,6 +30,7 @@ interface Scope {
 export class SqliteExecutor implements Executor {
   readonly engine = "sqlite" as const;
   readonly dialect = SQLITE_DIALECT;
+  readonly processToken = newProcessToken();
   private readonly statements = new Map<string, StatementSync>();
   private readonly scope = new AsyncLocalStorage<Scope>();
   /** Settles when the transaction holding the connection ends. */
@@ -73,12 +76,12 @@ export class SqliteExecutor implements Executor {
     while (this.held) await this.held;
     let release = () => undefined as void;
     this.held = new Promise((resolve) => (release = resolve));
-    const scope: Scope = { open: true, depth: 0 };
+    const scope: Scope = { open: true, depth: 0, committed: [] };
+    let result: T;
     try {
       this.db.exec("BEGIN IMMEDIATE");
-      const result = await this.scope.run(scope, fn);
+      result = await this.scope.run(scope, fn);
       this.db.exec("COMMIT");
-      return result;
     } catch (err) {
       if (this.db.isOpen && this.db.isTransaction) this.db.exec("ROLLBACK");
       throw err;
@@ -87,14 +90,24 @@ export class SqliteExecutor implements Executor {
       this.held = undefined;
       release();
     }
+    for (const committed of scope.committed) committed();
+    return result;
+  }
+
+  afterCommit(fn: () => void): void {
+    const scope = this.scope.getStore();
+    if (scope?.open) scope.committed.push(fn);
+    else fn();
   }
 
   private async savepoint<T>(outer: Scope, fn: () => Promise<T>): Promise<T> {
     const name = `nested_${outer.depth + 1}`;
     this.db.exec(`SAVEPOINT ${name}`);
     try {
-      const result = await this.scope.run({ open: true, depth: outer.depth + 1 }, fn);
+      const inner: Scope = { open: true, depth: outer.depth + 1, committed: [] };
+      const result = await this.scope.run(inner, fn);
       this.db.exec(`RELEASE ${name}`);
+      outer.committed.push(...inner.committed);
       return result;
     } catch (err) {
       this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);

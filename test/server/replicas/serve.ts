@@ -8,8 +8,8 @@ export interface Served {
   child: ChildProcess;
   url: string;
   log: () => string;
-  /** Sends a JSON request with `key`; throws when the process does not answer. */
-  call: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: string }>;
+  /** Sends a JSON request with `key` (and `headers`); throws when the process does not answer. */
+  call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: string; headers: Record<string, unknown> }>;
 }
 
 /** Starts `uptime-server serve --db <db>` with `key` as its dev key and `extra` arguments. */
@@ -23,13 +23,13 @@ export async function serveProcess(db: string, key: string, extra: string[] = []
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${out}`);
     return /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(out)?.[1];
   }, 60_000);
-  const call = async (method: string, path: string, body?: unknown) => {
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await request(`${url}${path}`, {
       method: method as "POST",
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: res.statusCode, body: (await res.body.text()) || "{}" };
+    return { status: res.statusCode, body: (await res.body.text()) || "{}", headers: res.headers };
   };
   return { child, url, log: () => out, call };
 }
