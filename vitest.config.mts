@@ -14,8 +14,7 @@ if (process.env.PULUMI_UPTIME_CACHE || !process.env.NODE_COMPILE_CACHE) {
 
 /**
  * Tests that measure time (scheduler lag, slow clients, rate-limit pacing, shutdown within a
- * bound): one file at a time, with nothing else on the machine. A project of one worker at
- * group order 0 is Vitest's sequential group, which runs after the other groups.
+ * bound): after the engine tests and the other suites, two files at a time on two cores.
  */
 const TIMED = [
   "test/server/checker/**/*.test.ts",
@@ -64,6 +63,87 @@ class LongFirst extends BaseSequencer {
   }
 }
 
+/**
+ * `npm run test:fast` (UPTIME_TESTS=fast): the logic of the server, provider, plugin, scripts and docs on
+ * SQLite, in parallel, in about two minutes. Left to `npm test`: the real Pulumi engine (every
+ * `*.int.test.ts`, which need the Go builds), the packed packages' installs, PostgreSQL (the
+ * postgres projects, the store suites' PostgreSQL half, the replica tests), the fuzzers
+ * (Schemathesis, and the property test at its full count) and the suites that measure time.
+ */
+const FAST = process.env.UPTIME_TESTS === "fast";
+
+const fastProjects = [
+  {
+    extends: true,
+    test: {
+      name: "fast",
+      include: ["test/{server,provider,plugin,scripts,docs}/**/*.test.ts"],
+      exclude: [
+        "**/node_modules/**",
+        "**/*.int.test.ts",
+        "test/server/schemathesis.test.ts",
+        "test/server/replicas/**",
+        ...TIMED,
+      ],
+      // The property test at a tenth of its cases: a quick check of the round trip, not a search.
+      env: { PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? "50" },
+      globalSetup: ["test/support/global-setup.ts"],
+      maxWorkers: 3,
+      sequence: { groupOrder: 1 },
+    },
+  },
+];
+
+const fullProjects = [
+  // The timed suites after the main group, on SQLite and on PostgreSQL (postgres-timed) in one
+  // group of two workers: two files at a time, a core each. Run one at a time, the two passes were
+  // a ten-minute tail with a core idle.
+  { extends: true, test: { name: "timed", include: TIMED, maxWorkers: 2, sequence: { groupOrder: 2 } } },
+  {
+    extends: true,
+    test: {
+      name: "main",
+      // Examples with their own tests (examples/testing-kit) run too, against the packed package.
+      include: ["test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+      exclude: ["**/node_modules/**", ...TIMED],
+      globalSetup: ["test/support/global-setup.ts"],
+      // Three files at a time on two cores: an engine test spends much of its time waiting on
+      // the engine's processes and the server's answers (with two, the cores sat a quarter
+      // idle). Nothing here measures time: that is the timed project's, which runs after it.
+      maxWorkers: 3,
+      sequence: { groupOrder: 1 },
+    },
+  },
+  {
+    extends: true,
+    test: {
+      // The server suites again, each server on a new database of a PostgreSQL of the file's own.
+      // Those that measure nothing share the main project's three workers (a group's projects
+      // share its pool): they fill in behind the long engine tests.
+      name: "postgres",
+      include: ["test/server/**/*.test.ts"],
+      exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...TIMED],
+      env: { UPTIME_TEST_DB: "postgres" },
+      globalSetup: ["test/support/global-setup.ts"],
+      maxWorkers: 3,
+      sequence: { groupOrder: 1 },
+    },
+  },
+  {
+    extends: true,
+    test: {
+      // The timed server suites on PostgreSQL, in the timed project's group (two workers).
+      name: "postgres-timed",
+      include: TIMED.filter((glob) => glob.startsWith("test/server/")),
+      exclude: ["**/node_modules/**", ...SQLITE_ONLY],
+      env: { UPTIME_TEST_DB: "postgres" },
+      globalSetup: ["test/support/global-setup.ts"],
+      maxWorkers: 2,
+      sequence: { groupOrder: 2 },
+    },
+  },
+];
+
 export default defineConfig({
   test: {
     pool: "forks",
@@ -72,51 +152,6 @@ export default defineConfig({
     hookTimeout: 240_000,
     reporters: ["default"],
     sequence: { sequencer: LongFirst },
-    projects: [
-      { extends: true, test: { name: "timed", include: TIMED, maxWorkers: 1, sequence: { groupOrder: 0 } } },
-      {
-        extends: true,
-        test: {
-          name: "main",
-          // Examples with their own tests (examples/testing-kit) run too, against the packed package.
-          include: ["test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", ...TIMED],
-          globalSetup: ["test/support/global-setup.ts"],
-          // Three files at a time on two cores: an engine test spends much of its time waiting on
-          // the engine's processes and the server's answers (with two, the cores sat a quarter
-          // idle). Nothing here measures time: that is the timed project's, which runs alone.
-          maxWorkers: 3,
-          sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          // The server suites again, each server on a new database of a PostgreSQL of the file's own.
-          // Those that measure nothing share the main project's three workers (a group's projects
-          // share its pool): they fill in behind the long engine tests.
-          name: "postgres",
-          include: ["test/server/**/*.test.ts"],
-          exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...TIMED],
-          env: { UPTIME_TEST_DB: "postgres" },
-          globalSetup: ["test/support/global-setup.ts"],
-          maxWorkers: 3,
-          sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          // The timed server suites on PostgreSQL: one file at a time, after the main group.
-          name: "postgres-timed",
-          include: TIMED.filter((glob) => glob.startsWith("test/server/")),
-          exclude: ["**/node_modules/**", ...SQLITE_ONLY],
-          env: { UPTIME_TEST_DB: "postgres" },
-          globalSetup: ["test/support/global-setup.ts"],
-          maxWorkers: 1,
-          sequence: { groupOrder: 2 },
-        },
-      },
-    ],
+    projects: FAST ? fastProjects : fullProjects,
   },
 });

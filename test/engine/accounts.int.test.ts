@@ -1,10 +1,7 @@
-import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useServer, useStack } from "../support/engine-suite";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
-import { startServer, type TestServer } from "../support/server";
 import { stackInstanceOf } from "./killed-up";
-import { programCopy } from "./programs";
 
 /** The stack's instance, read from state after the first `up` (see provider/runtime/identity.ts). */
 let instance = "";
@@ -16,34 +13,22 @@ const mark = (name: string) => `pulumi/uptime-accounts-test/dev/${instance}/Moni
  * customTimeouts, and a key rotated and revoked.
  */
 describe("replacement, endpoints, credentials and time limits through the real engine", () => {
-  let s: TestServer;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: { workDir: string; remove: () => void };
   let firstKey: { key: string; info: { id: string } };
+  const s = useServer();
+  beforeAll(async () => {
+    firstKey = await s.app.store.keys.create("dev", "first");
+  });
+  // The connection is the resources' own (see the program), not the provider's config.
+  const { stack } = useStack({
+    program: "test/engine/programs/accounts",
+    config: () => ({ serviceUrl: { value: s.url }, monitorKey: { value: firstKey.key, secret: true } }),
+  });
 
   type Live = { id: string; url: string; interval_sec: number; external_id: string | null };
   const liveMonitors = async () => (await s.call("GET", "/api/v1/monitors")).body.data as Live[];
   type Outputs = { ids: string[]; urns: string[]; endpoints: string[] };
   const outputs = async () => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value])) as Outputs;
   const failure = (run: Promise<unknown>) => run.then(() => "", (e: Error) => String(e));
-
-  beforeAll(async () => {
-    s = await startServer();
-    firstKey = await s.app.store.keys.create("dev", "first");
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/accounts");
-    stack = await engine.stack(program.workDir);
-    await stack.setAllConfig({ serviceUrl: { value: s.url }, monitorKey: { value: firstKey.key, secret: true } });
-  });
-
-  afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await s?.close();
-  });
 
   it("creates three monitors on the resource's connection", async () => {
     const up = await stack.up();

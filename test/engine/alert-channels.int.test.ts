@@ -1,11 +1,7 @@
-import { rmSync } from "node:fs";
-import type { Stack } from "@pulumi/pulumi/automation";
 import { expectNotInState } from "./native";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
 import { startVendorReceiver, type VendorReceiver } from "../../server/testing";
-import { startServer, type TestServer } from "../support/server";
-import { programCopy } from "./programs";
+import { useServer, useStack } from "../support/engine-suite";
 
 const SECRETS = {
   routingKey: "EngineRoutingKey0000000000000a1b",
@@ -14,37 +10,25 @@ const SECRETS = {
 };
 
 describe("vendor channels through the real engine", () => {
-  let s: TestServer;
   let v: VendorReceiver;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let workDir: string;
-
+  const s = useServer();
   beforeAll(async () => {
-    s = await startServer();
     v = await startVendorReceiver();
-    engine = await offlineEngine();
-    workDir = programCopy("test/engine/programs/alert-channels").workDir;
-    stack = await engine.stack(workDir);
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: s.url },
-      "uptime:apiKey": { value: s.key, secret: true },
+  });
+  afterAll(async () => {
+    await v?.close();
+  });
+  const { stack, engine } = useStack({
+    program: "test/engine/programs/alert-channels",
+    server: s,
+    config: () => ({
       vendorUrl: { value: v.url },
       routingKey: { value: SECRETS.routingKey, secret: true },
       opsgenieKey: { value: SECRETS.opsgenieKey, secret: true },
       botToken: { value: SECRETS.botToken, secret: true },
       teamsUrl: { value: v.teamsUrl, secret: true },
       discordUrl: { value: v.discordUrl, secret: true },
-    });
-  });
-
-  afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    engine?.dispose();
-    if (workDir) rmSync(workDir, { recursive: true, force: true });
-    await v?.close();
-    await s?.close();
+    }),
   });
 
   it("creates one channel of each vendor type, previews clean, keeps no plaintext secret in state, and destroys", async () => {

@@ -10,30 +10,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
-import { startServer, type TestServer } from "../support/server";
+import { REPO_ROOT } from "../../scripts/pulumi-engine";
+import { useEngine, useServer } from "../support/engine-suite";
 
 const run = promisify(execFile);
 
 type Operation = { label: string; outcome: "ok" | "error" | "hang"; changes?: unknown; error?: string };
 
 describe("a deploy service runs several operations and stacks in one process", () => {
-  let s: TestServer;
-  let engine: OfflineEngine;
   let project: string;
+  const s = useServer();
+  const engine = useEngine();
 
-  beforeAll(async () => {
-    s = await startServer();
-    engine = await offlineEngine();
+  beforeAll(() => {
     project = mkdtempSync(join(tmpdir(), "deploy-service-"));
     cpSync(join(REPO_ROOT, "test/engine/programs/deploy-service"), project, { recursive: true });
     symlinkSync(inject("packedModules"), join(project, "node_modules"), "dir");
   });
-
-  afterAll(async () => {
-    engine?.dispose();
+  afterAll(() => {
     if (project) rmSync(project, { recursive: true, force: true });
-    await s?.close();
   });
 
   /** Runs one scenario of the service in a process of its own; its operations, by label. */

@@ -1,13 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
 import { ensureBrowserTools } from "../support/browser-tools";
+import { useServer, useStack } from "../support/engine-suite";
 import { type LoginSite, startLoginSite } from "../support/login-site";
-import { startServer, type TestServer } from "../support/server";
 import { eventually } from "../support/target";
-import { programCopy } from "./programs";
 import { cli } from "./cli";
 
 const PASSWORD = "pw-5c1e9a77d2";
@@ -21,36 +18,23 @@ interface Hb {
 
 /** Runs the provider's CLI (`pulumi-uptime test`) as a user's pipeline would: a separate process. */
 describe("browser monitors deployed by the engine", () => {
-  let s: TestServer;
   let site: LoginSite;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: { workDir: string; remove: () => void };
   let ids: Record<"dashboard" | "promotion", string>;
   const output: string[] = [];
   const onOutput = (line: string) => output.push(line);
 
+  beforeAll(() => ensureBrowserTools());
+  const s = useServer({ checker: true, minIntervalSec: 1 });
   beforeAll(async () => {
-    ensureBrowserTools();
-    s = await startServer({ checker: true, minIntervalSec: 1 });
     site = await startLoginSite(PASSWORD);
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/browser");
-    stack = await engine.stack(program.workDir, "dev");
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: s.url },
-      "uptime:apiKey": { value: s.key, secret: true },
-      siteUrl: { value: site.url },
-      password: { value: PASSWORD, secret: true },
-    });
-  }, 120_000);
-
+  });
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await s?.close();
     await site?.close();
+  });
+  const { stack, engine, program } = useStack({
+    program: "test/engine/programs/browser",
+    server: s,
+    config: () => ({ siteUrl: { value: site.url }, password: { value: PASSWORD, secret: true } }),
   });
 
   it("a script that does not parse fails the preview, naming the field and the line", async () => {

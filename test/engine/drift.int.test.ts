@@ -1,11 +1,9 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { DriftReport } from "../../provider/commands/drift";
-import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
-import { startServer, type TestServer } from "../support/server";
-import { programCopy } from "./programs";
+import { type OfflineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
+import { useServer, useStack } from "../support/engine-suite";
 
 /** Runs `pulumi-uptime drift --json` as a user's pipeline would: a separate process. */
 function driftCommand(engine: OfflineEngine, workDir: string): Promise<{ code: number; report: DriftReport }> {
@@ -27,37 +25,25 @@ function driftCommand(engine: OfflineEngine, workDir: string): Promise<{ code: n
 }
 
 describe("drift detection on examples/full-stack", () => {
-  let s: TestServer;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: { workDir: string; remove: () => void };
   let ids: { monitors: Record<string, string>; channels: Record<string, string>; page: string };
   let resources: number;
-
-  beforeAll(async () => {
-    s = await startServer();
-    engine = await offlineEngine();
-    program = programCopy("examples/full-stack");
-    stack = await engine.stack(program.workDir, "dev");
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: s.url },
-      "uptime:apiKey": { value: s.key, secret: true },
+  const s = useServer();
+  const { stack, engine, program } = useStack({
+    program: "examples/full-stack",
+    server: s,
+    config: () => ({
       siteUrl: { value: "https://www.example.com" },
       webhookUrl: { value: `${s.url}/hooks/token`, secret: true },
       webhookSecret: { value: "0123456789abcdef0123", secret: true },
       slackWebhookUrl: { value: "https://hooks.slack.com/services/T0/B0/X", secret: true },
       statusSlug: { value: "drift-suite" },
-    });
+    }),
+  });
+
+  beforeAll(async () => {
     const up = await stack.up();
     resources = up.summary.resourceChanges?.create ?? 0;
     await refreshIds();
-  });
-
-  afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await s?.close();
   });
 
   async function refreshIds() {

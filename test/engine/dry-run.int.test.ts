@@ -1,25 +1,40 @@
 import { execFile } from "node:child_process";
 import { Writable } from "node:stream";
 import { join } from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestReport } from "../../provider/commands/test";
-import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
-import { startServer, type TestServer } from "../support/server";
+import { REPO_ROOT } from "../../scripts/pulumi-engine";
+import { useServer, useStack } from "../support/engine-suite";
 import { startTarget, type Target } from "../support/target";
-import { programCopy } from "./programs";
 
 const SECRET = "tok-s3cret-9f1c2e";
 
 describe("dry runs in the engine: pulumi-uptime test and uptime:testChecks", () => {
-  let s: TestServer;
   let ok: Target;
   let slow: Target;
   let json: Target;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: { workDir: string; remove: () => void };
   const serverLog: string[] = [];
+  const stream = new Writable({ write: (chunk, _enc, done) => (serverLog.push(String(chunk)), done()) });
+  const s = useServer({ logger: { level: "debug", stream } as never });
+  beforeAll(async () => {
+    [ok, slow, json] = await Promise.all([startTarget(), startTarget(), startTarget()]);
+    slow.delayMs = 400;
+    json.contentType = "application/json";
+    json.body = JSON.stringify({ status: "down" });
+  });
+  afterAll(async () => {
+    await Promise.all([ok?.close(), slow?.close(), json?.close()]);
+  });
+  const { stack, engine, program } = useStack({
+    program: "test/engine/programs/dry-run",
+    server: s,
+    config: () => ({
+      okUrl: { value: ok.url },
+      slowUrl: { value: `${slow.url}/page` },
+      jsonUrl: { value: `${json.url}/status` },
+      token: { value: SECRET, secret: true },
+    }),
+  });
 
   /** Runs `pulumi-uptime test` as a CI pipeline would: a separate process. */
   const testCommand = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
@@ -31,34 +46,6 @@ describe("dry runs in the engine: pulumi-uptime test and uptime:testChecks", () 
         (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
-
-  beforeAll(async () => {
-    const stream = new Writable({ write: (chunk, _enc, done) => (serverLog.push(String(chunk)), done()) });
-    s = await startServer({ logger: { level: "debug", stream } as never });
-    [ok, slow, json] = await Promise.all([startTarget(), startTarget(), startTarget()]);
-    slow.delayMs = 400;
-    json.contentType = "application/json";
-    json.body = JSON.stringify({ status: "down" });
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/dry-run");
-    stack = await engine.stack(program.workDir, "dev");
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: s.url },
-      "uptime:apiKey": { value: s.key, secret: true },
-      okUrl: { value: ok.url },
-      slowUrl: { value: `${slow.url}/page` },
-      jsonUrl: { value: `${json.url}/status` },
-      token: { value: SECRET, secret: true },
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await s?.close();
-    await Promise.all([ok?.close(), slow?.close(), json?.close()]);
-  });
 
   it("pulumi-uptime test prints a row per monitor and exits 2; secrets never show", async () => {
     const text = await testCommand();

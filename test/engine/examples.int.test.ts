@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
-import { startServer, type TestServer } from "../support/server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useEngine, useServer } from "../support/engine-suite";
+import type { TestServer } from "../support/server";
 import { programCopy } from "./programs";
 
 interface Example {
@@ -39,18 +39,12 @@ const EXAMPLES: Example[] = [
 ];
 
 describe("examples deploy, stay clean, update and destroy", () => {
-  let s: TestServer;
-  let engine: OfflineEngine;
   let secondKey: string;
+  const s = useServer();
   beforeAll(async () => {
-    s = await startServer();
     secondKey = (await s.app.store.keys.create("staging-team", null)).key;
-    engine = await offlineEngine();
   });
-  afterAll(async () => {
-    engine?.dispose();
-    await s?.close();
-  });
+  const engine = useEngine();
 
   const count = async (key?: string) => {
     const opts = key ? { key } : {};

@@ -5,9 +5,10 @@ import { promisify } from "node:util";
 import { join } from "node:path";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
+import { REPO_ROOT } from "../../scripts/pulumi-engine";
+import { useEngine, useServer } from "../support/engine-suite";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
-import { startServer, type TestServer } from "../support/server";
+import type { TestServer } from "../support/server";
 
 /** Runs `pulumi-uptime import` as a user would: a separate process, connection from the environment. */
 async function importCommand(s: TestServer, outDir: string, ...args: string[]): Promise<string> {
@@ -80,24 +81,22 @@ async function seedAccount(s: TestServer): Promise<Map<string, Record<string, st
 }
 
 describe("pulumi-uptime import", () => {
-  let s: TestServer;
   let proxy: FaultProxy;
-  let engine: OfflineEngine;
   let secrets: Map<string, Record<string, string>>;
   const outDir = mkdtempSync(join(tmpdir(), "pulumi-uptime-import-"));
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
+  const s = useServer();
   beforeAll(async () => {
-    s = await startServer();
     proxy = await startFaultProxy(s.url);
-    // The generated program is type-checked as it runs, as a user's `pulumi up` would.
-    engine = await offlineEngine({ typeCheck: true });
-    secrets = await seedAccount(s);
   });
   afterAll(async () => {
-    engine?.dispose();
     await proxy?.close();
-    await s?.close();
-    rmSync(outDir, { recursive: true, force: true });
+  });
+  // The generated program is type-checked as it runs, as a user's `pulumi up` would.
+  const engine = useEngine({ typeCheck: true });
+  beforeAll(async () => {
+    secrets = await seedAccount(s);
   });
 
   it("writes a project that adopts all 32 objects: 0 POSTs on up, then a clean preview", async () => {

@@ -1,13 +1,11 @@
 import { spawn } from "node:child_process";
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
+import { useServer, useStack } from "../support/engine-suite";
 import { killTree } from "../support/process-tree";
-import { startServer, type TestServer } from "../support/server";
+import type { TestServer } from "../support/server";
 import { orphansCommand, stateResources } from "./killed-up";
-import { programCopy } from "./programs";
 
 const MONITORS = 24;
 /** Few operations at once: each batch holds a few writes, so a kill lands between batches. */
@@ -25,34 +23,15 @@ async function batchRequests(s: TestServer): Promise<number> {
 // to a request: a `pulumi up` and a `pulumi destroy` killed between two of them leave nothing
 // behind, and the README's recovery (cancel, refresh, the command again) finishes the job.
 describe("an update of every monitor and a destroy, killed with SIGKILL between their batches", () => {
-  let s: TestServer;
-  let engine: OfflineEngine;
-  let program: ReturnType<typeof programCopy>;
-  let stack: Stack;
   let accountId: string;
   const live = async () => (await s.app.store.monitors.list(accountId, { limit: 1000 })).items;
-
+  const s = useServer();
   beforeAll(async () => {
-    s = await startServer();
     accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/fleet");
-    stack = await engine.stack(program.workDir, "dev");
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: s.url },
-      "uptime:apiKey": { value: s.key, secret: true },
-      monitors: { value: String(MONITORS) },
-    });
   });
-
-  afterAll(async () => {
-    await stack?.cancel().catch(() => undefined);
-    await stack?.destroy().catch(() => undefined);
-    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await s?.close();
-  });
+  const { stack, engine, program } = useStack({ program: "test/engine/programs/fleet", server: s, config: () => ({ monitors: { value: String(MONITORS) } }) });
+  // A killed run leaves the stack locked: unlocked before the destroy at the end.
+  afterAll(() => stack.cancel().catch(() => undefined));
 
   /** Runs `pulumi <command>` as CI would, and kills it and its plugins once `reached()` holds. */
   async function killedWhen(command: "up" | "destroy", reached: () => Promise<boolean>): Promise<void> {

@@ -6,13 +6,11 @@
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { offlineEngine, type OfflineEngine } from "../../scripts/pulumi-engine";
+import { useServer, useStack } from "../support/engine-suite";
 import { killTree } from "../support/process-tree";
-import { startServer, type TestServer } from "../support/server";
 import { stateResources } from "./killed-up";
-import { programCopy } from "./programs";
 
 const SKIP = { PULUMI_SKIP_CHECKPOINTS: "true" };
 const PROJECT = "uptime-fleet";
@@ -31,35 +29,21 @@ export type PhaseFigures = { phase: string; atKill: number; duplicates: number; 
 export function describeKilledUpSkippingCheckpoints(title: string, options: { monitors: number; rounds: number; timeoutMs: number }): void {
   const N = options.monitors;
   describe(title, () => {
-    let s: TestServer;
-    let engine: OfflineEngine;
-    let program: ReturnType<typeof programCopy>;
-    let stack: Stack;
     let accountId: string;
+    const s = useServer();
+    beforeAll(async () => {
+      accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
+    });
+    const { stack, engine, program } = useStack({
+      program: "test/engine/programs/fleet",
+      engine: { env: SKIP },
+      server: s,
+      config: () => ({ monitors: { value: String(N) } }),
+    });
+    // A killed run leaves the stack locked: unlocked before the destroy at the end.
+    afterAll(() => stack.cancel().catch(() => undefined));
     const live = async (): Promise<LiveMonitor[]> => (await s.app.store.monitors.list(accountId, { limit: 1000 })).items as LiveMonitor[];
     const stateIds = async () => new Set((await stateResources(stack)).filter((r) => r.type.endsWith("uptime:Monitor")).map((r) => r.id));
-
-    beforeAll(async () => {
-      s = await startServer();
-      accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
-      engine = await offlineEngine({ env: SKIP });
-      program = programCopy("test/engine/programs/fleet");
-      stack = await engine.stack(program.workDir, "dev");
-      await stack.setAllConfig({
-        "uptime:baseUrl": { value: s.url },
-        "uptime:apiKey": { value: s.key, secret: true },
-        monitors: { value: String(N) },
-      });
-    });
-
-    afterAll(async () => {
-      await stack?.cancel().catch(() => undefined);
-      await stack?.destroy().catch(() => undefined);
-      await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-      engine?.dispose();
-      program?.remove();
-      await s?.close();
-    });
 
     /** Runs `pulumi <command>` as CI would, and kills it and its plugins once `reached()` holds. */
     async function killedWhen(command: "up" | "destroy", reached: () => Promise<boolean>): Promise<void> {

@@ -10,8 +10,8 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrphanReport } from "../../provider/commands/orphans";
 import { type OfflineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
+import { type StackOptions, useServer, useStack } from "../support/engine-suite";
 import { killTree } from "../support/process-tree";
-import { startServer, type TestServer } from "../support/server";
 
 /** Runs `pulumi-uptime orphans --json` as a user's pipeline would: a separate process. */
 export function orphansCommand(engine: OfflineEngine, workDir: string): Promise<{ code: number; report: OrphanReport }> {
@@ -49,50 +49,38 @@ export async function stackInstanceOf(stack: Stack): Promise<string> {
   return instance as string;
 }
 
-/** What a scenario runs on: an engine with a backend, and the program's folder. */
-export interface KilledUpRig {
-  engine: OfflineEngine;
-  workDir: string;
+/** What a scenario runs on, besides its size. */
+export interface KilledUpOptions {
+  monitors: number;
+  rounds: number;
+  timeoutMs: number;
+  /** The program (declaring `monitors` monitors `site-<i>`) and its engine, as `useStack` takes them. */
+  program: Pick<StackOptions, "program" | "native">;
+  /** The program's project name, as its marks carry it. */
   project: string;
   /** What a preview's summary counts besides the monitors: the stack, its StackIdentity. */
   others: number;
-  dispose(): void;
 }
 
 /**
  * `rounds` rounds of: `pulumi up` killed once some monitors exist, recovery, and checks that the
  * server holds each monitor once, marked with the stack, every one in the state.
  */
-export function describeKilledUp(title: string, options: { monitors: number; rounds: number; timeoutMs: number; rig: () => Promise<KilledUpRig> }): void {
+export function describeKilledUp(title: string, options: KilledUpOptions): void {
   const { monitors: MONITORS, rounds: ROUNDS } = options;
   describe(title, () => {
-    let s: TestServer;
-    let rig: KilledUpRig;
-    let stack: Stack;
     let accountId: string;
+    const s = useServer();
+    beforeAll(async () => {
+      accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
+    });
+    const { stack, engine, program } = useStack({ ...options.program, server: s, config: () => ({ monitors: { value: String(MONITORS) } }) });
+    // A killed run leaves the stack locked: unlocked before the destroy at the end.
+    afterAll(() => stack.cancel().catch(() => undefined));
+    const rig = { engine, project: options.project, others: options.others };
 
     const liveMonitors = async () => (await s.app.store.monitors.list(accountId, { limit: 1000 })).items;
     const stateIds = async () => new Set((await stateResources(stack)).filter((r) => /uptime:(index:)?Monitor$/.test(r.type)).map((r) => r.id));
-
-    beforeAll(async () => {
-      s = await startServer();
-      accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
-      rig = await options.rig();
-      stack = await rig.engine.stack(rig.workDir, "dev");
-      await stack.setAllConfig({
-        "uptime:baseUrl": { value: s.url },
-        "uptime:apiKey": { value: s.key, secret: true },
-        monitors: { value: String(MONITORS) },
-      });
-    });
-
-    afterAll(async () => {
-      await stack?.cancel().catch(() => undefined);
-      await stack?.destroy().catch(() => undefined);
-      await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-      rig?.dispose();
-      await s?.close();
-    });
 
     /**
      * The file backend writes the stack's `.json.attrs` sidecar (content type and MD5 only) in
@@ -111,7 +99,7 @@ export function describeKilledUp(title: string, options: { monitors: number; rou
     /** Starts `pulumi up` as CI would, and kills it and its plugins once `target` monitors exist. */
     async function upKilledAt(target: number): Promise<number> {
       const cli = spawn(join(rig.engine.binDir, "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "dev"], {
-        cwd: rig.workDir,
+        cwd: program.workDir,
         env: { ...process.env, ...rig.engine.envVars },
         detached: true,
         stdio: "ignore",
@@ -166,7 +154,7 @@ export function describeKilledUp(title: string, options: { monitors: number; rou
       ] as const;
       // Another backend's stack of the same names.
       const theirs = await post("/api/v1/monitors", { ...monitor, name: "theirs", external_id: `pulumi/${rig.project}/dev/0000000000000000/Monitor/stray` });
-      const found = await orphansCommand(rig.engine, rig.workDir);
+      const found = await orphansCommand(engine, program.workDir);
       expect(found.code).toBe(2);
       expect(found.report.orphans.map((o) => [o.kind, o.id]).sort()).toEqual(ours.map(([k, id]) => [k, id]).sort());
       await s.call("DELETE", `/api/v1/maintenance-windows/${ours[2][1]}`);
@@ -199,7 +187,7 @@ export function describeKilledUp(title: string, options: { monitors: number; rou
         expect(live.map((m) => m.external_id).sort()).toEqual(live.map((m) => `pulumi/${rig.project}/dev/${instance}/Monitor/${m.name}`).sort());
         expect((await stack.preview()).changeSummary).toEqual({ same: MONITORS + rig.others });
 
-        expect(await orphansCommand(rig.engine, rig.workDir)).toMatchObject({ code: 0, report: { orphans: [] } });
+        expect(await orphansCommand(engine, program.workDir)).toMatchObject({ code: 0, report: { orphans: [] } });
         if (round === ROUNDS) await expectStraysReported();
         // The next round starts from nothing: destroy, then the same program again.
         await stack.destroy();

@@ -4,12 +4,12 @@ import { basename, join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packPackage, sdkVersion } from "../../scripts/packed";
-import { type OfflineEngine, offlineEngine, prepareProgram } from "../../scripts/pulumi-engine";
-import { startServer, type TestServer } from "../support/server";
+import { prepareProgram } from "../../scripts/pulumi-engine";
+import { useEngine, useServer } from "../support/engine-suite";
 
 describe("the Node language host (tools/pulumi-language-nodejs) from the user's side", () => {
-  let s: TestServer;
-  let engine: OfflineEngine;
+  const s = useServer();
+  const engine = useEngine();
   let stack: Stack;
   let workDir: string;
 
@@ -21,9 +21,7 @@ describe("the Node language host (tools/pulumi-language-nodejs) from the user's 
       );
     });
 
-  beforeAll(async () => {
-    s = await startServer();
-    engine = await offlineEngine();
+  beforeAll(() => {
     workDir = prepareProgram(join(__dirname, "programs", "js-options"), {});
     const tgz = basename(packPackage("provider", workDir));
     writeFileSync(
@@ -34,10 +32,7 @@ describe("the Node language host (tools/pulumi-language-nodejs) from the user's 
 
   afterAll(async () => {
     await stack?.destroy().catch(() => undefined);
-    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    engine?.dispose();
     if (workDir) rmSync(workDir, { recursive: true, force: true });
-    await s?.close();
   });
 
   it("pulumi install installs the program's packages", async () => {

@@ -1,39 +1,19 @@
-import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
-import { startServer, type TestServer } from "../support/server";
-import { programCopy } from "./programs";
+import { describe, expect, it } from "vitest";
+import { useServer, useStack } from "../support/engine-suite";
 
 describe("lookups through the real engine", () => {
-  let s: TestServer;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: ReturnType<typeof programCopy>;
   let channelId: string;
-
-  beforeAll(async () => {
-    s = await startServer();
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/lookups");
-    stack = await engine.stack(program.workDir);
-    // Made outside the program, as another team (or a person in the web UI) would.
-    const made = await s.call("POST", "/api/v1/channels", { name: "ops-webhook", type: "webhook", config: { url: "https://hooks.example.com/ops" } });
-    channelId = made.body.data.id;
-    expect((await s.call("POST", "/api/v1/status-pages", { slug: "public-status", title: "Public status", monitor_ids: [] })).status).toBe(201);
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: s.url },
-      "uptime:apiKey": { value: s.key, secret: true },
-      channelName: { value: "ops-webhook" },
-      statusSlug: { value: "public-status" },
-    });
-  });
-
-  afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await s?.close();
+  const s = useServer();
+  const { stack } = useStack({
+    program: "test/engine/programs/lookups",
+    server: s,
+    config: async () => {
+      // Made outside the program, as another team (or a person in the web UI) would.
+      const made = await s.call("POST", "/api/v1/channels", { name: "ops-webhook", type: "webhook", config: { url: "https://hooks.example.com/ops" } });
+      channelId = made.body.data.id;
+      expect((await s.call("POST", "/api/v1/status-pages", { slug: "public-status", title: "Public status", monitor_ids: [] })).status).toBe(201);
+      return { channelName: { value: "ops-webhook" }, statusSlug: { value: "public-status" } };
+    },
   });
 
   it("attaches a channel made outside the program, found by name, and a second preview is clean", async () => {

@@ -1,7 +1,7 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
-import { startServer, type TestServer } from "../support/server";
+import { offlineEngine } from "../../scripts/pulumi-engine";
+import { useEngine, useServer } from "../support/engine-suite";
 import { stackInstanceOf } from "./killed-up";
 import { programCopy } from "./programs";
 
@@ -12,9 +12,9 @@ const mark = async (stack: Stack, kind: string, name: string) => `pulumi/${PROJE
 const ALL = 5;
 
 describe("marked creates through the real engine", () => {
-  let s: TestServer;
-  let engine: OfflineEngine;
-  let program: { workDir: string; remove: () => void };
+  const s = useServer();
+  const engine = useEngine();
+  let program: ReturnType<typeof programCopy>;
   const stacks: Record<string, Stack> = {};
 
   const liveMonitors = async () => (await s.call("GET", "/api/v1/monitors")).body.data as { id: string; name: string; external_id: string | null; interval_sec: number }[];
@@ -35,20 +35,12 @@ describe("marked creates through the real engine", () => {
     return stack;
   }
 
-  beforeAll(async () => {
-    s = await startServer();
-    engine = await offlineEngine();
+  beforeAll(() => {
     program = programCopy("test/engine/programs/uptime");
   });
-
   afterAll(async () => {
-    for (const stack of Object.values(stacks)) {
-      await stack.destroy().catch(() => undefined);
-      await stack.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    }
-    engine?.dispose();
+    for (const stack of Object.values(stacks)) await stack.destroy().catch(() => undefined);
     program?.remove();
-    await s?.close();
   });
 
   it("two stacks with the same resource names get their own objects, each marked with its stack", async () => {

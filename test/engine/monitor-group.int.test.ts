@@ -1,21 +1,32 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
-import { startServer, type TestServer } from "../support/server";
+import { REPO_ROOT } from "../../scripts/pulumi-engine";
+import { useServer, useStack } from "../support/engine-suite";
 import { startTarget, type Target } from "../support/target";
-import { programCopy } from "./programs";
 
 describe("a MonitorGroup and pulumi-uptime trigger through the real engine", () => {
-  let s: TestServer;
   let web: Target;
   let api: Target;
   let admin: Target;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: ReturnType<typeof programCopy>;
   let ids: string[];
+  const s = useServer();
+  beforeAll(async () => {
+    [web, api, admin] = await Promise.all([startTarget(), startTarget(), startTarget()]);
+  });
+  afterAll(async () => {
+    await Promise.all([web?.close(), api?.close(), admin?.close()]);
+  });
+  const { stack, engine, program } = useStack({
+    program: "test/engine/programs/monitor-group",
+    server: s,
+    config: () => ({
+      intervalSec: { value: "60" },
+      webUrl: { value: web.url },
+      apiUrl: { value: `${api.url}/health` },
+      adminUrl: { value: admin.url },
+    }),
+  });
 
   /** `pulumi-uptime <command>` of the installed package, as a pipeline step runs it. */
   const cli = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
@@ -30,31 +41,6 @@ describe("a MonitorGroup and pulumi-uptime trigger through the real engine", () 
   const trigger = (...args: string[]) => cli("trigger", ...args);
   const monitor = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
   const heartbeats = async () => (await Promise.all(ids.map(async (id) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data))).flat();
-
-  beforeAll(async () => {
-    s = await startServer();
-    [web, api, admin] = await Promise.all([startTarget(), startTarget(), startTarget()]);
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/monitor-group");
-    stack = await engine.stack(program.workDir, "dev");
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: s.url },
-      "uptime:apiKey": { value: s.key, secret: true },
-      intervalSec: { value: "60" },
-      webUrl: { value: web.url },
-      apiUrl: { value: `${api.url}/health` },
-      adminUrl: { value: admin.url },
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await s?.close();
-    await Promise.all([web?.close(), api?.close(), admin?.close()]);
-  });
 
   it("creates the group's monitors with its settings, a monitor's own value winning", async () => {
     const up = await stack.up();

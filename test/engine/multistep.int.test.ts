@@ -2,13 +2,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execFile } from "node:child_process";
 import { Writable } from "node:stream";
-import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
+import { REPO_ROOT } from "../../scripts/pulumi-engine";
+import { useServer, useStack } from "../support/engine-suite";
 import { type JourneyService, startJourneyService } from "../support/journey-service";
-import { startServer, type TestServer } from "../support/server";
 import { eventually } from "../support/target";
-import { programCopy } from "./programs";
 
 /** Every file under `dir`, as one text. */
 function stateFiles(dir: string): string {
@@ -19,36 +17,23 @@ function stateFiles(dir: string): string {
 }
 
 describe("a multi-step monitor deployed by the engine", () => {
-  let s: TestServer;
   let svc: JourneyService;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: { workDir: string; remove: () => void };
   const serverLog: string[] = [];
   const pulumiOutput: string[] = [];
   const onOutput = (line: string) => pulumiOutput.push(line);
 
+  const stream = new Writable({ write: (chunk, _enc, done) => (serverLog.push(String(chunk)), done()) });
+  const s = useServer({ checker: true, minIntervalSec: 1, logger: { level: "debug", stream } as never });
   beforeAll(async () => {
-    const stream = new Writable({ write: (chunk, _enc, done) => (serverLog.push(String(chunk)), done()) });
-    s = await startServer({ checker: true, minIntervalSec: 1, logger: { level: "debug", stream } as never });
     svc = await startJourneyService();
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/multistep");
-    stack = await engine.stack(program.workDir, "dev");
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: s.url },
-      "uptime:apiKey": { value: s.key, secret: true },
-      serviceUrl: { value: svc.url },
-      password: { value: svc.password, secret: true },
-    });
-  }, 120_000);
-
+  });
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await s?.close();
     await svc?.close();
+  });
+  const { stack, engine, program } = useStack({
+    program: "test/engine/programs/multistep",
+    server: s,
+    config: () => ({ serviceUrl: { value: svc.url }, password: { value: svc.password, secret: true } }),
   });
 
   const heartbeats = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[];

@@ -1,37 +1,27 @@
-import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBrowserTools } from "../support/browser-tools";
+import { useServer, useStack } from "../support/engine-suite";
 import { type LoginSite, startLoginSite } from "../support/login-site";
-import { startServer, type TestServer } from "../support/server";
 import { eventually } from "../support/target";
-import { expectNotInState, type NativeEngine, nativeEngine } from "./native";
+import { expectNotInState } from "./native";
 
 const PASSWORD = "yaml-pw-81c4e2";
 
 describe("a browser monitor in YAML through the native plugin", () => {
-  let s: TestServer;
   let site: LoginSite;
-  let native: NativeEngine;
-  let stack: Stack;
-
+  beforeAll(() => ensureBrowserTools());
+  const s = useServer({ checker: true, minIntervalSec: 1 });
   beforeAll(async () => {
-    ensureBrowserTools();
-    s = await startServer({ checker: true, minIntervalSec: 1 });
     site = await startLoginSite(PASSWORD);
-    native = await nativeEngine();
-    stack = await native.engine.stack(native.program("native-browser-yaml"));
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: s.url },
-      "uptime:apiKey": { value: s.key, secret: true },
-      siteUrl: { value: site.url },
-      password: { value: PASSWORD, secret: true },
-    });
-  }, 300_000);
+  });
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    native?.dispose();
-    await s?.close();
     await site?.close();
+  });
+  const { stack, native } = useStack({
+    program: "native-browser-yaml",
+    native: {},
+    server: s,
+    config: () => ({ siteUrl: { value: site.url }, password: { value: PASSWORD, secret: true } }),
   });
 
   it("deploys the script read from its file; the check logs in and is up; a second preview is clean; the password is in no state", async () => {

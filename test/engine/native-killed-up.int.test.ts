@@ -1,20 +1,12 @@
 import { describeKilledUp } from "./killed-up";
-import { nativeEngine } from "./native";
 
 // The YAML program declares 24 monitors (YAML has no loops); the native plugin creates them.
 describeKilledUp("a pulumi up of a YAML program, through the native plugin, killed with SIGKILL during creates", {
   monitors: 24,
   rounds: Number(process.env.KILLED_UP_ROUNDS ?? 1),
   timeoutMs: 420_000,
-  rig: async () => {
-    const native = await nativeEngine();
-    return {
-      engine: native.engine,
-      workDir: native.program("native-fleet"),
-      project: "uptime-native-fleet",
-      // The stack (a summary leaves providers out).
-      others: 1,
-      dispose: () => native.dispose(),
-    };
-  },
+  program: { program: "native-fleet", native: {} },
+  project: "uptime-native-fleet",
+  // The stack (a summary leaves providers out).
+  others: 1,
 });

@@ -1,41 +1,29 @@
-import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../support/server";
-import { type NativeEngine, nativeEngine } from "./native";
+import { describe, expect, it } from "vitest";
+import { useServer, useStack } from "../support/engine-suite";
 
 /** The same MonitorGroup program, in the language of `program`, through the plugin. */
 export function describeNativeGroup(label: string, program: string, options: { python?: boolean; go?: boolean } = {}): void {
   describe(label, () => {
-    let s: TestServer;
-    let native: NativeEngine;
-    let stack: Stack;
     let channelId: string;
+    const s = useServer();
+    const { stack } = useStack({
+      program,
+      native: options,
+      server: s,
+      config: async () => {
+        channelId = (await s.call("POST", "/api/v1/channels", { name: "ops-webhook", type: "webhook", config: { url: "https://hooks.example.com/ops" } })).body.data.id;
+        return {
+          intervalSec: { value: "60" },
+          webUrl: { value: "https://web.example.com" },
+          apiUrl: { value: "https://api.example.com/health" },
+          adminUrl: { value: "https://admin.example.com" },
+          channelName: { value: "ops-webhook" },
+        };
+      },
+    });
     const monitor = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
     /** The group's monitors by name (a YAML map reaches the plugin with its keys sorted). */
     const byName = async (ids: string[]) => Object.fromEntries((await Promise.all(ids.map(monitor))).map((m) => [m.name, m]));
-
-    beforeAll(async () => {
-      s = await startServer();
-      native = await nativeEngine(options);
-      stack = await native.engine.stack(native.program(program), "dev");
-      channelId = (await s.call("POST", "/api/v1/channels", { name: "ops-webhook", type: "webhook", config: { url: "https://hooks.example.com/ops" } })).body.data.id;
-      await stack.setAllConfig({
-        "uptime:baseUrl": { value: s.url },
-        "uptime:apiKey": { value: s.key, secret: true },
-        intervalSec: { value: "60" },
-        webUrl: { value: "https://web.example.com" },
-        apiUrl: { value: "https://api.example.com/health" },
-        adminUrl: { value: "https://admin.example.com" },
-        channelName: { value: "ops-webhook" },
-      });
-    }, 600_000);
-
-    afterAll(async () => {
-      await stack?.destroy().catch(() => undefined);
-      await stack?.workspace.removeStack("dev", { force: true }).catch(() => undefined);
-      native?.dispose();
-      await s?.close();
-    });
 
     it("creates the group's monitors with its settings and the looked-up channel; a second preview is clean", async () => {
       const up = await stack.up();

@@ -1,36 +1,25 @@
-import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useServer, useStack } from "../support/engine-suite";
 import { type JourneyService, startJourneyService } from "../support/journey-service";
-import { startServer, type TestServer } from "../support/server";
 import { eventually } from "../support/target";
-import { expectNotInState, type NativeEngine, nativeEngine } from "./native";
+import { expectNotInState } from "./native";
 
 /** The same multi-step program, in the language of `program`, through the plugin (and its generated SDK). */
 export function describeNativeMultistep(label: string, program: string, options: { python?: boolean; go?: boolean } = {}): void {
   describe(label, () => {
-    let s: TestServer;
     let svc: JourneyService;
-    let native: NativeEngine;
-    let stack: Stack;
-
+    const s = useServer({ checker: true });
     beforeAll(async () => {
-      s = await startServer({ checker: true });
       svc = await startJourneyService();
-      native = await nativeEngine(options);
-      stack = await native.engine.stack(native.program(program));
-      await stack.setAllConfig({
-        "uptime:baseUrl": { value: s.url },
-        "uptime:apiKey": { value: s.key, secret: true },
-        serviceUrl: { value: svc.url },
-        password: { value: svc.password, secret: true },
-      });
-    }, 600_000);
-
+    });
     afterAll(async () => {
-      await stack?.destroy().catch(() => undefined);
-      native?.dispose();
-      await s?.close();
       await svc?.close();
+    });
+    const { stack, native } = useStack({
+      program,
+      native: options,
+      server: s,
+      config: () => ({ serviceUrl: { value: svc.url }, password: { value: svc.password, secret: true } }),
     });
 
     it("a step using an unknown {{variable}} fails the preview, naming the property", async () => {

@@ -1,9 +1,10 @@
 import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiAnswer, startServer, type TestServer } from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer, useStack } from "../support/engine-suite";
+import type { ApiAnswer, TestServer } from "../support/server";
 import { diffedProperties } from "./diff-output";
 import { stackInstanceOf } from "./killed-up";
-import { expectNotInState, type NativeEngine, nativeEngine } from "./native";
+import { expectNotInState, type NativeEngine } from "./native";
 
 export interface NativeProgramOptions {
   /**
@@ -44,30 +45,19 @@ export interface NativeProgramContext {
  */
 export function describeNativeProgram(title: string, options: NativeProgramOptions, more?: (ctx: NativeProgramContext) => void): void {
   describe(title, () => {
-    let s: TestServer;
-    let native: NativeEngine;
-    let stack: Stack;
+    const s = useServer();
+    const { stack, native } = useStack({
+      program: options.program,
+      native: { python: options.python, go: options.go, nodejs: options.nodejs },
+      server: s,
+      config: () => ({
+        hookUrl: { value: `${s.url}/hooks/${options.hookToken}`, secret: true },
+        headerToken: { value: options.headerToken, secret: true },
+      }),
+    });
 
     const live = async (path: string) => (await s.call("GET", path)).body;
     const outputs = async () => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value]));
-
-    beforeAll(async () => {
-      s = await startServer();
-      native = await nativeEngine({ python: options.python, go: options.go, nodejs: options.nodejs });
-      stack = await native.engine.stack(native.program(options.program));
-      await stack.setAllConfig({
-        "uptime:baseUrl": { value: s.url },
-        "uptime:apiKey": { value: s.key, secret: true },
-        hookUrl: { value: `${s.url}/hooks/${options.hookToken}`, secret: true },
-        headerToken: { value: options.headerToken, secret: true },
-      });
-    });
-
-    afterAll(async () => {
-      await stack?.destroy().catch(() => undefined);
-      native?.dispose();
-      await s?.close();
-    });
 
     it("deploys a channel, a monitor, a status page and a maintenance window, calls every function, and a second preview is clean", async () => {
       const up = await stack.up();
@@ -124,18 +114,7 @@ export function describeNativeProgram(title: string, options: NativeProgramOptio
       expectNotInState(native.engine, String(monitorId), [s.key, options.hookToken, options.headerToken]);
     });
 
-    more?.({
-      get s() {
-        return s;
-      },
-      get native() {
-        return native;
-      },
-      get stack() {
-        return stack;
-      },
-      live,
-    });
+    more?.({ s, native, stack, live });
 
     it("destroy removes both objects from the server", async () => {
       await stack.destroy();

@@ -1,21 +1,14 @@
-import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DriftReport } from "../../provider/commands/drift";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
+import { useServer, useStack } from "../support/engine-suite";
 import { type RdapTarget, type SmtpTarget, startRdapServer, startSmtpServer } from "../support/network-servers";
-import { startServer, type TestServer } from "../support/server";
 import { eventually } from "../support/target";
-import { programCopy } from "./programs";
 import { cli } from "./cli";
 
 /** Runs the provider's CLI (`drift --json`, `test`) as a user's pipeline would: a separate process. */
 describe("ping, smtp and domain monitors deployed by the engine", () => {
-  let s: TestServer;
   let smtp: SmtpTarget;
   let rdap: RdapTarget;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: { workDir: string; remove: () => void };
   let ids: Record<"ping" | "smtp" | "domain", string>;
   const output: string[] = [];
   const onOutput = (line: string) => output.push(line);
@@ -23,24 +16,12 @@ describe("ping, smtp and domain monitors deployed by the engine", () => {
   beforeAll(async () => {
     smtp = await startSmtpServer({ certDays: 30 });
     rdap = await startRdapServer({ "shop.example": 200 });
-    s = await startServer({ checker: true, minIntervalSec: 1, rdapBootstrapUrl: rdap.bootstrapUrl });
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/network");
-    stack = await engine.stack(program.workDir, "dev");
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: s.url },
-      "uptime:apiKey": { value: s.key, secret: true },
-      smtpUrl: { value: smtp.url },
-    });
-  }, 120_000);
-
+  });
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await s?.close();
     await Promise.all([smtp?.close(), rdap?.close()]);
   });
+  const s = useServer(() => ({ checker: true, minIntervalSec: 1, rdapBootstrapUrl: rdap.bootstrapUrl }));
+  const { stack, engine, program } = useStack({ program: "test/engine/programs/network", server: s, config: () => ({ smtpUrl: { value: smtp.url } }) });
 
   it("a ping URL with a port fails the preview, naming the field and the rule", async () => {
     await stack.setConfig("badPingUrl", { value: "ping://127.0.0.1:7" });

@@ -1,12 +1,9 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npmInstall, packPackage, sdkVersion } from "../../scripts/packed";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
-import { startServer, type TestServer } from "../support/server";
-import { programCopy } from "./programs";
+import { useServer, useStack } from "../support/engine-suite";
 
 // One message per rule of test/engine/policy-packs/uptime-rules, each from a policy typed on a
 // different resource class (validateResourceOfType).
@@ -18,18 +15,12 @@ const VIOLATIONS = [
 ];
 
 describe("a CrossGuard policy pack typed on pulumi-uptime's classes (pulumi preview --policy-pack)", () => {
-  let s: TestServer;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: { workDir: string; remove: () => void };
   let packDir: string;
+  const s = useServer();
+  // Only previews: nothing to destroy.
+  const { stack } = useStack({ program: "test/engine/programs/policy-stack", server: s, destroy: false });
 
   beforeAll(async () => {
-    s = await startServer();
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/policy-stack");
-    stack = await engine.stack(program.workDir);
-    await stack.setAllConfig({ "uptime:baseUrl": { value: s.url }, "uptime:apiKey": { value: s.key, secret: true } });
     // The pack as its author has it: @pulumi/policy from the registry, pulumi-uptime from its tarball.
     packDir = mkdtempSync(join(tmpdir(), "pulumi-uptime-policy-pack-"));
     cpSync(join(__dirname, "policy-packs", "uptime-rules"), packDir, { recursive: true });
@@ -37,12 +28,8 @@ describe("a CrossGuard policy pack typed on pulumi-uptime's classes (pulumi prev
     npmInstall(packDir, [packPackage("provider", packDir), `@pulumi/pulumi@${sdkVersion()}`]);
   }, 300_000);
 
-  afterAll(async () => {
-    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
+  afterAll(() => {
     if (packDir) rmSync(packDir, { recursive: true, force: true });
-    await s?.close();
   });
 
   it("fails the preview of a stack that breaks a rule of each class, naming every violation", async () => {

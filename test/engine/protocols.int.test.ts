@@ -1,54 +1,36 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DriftReport } from "../../provider/commands/drift";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
+import { useServer, useStack } from "../support/engine-suite";
 import { type GrpcHealthServer, startGrpcHealthServer, startUdpEcho, startWebSocketServer, type UdpEcho, type WebSocketTarget } from "../support/protocol-servers";
-import { startServer, type TestServer } from "../support/server";
 import { eventually } from "../support/target";
-import { programCopy } from "./programs";
 import { cli } from "./cli";
 
 const TOKEN = "tok-7f3a9c1e55";
 
 /** Runs the provider's CLI (`drift --json`, `test`) as a user's pipeline would: a separate process. */
 describe("grpc, websocket and udp monitors deployed by the engine", () => {
-  let s: TestServer;
   let grpc: GrpcHealthServer;
   let ws: WebSocketTarget;
   let udp: UdpEcho;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: { workDir: string; remove: () => void };
   let ids: Record<"grpc" | "websocket" | "udp", string>;
   const output: string[] = [];
   const onOutput = (line: string) => output.push(line);
 
+  const s = useServer({ checker: true, minIntervalSec: 1 });
   beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1 });
     grpc = await startGrpcHealthServer({ "shop.Cart": "SERVING", "shop.Billing": "SERVING" });
     ws = await startWebSocketServer();
     udp = await startUdpEcho();
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/protocols");
-    stack = await engine.stack(program.workDir, "dev");
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: s.url },
-      "uptime:apiKey": { value: s.key, secret: true },
-      grpcUrl: { value: grpc.url },
-      wsUrl: { value: ws.url },
-      udpUrl: { value: udp.url },
-      token: { value: TOKEN, secret: true },
-    });
-  }, 120_000);
-
+  });
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await s?.close();
     await Promise.all([grpc?.close(), ws?.close(), udp?.close()]);
+  });
+  const { stack, engine, program } = useStack({
+    program: "test/engine/programs/protocols",
+    server: s,
+    config: () => ({ grpcUrl: { value: grpc.url }, wsUrl: { value: ws.url }, udpUrl: { value: udp.url }, token: { value: TOKEN, secret: true } }),
   });
 
   it("a grpc URL without a port fails the preview, naming the field and the rule", async () => {

@@ -1,44 +1,25 @@
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
-import { programCopy } from "./programs";
-import { startServer, type TestServer } from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer, useStack } from "../support/engine-suite";
 
 const HOOK_TOKEN = "hook-token-3f9a1c";
 const HEADER_TOKEN = "header-token-77b2e0";
 
 describe("Monitor, Channel and StatusPage through the real engine", () => {
-  let s: TestServer;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let workDir: string;
-
-  const live = async (path: string) => (await s.call("GET", path)).body;
-  const outputs = async () => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value]));
-
-  beforeAll(async () => {
-    s = await startServer();
-    engine = await offlineEngine();
-    workDir = programCopy("test/engine/programs/uptime").workDir;
-    stack = await engine.stack(workDir);
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: s.url },
-      "uptime:apiKey": { value: s.key, secret: true },
+  const s = useServer();
+  const { stack, engine } = useStack({
+    program: "test/engine/programs/uptime",
+    server: s,
+    config: () => ({
       hookUrl: { value: `${s.url}/hooks/${HOOK_TOKEN}`, secret: true },
       headerToken: { value: HEADER_TOKEN, secret: true },
       slug: { value: "engine-acme" },
-    });
+    }),
   });
 
-  afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    engine?.dispose();
-    if (workDir) rmSync(workDir, { recursive: true, force: true });
-    await s?.close();
-  });
+  const live = async (path: string) => (await s.call("GET", path)).body;
+  const outputs = async () => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value]));
 
   it("previews with whole inputs not known yet, creates all three kinds linked to each other, and a second preview is clean", async () => {
     // channelIds, intervalSec, headers, paused and monitorIds wait for other resources' ids.

@@ -1,9 +1,8 @@
 import { spawn } from "node:child_process";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
+import { useEngine, useServer } from "../support/engine-suite";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
-import { startServer, type TestServer } from "../support/server";
 import { programCopy } from "./programs";
 
 /**
@@ -49,33 +48,26 @@ function spendElsewhere(url: string, key: string, count: number): Promise<void> 
 }
 
 describe(`pulumi up on an API key whose window is spent (${N} monitors per deploy, ${LIMIT} requests per ${WINDOW_MS / 1000} s)`, () => {
-  let s: TestServer;
   let proxy: FaultProxy;
-  let engine: OfflineEngine;
   const programs: { remove: () => void }[] = [];
-  const stacks: Stack[] = [];
-
+  const s = useServer({ rateLimit: LIMIT, rateLimitWindowMs: WINDOW_MS });
   beforeAll(async () => {
-    s = await startServer({ rateLimit: LIMIT, rateLimitWindowMs: WINDOW_MS });
     // Only counts what the deploys were answered; faults none.
     proxy = await startFaultProxy(s.url);
-    engine = await offlineEngine();
   });
-
   afterAll(async () => {
-    // Destroying would take windows of the limit: the server goes away with everything on it.
-    for (const stack of stacks) await stack.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    engine?.dispose();
-    for (const program of programs) program.remove();
     await proxy?.close();
-    await s?.close();
+  });
+  // Destroying would take windows of the limit: the server goes away with everything on it.
+  const engine = useEngine();
+  afterAll(() => {
+    for (const program of programs) program.remove();
   });
 
   async function fleet(name: string, key: string): Promise<Stack> {
     const program = programCopy("test/engine/programs/fleet");
     programs.push(program);
     const stack = await engine.stack(program.workDir, name);
-    stacks.push(stack);
     await stack.setAllConfig({
       "uptime:baseUrl": { value: proxy.url },
       "uptime:apiKey": { value: key, secret: true },

@@ -1,33 +1,15 @@
-import type { Stack } from "@pulumi/pulumi/automation";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
-import { startServer, type TestServer } from "../support/server";
-import { programCopy } from "./programs";
+import { describe, expect, it } from "vitest";
+import { useServer, useStack } from "../support/engine-suite";
 
 describe("examples/scheduled-jobs: heartbeat, certificate, DNS, confirmation and maintenance", () => {
-  let s: TestServer;
-  let engine: OfflineEngine;
-  let stack: Stack | undefined;
-  const program = { remove: () => undefined } as ReturnType<typeof programCopy>;
-
-  beforeAll(async () => {
-    s = await startServer();
-    engine = await offlineEngine();
-  });
-  afterAll(async () => {
-    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    program.remove();
-    engine?.dispose();
-    await s?.close();
-  });
+  const s = useServer();
+  // The test destroys what it made.
+  const { stack } = useStack({ program: "examples/scheduled-jobs", name: "scheduled-jobs", server: s, destroy: false });
 
   const list = async (path: string) => (await s.call("GET", path)).body.data as Record<string, unknown>[];
 
   it("deploys, keeps the push URL secret, previews clean after a refresh, reports drift and destroys", async () => {
-    Object.assign(program, programCopy("examples/scheduled-jobs"));
-    stack = await engine.stack(program.workDir, "scheduled-jobs");
-    await stack.setAllConfig({ "uptime:baseUrl": { value: s.url }, "uptime:apiKey": { value: s.key, secret: true } });
     const up = await stack.up({ onOutput: (l) => process.stdout.write(l) });
     expect(up.summary.resourceChanges).toEqual({ create: 6 });
 

@@ -1,29 +1,20 @@
-import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine, prepareProgram, REPO_ROOT } from "../../scripts/pulumi-engine";
+import { describe, expect, it } from "vitest";
+import { prepareProgram, REPO_ROOT } from "../../scripts/pulumi-engine";
+import { useStack } from "../support/engine-suite";
 
 const PROGRAMS = join(__dirname, "programs");
 
 describe("the real Pulumi engine", () => {
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let workDir: string;
-
-  beforeAll(async () => {
-    engine = await offlineEngine();
-    workDir = prepareProgram(join(PROGRAMS, "smoke"), {
-      "@pulumi/pulumi": join(REPO_ROOT, "node_modules/@pulumi/pulumi"),
-      "smoke-impl": join(PROGRAMS, "smoke-impl"),
-    });
-    stack = await engine.stack(workDir);
-  });
-
-  afterAll(async () => {
-    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    engine?.dispose();
-    if (workDir) rmSync(workDir, { recursive: true, force: true });
+  // This checkout's @pulumi/pulumi and a dynamic provider of its own: no server, no package.
+  const { stack } = useStack({
+    program: () =>
+      prepareProgram(join(PROGRAMS, "smoke"), {
+        "@pulumi/pulumi": join(REPO_ROOT, "node_modules/@pulumi/pulumi"),
+        "smoke-impl": join(PROGRAMS, "smoke-impl"),
+      }),
+    // The test destroys what it made.
+    destroy: false,
   });
 
   it("creates, previews clean, updates and destroys a dynamic resource", async () => {

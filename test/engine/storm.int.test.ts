@@ -1,51 +1,40 @@
-import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
+import { useServer, useStack } from "../support/engine-suite";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
-import { startServer, type TestServer } from "../support/server";
-import { programCopy } from "./programs";
 
 const MONITORS = 60;
 
 describe("pulumi up through a storm of faults", () => {
-  let s: TestServer;
   let proxy: FaultProxy;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: { workDir: string; remove: () => void };
   let accountId: string;
+  const s = useServer();
+  beforeAll(async () => {
+    accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
+    proxy = await startFaultProxy(s.url);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+  const { stack } = useStack({
+    program: "test/engine/programs/fleet",
+    server: s,
+    config: () => ({
+      "uptime:baseUrl": { value: proxy.url },
+      monitors: { value: String(MONITORS) },
+      withLinks: { value: "true" },
+      slug: { value: "storm" },
+    }),
+  });
+  // The destroy at the end goes through the proxy too: without the storm.
+  afterAll(() => {
+    if (proxy) proxy.storm = undefined;
+  });
 
   /** The live objects, read from the server's store (not through the storm). */
   const live = async () => ({
     monitors: (await s.app.store.monitors.list(accountId, { limit: 1000 })).items,
     channels: (await s.app.store.channels.list(accountId, 1000)).items,
     pages: (await s.app.store.statusPages.list(accountId, 1000)).items,
-  });
-
-  beforeAll(async () => {
-    s = await startServer();
-    accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
-    proxy = await startFaultProxy(s.url);
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/fleet");
-    stack = await engine.stack(program.workDir, "dev");
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: proxy.url },
-      "uptime:apiKey": { value: s.key, secret: true },
-      monitors: { value: String(MONITORS) },
-      withLinks: { value: "true" },
-      slug: { value: "storm" },
-    });
-  });
-
-  afterAll(async () => {
-    if (proxy) proxy.storm = undefined;
-    await stack?.destroy().catch(() => undefined);
-    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await proxy?.close();
-    await s?.close();
   });
 
   it(`creates ${MONITORS} monitors, 2 channels and a status page once each; preview --refresh is clean`, async () => {

@@ -1,30 +1,9 @@
-import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
-import { startServer, type TestServer } from "../support/server";
-import { programCopy } from "./programs";
+import { describe, expect, it } from "vitest";
+import { useServer, useStack } from "../support/engine-suite";
 
 describe("a program with a resource transform (pulumi.runtime.registerResourceTransform)", () => {
-  let s: TestServer;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: { workDir: string; remove: () => void };
-
-  beforeAll(async () => {
-    s = await startServer();
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/transforms");
-    stack = await engine.stack(program.workDir);
-    await stack.setAllConfig({ "uptime:baseUrl": { value: s.url }, "uptime:apiKey": { value: s.key, secret: true } });
-  });
-
-  afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await s?.close();
-  });
+  const s = useServer();
+  const { stack } = useStack({ program: "test/engine/programs/transforms", server: s });
 
   it("tags every monitor on the server through the transform, and a second preview shows no change", async () => {
     const up = await stack.up({ onOutput: (line) => process.stdout.write(line) });

@@ -1,10 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
-import { programCopy } from "./programs";
-import { startServer, type TestServer } from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer, useStack } from "../support/engine-suite";
 import { orphansCommand } from "./killed-up";
 
 /**
@@ -12,10 +9,12 @@ import { orphansCommand } from "./killed-up";
  * closure); the installed version must take them over without a diff, a write or a replacement.
  */
 describe("resources an earlier version wrote, under this version", () => {
-  let s: TestServer;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: ReturnType<typeof programCopy>;
+  const s = useServer();
+  const { stack, engine, program } = useStack({
+    program: "test/engine/programs/upgrade",
+    server: s,
+    config: () => ({ hookUrl: { value: `${s.url}/hooks/upgrade-token`, secret: true }, earlier: { value: "true" } }),
+  });
 
   const outputs = async () => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value as string]));
   /** The uptime resources as the stack's state file holds them. */
@@ -30,27 +29,6 @@ describe("resources an earlier version wrote, under this version", () => {
   };
   /** How each uptime resource's provider is written in the state. */
   const providers = async () => stateResources().map((r) => String(r.inputs?.__provider));
-
-  beforeAll(async () => {
-    s = await startServer();
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/upgrade");
-    stack = await engine.stack(program.workDir);
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: s.url },
-      "uptime:apiKey": { value: s.key, secret: true },
-      hookUrl: { value: `${s.url}/hooks/upgrade-token`, secret: true },
-      earlier: { value: "true" },
-    });
-  });
-
-  afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await s?.close();
-  });
 
   it("previews clean, writes nothing, then updates and deletes them", async () => {
     expect((await stack.up()).summary.resourceChanges).toEqual({ create: 3 });

@@ -14,7 +14,7 @@ declare module "vitest" {
 }
 
 /**
- * Before any test: finds (or installs) Chromium and ping, then builds (or finds in the cache) every artifact
+ * Before any test: finds (or installs) Chromium, ping and PostgreSQL, then builds (or finds in the cache) every artifact
  * the test files share (./shared-artifacts.ts), among them this package installed from its own
  * `npm pack` tarball for the engine tests' programs. Chromium comes first: without root it fails
  * at once with the command to run, not after a CLI build.
@@ -28,14 +28,14 @@ export default async function setup(project: TestProject): Promise<void> {
   const { ensurePing } = await import("../../scripts/ensure-ping.mjs");
   const ping = ensurePing();
   process.stderr.write(`ping (${ping.source}): ${ping.path}\n`);
-  // The PostgreSQL store tests start servers of their own from these binaries.
-  const { ensurePostgres } = await import("../../scripts/ensure-postgres.mjs");
-  process.stderr.write(`PostgreSQL (${ensurePostgres().source})\n`);
-  // `npm run test:fast` runs no engine test: no CLI, no packed install.
-  if (process.env.UPTIME_TESTS === "unit") {
+  // `npm run test:fast` runs no engine test and nothing on PostgreSQL: no CLI, no packed install.
+  if (process.env.UPTIME_TESTS === "fast") {
     project.provide("packedModules", "");
     return;
   }
+  // The PostgreSQL store tests start servers of their own from these binaries.
+  const { ensurePostgres } = await import("../../scripts/ensure-postgres.mjs");
+  process.stderr.write(`PostgreSQL (${ensurePostgres().source})\n`);
   const shared = await prepareSharedArtifacts();
   project.provide("packedModules", shared.packedModules);
   linkExampleModules(shared.packedModules);

@@ -4,9 +4,12 @@ import { join } from "node:path";
 import { Store } from "../../server/index";
 import { type PrivatePostgres, startPostgres } from "../../scripts/private-postgres";
 
-/** The store's engines: every store and server suite runs against each. */
-export const ENGINES = ["sqlite", "postgres"] as const;
-export type EngineName = (typeof ENGINES)[number];
+/** The store's engines. */
+const ALL_ENGINES = ["sqlite", "postgres"] as const;
+export type EngineName = (typeof ALL_ENGINES)[number];
+
+/** The engines every store suite runs against: both, but SQLite alone under `npm run test:fast`. */
+export const ENGINES: readonly EngineName[] = process.env.UPTIME_TESTS === "fast" ? ["sqlite"] : ALL_ENGINES;
 
 let server: Promise<PrivatePostgres> | undefined;
 
