@@ -48,6 +48,21 @@ const SQLITE_ONLY = [
 ];
 
 /**
+ * Server suites that never open the store the postgres projects choose (no `startServer`, no
+ * checker rig, no `freshDatabase`): pure logic, a child process on a file of its own, or the test
+ * kit's in-memory server. On PostgreSQL they would run the very same code a second time.
+ */
+const STORE_FREE = [
+  "test/server/bin.test.ts",
+  "test/server/checker/assertions.test.ts",
+  "test/server/logging.test.ts",
+  "test/server/maintenance/schedule.test.ts",
+  "test/server/ops/shutdown.test.ts",
+  "test/server/outbound.test.ts",
+  "test/server/testing-kit.test.ts",
+];
+
+/**
  * Files that take minutes: the engine tests and the fuzzers. On a fresh clone Vitest has no
  * durations yet and orders files by size, which put small files of long tests (the killed-up
  * tests) last, one worker busy for minutes after the others ran out. These start first; the
@@ -70,7 +85,7 @@ class LongFirst extends BaseSequencer {
  * postgres projects, the store suites' PostgreSQL half, the replica tests), the fuzzers
  * (Schemathesis, and the property test at its full count) and the suites that measure time.
  */
-const FAST = process.env.UPTIME_TESTS === "fast";
+const TIER = process.env.UPTIME_TESTS;
 
 const fastProjects = [
   {
@@ -89,6 +104,29 @@ const fastProjects = [
       env: { PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? "50" },
       globalSetup: ["test/support/global-setup.ts"],
       maxWorkers: 3,
+      sequence: { groupOrder: 1 },
+    },
+  },
+];
+
+/**
+ * `npm run fuzz` (UPTIME_TESTS=fuzz): the fuzzers at the depth that `npm test` leaves out, one file at
+ * a time: Schemathesis at 100 examples per operation and the property test at 5,000 cases per
+ * kind (either variable still wins).
+ */
+const fuzzProjects = [
+  {
+    extends: true,
+    test: {
+      name: "fuzz",
+      include: ["test/server/schemathesis.test.ts", "test/provider/no-perpetual-diff.test.ts"],
+      env: {
+        SCHEMATHESIS_MAX_EXAMPLES: process.env.SCHEMATHESIS_MAX_EXAMPLES ?? "100",
+        PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? "5000",
+      },
+      globalSetup: ["test/support/global-setup.ts"],
+      testTimeout: 3_600_000,
+      maxWorkers: 1,
       sequence: { groupOrder: 1 },
     },
   },
@@ -122,7 +160,7 @@ const fullProjects = [
       // share its pool): they fill in behind the long engine tests.
       name: "postgres",
       include: ["test/server/**/*.test.ts"],
-      exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...TIMED],
+      exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...STORE_FREE, ...TIMED],
       env: { UPTIME_TEST_DB: "postgres" },
       globalSetup: ["test/support/global-setup.ts"],
       maxWorkers: 3,
@@ -135,7 +173,7 @@ const fullProjects = [
       // The timed server suites on PostgreSQL, in the timed project's group (two workers).
       name: "postgres-timed",
       include: TIMED.filter((glob) => glob.startsWith("test/server/")),
-      exclude: ["**/node_modules/**", ...SQLITE_ONLY],
+      exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...STORE_FREE],
       env: { UPTIME_TEST_DB: "postgres" },
       globalSetup: ["test/support/global-setup.ts"],
       maxWorkers: 2,
@@ -152,6 +190,6 @@ export default defineConfig({
     hookTimeout: 240_000,
     reporters: ["default"],
     sequence: { sequencer: LongFirst },
-    projects: FAST ? fastProjects : fullProjects,
+    projects: TIER === "fast" ? fastProjects : TIER === "fuzz" ? fuzzProjects : fullProjects,
   },
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { countKinds, parseFailures, statedTotal } from "./schemathesis-report";
 
-/** A report in Schemathesis 4's text form: two allowed failures and one that is not. */
+/** A report in Schemathesis 4's text form: allowed failures and one that is not. */
 const REPORT = `
 =================================== FAILURES ===================================
 _____________________________ GET /api/v1/channels _____________________________
@@ -40,8 +40,17 @@ _________________________ PATCH /api/v1/monitors/{id} _________________________
 
     \`{"ok":false,"error":{"code":"validation_failed","message":"x","request_id":"r","details":[{"field":"steps[0].extract[1].property","message":"must be a valid RE2 regular expression: missing )"},{"field":"assertions[0].property","message":"must be a JSONPath starting with \\"$\\", e.g. \\"$.status\\""}]}}\`
 
+____________________________ POST /api/v1/monitors _____________________________
+1. Test Case ID: zKbJdg
+
+- ST202 Schema-valid request rejected
+
+[422] Unprocessable Content:
+
+    \`{"ok":false,"error":{"code":"validation_failed","message":"x","request_id":"r","details":[{"field":"script","message":"does not parse as JavaScript: Unexpected character '©' at line 1, column 3"}]}}\`
+
 =================================== SUMMARY ====================================
-======================= 4 failures, 1 warning in 72.85s =======================
+======================= 5 failures, 1 warning in 72.85s =======================
 `;
 
 describe("reading a Schemathesis report", () => {
@@ -53,13 +62,15 @@ describe("reading a Schemathesis report", () => {
       // An allowed reason beside one a schema could state is not allowed.
       ["POST /api/v1/monitors", "ST202", 422, "unexplained"],
       ["PATCH /api/v1/monitors/{id}", "ST202", 422, "expression"],
+      // A browser script that does not parse: no schema states what JavaScript parses.
+      ["POST /api/v1/monitors", "ST202", 422, "expression"],
     ]);
-    expect(statedTotal(REPORT)).toBe(4);
+    expect(statedTotal(REPORT)).toBe(5);
     // One failure and nothing else reads "1 failure in …".
     expect(statedTotal("========================= 1 failure in 36.60s ==========================")).toBe(1);
     // No failure, only a warning: none found; no summary at all (a crash) stays unknown.
     expect(statedTotal("============================= 1 warning in 19.27s ==============================")).toBe(0);
     expect(statedTotal("Schemathesis v4.32.5")).toBeUndefined();
-    expect(countKinds(failures)).toEqual({ cursor: 1, missing_id: 0, delivery: 1, order: 0, stored_type: 0, body_size: 0, expression: 1, unexplained: 1 });
+    expect(countKinds(failures)).toEqual({ cursor: 1, missing_id: 0, delivery: 1, order: 0, stored_type: 0, body_size: 0, expression: 2, unexplained: 1 });
   });
 });

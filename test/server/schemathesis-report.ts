@@ -33,9 +33,10 @@ export const UNPREVENTABLE = {
   body_size: "a body over the server's 64 KiB limit (413), whatever it holds",
   /**
    * A regular expression that RE2 does not compile, or a JSONPath that is not one (or uses filters
-   * or scripts), in an assertion or a step's extraction: JSON Schema cannot state what compiles.
+   * or scripts), in an assertion or a step's extraction, or a browser monitor's `script` that does
+   * not parse as JavaScript: JSON Schema cannot state what compiles.
    */
-  expression: "a regular expression or JSONPath the checker cannot run",
+  expression: "a regular expression, JSONPath or browser script the checker cannot run",
 } as const;
 export type Kind = keyof typeof UNPREVENTABLE | "unexplained";
 
@@ -103,8 +104,8 @@ function classify(f: Omit<Failure, "kind">): Kind {
 /** Fields whose rule is the stored monitor's type (or, for `body`, its stored method; `locations`: not for heartbeat monitors). */
 const TYPED_MONITOR_FIELDS = /^(locations|url|keyword|assertions|ssl_expiry_days|dns_expected_values(\[\d+\])?|dns_resolver|degraded_response_ms|max_response_ms|body|steps|variables|retry)$/;
 /** Where an assertion or an extraction holds an expression, and the server's words for one that does not run. */
-const EXPRESSION_FIELD = /^(steps\[\d+\]\.)?(assertions\[\d+\]\.(target|property)|extract\[\d+\]\.property)$/;
-const EXPRESSION_PROBLEM = /^(must be a valid RE2 regular expression|must be a JSONPath starting with|must not use filter or script expressions)/;
+const EXPRESSION_FIELD = /^(steps\[\d+\]\.)?(assertions\[\d+\]\.(target|property)|extract\[\d+\]\.property)$|^script$/;
+const EXPRESSION_PROBLEM = /^(must be a valid RE2 regular expression|must be a JSONPath starting with|must not use filter or script expressions|does not parse as JavaScript: )/;
 
 function detailKind(d: { field: string; message: string }, operation: string): Kind {
   if (d.field === "cursor" && d.message === "is not a cursor returned by this API") return "cursor";

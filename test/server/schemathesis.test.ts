@@ -7,8 +7,12 @@ import { countKinds, parseFailures, statedTotal, UNPREVENTABLE } from "./schemat
 const ROOT = join(__dirname, "../..");
 const NODE = process.execPath;
 
-/** About a minute on an idle machine; generous, because CI machines are shared. */
-const RUN_LIMIT_MS = 600_000;
+/**
+ * About two minutes on an idle machine at the 30 examples per operation of `npm test` (most of it
+ * the coverage phase, which does not grow with the count); generous, because CI machines are
+ * shared, and longer for the deeper count of `npm run fuzz`.
+ */
+const RUN_LIMIT_MS = 600_000 * Math.max(1, Number(process.env.SCHEMATHESIS_MAX_EXAMPLES ?? 30) / 30);
 
 /** Runs a command to its end (killed after `limitMs`) and returns its exit status and output. */
 function runFor(file: string, args: string[], limitMs: number): Promise<{ status: number | null; output: string }> {

@@ -28,8 +28,9 @@ export default async function setup(project: TestProject): Promise<void> {
   const { ensurePing } = await import("../../scripts/ensure-ping.mjs");
   const ping = ensurePing();
   process.stderr.write(`ping (${ping.source}): ${ping.path}\n`);
-  // `npm run test:fast` runs no engine test and nothing on PostgreSQL: no CLI, no packed install.
-  if (process.env.UPTIME_TESTS === "fast") {
+  // `npm run test:fast` and `npm run fuzz` run no engine test and nothing on PostgreSQL: no CLI,
+  // no packed install (Schemathesis makes its venv on demand).
+  if (process.env.UPTIME_TESTS === "fast" || process.env.UPTIME_TESTS === "fuzz") {
     project.provide("packedModules", "");
     return;
   }
