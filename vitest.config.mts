@@ -83,7 +83,7 @@ class LongFirst extends BaseSequencer {
  * SQLite, in parallel, in about two minutes. Left to `npm test`: the real Pulumi engine (every
  * `*.int.test.ts`, which need the Go builds), the packed packages' installs, PostgreSQL (the
  * postgres projects, the store suites' PostgreSQL half, the replica tests), the fuzzers
- * (Schemathesis, and the property test at its full count) and the suites that measure time.
+ * (Schemathesis, the property test) and the suites that measure time.
  */
 const TIER = process.env.UPTIME_TESTS;
 
@@ -97,11 +97,10 @@ const fastProjects = [
         "**/node_modules/**",
         "**/*.int.test.ts",
         "test/server/schemathesis.test.ts",
+        "test/provider/no-perpetual-diff.test.ts",
         "test/server/replicas/**",
         ...TIMED,
       ],
-      // The property test at a tenth of its cases: a quick check of the round trip, not a search.
-      env: { PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? "50" },
       globalSetup: ["test/support/global-setup.ts"],
       maxWorkers: 3,
       sequence: { groupOrder: 1 },
