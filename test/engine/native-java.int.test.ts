@@ -1,7 +1,6 @@
-import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../support/server";
-import { expectNotInState, type NativeEngine, nativeEngine } from "./native";
+import { describe, expect, it } from "vitest";
+import { useServer, useStack } from "../support/engine-suite";
+import { expectNotInState } from "./native";
 
 const HOOK_TOKEN = "java-hook-token-7f3a21";
 const HEADER_TOKEN = "java-header-token-b81c4e";
@@ -9,30 +8,16 @@ const HEADER_TOKEN = "java-header-token-b81c4e";
 // examples/native-java: a Maven program run by pulumi-java's language host, with the generated
 // Java SDK from the project's Maven repository (Maven offline).
 describe("a Java program through the native plugin and its generated Java SDK", () => {
-  let s: TestServer;
-  let native: NativeEngine;
-  let stack: Stack;
+  const s = useServer();
+  const { stack, native } = useStack({
+    program: "examples/native-java",
+    native: { java: true },
+    server: s,
+    config: () => ({ hookUrl: { value: `${s.url}/hooks/${HOOK_TOKEN}`, secret: true }, headerToken: { value: HEADER_TOKEN, secret: true } }),
+  });
 
   const live = async (path: string) => (await s.call("GET", path)).body;
   const outputs = async () => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value]));
-
-  beforeAll(async () => {
-    s = await startServer();
-    native = await nativeEngine({ java: true });
-    stack = await native.engine.stack(native.program("examples/native-java"));
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: s.url },
-      "uptime:apiKey": { value: s.key, secret: true },
-      hookUrl: { value: `${s.url}/hooks/${HOOK_TOKEN}`, secret: true },
-      headerToken: { value: HEADER_TOKEN, secret: true },
-    });
-  }, 600_000);
-
-  afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    native?.dispose();
-    await s?.close();
-  });
 
   it("deploys a channel, a monitor with a secret header, a multi-step monitor and a status page; a second preview is clean", async () => {
     const up = await stack.up();
