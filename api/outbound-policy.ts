@@ -114,3 +114,28 @@ export function locationsTargetProblem(url: string, locations: readonly Location
   }
   return undefined;
 }
+
+/**
+ * A multi-step step's URL as the outbound policy can judge it before any run: its `{{variables}}`
+ * filled with a placeholder. Undefined when its host comes from a variable: that host is known only
+ * when the step runs, where the policy judges it.
+ */
+export function stepTargetUrl(url: string): string | undefined {
+  const parts = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(url);
+  if (!parts) return url;
+  const [, scheme, authority, rest] = parts as unknown as [string, string, string, string];
+  if (/\{\{/.test(authority.slice(authority.lastIndexOf("@") + 1))) return undefined;
+  return `${scheme}${authority}${rest}`.replace(/\{\{[^{}]*\}\}/g, "x");
+}
+
+/**
+ * Why the places that will run a multi-step monitor's steps may not reach them: one detail per
+ * step whose URL (its host not a variable) `locations` refuse, on `steps[i].url`.
+ */
+export function stepsTargetProblems(steps: readonly { url: string }[], locations: readonly LocationPolicy[]): { field: string; message: string }[] {
+  return steps.flatMap((step, i) => {
+    const url = stepTargetUrl(step.url);
+    const why = url === undefined ? undefined : locationsTargetProblem(url, locations);
+    return why ? [{ field: `steps[${i}].url`, message: why }] : [];
+  });
+}

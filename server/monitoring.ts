@@ -48,7 +48,7 @@ export const monitoringPlugin = fp(
     };
     const checker = new Checker(
       store,
-      { follow: following, direct: outbound, allowPrivate: settings.allowPrivateTargets, rdapBootstrapUrl: settings.rdapBootstrapUrl },
+      { follow: following, direct: outbound, allowPrivate: settings.allowPrivateTargets, rdapBootstrapUrl: settings.rdapBootstrapUrl, ownPorts: () => listeningPorts(app.server) },
       notifier,
       app.log,
       settings.checkConcurrency,
@@ -84,6 +84,12 @@ export const monitoringPlugin = fp(
   },
   { name: "monitoring", dependencies: ["store"] },
 );
+
+/** The port the server listens on, once it listens (none on a Unix socket). */
+function listeningPorts(server: { address(): unknown }): number[] {
+  const address = server.address() as { port?: number } | string | null;
+  return address !== null && typeof address === "object" && typeof address.port === "number" ? [address.port] : [];
+}
 
 function mailer(url: string | undefined, from: string): SendMail | undefined {
   if (!url) return undefined;

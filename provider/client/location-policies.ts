@@ -1,4 +1,4 @@
-import { type Location, locationsTargetProblem, targetProblem } from "../../api";
+import { type Location, locationsTargetProblem, stepsTargetProblems, stepTargetUrl, targetProblem } from "../../api";
 import type { UptimeClient } from "./client";
 
 const asked = new WeakMap<UptimeClient, Promise<Location[] | undefined>>();
@@ -26,8 +26,25 @@ function locations(client: UptimeClient): Promise<Location[] | undefined> {
  */
 export async function targetRefusal(client: UptimeClient, url: string, names: readonly string[] | null): Promise<string | undefined> {
   if (targetProblem(url, false) === undefined) return undefined;
+  const chosen = await policiesOf(client, names);
+  return chosen && locationsTargetProblem(url, chosen);
+}
+
+/**
+ * Why the places that will run a multi-step monitor may not reach its steps' URLs, as the server
+ * judges them at create (`steps[i].url`); a step whose host is a `{{variable}}` is judged when it
+ * runs. Public hosts cost no request, as for `targetRefusal`.
+ */
+export async function stepsRefusals(client: UptimeClient, steps: readonly { url: string }[], names: readonly string[] | null): Promise<{ field: string; message: string }[]> {
+  if (!steps.some((s) => targetProblem(stepTargetUrl(s.url) ?? "https://example.com/", false) !== undefined)) return [];
+  const chosen = await policiesOf(client, names);
+  return chosen ? stepsTargetProblems(steps, chosen) : [];
+}
+
+/** The policies of the locations `names` (null: the built-in checker), or undefined when the server cannot say. */
+async function policiesOf(client: UptimeClient, names: readonly string[] | null) {
   const listed = await locations(client);
   if (!listed) return undefined;
   const chosen = names === null ? listed.filter((l) => l.default) : listed.filter((l) => names.includes(l.name));
-  return locationsTargetProblem(url, chosen.map((l) => ({ ...l, builtin: l.default })));
+  return chosen.map((l) => ({ ...l, builtin: l.default }));
 }

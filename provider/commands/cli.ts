@@ -23,13 +23,14 @@ const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
       --location runs the checks at that checker location (a live agent of it runs them).
       Exit code: 0 all pass, 2 a monitor fails, 1 error.
 
-  pulumi-uptime trigger [--stack NAME [--cwd DIR]] [--tag NAME] [--id MONITOR_ID]... [--location NAME] [--record] [--json]
+  pulumi-uptime trigger [--stack NAME [--cwd DIR]] [--tag NAME] [--id MONITOR_ID]... [--location NAME] [--record] [--allow-empty] [--json]
       Runs deployed monitors now and waits for the results: the stack's (its state names them),
       those carrying the tag, or those ids (together: the ones all of them select). Each runs at
       its own locations, or at --location. Prints the same table as test. Nothing is stored unless
       --record: then each result is a heartbeat that moves health and may alert. Connection:
       UPTIME_API_URL and UPTIME_API_KEY, else the stack's uptime:baseUrl and uptime:apiKey.
-      Exit code: 0 all pass, 2 a monitor fails, 1 error.
+      A selection of no monitors is an error unless --allow-empty.
+      Exit code: 0 all pass, 2 a monitor fails, 1 error (an empty selection included).
 
   pulumi-uptime import [--out DIR] [--filter tag:NAME]
       Writes a Pulumi TypeScript project (default ./uptime-imported) declaring every monitor,
@@ -54,6 +55,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       tag: { type: "string" },
       id: { type: "string", multiple: true },
       record: { type: "boolean" },
+      "allow-empty": { type: "boolean" },
     },
   });
   const command = positionals[0] ?? "";
@@ -71,7 +73,7 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : text);
   if (command === "trigger") {
     const { tag, id: ids, location, record, stack: stackName, cwd: workDir } = values;
-    const report = await triggerMonitors({ stackName, workDir, tag, ids, location, record });
+    const report = await triggerMonitors({ stackName, workDir, tag, ids, location, record, allowEmpty: values["allow-empty"] });
     print(report, formatTest(report));
     return exitCodeOf(report);
   }

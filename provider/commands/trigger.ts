@@ -19,6 +19,8 @@ export interface TriggerOptions {
   location?: string;
   /** Store each check as a heartbeat (it moves health and may alert). Default false: nothing is stored. */
   record?: boolean;
+  /** A selection of no monitors passes (an empty report) instead of failing. Default false. */
+  allowEmpty?: boolean;
   /** The service; default `UPTIME_API_URL`/`UPTIME_API_KEY`, then the stack's `uptime:baseUrl`/`uptime:apiKey`. */
   connection?: Connection;
   /** A specific CLI; by default `pulumi` from PATH. */
@@ -77,7 +79,7 @@ export async function triggerMonitors(options: TriggerOptions): Promise<TestRepo
     .filter(Boolean)
     .join(", ");
   const ids = fromStack ? [...fromStack.names.keys()].filter((id) => !options.ids?.length || options.ids.includes(id)) : options.ids;
-  if (fromStack && ids?.length === 0) return { stack: options.stackName as string, title: subject, monitors: [], passed: true };
+  if (fromStack && ids?.length === 0) return emptySelection(options, subject);
   const body: Partial<TriggerRequest> = { ...(ids?.length ? { monitor_ids: ids } : {}), tag: options.tag, location: options.location, record: options.record === true };
   const client = new UptimeClient(connection, { timeoutMs: TRIGGER_TIMEOUT_MS });
   // A recorded run must not be stored twice by a retry: the key makes the service answer it once.
@@ -91,5 +93,17 @@ export async function triggerMonitors(options: TriggerOptions): Promise<TestRepo
   for (const s of result.skipped) {
     monitors.push({ resource: fromStack?.names.get(s.monitor_id) ?? s.name, target: null, outcome: "skipped", failure: s.reason, ms: null, tags: [] });
   }
+  if (monitors.length === 0) return emptySelection(options, subject);
   return { stack: options.stackName ?? "", title: subject, monitors, passed: result.passed };
+}
+
+/**
+ * The report of a selection of no monitors: an error unless `allowEmpty`, so that a gate whose
+ * tag or stack is misspelt fails instead of passing with nothing run.
+ */
+function emptySelection(options: TriggerOptions, subject: string): TestReport {
+  if (!options.allowEmpty) {
+    throw Object.assign(new Error(`${subject} selects no monitors: nothing was run (pass --allow-empty if that is expected)`), { code: "empty_selection" });
+  }
+  return { stack: options.stackName ?? "", title: subject, monitors: [], passed: true };
 }

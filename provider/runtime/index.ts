@@ -11,7 +11,7 @@ import { prefetched } from "../client/bulk-read";
 import { write } from "../client/batch";
 import { hasCode } from "../client/errors";
 import { hasExtensions } from "../client/extensions";
-import { targetRefusal } from "../client/location-policies";
+import { stepsRefusals, targetRefusal } from "../client/location-policies";
 import { explainFailure } from "../client/failure";
 import { findByMark, identityOf, markedCreate, markTaken, resourceName } from "./marks";
 import { markOf } from "./identity";
@@ -120,12 +120,20 @@ export async function check(name: KindName, olds: Props, news: Props): Promise<p
  */
 async function targetFailures(news: Props): Promise<Failure[]> {
   const { url, type, locations } = news;
-  if (typeof url !== "string" || isUnknown(url) || isUnknown(type) || type === "heartbeat" || type === "dns" || isUnknown(locations) || isUnknown(news.connection)) return [];
+  if (isUnknown(type) || type === "heartbeat" || type === "dns" || isUnknown(locations) || isUnknown(news.connection)) return [];
   if (Array.isArray(locations) && locations.some(isUnknown)) return [];
+  // A multi-step monitor's steps, as the server judges `steps[i].url`: once every step's URL is known.
+  const listed = type === "multistep" && Array.isArray(news.steps) ? (news.steps as unknown[]) : [];
+  const known = (st: unknown): st is { url: string } => typeof (st as { url?: unknown } | null)?.url === "string" && !isUnknown((st as { url: unknown }).url);
+  const steps = listed.every(known) ? listed : [];
+  if ((typeof url !== "string" || isUnknown(url)) && steps.length === 0) return [];
   try {
     const client = clientFor(resolveConnection(news.connection as PartialConnection | undefined, stackConfig));
-    const why = await targetRefusal(client, url, Array.isArray(locations) ? (locations as string[]) : null);
-    return why ? [{ property: "url", reason: why }] : [];
+    const names = Array.isArray(locations) ? (locations as string[]) : null;
+    const why = typeof url === "string" && !isUnknown(url) ? await targetRefusal(client, url, names) : undefined;
+    const failures: Failure[] = why ? [{ property: "url", reason: why }] : [];
+    for (const d of steps.length > 0 ? await stepsRefusals(client, steps, names) : []) failures.push({ property: d.field, reason: `${d.field}: ${d.message}` });
+    return failures;
   } catch {
     return [];
   }

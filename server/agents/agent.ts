@@ -61,7 +61,10 @@ export class CheckerAgent {
     this.client = new AgentClient(options.server, options.key, id, options.socketPath, options.allowPrivateTargets);
     this.outbound = outboundAgent(options.allowPrivateTargets);
     const follow = this.outbound.compose(interceptors.redirect({ maxRedirections: 5 }));
-    this.runner = new CheckRunner(undefined, { follow, direct: this.outbound, allowPrivate: options.allowPrivateTargets, rdapBootstrapUrl: options.rdapBootstrapUrl });
+    // The server this agent reports to is out of its browser scripts' reach when it runs on this machine.
+    const server = new URL(options.server);
+    const serverPort = Number(server.port) || (server.protocol === "https:" ? 443 : 80);
+    this.runner = new CheckRunner(undefined, { follow, direct: this.outbound, allowPrivate: options.allowPrivateTargets, rdapBootstrapUrl: options.rdapBootstrapUrl, ownPorts: () => [serverPort] });
   }
 
   /** Starts the lease and delivery loops; resolves at once. A fatal refusal (bad key) rejects `done`. */

@@ -32,7 +32,7 @@ export class CheckRunner {
     probe: ProbeContext,
   ) {
     const probeCtx = { ...probe, evaluator: probe.evaluator ?? this.evaluator };
-    const insecure = () => (this.insecure ??= { ...insecureContext(probeCtx.allowPrivate), evaluator: this.evaluator });
+    const insecure = () => (this.insecure ??= { ...insecureContext(probeCtx.allowPrivate), evaluator: this.evaluator, ownPorts: probeCtx.ownPorts });
     this.ctx = { probe: probeCtx, insecure, store: store };
   }
 

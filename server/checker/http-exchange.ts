@@ -26,7 +26,7 @@ export interface HttpExchange {
 
 /**
  * Sends one request through the context's dispatchers (the outbound policy applies) and reads the
- * response: the body only when `readLimit` is given, up to that many bytes. `started` is the
+ * response: the body only when `readLimit` is given, exactly up to that many bytes. `started` is the
  * check's start, from which the timings count. Throws what undici throws.
  */
 export async function exchange(ctx: ProbeContext, req: HttpRequestSpec, started: number, readLimit?: number): Promise<HttpExchange> {
@@ -58,12 +58,14 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
   return out;
 }
 
+/** The body's first `limit` bytes: the chunk that crosses the limit is cut at it. */
 async function readLimited(body: Dispatcher.ResponseData["body"], limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
-    chunks.push(chunk as Buffer);
-    size += (chunk as Buffer).length;
+    const bytes = chunk as Buffer;
+    chunks.push(bytes.subarray(0, limit - size));
+    size += Math.min(bytes.length, limit - size);
     if (size >= limit) {
       body.destroy();
       break;

@@ -33,6 +33,11 @@ export interface ProbeContext {
   evaluator?: AssertionEvaluator;
   /** The RDAP bootstrap file domain expiry is looked up through; IANA's when absent. */
   rdapBootstrapUrl?: string;
+  /**
+   * The ports of the uptime server on this machine (the server's own listening port; for an agent,
+   * its server's): browser scripts may not reach them on any address of this machine.
+   */
+  ownPorts?: () => readonly number[];
 }
 
 /** A check that got no response: only its total is known. */

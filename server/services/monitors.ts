@@ -9,7 +9,7 @@ import {
   READ_ONLY_FIELDS,
   type Stats,
   toMonitorSpec,
-  type UpdateMonitor, alertingViolations, browserLocationViolations, locationsOf, locationsTargetProblem } from "../../api";
+  type UpdateMonitor, alertingViolations, browserLocationViolations, locationsOf, locationsTargetProblem, stepsTargetProblems } from "../../api";
 import type { Locations } from "../agents/locations";
 import type { Checker } from "../checker/checker";
 import type { ServerOptions } from "../config";
@@ -133,8 +133,14 @@ export class MonitorService {
     const details: ErrorDetail[] = monitorRuleViolations(spec, this.options.minIntervalSec);
     // A heartbeat has no URL; a DNS monitor's URL names a record to resolve, not a host to connect to.
     const outbound = spec.url !== null && spec.type !== "dns" && !details.some((d) => d.field === "url");
-    const target = outbound ? locationsTargetProblem(spec.url as string, await this.locations.policies(accountId, locationsOf(spec, this.locations.builtin))) : undefined;
+    const policies = () => this.locations.policies(accountId, locationsOf(spec, this.locations.builtin));
+    const target = outbound ? locationsTargetProblem(spec.url as string, await policies()) : undefined;
     if (target) details.push({ field: "url", message: target });
+    // Each step's URL as every monitor's `url`; one that failed its own rule is named already.
+    if (spec.type === "multistep" && spec.steps.length > 0) {
+      const judged = stepsTargetProblems(spec.steps, await policies());
+      details.push(...judged.filter((d) => !details.some((e) => e.field === d.field)));
+    }
     if (spec.type === "browser") {
       // Whether each location can run browser checks, asked of the store once per location.
       const names = locationsOf(spec, this.locations.builtin);

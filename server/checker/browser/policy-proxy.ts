@@ -2,12 +2,14 @@ import { createServer, type IncomingMessage, request as httpRequest, type Server
 import { connect, type Socket } from "node:net";
 import type { ProbeContext } from "../probe";
 import { allowedAddress } from "../protocols/reply";
+import { assertNotOwnPort } from "./own-ports";
 
 /**
  * The only way out of a browser check's sandbox: an HTTP proxy (CONNECT for https and wss, plain
  * requests for http) listening on a Unix socket that the sandbox sees. Each destination is
  * resolved here and its address checked against the outbound policy of the place that runs the
- * check, so a script cannot reach a private address that policy refuses, by name or by literal.
+ * check, so a script cannot reach a private address that policy refuses, by name or by literal,
+ * nor the uptime server's own API (own-ports.ts).
  */
 export class PolicyProxy {
   /** Destinations refused, with the reason, in order (at most 20 kept). */
@@ -38,9 +40,11 @@ export class PolicyProxy {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
-  private async check(host: string): Promise<{ address: string } | undefined> {
+  private async check(host: string, port: number): Promise<{ address: string } | undefined> {
     try {
-      return await allowedAddress(host, this.ctx);
+      const allowed = await allowedAddress(host, this.ctx);
+      assertNotOwnPort(allowed.address, port, this.ctx);
+      return allowed;
     } catch (err) {
       // Names that do not resolve are the page's problem; only the policy's refusals are evidence.
       const entry = `${host}: ${(err as Error).message}`;
@@ -52,7 +56,7 @@ export class PolicyProxy {
   private async tunnel(req: IncomingMessage, client: Socket, head: Buffer): Promise<void> {
     client.on("error", () => client.destroy());
     const target = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(req.url ?? "");
-    const allowed = target ? await this.check(target[1] as string) : undefined;
+    const allowed = target ? await this.check(target[1] as string, Number(target[2])) : undefined;
     if (!target || !allowed) {
       client.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n");
       return;
@@ -75,7 +79,7 @@ export class PolicyProxy {
       res.writeHead(400).end();
       return;
     }
-    const allowed = url.protocol === "http:" ? await this.check(url.hostname) : undefined;
+    const allowed = url.protocol === "http:" ? await this.check(url.hostname, Number(url.port || 80)) : undefined;
     if (!allowed) {
       // No response at all: the page's navigation fails rather than showing a proxy's page.
       res.destroy();

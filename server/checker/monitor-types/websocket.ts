@@ -44,7 +44,8 @@ export function probeWebSocket(monitor: CheckedMonitor, ctx: ProbeContext): Prom
       });
       socket.once("message", (data: WebSocket.RawData) => done(null, Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.concat(data as Buffer[]).toString("utf8")));
       socket.once("unexpected-response", (_req, res) => done(Object.assign(new Error(`handshake answered with status ${res.statusCode}, not 101`), { code: "WS_HANDSHAKE" })));
-      socket.once("close", (code) => done(Object.assign(new Error(`closed (${code}) before a message arrived`), { code: "WS_CLOSED" })));
+      // 1006: the connection dropped without a close frame (a network failure); any other code is the server's answer.
+      socket.once("close", (code) => done(Object.assign(new Error(`closed (${code}) before a message arrived`), { code: code === 1006 ? "ECONNRESET" : "WS_CLOSED" })));
       socket.once("error", (err) => done(err));
     });
     return judgeReply(ctx, monitor, started, message, undefined, { connect_ms: connectMs });

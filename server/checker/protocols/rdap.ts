@@ -40,7 +40,7 @@ async function getJson(ctx: ProbeContext, url: string, timeoutMs: number): Promi
     signal: AbortSignal.timeout(timeoutMs),
   });
   const text = await res.body.text();
-  if (text.length > MAX_BYTES) throw new Error(`the RDAP answer of ${url} is larger than ${MAX_BYTES} bytes`);
+  if (text.length > MAX_BYTES) throw Object.assign(new Error(`the RDAP answer of ${url} is larger than ${MAX_BYTES} bytes`), { code: "RDAP_TOO_LARGE" });
   try {
     return { status: res.statusCode, body: res.statusCode === 404 ? null : JSON.parse(text) };
   } catch {

@@ -53,6 +53,13 @@ describe("browser monitors", () => {
     await s.call("DELETE", `/api/v1/monitors/${id}`);
   });
 
+  it("a script that loads @playwright/test by import() runs, its failing line kept", async () => {
+    const script = `const { expect: check } = await import("@playwright/test");\nawait page.goto(${JSON.stringify(site.url)});\nawait check(page.getByText("No such text")).toBeVisible({ timeout: 500 });`;
+    const res = await s.call("POST", "/api/v1/monitors/test", body(script));
+    expect(res.body.data, JSON.stringify(res.body.data)).toMatchObject({ status: "down", error_class: "assertion" });
+    expect(res.body.data.browser.failing_line).toEqual({ line: 3, text: 'await check(page.getByText("No such text")).toBeVisible({ timeout: 500 });' });
+  });
+
   it("the monitor's variables are masked in what a run reports", async () => {
     const script = `await page.goto(${JSON.stringify(site.url)});\nthrow new Error("the password is " + process.env.PASSWORD);`;
     const res = await s.call("POST", "/api/v1/monitors/test", body(script));
