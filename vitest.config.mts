@@ -34,7 +34,8 @@ const TIMED = [
  * Server suites the postgres project leaves out: those about SQLite's files themselves (crash
  * safety of the file, secrets in the file and its WAL, file backups, a SQLite fixture), the API
  * fuzzer (many minutes, and about the API, not the engine), and suites that run every engine
- * themselves (the store suites, the replica tests).
+ * themselves (the store suites, the replica tests), and those of a server process of their own
+ * (`uptime-server serve` on SQLite: the secret spellings).
  */
 const SQLITE_ONLY = [
   "test/server/store/**/*.test.ts",
@@ -45,6 +46,7 @@ const SQLITE_ONLY = [
   "test/server/schemathesis.test.ts",
   "test/server/schemathesis-report.test.ts",
   "test/server/replicas/**/*.test.ts",
+  "test/server/secret-spellings.test.ts",
 ];
 
 /**

@@ -57,5 +57,15 @@ export const MONITOR_STEP_ROWS = {
     description: "multistep monitors: values for `{{name}}` in the steps; secret, masked in results and errors.",
     default: {},
   },
+  /**
+   * The fingerprints the service returned for `variables` right after the provider last wrote them
+   * (reads show a fingerprint in place of each value): a different live one is drift.
+   */
+  writtenVariables: {
+    type: { type: "object", additionalProperties: STRING },
+    outputOnly: true,
+    secret: true,
+    description: "The service's fingerprints of `variables` right after the provider last wrote them (reads show fingerprints, never values): a different live one is drift.",
+  },
 } as const satisfies FieldTable;
 

@@ -170,7 +170,8 @@ export const monitorStepFields = {
   /** multistep monitors: values for `{{name}}` in the steps, secret (masked in results, logs and errors). */
   variables: z
     .record(z.string().regex(VARIABLE_NAME, "must be letters, digits and _, not starting with a digit"), z.string().max(MAX_VARIABLE_CHARS, `must be at most ${MAX_VARIABLE_CHARS} characters`))
-    .refine((v) => Object.keys(v).length <= MAX_VARIABLES, `must have at most ${MAX_VARIABLES} variables`),
+    .refine((v) => Object.keys(v).length <= MAX_VARIABLES, `must have at most ${MAX_VARIABLES} variables`)
+    .meta({ description: "multistep and browser monitors: values for `{{name}}` in the steps, or the script's `process.env`. Write-only: reads show each value's fingerprint; masked in every spelling in results, logs and errors." }),
 };
 
 /** A step as the API returns it: every field present, defaults filled in. */
@@ -192,8 +193,15 @@ export const StoredStepSchema = z
 export const monitorStepRead = {
   /** multistep monitors: the steps, defaults filled in. */
   steps: z.array(StoredStepSchema).optional(),
-  /** multistep monitors: the variables (a secret of the account, as `headers`). */
-  variables: z.record(z.string(), z.string()).optional(),
+  /**
+   * multistep and browser monitors: the variables' names, each value write-only: a read shows
+   * `hmac-sha256:<hex>`, an HMAC under the server's secret key of the monitor id, the name and the
+   * value, which changes when the value changes and cannot be used to test guesses offline.
+   */
+  variables: z.record(z.string(), z.string()).optional().meta({
+    description:
+      "multistep and browser monitors: the variables, write-only. Each value reads as its fingerprint, `hmac-sha256:<64 hex>`: HMAC-SHA256, under a key derived from the server's secret key file, of the monitor id, the variable's name and its value. It changes when the value changes and cannot be used to test guesses offline; a PATCH that sends a variable's fingerprint back keeps its value.",
+  }),
 };
 
 /** As the server stores and returns them. */

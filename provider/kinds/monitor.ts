@@ -9,7 +9,7 @@ import {
 } from "../../api";
 import type { Connection } from "../client/connection";
 import { Fields, resourceOutputs } from "./fields";
-import type { Kind } from "./kind";
+import type { Kind, Previous } from "./kind";
 import { type Failure, type Props, same } from "./values";
 
 const fields = new Fields(MONITOR_FIELDS);
@@ -27,6 +27,31 @@ function comparable(props: Props): Props {
 function declaredHeaders(live: Record<string, string>, written: readonly unknown[]): unknown {
   const normal = normalize(MONITOR_FIELDS.headers.normal, live);
   return written.find((h) => h && typeof h === "object" && same(normalize(MONITOR_FIELDS.headers.normal, h), normal)) ?? live;
+}
+
+type Strings = Record<string, string>;
+
+/**
+ * The outputs' `variables` and `writtenVariables`. Reads show each variable as its fingerprint, so
+ * after a write the outputs keep the values the program declared (secret) and record the
+ * fingerprints the answer showed. Otherwise a variable keeps its value while its live fingerprint
+ * is the recorded one; one changed, added or removed outside Pulumi shows as its fingerprint (or is
+ * gone), which differs from any declaration: a diff. State from before the record compares the
+ * values it holds (an older server returned them), so it shows the variables as changed once and
+ * the next `up` rewrites them.
+ */
+function variableOutputs(api: Monitor, inputs: Props, previous?: Previous): Props {
+  // A server without variables (older than them) returns none: nothing to record.
+  if (api.variables === undefined) return {};
+  const live = api.variables as Strings;
+  // No variables, nothing to record: the rule below then finds any added outside Pulumi.
+  const record = (fps: Strings | undefined) => (fps && Object.keys(fps).length > 0 ? { writtenVariables: fps } : {});
+  if (!previous || previous.rewrote.includes("variables")) return { variables: inputs.variables ?? live, ...record(live) };
+  const written = previous.props.writtenVariables as Strings | undefined;
+  const held = (previous.props.variables ?? inputs.variables ?? {}) as Strings;
+  const recorded = written ?? held;
+  const variables = Object.fromEntries(Object.entries(live).map(([name, fp]) => [name, recorded[name] === fp && name in held ? held[name] : fp]));
+  return { variables, ...record(written) };
 }
 
 /** Monitors: every field PATCHable but `type`; `paused` maps to pause/resume. */
@@ -66,7 +91,7 @@ export const monitorKind: Kind<Monitor> = {
     // The server shows a push URL once (it keeps a digest): the state keeps it from creation on.
     const pushUrl = api.push_url ?? previous?.props.pushUrl ?? null;
     const headers = declaredHeaders(api.headers, [inputs.headers, previous?.props.headers]);
-    return { ...fields.fromApi(api), headers, pushUrl, paused: api.status === "paused", ...resourceOutputs(inputs, connection) };
+    return { ...fields.fromApi(api), headers, ...variableOutputs(api, inputs, previous), pushUrl, paused: api.status === "paused", ...resourceOutputs(inputs, connection) };
   },
 
   refreshedInputs: (api) => ({ ...fields.fromApi(api, true), paused: api.status === "paused" }),

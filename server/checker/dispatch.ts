@@ -6,6 +6,7 @@ import type { ScheduledMonitor } from "../store/monitors";
 import { AssertionEvaluator } from "./assertion-pool";
 import { type CheckedMonitor, withExtensions } from "./monitor-fields";
 import type { CheckContext } from "./monitor-types/monitor-type";
+import { monitorMask } from "./monitor-secrets";
 import { monitorType } from "./monitor-types/registry";
 import type { ProbeContext } from "./probe";
 import { withRetries } from "./retry";
@@ -43,10 +44,12 @@ export class CheckRunner {
     // Thresholds per attempt: a check slower than max_response_ms is a failure a retry may mend.
     // Retries at other locations are the server's to run (agents/retry-elsewhere.ts): one attempt here.
     const bounds = retriesElsewhere(monitor.retry) ? { ...monitor, retry: null } : monitor;
-    return withRetries(bounds, async () => {
+    const outcome = await withRetries(bounds, async () => {
       const outcome = await type.check(monitor, this.ctx, now);
       return outcome && withThresholds(outcome, monitor);
     });
+    // Every type's outcome (attempts, steps, browser evidence included), in every spelling of each secret.
+    return outcome && monitorMask(monitor).maskDeep(outcome);
   }
 
   /** How this check moves the monitor's health: its confirmations and any maintenance window now. */

@@ -1,12 +1,10 @@
 import { JSONPath } from "jsonpath-plus";
 import { RE2JS } from "re2js";
 import { MAX_VARIABLE_CHARS, type StoredExtraction, VARIABLE_USE } from "../../api";
+import { SecretMask } from "../secret-mask";
 import type { HttpExchange } from "./http-exchange";
 
-/** What a secret value is shown as in results, logs and errors. */
-export const MASK = "****";
-/** The shortest start of a secret masked at the end of a text cut short. */
-const PARTIAL_MIN = 3;
+export { MASK } from "../secret-mask";
 
 /**
  * The variables of one multi-step run: the monitor's (all secret), then each step's extractions,
@@ -15,6 +13,7 @@ const PARTIAL_MIN = 3;
 export class RunVariables {
   private readonly values = new Map<string, string>();
   private readonly secrets = new Set<string>();
+  private masker?: SecretMask;
 
   constructor(variables: Readonly<Record<string, string>>) {
     for (const [name, value] of Object.entries(variables)) this.set(name, value, true);
@@ -40,29 +39,20 @@ export class RunVariables {
     return missing;
   }
 
-  /** `text` with every secret value replaced by `****` (longest first, so no part of one shows). */
+  /** `text` with every secret value replaced by `****`, in every spelling (see ../secret-mask.ts). */
   mask(text: string): string;
   mask(text: string | null): string | null;
   mask(text: string | null): string | null {
-    if (text === null) return null;
-    const secrets = [...this.secrets].sort((a, b) => b.length - a.length);
-    let out = text;
-    for (const secret of secrets) out = out.split(secret).join(MASK);
-    // A value cut short (assertions keep 200 characters of what they found) ends in part of a secret.
-    for (const secret of secrets) {
-      for (let n = secret.length - 1; n >= PARTIAL_MIN; n--) {
-        if (out.endsWith(secret.slice(0, n))) {
-          out = out.slice(0, out.length - n) + MASK;
-          break;
-        }
-      }
-    }
-    return out;
+    this.masker ??= new SecretMask(this.secrets);
+    return this.masker.mask(text);
   }
 
   private set(name: string, value: string, secret: boolean): void {
     this.values.set(name, value);
-    if (secret && value !== "") this.secrets.add(value);
+    if (secret && value !== "" && !this.secrets.has(value)) {
+      this.secrets.add(value);
+      this.masker = undefined;
+    }
   }
 }
 

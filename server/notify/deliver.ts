@@ -5,6 +5,7 @@ import type { Store } from "../store";
 import type { StoredChannel } from "../store/channels";
 import { type NotificationEvent, withoutCredentials } from "../notification-event";
 import { subjectOf } from "./event";
+import { SecretMask } from "../secret-mask";
 import { vendorRequest } from "./vendors";
 
 export type { NotificationEvent } from "../notification-event";
@@ -61,7 +62,7 @@ export async function deliver(
       try {
         await ctx.sendMail({ to: config.address as string, subject: subjectOf(event), text: JSON.stringify(event, null, 2) });
       } catch (err) {
-        throw new DeliveryError(`SMTP server refused the message: ${(err as Error).message}`);
+        throw new DeliveryError(`SMTP server refused the message: ${configMask(config).mask((err as Error).message)}`);
       }
       return { status_code: null, response_time_ms: elapsed() };
     }
@@ -96,9 +97,12 @@ export async function deliver(
     return { status_code: res.statusCode, response_time_ms: elapsed() };
   } catch (err) {
     if (err instanceof DeliveryError) throw err;
-    throw new DeliveryError(`could not reach ${url.host}: ${(err as Error).message}`);
+    throw new DeliveryError(`could not reach ${url.host}: ${configMask(config).mask((err as Error).message)}`);
   }
 }
+
+/** The masker of a channel's secrets: its config values of 8 characters or more, in every spelling. */
+const configMask = (config: Record<string, string>) => new SecretMask(Object.values(config).filter((v) => v.length >= 8));
 
 /** The first 4 KiB of an answer (a vendor's error is short; a larger body is not read whole). */
 async function readSome(body: Dispatcher.ResponseData["body"]): Promise<string> {
@@ -128,6 +132,6 @@ export function vendorReason(answer: string, config: Record<string, string>): st
   } catch {
     // Not JSON: the text as it is.
   }
-  for (const value of Object.values(config)) if (value.length >= 8) reason = reason.split(value).join("****");
+  reason = configMask(config).mask(reason);
   return reason.replace(/\s+/g, " ").slice(0, 300);
 }

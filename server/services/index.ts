@@ -2,6 +2,7 @@ import fp from "fastify-plugin";
 import { ChannelService } from "./channels";
 import { DryRunService } from "./dry-run";
 import { MaintenanceWindowService } from "./maintenance-windows";
+import { MonitorReads } from "./monitor-reads";
 import { MonitorService } from "./monitors";
 import { PushService } from "./push";
 import { StatusPageService } from "./status-pages";
@@ -10,6 +11,8 @@ import { TriggerService } from "./trigger";
 /** The one way from a route to the store: every handler calls a service, never a repository. */
 export interface Services {
   monitors: MonitorService;
+  /** The monitors as the API shows them: secret fields write-only (fingerprints on reads). */
+  monitorReads: MonitorReads;
   channels: ChannelService;
   statusPages: StatusPageService;
   maintenanceWindows: MaintenanceWindowService;
@@ -35,6 +38,7 @@ export const servicesPlugin = fp(
     const dryRuns = new DryRunService(monitors, app.checker, { locations: app.locations, trials: app.leases.trials });
     const services: Services = {
       monitors,
+      monitorReads: new MonitorReads(monitors, app.store.secrets),
       dryRuns,
       triggers: new TriggerService(monitors, dryRuns, { store: app.store, checker: app.checker, notifier: app.notifier, locations: app.locations }),
       channels: new ChannelService(app.store, app.notifier, app.settings.allowPrivateTargets),
