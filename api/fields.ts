@@ -1,6 +1,7 @@
 import { normalizeAssertions } from "./assertions";
 import { normalizeRetry } from "./monitor-retry";
 import { normalizeSteps } from "./monitor-steps";
+import { normalizeIncidentRules, normalizeSections } from "./status-page-structure";
 
 /**
  * The shape of a kind's field table: one row per property, keyed by the property name Pulumi
@@ -35,9 +36,10 @@ export interface FieldType {
  * sort before strings), `lowercase-set` (a set compared lower-cased), `case-insensitive-keys`
  * (a map whose keys are compared lower-cased), `assertions` (a list in order, absent parts as
  * null, header names lower-cased; see assertions.ts), `steps` (a list in order, defaults filled in;
- * see monitor-steps.ts), `retry` (an object, defaults filled in; see monitor-retry.ts).
+ * see monitor-steps.ts), `retry` (an object, defaults filled in; see monitor-retry.ts), `sections` and
+ * `incident-rules` (a status page's structure in order, defaults filled in; see status-page-structure.ts).
  */
-export type NormalForm = "set" | "lowercase-set" | "case-insensitive-keys" | "assertions" | "steps" | "retry";
+export type NormalForm = "set" | "lowercase-set" | "case-insensitive-keys" | "assertions" | "steps" | "retry" | "sections" | "incident-rules";
 
 /** One property of a resource kind. */
 export interface Field {
@@ -113,6 +115,8 @@ export function normalize(form: NormalForm | undefined, value: unknown): unknown
   if (form === "assertions") return normalizeAssertions(value);
   if (form === "steps") return normalizeSteps(value);
   if (form === "retry") return normalizeRetry(value);
+  if (form === "sections") return normalizeSections(value);
+  if (form === "incident-rules") return normalizeIncidentRules(value);
   // A value of another shape (an unknown during preview, a rule broken) is judged as it is.
   if (form === "case-insensitive-keys") {
     if (typeof value !== "object" || Array.isArray(value)) return value;

@@ -27,3 +27,5 @@ export * from "./browser-evidence";
 export * from "./trigger";
 export * from "./monitor-network";
 export * from "./monitor-type-docs";
+export * from "./status-page-structure";
+export * from "./status-page-incidents";

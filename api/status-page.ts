@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
 import type { FieldTable } from "./fields";
+import { INCIDENT_IMPACTS, INCIDENT_STATES } from "./status-page-incidents";
+import {
+  COMPONENT_RULES,
+  COMPONENT_STATES,
+  StatusPageStructureFields,
+  StoredIncidentRuleSchema,
+  StoredSectionSchema,
+  STATUS_PAGE_LOCALES,
+} from "./status-page-structure";
 
 const slug = z
   .string()
@@ -19,6 +28,7 @@ export const CreateStatusPageSchema = z
     description: description.optional(),
     monitor_ids: monitorIds.optional(),
     external_id: ExternalIdSchema.optional(),
+    ...StatusPageStructureFields,
   })
   .meta({ id: "CreateStatusPage" });
 export type CreateStatusPage = z.infer<typeof CreateStatusPageSchema>;
@@ -37,11 +47,55 @@ export const StatusPageSchema = z
     monitor_ids: z.array(z.string()),
     /** The client's mark (see `ExternalIdSchema`); null when none was set. */
     external_id: z.string().nullable(),
+    sections: z.array(StoredSectionSchema),
+    incident_rules: z.array(StoredIncidentRuleSchema),
+    custom_domain: z.string().nullable(),
+    /** Whether the page asks for a password (the password itself is never returned). */
+    password_set: z.boolean(),
+    allowed_cidrs: z.array(z.string()),
+    locale: z.enum(STATUS_PAGE_LOCALES),
+    logo_url: z.string().nullable(),
+    brand_color: z.string().nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
   .meta({ id: "StatusPage" });
 export type StatusPage = z.infer<typeof StatusPageSchema>;
+
+const COMPONENT_TYPE = {
+  type: "object",
+  ref: "StatusPageComponent",
+  description: "A component: one or more monitors with a rule for its state, or a manual component.",
+  properties: {
+    key: { type: "string", description: "1..40 of `a-z 0-9 -`, unique on the page: its id in the API and in incident rules." },
+    name: { type: "string", description: "Name shown on the page." },
+    description: { type: "string", nullable: true, description: "Optional line under the name." },
+    monitors: { type: "array", items: { type: "string" }, description: "Monitor ids (a set); none for a manual component." },
+    rule: { type: "string", enum: COMPONENT_RULES, description: "`worst` (default), `all-down`, `response-time` or `manual`." },
+    threshold: { type: "integer", nullable: true, description: "With `response-time`: degraded above this many ms." },
+  },
+  requiredProperties: ["key", "name"],
+} as const;
+const SECTION_TYPE = {
+  type: "object",
+  ref: "StatusPageSection",
+  description: "A section of a status page: a heading and its components in order.",
+  properties: { name: { type: "string", description: "The section's heading." }, components: { type: "array", items: COMPONENT_TYPE, description: "Its components, in order." } },
+  requiredProperties: ["name", "components"],
+} as const;
+const INCIDENT_RULE_TYPE = {
+  type: "object",
+  ref: "StatusPageIncidentRule",
+  description: "Opens an incident when monitors stay down, resolves it when they recover.",
+  properties: {
+    component: { type: "string", nullable: true, description: "The component's key (or give `tag`)." },
+    tag: { type: "string", nullable: true, description: "The page's monitors with this tag (or give `component`)." },
+    minutes: { type: "integer", description: "Minutes down first, 0..1440." },
+    title: { type: "string", description: "The incident's title; `{name}` and `{minutes}` are filled in." },
+    message: { type: "string", nullable: true, description: "The first update's message; same placeholders." },
+  },
+  requiredProperties: ["minutes", "title"],
+} as const;
 
 /** The status page's field table (see fields.ts). */
 export const STATUS_PAGE_FIELDS = {
@@ -74,6 +128,68 @@ export const STATUS_PAGE_FIELDS = {
     description: "Monitors shown on the page; a set.",
     default: [],
   },
+  /** Sections of components, in order: what the page shows (see status-page-structure.ts). */
+  sections: {
+    api: "sections",
+    type: { type: "array", items: SECTION_TYPE },
+    normal: "sections",
+    description: "Sections in order, each `{ name, components }`; a component is `{ key, name, description?, monitors?, rule?, threshold? }` with rule `worst` (default), `all-down`, `response-time` (degraded above `threshold` ms) or `manual` (state set through the API).",
+    default: [],
+  },
+  /** Rules that open an incident when monitors stay down, and resolve it on recovery. */
+  incidentRules: {
+    api: "incident_rules",
+    type: { type: "array", items: INCIDENT_RULE_TYPE },
+    normal: "incident-rules",
+    description: "`{ component | tag, minutes, title, message? }`: opens an incident when the component's (or tag's) monitors stay down `minutes`, resolves it on recovery; `{name}` and `{minutes}` in the texts are filled in.",
+    default: [],
+  },
+  /** Hostname the page is also served at (point it at the server through a TLS proxy). */
+  customDomain: {
+    api: "custom_domain",
+    type: { type: "string", nullable: true },
+    description: "Hostname the page is served at (`Host: status.example.com` gets the page at `/`); unique on the service.",
+    default: null,
+  },
+  /** Password people enter to see the page; write-only. */
+  password: {
+    api: "password",
+    type: { type: "string", nullable: true },
+    secret: true,
+    description: "Password people enter to see the page (8..200 characters); write-only, never returned. A private page is `noindex`.",
+    default: null,
+  },
+  /** Address ranges that may see the page without a password. */
+  allowedCidrs: {
+    api: "allowed_cidrs",
+    type: { type: "array", items: { type: "string" } },
+    normal: "set",
+    description: "Address ranges (CIDR) that may see the page; others are refused, or asked for the password when one is set.",
+    default: [],
+  },
+  /** The page's language. */
+  locale: {
+    api: "locale",
+    type: { type: "string", enum: STATUS_PAGE_LOCALES },
+    description: "The page's language: `en` (default), `de`, `fr`, `es` or `ja`.",
+    default: "en",
+  },
+  /** Logo shown above the title. */
+  logoUrl: {
+    api: "logo_url",
+    type: { type: "string", nullable: true },
+    description: "An https:// URL of a logo shown above the title.",
+    default: null,
+  },
+  /** The page's accent colour. */
+  brandColor: {
+    api: "brand_color",
+    type: { type: "string", nullable: true },
+    description: "Accent colour `#rrggbb` (lower-case) of the page's header.",
+    default: null,
+  },
+  /** Whether the page asks for a password. */
+  passwordSet: { api: "password_set", type: { type: "boolean" }, outputOnly: true, description: "Whether the page asks for a password." },
   /** URL of the public status document (no key needed). */
   publicUrl: {
     type: { type: "string" },
@@ -113,6 +229,38 @@ export const StatusDocumentSchema = z
         uptime_pct_30d: z.number().nullable(),
         last_checked_at: Timestamp.nullable(),
       }),
+    ),
+    /** The page's sections and their components' states, in the order declared (extension). */
+    sections: z.array(
+      z.object({
+        name: z.string(),
+        components: z.array(
+          z.object({
+            key: z.string(),
+            name: z.string(),
+            description: z.string().nullable(),
+            status: z.enum(COMPONENT_STATES),
+            uptime_pct_30d: z.number().nullable(),
+          }),
+        ),
+      }),
+    ),
+    /** Open incidents first (newest first), then those resolved in the last 14 days (extension). */
+    incidents: z.array(
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        state: z.enum(INCIDENT_STATES),
+        components: z.record(z.string(), z.enum(INCIDENT_IMPACTS)),
+        created_at: Timestamp,
+        updated_at: Timestamp,
+        resolved_at: Timestamp.nullable(),
+        updates: z.array(z.object({ state: z.enum(INCIDENT_STATES), message: z.string(), created_at: Timestamp })),
+      }),
+    ),
+    /** Maintenance windows of the page's monitors, in progress or starting in the next 14 days (extension). */
+    maintenance: z.array(
+      z.object({ name: z.string(), starts_at: Timestamp, ends_at: Timestamp, in_progress: z.boolean() }),
     ),
   })
   .meta({ id: "StatusDocument" });

@@ -28,6 +28,8 @@ import { monitorRoutes } from "./routes/monitors";
 import { pushRoutes, pushTokenRoutes } from "./routes/push";
 import { statusHtmlRoutes } from "./routes/status-html";
 import { statusPageRoutes } from "./routes/status-pages";
+import { statusIncidentRoutes } from "./routes/status-incidents";
+import { statusPublicRoutes } from "./routes/status-public";
 import { servicesPlugin } from "./services";
 import { storePlugin } from "./store/plugin";
 
@@ -114,6 +116,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   await app.register(statusPageRoutes);
   if (settings.extensions) {
     await app.register(maintenanceWindowRoutes);
+    await app.register(statusIncidentRoutes);
     await app.register(pushRoutes);
     await app.register(pushTokenRoutes);
     await app.register(locationRoutes);
@@ -124,6 +127,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   }
   allow.seal();
   await app.register(statusHtmlRoutes); // HTML for people: after seal, so it stays out of the OpenAPI document
+  await app.register(statusPublicRoutes);
   await app.register(healthRoutes);
   metricsRoute(app, app.metrics);
   return app;

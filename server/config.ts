@@ -58,6 +58,12 @@ export const ServerOptionsSchema = z.strictObject({
   notifyRetryDelaysMs: z.array(z.int().min(0)).max(10).default([1_000, 5_000, 30_000]),
   /** How often reminders and escalations of open incidents are computed, and pending notifications sent, in milliseconds. */
   alertTickMs: z.int().min(50).max(60_000).default(1_000),
+  /** How often status pages' incident rules are evaluated, in milliseconds. */
+  incidentRuleTickMs: z.int().min(50).max(600_000).default(10_000),
+  /** Subscription requests per address (email, webhook URL or client address) per hour, on each status page. */
+  subscribeLimitPerHour: z.int().min(1).max(10_000).default(5),
+  /** The public base URL of the server (links in subscribers' mails and feeds); default: the request's own. */
+  publicUrl: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
   /** Time for a client to send a request's headers, in milliseconds. */
   headersTimeoutMs: z.int().min(100).default(10_000),
   /** Time for a client to send a whole request (headers and body), in milliseconds; then 408. */

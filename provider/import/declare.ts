@@ -105,8 +105,15 @@ function declareMonitor(m: Monitor, varName: string, ref: (id: string) => unknow
 }
 
 function declarePage(p: StatusPage, varName: string, ref: (id: string) => unknown): Declaration {
-  const { description, monitorIds, ...rest } = statusPageKind.refreshedInputs(p);
-  const args: Props = { ...rest };
+  const { description, monitorIds, sections, ...rest } = statusPageKind.refreshedInputs(p);
+  // The structure's defaults stay out, as a program would leave them out.
+  const args: Props = { ...statusPageKind.fields.withoutDefaults(rest) };
+  if (Array.isArray(sections) && sections.length) {
+    args.sections = (sections as StatusPage["sections"]).map((s) => ({
+      ...s,
+      components: s.components.map((c) => ({ ...c, monitors: c.monitors.map(ref) })),
+    }));
+  }
   if (description !== null && description !== undefined) args.description = description;
   if ((monitorIds as string[]).length) args.monitorIds = (monitorIds as string[]).map(ref);
   return { varName, className: "StatusPage", id: p.id, label: `status page "${p.title}" (/${p.slug})`, args: { ...args, adopt: p.id } };

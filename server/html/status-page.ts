@@ -1,19 +1,20 @@
 import type { DayCell, PageIncident, PageMonitor, StatusPageView } from "../services/status-html";
 import { escapeHtml as e } from "./escape";
-import { STATUS_PAGE_CSS } from "./styles";
+import { incidentHtml, maintenanceHtml, utcTime as time } from "./status-incidents";
+import { type PageWords, wordsOf } from "./status-locale";
+import { sectionsHtml } from "./status-sections";
+import { STATUS_EXTRA_CSS, STATUS_PAGE_CSS } from "./styles";
 
-const OVERALL: Record<StatusPageView["status"], string> = {
-  operational: "✓ All systems operational",
-  degraded: "! Some systems are down",
-  down: "✗ All systems are down",
-  unknown: "… No checks yet",
-  maintenance: "⚒ Under maintenance",
-};
 const STATE: Record<PageMonitor["status"], string> = { up: "✓ Up", degraded: "◔ Degraded", down: "✗ Down", paused: "‖ Paused", pending: "… Pending", maintenance: "⚒ Maintenance" };
 
 /** "degraded" with nothing down: slow, not broken. */
-const slowOnly = (v: StatusPageView): boolean => v.status === "degraded" && !v.monitors.some((m) => m.status === "down");
-const overall = (v: StatusPageView): string => (slowOnly(v) ? "◔ Degraded performance" : OVERALL[v.status]);
+const slowOnly = (v: StatusPageView): boolean =>
+  v.status === "degraded" && !v.monitors.some((m) => m.status === "down") && !v.sections.some((s) => s.components.some((c) => c.status === "down"));
+
+function overall(v: StatusPageView, w: PageWords): string {
+  if (slowOnly(v)) return w.degradedPerf;
+  return { operational: w.operational, degraded: w.degradedSome, down: w.down, unknown: w.unknown, maintenance: w.maintenance }[v.status];
+}
 
 /** A day's colour class and its label: the label says what the colour shows. */
 export function dayLabel(d: DayCell): { cls: string; label: string } {
@@ -22,8 +23,6 @@ export function dayLabel(d: DayCell): { cls: string; label: string } {
   const cls = d.uptimePct >= 99.5 ? "ok" : d.uptimePct >= 95 ? "warn" : "bad";
   return { cls, label: `${d.date}: ${Number(d.uptimePct.toFixed(1))}% up` };
 }
-
-const time = (iso: string) => `<time datetime="${e(iso)}">${e(iso.slice(0, 16).replace("T", " "))} UTC</time>`;
 
 function bar(m: PageMonitor): string {
   const cells = m.days.map((d) => {
@@ -49,20 +48,55 @@ const LEGEND = `<ul class="legend" aria-label="Legend"><li><span style="backgrou
 <li><span style="background:var(--warn)"></span>95–99.5%</li><li><span style="background:var(--bad)"></span>&lt; 95%</li>
 <li><span class="none" style="background:var(--none)"></span>no data</li><li><span style="background:var(--maint)"></span>maintenance</li></ul>`;
 
-/** The whole page: one HTML document, styles inline, every user-given text escaped. */
-export function renderStatusPage(v: StatusPageView): string {
-  const incidents = v.incidents.length
-    ? `<ul class="incidents">${v.incidents.map(incident).join("")}</ul>`
-    : `<p class="muted">No incidents in the last 90 days.</p>`;
+/** Where the page's own links start: `/status/<slug>`, or the root of its custom domain. */
+export interface PageLinks {
+  base: string;
+}
+
+/** The document's head and the header: language, noindex for private pages, the theme. */
+export function pageHead(v: Pick<StatusPageView, "title" | "locale" | "private" | "brandColor">, title: string): string {
+  const brand = v.brandColor ? `:root{--brand:${v.brandColor}}` : "";
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="color-scheme" content="light dark"><title>${e(v.title)}: status</title><style>${STATUS_PAGE_CSS}</style></head>
-<body><main><header><h1>${e(v.title)}</h1>${v.description ? `<p class="muted">${e(v.description)}</p>` : ""}</header>
-<p class="overall ${v.status}${slowOnly(v) ? " slow" : ""}" role="status">${overall(v)}</p>
-<section aria-labelledby="h-monitors"><h2 id="h-monitors">Monitors</h2>
-${v.monitors.length ? `<ul class="monitors">${v.monitors.map(monitor).join("")}</ul>${LEGEND}` : `<p class="muted">No monitors on this page.</p>`}</section>
-<section aria-labelledby="h-incidents"><h2 id="h-incidents">Recent incidents</h2>${incidents}</section>
-<footer class="muted">Last updated ${time(v.updatedAt)}</footer></main></body></html>
+<html lang="${v.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+${v.private ? `<meta name="robots" content="noindex, nofollow">` : ""}<meta name="color-scheme" content="light dark"><title>${e(title)}</title><style>${STATUS_PAGE_CSS}${STATUS_EXTRA_CSS}${brand}</style></head>`;
+}
+
+function header(v: StatusPageView, base: string): string {
+  const logo = v.logoUrl ? `<img class="logo" src="${e(v.logoUrl)}" alt="" height="40">` : "";
+  return `<header class="brand">${logo}<h1><a href="${e(base || "/")}">${e(v.title)}</a></h1>${v.description ? `<p class="muted">${e(v.description)}</p>` : ""}</header>`;
+}
+
+function subscribeForm(w: PageWords, base: string): string {
+  return `<section aria-labelledby="h-sub"><h2 id="h-sub">${e(w.subscribe)}</h2>
+<form method="post" action="${e(`${base}/subscribe`)}" class="subscribe"><label for="sub-email">${e(w.email)}</label>
+<input id="sub-email" name="email" type="email" required autocomplete="email"><button type="submit">${e(w.subscribe)}</button></form>
+<p class="muted">${e(w.subscribeHint)} <a href="${e(`${base}/feed.atom`)}">Atom</a></p></section>`;
+}
+
+/** The whole page: one HTML document, styles inline, every user-given text escaped. */
+export function renderStatusPage(v: StatusPageView, links: PageLinks = { base: `/status/${v.slug}` }): string {
+  const w = wordsOf(v.locale);
+  const names = new Map(v.sections.flatMap((s) => s.components.map((c) => [c.key, c.name] as const)));
+  const open = v.statusIncidents.filter((i) => i.resolved_at === null);
+  const closed = v.statusIncidents.filter((i) => i.resolved_at !== null);
+  const active = open.length
+    ? `<section aria-labelledby="h-active" class="active"><h2 id="h-active">${e(w.activeIncidents)}</h2>${open.map((i) => incidentHtml(i, w, links.base, names)).join("")}</section>`
+    : "";
+  const downPeriods = v.incidents.length ? `<ul class="incidents">${v.incidents.map(incident).join("")}</ul>` : "";
+  const recent = closed.map((i) => incidentHtml(i, w, links.base, names)).join("");
+  const monitors = v.sections.length && !v.monitors.length
+    ? ""
+    : `<section aria-labelledby="h-monitors"><h2 id="h-monitors">Monitors</h2>
+${v.monitors.length ? `<ul class="monitors">${v.monitors.map(monitor).join("")}</ul>${LEGEND}` : `<p class="muted">No monitors on this page.</p>`}</section>`;
+  return `${pageHead(v, `${v.title}: status`)}
+<body><main>${header(v, links.base)}
+<p class="overall ${v.status}${slowOnly(v) ? " slow" : ""}" role="status">${e(overall(v, w))}</p>
+${active}${maintenanceHtml(v.maintenance, w)}${sectionsHtml(v.sections, w)}
+${monitors}
+<section aria-labelledby="h-incidents"><h2 id="h-incidents">${e(w.recentIncidents)}</h2>${recent}${downPeriods || recent ? downPeriods : `<p class="muted">${e(w.noIncidents)}</p>`}
+<p><a href="${e(`${links.base}/history`)}">${e(w.history)}</a></p></section>
+${subscribeForm(w, links.base)}
+<footer class="muted">${e(w.lastUpdated)} ${time(v.updatedAt)}</footer></main></body></html>
 `;
 }
 

@@ -33,7 +33,7 @@ export class DeliveryError extends Error {
 }
 
 /** Sends an email; set when the server has an SMTP URL. */
-export type SendMail = (message: { to: string; subject: string; text: string }) => Promise<unknown>;
+export type SendMail = (message: { to: string; subject: string; text: string; headers?: Record<string, string> }) => Promise<unknown>;
 
 export interface DeliveryContext {
   store: Store;

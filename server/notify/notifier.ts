@@ -62,7 +62,8 @@ export class Notifier {
   private readonly wake = new AbortController();
 
   constructor(
-    private readonly ctx: Omit<DeliveryContext, "accountId">,
+    /** The store, mailer and outbound dispatcher every delivery uses (status page notices use them too). */
+    readonly ctx: Omit<DeliveryContext, "accountId">,
     private readonly log: FastifyBaseLogger,
     private readonly retryDelaysMs: readonly number[] = [1_000, 5_000, 30_000],
     private readonly observer?: DeliveryObserver,

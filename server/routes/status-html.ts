@@ -1,27 +1,41 @@
-import type { FastifyInstance } from "fastify";
-import { ApiError } from "../errors";
-import { notFoundPage, renderStatusPage } from "../html/status-page";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { historyPage, incidentPage } from "../html/status-extra-pages";
+import { renderStatusPage } from "../html/status-page";
+import { cacheFor, frameOf, htmlHeaders, resolvePage } from "./status-resolve";
 
 /** Seconds browsers and proxies may keep the page: short, since health changes by the minute. */
 const MAX_AGE_SEC = 30;
 
+type Req = FastifyRequest<{ Params: { slug?: string; incident?: string } }>;
+
 /**
- * GET /status/<slug>: the public status page as HTML for people (the JSON document stays at
- * /api/status/<slug>.json). No key; rate limited per address like the JSON document.
+ * The public status page as HTML for people, at /status/<slug> and at the root of its custom
+ * domain (`Host: status.example.com`; an unknown host gets 404), with its incident history and a
+ * permalink per incident. No key; rate limited per address like the JSON document.
  */
 export async function statusHtmlRoutes(app: FastifyInstance): Promise<void> {
-  app.get<{ Params: { slug: string } }>("/status/:slug", { schema: { hide: true } }, async (req, reply) => {
-    const slug = req.params.slug;
-    reply.header("content-type", "text/html; charset=utf-8").header("x-content-type-options", "nosniff");
-    reply.header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'");
-    let html: string;
-    try {
-      if (!/^[a-z0-9-]{3,64}$/.test(slug)) throw new ApiError("not_found", "no such page");
-      html = renderStatusPage(await app.services.statusPages.page(slug));
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.code !== "not_found") throw err;
-      return reply.code(404).header("cache-control", "no-store").send(notFoundPage(slug));
-    }
-    return reply.header("cache-control", `public, max-age=${MAX_AGE_SEC}`).send(html);
-  });
+  const page = async (req: Req, reply: FastifyReply) => {
+    const r = await resolvePage(app, req, reply, req.params.slug);
+    if (!r) return reply;
+    const view = await app.services.statusPages.page(r.page.slug);
+    return htmlHeaders(reply).header("cache-control", cacheFor(r, MAX_AGE_SEC)).send(renderStatusPage(view, { base: r.base }));
+  };
+  const history = async (req: Req, reply: FastifyReply) => {
+    const r = await resolvePage(app, req, reply, req.params.slug);
+    if (!r) return reply;
+    const incidents = await app.services.statusPages.incidents(r.page);
+    return htmlHeaders(reply).header("cache-control", cacheFor(r, MAX_AGE_SEC)).send(historyPage(frameOf(r), incidents));
+  };
+  const incident = async (req: Req, reply: FastifyReply) => {
+    const r = await resolvePage(app, req, reply, req.params.slug);
+    if (!r) return reply;
+    const found = (await app.services.statusPages.incidents(r.page)).find((i) => i.id === req.params.incident);
+    if (!found) return htmlHeaders(reply).code(404).header("cache-control", "no-store").send(historyPage(frameOf(r), []));
+    return htmlHeaders(reply).header("cache-control", cacheFor(r, MAX_AGE_SEC)).send(incidentPage(frameOf(r), found));
+  };
+  for (const prefix of ["/status/:slug", ""]) {
+    app.get(prefix || "/", { schema: { hide: true } }, page);
+    app.get(`${prefix}/history`, { schema: { hide: true } }, history);
+    app.get(`${prefix}/incidents/:incident`, { schema: { hide: true } }, incident);
+  }
 }

@@ -13,6 +13,7 @@ import {
 } from "../../api";
 import { ApiError } from "../errors";
 import { crudRoutes } from "./crud";
+import { cookieName, cookieOf } from "./status-resolve";
 import { errorResponses } from "./responses";
 
 /** `<slug>.json`: the file name of a public status document. */
@@ -44,12 +45,17 @@ export async function statusPageRoutes(fastify: FastifyInstance): Promise<void> 
         summary: "Public status document of /api/status/<slug>.json (no key)",
         security: [],
         params: z.strictObject({ file: z.string().max(80) }),
-        response: { 200: envelope(StatusDocumentSchema), ...errorResponses("GET", { public: true }) },
+        response: { 200: envelope(StatusDocumentSchema), ...errorResponses("GET", { public: true, extra: [401] }) },
       },
     },
     async (req) => {
       const slug = DOCUMENT.exec(req.params.file)?.[1];
       if (!slug) throw new ApiError("not_found", "No status document at this address");
+      // A private page's document is as private as the page: its address range or its cookie.
+      const page = await statusPages.publicPage({ slug });
+      if (page && statusPages.access(page, req.ip, cookieOf(req, cookieName(page))) !== "allowed") {
+        throw new ApiError("unauthorized", "This status page is private: open it and give its password first");
+      }
       return { ok: true as const, data: await statusPages.document(slug) };
     },
   );

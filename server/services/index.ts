@@ -6,6 +6,10 @@ import { MonitorReads } from "./monitor-reads";
 import { MonitorService } from "./monitors";
 import { PushService } from "./push";
 import { StatusPageService } from "./status-pages";
+import { StatusIncidentService } from "./status-incidents";
+import { sweepIncidentRules } from "./incident-rules";
+import { sweepMaintenanceStarts } from "./status-maintenance";
+import { StatusSubscriberService } from "./status-subscribers";
 import { TriggerService } from "./trigger";
 
 /** The one way from a route to the store: every handler calls a service, never a repository. */
@@ -18,6 +22,10 @@ export interface Services {
   maintenanceWindows: MaintenanceWindowService;
   /** Heartbeat monitors' push URLs and their pings. */
   push: PushService;
+  /** Incidents of status pages and their manual components' states. */
+  statusIncidents: StatusIncidentService;
+  /** Subscribers of status pages (email, webhook) and what they are told. */
+  statusSubscribers: StatusSubscriberService;
   /** One check now, stored nowhere (`POST …/monitors/test`, `POST …/monitors/{id}/test`). */
   dryRuns: DryRunService;
   /** The selected monitors' checks now, stored or not (`POST …/monitors/trigger`). */
@@ -36,6 +44,18 @@ export const servicesPlugin = fp(
     };
     const monitors = new MonitorService(app.store, app.settings, schedules, app.locations);
     const dryRuns = new DryRunService(monitors, app.checker, { locations: app.locations, trials: app.leases.trials });
+    const statusSubscribers = new StatusSubscriberService({
+      store: app.store,
+      sendMail: app.notifier.ctx.sendMail,
+      dispatcher: app.notifier.ctx.dispatcher,
+      allowPrivate: app.settings.allowPrivateTargets,
+      limitPerHour: app.settings.subscribeLimitPerHour,
+      baseUrl: (page) => (page.custom_domain ? `https://${page.custom_domain}` : (app.settings.publicUrl ?? listening(app)).replace(/\/+$/, "")),
+      log: app.log,
+    });
+    const statusIncidents = new StatusIncidentService(app.store, async (page, incident, event) => {
+      await statusSubscribers.incident(page, incident, event);
+    });
     const services: Services = {
       monitors,
       monitorReads: new MonitorReads(monitors, app.store.secrets),
@@ -45,8 +65,35 @@ export const servicesPlugin = fp(
       statusPages: new StatusPageService(app.store),
       maintenanceWindows: new MaintenanceWindowService(app.store),
       push: new PushService(app.store, { checker: app.checker, notifier: app.notifier }),
+      statusIncidents,
+      statusSubscribers,
     };
     app.decorate("services", services);
+    // Incident rules: each pass opens the incidents whose monitors stayed down long enough and
+    // resolves those whose monitors recovered.
+    let timer: NodeJS.Timeout | undefined;
+    let sweeping: Promise<void> = Promise.resolve();
+    const sweep = () => {
+      sweeping = sweepIncidentRules(app.store, statusIncidents)
+        .then(async () => await sweepMaintenanceStarts(app.store, statusSubscribers))
+        .catch((err: unknown) => app.log.error({ err }, "incident rules failed"));
+    };
+    app.addHook("onReady", async () => {
+      timer = setInterval(sweep, app.settings.incidentRuleTickMs);
+      timer.unref();
+    });
+    app.addHook("preClose", async () => {
+      clearInterval(timer);
+      await sweeping;
+    });
   },
   { name: "services", dependencies: ["store", "monitoring"] },
 );
+
+/** The server's own address, for links when no `publicUrl` is configured. */
+function listening(app: { server: { address(): unknown } }): string {
+  const address = app.server.address() as { address: string; port: number; family: string } | null;
+  if (!address) return "http://localhost";
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return `http://${host === "0.0.0.0" || host === "[::]" ? "localhost" : host}:${address.port}`;
+}

@@ -2,6 +2,11 @@ import type { StatusDocument } from "../../api";
 import { ApiError } from "../errors";
 import type { Store } from "../store";
 import { DAY_MS } from "../store/heartbeats";
+import { componentsNow, overallState } from "./status-components";
+import { pageMaintenance } from "./status-maintenance";
+
+/** Resolved incidents stay on the page this long. */
+const RECENT_MS = 14 * DAY_MS;
 
 /**
  * The public document: names and health only. Overall `unknown` until a monitor has been
@@ -38,12 +43,47 @@ export async function statusDocument(store: Store, slug: string, now = Date.now(
         : down === checked.length
           ? "down"
           : "degraded";
+  const components = await componentsNow(store, page.id, page.sections, now);
+  const sections = await Promise.all(page.sections.map(async (s) => ({
+    name: s.name,
+    components: await Promise.all(s.components.map(async (c) => ({
+      key: c.key,
+      name: c.name,
+      description: c.description,
+      status: components.get(c.key)?.state ?? ("unknown" as const),
+      uptime_pct_30d: await componentUptime(store, c.monitors, now),
+    }))),
+  })));
+  const incidents = (await store.statusIncidents.list(page.id, "all", 50))
+    .filter((i) => i.resolved_at === null || now - Date.parse(i.resolved_at) <= RECENT_MS)
+    .sort((a, b) => Number(a.resolved_at !== null) - Number(b.resolved_at !== null))
+    .map((i) => ({
+      id: i.id,
+      title: i.title,
+      state: i.state,
+      components: i.components,
+      created_at: i.created_at,
+      updated_at: i.updated_at,
+      resolved_at: i.resolved_at,
+      updates: i.updates.map((u) => ({ state: u.state, message: u.message, created_at: u.created_at })),
+    }));
+  const windows = (await pageMaintenance(store, page, now)).map(({ name, starts_at, ends_at, in_progress }) => ({ name, starts_at, ends_at, in_progress }));
   return {
     slug: page.slug,
     title: page.title,
     description: page.description,
-    status,
+    // A page with components follows them; one without follows its monitors, as before.
+    status: page.sections.length ? overallState([...components.values()].map((c) => c.state)) : status,
     updated_at: new Date(now).toISOString(),
     monitors,
+    sections,
+    incidents,
+    maintenance: windows,
   };
+}
+
+/** A component's 30-day uptime: the mean of its monitors' (null without checks or monitors). */
+export async function componentUptime(store: Store, monitorIds: readonly string[], now: number): Promise<number | null> {
+  const values = (await Promise.all(monitorIds.map(async (id) => await store.heartbeats.uptimeDays(id, 30, now)))).filter((v): v is number => v !== null);
+  return values.length ? Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 100) / 100 : null;
 }

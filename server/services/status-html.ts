@@ -1,4 +1,5 @@
-import type { StatusDocument } from "../../api";
+import type { StatusDocument, StatusPageLocale } from "../../api";
+import { type PageSection, pageSections } from "./status-components-view";
 import type { Store } from "../store";
 import { recentIncidents } from "../store/incidents";
 import { statusDocument } from "./status-document";
@@ -33,7 +34,17 @@ export interface PageIncident {
 
 /** Everything the HTML page renders; nothing the JSON document keeps private (ids, URLs, headers). */
 export interface StatusPageView {
+  slug: string;
   title: string;
+  locale: StatusPageLocale;
+  logoUrl: string | null;
+  brandColor: string | null;
+  /** A password or address ranges guard it: search engines are asked not to index it. */
+  private: boolean;
+  sections: PageSection[];
+  /** Incidents people wrote (and rules opened): open ones first. */
+  statusIncidents: StatusDocument["incidents"];
+  maintenance: StatusDocument["maintenance"];
   description: string | null;
   status: StatusDocument["status"];
   updatedAt: string;
@@ -72,5 +83,21 @@ export async function statusPageView(store: Store, slug: string, now = Date.now(
     startedAt: new Date(r.started_at).toISOString(),
     endedAt: r.ended_at === null ? null : new Date(r.ended_at).toISOString(),
   }));
-  return { title: doc.title, description: doc.description, status: doc.status, updatedAt: doc.updated_at, monitors, incidents };
+  const states = new Map(doc.sections.flatMap((s) => s.components.map((c) => [c.key, { status: c.status, uptime: c.uptime_pct_30d }] as const)));
+  return {
+    slug: doc.slug,
+    title: doc.title,
+    locale: page?.locale ?? "en",
+    logoUrl: page?.logo_url ?? null,
+    brandColor: page?.brand_color ?? null,
+    private: page ? page.password_set || page.allowed_cidrs.length > 0 : false,
+    sections: page ? await pageSections(store, page, states, now) : [],
+    statusIncidents: doc.incidents,
+    maintenance: doc.maintenance,
+    description: doc.description,
+    status: doc.status,
+    updatedAt: doc.updated_at,
+    monitors,
+    incidents,
+  };
 }

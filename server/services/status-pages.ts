@@ -1,16 +1,24 @@
 import {
   type CreateStatusPage,
   type ErrorDetail,
+  type Incident,
   type ListQuery,
+  normalizeIncidentRules,
+  normalizeSections,
   normalizeSet,
   type StatusDocument,
   type StatusPage,
+  type StoredIncidentRule,
+  type StoredSection,
+  structureIssues,
   type UpdateStatusPage,
 } from "../../api";
 import { ApiError, notFound, validationFailed } from "../errors";
 import type { Store } from "../store";
 import type { Principal } from "../store/keys";
-import type { StatusPageSpec } from "../store/status-pages";
+import { EMPTY_STRUCTURE, type PrivateStatusPage, type StatusPageSpec } from "../store/status-pages";
+import { accessToken, addressAllowed, hashPassword, passwordMatches, tokenMatches } from "./status-access";
+import { badgeOf } from "./status-badges";
 import { assertExternalIdFree } from "./external-ids";
 import { type ListPage, listPage } from "./paging";
 import { statusDocument } from "./status-document";
@@ -51,19 +59,65 @@ export class StatusPageService {
   async page(slug: string): Promise<StatusPageView> {
     return await statusPageView(this.store, slug);
   }
+
+  /** The page at a slug or served at a custom domain, with its access rules (no key); undefined when none. */
+  async publicPage(where: { slug: string } | { domain: string }): Promise<PrivateStatusPage | undefined> {
+    return "slug" in where ? await this.store.statusPages.bySlug(where.slug) : await this.store.statusPages.byDomain(where.domain);
+  }
+
+  /**
+   * Whether a viewer may see the page: anyone when it is public; from an allowed address range;
+   * or with the page's access cookie (given for its password). `challenge`: ask for the password.
+   */
+  access(page: PrivateStatusPage, ip: string, cookie: string | undefined): "allowed" | "challenge" | "refused" {
+    if (!page.password_hash && page.allowed_cidrs.length === 0) return "allowed";
+    if (page.allowed_cidrs.length && addressAllowed(ip, page.allowed_cidrs)) return "allowed";
+    if (!page.password_hash) return "refused";
+    return tokenMatches(this.accessToken(page) as string, cookie) ? "allowed" : "challenge";
+  }
+
+  /** The cookie value a viewer gets for the page's password; undefined for a wrong one (or a page without). */
+  login(page: PrivateStatusPage, password: string): string | undefined {
+    if (!page.password_hash || !passwordMatches(page.password_hash, password)) return undefined;
+    return this.accessToken(page);
+  }
+
+  private accessToken(page: PrivateStatusPage): string | undefined {
+    return page.password_hash ? accessToken((d) => this.store.secrets.mac(d), page.id, page.password_hash) : undefined;
+  }
+
+  /** The page's incidents, newest first (its history, permalinks and feed). */
+  async incidents(page: PrivateStatusPage): Promise<Incident[]> {
+    return await this.store.statusIncidents.list(page.id, "all", 200);
+  }
+
+  /** A badge of a component's (or the page's) state or 30-day uptime. */
+  async badge(page: PrivateStatusPage, key: string | null, kind: "state" | "uptime"): Promise<{ label: string; value: string; colour: string } | undefined> {
+    return await badgeOf(this.store, page, key, kind);
+  }
 }
 
 async function check(store: Store, accountId: string, spec: StatusPageSpec, exceptId?: string): Promise<void> {
-  const existing = await store.statusPages.existingMonitors(accountId, spec.monitor_ids);
+  const componentMonitors = spec.sections.flatMap((s) => s.components.flatMap((c) => c.monitors));
+  const existing = await store.statusPages.existingMonitors(accountId, [...new Set([...spec.monitor_ids, ...componentMonitors])]);
   const details: ErrorDetail[] = [];
   spec.monitor_ids.forEach((id, i) => {
     if (!existing.has(id))
       details.push({ field: `monitor_ids[${i}]`, message: `monitor ${id} does not exist` });
   });
+  spec.sections.forEach((s, i) => s.components.forEach((c, j) => c.monitors.forEach((id, k) => {
+    if (!existing.has(id)) details.push({ field: `sections[${i}].components[${j}].monitors[${k}]`, message: `monitor ${id} does not exist` });
+  })));
+  details.push(...structureIssues(spec.sections, spec.incident_rules));
   if (details.length) throw validationFailed(details);
   if (await store.statusPages.slugTaken(spec.slug, exceptId)) {
     throw new ApiError("conflict", `Status page slug "${spec.slug}" is taken`, [
       { field: "slug", message: "is already taken" },
+    ]);
+  }
+  if (spec.custom_domain !== null && await store.statusPages.domainTaken(spec.custom_domain, exceptId)) {
+    throw new ApiError("conflict", `Custom domain "${spec.custom_domain}" is served by another status page`, [
+      { field: "custom_domain", message: "is already taken" },
     ]);
   }
 }
@@ -74,13 +128,27 @@ async function getStatusPage(store: Store, accountId: string, id: string): Promi
   return page;
 }
 
-async function createStatusPage(store: Store, accountId: string, body: CreateStatusPage): Promise<StatusPage> {
-  const spec: StatusPageSpec = {
-    slug: body.slug,
-    title: body.title,
-    description: body.description ?? null,
-    monitor_ids: normalizeSet(body.monitor_ids ?? []),
+/** The stored spec: the body's fields over `current` (or the defaults), with normal forms taken. */
+function toSpec(body: UpdateStatusPage, current: StatusPage | undefined): StatusPageSpec {
+  const base = current ?? { ...EMPTY_STRUCTURE, slug: "", title: "", description: null, monitor_ids: [], custom_domain: null };
+  return {
+    slug: body.slug ?? base.slug,
+    title: body.title ?? base.title,
+    description: body.description === undefined ? base.description : body.description,
+    monitor_ids: normalizeSet(body.monitor_ids ?? base.monitor_ids),
+    sections: normalizeSections(body.sections ?? base.sections) as StoredSection[],
+    incident_rules: normalizeIncidentRules(body.incident_rules ?? base.incident_rules) as StoredIncidentRule[],
+    custom_domain: body.custom_domain === undefined ? base.custom_domain : body.custom_domain,
+    allowed_cidrs: normalizeSet(body.allowed_cidrs ?? base.allowed_cidrs),
+    locale: body.locale ?? base.locale,
+    logo_url: body.logo_url === undefined ? base.logo_url : body.logo_url,
+    brand_color: body.brand_color === undefined ? base.brand_color : body.brand_color,
+    password_hash: body.password === undefined ? undefined : body.password === null ? null : hashPassword(body.password),
   };
+}
+
+async function createStatusPage(store: Store, accountId: string, body: CreateStatusPage): Promise<StatusPage> {
+  const spec = toSpec(body, undefined);
   await check(store, accountId, spec);
   await assertExternalIdFree(store, "status_pages", accountId, body.external_id);
   return await store.statusPages.create(accountId, spec, body.external_id ?? null);
@@ -93,12 +161,7 @@ async function updateStatusPage(
   body: UpdateStatusPage,
 ): Promise<StatusPage> {
   const current = await getStatusPage(store, accountId, id);
-  const spec: StatusPageSpec = {
-    slug: body.slug ?? current.slug,
-    title: body.title ?? current.title,
-    description: body.description === undefined ? current.description : body.description,
-    monitor_ids: normalizeSet(body.monitor_ids ?? current.monitor_ids),
-  };
+  const spec = toSpec(body, current);
   await check(store, accountId, spec, id);
   await assertExternalIdFree(store, "status_pages", accountId, body.external_id, id);
   return await store.statusPages.update(accountId, id, spec, body.external_id) as StatusPage;

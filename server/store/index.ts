@@ -19,6 +19,9 @@ import { openSqlite } from "./sql/sqlite";
 import { OutboxRepository } from "./outbox";
 import { PushTokenRepository } from "./push-tokens";
 import { StatusPageRepository } from "./status-pages";
+import { ComponentStateRepository } from "./status-component-states";
+import { StatusIncidentRepository } from "./status-incidents";
+import { StatusSubscriberRepository } from "./status-subscribers";
 import { advanceHealth, type HealthPolicy, IMMEDIATE } from "./streaks";
 
 /**
@@ -30,6 +33,12 @@ export class Store {
   readonly monitors: MonitorRepository;
   readonly channels: ChannelRepository;
   readonly statusPages: StatusPageRepository;
+  /** Manual components' states, as people set them. */
+  readonly componentStates: ComponentStateRepository;
+  /** Incidents of status pages, as people (and incident rules) write them. */
+  readonly statusIncidents: StatusIncidentRepository;
+  /** Subscribers of status pages and the notices each was sent. */
+  readonly statusSubscribers: StatusSubscriberRepository;
   readonly keys: KeyRepository;
   readonly health: HealthRepository;
   readonly heartbeats: HeartbeatRepository;
@@ -63,6 +72,9 @@ export class Store {
     this.monitors = new MonitorRepository(db, secrets, this.commits);
     this.channels = new ChannelRepository(db, secrets, () => this.monitors.forget());
     this.statusPages = new StatusPageRepository(db);
+    this.componentStates = new ComponentStateRepository(db);
+    this.statusIncidents = new StatusIncidentRepository(db);
+    this.statusSubscribers = new StatusSubscriberRepository(db);
     this.keys = new KeyRepository(db, this.commits);
     this.health = new HealthRepository(db, (id) => this.monitors.forget(id));
     this.heartbeats = new HeartbeatRepository(db, this.health);

@@ -83,6 +83,17 @@ export class MaintenanceWindowRepository {
     return rows.some((r) => windowActiveAt({ ...JSON.parse(r.spec), monitor_ids: [] }, now));
   }
 
+  /** The windows covering any of the monitors, in creation order. */
+  async forMonitors(monitorIds: readonly string[]): Promise<MaintenanceWindow[]> {
+    if (monitorIds.length === 0) return [];
+    const rows = await this.db
+      .prepare(
+        `SELECT * FROM maintenance_windows WHERE id IN (SELECT window_id FROM maintenance_window_monitors WHERE monitor_id IN (${monitorIds.map(() => "?").join(", ")})) ORDER BY created_at, id`,
+      )
+      .all(...monitorIds) as unknown as WindowRow[];
+    return await Promise.all(rows.map(async (row) => await this.hydrate(row)));
+  }
+
   private async link(windowId: string, monitorIds: readonly string[]): Promise<void> {
     const insert = this.db.prepare("INSERT INTO maintenance_window_monitors (window_id, monitor_id) VALUES (?, ?)");
     for (const monitorId of monitorIds) await insert.run(windowId, monitorId);

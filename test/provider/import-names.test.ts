@@ -42,6 +42,7 @@ describe("import: declarations", () => {
   };
   const page: StatusPage = {
     id: "sp_1", slug: "public", title: "Public", description: null, monitor_ids: ["mon_1", "mon_2"], external_id: null,
+    sections: [], incident_rules: [], custom_domain: null, password_set: false, allowed_cidrs: [], locale: "en", logo_url: null, brand_color: null,
     created_at: "2026-01-01T00:00:09.000Z", updated_at: "2026-01-01T00:00:09.000Z",
   };
   const account = {

@@ -286,4 +286,69 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE idempotency_keys ADD COLUMN holder TEXT;
   ALTER TABLE idempotency_keys ADD COLUMN process_token INTEGER;
   `,
+  // Version 13: status pages as structure (sections of components, incident rules, domain,
+  // access, locale, theme) and their operational records: manual components' states, incidents
+  // people write (and rules open) with their updates, subscribers and what each was sent.
+  `
+  -- JSON: { sections, incident_rules, allowed_cidrs, locale, logo_url, brand_color } as stored.
+  ALTER TABLE status_pages ADD COLUMN structure TEXT;
+  ALTER TABLE status_pages ADD COLUMN custom_domain TEXT;
+  -- scrypt: <salt hex>:<hash hex>; the password itself is never stored.
+  ALTER TABLE status_pages ADD COLUMN password_hash TEXT;
+  CREATE UNIQUE INDEX status_pages_by_domain ON status_pages (custom_domain) WHERE custom_domain IS NOT NULL;
+  CREATE TABLE status_component_states (
+    status_page_id TEXT NOT NULL REFERENCES status_pages(id) ON DELETE CASCADE,
+    component_key TEXT NOT NULL,
+    state TEXT NOT NULL,
+    set_at TEXT NOT NULL,
+    PRIMARY KEY (status_page_id, component_key)
+  );
+  CREATE TABLE status_incidents (
+    id TEXT PRIMARY KEY,
+    status_page_id TEXT NOT NULL REFERENCES status_pages(id) ON DELETE CASCADE,
+    title TEXT NOT NULL,
+    state TEXT NOT NULL,
+    -- JSON: component key -> impact, the latest update's.
+    components TEXT NOT NULL,
+    postmortem TEXT,
+    -- The index of the rule that opened it (null: a person did); one open incident per rule.
+    rule INTEGER,
+    open_rule TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    resolved_at TEXT
+  );
+  CREATE INDEX status_incidents_by_page ON status_incidents (status_page_id, created_at, id);
+  CREATE UNIQUE INDEX status_incidents_open_rule ON status_incidents (open_rule) WHERE open_rule IS NOT NULL;
+  CREATE TABLE status_incident_updates (
+    id TEXT PRIMARY KEY,
+    incident_id TEXT NOT NULL REFERENCES status_incidents(id) ON DELETE CASCADE,
+    state TEXT NOT NULL,
+    message TEXT NOT NULL,
+    components TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX status_incident_updates_by_incident ON status_incident_updates (incident_id, created_at, id);
+  CREATE TABLE status_subscribers (
+    id TEXT PRIMARY KEY,
+    status_page_id TEXT NOT NULL REFERENCES status_pages(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('email', 'webhook')),
+    address TEXT NOT NULL,
+    -- JSON array of component keys; null: the whole page.
+    components TEXT,
+    token TEXT NOT NULL UNIQUE,
+    -- A webhook's signing secret, sealed with the server's key.
+    secret TEXT,
+    confirmed_at TEXT,
+    unsubscribed_at TEXT,
+    created_at TEXT NOT NULL,
+    UNIQUE (status_page_id, kind, address)
+  );
+  -- Each notice once per subscriber and event: <subscriber>/<incident or window>/<update or start>.
+  CREATE TABLE status_notices (
+    dedup TEXT PRIMARY KEY,
+    subscriber_id TEXT NOT NULL REFERENCES status_subscribers(id) ON DELETE CASCADE,
+    created_at TEXT NOT NULL
+  );
+  `,
 ];
