@@ -44,6 +44,7 @@ ol.bar li{position:relative}ol.bar li:focus{outline:2px solid var(--fg);outline-
 ol.bar li .tip{display:none;position:absolute;bottom:110%;left:50%;transform:translateX(-50%);z-index:2;min-width:12rem;padding:.4rem .5rem;
 border-radius:.3rem;background:var(--fg);color:var(--bg);font-size:.8rem}
 ol.bar li:hover .tip,ol.bar li:focus .tip{display:block}
+ol.bar li:nth-child(-n+45) .tip{left:0;transform:none}ol.bar li:nth-child(n+46) .tip{left:auto;right:0;transform:none}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:1rem;margin-top:.5rem}
 figure.chart{margin:0}figure.chart svg{width:100%;height:3.5rem;background:var(--card);border-radius:.3rem}
 figure.chart polyline{fill:none;stroke:var(--maint);stroke-width:1.5;vector-effect:non-scaling-stroke}figure.chart circle{fill:var(--maint)}
