@@ -6,6 +6,7 @@ import { importAccount } from "../import";
 import { findOrphans, formatOrphans } from "./orphans";
 import { exitCodeOf, formatTest, testMonitors } from "./test";
 import { triggerMonitors } from "./trigger";
+import { formatIncidents, incidentCommand, type IncidentOptions } from "./incident";
 
 const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
 
@@ -32,13 +33,19 @@ const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
       A selection of no monitors is an error unless --allow-empty.
       Exit code: 0 all pass, 2 a monitor fails, 1 error (an empty selection included).
 
+  pulumi-uptime incident list|open|update|resolve --page ID_OR_SLUG [--stack NAME [--cwd DIR]] [--json]
+        [--id INCIDENT_ID] [--title TEXT] [--message TEXT] [--state STATE] [--component KEY=IMPACT]... [--which open|resolved|all]
+      Lists, opens, updates or resolves an incident of a status page. STATE: investigating,
+      identified, monitoring, resolved; IMPACT: none, degraded, partial-outage, major-outage.
+      Connection as for trigger. Prints the incident(s); exit code 0, or 1 on an error.
+
   pulumi-uptime import [--out DIR] [--filter tag:NAME]
       Writes a Pulumi TypeScript project (default ./uptime-imported) declaring every monitor,
       channel and status page of the account (UPTIME_API_URL, UPTIME_API_KEY), each adopting
       the live object. Secrets the API masks become secret config keys, listed in its README.
 `;
 
-const COMMANDS = ["drift", "orphans", "test", "trigger"];
+const COMMANDS = ["drift", "orphans", "test", "trigger", "incident"];
 
 export async function main(argv = process.argv.slice(2)): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -56,6 +63,12 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
       id: { type: "string", multiple: true },
       record: { type: "boolean" },
       "allow-empty": { type: "boolean" },
+      page: { type: "string" },
+      title: { type: "string" },
+      message: { type: "string" },
+      state: { type: "string" },
+      component: { type: "string", multiple: true },
+      which: { type: "string" },
     },
   });
   const command = positionals[0] ?? "";
@@ -71,6 +84,25 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   }
   const print = (report: unknown, text: string) =>
     process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : text);
+  if (command === "incident") {
+    const action = positionals[1] as IncidentOptions["action"];
+    if (!["list", "open", "update", "resolve"].includes(action)) throw new Error("incident: give list, open, update or resolve");
+    if (!values.page) throw new Error("--page is required (the status page's id or slug)");
+    const incidents = await incidentCommand({
+      action,
+      page: values.page,
+      id: values.id?.[0],
+      title: values.title,
+      message: values.message,
+      state: values.state as IncidentOptions["state"],
+      components: values.component,
+      which: values.which as IncidentOptions["which"],
+      stackName: values.stack,
+      workDir: values.cwd,
+    });
+    print(action === "list" ? incidents : incidents[0], formatIncidents(incidents));
+    return 0;
+  }
   if (command === "trigger") {
     const { tag, id: ids, location, record, stack: stackName, cwd: workDir } = values;
     const report = await triggerMonitors({ stackName, workDir, tag, ids, location, record, allowEmpty: values["allow-empty"] });

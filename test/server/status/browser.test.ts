@@ -7,7 +7,7 @@ import { REPO_ROOT } from "../../../scripts/pulumi-engine";
 import { startServer, type TestServer } from "../../support/server";
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const AXE = readFileSync(createRequire(join(REPO_ROOT, "package.json")).resolve("axe-core/axe.min.js"), "utf8");
 const WIDTHS = [{ name: "desktop", width: 1280, height: 900 }, { name: "phone", width: 390, height: 844 }] as const;
 
 /** What a person reads on the page: the overall state, each component's name and state, the open incident. */
@@ -67,15 +67,15 @@ describe("the status page in Chromium", () => {
         await page.goto(`${s.url}/status/acme`, { waitUntil: "load" });
         seen.push(await facts(page));
         if (js) {
-          expect(await page.evaluate(() => document.querySelectorAll("script").length)).toBe(0);
+          expect(await page.evaluate("document.querySelectorAll('script').length")).toBe(0);
           await page.addScriptTag({ content: AXE });
-          const result = await page.evaluate(async () => await (window as unknown as { axe: { run: (o: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: unknown[] }[] }> } }).axe.run({ resultTypes: ["violations"] }));
+          const result = await page.evaluate("axe.run({ resultTypes: ['violations'] })") as { violations: { id: string; impact: string; help: string; nodes: unknown[] }[] };
           const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.help}, ${v.nodes.length} nodes`);
           expect(serious).toEqual([]);
           // A day cell shows its label on focus, without script.
           await page.focus("li.component ol.bar li:last-child");
           expect(await page.$eval("li.component ol.bar li:last-child", (li) => li.getAttribute("title"))).toMatch(/^\d{4}-\d\d-\d\d: .*API errors/);
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+          const overflow = await page.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth");
           expect(overflow).toBe(false);
         }
         mkdirSync(ARTIFACTS, { recursive: true });
