@@ -44,9 +44,12 @@ describe("a status page declared in TypeScript: sections, components, a custom d
     ]);
     expect(live).toMatchObject({ custom_domain: "status.example.test", password_set: true, locale: "de", brand_color: "#0969da" });
     expect(live.incident_rules).toEqual([{ component: "api", tag: null, minutes: 5, title: "{name} is down", message: "{name} has been down for {minutes} minutes." }]);
-    expect(JSON.stringify(await stack.exportStack())).not.toContain(PASSWORD);
+    // The password is a secret in state (exportStack shows it decrypted, under the secret signature).
+    const state = (await stack.exportStack()).deployment as { resources: { type: string; outputs?: { password?: unknown } }[] };
+    const pageState = state.resources.find((r) => r.type.endsWith(":StatusPage"));
+    expect(pageState?.outputs?.password).toEqual({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(PASSWORD) });
     const preview = await stack.preview({ diff: true });
-    expect(preview.changeSummary).toEqual({ same: 5 + 1 });
+    expect(preview.changeSummary).toEqual({ same: 7 });
   });
 
   it("reports a component renamed through the API as drift, which `up` repairs; a manual state set through the API is not drift", async () => {
@@ -60,6 +63,6 @@ describe("a status page declared in TypeScript: sections, components, a custom d
     const repaired = (await s.call("GET", `/api/v1/status-pages/${pageId}`)).body.data;
     expect(repaired.sections[0].components[1].name).toBe("Website");
     expect((await s.call("GET", `/api/v1/status-pages/${pageId}/components/support`)).body.data.state).toBe("degraded");
-    expect((await stack.preview()).changeSummary).toEqual({ same: 5 + 1 });
+    expect((await stack.preview()).changeSummary).toEqual({ same: 7 });
   });
 });
