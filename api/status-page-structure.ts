@@ -79,7 +79,10 @@ export const CustomDomainSchema = z
   .nullable();
 
 /** An IPv4 or IPv6 address range in CIDR notation. */
-export const CidrSchema = z.union([z.cidrv4(), z.cidrv6()], { error: "must be an address range such as 203.0.113.0/24" });
+export const CidrSchema = z
+  .string()
+  .max(50, "must be an address range such as 203.0.113.0/24")
+  .refine((v) => z.cidrv4().safeParse(v).success || z.cidrv6().safeParse(v).success, "must be an address range such as 203.0.113.0/24");
 
 /** The structure fields of a page's create and update bodies (all optional). */
 export const StatusPageStructureFields = {
@@ -126,13 +129,13 @@ export const StoredComponentSchema = z.object({
   description: z.string().nullable(),
   monitors: z.array(z.string()),
   rule: z.enum(COMPONENT_RULES),
-  threshold: z.number().nullable(),
+  threshold: z.int().nullable(),
 });
 export const StoredSectionSchema = z.object({ name: z.string(), components: z.array(StoredComponentSchema) });
 export const StoredIncidentRuleSchema = z.object({
   component: z.string().nullable(),
   tag: z.string().nullable(),
-  minutes: z.number(),
+  minutes: z.int(),
   title: z.string(),
   message: z.string().nullable(),
 });
