@@ -84,7 +84,7 @@ describe("field tables", () => {
       expect(writable(k.table).map(([, f]) => f.api).sort()).toEqual(Object.keys(shape).sort());
       // A status page's password is write-only: reads say `password_set` instead.
       const writeOnly = k.name === "StatusPage" ? ["password"] : [];
-      expect(apiRows(k.table).map(([, f]) => f.api).filter((f) => !writeOnly.includes(f)).sort()).toEqual(Object.keys(k.read).filter((f) => f !== "id").sort());
+      expect(apiRows(k.table).map(([, f]) => f.api).filter((f) => !writeOnly.includes(f as string)).sort()).toEqual(Object.keys(k.read).filter((f) => f !== "id").sort());
       for (const [prop, f] of writable(k.table)) {
         const rule = shape[f.api as string] as z.ZodType;
         // An input the API requires is required in Pulumi too, unless the resource supplies it.
