@@ -65,14 +65,14 @@ export async function incidentCommand(options: IncidentOptions): Promise<Inciden
       return (await client.request<Incident[]>("GET", base, { query: { state: options.which ?? "all" } })).data;
     case "open": {
       const body = { title: need(options.title, "--title"), message: need(options.message, "--message"), ...(options.state ? { state: options.state } : {}), ...(components ? { components } : {}) };
-      return [(await client.request<Incident>("POST", base, { body, idempotencyKey: UptimeClient.idempotencyKey() })).data];
+      return [(await client.request<Incident>("POST", base, { body })).data];
     }
     case "update":
     case "resolve": {
       const state = options.action === "resolve" ? "resolved" : need(options.state, "--state");
       const message = options.action === "resolve" ? (options.message ?? "Resolved.") : need(options.message, "--message");
       const body = { state, message, ...(components ? { components } : {}) };
-      return [(await client.request<Incident>("POST", `${base}/${need(options.id, "--id")}/updates`, { body, idempotencyKey: UptimeClient.idempotencyKey() })).data];
+      return [(await client.request<Incident>("POST", `${base}/${need(options.id, "--id")}/updates`, { body })).data];
     }
   }
 }

@@ -27,7 +27,8 @@ describe("pulumi-uptime incident", () => {
     expect(opened.code).toBe(0);
     const incident = JSON.parse(opened.stdout) as { id: string; state: string; components: Record<string, string> };
     expect(incident).toMatchObject({ state: "investigating", components: { api: "partial-outage" } });
-    expect((await run(["update", "--page", "cli-page", "--id", incident.id, "--state", "identified", "--message", "Bad deploy"])).stdout).toMatch(/identified\s+API errors/);
+    const updated = await run(["update", "--page", "cli-page", "--id", incident.id, "--state", "identified", "--message", "Bad deploy"]);
+    expect(updated.stdout, updated.stderr).toMatch(/identified\s+API errors/);
     expect((await run(["list", "--page", "cli-page", "--which", "open"])).stdout).toContain(incident.id);
     expect((await run(["resolve", "--page", "cli-page", "--id", incident.id])).code).toBe(0);
     expect((await run(["list", "--page", "cli-page", "--which", "open"])).stdout).toBe("No incidents.\n");
