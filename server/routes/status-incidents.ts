@@ -34,7 +34,11 @@ export async function statusIncidentRoutes(fastify: FastifyInstance): Promise<vo
   app.post(
     `${base}/incidents`,
     { schema: { tags, params: idParams(ID_PREFIX.statusPage), body: CreateIncidentSchema, response: { 201: one, ...errorResponses("POST", { id: true, validated: true }) } } },
-    async (req, reply) => reply.code(201).send({ ok: true as const, data: await incidents.open(principalOf(req), req.params.id, req.body) }),
+    async (req, reply) => {
+      const data = await incidents.open(principalOf(req), req.params.id, req.body);
+      reply.code(201);
+      return { ok: true as const, data };
+    },
   );
   app.get(
     `${base}/incidents/:incident`,
@@ -49,7 +53,11 @@ export async function statusIncidentRoutes(fastify: FastifyInstance): Promise<vo
   app.post(
     `${base}/incidents/:incident/updates`,
     { schema: { tags, params: IncidentParamsSchema, body: IncidentUpdateBodySchema, response: { 201: one, ...errorResponses("POST", { id: true, validated: true }) } } },
-    async (req, reply) => reply.code(201).send({ ok: true as const, data: await incidents.update(principalOf(req), req.params.id, req.params.incident, req.body) }),
+    async (req, reply) => {
+      const data = await incidents.update(principalOf(req), req.params.id, req.params.incident, req.body);
+      reply.code(201);
+      return { ok: true as const, data };
+    },
   );
 
   const component = envelope(ComponentViewSchema);
