@@ -1,3 +1,4 @@
+import "../node-version";
 import { type EngineEvent, LocalWorkspace, type OpType, type PulumiCommand } from "@pulumi/pulumi/automation";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { type Props, same } from "../kinds/values";

@@ -3,6 +3,7 @@
  * resources/dynamic-resource.ts), so the installed version runs whatever state was written by: `providerOf` for
  * what this version writes, the functions by name for the closures earlier versions wrote.
  */
+import "../node-version";
 import type * as pulumi from "@pulumi/pulumi";
 import { clientFor, UptimeClient } from "../client/client";
 import { type Connection, type PartialConnection, resolveConnection } from "../client/connection";
