@@ -132,11 +132,11 @@ export type Location = z.infer<typeof LocationSchema>;
 
 /**
  * Why a monitor (or a dry run) may not name `name` as a location: the account's locations and the
- * command that makes one (an agent key of that location). `account` is named when known.
+ * command that makes one (an agent key of that location, made where the server's database is).
  */
-export function unknownLocationMessage(name: string, known: readonly string[], account?: string): string {
+export function unknownLocationMessage(name: string, known: readonly string[]): string {
   return (
     `${name} is not one of the account's locations (${known.join(", ")}); an agent key makes it one: ` +
-    `uptime-server keys create --db <database> --account ${account ?? "<account>"} --scope agent --location ${name}`
+    `uptime-server keys create --db <database> --account <account> --scope agent --location ${name}`
   );
 }

@@ -112,7 +112,7 @@ export class DryRunService {
     const { locations } = this.agents;
     const known = await locations.known(principal.accountId);
     if (!known.includes(location)) {
-      throw validationFailed([{ field: "location", message: unknownLocationMessage(location, known, principal.accountId) }]);
+      throw validationFailed([{ field: "location", message: unknownLocationMessage(location, known) }]);
     }
     if (location === locations.builtin && locations.builtinRuns) return undefined;
     if (!locations.live(principal.accountId).has(location)) {

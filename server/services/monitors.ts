@@ -156,7 +156,7 @@ export class MonitorService {
       const known = await this.locations.known(accountId);
       spec.locations.forEach((name, i) => {
         if (!known.includes(name)) {
-          details.push({ field: `locations[${i}]`, message: unknownLocationMessage(name, known, accountId) });
+          details.push({ field: `locations[${i}]`, message: unknownLocationMessage(name, known) });
         }
       });
     }
