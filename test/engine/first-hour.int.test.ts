@@ -70,6 +70,23 @@ describe("pulumi preview in the first hour", () => {
     expect(failed).toContain("expectedStatusCode: a monitor has no such input; did you mean `expectedStatusCodes`?");
   });
 
+  it("fails a lookup that matches nothing with one clean error: the lookup, what was asked, what the account has", async () => {
+    await s.call("POST", "/api/v1/channels", { name: "ops", type: "email", config: { address: "ops@example.com" } });
+    const failed = await previewOf(`const ops = uptime.getChannelOutput({ name: "opps" });
+new uptime.Monitor("api", { type: "http", url: "https://api.example.com", intervalSec: 60, channelIds: [ops.id] });
+`);
+    expect(failed).toContain(`getChannel({ name: "opps" }) failed: name "opps" matches 0 channels at ${s.url}, not exactly 1; the account's channels are "ops": check the name's spelling`);
+    expect(failed).not.toMatch(/PromiseRejectionHandledWarning|\n\s+at |\u001b\[/);
+  });
+
+  it("fails a lookup with a wrong API key with one clean error saying where the key came from", async () => {
+    const failed = await previewOf(`export const ops = uptime.getChannel({ name: "ops" }).then((c) => c.id);
+`, { apiKey: "uk_wrongwrongwrongwrongwrongwrongwrong" });
+    expect(failed).toContain(`getChannel({ name: "ops" }) failed: uptime API unauthorized (HTTP 401`);
+    expect(failed).toContain("refused the API key from the stack config `uptime:apiKey`");
+    expect(failed).not.toMatch(/UptimeApiError|PromiseRejectionHandledWarning|\n\s+at |\u001b\[/);
+  });
+
   it("passes the same monitors spelled right, at a location the account has", async () => {
     const passed = await previewOf(`new uptime.Monitor("api", { type: "http", url: "https://api.example.com", intervalSec: 60, expectedStatusCodes: [204], locations: ["local"] });\n`);
     expect(passed).toBe("no error");
