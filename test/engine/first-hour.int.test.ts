@@ -4,6 +4,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
 import { startServer, type TestServer } from "../support/server";
+import { cli } from "./cli";
 import { programCopy } from "./programs";
 
 /** The TypeScript block of a guide that contains `marker`, as the guide writes it. */
@@ -94,5 +95,55 @@ new uptime.Monitor("api", { type: "http", url: "https://api.example.com", interv
   it("passes the same monitors spelled right, at a location the account has", async () => {
     const passed = await previewOf(`new uptime.Monitor("api", { type: "http", url: "https://api.example.com", intervalSec: 60, expectedStatusCodes: [204], locations: ["local"] });\n`);
     expect(passed).toBe("no error");
+  });
+});
+
+/** `pulumi-uptime drift` after the first `up`: a changed key, a resource new in the program. */
+describe("pulumi-uptime drift in the first hour", () => {
+  let s: TestServer;
+  let engine: OfflineEngine;
+  let stack: Stack;
+  let program: ReturnType<typeof programCopy>;
+
+  const drift = (json: boolean) => cli(engine, program.workDir, ["drift", ...(json ? ["--json"] : [])]);
+  const setKey = (key: string) => stack.setAllConfig({ "uptime:baseUrl": { value: s.url }, "uptime:apiKey": { value: key, secret: true } });
+
+  beforeAll(async () => {
+    s = await startServer();
+    engine = await offlineEngine();
+    program = programCopy("test/engine/programs/smoke");
+    stack = await engine.stack(program.workDir, "dev");
+    writeFileSync(join(program.workDir, "index.ts"), `${PRELUDE}new uptime.Monitor("api", { type: "http", url: "https://api.example.com", intervalSec: 60 });\n`);
+    await setKey(s.key);
+    await stack.up();
+  });
+
+  afterAll(async () => {
+    await setKey(s.key).catch(() => undefined);
+    await stack?.destroy().catch(() => undefined);
+    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
+    engine?.dispose();
+    program?.remove();
+    await s?.close();
+  });
+
+  it("is in sync after up, and a resource only in the program is not created yet, not deleted outside Pulumi", async () => {
+    expect(await drift(false)).toEqual({ code: 0, stdout: "Stack dev: in sync with the live service.\n" });
+    writeFileSync(
+      join(program.workDir, "index.ts"),
+      `${PRELUDE}new uptime.Monitor("api", { type: "http", url: "https://api.example.com", intervalSec: 60 });\nnew uptime.Monitor("web", { type: "http", url: "https://www.example.com", intervalSec: 60 });\n`,
+    );
+    const found = await drift(false);
+    expect(found.code).toBe(2);
+    expect(found.stdout).toContain("uptime:Monitor web: not created yet (new in the program); `pulumi up` creates it");
+    expect(found.stdout).not.toContain("deleted outside Pulumi");
+  });
+
+  it("with a changed key that the service refuses: exit 1 with the refusal, and Pulumi's provider is no drift", async () => {
+    await setKey("uk_changedchangedchangedchangedchanged");
+    const refused = await drift(false);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).not.toContain("pulumi:providers");
+    await setKey(s.key);
   });
 });
