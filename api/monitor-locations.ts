@@ -129,3 +129,14 @@ export const LocationSchema = z
   })
   .meta({ id: "Location" });
 export type Location = z.infer<typeof LocationSchema>;
+
+/**
+ * Why a monitor (or a dry run) may not name `name` as a location: the account's locations and the
+ * command that makes one (an agent key of that location, made where the server's database is).
+ */
+export function unknownLocationMessage(name: string, known: readonly string[]): string {
+  return (
+    `${name} is not one of the account's locations (${known.join(", ")}); an agent key makes it one: ` +
+    `uptime-server keys create --db <database> --account <account> --scope agent --location ${name}`
+  );
+}

@@ -3,6 +3,7 @@
  * engine. `--schema` prints the package schema instead (the SDK build reads it from here, so the
  * SDKs describe exactly what this bundle serves).
  */
+import "./node-version";
 import { main } from "@pulumi/pulumi/provider";
 import { PLUGIN_KINDS } from "./kinds";
 import { checkProviderInputs } from "./identity";

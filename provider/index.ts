@@ -1,3 +1,4 @@
+import "./node-version";
 export type { Channel as ChannelRecord, Heartbeat, Monitor as MonitorRecord, Stats, StatusDocument, MonitorTestResult } from "../api";
 export { type ChannelArgs, Channel, type ChannelOutputs, type EmailConfig, type SlackConfig, type WebhookConfig } from "./resources/channel";
 export { type ClientOptions, clientFor, UptimeClient } from "./client/client";

@@ -2,6 +2,7 @@
  * The tables of the API docs, from the package schema: properties with their type, default and
  * rule; the object and enum types a page refers to; the provider's configuration.
  */
+import { NODE_REQUIRED } from "../api/node-version";
 
 /** A part of the schema (JSON). */
 export type Json = Record<string, unknown>;
@@ -96,7 +97,7 @@ export function installPage(schema: Schema): string {
   return [
     "# Installation and configuration",
     "## The plugin and its SDKs",
-    `Programs in YAML, Python, Go and Java use the native plugin \`pulumi-resource-uptime\` (a bundled Node.js >= 22 program) and the SDK generated from its schema; TypeScript and JavaScript programs use the \`pulumi-uptime\` package (\`npm install pulumi-uptime\`), which needs no plugin. From a clone of [the repository](${String(schema.repository)}):`,
+    `Programs in YAML, Python, Go and Java use the native plugin \`pulumi-resource-uptime\` (a bundled Node.js program) and the SDK generated from its schema; TypeScript and JavaScript programs use the \`pulumi-uptime\` package (\`npm install pulumi-uptime\`), which needs no plugin. Both need Node.js ${NODE_REQUIRED.replace(/\.0$/, "")} or later. From a clone of [the repository](${String(schema.repository)}):`,
     [
       "```sh",
       "npm run pulumi:ensure             # the Pulumi CLI, language hosts and the SDK generator",

@@ -4,14 +4,13 @@
  * server's dependencies (undici's zstd support, `node:sqlite`) fail on an older Node.js with an
  * error that names neither the version nor the fix.
  */
-export const NODE_REQUIRED = "22.19.0";
+import { nodeTooOld as tooOld } from "../api/node-version";
+
+export { NODE_REQUIRED } from "../api/node-version";
 
 /** Why this Node.js cannot run the server (`version` as `process.versions.node`), or undefined. */
 export function nodeTooOld(version: string): string | undefined {
-  const [major = 0, minor = 0] = version.split(".").map(Number);
-  const [needMajor = 0, needMinor = 0] = NODE_REQUIRED.split(".").map(Number);
-  if (major > needMajor || (major === needMajor && minor >= needMinor)) return undefined;
-  return `uptime-server needs Node.js ${NODE_REQUIRED} or later; this is Node.js ${version} (${process.execPath}).`;
+  return tooOld("uptime-server", version);
 }
 
 if (require.main === module) {

@@ -25,9 +25,9 @@ export interface PluginBuild {
   version: string;
 }
 
-// Runs the bundle with Node >= 22: PULUMI_UPTIME_NODE when set, else `node` from PATH.
+// Runs the bundle with Node >= 22.19 (plugin/node-version.ts says so otherwise): PULUMI_UPTIME_NODE when set, else `node` from PATH.
 const LAUNCHER = `#!/bin/sh
-# pulumi-resource-uptime: the uptime provider plugin, a bundled Node.js (>= 22) program.
+# pulumi-resource-uptime: the uptime provider plugin, a bundled Node.js (>= 22.19) program.
 exec "\${PULUMI_UPTIME_NODE:-node}" "$(dirname "$0")/pulumi-resource-uptime.js" "$@"
 `;
 

@@ -1,22 +1,35 @@
 import { type Location, locationsTargetProblem, stepsTargetProblems, stepTargetUrl, targetProblem } from "../../api";
 import type { UptimeClient } from "./client";
+import { hasCode } from "./errors";
 
-const asked = new WeakMap<UptimeClient, Promise<Location[] | undefined>>();
+/** What `GET /api/v1/locations` said: the account's locations, or the key's refusal. */
+export type LocationsAnswer = { listed: Location[] } | { refused: Error & { code: string; status: number } };
 
-/** The account's checker locations with their outbound policies, asked once per client; undefined from a server that cannot say (an older one, or one not answering). */
-function locations(client: UptimeClient): Promise<Location[] | undefined> {
+const asked = new WeakMap<UptimeClient, Promise<LocationsAnswer | undefined>>();
+
+/**
+ * The account's checker locations with their outbound policies, or the refusal of the key, asked
+ * once per client (a connection) and process; undefined from a server that cannot say (an older
+ * one, or one not answering).
+ */
+export function accountLocations(client: UptimeClient): Promise<LocationsAnswer | undefined> {
   let answer = asked.get(client);
   if (!answer) {
     // A server that cannot be asked is not asked again by this process: the check is then the
     // server's alone, at create, and a preview is not held up once per monitor.
     answer = client.request<Location[]>("GET", "/api/v1/locations").then(
-      (r) => r.data,
-      () => undefined,
+      (r) => ({ listed: r.data }),
+      (err: unknown) => (hasCode(err, "unauthorized") || hasCode(err, "forbidden") ? { refused: err as Error & { code: string; status: number } } : undefined),
     );
     asked.set(client, answer);
   }
   return answer;
 }
+
+const locations = async (client: UptimeClient) => {
+  const answer = await accountLocations(client);
+  return answer && "listed" in answer ? answer.listed : undefined;
+};
 
 /**
  * Why the places that will probe `url` may not reach it, as the server will judge it at create

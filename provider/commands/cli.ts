@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import "../node-version";
 import { parseArgs } from "node:util";
 import { resolveConnection } from "../client/connection";
 import { detectDrift, formatDrift } from "./drift";

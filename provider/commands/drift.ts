@@ -1,3 +1,4 @@
+import "../node-version";
 import { type EngineEvent, LocalWorkspace, type OpType, type PulumiCommand } from "@pulumi/pulumi/automation";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { type Props, same } from "../kinds/values";
@@ -17,8 +18,10 @@ export interface DriftedResource {
   urn: string;
   name: string;
   type: string;
-  /** `update`, `replace`, or `create` (deleted outside Pulumi), `delete` (no longer declared). */
+  /** `update`, `replace`, or `create` (deleted outside Pulumi, or new in the program), `delete` (no longer declared). */
   action: OpType;
+  /** For `create`: whether the stack's state has it (then it was deleted outside Pulumi), or the program only (not created yet). */
+  inState?: boolean;
   fields: DriftedField[];
 }
 
@@ -83,11 +86,13 @@ export async function detectDrift(options: DriftOptions): Promise<DriftReport> {
     { pulumiCommand: options.pulumiCommand, envVars: options.envVars },
   );
   const byUrn = new Map<string, DriftedResource>();
+  const inState = new Set(((await stack.exportStack()).deployment?.resources ?? []).map((r: { urn: string }) => r.urn));
   await stack.preview({
     refresh: true,
     onEvent: (event: EngineEvent) => {
       const meta = event.resourcePreEvent?.metadata;
-      if (!meta || !CHANGES.includes(meta.op) || meta.type === "pulumi:pulumi:Stack") return;
+      // The stack and Pulumi's own provider resources (whose inputs hold the stack config) are no objects of the service.
+      if (!meta || !CHANGES.includes(meta.op) || meta.type === "pulumi:pulumi:Stack" || meta.type.startsWith("pulumi:providers:")) return;
       const existing = byUrn.get(meta.urn);
       const action = existing && existing.action !== "create-replacement" ? existing.action : meta.op === "create-replacement" ? "replace" : meta.op;
       byUrn.set(meta.urn, {
@@ -95,6 +100,7 @@ export async function detectDrift(options: DriftOptions): Promise<DriftReport> {
         name: meta.urn.split("::").pop() ?? meta.urn,
         type: meta.type.replace(/^pulumi-nodejs:dynamic\//, ""),
         action: action === "delete-replaced" ? "replace" : action,
+        ...(action === "create" ? { inState: inState.has(meta.urn) } : {}),
         fields:
           existing?.fields.length || meta.op === "create" || meta.op === "delete"
             ? (existing?.fields ?? [])
@@ -113,7 +119,12 @@ export function formatDrift(report: DriftReport): string {
   if (report.inSync) return `Stack ${report.stack}: in sync with the live service.\n`;
   const lines = [`Stack ${report.stack}: ${report.resources.length} resource(s) drifted from the program:`];
   for (const r of report.resources) {
-    const why = r.action === "create" ? "deleted outside Pulumi; `pulumi up` recreates it" : `\`pulumi up\` will ${r.action} it`;
+    const why =
+      r.action !== "create"
+        ? `\`pulumi up\` will ${r.action} it`
+        : r.inState === false
+          ? "not created yet (new in the program); `pulumi up` creates it"
+          : "deleted outside Pulumi; `pulumi up` recreates it";
     lines.push(`  ${r.type} ${r.name}: ${why}`);
     for (const f of r.fields) lines.push(`    ${f.field}: live ${show(f.live)}, declared ${show(f.declared)}`);
   }

@@ -1,3 +1,4 @@
+import "../node-version";
 import { LocalWorkspace, type PulumiCommand } from "@pulumi/pulumi/automation";
 import { clientFor } from "../client/client";
 import { type Connection, type PartialConnection, resolveConnection } from "../client/connection";

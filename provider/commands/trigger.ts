@@ -1,3 +1,4 @@
+import "../node-version";
 import { LocalWorkspace, type PulumiCommand } from "@pulumi/pulumi/automation";
 import { failedAssertion, type TriggerRequest, type TriggerResult, type TriggerRun } from "../../api";
 import { UptimeClient } from "../client/client";

@@ -10,6 +10,9 @@ import { CHANNEL_FIELDS, type FieldTable, MAINTENANCE_WINDOW_FIELDS, MONITOR_FIE
 import { secretProperties } from "../kinds/fields";
 import type { KindName } from "../kinds/registry";
 import { findOne } from "../runtime/lookup";
+import type { Connection } from "../client/connection";
+import type { Props } from "../kinds/values";
+import { lookupError } from "./lookup-errors";
 import { connectionOf, type FunctionOptions } from "./functions";
 import type { TsOf } from "./types";
 
@@ -60,7 +63,14 @@ const TABLES: Record<KindName, FieldTable> = {
 };
 
 async function lookup<R>(kind: KindName, args: ByIdOrName & ByIdOrSlug, opts?: FunctionOptions): Promise<R> {
-  const found = await findOne(kind, args, connectionOf(opts));
+  let connection: Connection | undefined;
+  let found: Props;
+  try {
+    connection = connectionOf(opts);
+    found = await findOne(kind, args, connection);
+  } catch (err) {
+    throw lookupError(`get${kind}`, args, err, connection);
+  }
   for (const p of [...secretProperties(TABLES[kind]), "connection", "adopt"]) delete found[p];
   return Object.freeze(found) as R;
 }

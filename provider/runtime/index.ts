@@ -3,6 +3,7 @@
  * resources/dynamic-resource.ts), so the installed version runs whatever state was written by: `providerOf` for
  * what this version writes, the functions by name for the closures earlier versions wrote.
  */
+import "../node-version";
 import type * as pulumi from "@pulumi/pulumi";
 import { clientFor, UptimeClient } from "../client/client";
 import { type Connection, type PartialConnection, resolveConnection } from "../client/connection";
@@ -19,6 +20,8 @@ import { connectionArgChanged, keyFrom, movedFrom, movedWarning } from "./connec
 import { heldByReplacement, mayBeHeldByReplaced, noteInState, noteTakenOver } from "./replacing";
 import { replacesOnChange } from "./replace-on-changes";
 import { testCheck } from "./test-checks";
+import { serviceFailures } from "./service-checks";
+import { unknownInputs } from "./unknown-inputs";
 import { stackIdentityProvider } from "./stack-identity";
 import { secretInputsOfRead, undeclaredOnAdopt, undeclaredSecrets } from "./secret-inputs";
 import { type Kind } from "../kinds/kind";
@@ -103,8 +106,11 @@ export async function check(name: KindName, olds: Props, news: Props): Promise<p
   // validated, and nothing is reported about what is not known. Internal inputs (the identity,
   // unknown in a stack's first preview) are no fields.
   const known = new KnownInputs(Object.fromEntries(Object.entries(news).filter(([k]) => !k.startsWith("__"))));
+  failures.push(...unknownInputs(kind.label, kind.fields.table, news));
   failures.push(...known.judge(kind.validate(known.props, known.complete)));
   failures.push(...undeclaredSecrets(olds, news));
+  // What only the service knows (the key works; the locations exist and can run the type).
+  if (failures.length === 0) failures.push(...(await serviceFailures(name, news, stackConfig)));
   if (name === "Monitor" && failures.length === 0) failures.push(...(await targetFailures(news)));
   // A monitor whose connection is unknown yet is skipped there, like any other unknown input.
   if (name === "Monitor") failures.push(...(await testCheck(kind, olds, news, { connection: stackConfig, testChecks }, failures.length === 0)));

@@ -49,6 +49,13 @@ export function lookupFailures(kind: KindName, query: LookupQuery): Failure[] {
 
 type Live = { id: string } & Record<string, unknown>;
 
+/** What the account has of a kind, by `key`, for a lookup that matched none: the first 10, and how many. */
+function accountHas(label: string, key: string, all: readonly Live[]): string {
+  if (!all.length) return `the account has no ${label}s: make it first, or check \`uptime:baseUrl\` and the API key`;
+  const shown = all.slice(0, 10).map((o) => JSON.stringify(o[key]));
+  return `the account's ${label}s are ${shown.join(", ")}${all.length > 10 ? ` and ${all.length - 10} more` : ""}: check the ${key}'s spelling`;
+}
+
 /** The live object `id`; undefined when there is none (by listing where the server lacks GET by id). */
 async function byId(kind: Kind<{ id: string }>, connection: Connection, id: string): Promise<Live | undefined> {
   const client = clientFor(connection);
@@ -80,9 +87,10 @@ export async function findOne(name: KindName, query: LookupQuery, connection: Co
     found = live;
   } else {
     const wanted = query[key] as string;
-    const matches = (await clientFor(connection).listAll<Live>(kind.path)).filter((o) => o[key] === wanted);
+    const all = await clientFor(connection).listAll<Live>(kind.path);
+    const matches = all.filter((o) => o[key] === wanted);
     if (matches.length !== 1) {
-      const which = matches.length ? ` (${matches.map((m) => m.id).join(", ")}); give its id instead` : "";
+      const which = matches.length ? ` (${matches.map((m) => m.id).join(", ")}); give its id instead` : `; ${accountHas(kind.label, key, all)}`;
       throw new UptimeLookupError(
         matches.length ? "lookup_ambiguous" : "lookup_not_found",
         matches.length,

@@ -7,6 +7,7 @@ import {
   type MonitorSpec,
   type MonitorTestResult,
   NOTHING_TO_RUN,
+  unknownLocationMessage,
 } from "../../api";
 import type { Locations } from "../agents/locations";
 import type { Trials } from "../agents/trials";
@@ -111,7 +112,7 @@ export class DryRunService {
     const { locations } = this.agents;
     const known = await locations.known(principal.accountId);
     if (!known.includes(location)) {
-      throw validationFailed([{ field: "location", message: `location ${location} is unknown (known: ${known.join(", ")})` }]);
+      throw validationFailed([{ field: "location", message: unknownLocationMessage(location, known) }]);
     }
     if (location === locations.builtin && locations.builtinRuns) return undefined;
     if (!locations.live(principal.accountId).has(location)) {

@@ -9,7 +9,7 @@ import {
   READ_ONLY_FIELDS,
   type Stats,
   toMonitorSpec,
-  type UpdateMonitor, alertingViolations, browserLocationViolations, locationsOf, locationsTargetProblem, stepsTargetProblems } from "../../api";
+  type UpdateMonitor, alertingViolations, browserLocationViolations, locationsOf, locationsTargetProblem, stepsTargetProblems, unknownLocationMessage } from "../../api";
 import type { Locations } from "../agents/locations";
 import type { Checker } from "../checker/checker";
 import type { ServerOptions } from "../config";
@@ -156,7 +156,7 @@ export class MonitorService {
       const known = await this.locations.known(accountId);
       spec.locations.forEach((name, i) => {
         if (!known.includes(name)) {
-          details.push({ field: `locations[${i}]`, message: `location ${name} is unknown (known: ${known.join(", ")}); an agent key makes one: uptime-server keys create --scope agent --location ${name}` });
+          details.push({ field: `locations[${i}]`, message: unknownLocationMessage(name, known) });
         }
       });
     }

@@ -35,7 +35,7 @@ describe("lookups through the real engine", () => {
       () => "no error",
       (err: Error) => err.message,
     );
-    expect(failed).toContain(`getChannel: name "ops-webhook" matches 2 channels`);
+    expect(failed).toContain(`getChannel({ name: "ops-webhook" }) failed: name "ops-webhook" matches 2 channels`);
     expect(failed).toContain(channelId);
     expect(failed).toContain(twin.body.data.id);
     // The stack's objects are untouched by the failed preview.

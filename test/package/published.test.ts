@@ -98,6 +98,46 @@ describe("the packed packages in a fresh Pulumi TypeScript project", () => {
     expect(ours.stdout).toContain("uptime-server serve");
   });
 
+  it("pulumi-uptime in a program, its provider and its command on an older Node.js say which Node.js they need", () => {
+    // A preload makes this Node.js stand for Node.js 20, whose undici import crashes with an
+    // error that names neither the version nor the fix.
+    const older = join(dir, "node-20.cjs");
+    writeFileSync(older, `Object.defineProperty(process, "versions", { value: { ...process.versions, node: "20.19.0" } });\n`);
+    const message = `pulumi-uptime needs Node.js 22.19.0 or later; this is Node.js 20.19.0 (${process.execPath}).`;
+    for (const entry of ["pulumi-uptime", "pulumi-uptime/provider/runtime", "pulumi-uptime/drift"]) {
+      const loaded = spawnSync(process.execPath, ["--require", older, "-e", `require(${JSON.stringify(entry)})`], { cwd: dir, encoding: "utf8" });
+      expect(loaded.status, entry).toBe(1);
+      expect(loaded.stderr, entry).toContain(`Error: ${message}`);
+    }
+    const bin = join(dir, "node_modules", ".bin", "pulumi-uptime");
+    const command = spawnSync(process.execPath, ["--require", older, bin, "drift", "--stack", "dev"], { cwd: dir, encoding: "utf8" });
+    expect(command.status).toBe(1);
+    expect(command.stderr.trim()).toBe(message);
+  });
+
+  it.each([
+    ["the test kit, then the package", ["pulumi-uptime-server/testing", "pulumi-uptime"]],
+    ["the package, then the test kit", ["pulumi-uptime", "pulumi-uptime-server/testing"]],
+  ])("a test server in one process with the package (%s) serves its OpenAPI document", (_order, modules) => {
+    // npm dedupes zod, so both packages' schemas meet in zod's one global registry.
+    const script = `const loaded = ${JSON.stringify(modules)}.map((m) => require(m));
+const kit = loaded.find((m) => m.startUptimeServer);
+(async () => {
+  const server = await kit.startUptimeServer();
+  try {
+    const res = await fetch(server.directUrl + "/api/v1/openapi.json");
+    const doc = await res.json();
+    console.log(res.status, Object.keys(doc.components?.schemas ?? {}).includes("Assertion") ? "Assertion" : JSON.stringify(doc));
+  } finally {
+    await server.close();
+  }
+})();
+`;
+    const out = spawnSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+    expect(out.stderr).toBe("");
+    expect(out.stdout.trim()).toBe("200 Assertion");
+  }, 90_000);
+
   const files = (tgz: string) => execFileSync("tar", ["tzf", tgz], { encoding: "utf8" }).trim().split("\n");
 
   it("pulumi-uptime ships its license, readme and built provider, with no maps, tests or sources", () => {
@@ -119,7 +159,7 @@ describe("the packed packages in a fresh Pulumi TypeScript project", () => {
   it("installs only the provider's runtime dependencies beside the program's own @pulumi/pulumi", () => {
     const pkg = JSON.parse(readFileSync(join(dir, "node_modules/pulumi-uptime/package.json"), "utf8"));
     expect(pkg.peerDependencies).toEqual({ "@pulumi/pulumi": expect.stringMatching(/^\^3\.\d+\.0$/) });
-    expect(Object.keys(pkg.dependencies).sort()).toEqual(["acorn", "acorn-walk", "ipaddr.js", "p-throttle", "parse-duration", "re2js", "rrule", "undici", "zod"]);
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(["acorn", "acorn-walk", "ipaddr.js", "leven", "p-throttle", "parse-duration", "re2js", "rrule", "undici", "zod"]);
     expect(added.filter((p) => /fastify|nodemailer|pino|p-limit|lru-cache|@pulumi\//.test(nameOf(p)))).toEqual([]);
     // The dependencies and their own (rrule's tslib), where the SDK did not bring them: nothing else.
     const allowed = new Set(["pulumi-uptime", ...Object.keys(pkg.dependencies), "tslib"]);

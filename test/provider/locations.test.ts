@@ -51,11 +51,13 @@ describe("Monitor: locations and failureThreshold", () => {
     }
   });
 
-  it("a location name against the rule is a check failure naming the property; an unknown one fails the create naming it", async () => {
+  it("a location name against the rule is a check failure naming the property; an unknown one fails the check and the create naming it", async () => {
     const bad = await runtime.check("Monitor", {}, { name: "api", type: "http", url: "https://example.com/", intervalSec: 60, locations: ["EU West"], connection });
     expect(bad.failures).toEqual([expect.objectContaining({ property: "locations[0]" })]);
-    const unknown = await runtime.check("Monitor", {}, { name: "api", type: "http", url: "https://example.com/", intervalSec: 60, locations: ["mars"], connection });
-    await expect(runtime.create("Monitor", unknown.inputs as Props)).rejects.toThrow(/locations\[0\].*location mars is unknown/);
+    const inputs = { name: "api", type: "http", url: "https://example.com/", intervalSec: 60, locations: ["mars"], connection };
+    const unknown = await runtime.check("Monitor", {}, inputs);
+    expect(unknown.failures).toEqual([{ property: "locations", reason: expect.stringContaining("locations[0]: mars is not one of the account's locations (eu, local)") }]);
+    await expect(runtime.create("Monitor", inputs)).rejects.toThrow(/locations\[0\]: mars is not one of the account's locations/);
   });
 
   it("retries at other locations: refused with one location at check time, naming retry.location; no diff once created with two", async () => {

@@ -44,7 +44,7 @@ describe("lookups", () => {
     await expect(getMonitor({ name: "nope" }, { connection })).rejects.toMatchObject({
       code: "lookup_not_found",
       matches: 0,
-      message: expect.stringContaining(`getMonitor: name "nope" matches 0 monitors`),
+      message: expect.stringContaining(`getMonitor({ name: "nope" }) failed: name "nope" matches 0 monitors`),
     });
     await s.call("POST", "/api/v1/monitors", { name: "api", type: "http", url: "https://api2.example.com", interval_sec: 60 });
     await expect(getMonitor({ name: "api" }, { connection })).rejects.toMatchObject({
@@ -56,7 +56,7 @@ describe("lookups", () => {
   });
 
   it("refuses a query without exactly one of id and name, naming the field", async () => {
-    await expect(getMonitor({}, { connection })).rejects.toThrow("getMonitor: id: give either id or name");
+    await expect(getMonitor({}, { connection })).rejects.toThrow("getMonitor({}) failed: id: give either id or name");
     await expect(getMonitor({ id: monitorId, name: "api" }, { connection })).rejects.toThrow("name: give either id or name, not both");
     await expect(getStatusPage({ slug: "" }, { connection })).rejects.toThrow("slug: must be a non-empty string");
   });

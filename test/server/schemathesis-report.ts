@@ -114,7 +114,7 @@ function detailKind(d: { field: string; message: string }, operation: string): K
   if (d.field === "degraded_response_ms" && /^must be less than max_response_ms \(\d+\)$/.test(d.message)) return "order";
   if (d.field === "ends_at" && /^must be after the start \(/.test(d.message)) return "order";
   if (d.field === "failure_threshold" && /^must be at most the number of locations \(\d+\)$/.test(d.message)) return "order";
-  if (/^locations\[\d+\]$|^location$/.test(d.field) && /^location \S+ is unknown /.test(d.message)) return "missing_id";
+  if (/^locations\[\d+\]$|^location$/.test(d.field) && /^\S+ is not one of the account's locations /.test(d.message)) return "missing_id";
   if (operation === "PATCH /api/v1/monitors/{id}" && TYPED_MONITOR_FIELDS.test(d.field)) return "stored_type";
   if (EXPRESSION_FIELD.test(d.field) && EXPRESSION_PROBLEM.test(d.message)) return "expression";
   if (operation === "PATCH /api/v1/channels/{id}" && d.field.startsWith("config.")) return "stored_type";

@@ -96,7 +96,7 @@ describe("trigger of deployed monitors (POST /api/v1/monitors/trigger)", () => {
     expect(here.body.data.runs).toEqual([expect.objectContaining({ location: builtin, status: "up" })]);
     const unknown = await trigger({ monitor_ids: [ids.web], location: "mars-1" });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.error.details).toEqual([{ field: "location", message: expect.stringContaining("location mars-1 is unknown") }]);
+    expect(unknown.body.error.details).toEqual([{ field: "location", message: expect.stringContaining("mars-1 is not one of the account's locations") }]);
   });
 
   it("refuses a body without a selection, and an unknown id, naming the field", async () => {

@@ -49,7 +49,7 @@ describe("checker agents and locations", () => {
   it("an unknown location is a 422 naming it; locations are a sorted set; the threshold stays within them", async () => {
     const bad = await s.call("POST", "/api/v1/monitors", { name: "m", type: "http", url: target.url, interval_sec: 60, locations: ["eu", "mars"] });
     expect(bad.status).toBe(422);
-    expect(bad.body.error.details).toEqual([expect.objectContaining({ field: "locations[1]", message: expect.stringContaining("location mars is unknown") })]);
+    expect(bad.body.error.details).toEqual([expect.objectContaining({ field: "locations[1]", message: expect.stringContaining("mars is not one of the account's locations") })]);
     const over = await s.call("POST", "/api/v1/monitors", { name: "m", type: "http", url: target.url, interval_sec: 60, locations: ["eu"], failure_threshold: 2 });
     expect(over.body.error.details).toEqual([{ field: "failure_threshold", message: "must be at most the number of locations (1)" }]);
     const ok = await s.call("POST", "/api/v1/monitors", { name: "m", type: "http", url: target.url, interval_sec: 60, locations: ["us", "eu", "us"] });

@@ -61,7 +61,7 @@ describe("dry runs at an agent location", () => {
   it("an unknown location is a 422 naming it; a location with no live agent a 409 naming it", async () => {
     const unknown = await s.call("POST", "/api/v1/monitors/test?location=mars", spec());
     expect(unknown.status).toBe(422);
-    expect(unknown.body.error.details).toEqual([{ field: "location", message: "location mars is unknown (known: eu, local, us)" }]);
+    expect(unknown.body.error.details).toEqual([{ field: "location", message: "mars is not one of the account's locations (eu, local, us); an agent key makes it one: uptime-server keys create --db <database> --account <account> --scope agent --location mars" }]);
     const idle = await s.call("POST", "/api/v1/monitors/test?location=us", spec());
     expect(idle.status).toBe(409);
     expect(idle.body.error.message).toMatch(/^Location us has no live agent .*uptime-server agent --location us$/);
