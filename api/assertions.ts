@@ -248,3 +248,13 @@ export function assertionViolations(m: { type: string; assertions: readonly unkn
   }
   return out;
 }
+
+/** An error for each assertion whose `source` is not among those `type` reads. */
+export function assertionSourceViolations(type: string, sources: readonly AssertionSource[], assertions: readonly unknown[]): { field: string; message: string }[] {
+  return assertions.flatMap((a, i) => {
+    const source = (a as { source?: string } | null)?.source;
+    return source !== undefined && !(sources as readonly string[]).includes(source)
+      ? [{ field: `assertions[${i}].source`, message: `must be one of ${sources.join(", ")} for ${type} monitors` }]
+      : [];
+  });
+}

@@ -70,17 +70,9 @@ function describe(issue: z.core.$ZodIssue): string {
     case "invalid_value":
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
     case "too_small":
-      return issue.origin === "array"
-        ? `must have at least ${issue.minimum} items`
-        : issue.origin === "string"
-          ? `must be at least ${issue.minimum} characters`
-          : `must be at least ${issue.minimum}`;
+      return boundMessage(issue.origin, "least", issue.minimum);
     case "too_big":
-      return issue.origin === "array"
-        ? `must have at most ${issue.maximum} items`
-        : issue.origin === "string"
-          ? `must be at most ${issue.maximum} characters`
-          : `must be at most ${issue.maximum}`;
+      return boundMessage(issue.origin, "most", issue.maximum);
     case "invalid_key":
     case "invalid_element":
       return issue.issues[0]?.message ?? issue.message;
@@ -89,4 +81,11 @@ function describe(issue: z.core.$ZodIssue): string {
     default:
       return issue.message;
   }
+}
+
+/** The message of a bound: `at least`/`at most` so many items, characters, or of the number. */
+function boundMessage(origin: string, side: "least" | "most", bound: unknown): string {
+  if (origin === "array") return `must have at ${side} ${bound} items`;
+  if (origin === "string") return `must be at ${side} ${bound} characters`;
+  return `must be at ${side} ${bound}`;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AssertionSource } from "./assertions";
+import { type AssertionSource, assertionSourceViolations } from "./assertions";
 import type { ErrorDetail } from "./common";
 import type { FieldTable } from "./fields";
 
@@ -132,12 +132,6 @@ export function networkViolations(m: MonitorNetworkSpec & { type: string; url: s
   }
   if (!isNetworkType(m.type)) return out;
   if (m.body !== null) out.push({ field: "body", message: `is not allowed for ${m.type} monitors (they send no body)` });
-  const sources = NETWORK_ASSERTION_SOURCES[m.type];
-  m.assertions.forEach((a, i) => {
-    const source = (a as { source?: string } | null)?.source;
-    if (source !== undefined && !(sources as readonly string[]).includes(source)) {
-      out.push({ field: `assertions[${i}].source`, message: `must be one of ${sources.join(", ")} for ${m.type} monitors` });
-    }
-  });
+  out.push(...assertionSourceViolations(m.type, NETWORK_ASSERTION_SOURCES[m.type], m.assertions));
   return out;
 }

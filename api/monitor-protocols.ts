@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AssertionSource } from "./assertions";
+import { type AssertionSource, assertionSourceViolations } from "./assertions";
 import type { ErrorDetail } from "./common";
 import type { FieldTable } from "./fields";
 
@@ -91,12 +91,6 @@ export function protocolViolations(m: MonitorProtocolSpec & { type: string; body
   if (m.type === "udp" && m.body === null) out.push({ field: "body", message: "is required for udp monitors (the datagram sent)" });
   if (m.type === "grpc" && m.body !== null) out.push({ field: "body", message: "is not allowed for grpc monitors (the health request has no body)" });
   if (!isProtocolType(m.type)) return out;
-  const sources = PROTOCOL_ASSERTION_SOURCES[m.type];
-  m.assertions.forEach((a, i) => {
-    const source = (a as { source?: string } | null)?.source;
-    if (source !== undefined && !(sources as readonly string[]).includes(source)) {
-      out.push({ field: `assertions[${i}].source`, message: `must be one of ${sources.join(", ")} for ${m.type} monitors` });
-    }
-  });
+  out.push(...assertionSourceViolations(m.type, PROTOCOL_ASSERTION_SOURCES[m.type], m.assertions));
   return out;
 }

@@ -3,7 +3,7 @@ import { documentOnlyMeta, ExternalIdSchema } from "./common";
 import { isNetworkType, NETWORK_ASSERTION_SOURCES } from "./monitor-network";
 import { PROTOCOL_ASSERTION_SOURCES, isProtocolType } from "./monitor-protocols";
 import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, MONITOR_TYPES, type MonitorType, monitorFields } from "./monitor";
-import { dnsResolver, empty, f, nothing } from "./monitor-types/descriptor";
+import { dnsResolver, empty, f, type MonitorField, nothing } from "./monitor-types/descriptor";
 import { monitorTypeDescriptor } from "./monitor-types/registry";
 
 /**
@@ -50,47 +50,34 @@ export function monitorBodySchemas(minIntervalSec: number = MIN_INTERVAL_SEC) {
 
 const REQUIRED = new Set(["name", "type", "interval_sec"]);
 
+/** Fields of one type or a few: `null` (or `[]`) alone unless the type's descriptor takes them. */
+const OTHER_TYPES_FIELDS: Partial<Record<MonitorField, z.ZodType>> = {
+  keyword: nothing,
+  assertions: empty,
+  ssl_expiry_days: nothing,
+  dns_expected_values: empty,
+  dns_resolver: nothing,
+  steps: empty,
+  variables: z.strictObject({}).optional(),
+  grpc_service: nothing,
+  ping_count: nothing,
+  smtp_starttls: nothing,
+  domain_expiry_days: nothing,
+  script: nothing,
+};
+
 /** One type's body: its own fields, and `null` (or `[]`) alone for fields of other types. */
 function variant(type: MonitorType, interval_sec: z.ZodType, remind_every_sec: z.ZodType) {
   const descriptor = monitorTypeDescriptor(type);
   const shape = {
+    // Every field, optional, in the order of `monitorFields`; then those that differ.
+    ...(Object.fromEntries(Object.entries(f).map(([k, rule]): [string, z.ZodType] => [k, rule.optional()])) as Record<MonitorField, z.ZodType>),
     name: f.name,
     type: z.literal(type),
     url: descriptor.url,
     interval_sec,
-    timeout_sec: f.timeout_sec.optional(),
-    method: f.method.optional(),
-    headers: f.headers.optional(),
-    body: f.body.optional(),
-    expected_status_codes: f.expected_status_codes.optional(),
-    keyword: nothing,
-    keyword_case_sensitive: f.keyword_case_sensitive.optional(),
-    follow_redirects: f.follow_redirects.optional(),
-    assertions: empty,
-    degraded_response_ms: f.degraded_response_ms.optional(),
-    max_response_ms: f.max_response_ms.optional(),
-    channel_ids: f.channel_ids.optional(),
-    tags: f.tags.optional(),
-    grace_sec: f.grace_sec.optional(),
-    ssl_expiry_days: nothing,
-    verify_tls: f.verify_tls.optional(),
-    dns_record_type: f.dns_record_type.optional(),
-    dns_expected_values: empty,
-    dns_resolver: nothing,
-    confirmations: f.confirmations.optional(),
-    recovery_confirmations: f.recovery_confirmations.optional(),
     remind_every_sec: remind_every_sec.optional(),
-    escalation: f.escalation.optional(),
-    locations: f.locations.optional(),
-    failure_threshold: f.failure_threshold.optional(),
-    retry: f.retry.optional(),
-    steps: empty,
-    variables: z.strictObject({}).optional(),
-    grpc_service: nothing,
-    ping_count: nothing,
-    smtp_starttls: nothing,
-    domain_expiry_days: nothing,
-    script: nothing,
+    ...OTHER_TYPES_FIELDS,
     // The type's own fields, in the places above (a spread keeps the order of the keys it replaces).
     ...descriptor.fields?.(),
     external_id: ExternalIdSchema.optional(),

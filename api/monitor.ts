@@ -270,7 +270,7 @@ export const MonitorSchema = z
     body: z.string().nullable(),
     expected_status_codes: z.array(z.union([z.int(), z.string()])),
     keyword: z.string().nullable(),
-    keyword_case_sensitive: z.boolean(),
+    keyword_case_sensitive: monitorFields.keyword_case_sensitive,
     follow_redirects: z.boolean(),
     ...assertionRead,
     channel_ids: z.array(z.string()),

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { monitorFields } from "../monitor";
+import { type MONITOR_FIELDS, monitorFields } from "../monitor";
 
 /** One monitor type in the README's table: its URL, the properties of its own, and when it is up. */
 export interface MonitorTypeDoc {
   /** The `url` it takes, in words. */
   url: string;
-  /** Properties (camelCase) it adds to or reads beyond the common ones (`intervalSec`, `timeoutSec`, …). */
-  fields: readonly string[];
+  /** Properties (the `Monitor` resource's) it adds to or reads beyond the common ones (`intervalSec`, `timeoutSec`, …). */
+  fields: readonly (keyof typeof MONITOR_FIELDS)[];
   /** When a check of it passes. */
   up: string;
 }
