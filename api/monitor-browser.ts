@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BROWSER_SCRIPT_LIMIT_BYTES, browserScriptProblem } from "./browser-script";
+import { BROWSER_SCRIPT_LIMIT_BYTES } from "./browser-script";
 import type { ErrorDetail } from "./common";
 import type { FieldTable } from "./fields";
 
@@ -37,21 +37,9 @@ export const MONITOR_BROWSER_ROWS = {
   },
 } as const satisfies FieldTable;
 
-/** Rules of browser monitors, judged on the whole monitor after defaults. */
-export function browserViolations(m: MonitorBrowserSpec & { type: string; body: string | null; assertions: readonly unknown[] }): ErrorDetail[] {
-  const out: ErrorDetail[] = [];
-  if (m.type !== "browser") {
-    if (m.script !== null) out.push({ field: "script", message: `is only allowed for browser monitors, not ${m.type}` });
-    return out;
-  }
-  if (m.script === null) out.push({ field: "script", message: "is required for browser monitors (the Playwright script)" });
-  else {
-    const problem = browserScriptProblem(m.script);
-    if (problem) out.push({ field: "script", message: problem });
-  }
-  if (m.body !== null) out.push({ field: "body", message: "is not allowed for browser monitors (the script makes its requests)" });
-  if (m.assertions.length > 0) out.push({ field: "assertions", message: "are not allowed for browser monitors (the script's expect() calls are its assertions)" });
-  return out;
+/** A script on another type's monitor (browser monitors' own rules are in api/monitor-types/browser.ts). */
+export function browserViolations(m: MonitorBrowserSpec & { type: string }): ErrorDetail[] {
+  return m.type !== "browser" && m.script !== null ? [{ field: "script", message: `is only allowed for browser monitors, not ${m.type}` }] : [];
 }
 
 /**

@@ -112,26 +112,19 @@ export function networkUrlProblem(type: NetworkType, raw: string): string | unde
   return undefined;
 }
 
-function hostOf(raw: string | null): string {
-  try {
-    return new URL(raw ?? "").hostname;
-  } catch {
-    return "";
-  }
-}
-
-/** Rules of the network types, judged on the whole monitor after defaults. */
-export function networkViolations(m: MonitorNetworkSpec & { type: string; url: string | null; body: string | null; ssl_expiry_days: number | null; assertions: readonly unknown[] }): ErrorDetail[] {
+/** Their fields on a monitor of a type that does not take them (each type's rules are in api/monitor-types/). */
+export function networkViolations(m: MonitorNetworkSpec & { type: string; url: string | null }): ErrorDetail[] {
   const out: ErrorDetail[] = [];
-  if (m.type === "smtp" && m.smtp_starttls === false && m.ssl_expiry_days !== null) out.push({ field: "ssl_expiry_days", message: "is not allowed with smtp_starttls false (no certificate is read)" });
   if (m.ping_count !== null && m.type !== "ping") out.push({ field: "ping_count", message: `is only allowed for ping monitors, not ${m.type}` });
   if (m.smtp_starttls !== null && !(m.type === "smtp" && m.url?.startsWith("smtp://"))) out.push({ field: "smtp_starttls", message: "is only allowed for smtp monitors with an smtp:// URL (smtps:// is TLS from the start)" });
   if (m.domain_expiry_days !== null && !DOMAIN_EXPIRY_TYPES.includes(m.type)) out.push({ field: "domain_expiry_days", message: `is only allowed for ${DOMAIN_EXPIRY_TYPES.join(", ")} monitors, not ${m.type}` });
-  if (m.domain_expiry_days !== null && (m.type === "http" || m.type === "keyword") && !DOMAIN_NAME.test(hostOf(m.url))) {
-    out.push({ field: "domain_expiry_days", message: "needs a url whose host is a domain name (not an IP address or a single label)" });
-  }
-  if (!isNetworkType(m.type)) return out;
-  if (m.body !== null) out.push({ field: "body", message: `is not allowed for ${m.type} monitors (they send no body)` });
-  out.push(...assertionSourceViolations(m.type, NETWORK_ASSERTION_SOURCES[m.type], m.assertions));
   return out;
+}
+
+/** A network monitor's body (they send none), and its assertions reading what its type does not answer. */
+export function networkAssertionViolations(type: NetworkType, m: { body: string | null; assertions: readonly unknown[] }): ErrorDetail[] {
+  return [
+    ...(m.body !== null ? [{ field: "body", message: `is not allowed for ${type} monitors (they send no body)` }] : []),
+    ...assertionSourceViolations(type, NETWORK_ASSERTION_SOURCES[type], m.assertions),
+  ];
 }

@@ -84,13 +84,12 @@ export function protocolUrlProblem(type: ProtocolType, raw: string): string | un
   return undefined;
 }
 
-/** Rules of the protocol types, judged on the whole monitor after defaults. */
-export function protocolViolations(m: MonitorProtocolSpec & { type: string; body: string | null; assertions: readonly unknown[] }): ErrorDetail[] {
-  const out: ErrorDetail[] = [];
-  if (m.grpc_service !== null && m.type !== "grpc") out.push({ field: "grpc_service", message: `is only allowed for grpc monitors, not ${m.type}` });
-  if (m.type === "udp" && m.body === null) out.push({ field: "body", message: "is required for udp monitors (the datagram sent)" });
-  if (m.type === "grpc" && m.body !== null) out.push({ field: "body", message: "is not allowed for grpc monitors (the health request has no body)" });
-  if (!isProtocolType(m.type)) return out;
-  out.push(...assertionSourceViolations(m.type, PROTOCOL_ASSERTION_SOURCES[m.type], m.assertions));
-  return out;
+/** The field of its own on another type's monitor (each type's rules are in api/monitor-types/). */
+export function protocolViolations(m: MonitorProtocolSpec & { type: string }): ErrorDetail[] {
+  return m.grpc_service !== null && m.type !== "grpc" ? [{ field: "grpc_service", message: `is only allowed for grpc monitors, not ${m.type}` }] : [];
+}
+
+/** The assertions of a protocol monitor reading what its type does not answer. */
+export function protocolAssertionViolations(type: ProtocolType, assertions: readonly unknown[]): ErrorDetail[] {
+  return assertionSourceViolations(type, PROTOCOL_ASSERTION_SOURCES[type], assertions);
 }

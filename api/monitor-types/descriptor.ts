@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type MONITOR_FIELDS, monitorFields } from "../monitor";
+import type { ErrorDetail } from "../common";
+import { type MONITOR_FIELDS, monitorFields, type MonitorSpec } from "../monitor";
 
 /** One monitor type in the README's table: its URL, the properties of its own, and when it is up. */
 export interface MonitorTypeDoc {
@@ -30,6 +31,10 @@ export interface MonitorTypeDescriptor {
   fields?: () => Partial<Record<MonitorField, z.ZodType>>;
   /** Its rules across fields, as JSON Schema `if`/`then` (after the rules every type shares). */
   rules?: () => object[];
+  /** Why `url` (`null`: none) is not one this type takes, or undefined: the server's check. */
+  checkUrl: (url: string | null) => string | undefined;
+  /** Its own rules, judged by the server on a monitor of this type after defaults. */
+  violations?: (m: MonitorSpec) => ErrorDetail[];
   /** Its row of the README's "Monitor types" table. */
   doc: MonitorTypeDoc;
 }
@@ -40,6 +45,27 @@ export const f = monitorFields;
 export const nothing = z.null().optional();
 /** A list another type has: absent or empty only. */
 export const empty = z.array(z.never()).max(0).optional();
+
+/** `checkUrl` of a type without a URL: `why` says where its requests go instead. */
+export function noUrl(type: string, why: string): (url: string | null) => string | undefined {
+  return (url) => (url === null ? undefined : `is not allowed for ${type} monitors (${why})`);
+}
+
+/** `checkUrl` of a type that needs a URL, `check` judging it. */
+export function urlRequired(type: string, check: (url: string) => string | undefined): (url: string | null) => string | undefined {
+  return (url) => (url === null ? `is required for ${type} monitors` : check(url));
+}
+
+/** `check` of `raw` parsed, or why it is not an absolute URL. */
+export function absoluteUrl(raw: string, check: (url: URL) => string | undefined): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "must be an absolute URL";
+  }
+  return check(url);
+}
 
 /** A host of a URL with a non-special scheme, as WHATWG URL parses it (no forbidden code points). */
 export const HOST = "[A-Za-z0-9._~!$&'()*+,;=-]+";

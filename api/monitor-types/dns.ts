@@ -1,8 +1,10 @@
-import { dnsResolver, f, HOST, type MonitorTypeDescriptor, urlMatching } from "./descriptor";
+import { checkDnsUrl } from "../monitor-extensions";
+import { dnsResolver, f, HOST, type MonitorTypeDescriptor, urlMatching, urlRequired } from "./descriptor";
 
 /** A DNS query whose answers must equal the expected values. */
 export const dns = {
   url: urlMatching(`^dns://${HOST}/?$`, "must be dns://host.name for dns monitors"),
+  checkUrl: urlRequired("dns", checkDnsUrl),
   fields: () => ({
     dns_expected_values: f.dns_expected_values.min(1, "must list at least one value for dns monitors"),
     dns_resolver: dnsResolver(),

@@ -1,4 +1,5 @@
-import { f, HOST, type MonitorTypeDescriptor, nothing, PORT, urlMatching } from "./descriptor";
+import { protocolAssertionViolations, protocolUrlProblem } from "../monitor-protocols";
+import { f, HOST, type MonitorTypeDescriptor, nothing, PORT, urlMatching, urlRequired } from "./descriptor";
 
 /** The gRPC health service of a server. */
 export const grpc = {
@@ -8,5 +9,10 @@ export const grpc = {
     assertions: f.assertions.optional(),
     grpc_service: f.grpc_service.optional(),
   }),
+  checkUrl: urlRequired("grpc", (url) => protocolUrlProblem("grpc", url)),
+  violations: (m) => [
+    ...(m.body !== null ? [{ field: "body", message: "is not allowed for grpc monitors (the health request has no body)" }] : []),
+    ...protocolAssertionViolations("grpc", m.assertions),
+  ],
   doc: { url: "`grpc://host:port`, `grpcs://host:port`", fields: ["grpcService", "headers", "assertions", "verifyTls"], up: "`grpc.health.v1` answers SERVING" },
 } satisfies MonitorTypeDescriptor;

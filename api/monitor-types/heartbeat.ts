@@ -1,8 +1,9 @@
-import { type MonitorTypeDescriptor, nothing } from "./descriptor";
+import { type MonitorTypeDescriptor, noUrl, nothing } from "./descriptor";
 
 /** Pinged at its push URL, not probed. */
 export const heartbeat = {
   url: nothing,
+  checkUrl: noUrl("heartbeat", "they are pinged, not probed"),
   fields: () => ({
     degraded_response_ms: nothing,
     max_response_ms: nothing,

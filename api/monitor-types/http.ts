@@ -1,9 +1,34 @@
+import type { ErrorDetail } from "../common";
+import type { MonitorSpec } from "../monitor";
 import { DOMAIN_NAME } from "../monitor-network";
-import { f, type MonitorTypeDescriptor, urlMatching } from "./descriptor";
+import { absoluteUrl, f, type MonitorTypeDescriptor, urlMatching, urlRequired } from "./descriptor";
 
 /** The `url` of the HTTP types (http, keyword). */
 export function probeUrl() {
   return urlMatching(/^https?:\/\/[^\s/?#@\\]+(?:[/?#]\S*)?$/, "must start with http:// or https://");
+}
+
+/** The server's check of the `url` of an HTTP type. */
+export function httpUrl(type: "http" | "keyword") {
+  return urlRequired(type, (raw) =>
+    absoluteUrl(raw, (url) => {
+      if (url.protocol !== "http:" && url.protocol !== "https:") return `must start with http:// or https:// for ${type} monitors`;
+      return url.hostname ? undefined : "must name a host";
+    }),
+  );
+}
+
+/** The server's rules of the HTTP types (http, keyword): domain expiry needs a domain name. */
+export function httpViolations(m: MonitorSpec): ErrorDetail[] {
+  let host = "";
+  try {
+    host = new URL(m.url ?? "").hostname;
+  } catch {
+    // No host: the url's own error says why.
+  }
+  return m.domain_expiry_days !== null && !DOMAIN_NAME.test(host)
+    ? [{ field: "domain_expiry_days", message: "needs a url whose host is a domain name (not an IP address or a single label)" }]
+    : [];
 }
 
 /** The rules of the HTTP types (http, keyword) across fields. */
@@ -31,5 +56,7 @@ export const http = {
     domain_expiry_days: f.domain_expiry_days.optional(),
   }),
   rules: httpRules,
+  checkUrl: httpUrl("http"),
+  violations: httpViolations,
   doc: { url: "`http(s)://…`", fields: ["method", "headers", "body", "expectedStatusCodes", "followRedirects", "assertions", "sslExpiryDays", "verifyTls", "domainExpiryDays"], up: "the status is expected and the assertions pass; with `sslExpiryDays`/`domainExpiryDays`, the certificate and the registration last that long" },
 } satisfies MonitorTypeDescriptor;

@@ -1,5 +1,5 @@
 import { f, type MonitorTypeDescriptor } from "./descriptor";
-import { http, httpRules, probeUrl } from "./http";
+import { http, httpRules, httpUrl, httpViolations, probeUrl } from "./http";
 
 /** An HTTP(S) request whose body must contain a keyword. */
 export const keyword = {
@@ -7,5 +7,7 @@ export const keyword = {
   // As http, with the keyword required.
   fields: () => ({ ...http.fields(), keyword: f.keyword.unwrap() }),
   rules: httpRules,
+  checkUrl: httpUrl("keyword"),
+  violations: (m) => [...httpViolations(m), ...(m.keyword === null ? [{ field: "keyword", message: "is required for keyword monitors" }] : [])],
   doc: { url: "`http(s)://…`", fields: ["keyword", "keywordCaseSensitive", "method", "headers", "body", "assertions", "sslExpiryDays", "verifyTls", "domainExpiryDays"], up: "as http, and the body contains `keyword`" },
 } satisfies MonitorTypeDescriptor;

@@ -1,8 +1,9 @@
-import { f, type MonitorTypeDescriptor, nothing } from "./descriptor";
+import { f, type MonitorTypeDescriptor, noUrl, nothing } from "./descriptor";
 
 /** HTTP steps run in order, each with its own request and assertions. */
 export const multistep = {
   url: nothing,
+  checkUrl: noUrl("multistep", "each step has its own"),
   fields: () => ({
     steps: f.steps.min(1, "must list at least one step for multistep monitors"),
     variables: f.variables.optional(),

@@ -1,4 +1,5 @@
-import { f, HOST, type MonitorTypeDescriptor, nothing, PORT, urlMatching } from "./descriptor";
+import { networkAssertionViolations, networkUrlProblem } from "../monitor-network";
+import { f, HOST, type MonitorTypeDescriptor, nothing, PORT, urlMatching, urlRequired } from "./descriptor";
 
 /** An SMTP server: its banner, EHLO, STARTTLS and certificate. */
 export const smtp = {
@@ -13,6 +14,11 @@ export const smtp = {
     // STARTTLS only with smtp:// (smtps:// is TLS from the start); no certificate without TLS.
     { if: { properties: { url: { pattern: "^smtps://" } } }, then: { properties: { smtp_starttls: { type: "null" } } } },
     { if: { properties: { smtp_starttls: { const: false } }, required: ["smtp_starttls"] }, then: { properties: { ssl_expiry_days: { type: "null" } } } },
+  ],
+  checkUrl: urlRequired("smtp", (url) => networkUrlProblem("smtp", url)),
+  violations: (m) => [
+    ...(m.smtp_starttls === false && m.ssl_expiry_days !== null ? [{ field: "ssl_expiry_days", message: "is not allowed with smtp_starttls false (no certificate is read)" }] : []),
+    ...networkAssertionViolations("smtp", m),
   ],
   doc: { url: "`smtp://host[:port]` (STARTTLS), `smtps://host[:port]`", fields: ["smtpStarttls", "sslExpiryDays", "verifyTls", "assertions"], up: "the banner is 220, EHLO is answered, STARTTLS succeeds (unless `smtpStarttls: false`) and the assertions (`$.banner`, `$.cert_days_left`) pass" },
 } satisfies MonitorTypeDescriptor;

@@ -1,4 +1,5 @@
-import { f, HOST, type MonitorTypeDescriptor, PORT, urlMatching } from "./descriptor";
+import { protocolAssertionViolations, protocolUrlProblem } from "../monitor-protocols";
+import { f, HOST, type MonitorTypeDescriptor, PORT, urlMatching, urlRequired } from "./descriptor";
 
 /** A UDP datagram and its reply. */
 export const udp = {
@@ -7,5 +8,10 @@ export const udp = {
     body: f.body.unwrap(),
     assertions: f.assertions.optional(),
   }),
+  checkUrl: urlRequired("udp", (url) => protocolUrlProblem("udp", url)),
+  violations: (m) => [
+    ...(m.body === null ? [{ field: "body", message: "is required for udp monitors (the datagram sent)" }] : []),
+    ...protocolAssertionViolations("udp", m.assertions),
+  ],
   doc: { url: "`udp://host:port`", fields: ["body", "assertions"], up: "a reply to `body` arrives and the assertions pass" },
 } satisfies MonitorTypeDescriptor;

@@ -1,4 +1,5 @@
-import { f, type MonitorTypeDescriptor, urlMatching } from "./descriptor";
+import { protocolAssertionViolations, protocolUrlProblem } from "../monitor-protocols";
+import { f, type MonitorTypeDescriptor, urlMatching, urlRequired } from "./descriptor";
 
 /** A WebSocket whose first message is judged. */
 export const websocket = {
@@ -6,5 +7,7 @@ export const websocket = {
   fields: () => ({
     assertions: f.assertions.optional(),
   }),
+  checkUrl: urlRequired("websocket", (url) => protocolUrlProblem("websocket", url)),
+  violations: (m) => protocolAssertionViolations("websocket", m.assertions),
   doc: { url: "`ws(s)://…`", fields: ["headers", "body", "assertions", "verifyTls", "followRedirects"], up: "the first message arrives and the assertions pass" },
 } satisfies MonitorTypeDescriptor;
