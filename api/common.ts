@@ -140,3 +140,14 @@ const ID_BODY = 28;
 export function idParams(prefix: (typeof ID_PREFIX)[keyof typeof ID_PREFIX]) {
   return z.strictObject({ id: z.string().regex(new RegExp(`^${prefix}_[0-9a-f]{${ID_BODY}}$`)) });
 }
+
+/** `check` of `raw` parsed, or why it is not an absolute URL. */
+export function absoluteUrl(raw: string, check: (url: URL) => string | undefined): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "must be an absolute URL";
+  }
+  return check(url);
+}

@@ -1,6 +1,6 @@
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
-import type { ErrorDetail } from "./common";
+import { absoluteUrl, type ErrorDetail } from "./common";
 import type { FieldTable } from "./fields";
 import { MONITOR_ALERTING_DEFAULTS, MONITOR_ALERTING_ROWS, type MonitorAlertingSpec, monitorAlertingFields, monitorAlertingRead } from "./monitor-alerting";
 import { locationViolations, MONITOR_LOCATION_DEFAULTS, MONITOR_LOCATION_ROWS, type MonitorLocationSpec, monitorLocationFields, monitorLocationRead } from "./monitor-locations";
@@ -223,14 +223,7 @@ export function monitorExtensionViolations(m: MonitorExtensionSpec & { type: str
 
 /** Whether `url` is a valid `dns://host.name` (no port, path or query). */
 export function checkDnsUrl(raw: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return "must be an absolute URL";
-  }
-  if (url.protocol !== "dns:" || !url.hostname || url.port || (url.pathname && url.pathname !== "/") || url.search) {
-    return "must be dns://host.name for dns monitors";
-  }
-  return undefined;
+  return absoluteUrl(raw, (url) =>
+    url.protocol !== "dns:" || !url.hostname || url.port || (url.pathname && url.pathname !== "/") || url.search ? "must be dns://host.name for dns monitors" : undefined,
+  );
 }

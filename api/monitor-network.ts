@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type AssertionSource, assertionSourceViolations } from "./assertions";
-import type { ErrorDetail } from "./common";
+import { absoluteUrl, type ErrorDetail } from "./common";
 import type { FieldTable } from "./fields";
 
 /**
@@ -98,18 +98,14 @@ export function isNetworkType(type: string): type is NetworkType {
 
 /** Why `raw` is not a URL of network type `type`, or undefined. */
 export function networkUrlProblem(type: NetworkType, raw: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return "must be an absolute URL";
-  }
   const words = `must be ${NETWORK_URLS[type]} for ${type} monitors`;
-  if (!SCHEMES[type].includes(url.protocol) || !url.hostname) return words;
-  if ((url.pathname && url.pathname !== "/") || url.search || url.hash || url.username || url.password) return `${words}, with no path, query or credentials`;
-  if (type !== "smtp" && url.port) return `${words}, with no port`;
-  if (type === "domain" && !DOMAIN_NAME.test(url.hostname)) return `${words}: a dotted domain name, not an address`;
-  return undefined;
+  return absoluteUrl(raw, (url) => {
+    if (!SCHEMES[type].includes(url.protocol) || !url.hostname) return words;
+    if ((url.pathname && url.pathname !== "/") || url.search || url.hash || url.username || url.password) return `${words}, with no path, query or credentials`;
+    if (type !== "smtp" && url.port) return `${words}, with no port`;
+    if (type === "domain" && !DOMAIN_NAME.test(url.hostname)) return `${words}: a dotted domain name, not an address`;
+    return undefined;
+  });
 }
 
 /** Their fields on a monitor of a type that does not take them (each type's rules are in api/monitor-types/). */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type AssertionSource, assertionSourceViolations } from "./assertions";
-import type { ErrorDetail } from "./common";
+import { absoluteUrl, type ErrorDetail } from "./common";
 import type { FieldTable } from "./fields";
 
 /**
@@ -72,16 +72,12 @@ export function isProtocolType(type: string): type is ProtocolType {
 /** Why `raw` is not a URL of protocol `type`, or undefined. */
 export function protocolUrlProblem(type: ProtocolType, raw: string): string | undefined {
   const shape = PROTOCOL_URLS[type];
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return "must be an absolute URL";
-  }
-  if (!shape.schemes.includes(url.protocol) || !url.hostname) return `must be ${shape.words} for ${type} monitors`;
-  if (shape.port && !url.port) return `must name a port: ${shape.words}`;
-  if (shape.port && ((url.pathname && url.pathname !== "/") || url.search || url.hash)) return `must be ${shape.words} with no path`;
-  return undefined;
+  return absoluteUrl(raw, (url) => {
+    if (!shape.schemes.includes(url.protocol) || !url.hostname) return `must be ${shape.words} for ${type} monitors`;
+    if (shape.port && !url.port) return `must name a port: ${shape.words}`;
+    if (shape.port && ((url.pathname && url.pathname !== "/") || url.search || url.hash)) return `must be ${shape.words} with no path`;
+    return undefined;
+  });
 }
 
 /** The field of its own on another type's monitor (each type's rules are in api/monitor-types/). */

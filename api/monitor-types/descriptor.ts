@@ -56,17 +56,6 @@ export function urlRequired(type: string, check: (url: string) => string | undef
   return (url) => (url === null ? `is required for ${type} monitors` : check(url));
 }
 
-/** `check` of `raw` parsed, or why it is not an absolute URL. */
-export function absoluteUrl(raw: string, check: (url: URL) => string | undefined): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return "must be an absolute URL";
-  }
-  return check(url);
-}
-
 /** A host of a URL with a non-special scheme, as WHATWG URL parses it (no forbidden code points). */
 export const HOST = "[A-Za-z0-9._~!$&'()*+,;=-]+";
 /** A port, 0..65535. */

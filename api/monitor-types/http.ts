@@ -1,7 +1,7 @@
-import type { ErrorDetail } from "../common";
+import { absoluteUrl, type ErrorDetail } from "../common";
 import type { MonitorSpec } from "../monitor";
 import { DOMAIN_NAME } from "../monitor-network";
-import { absoluteUrl, f, type MonitorTypeDescriptor, urlMatching, urlRequired } from "./descriptor";
+import { f, type MonitorTypeDescriptor, urlMatching, urlRequired } from "./descriptor";
 
 /** The `url` of the HTTP types (http, keyword). */
 export function probeUrl() {

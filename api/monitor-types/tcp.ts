@@ -1,4 +1,5 @@
-import { absoluteUrl, HOST, type MonitorTypeDescriptor, PORT, urlMatching, urlRequired } from "./descriptor";
+import { absoluteUrl } from "../common";
+import { HOST, type MonitorTypeDescriptor, PORT, urlMatching, urlRequired } from "./descriptor";
 
 /** A TCP connection that opens. */
 export const tcp = {
