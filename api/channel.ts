@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
+import { DISPLAY_NAME_FIELD, displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
 import type { FieldTable } from "./fields";
 
 import {
@@ -139,12 +139,7 @@ export type Channel = z.infer<typeof ChannelSchema>;
  */
 export const CHANNEL_FIELDS = {
   /** Display name, 1..120 characters. Defaults to the resource's name. */
-  name: {
-    api: "name",
-    type: { type: "string" },
-    description: "Display name, 1..120 characters, kept exactly as written; not only spaces.",
-    defaultDoc: "the resource name",
-  },
+  name: DISPLAY_NAME_FIELD,
   /** `webhook`, `slack`, `email`, `pagerduty`, `opsgenie`, `teams`, `discord` or `telegram`. Changing it replaces the channel. */
   type: {
     api: "type",

@@ -127,6 +127,14 @@ export const EXTERNAL_ID_FIELD = {
   description: "The stack's mark on the object, `pulumi/<project>/<stack>/<instance>/<Kind>/<name>`, set at create.",
 } as const;
 
+/** The field-table row of a display name (monitors, channels): the resource's name by default. */
+export const DISPLAY_NAME_FIELD = {
+  api: "name",
+  type: { type: "string" },
+  description: "Display name, 1..120 characters, kept exactly as written; not only spaces.",
+  defaultDoc: "the resource name",
+} as const;
+
 /** The prefix of each kind's ids (`mon_…`). */
 export const ID_PREFIX = { monitor: "mon", channel: "chn", statusPage: "sp", maintenanceWindow: "mw" } as const;
 

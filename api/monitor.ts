@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
+import { DISPLAY_NAME_FIELD, displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
 import { ASSERTION_ROWS, assertionFields, assertionRead, type StoredAssertion } from "./assertions";
 import { apiRows, type FieldTable, normalize, sortedSet } from "./fields";
 import { MONITOR_EXTENSION_ROWS, monitorExtensionFields, monitorExtensionRead } from "./monitor-extensions";
@@ -130,12 +130,7 @@ export type UpdateMonitor = z.input<typeof UpdateMonitorSchema>;
  */
 export const MONITOR_FIELDS = {
   /** Display name, 1..120 characters. Defaults to the resource's name. */
-  name: {
-    api: "name",
-    type: { type: "string" },
-    description: "Display name, 1..120 characters, kept exactly as written; not only spaces.",
-    defaultDoc: "the resource name",
-  },
+  name: DISPLAY_NAME_FIELD,
   /** `http`, `keyword`, `tcp`, `heartbeat`, `dns`, `multistep`, `grpc`, `websocket`, `udp`, `ping`, `smtp`, `domain` or `browser`. Changing it replaces the monitor. */
   type: {
     api: "type",

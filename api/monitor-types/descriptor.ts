@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ErrorDetail } from "../common";
 import { type MONITOR_FIELDS, monitorFields, type MonitorSpec } from "../monitor";
+import { networkAssertionViolations, networkUrlProblem, type NetworkType } from "../monitor-network";
 
 /** One monitor type in the README's table: its URL, the properties of its own, and when it is up. */
 export interface MonitorTypeDoc {
@@ -54,6 +55,11 @@ export function noUrl(type: string, why: string): (url: string | null) => string
 /** `checkUrl` of a type that needs a URL, `check` judging it. */
 export function urlRequired(type: string, check: (url: string) => string | undefined): (url: string | null) => string | undefined {
   return (url) => (url === null ? `is required for ${type} monitors` : check(url));
+}
+
+/** The url check and rules of a network type (ping, smtp, domain): no body, the assertions it answers. */
+export function networkChecks(type: NetworkType): Pick<MonitorTypeDescriptor, "checkUrl" | "violations"> {
+  return { checkUrl: urlRequired(type, (url) => networkUrlProblem(type, url)), violations: (m) => networkAssertionViolations(type, m) };
 }
 
 /** A host of a URL with a non-special scheme, as WHATWG URL parses it (no forbidden code points). */

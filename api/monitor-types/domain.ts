@@ -1,5 +1,5 @@
-import { DOMAIN_NAME, networkAssertionViolations, networkUrlProblem } from "../monitor-network";
-import { f, type MonitorTypeDescriptor, nothing, urlMatching, urlRequired } from "./descriptor";
+import { DOMAIN_NAME } from "../monitor-network";
+import { f, type MonitorTypeDescriptor, networkChecks, nothing, urlMatching } from "./descriptor";
 
 /** A domain registration, read from RDAP. */
 export const domain = {
@@ -9,9 +9,6 @@ export const domain = {
     assertions: f.assertions.optional(),
     domain_expiry_days: f.domain_expiry_days.optional(),
   }),
-  checkUrl: urlRequired("domain", (url) => networkUrlProblem("domain", url)),
-  violations: (m) => [
-    ...networkAssertionViolations("domain", m),
-  ],
+  ...networkChecks("domain"),
   doc: { url: "`domain://name`", fields: ["domainExpiryDays", "assertions"], up: "RDAP has the registration, not expired and lasting at least `domainExpiryDays` days" },
 } satisfies MonitorTypeDescriptor;

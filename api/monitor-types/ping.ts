@@ -1,5 +1,4 @@
-import { networkAssertionViolations, networkUrlProblem } from "../monitor-network";
-import { f, HOST, type MonitorTypeDescriptor, nothing, urlMatching, urlRequired } from "./descriptor";
+import { f, HOST, type MonitorTypeDescriptor, networkChecks, nothing, urlMatching } from "./descriptor";
 
 /** ICMP echo requests. */
 export const ping = {
@@ -9,9 +8,6 @@ export const ping = {
     assertions: f.assertions.optional(),
     ping_count: f.ping_count.optional(),
   }),
-  checkUrl: urlRequired("ping", (url) => networkUrlProblem("ping", url)),
-  violations: (m) => [
-    ...networkAssertionViolations("ping", m),
-  ],
+  ...networkChecks("ping"),
   doc: { url: "`ping://host`", fields: ["pingCount", "assertions"], up: "an echo request is answered and the assertions (`$.packet_loss_pct`, `$.rtt_avg_ms`) pass" },
 } satisfies MonitorTypeDescriptor;

@@ -1,5 +1,5 @@
-import { networkAssertionViolations, networkUrlProblem } from "../monitor-network";
-import { f, HOST, type MonitorTypeDescriptor, nothing, PORT, urlMatching, urlRequired } from "./descriptor";
+import { networkAssertionViolations } from "../monitor-network";
+import { f, HOST, type MonitorTypeDescriptor, networkChecks, nothing, PORT, urlMatching } from "./descriptor";
 
 /** An SMTP server: its banner, EHLO, STARTTLS and certificate. */
 export const smtp = {
@@ -15,7 +15,7 @@ export const smtp = {
     { if: { properties: { url: { pattern: "^smtps://" } } }, then: { properties: { smtp_starttls: { type: "null" } } } },
     { if: { properties: { smtp_starttls: { const: false } }, required: ["smtp_starttls"] }, then: { properties: { ssl_expiry_days: { type: "null" } } } },
   ],
-  checkUrl: urlRequired("smtp", (url) => networkUrlProblem("smtp", url)),
+  ...networkChecks("smtp"),
   violations: (m) => [
     ...(m.smtp_starttls === false && m.ssl_expiry_days !== null ? [{ field: "ssl_expiry_days", message: "is not allowed with smtp_starttls false (no certificate is read)" }] : []),
     ...networkAssertionViolations("smtp", m),
