@@ -20,6 +20,9 @@ const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
                       [--trust-proxy]   (behind a reverse proxy: client addresses from X-Forwarded-For)
                       [--no-checker]    (no built-in checker: only agents check, those of --location too)
                       [--lease-sec 30] [--agent-live-sec 30]
+                      [--smtp-url-file FILE] [--smtp-from ADDRESS] [--public-url URL]
+                      (mail to channels and status page subscribers through SMTP: the URL, with its password,
+                       from a file or env UPTIME_SMTP_URL_FILE / UPTIME_SMTP_URL; without one, mail goes to the outbox)
                       (env UPTIME_DEV_KEY: seeds a dev key; never pass a key on the command line)
   --metrics-key-file FILE (env UPTIME_METRICS_KEY_FILE): the key Prometheus sends to read /metrics
   uptime-server backup  --db uptime.db --to FILE    (online: while servers run; the key file is not copied)
@@ -73,6 +76,9 @@ const OPTIONS = {
   socket: { type: "string" },
   "agent-id": { type: "string" },
   "rdap-bootstrap-url": { type: "string" },
+  "smtp-url-file": { type: "string" },
+  "smtp-from": { type: "string" },
+  "public-url": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -127,6 +133,15 @@ function metricsKey(values: Record<string, string | boolean | undefined>): strin
   return file ? readFileSync(file, "utf8").trim() : undefined;
 }
 
+/**
+ * The SMTP relay from `--smtp-url-file`, env `UPTIME_SMTP_URL_FILE` or env `UPTIME_SMTP_URL`: never from
+ * argv, since the URL carries the relay's password and `ps` shows the command line.
+ */
+function smtpUrl(values: Record<string, string | boolean | undefined>): string | undefined {
+  const file = (values["smtp-url-file"] as string | undefined) ?? (process.env.UPTIME_SMTP_URL_FILE || undefined);
+  return file ? readFileSync(file, "utf8").trim() : process.env.UPTIME_SMTP_URL || undefined;
+}
+
 function summary(s: BackupSummary): string {
   return `${s.monitors} monitors, ${s.channels} channels, ${s.statusPages} status pages, ${s.heartbeats} heartbeats`;
 }
@@ -152,6 +167,9 @@ async function serve(values: Record<string, string | boolean | undefined>): Prom
     shutdownTimeoutMs: shutdownSec === undefined ? undefined : shutdownSec * 1000,
     logger: { level: (values["log-level"] as string | undefined) ?? "info" },
     rdapBootstrapUrl: rdapBootstrapUrl(values),
+    smtpUrl: smtpUrl(values),
+    smtpFrom: (values["smtp-from"] as string | undefined) ?? (process.env.UPTIME_SMTP_FROM || undefined),
+    publicUrl: (values["public-url"] as string | undefined) ?? (process.env.UPTIME_PUBLIC_URL || undefined),
   });
   closeOnSignals(app, app.settings.shutdownTimeoutMs);
   await app.listen({

@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SMTPServer } from "smtp-server";
+import { request } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "../../support/target";
+import { type Served, serveProcess } from "../replicas/serve";
+
+const KEY = "uk_serve_mail_key_0123456789abcdef";
+const RELAY_PASSWORD = "Relay-p@ss w0rd%+";
+
+describe("uptime-server serve mails status page subscribers through the relay it is given", () => {
+  const mails: { from: string; to: string[]; data: string; user?: string; pass?: string }[] = [];
+  let smtp: SMTPServer;
+  let dir: string;
+  let served: Served;
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      disabledCommands: ["STARTTLS"],
+      allowInsecureAuth: true,
+      onAuth(auth, _session, done) {
+        done(null, { user: `${auth.username}:${auth.password}` });
+      },
+      onData(stream, session, done) {
+        let data = "";
+        stream.on("data", (c) => (data += c));
+        stream.on("end", () => {
+          const [user, pass] = String(session.user ?? ":").split(":");
+          mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), data, user, pass });
+          done();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+    const port = (smtp.server.address() as AddressInfo).port;
+    dir = mkdtempSync(join(tmpdir(), "serve-mail-"));
+    const relay = join(dir, "smtp.url");
+    writeFileSync(relay, `smtp://relay:${encodeURIComponent(RELAY_PASSWORD)}@127.0.0.1:${port}\n`, { mode: 0o600 });
+    served = await serveProcess(join(dir, "uptime.db"), KEY, ["--smtp-url-file", relay, "--smtp-from", "status@example.test", "--public-url", "https://status.example.test/"]);
+  });
+  afterAll(async () => {
+    served?.child.kill("SIGTERM");
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("sends the confirmation from --smtp-from, with links under --public-url, and never logs the relay's password", async () => {
+    expect((await served.call("POST", "/api/v1/status-pages", { slug: "mailed", title: "Mailed" })).status).toBe(201);
+    const res = await request(`${served.url}/status/mailed/subscribe`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "reader@example.com" }),
+    });
+    expect(res.statusCode).toBe(202);
+    await res.body.dump();
+    const mail = await eventually(async () => mails[0], 15_000);
+    expect(mail).toMatchObject({ from: "status@example.test", to: ["reader@example.com"], user: "relay", pass: RELAY_PASSWORD });
+    const text = mail.data.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    expect(text).toMatch(/https:\/\/status\.example\.test\/status\/mailed\/confirm\?code=/);
+    for (const spelling of [RELAY_PASSWORD, encodeURIComponent(RELAY_PASSWORD)]) expect(served.log()).not.toContain(spelling);
+  });
+});
