@@ -29,3 +29,4 @@ export * from "./monitor-network";
 export * from "./monitor-type-docs";
 export * from "./status-page-structure";
 export * from "./status-page-incidents";
+export * from "./secret-headers";

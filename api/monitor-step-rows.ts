@@ -58,14 +58,17 @@ export const MONITOR_STEP_ROWS = {
     default: {},
   },
   /**
-   * The fingerprints the service returned for `variables` right after the provider last wrote them
-   * (reads show a fingerprint in place of each value): a different live one is drift.
+   * The fingerprints the service returned for the secret values (`variables`, secret `headers` and
+   * steps' `headers`) right after the provider last wrote them, by path (`variables.<name>`,
+   * `headers.<name>`, `steps[<i>].headers.<name>`): reads show fingerprints, so a different live
+   * one is drift.
    */
-  writtenVariables: {
+  writtenSecrets: {
     type: { type: "object", additionalProperties: STRING },
     outputOnly: true,
     secret: true,
-    description: "The service's fingerprints of `variables` right after the provider last wrote them (reads show fingerprints, never values): a different live one is drift.",
+    description:
+      "The service's fingerprints of the secret values (`variables`, secret `headers` and steps' `headers`) right after the provider last wrote them, by path (`variables.<name>`, `headers.<name>`, `steps[<i>].headers.<name>`); reads show fingerprints, never values: a different live one is drift.",
   },
 } as const satisfies FieldTable;
 

@@ -88,6 +88,7 @@ export const MonitorStepSchema = z
     headers: z
       .record(z.string().regex(HEADER_NAME, "must be a valid header name"), z.string().max(8192).regex(/^[^\r\n]*$/, "must not contain line breaks"))
       .refine((h) => Object.keys(h).length <= 50, "must have at most 50 headers")
+      .meta({ description: "Request headers, with `{{variables}}` in values; at most 50. A secret header (its name is a credential, as in a monitor's `headers`) is write-only: reads show its fingerprint, and a PATCH that sends it back keeps the value." })
       .optional(),
     /** Request body, with `{{variables}}`; only with POST, PUT, PATCH, DELETE. */
     body: z.string().max(16_384, "must be at most 16384 characters").nullable().optional(),
@@ -180,7 +181,7 @@ export const StoredStepSchema = z
     name: z.string(),
     method: z.enum(METHODS),
     url: z.string(),
-    headers: z.record(z.string(), z.string()),
+    headers: z.record(z.string(), z.string()).meta({ description: "Request headers, names lower-cased; a secret header's value (as in a monitor's `headers`) reads as its fingerprint `hmac-sha256:<64 hex>`." }),
     body: z.string().nullable(),
     statuses: z.array(z.union([z.int(), z.string()])),
     extract: z.array(z.object({ name: z.string(), source: z.enum(EXTRACTION_SOURCES), property: z.string().nullable(), secret: z.boolean() })),

@@ -70,7 +70,8 @@ export const monitorFields = {
         .max(8192)
         .regex(/^[^\r\n]*$/, "must not contain line breaks"),
     )
-    .refine((h) => Object.keys(h).length <= 50, "must have at most 50 headers"),
+    .refine((h) => Object.keys(h).length <= 50, "must have at most 50 headers")
+    .meta({ description: "Request headers, at most 50; names are stored lower-cased. A secret header (its name is a credential: `Authorization`, `Proxy-Authorization`, `Cookie`, or a name containing `auth`, `key`, `token`, `secret`, `password`, `passwd`, `signature`, `session` or `credential`) is write-only: reads show its fingerprint, and a PATCH that sends a header's fingerprint back keeps the value it stands for." }),
   /** Request body, only with methods that carry one (POST, PUT, PATCH, DELETE); a websocket monitor's message, a udp monitor's datagram. */
   body: z.string().max(16_384, "must be at most 16384 characters").nullable(),
   /** Codes or classes that count as up; a set, stored sorted. */
@@ -261,7 +262,7 @@ export const MonitorSchema = z
     interval_sec: z.int(),
     timeout_sec: z.int(),
     method: z.enum(HTTP_METHODS),
-    headers: z.record(z.string(), z.string()),
+    headers: z.record(z.string(), z.string()).meta({ description: "Request headers, names lower-cased. A secret header (its name is a credential: `authorization`, `proxy-authorization`, `cookie`, or a name containing `auth`, `key`, `token`, `secret`, `password`, `passwd`, `signature`, `session` or `credential`) is write-only: its value reads as `hmac-sha256:<64 hex>`, HMAC-SHA256 under a key derived from the server's secret key file of the monitor id, the name and the value; other headers read as written." }),
     body: z.string().nullable(),
     expected_status_codes: z.array(z.union([z.int(), z.string()])),
     keyword: z.string().nullable(),

@@ -1,5 +1,6 @@
 import {
   CreateMonitorSchema,
+  isSecretHeader,
   issuesToDetails,
   type Monitor,
   MONITOR_FIELDS,
@@ -30,28 +31,69 @@ function declaredHeaders(live: Record<string, string>, written: readonly unknown
 }
 
 type Strings = Record<string, string>;
+type Steps = { headers?: Strings }[];
+
+/** A header's value by name, whatever its case (the service lower-cases names). */
+const headerOf = (headers: unknown, name: string): string | undefined =>
+  headers && typeof headers === "object" ? (Object.entries(headers as Strings).find(([n]) => n.toLowerCase() === name)?.[1] as string | undefined) : undefined;
 
 /**
- * The outputs' `variables` and `writtenVariables`. Reads show each variable as its fingerprint, so
- * after a write the outputs keep the values the program declared (secret) and record the
- * fingerprints the answer showed. Otherwise a variable keeps its value while its live fingerprint
- * is the recorded one; one changed, added or removed outside Pulumi shows as its fingerprint (or is
- * gone), which differs from any declaration: a diff. State from before the record compares the
- * values it holds (an older server returned them), so it shows the variables as changed once and
- * the next `up` rewrites them.
+ * The values reads show as fingerprints, by path: `variables.<name>`, `headers.<name>` (a secret
+ * header, `isSecretHeader`) and `steps[<i>].headers.<name>`; `property` is the input property
+ * that holds it, `of` finds it in a monitor's properties.
  */
-function variableOutputs(api: Monitor, inputs: Props, previous?: Previous): Props {
-  // A server without variables (older than them) returns none: nothing to record.
-  if (api.variables === undefined) return {};
-  const live = api.variables as Strings;
-  // No variables, nothing to record: the rule below then finds any added outside Pulumi.
-  const record = (fps: Strings | undefined) => (fps && Object.keys(fps).length > 0 ? { writtenVariables: fps } : {});
-  if (!previous || previous.rewrote.includes("variables")) return { variables: inputs.variables ?? live, ...record(live) };
-  const written = previous.props.writtenVariables as Strings | undefined;
-  const held = (previous.props.variables ?? inputs.variables ?? {}) as Strings;
-  const recorded = written ?? held;
-  const variables = Object.fromEntries(Object.entries(live).map(([name, fp]) => [name, recorded[name] === fp && name in held ? held[name] : fp]));
-  return { variables, ...record(written) };
+function secretPaths(api: Monitor): { path: string; property: string; live: string; of: (props: Props) => string | undefined }[] {
+  const out: ReturnType<typeof secretPaths> = [];
+  for (const [name, live] of Object.entries((api.variables ?? {}) as Strings)) {
+    out.push({ path: `variables.${name}`, property: "variables", live, of: (p) => (p.variables as Strings | undefined)?.[name] });
+  }
+  for (const [name, live] of Object.entries(api.headers ?? {})) {
+    if (isSecretHeader(name)) out.push({ path: `headers.${name}`, property: "headers", live, of: (p) => headerOf(p.headers, name) });
+  }
+  ((api.steps ?? []) as Steps).forEach((step, i) => {
+    for (const [name, live] of Object.entries(step.headers ?? {})) {
+      if (isSecretHeader(name)) out.push({ path: `steps[${i}].headers.${name}`, property: "steps", live, of: (p) => headerOf((p.steps as Steps | undefined)?.[i]?.headers, name) });
+    }
+  });
+  return out;
+}
+
+/**
+ * The live monitor with its secrets' values restored, and `writtenSecrets`. Reads show secret
+ * variables and headers as fingerprints, so after a write the outputs keep the values the program
+ * declared and record the fingerprints the answer showed. Otherwise a value is kept while its live
+ * fingerprint is the recorded one; one changed or added outside Pulumi stays its fingerprint (one
+ * removed is gone), which differs from any declaration: a diff. State from before the record
+ * compares the values it holds (an older server returned them), so it shows them as changed once
+ * and the next `up` rewrites them.
+ */
+function restoredSecrets(api: Monitor, inputs: Props, previous?: Previous): { api: Monitor; written: Props } {
+  const prior = (previous?.props.writtenSecrets ?? {}) as Strings;
+  // State recorded before headers were: its `writtenVariables` are the variables' paths.
+  const legacy = Object.fromEntries(Object.entries((previous?.props.writtenVariables ?? {}) as Strings).map(([n, fp]) => [`variables.${n}`, fp]));
+  const recorded: Strings = { ...legacy, ...prior };
+  const record: Strings = {};
+  const values = new Map<string, string>();
+  for (const { path, property, live, of } of secretPaths(api)) {
+    if (!previous || previous.rewrote.includes(property)) {
+      values.set(path, of(inputs) ?? live);
+      record[path] = live;
+      continue;
+    }
+    const held = of(previous.props) ?? of(inputs);
+    const was = recorded[path] ?? held;
+    values.set(path, was === live && held !== undefined ? held : live);
+    if (recorded[path] !== undefined) record[path] = recorded[path];
+  }
+  if (values.size === 0) return { api, written: {} };
+  const restore = (headers: Strings, prefix: string) => Object.fromEntries(Object.entries(headers).map(([n, v]) => [n, values.get(`${prefix}${n}`) ?? v]));
+  const restored = {
+    ...api,
+    ...(api.variables ? { variables: restore(api.variables as Strings, "variables.") } : {}),
+    ...(api.headers ? { headers: restore(api.headers, "headers.") } : {}),
+    ...(api.steps ? { steps: (api.steps as Steps).map((step, i) => (step.headers ? { ...step, headers: restore(step.headers, `steps[${i}].headers.`) } : step)) } : {}),
+  } as Monitor;
+  return { api: restored, written: Object.keys(record).length > 0 ? { writtenSecrets: record } : {} };
 }
 
 /** Monitors: every field PATCHable but `type`; `paused` maps to pause/resume. */
@@ -90,8 +132,9 @@ export const monitorKind: Kind<Monitor> = {
   outputs(api, inputs, connection: Connection, previous) {
     // The server shows a push URL once (it keeps a digest): the state keeps it from creation on.
     const pushUrl = api.push_url ?? previous?.props.pushUrl ?? null;
-    const headers = declaredHeaders(api.headers, [inputs.headers, previous?.props.headers]);
-    return { ...fields.fromApi(api), headers, ...variableOutputs(api, inputs, previous), pushUrl, paused: api.status === "paused", ...resourceOutputs(inputs, connection) };
+    const { api: live, written } = restoredSecrets(api, inputs, previous);
+    const headers = declaredHeaders(live.headers, [inputs.headers, previous?.props.headers]);
+    return { ...fields.fromApi(live), headers, ...written, pushUrl, paused: api.status === "paused", ...resourceOutputs(inputs, connection) };
   },
 
   refreshedInputs: (api) => ({ ...fields.fromApi(api, true), paused: api.status === "paused" }),

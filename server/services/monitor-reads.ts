@@ -1,4 +1,4 @@
-import type { CreateMonitor, Monitor, UpdateMonitor } from "../../api";
+import { type CreateMonitor, isSecretHeader, type Monitor, type UpdateMonitor } from "../../api";
 import type { SecretBox } from "../secrets";
 import type { Principal } from "../store/keys";
 import type { MonitorListQuery, MonitorService } from "./monitors";
@@ -16,11 +16,49 @@ export function variableFingerprint(secrets: SecretBox, monitorId: string, name:
   return `${FINGERPRINT_PREFIX}${secrets.mac(`monitor-variable\0${monitorId}\0${name}\0${value}`)}`;
 }
 
-/** The monitor as every API read shows it: each `variables` value (multistep, browser) as its fingerprint. */
+/**
+ * The fingerprint a read shows in place of a secret header's value (`isSecretHeader`): as a
+ * variable's, of the monitor id, the header's lower-cased name and its value. A step's header and
+ * the monitor's with the same name and value read alike, so reordered steps keep theirs.
+ */
+export function headerFingerprint(secrets: SecretBox, monitorId: string, name: string, value: string): string {
+  return `${FINGERPRINT_PREFIX}${secrets.mac(`monitor-header\0${monitorId}\0${name.toLowerCase()}\0${value}`)}`;
+}
+
+type Strings = Record<string, string>;
+
+/** Headers as reads show them: each secret one's value as its fingerprint. */
+function shownHeaders(secrets: SecretBox, id: string, headers: Strings): Strings {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, isSecretHeader(name) ? headerFingerprint(secrets, id, name, value) : value]));
+}
+
+/**
+ * The monitor as every API read shows it: each `variables` value (multistep, browser) and each
+ * secret header's value (`headers`, every step's `headers`) as its fingerprint.
+ */
 export function shownMonitor(secrets: SecretBox, m: Monitor): Monitor {
-  const variables = m.variables as Record<string, string> | undefined;
-  if (!variables || Object.keys(variables).length === 0) return m;
-  return { ...m, variables: Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, variableFingerprint(secrets, m.id, name, value)])) };
+  const variables = m.variables as Strings | undefined;
+  const shown: Record<string, unknown> = { ...m };
+  if (variables && Object.keys(variables).length > 0) {
+    shown.variables = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, variableFingerprint(secrets, m.id, name, value)]));
+  }
+  if (m.headers) shown.headers = shownHeaders(secrets, m.id, m.headers);
+  const steps = m.steps as { headers?: Strings }[] | undefined;
+  if (steps) shown.steps = steps.map((step) => (step.headers ? { ...step, headers: shownHeaders(secrets, m.id, step.headers) } : step));
+  return shown as Monitor;
+}
+
+/**
+ * Headers as written, a fingerprint a read showed replaced by the value it stands for: a held
+ * header (the monitor's or any step's) of the same name whose fingerprint it is.
+ */
+function writtenHeaders(secrets: SecretBox, id: string, written: Strings, held: readonly Strings[]): Strings {
+  return Object.fromEntries(Object.entries(written).map(([name, value]) => {
+    if (!value.startsWith(FINGERPRINT_PREFIX)) return [name, value];
+    const lower = name.toLowerCase();
+    const match = held.flatMap((h) => Object.entries(h)).find(([n, v]) => n.toLowerCase() === lower && headerFingerprint(secrets, id, lower, v) === value);
+    return [name, match ? match[1] : value];
+  }));
 }
 
 /**
@@ -48,16 +86,28 @@ export class MonitorReads {
     return this.shown(await this.monitors.create(principal, body));
   }
 
-  /** A variable written back as a read showed it (its fingerprint) keeps the value it stands for. */
+  /** A variable or a secret header written back as a read showed it (its fingerprint) keeps the value it stands for. */
   async update(principal: Principal, id: string, body: UpdateMonitor): Promise<Monitor> {
-    const written = (body as { variables?: Record<string, string> }).variables;
-    if (written && Object.values(written).some((v) => v.startsWith(FINGERPRINT_PREFIX))) {
-      const held = ((await this.monitors.get(principal, id)).variables ?? {}) as Record<string, string>;
-      const variables = Object.fromEntries(Object.entries(written).map(([name, value]) => {
-        const current = held[name];
-        return [name, current !== undefined && value === variableFingerprint(this.secrets, id, name, current) ? current : value];
-      }));
-      body = { ...body, variables } as UpdateMonitor;
+    const written = body as { variables?: Strings; headers?: Strings; steps?: { headers?: Strings }[] };
+    const fingerprints = [written.variables, written.headers, ...(written.steps ?? []).map((s) => s?.headers)].some(
+      (h) => h && typeof h === "object" && Object.values(h).some((v) => typeof v === "string" && v.startsWith(FINGERPRINT_PREFIX)),
+    );
+    if (fingerprints) {
+      const current = await this.monitors.get(principal, id);
+      const next: Record<string, unknown> = { ...body };
+      if (written.variables) {
+        const held = (current.variables ?? {}) as Strings;
+        next.variables = Object.fromEntries(Object.entries(written.variables).map(([name, value]) => {
+          const value0 = held[name];
+          return [name, value0 !== undefined && value === variableFingerprint(this.secrets, id, name, value0) ? value0 : value];
+        }));
+      }
+      const heldHeaders = [current.headers ?? {}, ...((current.steps ?? []) as { headers?: Strings }[]).map((s) => s.headers ?? {})];
+      if (written.headers) next.headers = writtenHeaders(this.secrets, id, written.headers, heldHeaders);
+      if (Array.isArray(written.steps)) {
+        next.steps = written.steps.map((step) => (step?.headers && typeof step.headers === "object" ? { ...step, headers: writtenHeaders(this.secrets, id, step.headers, heldHeaders) } : step));
+      }
+      body = next as UpdateMonitor;
     }
     return this.shown(await this.monitors.update(principal, id, body));
   }

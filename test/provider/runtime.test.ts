@@ -79,7 +79,8 @@ describe("provider methods against a real server", () => {
     expect(created.id).toMatch(/^mon_/);
     // Header names as written: the service lower-cases them, and a refresh records this output as the input.
     expect(created.outs).toMatchObject({ intervalSec: 60, timeoutSec: 10, headers: { "X-Api-Key": "k" }, tags: ["a", "b"], paused: false });
-    expect((await live(created.id)).data.headers).toEqual({ "x-api-key": "k" });
+    // A credential (by name) reads as its fingerprint.
+    expect((await live(created.id)).data.headers).toEqual({ "x-api-key": expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/) });
     const olds = created.outs as Props;
 
     const reordered = monitor({ headers: { "x-api-key": "k" }, tags: ["A", "b"], expectedStatusCodes: [200, "2xx", 200] });
@@ -103,7 +104,7 @@ describe("provider methods against a real server", () => {
     const inputs = monitor({ type: "multistep", url: undefined, steps, variables: { password: "pw-1" } });
     const created = await runtime.create("Monitor", inputs);
     expect((await live(created.id)).data.steps[1]).toEqual({
-      name: "read", method: "GET", url: "https://a.example/me", headers: { authorization: "Bearer {{token}}" }, body: null, statuses: ["2xx", "3xx"], extract: [],
+      name: "read", method: "GET", url: "https://a.example/me", headers: { authorization: expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/) }, body: null, statuses: ["2xx", "3xx"], extract: [],
       assertions: [{ source: "status_code", property: null, comparison: "equals", target: "200" }], cleanup: false,
     });
     const olds = created.outs as Props;

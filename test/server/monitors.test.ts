@@ -35,7 +35,8 @@ describe("monitors API", () => {
       type: "http",
       timeout_sec: 10,
       method: "GET",
-      headers: { accept: "text/html", "x-token": "t" },
+      // A credential (by name) reads as its fingerprint, any other header as written.
+      headers: { accept: "text/html", "x-token": expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/) },
       body: null,
       expected_status_codes: [200, 204, "2xx"],
       keyword: null,

@@ -94,10 +94,11 @@ describe("secrets at rest", () => {
       await s.call("POST", "/api/v1/channels", { name: "i", type: "webhook", config: { url: `https://h.example.com/${SECRETS.idemBody}` } }, {
         headers: { "idempotency-key": "create-2" },
       });
-      // The server still reads its secrets back.
+      // The server still reads its secrets back: the header (write-only) as the fingerprint of the value it was created with.
+      expect(monitor.body.data.headers.authorization).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
       expect((await s.call("GET", `/api/v1/monitors/${monitor.body.data.id}`)).body.data).toMatchObject({
         url: `https://user:${SECRETS.urlPassword}@api.example.com/x`,
-        headers: { authorization: SECRETS.header },
+        headers: { authorization: monitor.body.data.headers.authorization },
       });
       const found = grepDatabase(db);
       console.log(`plaintext secrets in ${db}{,-wal,-shm} while running: ${JSON.stringify(found)}`);

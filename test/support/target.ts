@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** A local site whose answer a test flips between healthy and failing. */
@@ -13,6 +13,8 @@ export interface Target {
   /** How long the target waits before it answers. */
   delayMs: number;
   hits: number;
+  /** The headers of the last request it received. */
+  received: IncomingHttpHeaders;
   close: () => Promise<void>;
 }
 
@@ -25,10 +27,12 @@ export async function startTarget(): Promise<Target> {
     headers: {},
     delayMs: 0,
     hits: 0,
+    received: {},
     close: async () => undefined,
   };
   const server = createServer((req, res) => {
     target.hits++;
+    target.received = req.headers;
     if (req.url === "/redirect") return res.writeHead(302, { location: "/" }).end();
     const answer = () =>
       target.healthy
