@@ -1,28 +1,6 @@
-import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { DriftReport } from "../../provider/commands/drift";
-import { type OfflineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
 import { useServer, useStack } from "../support/engine-suite";
-
-/** Runs `pulumi-uptime drift --json` as a user's pipeline would: a separate process. */
-function driftCommand(engine: OfflineEngine, workDir: string): Promise<{ code: number; report: DriftReport }> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      join(REPO_ROOT, "node_modules/.bin/node"),
-      [join(REPO_ROOT, "dist/provider/commands/cli.js"), "drift", "--stack", "dev", "--cwd", workDir, "--json"],
-      { env: { ...process.env, ...engine.envVars }, timeout: 120_000 },
-      (err, stdout, stderr) => {
-        const code = err ? Number((err as { code?: number }).code ?? 1) : 0;
-        try {
-          resolve({ code, report: JSON.parse(stdout) as DriftReport });
-        } catch {
-          reject(new Error(`drift exited ${code}: ${stderr}`));
-        }
-      },
-    );
-  });
-}
+import { driftCommand } from "./cli";
 
 describe("drift detection on examples/full-stack", () => {
   let ids: { monitors: Record<string, string>; channels: Record<string, string>; page: string };

@@ -1,12 +1,11 @@
-import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DriftReport } from "../../provider/commands/drift";
-import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
+import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
 import { startServer, type TestServer } from "../support/server";
 import { startTarget, type Target } from "../support/target";
+import { driftCommand } from "./cli";
 import { programCopy } from "./programs";
 
 /** Quotes, a backslash, spaces, `&`, `%`, `+` and non-ASCII: every spelling differs. */
@@ -15,6 +14,8 @@ const BY_HAND = 'By-hand "value" & 2';
 /** The secret of an `Authorization: Bearer …` header. */
 const TOKEN = 't0k+en "with" \\ spaces&%=';
 const HEADER_BY_HAND = 'Bearer h4nd "made" & 3';
+/** A step's header value written as plain text in the program (test/engine/programs/secret-variables). */
+const STEP_KEY = 'St3p-key "plain" & 4';
 
 /** Every file under `dir`, as one text. */
 function stateFiles(dir: string): string {
@@ -32,25 +33,6 @@ const spellings = (secret: string) => [
   Buffer.from(secret).toString("base64"),
   Buffer.from(secret).toString("base64").slice(0, 12),
 ];
-
-/** Runs `pulumi-uptime drift --json` as a pipeline would: a process of its own. */
-function driftCommand(engine: OfflineEngine, workDir: string): Promise<{ code: number; report: DriftReport }> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      join(REPO_ROOT, "node_modules/.bin/node"),
-      [join(REPO_ROOT, "dist/provider/commands/cli.js"), "drift", "--stack", "dev", "--cwd", workDir, "--json"],
-      { env: { ...process.env, ...engine.envVars }, timeout: 120_000 },
-      (err, stdout, stderr) => {
-        const code = err ? Number((err as { code?: number }).code ?? 1) : 0;
-        try {
-          resolve({ code, report: JSON.parse(stdout) as DriftReport });
-        } catch {
-          reject(new Error(`drift exited ${code}: ${stderr}`));
-        }
-      },
-    );
-  });
-}
 
 describe("secret variables and headers are write-only, and drift still finds them changed", () => {
   let s: TestServer;
@@ -110,7 +92,7 @@ describe("secret variables and headers are write-only, and drift still finds the
     // The state as the backend keeps it on disk (an export would decrypt its secrets).
     const state = stateFiles(join(engine.stateDir, "backend"));
     expect(state).toContain(id);
-    for (const secret of [PASSWORD, BY_HAND]) for (const spelled of spellings(secret)) expect(state).not.toContain(spelled);
+    for (const secret of [PASSWORD, BY_HAND, STEP_KEY]) for (const spelled of spellings(secret)) expect(state).not.toContain(spelled);
   }, 600_000);
   it("a secret header changed through the API is drift, repaired by up; the check sends the program's value; no value in state", async () => {
     const id = (await stack.outputs()).api?.value as string;
