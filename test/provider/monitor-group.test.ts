@@ -29,3 +29,16 @@ describe("a group's settings on its monitors", () => {
     expect(() => withGroupSettings({}, { type: "http", url: "https://d.example.com" })).toThrow("intervalSec: is required, on the group or on each of its monitors");
   });
 });
+
+describe("a group's monitor ids", () => {
+  it("come as a list in key order and as a map by key", async () => {
+    const { groupChildren } = await import("../../provider/resources/monitor-group");
+    const parent = {} as Parameters<typeof groupChildren>[0];
+    const made = groupChildren(parent, "shop", { intervalSec: 60, monitors: { web: { type: "http", url: "https://a.example.com" }, api: { type: "http", url: "https://b.example.com" } } }, {
+      monitor: (name) => ({ id: output(`mon_${name}`) }),
+      window: () => undefined,
+    });
+    expect(await valueOf(made.monitorIds)).toEqual(["mon_shop-web", "mon_shop-api"]);
+    expect(await valueOf(made.monitorIdsByName)).toEqual({ web: "mon_shop-web", api: "mon_shop-api" });
+  });
+});
