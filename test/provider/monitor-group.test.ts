@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Input, output } from "@pulumi/pulumi";
 import { withGroupSettings } from "../../provider/index";
+import { groupChildren } from "../../provider/resources/monitor-group";
 
 const valueOf = <T>(v: Input<T> | undefined): Promise<T> => new Promise((resolve) => output(v as Input<T>).apply((x) => resolve(x as T)));
 
@@ -32,10 +33,9 @@ describe("a group's settings on its monitors", () => {
 
 describe("a group's monitor ids", () => {
   it("come as a list in key order and as a map by key", async () => {
-    const { groupChildren } = await import("../../provider/resources/monitor-group");
     const parent = {} as Parameters<typeof groupChildren>[0];
     const made = groupChildren(parent, "shop", { intervalSec: 60, monitors: { web: { type: "http", url: "https://a.example.com" }, api: { type: "http", url: "https://b.example.com" } } }, {
-      monitor: (name) => ({ id: output(`mon_${name}`) }),
+      monitor: (name: string) => ({ id: output(`mon_${name}`) }),
       window: () => undefined,
     });
     expect(await valueOf(made.monitorIds)).toEqual(["mon_shop-web", "mon_shop-api"]);
