@@ -69,11 +69,11 @@ export class TriggerService {
     } catch (err) {
       // A location with no live agent fails its own check, with the reason; the others run.
       if (!(err instanceof ApiError) || err.code !== "conflict") throw err;
-      return { ...unrun(err.message), monitor_id: monitor.id, name: monitor.name, url: monitor.url ?? null, location, recorded: false };
+      return { ...unrun(err.message), monitor_id: monitor.id, name: monitor.name, url: targetOf(monitor), location, recorded: false };
     }
     const { outcome, result } = ran;
     const recorded = record && outcome !== undefined && await this.record(principal, monitor, location, outcome, Date.parse(result.checked_at));
-    return { ...result, monitor_id: monitor.id, name: monitor.name, url: monitor.url ?? null, location, recorded };
+    return { ...result, monitor_id: monitor.id, name: monitor.name, url: targetOf(monitor), location, recorded };
   }
 
   /** Stores the check as the scheduled one at `location` would be: a heartbeat, health, alerts. */
@@ -103,3 +103,6 @@ function unrun(reason: string): Omit<TriggerRun, "monitor_id" | "name" | "url" |
     cert_days_left: null,
   };
 }
+
+/** A monitor's target: its `url`, or a multi-step monitor's first step's (it has none of its own). */
+const targetOf = (monitor: Monitor): string | null => monitor.url ?? (monitor as { steps?: { url?: string }[] }).steps?.[0]?.url ?? null;
