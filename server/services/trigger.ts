@@ -105,4 +105,4 @@ function unrun(reason: string): Omit<TriggerRun, "monitor_id" | "name" | "url" |
 }
 
 /** A monitor's target: its `url`, or a multi-step monitor's first step's (it has none of its own). */
-const targetOf = (monitor: Monitor): string | null => monitor.url ?? (monitor as { steps?: { url?: string }[] }).steps?.[0]?.url ?? null;
+const targetOf = (monitor: Monitor): string | null => monitor.url ?? monitor.steps?.[0]?.url ?? null;
