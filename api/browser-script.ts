@@ -57,7 +57,7 @@ export function browserProgram(script: string): string {
     ast = parse(script, { ecmaVersion: "latest", sourceType: "module", allowAwaitOutsideFunction: true, allowReturnOutsideFunction: true, locations: true }) as unknown as { body: Node[] };
   } catch (err) {
     const e = err as SyntaxError & { loc?: { line: number; column: number } };
-    const where = e.loc ? `line ${e.loc.line}, column ${e.loc.column + 1}` : "the script";
+    const where = e.loc ? `line ${e.loc.line}, column ${e.loc.column + 1}${lineText(script, e.loc.line)}` : "the script";
     throw new Error(`does not parse as JavaScript: ${e.message.replace(/ \(\d+:\d+\)$/, "")} at ${where}`);
   }
   const edits: Edit[] = [...declarationEdits(script, ast.body), ...callEdits(ast as unknown as Node)];
@@ -65,6 +65,16 @@ export function browserProgram(script: string): string {
   // Last first, so the offsets of earlier ones still hold.
   for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
   return out;
+}
+
+/** The longest part of a line quoted in a parse error. */
+const QUOTED_LINE_CHARS = 120;
+
+/** `: \`the line's text\`` (trimmed, cut at 120 characters), or nothing for an empty line. */
+function lineText(script: string, line: number): string {
+  const text = (script.split(/\r\n|\r|\n|\u2028|\u2029/)[line - 1] ?? "").trim();
+  if (!text) return "";
+  return `: \`${text.length > QUOTED_LINE_CHARS ? `${text.slice(0, QUOTED_LINE_CHARS)}…` : text}\``;
 }
 
 /** The module a script may not load, in the words of every refusal (with a hint where one helps). */

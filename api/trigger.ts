@@ -49,7 +49,7 @@ export const TriggerRunSchema = MonitorTestResultSchema.extend({
   monitor_id: z.string(),
   /** The monitor's name. */
   name: z.string(),
-  /** The monitor's target, as a read of the monitor shows it. */
+  /** The monitor's target, as a read of the monitor shows it; for a multi-step monitor, its first step's URL. */
   url: z.string().nullable(),
   /** The location that ran the check. */
   location: z.string(),

@@ -67,9 +67,10 @@ export function monitorGroupSpec(types: TypeRegistry, kinds: SchemaKinds): Json 
     requiredInputs: ["monitors"],
     properties: {
       monitorIds: { type: "array", items: { type: "string" }, description: "The ids of the group's monitors, in key order." },
+      monitorIdsByName: { type: "object", additionalProperties: { type: "string" }, description: "The id of each of the group's monitors, by its key in `monitors`." },
       maintenanceWindowIds: { type: "array", items: { type: "string" }, description: "The ids of the group's maintenance windows, in key order." },
     },
-    required: ["monitorIds", "maintenanceWindowIds"],
+    required: ["monitorIds", "monitorIdsByName", "maintenanceWindowIds"],
   };
 }
 
@@ -83,6 +84,7 @@ class PluginResource extends CustomResource {
 /** The plugin's group: its children are the plugin's own resources, which the engine serves with it. */
 class NativeMonitorGroup extends ComponentResource {
   readonly monitorIds: Output<string[]>;
+  readonly monitorIdsByName: Output<Record<string, string>>;
   readonly maintenanceWindowIds: Output<string>[];
 
   constructor(name: string, args: MonitorGroupArgs, opts: ComponentResourceOptions) {
@@ -90,8 +92,9 @@ class NativeMonitorGroup extends ComponentResource {
     const native = (kind: string) => (n: string, a: object, o: { parent: ComponentResource }) => new PluginResource(`${PACKAGE}:index:${kind}`, n, a as Inputs, o);
     const children = groupChildren(this, name, args, { monitor: native("Monitor"), window: native("MaintenanceWindow") });
     this.monitorIds = children.monitorIds;
+    this.monitorIdsByName = children.monitorIdsByName;
     this.maintenanceWindowIds = Object.values(children.windows).map((w) => w.id);
-    this.registerOutputs({ monitorIds: this.monitorIds, maintenanceWindowIds: this.maintenanceWindowIds });
+    this.registerOutputs({ monitorIds: this.monitorIds, monitorIdsByName: this.monitorIdsByName, maintenanceWindowIds: this.maintenanceWindowIds });
   }
 }
 
@@ -105,5 +108,5 @@ export async function constructMonitorGroup(name: string, inputs: Inputs, option
     throw new Error(`MonitorGroup ${name}: monitors: must be a map with at least one monitor, known at preview`);
   }
   const group = new NativeMonitorGroup(name, inputs as unknown as MonitorGroupArgs, options);
-  return { urn: group.urn, state: { monitorIds: group.monitorIds, maintenanceWindowIds: group.maintenanceWindowIds } };
+  return { urn: group.urn, state: { monitorIds: group.monitorIds, monitorIdsByName: group.monitorIdsByName, maintenanceWindowIds: group.maintenanceWindowIds } };
 }

@@ -12,6 +12,7 @@ import { KINDS } from "../provider/kinds/registry";
 import * as runtime from "../provider/runtime";
 import { type PartialConnection, resolveConnection } from "../provider/client/connection";
 import { findOne, type LookupQuery, lookupFailures } from "../provider/runtime/lookup";
+import { forEngine } from "../provider/runtime/engine-failures";
 import { PACKAGE, packageSchema } from "./schema";
 import { resourceRows, type SchemaKinds } from "./schema-rows";
 import { lookupOutputs, READS, readFailures } from "./functions";
@@ -108,7 +109,7 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
       // With the identity the create will mark with: a replacement's check (old inputs present) tells
       // the runtime that the object holding this mark is still in state (see runtime/replacing.ts).
       const failures = await checkTyped(kind, olds, inputs, urnIdentity(urn, kind, name, stackInstance));
-      return { inputs: withoutDefaults(kind, inputs), failures };
+      return { inputs: withoutDefaults(kind, inputs), failures: forEngine(failures, reveal(inputs) as Props) };
     },
     async diff(id, urn, olds, news) {
       const { kind } = of(urn);

@@ -54,7 +54,7 @@ function advice(e: ApiLike, ctx: FailureContext): string {
     case "rate_limited":
       return "Other clients may be spending the same API key. Raise the resource's timeout (`customTimeouts`; the provider waits for the rate limit up to 20 minutes by default), give this stack its own key, or run `pulumi up` again later: creates are idempotent.";
     case "validation_failed":
-      return "Fix the input named above; `pulumi preview` checks the same rules before sending anything.";
+      return "Fix the input named above, then run `pulumi up` again.";
     case "conflict":
       return "Another object holds this value (a status-page slug is unique on the service): choose another, or take the object over with `adopt`.";
     case "not_found":
@@ -70,9 +70,16 @@ function advice(e: ApiLike, ctx: FailureContext): string {
 const property = (field: string) => field.replace(/^[a-z_0-9]+/, toCamel);
 
 /** `intervalSec: must be between 30 and 86400; channelIds[0]: …`, in input property names. */
-function fields(details: readonly ErrorDetail[] | undefined): string {
-  if (!details?.length) return "";
-  return ` Field ${details.map((d) => `${property(d.field)}: ${d.message}`).join("; ")}.`;
+const fields = (details: readonly ErrorDetail[]) => details.map((d) => `${property(d.field)}: ${d.message}`).join("; ");
+
+/**
+ * What the API said: a 422's message is its field details (`Request is invalid: interval_sec: …`),
+ * so it is given once, in input property names; another code's message, then its fields if any.
+ */
+function said(e: ApiLike): string {
+  if (!e.details?.length) return `${e.apiMessage ?? e.message}.`;
+  if (e.code === "validation_failed") return `${fields(e.details)}.`;
+  return `${e.apiMessage ?? e.message}. Field ${fields(e.details)}.`;
 }
 
 /**
@@ -85,7 +92,7 @@ export function explainFailure(err: unknown, ctx: FailureContext): unknown {
   const http = err.status ? `HTTP ${err.status}, ` : "";
   const message =
     `${ctx.kind} "${ctx.resource}" could not be ${done(ctx.action)}: uptime API ${err.code} (${http}${request}): ` +
-    `${err.apiMessage ?? err.message}.${fields(err.details)} ${advice(err, ctx)}`;
+    `${said(err)} ${advice(err, ctx)}`;
   const explained = new Error(message.replace(/\.\./g, "."));
   explained.name = "UptimeApiError";
   Object.assign(explained, { code: err.code, status: err.status, requestId: err.requestId, details: err.details });

@@ -3,7 +3,7 @@ import { LocalWorkspace, type PulumiCommand } from "@pulumi/pulumi/automation";
 import { failedAssertion, type TriggerRequest, type TriggerResult, type TriggerRun } from "../../api";
 import { UptimeClient } from "../client/client";
 import { type Connection, resolveConnection } from "../client/connection";
-import { shownTarget } from "../runtime/test-checks";
+import { shownTarget, stepLinesOf } from "../runtime/test-checks";
 import type { MonitorTestRow, TestReport } from "./test";
 
 /** Which deployed monitors to run now, where, and whether to store the results. */
@@ -63,7 +63,8 @@ async function stackMonitors(options: TriggerOptions): Promise<{ names: Map<stri
 function rowOf(run: TriggerRun, resource: string): MonitorTestRow {
   const outcome = run.status === "up" ? "pass" : run.status === "down" ? "fail" : run.status === "degraded" ? "degraded" : "nothing to run";
   const failure = run.status === "down" ? (failedAssertion(run) ?? run.error) : null;
-  return { resource, target: shownTarget(run.url), outcome, failure, ms: run.timings?.total_ms ?? run.response_time_ms, tags: [] };
+  const steps = stepLinesOf(run);
+  return { resource, target: shownTarget(run.url), outcome, failure, ms: run.timings?.total_ms ?? run.response_time_ms, tags: [], ...(steps ? { steps } : {}) };
 }
 
 /**

@@ -74,18 +74,19 @@ export function groupChildren<M extends { id: Output<string> }, W>(
   name: string,
   args: MonitorGroupArgs,
   make: GroupMakers<M, W>,
-): { monitors: Record<string, M>; monitorIds: Output<string[]>; windows: Record<string, W> } {
+): { monitors: Record<string, M>; monitorIds: Output<string[]>; monitorIdsByName: Output<Record<string, string>>; windows: Record<string, W> } {
   const keys = Object.keys(args.monitors ?? {});
   if (keys.length === 0) throw new Error(`MonitorGroup ${name}: monitors: must have at least one monitor`);
   const monitors: Record<string, M> = {};
   for (const key of keys) monitors[key] = make.monitor(`${name}-${key}`, withGroupSettings(args, args.monitors[key] as GroupMonitorArgs), { parent });
   const monitorIds = all(keys.map((k) => (monitors[k] as M).id));
+  const monitorIdsByName = monitorIds.apply((ids) => Object.fromEntries(keys.map((k, i) => [k, ids[i] as string])));
   const windows: Record<string, W> = {};
   for (const [key, window] of Object.entries(args.maintenanceWindows ?? {})) {
     const covering = { ...window, monitorIds, ...(args.connection ? { connection: args.connection } : {}) };
     windows[key] = make.window(`${name}-${key}`, covering, { parent });
   }
-  return { monitors, monitorIds, windows };
+  return { monitors, monitorIds, monitorIdsByName, windows };
 }
 
 /**
@@ -101,6 +102,8 @@ export class MonitorGroup extends ComponentResource {
   readonly maintenanceWindows: Readonly<Record<string, MaintenanceWindow>>;
   /** The ids of the group's monitors, in key order. */
   readonly monitorIds: Output<string[]>;
+  /** The id of each of the group's monitors, by its key in `monitors` (`group.monitorIdsByName.apply((ids) => ids.api)`). */
+  readonly monitorIdsByName: Output<Record<string, string>>;
 
   constructor(name: string, args: MonitorGroupArgs, opts?: ComponentResourceOptions) {
     super("uptime:index:MonitorGroup", name, {}, opts);
@@ -111,6 +114,7 @@ export class MonitorGroup extends ComponentResource {
     this.monitors = Object.freeze(children.monitors);
     this.maintenanceWindows = Object.freeze(children.windows);
     this.monitorIds = children.monitorIds;
-    this.registerOutputs({ monitorIds: this.monitorIds });
+    this.monitorIdsByName = children.monitorIdsByName;
+    this.registerOutputs({ monitorIds: this.monitorIds, monitorIdsByName: this.monitorIdsByName });
   }
 }

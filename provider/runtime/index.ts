@@ -22,6 +22,7 @@ import { replacesOnChange } from "./replace-on-changes";
 import { testCheck } from "./test-checks";
 import { serviceFailures } from "./service-checks";
 import { unknownInputs } from "./unknown-inputs";
+import { forEngine } from "./engine-failures";
 import { stackIdentityProvider } from "./stack-identity";
 import { secretInputsOfRead, undeclaredOnAdopt, undeclaredSecrets } from "./secret-inputs";
 import { type Kind } from "../kinds/kind";
@@ -346,7 +347,10 @@ export function providerOf(kind: KindName | "StackIdentity"): pulumi.dynamic.Res
   if (!provider) {
     provider = {
       configure,
-      check: (olds, news) => check(kind, olds, news),
+      check: async (olds, news) => {
+        const result = await check(kind, olds, news);
+        return result.failures ? { ...result, failures: forEngine(result.failures, news) } : result;
+      },
       diff: (id, olds, news) => diff(kind, id, olds, news),
       create: (inputs) => create(kind, inputs),
       read: (id, props) => read(kind, id, props),

@@ -67,6 +67,14 @@ export function shownTarget(url: unknown): string | null {
   }
 }
 
+/** The rows of a multi-step monitor's steps or a browser script's `test.step`s; undefined for other checks. */
+export function stepLinesOf(result: MonitorTestResult): StepLine[] | undefined {
+  return (
+    result.steps?.map((st): StepLine => ({ name: st.name, outcome: STEP_OUTCOME[st.status], failure: st.error, ms: st.response_time_ms })) ??
+    result.browser?.steps.map((st): StepLine => ({ name: st.name, outcome: st.error === null ? "pass" : "fail", failure: st.error, ms: st.duration_ms }))
+  );
+}
+
 /** What the check of a monitor came to, for the report and for a failing preview. */
 function lineOf(resource: string, inputs: Props, result: MonitorTestResult | undefined): ReportLine {
   // A multi-step monitor has no URL of its own: its first step's stands for it.
@@ -75,9 +83,7 @@ function lineOf(resource: string, inputs: Props, result: MonitorTestResult | und
   if (!result) return { ...base, outcome: "skipped", failure: SKIPPED, ms: null };
   const outcome = result.status === "up" ? "pass" : result.status === "down" ? "fail" : result.status === "degraded" ? "degraded" : "nothing to run";
   const failure = result.status === "down" ? (failedAssertion(result) ?? result.error) : null;
-  const steps =
-    result.steps?.map((st): StepLine => ({ name: st.name, outcome: STEP_OUTCOME[st.status], failure: st.error, ms: st.response_time_ms })) ??
-    result.browser?.steps.map((st): StepLine => ({ name: st.name, outcome: st.error === null ? "pass" : "fail", failure: st.error, ms: st.duration_ms }));
+  const steps = stepLinesOf(result);
   const screenshot = result.screenshot_png ? saveScreenshot(resource, result.screenshot_png) : undefined;
   return { ...base, outcome, failure, ms: result.timings?.total_ms ?? result.response_time_ms, ...(steps ? { steps } : {}), ...(screenshot ? { screenshot } : {}) };
 }

@@ -1,7 +1,7 @@
 import { locationsOf, MAX_TRIGGER_CHECKS, type Monitor, type TriggerRequest, type TriggerResult, type TriggerRun } from "../../api";
 import type { Locations } from "../agents/locations";
 import type { Checker } from "../checker/checker";
-import { validationFailed } from "../errors";
+import { ApiError, validationFailed } from "../errors";
 import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
 import type { CheckOutcome } from "../store/heartbeats";
@@ -63,9 +63,17 @@ export class TriggerService {
   private async check(principal: Principal, monitor: Monitor, location: string, record: boolean): Promise<TriggerRun> {
     // The built-in checker's location runs in the server; the dry runs know it by no name.
     const at = location === this.recorder.locations.builtin ? undefined : location;
-    const { outcome, result } = await this.dryRuns.forTrigger(principal, monitor, at);
+    let ran: Awaited<ReturnType<DryRunService["forTrigger"]>>;
+    try {
+      ran = await this.dryRuns.forTrigger(principal, monitor, at);
+    } catch (err) {
+      // A location with no live agent fails its own check, with the reason; the others run.
+      if (!(err instanceof ApiError) || err.code !== "conflict") throw err;
+      return { ...unrun(err.message), monitor_id: monitor.id, name: monitor.name, url: targetOf(monitor), location, recorded: false };
+    }
+    const { outcome, result } = ran;
     const recorded = record && outcome !== undefined && await this.record(principal, monitor, location, outcome, Date.parse(result.checked_at));
-    return { ...result, monitor_id: monitor.id, name: monitor.name, url: monitor.url ?? null, location, recorded };
+    return { ...result, monitor_id: monitor.id, name: monitor.name, url: targetOf(monitor), location, recorded };
   }
 
   /** Stores the check as the scheduled one at `location` would be: a heartbeat, health, alerts. */
@@ -79,3 +87,22 @@ export class TriggerService {
     return true;
   }
 }
+
+/** The result of a check that could not be run at its location: down, with the reason. */
+function unrun(reason: string): Omit<TriggerRun, "monitor_id" | "name" | "url" | "location" | "recorded"> {
+  return {
+    status: "down",
+    checked_at: new Date().toISOString(),
+    error: reason,
+    error_class: null,
+    response_time_ms: null,
+    status_code: null,
+    assertions: [],
+    timings: null,
+    cert_expires_at: null,
+    cert_days_left: null,
+  };
+}
+
+/** A monitor's target: its `url`, or a multi-step monitor's first step's (it has none of its own). */
+const targetOf = (monitor: Monitor): string | null => monitor.url ?? monitor.steps?.[0]?.url ?? null;

@@ -67,6 +67,7 @@ describe("the README's quickstarts", () => {
     expect(out).toMatch(/paused: live true, declared false/); // the drift made with curl
     expect(out).toContain("drift: exit code 2");
     expect(out).toMatch(/<title>[^<]*My services[^<]*<\/title>/); // the status page people open
+    expect(out).toMatch(/<title>[^<]*Home services[^<]*<\/title>/); // the self-hosting quickstart's own status page
     // docs/reference/rest-api.md: the answers its text describes.
     expect(out).toContain('"error":{"code":"unsupported_media_type"');
     expect(out).toMatch(/"code":"validation_failed".*"field":"interval_sec"/);

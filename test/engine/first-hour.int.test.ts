@@ -92,6 +92,25 @@ new uptime.Monitor("api", { type: "http", url: "https://api.example.com", interv
     expect(failed).not.toContain(ESC);
   });
 
+  it("names a step's field and a script's line and column with the offending line, without `value {<nil>}` or the whole script", async () => {
+    const step = await previewOf(`new uptime.Monitor("journey", { type: "multistep", intervalSec: 60, steps: [
+  { name: "home", url: "https://shop.example.com/" },
+  { name: "read", url: "https://shop.example.com/items/{{id}}" },
+] });
+`);
+    expect(step).toMatch(/journey'? has a problem: steps\[1\][^\n]*\bid\b/);
+    expect(step).not.toContain("<nil>");
+    const script = await previewOf(`new uptime.Monitor("ui", { type: "browser", intervalSec: 300, script: [
+  "await page.goto('https://shop.example.com/');",
+  "await expect(page.getByText('Welcome')).toBeVisible();",
+  "await page.click('#buy';",
+  "await expect(page).toHaveURL(/checkout/);",
+].join("\\n") });
+`);
+    expect(script).toMatch(/ui'? has a problem: script: does not parse as JavaScript: Unexpected token at line 3, column 24: `await page\.click\('#buy';`/);
+    expect(script).not.toContain("Welcome");
+  });
+
   it("passes the same monitors spelled right, at a location the account has", async () => {
     const passed = await previewOf(`new uptime.Monitor("api", { type: "http", url: "https://api.example.com", intervalSec: 60, expectedStatusCodes: [204], locations: ["local"] });\n`);
     expect(passed).toBe("no error");

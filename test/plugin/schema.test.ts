@@ -38,6 +38,10 @@ describe("the native plugin's schema is the kinds' field tables", () => {
     // An SDK fills in a stated default, which would then win over the group's setting.
     expect(groupMonitor.properties.confirmations).not.toHaveProperty("default");
     expect(group.inputProperties.confirmations).not.toHaveProperty("default");
+    // The ids as a list in key order, and by key: what a program looks one monitor up by.
+    const outputs = (group as unknown as { properties: Record<string, { type: string; additionalProperties?: { type: string } }> }).properties;
+    expect(outputs.monitorIdsByName).toMatchObject({ type: "object", additionalProperties: { type: "string" } });
+    expect(outputs.monitorIds).toMatchObject({ type: "array" });
   });
 
   for (const [name, kind] of Object.entries(KINDS)) {

@@ -72,6 +72,17 @@ describe("errors a user sees during pulumi up", () => {
     }
   });
 
+  it("a field the service refuses at create (422) is given once, in input property names, and no rule is said to be checked at preview", async () => {
+    const connection = { baseUrl: s.url, apiKey: s.key };
+    const message = await failure(runtime.create("Monitor", monitor(connection, { locations: ["local", "nowhere"] })));
+    expect(message).toMatch(/Monitor "checkout" could not be created: uptime API validation_failed \(HTTP 422, request req_[0-9a-f]+\): locations\[1\]: /);
+    const rule = /locations\[1\]: [^.;]+/.exec(message)?.[0] as string;
+    expect(message.split(rule).length - 1).toBe(1);
+    expect(message).not.toContain("Request is invalid");
+    expect(message).not.toContain("pulumi preview");
+    expect(message).toContain("Fix the input named above, then run `pulumi up` again.");
+  });
+
   it("over the monitor allowance: the code, the request id and what to do", async () => {
     for (let i = 0; i < 10; i++) {
       await s.call("POST", "/api/v1/monitors", { name: `m${i}`, type: "http", url: "https://example.com", interval_sec: 60 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Input, output } from "@pulumi/pulumi";
 import { withGroupSettings } from "../../provider/index";
+import { groupChildren } from "../../provider/resources/monitor-group";
 
 const valueOf = <T>(v: Input<T> | undefined): Promise<T> => new Promise((resolve) => output(v as Input<T>).apply((x) => resolve(x as T)));
 
@@ -27,5 +28,17 @@ describe("a group's settings on its monitors", () => {
 
   it("require an interval from the group or the monitor, naming it", () => {
     expect(() => withGroupSettings({}, { type: "http", url: "https://d.example.com" })).toThrow("intervalSec: is required, on the group or on each of its monitors");
+  });
+});
+
+describe("a group's monitor ids", () => {
+  it("come as a list in key order and as a map by key", async () => {
+    const parent = {} as Parameters<typeof groupChildren>[0];
+    const made = groupChildren(parent, "shop", { intervalSec: 60, monitors: { web: { type: "http", url: "https://a.example.com" }, api: { type: "http", url: "https://b.example.com" } } }, {
+      monitor: (name: string) => ({ id: output(`mon_${name}`) }),
+      window: () => undefined,
+    });
+    expect(await valueOf(made.monitorIds)).toEqual(["mon_shop-web", "mon_shop-api"]);
+    expect(await valueOf(made.monitorIdsByName)).toEqual({ web: "mon_shop-web", api: "mon_shop-api" });
   });
 });

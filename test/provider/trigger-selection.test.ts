@@ -51,4 +51,20 @@ describe("pulumi-uptime trigger with a selection of no monitors", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("tag shop: 1 pass.");
   });
+
+  it("a journey's rows are test's (its target, a row per step), and a location with no live agent fails its own row while the rest run", async () => {
+    await s.app.store.keys.create("dev", "us agent", undefined, "us");
+    const steps = [{ name: "home", url: `${site.url}/` }, { name: "account", url: `${site.url}/account` }];
+    const res = await s.call("POST", "/api/v1/monitors", { name: "journey", type: "multistep", interval_sec: 60, tags: ["journey"], steps, locations: ["local", "us"] });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const run = await trigger("--tag", "journey");
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(2);
+    const lines = run.stdout.split("\n");
+    const host = new URL(site.url).host;
+    expect(lines.find((l) => l.startsWith("journey @local"))).toMatch(new RegExp(`^journey @local\\s+http://${host.replace(/\./g, "\\.")}/\\s+pass`));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}1\. home\s+pass/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}2\. account\s+pass/));
+    expect(lines.find((l) => l.startsWith("journey @us"))).toMatch(/fail\s+Location us has no live agent/);
+  });
 });

@@ -99,6 +99,18 @@ describe("trigger of deployed monitors (POST /api/v1/monitors/trigger)", () => {
     expect(unknown.body.error.details).toEqual([{ field: "location", message: expect.stringContaining("mars-1 is not one of the account's locations") }]);
   });
 
+  it("a location with no live agent fails its own check with the reason; the monitor's other locations run", async () => {
+    await s.app.store.keys.create("dev", "us agent", undefined, "us");
+    const edge = (await s.call("POST", "/api/v1/monitors", { name: "edge", type: "http", url: ok.url, interval_sec: 3600, tags: ["edge"], locations: ["local", "us"] })).body.data.id as string;
+    const res = await trigger({ monitor_ids: [edge] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.passed).toBe(false);
+    expect(res.body.data.runs).toEqual([
+      expect.objectContaining({ monitor_id: edge, location: "local", status: "up" }),
+      expect.objectContaining({ monitor_id: edge, location: "us", status: "down", error: expect.stringMatching(/^Location us has no live agent .*uptime-server agent --location us$/), recorded: false }),
+    ]);
+  });
+
   it("refuses a body without a selection, and an unknown id, naming the field", async () => {
     const none = await trigger({ record: true });
     expect(none.status).toBe(422);
