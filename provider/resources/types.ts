@@ -34,7 +34,16 @@ type Plain<T> = T extends { ref: infer N extends keyof NamedTypes }
             ? TsOf<I>[]
             : T extends { type: "object"; additionalProperties: infer V }
               ? Record<string, TsOf<V>>
-              : never;
+              : T extends { type: "object"; properties: infer P }
+                ? ObjectOf<P, T extends { requiredProperties: readonly (infer R)[] } ? R : never>
+                : never;
+
+/** An object type described by its `properties` (a status page's sections, components, rules). */
+type ObjectOf<P, R> = { [K in keyof P as K extends R ? K : never]: TsOf<P[K]> } & {
+  [K in keyof P as K extends R ? never : K]?: TsOf<P[K]>;
+} extends infer O
+  ? { [K in keyof O]: O[K] }
+  : never;
 
 /**
  * A `pulumi.Input` of the type, with inputs inside arrays and maps too. Not distributive: a
@@ -56,7 +65,11 @@ type ItemInput<E> = [E] extends [EscalationStep]
   ? { [K in keyof EscalationStep]: InputOf<EscalationStep[K]> }
   : [E] extends [MonitorStep]
     ? { [K in keyof MonitorStep]: K extends "url" | "body" | "name" ? InputOf<MonitorStep[K]> : MonitorStep[K] }
-    : E;
+    : [E] extends [Assertion | StepExtraction]
+      ? E
+      : [E] extends [Record<string, unknown>]
+        ? { [K in keyof E]: InputOf<NonNullable<E[K]>> | Extract<E[K], null> }
+        : E;
 
 type Row = { type: FieldType; required?: boolean; outputOnly?: boolean };
 type WithResource<T> = T & Pick<typeof RESOURCE_FIELDS, "adopt" | "connection" | "endpoint">;
