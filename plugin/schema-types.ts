@@ -31,11 +31,12 @@ export class TypeRegistry {
   typeOf(t: FieldType | { oneOf: readonly FieldType[] }, owner: string, prop: string): Json {
     if ("oneOf" in t) return { oneOf: t.oneOf.map((o) => this.typeOf(o, owner, prop)) };
     if (t.enum) return this.ref(enumName(owner, prop), this.enumType(t, `Allowed values of \`${prop}\`.`));
-    if (t.ref) return this.ref(t.ref, this.objectType(t));
-    if (t.type === "array" && t.items) return { type: "array", items: this.typeOf(t.items, owner, singular(prop)) };
+    // A map by key (`additionalProperties`) is a map in every language, even when it has a name.
     if (t.type === "object" && t.additionalProperties) {
       return { type: "object", additionalProperties: this.typeOf(t.additionalProperties, owner, prop) };
     }
+    if (t.ref) return this.ref(t.ref, this.objectType(t));
+    if (t.type === "array" && t.items) return { type: "array", items: this.typeOf(t.items, owner, singular(prop)) };
     return { type: t.type };
   }
 
@@ -72,7 +73,8 @@ export class TypeRegistry {
     return {
       type: "object",
       ...(t.description ? { description: t.description } : {}),
-      properties: Object.fromEntries(props.map(([p, pt]) => [p, this.property(pt, name, p, pt.description)])),
+      // Pulumi's own schema form leaves out empty `properties` and `required`: the plugin serves that form.
+      ...(props.length ? { properties: Object.fromEntries(props.map(([p, pt]) => [p, this.property(pt, name, p, pt.description)])) } : {}),
       // Pulumi's own schema form leaves out an empty `required`: the plugin serves that form.
       ...(t.requiredProperties?.length ? { required: [...t.requiredProperties] } : {}),
     };

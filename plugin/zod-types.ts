@@ -16,6 +16,7 @@ interface Json {
   enum?: (string | number)[];
   items?: Json;
   properties?: Record<string, Json>;
+  additionalProperties?: Json | boolean;
   required?: string[];
   description?: string;
 }
@@ -35,6 +36,10 @@ function convert(node: Json, defs: Record<string, Json>, name: string): FieldTyp
   // The elements of `monitors` are each a `…Monitor`.
   if (type === "array") return { type, items: convert(node.items as Json, defs, name.replace(/s$/, "")), ...nullable, ...description };
   if (type !== "object") return { type, ...(node.enum ? { enum: node.enum } : {}), ...nullable, ...description };
+  // A record (a map by key): a map, not a named object type.
+  if (!node.properties && typeof node.additionalProperties === "object") {
+    return { type, additionalProperties: convert(node.additionalProperties, defs, name), ...nullable, ...description };
+  }
   const properties = Object.fromEntries(
     Object.entries(node.properties ?? {}).map(([k, p]) => {
       const t = convert(p, defs, `${name}${pascal(k)}`);

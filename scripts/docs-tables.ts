@@ -35,7 +35,7 @@ function notes(p: Json, required: boolean, requiredWord: string): string {
 
 /** A table of properties: name, type, default, notes, rule. */
 export function propertyTable(props: Record<string, Json>, required: readonly string[] = [], requiredWord = "required"): string {
-  const rows = Object.entries(props).map(
+  const rows = Object.entries(props ?? {}).map(
     ([name, p]) => `| \`${name}\` | ${cell(typeText(p))} | ${defaultText(p)} | ${notes(p, required.includes(name), requiredWord)} | ${cell(String(p.description ?? ""))} |`,
   );
   if (!rows.length) return "_None._";

@@ -74,7 +74,7 @@ describe("dry runs in the engine: pulumi-uptime test and uptime:testChecks", () 
     expect(filtered.monitors.map((m) => m.resource)).toEqual(["search"]);
     // --location reaches the service: a location it does not know is named back, per monitor.
     const elsewhere = JSON.parse((await testCommand("--json", "--filter", "tag:prod", "--location", "nowhere")).stdout) as TestReport;
-    expect(elsewhere.monitors).toEqual([expect.objectContaining({ resource: "search", outcome: "error", failure: expect.stringContaining("location: nowhere is not one of the account's locations") })]);
+    expect(elsewhere.monitors).toEqual([expect.objectContaining({ resource: "search", outcome: "error", failure: expect.stringContaining("location nowhere is not one of the account's locations") })]);
     // The headers reached the target, and were printed nowhere.
     expect(ok.hits).toBeGreaterThan(0);
     for (const out of [text.stdout, text.stderr, asJson.stdout, asJson.stderr, serverLog.join("")]) expect(out).not.toContain(SECRET);
