@@ -82,6 +82,8 @@ export const CustomDomainSchema = z
 export const CidrSchema = z
   .string()
   .max(50, "must be an address range such as 203.0.113.0/24")
+  // The pattern states the form in the OpenAPI document; the refinement checks what it cannot.
+  .regex(new RegExp(`${z.regexes.cidrv4.source}|${z.regexes.cidrv6.source}`), "must be an address range such as 203.0.113.0/24")
   .refine((v) => z.cidrv4().safeParse(v).success || z.cidrv6().safeParse(v).success, "must be an address range such as 203.0.113.0/24");
 
 /** The structure fields of a page's create and update bodies (all optional). */

@@ -10,15 +10,16 @@ export const UNPREVENTABLE = {
   /**
    * An id (in the path, or `channel_ids`/`monitor_ids`/an escalation's `channels` in a body) naming
    * nothing of this account, a location in `locations` (or a dry run's `location`) that the account
-   * does not have, or a dry run's location with no live agent (409).
+   * does not have, a dry run's location with no live agent (409), or a component key of an
+   * incident's `components` that is not on its page.
    */
-  missing_id: "an id (or location, or a live agent of it) that must exist",
+  missing_id: "an id (or location, a live agent of it, or a page's component key) that must exist",
   /** A channel test whose delivery really fails: nothing is reachable in the test's network namespace. */
   delivery: "a channel test whose delivery really fails (502)",
   /**
    * `timeout_sec < interval_sec`, and the other orders between two fields of one body, which JSON
    * Schema cannot state: `degraded_response_ms < max_response_ms`, `ends_at` after `starts_at`,
-   * `failure_threshold` at most the number of `locations`.
+   * `failure_threshold` at most the number of `locations`, an incident rule's `component` or `tag`.
    */
   order: "timeout_sec < interval_sec (and the like: degraded < max response time, ends_at after starts_at, failure_threshold <= locations)",
   /**
@@ -103,6 +104,9 @@ function classify(f: Omit<Failure, "kind">): Kind {
 
 /** Fields whose rule is the stored monitor's type (or, for `body`, its stored method; `locations`: not for heartbeat monitors). */
 const TYPED_MONITOR_FIELDS = /^(locations|url|keyword|assertions|ssl_expiry_days|dns_expected_values(\[\d+\])?|dns_resolver|degraded_response_ms|max_response_ms|body|steps|variables|retry)$/;
+/** The status page structure's rules between fields, in the server's words. */
+const STRUCTURE_RULE = /^(".*" is used by another component of the page|must be empty for a manual component|must name at least 1 monitor \(rule .*\)|is required with rule response-time|is allowed only with rule response-time|must have at most \d+ components in all)$/;
+
 /** Where an assertion or an extraction holds an expression, and the server's words for one that does not run. */
 const EXPRESSION_FIELD = /^(steps\[\d+\]\.)?(assertions\[\d+\]\.(target|property)|extract\[\d+\]\.property)$|^script$/;
 const EXPRESSION_PROBLEM = /^(must be a valid RE2 regular expression|must be a JSONPath starting with|must not use filter or script expressions|does not parse as JavaScript: )/;
@@ -114,6 +118,14 @@ function detailKind(d: { field: string; message: string }, operation: string): K
   if (d.field === "degraded_response_ms" && /^must be less than max_response_ms \(\d+\)$/.test(d.message)) return "order";
   if (d.field === "ends_at" && /^must be after the start \(/.test(d.message)) return "order";
   if (d.field === "failure_threshold" && /^must be at most the number of locations \(\d+\)$/.test(d.message)) return "order";
+  // A status page's component, named by its key in an incident's `components`, must be on the page.
+  if (/^(components\.[^.]+|incident_rules\[\d+\]\.component)$/.test(d.field) && /^no component ".*" on the page$/.test(d.message)) return "missing_id";
+  if (/^sections\[\d+\]\.components\[\d+\]\.monitors\[\d+\]$/.test(d.field) && / does not exist$/.test(d.message)) return "missing_id";
+  // A page's structure: keys unique across sections, fields that depend on a component's rule, a
+  // total of components: rules between fields (or items), as `order`.
+  if (/^sections(\[\d+\]\.components\[\d+\]\.(key|monitors|threshold))?$/.test(d.field) && STRUCTURE_RULE.test(d.message)) return "order";
+  // An incident rule names a component or a tag, not both: a rule between two fields, as `order`.
+  if (/^incident_rules\[\d+\]$/.test(d.field) && d.message === "must give exactly one of component and tag") return "order";
   if (/^locations\[\d+\]$|^location$/.test(d.field) && /^\S+ is not one of the account's locations /.test(d.message)) return "missing_id";
   if (operation === "PATCH /api/v1/monitors/{id}" && TYPED_MONITOR_FIELDS.test(d.field)) return "stored_type";
   if (EXPRESSION_FIELD.test(d.field) && EXPRESSION_PROBLEM.test(d.message)) return "expression";
