@@ -46,9 +46,7 @@ export const MONITOR_STEP_ROWS = {
       },
     },
     normal: "steps",
-    // Steps' headers and bodies may carry credentials written as plain text: stored as a secret.
-    secret: true,
-    description: 'multistep monitors: the requests, in order (1..10), each with `extract` and `assertions`; see "Multi-step monitors"; secret (its headers and bodies may hold credentials).',
+    description: 'multistep monitors: the requests, in order (1..10), each with `extract` and `assertions`; see "Multi-step monitors".',
     default: [],
   },
   /** multistep monitors: values for `{{name}}` in the steps; secret, masked in results, logs and errors. */

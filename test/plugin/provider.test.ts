@@ -95,9 +95,9 @@ describe("the native plugin's typed shapes and functions against a real server",
 
   it("fails a check naming the typed property: a rule of the type's config, a block of another type", async () => {
     const bad = await provider.check!(CHANNEL, {}, { type: "webhook", config: { webhook: { url: "ftp://x" } } });
-    expect(bad.failures).toEqual([expect.objectContaining({ property: "config.webhook.url", reason: expect.stringMatching(/^config\.webhook\.url: /) })]);
+    expect(bad.failures).toEqual([expect.objectContaining({ property: "", reason: expect.stringMatching(/^config\.webhook\.url: /) })]);
     const other = await provider.check!(CHANNEL, {}, { type: "webhook", config: { slack: { webhookUrl: "https://hooks.example.com/x" } } });
-    expect(other.failures?.[0]).toEqual({ property: "config.slack", reason: "config.slack: a webhook channel takes only config.webhook" });
+    expect(other.failures?.[0]).toEqual(expect.objectContaining({ reason: "config.slack: a webhook channel takes only config.webhook" }));
   });
 
   it("answers getMonitor with the live monitor's outputs, secrets left out, and the reads as functions", async () => {
@@ -162,10 +162,12 @@ describe("the native plugin's check of values of the wrong type (what an untyped
       assertions: [{ source: "json_body", property: "$.ok", comparison: "equals", target: 5 }],
       escalation: [{ after: "soon", channels: ["chn_1"] }],
     });
-    const named = (monitor.failures ?? []).map((f) => f.property).sort();
+    // A nested path goes without a property (Pulumi would print the whole input's value): the reason names it.
+    const nameOf = (f: { property: string; reason: string }) => f.property || f.reason.slice(0, f.reason.indexOf(": "));
+    const named = (monitor.failures ?? []).map(nameOf).sort();
     expect(named).toEqual(["assertions[0].target", "escalation[0].after", "followRedirects", "intervalSec", "method"]);
-    for (const f of monitor.failures ?? []) expect(f.reason.startsWith(`${f.property}: `), f.reason).toBe(true);
+    for (const f of monitor.failures ?? []) expect(f.reason.startsWith(`${nameOf(f)}: `), f.reason).toBe(true);
     const channel = await provider.check!("urn:pulumi:dev::shop::uptime:index:Channel::oncall", {}, { type: "pagerduty", config: { pagerduty: { routingKey: 42, severity: "loud" } } });
-    expect((channel.failures ?? []).map((f) => f.property).sort()).toEqual(["config.pagerduty.routingKey", "config.pagerduty.severity"]);
+    expect((channel.failures ?? []).map(nameOf).sort()).toEqual(["config.pagerduty.routingKey", "config.pagerduty.severity"]);
   });
 });

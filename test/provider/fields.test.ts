@@ -105,7 +105,7 @@ describe("field tables", () => {
   });
 
   it("secret inputs and outputs come from the table, and refreshed inputs never hold a secret", () => {
-    expect(secretProperties(MONITOR_FIELDS)).toEqual(["headers", "body", "pushUrl", "steps", "variables", "writtenSecrets", "connection"]);
+    expect(secretProperties(MONITOR_FIELDS)).toEqual(["headers", "body", "pushUrl", "variables", "writtenSecrets", "connection"]);
     expect(secretProperties(MAINTENANCE_WINDOW_FIELDS)).toEqual(["connection"]);
     expect(secretProperties(CHANNEL_FIELDS)).toEqual(["config", "connection"]);
     expect(secretProperties(STATUS_PAGE_FIELDS)).toEqual(["password", "connection"]);

@@ -107,7 +107,7 @@ describe("check with inputs not known yet", () => {
       { property: "channelIds[2]", reason: expect.stringMatching(/^channelIds\[2\]: /) },
     ]);
     const channel = await plugin.check(urn("Channel"), {}, { type: "webhook", config: { url: "ftp://x", secret: UNKNOWN }, connection });
-    expect(channel.failures).toEqual([{ property: "config.url", reason: expect.stringMatching(/^config\.url: must be an http/) }]);
+    expect(channel.failures).toEqual([{ property: "", reason: expect.stringMatching(/^config\.url: must be an http/) }]);
     const page = await runtime.check("StatusPage", {}, { slug: UNKNOWN, title: "", monitorIds: [UNKNOWN], connection });
     expect(page.failures?.map((f) => f.property)).toEqual(["title", "title"]);
   });
