@@ -76,7 +76,7 @@ export function describeNativeProgram(title: string, options: NativeProgramOptio
       expect((await live(`/api/v1/monitors/${out.monitorId}`)).data).toMatchObject({
         name: "api",
         interval_sec: 60,
-        headers: { "x-token": options.headerToken },
+        headers: { "x-token": s.shownHeader(out.monitorId, "x-token", options.headerToken) },
         expected_status_codes: [200, "3xx"],
         assertions: [
           { source: "json_body", property: "$.status", comparison: "equals", target: "ok" },

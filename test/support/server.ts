@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { request } from "undici";
 import { buildApp, type ServerOptionsInput } from "../../server/index";
+import { headerFingerprint } from "../../server/services/monitor-reads";
 import { freshDatabase, serverEngine } from "./store-engines";
 
 /** A real reference server on a loopback port, with a dev key. */
@@ -11,6 +12,8 @@ export interface TestServer {
   key: string;
   /** Sends a request with the dev key (or `opts.key`; `null` for none) and parses the JSON answer. */
   call: (method: string, path: string, body?: unknown, opts?: CallOptions) => Promise<ApiAnswer>;
+  /** What a monitor read shows for a secret header `name: value` of monitor `monitorId`: its fingerprint under this server's key. */
+  shownHeader: (monitorId: string, name: string, value: string) => string;
   close: () => Promise<void>;
 }
 
@@ -54,5 +57,6 @@ export async function startServer(options: ServerOptionsInput = {}): Promise<Tes
     const text = await res.body.text();
     return { status: res.statusCode, headers: res.headers, body: text ? JSON.parse(text) : undefined };
   };
-  return { app, url: address, key, call, close: () => app.close() };
+  const shownHeader = (monitorId: string, name: string, value: string) => headerFingerprint(app.store.secrets, monitorId, name, value);
+  return { app, url: address, key, call, shownHeader, close: () => app.close() };
 }
