@@ -31,6 +31,32 @@ const TIMED = [
 ];
 
 /**
+ * Timed suites that need the machine to themselves: the browser sandbox's memory-limit test and the
+ * failover test (how soon a killed replica's checks are taken over) failed beside another timed suite.
+ * They run last, one at a time; the other timed suites run two at a time before them.
+ */
+const TIMED_SOLO = ["test/server/checker/browser-sandbox.test.ts", "test/server/replicas/failover.test.ts"];
+
+/**
+ * Timed server suites whose PostgreSQL run would prove nothing the SQLite run does not: they time the
+ * checker's protocols, the browser's sandbox and slow HTTP clients, and reach the store only through the
+ * same result recording that the checker, confirm, retry, agents, reminders and drain suites run on
+ * PostgreSQL.
+ */
+const TIMED_STORE_FREE = [
+  "test/server/checker/browser-sandbox.test.ts",
+  "test/server/checker/browser-own-api.test.ts",
+  "test/server/checker/dns.test.ts",
+  "test/server/checker/network.test.ts",
+  "test/server/checker/protocols.test.ts",
+  "test/server/checker/tls.test.ts",
+  "test/server/checker/body-limit.test.ts",
+  "test/server/checker/answer-classes.test.ts",
+  "test/server/agents/target-policy.test.ts",
+  "test/server/slow-clients.test.ts",
+];
+
+/**
  * Server suites the postgres project leaves out: those about SQLite's files themselves (crash
  * safety of the file, secrets in the file and its WAL, file backups, a SQLite fixture), the API
  * fuzzer (many minutes, and about the API, not the engine), and suites that run every engine
@@ -137,9 +163,10 @@ const fuzzProjects = [
 
 const fullProjects = [
   // The timed suites after the main group, on SQLite and on PostgreSQL (postgres-timed) in one
-  // group, one file at a time: two at once (a core each) made the browser sandbox's memory-limit
-  // test fail under the other's load. They measure time, so nothing else runs beside them.
-  { extends: true, test: { name: "timed", include: TIMED, maxWorkers: 1, sequence: { groupOrder: 2 } } },
+  // group, two files at a time (a core each); then those that need the machine alone (TIMED_SOLO).
+  // They measure time, so nothing else runs beside them.
+  { extends: true, test: { name: "timed", include: TIMED, exclude: ["**/node_modules/**", ...TIMED_SOLO], maxWorkers: 2, sequence: { groupOrder: 2 } } },
+  { extends: true, test: { name: "timed-solo", include: TIMED_SOLO, maxWorkers: 1, sequence: { groupOrder: 3 } } },
   {
     extends: true,
     test: {
@@ -173,13 +200,13 @@ const fullProjects = [
   {
     extends: true,
     test: {
-      // The timed server suites on PostgreSQL, in the timed project's group (one worker).
+      // The timed server suites on PostgreSQL, in the timed project's group (two at a time).
       name: "postgres-timed",
       include: TIMED.filter((glob) => glob.startsWith("test/server/")),
-      exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...STORE_FREE],
+      exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...STORE_FREE, ...TIMED_STORE_FREE, ...TIMED_SOLO],
       env: { UPTIME_TEST_DB: "postgres" },
       globalSetup: ["test/support/global-setup.ts"],
-      maxWorkers: 1,
+      maxWorkers: 2,
       sequence: { groupOrder: 2 },
     },
   },
