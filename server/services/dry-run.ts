@@ -133,10 +133,15 @@ function trialMonitor(spec: MonitorSpec | Monitor, now: number): Monitor {
 }
 
 function nothingToRun(now: number): MonitorTestResult {
+  return unranResult(NOTHING_TO_RUN, HEARTBEAT_ANSWER, now);
+}
+
+/** A test's or a trigger's result when no check ran: `status` with the reason, and no measurements. */
+export function unranResult<S extends string>(status: S, reason: string, now = Date.now()) {
   return {
-    status: NOTHING_TO_RUN,
+    status,
     checked_at: new Date(now).toISOString(),
-    error: HEARTBEAT_ANSWER,
+    error: reason,
     error_class: null,
     response_time_ms: null,
     status_code: null,

@@ -6,7 +6,7 @@ import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
 import type { CheckOutcome } from "../store/heartbeats";
 import type { Principal } from "../store/keys";
-import type { DryRunService } from "./dry-run";
+import { type DryRunService, unranResult } from "./dry-run";
 import type { MonitorService } from "./monitors";
 
 /** What a recorded trigger check needs: the store, the checker's health policy, the notifier. */
@@ -90,18 +90,7 @@ export class TriggerService {
 
 /** The result of a check that could not be run at its location: down, with the reason. */
 function unrun(reason: string): Omit<TriggerRun, "monitor_id" | "name" | "url" | "location" | "recorded"> {
-  return {
-    status: "down",
-    checked_at: new Date().toISOString(),
-    error: reason,
-    error_class: null,
-    response_time_ms: null,
-    status_code: null,
-    assertions: [],
-    timings: null,
-    cert_expires_at: null,
-    cert_days_left: null,
-  };
+  return unranResult("down", reason);
 }
 
 /** A monitor's target: its `url`, or a multi-step monitor's first step's (it has none of its own). */
