@@ -21,6 +21,7 @@ const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
                       [--no-checker]    (no built-in checker: only agents check, those of --location too)
                       [--lease-sec 30] [--agent-live-sec 30]
                       [--smtp-url-file FILE] [--smtp-from ADDRESS] [--public-url URL]
+                      [--subscribe-limit-per-hour 5] [--incident-rule-tick-sec 10]
                       (mail to channels and status page subscribers through SMTP: the URL, with its password,
                        from a file or env UPTIME_SMTP_URL_FILE / UPTIME_SMTP_URL; without one, mail goes to the outbox)
                       (env UPTIME_DEV_KEY: seeds a dev key; never pass a key on the command line)
@@ -79,6 +80,8 @@ const OPTIONS = {
   "smtp-url-file": { type: "string" },
   "smtp-from": { type: "string" },
   "public-url": { type: "string" },
+  "subscribe-limit-per-hour": { type: "string" },
+  "incident-rule-tick-sec": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -170,6 +173,8 @@ async function serve(values: Record<string, string | boolean | undefined>): Prom
     smtpUrl: smtpUrl(values),
     smtpFrom: (values["smtp-from"] as string | undefined) ?? (process.env.UPTIME_SMTP_FROM || undefined),
     publicUrl: (values["public-url"] as string | undefined) ?? (process.env.UPTIME_PUBLIC_URL || undefined),
+    subscribeLimitPerHour: int(values["subscribe-limit-per-hour"] as string | undefined, "subscribe-limit-per-hour"),
+    incidentRuleTickMs: seconds(values["incident-rule-tick-sec"] as string | undefined, "incident-rule-tick-sec"),
   });
   closeOnSignals(app, app.settings.shutdownTimeoutMs);
   await app.listen({
