@@ -73,6 +73,8 @@ const SQLITE_ONLY = [
   "test/server/schemathesis-report.test.ts",
   "test/server/replicas/**/*.test.ts",
   "test/server/secret-spellings.test.ts",
+  // Two replicas on a PostgreSQL database of its own, whichever project runs it.
+  "test/server/status/incident-rules-replicas.test.ts",
   // Runs `uptime-server serve` on a SQLite file of its own: the mail relay settings, not the engine.
   "test/server/status/serve-mail.test.ts",
 ];

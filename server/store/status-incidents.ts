@@ -68,11 +68,14 @@ export class StatusIncidentRepository {
     const components = JSON.stringify(spec.components);
     const opened = await this.db.transaction(async () => {
       if (spec.rule !== null && await this.openOfRule(pageId, spec.rule)) return false;
-      await this.db
+      // Replicas sweep the same rules: the one whose insert finds the rule's incident open already
+      // (the unique open_rule) opens nothing, and tells nobody.
+      const inserted = await this.db
         .prepare(
-          "INSERT INTO status_incidents (id, status_page_id, title, state, components, postmortem, rule, open_rule, created_at, updated_at, resolved_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, NULL)",
+          "INSERT INTO status_incidents (id, status_page_id, title, state, components, postmortem, rule, open_rule, created_at, updated_at, resolved_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, NULL) ON CONFLICT DO NOTHING",
         )
         .run(id, pageId, spec.title, spec.state, components, spec.rule, spec.rule === null ? null : `${pageId}/${spec.rule}`, now, now);
+      if (inserted.changes === 0) return false;
       await this.insertUpdate(id, spec.state, spec.message, components, now);
       return true;
     });
