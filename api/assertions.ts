@@ -231,15 +231,12 @@ export const ASSERTION_ROWS = {
   },
 } as const satisfies FieldTable;
 
-/** Monitor types whose checks assertions judge (see monitor-protocols.ts for the sources each reads). */
-export const ASSERTED_TYPES: readonly string[] = ["http", "keyword", "grpc", "websocket", "udp", "ping", "smtp", "domain"];
-
-/** Cross-field rules of these fields on the whole monitor. */
-export function assertionViolations(m: { type: string; assertions: readonly unknown[]; degraded_response_ms: number | null; max_response_ms: number | null; timeout_sec: number }): { field: string; message: string }[] {
+/**
+ * Cross-field rules of these fields on the whole monitor. Which types take assertions at all is
+ * their descriptors' (api/monitor-types), judged in monitor-rules.ts.
+ */
+export function assertionViolations(m: { type: string; degraded_response_ms: number | null; max_response_ms: number | null; timeout_sec: number }): { field: string; message: string }[] {
   const out: { field: string; message: string }[] = [];
-  if (m.assertions.length > 0 && !ASSERTED_TYPES.includes(m.type)) {
-    out.push({ field: "assertions", message: `is only allowed for http, keyword, grpc, websocket, udp, ping, smtp and domain monitors, not ${m.type}` });
-  }
   for (const field of ["degraded_response_ms", "max_response_ms"] as const) {
     if (m[field] !== null && m.type === "heartbeat") out.push({ field, message: "is not allowed for heartbeat monitors (they are pinged, not probed)" });
   }

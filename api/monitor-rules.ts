@@ -7,10 +7,25 @@ import { browserViolations } from "./monitor-browser";
 import { retryViolations } from "./monitor-retry";
 import { stepViolations } from "./monitor-steps";
 import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, type MonitorSpec } from "./monitor";
-import { monitorTypeDescriptor } from "./monitor-types/registry";
+import { monitorTypeDescriptor, typesTaking } from "./monitor-types/registry";
 
 /** Types whose `body` is a message sent, not an HTTP request's. */
 const MESSAGE_TYPES = new Set<string>(["websocket", "udp"]);
+
+/** `a, b and c`. */
+const listed = (types: readonly string[]) => (types.length > 1 ? `${types.slice(0, -1).join(", ")} and ${types.at(-1)}` : (types[0] ?? ""));
+
+/** Fields only some types take: the types that do (from their descriptors), and whether a monitor sets it. */
+const OWN_FIELDS = {
+  assertions: { types: typesTaking("assertions"), set: (m: MonitorSpec) => m.assertions.length > 0 },
+  keyword: { types: typesTaking("keyword"), set: (m: MonitorSpec) => m.keyword !== null },
+} as const;
+
+/** `field` set on a type whose descriptor does not take it. */
+function ownFieldViolation(m: MonitorSpec, field: keyof typeof OWN_FIELDS): ErrorDetail[] {
+  const { types, set } = OWN_FIELDS[field];
+  return set(m) && !(types as readonly string[]).includes(m.type) ? [{ field, message: `is only allowed for ${listed(types)} monitors, not ${m.type}` }] : [];
+}
 
 /**
  * Rules that span fields, checked on the whole monitor after defaults (so a PATCH is judged
@@ -30,6 +45,7 @@ export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTER
   const urlProblem = descriptor.checkUrl(m.url);
   if (urlProblem) out.push({ field: "url", message: urlProblem });
   out.push(...monitorExtensionViolations(m));
+  out.push(...ownFieldViolation(m, "assertions"));
   out.push(...assertionViolations(m));
   out.push(...stepViolations(m));
   out.push(...retryViolations(m));
@@ -37,9 +53,7 @@ export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTER
   out.push(...networkViolations(m));
   out.push(...browserViolations(m));
   out.push(...(descriptor.violations?.(m) ?? []));
-  if (m.type !== "keyword" && m.keyword !== null) {
-    out.push({ field: "keyword", message: `is only allowed for keyword monitors, not ${m.type}` });
-  }
+  out.push(...ownFieldViolation(m, "keyword"));
   // A websocket monitor's body is its message and a udp monitor's its datagram: no method.
   if (m.body !== null && !MESSAGE_TYPES.has(m.type) && !isNetworkType(m.type) && !METHODS_WITH_BODY.includes(m.method)) {
     out.push({

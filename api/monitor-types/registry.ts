@@ -1,6 +1,6 @@
 import type { MonitorType } from "../monitor";
 import { browser } from "./browser";
-import type { MonitorTypeDescriptor } from "./descriptor";
+import { empty, type MonitorField, type MonitorTypeDescriptor, nothing } from "./descriptor";
 import { dns } from "./dns";
 import { domain } from "./domain";
 import { grpc } from "./grpc";
@@ -36,3 +36,11 @@ export const MONITOR_TYPE_REGISTRY = {
 
 /** The descriptor of `type`. */
 export const monitorTypeDescriptor = (type: MonitorType): MonitorTypeDescriptor => MONITOR_TYPE_REGISTRY[type];
+
+/** The types that take `field` as one of their own (the others take it only as `null` or `[]`), in the registry's order. */
+export function typesTaking(field: MonitorField): MonitorType[] {
+  return (Object.keys(MONITOR_TYPE_REGISTRY) as MonitorType[]).filter((type) => {
+    const schema = (MONITOR_TYPE_REGISTRY[type] as MonitorTypeDescriptor).fields?.()[field];
+    return schema !== undefined && schema !== nothing && schema !== empty;
+  });
+}

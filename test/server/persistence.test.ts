@@ -95,7 +95,10 @@ describe("the embedded store", () => {
               interval_sec: 60,
             }),
           });
-          created = (await res.body.json()) as { data: { id: string } };
+          const answer = (await res.body.json()) as { data: { id: string } };
+          // A server still starting (or shedding load) answers, but creates nothing: ask again.
+          if (res.statusCode === 201) created = answer;
+          else await new Promise((r) => setTimeout(r, 100));
         } catch {
           await new Promise((r) => setTimeout(r, 100));
         }
