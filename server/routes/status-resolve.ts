@@ -77,6 +77,15 @@ export async function resolvePage(app: FastifyInstance, req: FastifyRequest, rep
   return undefined;
 }
 
+/**
+ * Cache-Control of a page whose answer carries validators: a public page may be kept by browsers
+ * and proxies but is asked for again each time (a 304 while unchanged), so that it is never older
+ * than the server's; a private one is never stored.
+ */
+export function revalidated(r: Resolved): string {
+  return r.page.password_set || r.page.allowed_cidrs.length ? "private, no-store" : "public, no-cache";
+}
+
 /** Cache-Control of a page answer: short and shared for a public page, never stored for a private one. */
 export function cacheFor(r: Resolved, maxAgeSec: number): string {
   return r.page.password_set || r.page.allowed_cidrs.length ? "private, no-store" : `public, max-age=${maxAgeSec}`;

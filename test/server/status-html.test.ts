@@ -53,7 +53,7 @@ describe("HTML status page at /status/<slug>", () => {
     const html = await res.body.text();
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toMatch(/^text\/html/);
-    expect(res.headers["cache-control"]).toBe("public, max-age=30");
+    expect(res.headers["cache-control"]).toBe("public, no-cache");
     expect(html).not.toMatch(/mon_|sp_|example\.com/);
     expect(html).not.toContain("<script>");
     expect(html).toContain("Shop &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;co&quot;");
