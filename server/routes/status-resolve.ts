@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PrivateStatusPage } from "../store/status-pages";
 import { escapeHtml } from "../html/escape";
+import { LOCAL_TIMES_CSP_SOURCE } from "../html/local-times";
 import { type PageFrame, passwordPage } from "../html/status-extra-pages";
 import { notFoundPage } from "../html/status-page";
 
@@ -30,12 +31,15 @@ export function hostOf(req: FastifyRequest): string {
   return req.hostname.toLowerCase().replace(/\.$/, "");
 }
 
-/** The HTML headers every page answer carries: a strict policy that allows the page's own forms and an https logo. */
+/**
+ * The HTML headers every page answer carries: a strict policy that allows the page's own forms,
+ * an https logo, and one script, by its hash (the one that shows times in the viewer's zone).
+ */
 export function htmlHeaders(reply: FastifyReply): FastifyReply {
   return reply
     .header("content-type", "text/html; charset=utf-8")
     .header("x-content-type-options", "nosniff")
-    .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; img-src https:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+    .header("content-security-policy", `default-src 'none'; script-src ${LOCAL_TIMES_CSP_SOURCE}; style-src 'unsafe-inline'; img-src https:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`);
 }
 
 /** The frame the small pages need. */
