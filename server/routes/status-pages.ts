@@ -58,13 +58,17 @@ export async function statusPageRoutes(fastify: FastifyInstance): Promise<void> 
     async (req, reply) => {
       const slug = DOCUMENT.exec(req.params.file)?.[1];
       if (!slug) throw new ApiError("not_found", "No status document at this address");
+      // Asked for together with the page, so that both share one look at the store's commits;
+      // sent only once the viewer may see it.
+      const kept = statusPages.documentAnswer(slug, serialize);
+      kept.catch(() => undefined);
       // A private page's document is as private as the page: its address range or its cookie.
       const page = await statusPages.publicPage({ slug });
       if (!page) throw new ApiError("not_found", `No status page "${slug}"`);
       if (statusPages.access(page, req.ip, cookieOf(req, cookieName(page))) !== "allowed") {
         throw new ApiError("unauthorized", "This status page is private: open it and give its password first");
       }
-      const answer = await statusPages.documentAnswer(slug, serialize);
+      const answer = await kept;
       return sendAnswer(req, reply.type("application/json; charset=utf-8"), answer, revalidated({ page, base: "" }));
     },
   );

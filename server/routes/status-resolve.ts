@@ -14,6 +14,9 @@ export interface Resolved {
 
 const SLUG = /^[a-z0-9-]{3,64}$/;
 
+/** Whether `slug` may name a page (anything else is 404 without a look). */
+export const validSlug = (slug: string): boolean => SLUG.test(slug);
+
 /** The page's access cookie's name. */
 export const cookieName = (page: { id: string }): string => `status_access_${page.id}`;
 
