@@ -8,18 +8,20 @@ export interface Expiring<T> {
 }
 
 interface Entry<T> {
-  /** The version of the page changes the value was computed at. */
-  version: number;
-  /** The computation under way, shared by the requests that wait for it. */
-  pending?: Promise<T>;
-  done?: Expiring<T>;
+  /** The last value computed, and the version of the page changes it was computed at. */
+  done?: Expiring<T> & { version: number };
+  /** The computation under way, and the version it started at. */
+  pending?: { promise: Promise<T>; version: number };
 }
 
 /**
  * Values computed from the store (a status page's answers), each kept until a committed write to
  * what pages show (`PageChanges`, this process's and other processes') or until its own expiry
- * (what changes with time alone). The requests that ask while a value is computed wait for that
- * one computation; a value computed while a write committed is not kept past it.
+ * (what changes with time alone). The first request after a change computes the value again and
+ * waits for it; requests that come while it is computed share that computation, and those that
+ * find a value already kept are answered with it meanwhile (it was true moments ago), so that a
+ * busy page never stalls behind its own recomputation. A value is never kept past the version it
+ * was computed at.
  */
 export class ViewCache<T> {
   private readonly entries: LRUCache<string, Entry<T>>;
@@ -35,25 +37,27 @@ export class ViewCache<T> {
   /** The value at `key`, computed by `compute(now, previous)` when none holds now (`previous`: the one it replaces). */
   async get(key: string, compute: (now: number, previous: T | undefined) => Promise<Expiring<T>>): Promise<T> {
     const version = await this.changes.current();
-    const entry = this.entries.get(key);
-    if (entry?.version === version) {
-      if (entry.done && this.clock() < entry.done.expires) return entry.done.value;
-      if (entry.pending) return await entry.pending;
+    let entry = this.entries.get(key);
+    const done = entry?.done;
+    if (done && done.version === version && this.clock() < done.expires) return done.value;
+    if (entry?.pending?.version === version) return done ? done.value : await entry.pending.promise;
+    if (!entry) {
+      entry = {};
+      this.entries.set(key, entry);
     }
-    const fresh: Entry<T> = { version };
-    fresh.pending = compute(this.clock(), entry?.done?.value).then(
+    const kept = entry;
+    const promise = compute(this.clock(), done?.value).then(
       (result) => {
-        fresh.done = result;
-        fresh.pending = undefined;
+        if (!kept.done || kept.done.version <= version) kept.done = { ...result, version };
+        if (kept.pending?.promise === promise) kept.pending = undefined;
         return result.value;
       },
       (err: unknown) => {
-        if (this.entries.get(key) === fresh) this.entries.delete(key);
+        if (kept.pending?.promise === promise) kept.pending = undefined;
         throw err;
       },
     );
-    this.entries.set(key, fresh);
-    return await fresh.pending;
+    kept.pending = { promise, version };
+    return await promise;
   }
-
 }
