@@ -19,7 +19,7 @@ async function facts(page: Page) {
     active: await page.$$eval("section.active article h3", (hs) => hs.map((h) => h.textContent)),
     // Times by the moment they name: with JavaScript they are shown in the viewer's zone.
     maintenance: await page.$$eval("ul.maintenance li", (items) => items.map((li) => {
-      const copy = li.cloneNode(true) as Element;
+      const copy = li.cloneNode(true) as typeof li;
       for (const t of copy.querySelectorAll("time")) t.replaceWith(t.getAttribute("datetime") ?? "");
       return copy.textContent;
     })),
