@@ -25,6 +25,8 @@ const TIMED = [
   "test/server/ops/**/*.test.ts",
   // Kill replicas under load and measure how soon checks are taken over.
   "test/server/replicas/**/*.test.ts",
+  // A monitor's change must show on its status page within one check interval.
+  "test/server/status/freshness.test.ts",
   "test/provider/rate-budget.test.ts",
   "test/provider/connection-change.test.ts",
   "test/provider/client.test.ts",

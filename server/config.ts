@@ -54,7 +54,7 @@ export const ServerOptionsSchema = z.strictObject({
   smtpUrl: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   /** Sender address of email notifications. */
   smtpFrom: z.email().default("uptime@localhost"),
-  /** Delays between delivery attempts of a notification, in milliseconds. */
+  /** Delays between delivery attempts of a notification (and of a status page's notice to a subscriber), in milliseconds. */
   notifyRetryDelaysMs: z.array(z.int().min(0)).max(10).default([1_000, 5_000, 30_000]),
   /** How often reminders and escalations of open incidents are computed, and pending notifications sent, in milliseconds. */
   alertTickMs: z.int().min(50).max(60_000).default(1_000),

@@ -1,5 +1,6 @@
 import type { Incident, StatusPageLocale } from "../../api";
 import { escapeHtml as e } from "./escape";
+import { LOCAL_TIMES_SCRIPT } from "./local-times";
 import { incidentHtml } from "./status-incidents";
 import { wordsOf } from "./status-locale";
 import { pageHead } from "./status-page";
@@ -17,7 +18,7 @@ export interface PageFrame {
 
 const shell = (f: PageFrame, title: string, body: string): string =>
   `${pageHead(f, title)}
-<body><main><header class="brand"><p><a href="${e(f.base || "/")}">${e(f.title)}</a></p><h1>${e(title)}</h1></header>${body}</main></body></html>
+<body><main><header class="brand"><p><a href="${e(f.base || "/")}">${e(f.title)}</a></p><h1>${e(title)}</h1></header>${body}</main>${LOCAL_TIMES_SCRIPT}</body></html>
 `;
 
 const asDoc = (i: Incident) => ({ ...i, updates: i.updates.map((u) => ({ state: u.state, message: u.message, created_at: u.created_at })) });

@@ -1,5 +1,6 @@
 import type { DayCell, PageIncident, PageMonitor, StatusPageView } from "../services/status-html";
 import { escapeHtml as e } from "./escape";
+import { LOCAL_TIMES_SCRIPT } from "./local-times";
 import { incidentHtml, maintenanceHtml, utcTime as time } from "./status-incidents";
 import { type PageWords, wordsOf } from "./status-locale";
 import { sectionsHtml } from "./status-sections";
@@ -96,7 +97,7 @@ ${monitors}
 <section aria-labelledby="h-incidents"><h2 id="h-incidents">${e(w.recentIncidents)}</h2>${recent}${downPeriods || recent ? downPeriods : `<p class="muted">${e(w.noIncidents)}</p>`}
 <p><a href="${e(`${links.base}/history`)}">${e(w.history)}</a></p></section>
 ${subscribeForm(w, links.base)}
-<footer class="muted">${e(w.lastUpdated)} ${time(v.updatedAt)}</footer></main></body></html>
+<footer class="muted">${e(w.lastUpdated)} ${time(v.updatedAt)}</footer></main>${LOCAL_TIMES_SCRIPT}</body></html>
 `;
 }
 

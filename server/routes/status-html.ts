@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { historyPage, incidentPage } from "../html/status-extra-pages";
-import { renderStatusPage } from "../html/status-page";
-import { cacheFor, frameOf, htmlHeaders, resolvePage } from "./status-resolve";
+import { sendAnswer } from "./conditional";
+import { cacheFor, frameOf, htmlHeaders, resolvePage, revalidated, validSlug } from "./status-resolve";
 
 /** Seconds browsers and proxies may keep the page: short, since health changes by the minute. */
 const MAX_AGE_SEC = 30;
@@ -15,10 +15,15 @@ type Req = FastifyRequest<{ Params: { slug?: string; incident?: string } }>;
  */
 export async function statusHtmlRoutes(app: FastifyInstance): Promise<void> {
   const page = async (req: Req, reply: FastifyReply) => {
-    const r = await resolvePage(app, req, reply, req.params.slug);
+    // At /status/<slug>, asked for together with the page (one look at the store's commits for
+    // both); sent only once the viewer may see it.
+    const slug = req.params.slug;
+    const early = slug === undefined || !validSlug(slug) ? undefined : app.services.statusPages.pageAnswer(slug, `/status/${slug}`);
+    early?.catch(() => undefined);
+    const r = await resolvePage(app, req, reply, slug);
     if (!r) return reply;
-    const view = await app.services.statusPages.page(r.page.slug);
-    return htmlHeaders(reply).header("cache-control", cacheFor(r, MAX_AGE_SEC)).send(renderStatusPage(view, { base: r.base }));
+    const answer = await (early ?? app.services.statusPages.pageAnswer(r.page.slug, r.base));
+    return sendAnswer(req, htmlHeaders(reply), answer, revalidated(r));
   };
   const history = async (req: Req, reply: FastifyReply) => {
     const r = await resolvePage(app, req, reply, req.params.slug);

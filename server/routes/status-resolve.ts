@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PrivateStatusPage } from "../store/status-pages";
 import { escapeHtml } from "../html/escape";
+import { LOCAL_TIMES_CSP_SOURCE } from "../html/local-times";
 import { type PageFrame, passwordPage } from "../html/status-extra-pages";
 import { notFoundPage } from "../html/status-page";
 
@@ -12,6 +13,9 @@ export interface Resolved {
 }
 
 const SLUG = /^[a-z0-9-]{3,64}$/;
+
+/** Whether `slug` may name a page (anything else is 404 without a look). */
+export const validSlug = (slug: string): boolean => SLUG.test(slug);
 
 /** The page's access cookie's name. */
 export const cookieName = (page: { id: string }): string => `status_access_${page.id}`;
@@ -30,12 +34,15 @@ export function hostOf(req: FastifyRequest): string {
   return req.hostname.toLowerCase().replace(/\.$/, "");
 }
 
-/** The HTML headers every page answer carries: a strict policy that allows the page's own forms and an https logo. */
+/**
+ * The HTML headers every page answer carries: a strict policy that allows the page's own forms,
+ * an https logo, and one script, by its hash (the one that shows times in the viewer's zone).
+ */
 export function htmlHeaders(reply: FastifyReply): FastifyReply {
   return reply
     .header("content-type", "text/html; charset=utf-8")
     .header("x-content-type-options", "nosniff")
-    .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; img-src https:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+    .header("content-security-policy", `default-src 'none'; script-src ${LOCAL_TIMES_CSP_SOURCE}; style-src 'unsafe-inline'; img-src https:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`);
 }
 
 /** The frame the small pages need. */
@@ -75,6 +82,15 @@ export async function resolvePage(app: FastifyInstance, req: FastifyRequest, rep
     reply.code(401).send(passwordPage(frameOf(resolved), false));
   }
   return undefined;
+}
+
+/**
+ * Cache-Control of a page whose answer carries validators: a public page may be kept by browsers
+ * and proxies but is asked for again each time (a 304 while unchanged), so that it is never older
+ * than the server's; a private one is never stored.
+ */
+export function revalidated(r: Resolved): string {
+  return r.page.password_set || r.page.allowed_cidrs.length ? "private, no-store" : "public, no-cache";
 }
 
 /** Cache-Control of a page answer: short and shared for a public page, never stored for a private one. */

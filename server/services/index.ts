@@ -52,6 +52,7 @@ export const servicesPlugin = fp(
       limitPerHour: app.settings.subscribeLimitPerHour,
       baseUrl: (page) => (page.custom_domain ? `https://${page.custom_domain}` : (app.settings.publicUrl ?? listening(app)).replace(/\/+$/, "")),
       log: app.log,
+      retryDelaysMs: app.settings.notifyRetryDelaysMs,
     });
     const statusIncidents = new StatusIncidentService(app.store, async (page, incident, event) => {
       await statusSubscribers.incident(page, incident, event);
@@ -85,6 +86,7 @@ export const servicesPlugin = fp(
     app.addHook("preClose", async () => {
       clearInterval(timer);
       await sweeping;
+      statusSubscribers.close();
     });
   },
   { name: "services", dependencies: ["store", "monitoring"] },

@@ -3,10 +3,8 @@ import { ApiError } from "../errors";
 import type { Store } from "../store";
 import { DAY_MS } from "../store/heartbeats";
 import { componentsNow, overallState } from "./status-components";
+import { RECENT_MS } from "./status-expiry";
 import { pageMaintenance } from "./status-maintenance";
-
-/** Resolved incidents stay on the page this long. */
-const RECENT_MS = 14 * DAY_MS;
 
 /**
  * The public document: names and health only. Overall `unknown` until a monitor has been

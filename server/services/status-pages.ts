@@ -22,11 +22,23 @@ import { badgeOf } from "./status-badges";
 import { assertExternalIdFree } from "./external-ids";
 import { type ListPage, listPage } from "./paging";
 import { statusDocument } from "./status-document";
-import { type StatusPageView, statusPageView } from "./status-html";
+import { statusPageView } from "./status-html";
+import { renderStatusPage } from "../html/status-page";
+import { answerExpiry, MAX_KEEP_MS } from "./status-expiry";
+import { type PageAnswer, pageAnswer } from "./page-answer";
+import { ViewCache } from "./view-cache";
 
 /** Status pages of an account, and the public document of each. */
 export class StatusPageService {
-  constructor(private readonly store: Store) {}
+  /** Pages by slug and by custom domain (and the misses), until a write to what pages show. */
+  private readonly pages: ViewCache<PrivateStatusPage | undefined>;
+  /** Each page's answers (HTML per base, JSON), until a write or until what they show moves with time. */
+  private readonly answers: ViewCache<PageAnswer>;
+
+  constructor(private readonly store: Store) {
+    this.pages = new ViewCache(store.pageChanges);
+    this.answers = new ViewCache(store.pageChanges);
+  }
 
   async list(principal: Principal, query: ListQuery): Promise<ListPage<StatusPage>> {
     return await listPage(async () => await this.store.statusPages.list(principal.accountId, query.limit, query.cursor));
@@ -55,14 +67,32 @@ export class StatusPageService {
     return await statusDocument(this.store, slug);
   }
 
-  /** What the HTML page of `slug` shows (no key). */
-  async page(slug: string): Promise<StatusPageView> {
-    return await statusPageView(this.store, slug);
+  /**
+   * The public document of `slug` as `serialize` writes it, computed once per write to what pages
+   * show (or once its time-bound facts move). Callers check access first: the cache does not.
+   */
+  async documentAnswer(slug: string, serialize: (doc: StatusDocument) => string): Promise<PageAnswer> {
+    return await this.answers.get(`json ${slug}`, async (now, previous) => {
+      const doc = await statusDocument(this.store, slug, now);
+      return { value: pageAnswer(serialize(doc), now, previous), expires: answerExpiry(now, doc) };
+    });
+  }
+
+  /** The HTML page of `slug` with its links under `base`, cached as `documentAnswer` is. */
+  async pageAnswer(slug: string, base: string): Promise<PageAnswer> {
+    return await this.answers.get(`html ${slug} ${base}`, async (now, previous) => {
+      const view = await statusPageView(this.store, slug, now);
+      return { value: pageAnswer(renderStatusPage(view, { base }), now, previous), expires: answerExpiry(now, { maintenance: view.maintenance, incidents: view.statusIncidents }) };
+    });
   }
 
   /** The page at a slug or served at a custom domain, with its access rules (no key); undefined when none. */
   async publicPage(where: { slug: string } | { domain: string }): Promise<PrivateStatusPage | undefined> {
-    return "slug" in where ? await this.store.statusPages.bySlug(where.slug) : await this.store.statusPages.byDomain(where.domain);
+    const key = "slug" in where ? `slug ${where.slug}` : `domain ${where.domain}`;
+    return await this.pages.get(key, async (now) => ({
+      value: "slug" in where ? await this.store.statusPages.bySlug(where.slug) : await this.store.statusPages.byDomain(where.domain),
+      expires: now + MAX_KEEP_MS,
+    }));
   }
 
   /**

@@ -22,6 +22,8 @@ export interface SubscriberContext {
   /** The base URL links in mails point at (`https://status.example.com`), per page. */
   baseUrl: (page: StatusPage) => string;
   log: FastifyBaseLogger;
+  /** Delays before each new attempt of a notice that failed, in milliseconds (`notifyRetryDelaysMs`). */
+  retryDelaysMs: readonly number[];
 }
 
 /** A short, neutral answer: the same whether or not the address was subscribed before. */
@@ -29,10 +31,22 @@ export const SUBSCRIBE_ANSWER = "If the address can be subscribed, a confirmatio
 
 /**
  * Subscribers of status pages: email (double opt-in, an unsubscribe link in every mail) and
- * signed webhooks. Each is told once of each incident update and of each maintenance start.
+ * signed webhooks. Each is told once of each incident update and of each maintenance start; a
+ * notice that fails (the relay or the receiver refuses it, or does not answer) is tried again
+ * after each of `retryDelaysMs`, while the subscriber is still subscribed, then given up and
+ * logged. The retries wait in this process: a restart ends them.
  */
 export class StatusSubscriberService {
+  /** Notices waiting for their next attempt. */
+  private readonly retries = new Set<NodeJS.Timeout>();
+
   constructor(private readonly ctx: SubscriberContext) {}
+
+  /** Gives up the notices waiting for a retry (the server closes). */
+  close(): void {
+    for (const timer of this.retries) clearTimeout(timer);
+    this.retries.clear();
+  }
 
   /** A subscription request for the page; never says whether the address was subscribed. */
   async subscribe(page: StatusPage, body: Subscribe, client: string): Promise<string> {
@@ -94,12 +108,39 @@ export class StatusSubscriberService {
       const only = row.components === null ? null : (JSON.parse(row.components) as string[]);
       if (only !== null && affected.length > 0 && !affected.some((k) => only.includes(k))) continue;
       if (!await this.ctx.store.statusSubscribers.claimNotice(row.id, `${row.id}/${what}`)) continue;
-      try {
-        if (row.kind === "email") await this.mail(page, row, subject, text);
-        else await this.post(row, payload);
-      } catch (err) {
-        this.ctx.log.warn({ err: (err as Error).message, page: page.slug, subscriber: row.id }, "status page notice not delivered");
+      await this.deliver(page, row, () => (row.kind === "email" ? this.mail(page, row, subject, text) : this.post(row, payload)), 0);
+    }
+  }
+
+  /** One attempt of a notice; when it fails, the next is scheduled after the attempt's delay. */
+  private async deliver(page: StatusPage, row: SubscriberRow, send: () => Promise<void>, attempt: number): Promise<void> {
+    try {
+      await send();
+      return;
+    } catch (err) {
+      const delay = this.ctx.retryDelaysMs[attempt];
+      const context = { err: (err as Error).message, page: page.slug, subscriber: row.id, attempt: attempt + 1 };
+      if (delay === undefined) {
+        this.ctx.log.warn(context, "status page notice not delivered: no attempt left");
+        return;
       }
+      this.ctx.log.info({ ...context, retryInMs: delay }, "status page notice not delivered yet: trying again");
+    }
+    const timer = setTimeout(() => {
+      this.retries.delete(timer);
+      void this.retry(page, row, send, attempt + 1);
+    }, this.ctx.retryDelaysMs[attempt]);
+    timer.unref();
+    this.retries.add(timer);
+  }
+
+  /** A later attempt, if the subscriber is still subscribed. */
+  private async retry(page: StatusPage, row: SubscriberRow, send: () => Promise<void>, attempt: number): Promise<void> {
+    try {
+      if (!(await this.ctx.store.statusSubscribers.active(page.id)).some((r) => r.id === row.id)) return;
+      await this.deliver(page, row, send, attempt);
+    } catch (err) {
+      this.ctx.log.warn({ err: (err as Error).message, page: page.slug, subscriber: row.id }, "status page notice not retried");
     }
   }
 

@@ -17,12 +17,14 @@ import { MonitorRepository } from "./monitors";
 import { openPostgres } from "./sql/postgres";
 import { openSqlite } from "./sql/sqlite";
 import { OutboxRepository } from "./outbox";
+import { PageChanges } from "./page-changes";
 import { PushTokenRepository } from "./push-tokens";
 import { StatusPageRepository } from "./status-pages";
 import { ComponentStateRepository } from "./status-component-states";
 import { StatusIncidentRepository } from "./status-incidents";
 import { StatusSubscriberRepository } from "./status-subscribers";
 import { advanceHealth, type HealthPolicy, IMMEDIATE } from "./streaks";
+import { WriteWatch } from "./write-watch";
 
 /**
  * Every repository over one database, a SQLite file or PostgreSQL: the only code that speaks SQL.
@@ -62,13 +64,18 @@ export class Store {
   location = "local";
   /** Commits by other processes: the caches of `keys` and `monitors` are emptied by them. */
   readonly commits: ExternalCommits;
+  /** Committed writes to what status pages show, this process's and others': their caches follow it. */
+  readonly pageChanges: PageChanges;
 
   constructor(
-    db: Executor,
+    engine: Executor,
     readonly secrets: SecretBox = SecretBox.ephemeral(),
   ) {
+    this.commits = new ExternalCommits(engine);
+    this.pageChanges = new PageChanges(this.commits);
+    // Every repository writes through the watch, so that no write of this process escapes the caches.
+    const db = new WriteWatch(engine, (table) => this.pageChanges.wrote(table));
     this.db = db;
-    this.commits = new ExternalCommits(db);
     this.monitors = new MonitorRepository(db, secrets, this.commits);
     this.channels = new ChannelRepository(db, secrets, () => this.monitors.forget());
     this.statusPages = new StatusPageRepository(db);

@@ -1,0 +1,111 @@
+import type { Executor, RunResult, SqlValue, Statement } from "./sql/executor";
+
+/** The table a plain write statement changes. */
+const WRITTEN_TABLE = /^\s*(?:INSERT\s+(?:OR\s+[a-z]+\s+)?INTO|REPLACE\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_]+)\b/i;
+/** A statement that only reads. */
+const READ = /^\s*SELECT\b/i;
+/** A statement that may write, though not a plain write (a CTE with a write, DDL): `*`, every table. */
+const MAY_WRITE = /\b(?:INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER)\b/i;
+/** Statement texts classified; past this many (texts with a varying number of `?`), the memo starts over. */
+const MEMO_MAX = 5_000;
+
+/** What a statement text writes: a table, `*` (it may write any), or undefined for a read. */
+export function writtenTable(sql: string): string | undefined {
+  const table = WRITTEN_TABLE.exec(sql)?.[1];
+  if (table) return table.toLowerCase();
+  return READ.test(sql) || !MAY_WRITE.test(sql) ? undefined : "*";
+}
+
+/**
+ * The executor `db`, telling `wrote(table)` of each write once it has committed (at once outside a
+ * transaction; never when it rolls back). Writes are known by their statement's text, whichever
+ * repository runs them, so that what a cache holds is emptied by every write of this process,
+ * the way `ExternalCommits` tells of other processes' writes.
+ */
+export class WriteWatch implements Executor {
+  private readonly memo = new Map<string, string | null>();
+
+  constructor(
+    private readonly db: Executor,
+    private readonly wrote: (table: string) => void,
+  ) {}
+
+  get engine(): Executor["engine"] {
+    return this.db.engine;
+  }
+  get dialect(): Executor["dialect"] {
+    return this.db.dialect;
+  }
+  get isOpen(): boolean {
+    return this.db.isOpen;
+  }
+  get processToken(): number {
+    return this.db.processToken;
+  }
+  get inTransaction(): boolean {
+    return this.db.inTransaction;
+  }
+  get externalVersionInMemory(): boolean {
+    return this.db.externalVersionInMemory;
+  }
+
+  prepare(sql: string): Statement {
+    const statement = this.db.prepare(sql);
+    let table = this.memo.get(sql);
+    if (table === undefined) {
+      if (this.memo.size >= MEMO_MAX) this.memo.clear();
+      table = writtenTable(sql) ?? null;
+      this.memo.set(sql, table);
+    }
+    if (table === null) return statement;
+    const written = table;
+    const told = () => this.db.afterCommit(() => this.wrote(written));
+    return {
+      get: async (...params: SqlValue[]): Promise<unknown> => {
+        const row = await statement.get(...params);
+        told();
+        return row;
+      },
+      all: async (...params: SqlValue[]): Promise<unknown[]> => {
+        const rows = await statement.all(...params);
+        told();
+        return rows;
+      },
+      run: async (...params: SqlValue[]): Promise<RunResult> => {
+        const result = await statement.run(...params);
+        told();
+        return result;
+      },
+    };
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.db.exec(sql);
+    if (writtenTable(sql) !== undefined) this.db.afterCommit(() => this.wrote("*"));
+  }
+
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return await this.db.transaction(fn);
+  }
+  afterCommit(fn: () => void): void {
+    this.db.afterCommit(fn);
+  }
+  async probeWrite(): Promise<void> {
+    await this.db.probeWrite();
+  }
+  async sizeBytes(): Promise<number> {
+    return await this.db.sizeBytes();
+  }
+  async externalVersion(tables?: readonly string[]): Promise<number | undefined> {
+    return await this.db.externalVersion(tables);
+  }
+  async compact(): Promise<void> {
+    await this.db.compact();
+  }
+  async background<T>(fn: () => Promise<T>): Promise<T> {
+    return await this.db.background(fn);
+  }
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}

@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { request } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { filePostgres } from "../../support/store-engines";
+import { newKey, startServer, type TestServer } from "../../support/server";
+
+const dir = mkdtempSync(join(tmpdir(), "uptime-replica-pages-"));
+
+/** Polls `read` until `wanted(value)`; the milliseconds it took (fails past `limitMs`). */
+async function shownWithin<T>(read: () => Promise<T>, wanted: (value: T) => boolean, limitMs: number): Promise<number> {
+  const from = Date.now();
+  for (;;) {
+    if (wanted(await read())) return Date.now() - from;
+    if (Date.now() - from > limitMs) throw new Error(`not shown within ${limitMs} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("a status page kept by two replicas on one PostgreSQL database", () => {
+  let a: TestServer;
+  let b: TestServer;
+  let pageId: string;
+  let monitorId: string;
+  const component = async (s: TestServer, key: string) => {
+    const res = await request(`${s.url}/api/status/shared.json`);
+    const doc = JSON.parse(await res.body.text()).data as { sections: { components: { key: string; status: string }[] }[] };
+    return doc.sections.flatMap((x) => x.components).find((c) => c.key === key)?.status;
+  };
+  const html = async (s: TestServer) => await (await request(`${s.url}/status/shared`)).body.text();
+
+  beforeAll(async () => {
+    const db = await (await filePostgres()).createDatabase();
+    const secretKeyFile = join(dir, "secret.key");
+    const devKey = newKey();
+    a = await startServer({ db, secretKeyFile, devKey });
+    b = await startServer({ db, secretKeyFile, devKey });
+    monitorId = (await a.call("POST", "/api/v1/monitors", { name: "api", type: "http", url: "https://api.example", interval_sec: 60 })).body.data.id as string;
+    pageId = (await a.call("POST", "/api/v1/status-pages", {
+      slug: "shared",
+      title: "Shared",
+      sections: [{ name: "Core", components: [{ key: "api", name: "API", monitors: [monitorId] }, { key: "desk", name: "Support desk", rule: "manual" }] }],
+    })).body.data.id as string;
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("shows on B's page, within a check interval, a check, an incident and a manual state written through A", async () => {
+    // B has the page kept: nothing B wrote itself will tell it of A's writes.
+    expect(await component(b, "api")).toBe("unknown");
+    await html(b);
+    await a.app.store.recordCheck(monitorId, { up: false, response_time_ms: null, status_code: 503, error: "HTTP 503" });
+    expect(await shownWithin(() => component(b, "api"), (v) => v === "down", 2_000)).toBeLessThan(2_000);
+    expect(await html(b)).toMatch(/API<\/h3>\s*<span class="state down">/);
+
+    expect((await a.call("POST", `/api/v1/status-pages/${pageId}/incidents`, { title: "API errors", message: "503s.", components: { api: "major-outage" } })).status).toBe(201);
+    await shownWithin(() => html(b), (page) => page.includes("API errors"), 2_000);
+
+    expect((await a.call("PUT", `/api/v1/status-pages/${pageId}/components/desk`, { state: "maintenance" })).status).toBe(200);
+    await shownWithin(() => component(b, "desk"), (v) => v === "maintenance", 2_000);
+  });
+});
