@@ -113,6 +113,8 @@ export class Sandbox {
   kill(why: string): void {
     if (this.killed !== null || this.ended) return;
     this.killed = why;
+    // Whoever kills it may wait for its end.
+    this.hold(true);
     try {
       process.kill(-(this.child.pid as number), "SIGKILL");
     } catch {
