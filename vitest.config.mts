@@ -48,6 +48,7 @@ const TIMED_SOLO = ["test/server/checker/browser-sandbox.test.ts", "test/server/
 const TIMED_STORE_FREE = [
   "test/server/checker/browser-sandbox.test.ts",
   "test/server/checker/browser-own-api.test.ts",
+  "test/server/checker/browser-isolation.test.ts",
   "test/server/checker/dns.test.ts",
   "test/server/checker/network.test.ts",
   "test/server/checker/protocols.test.ts",

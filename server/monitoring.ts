@@ -10,6 +10,7 @@ import type { SendMail } from "./notify/deliver";
 import { Notifier } from "./notify/notifier";
 import { AlertScheduler } from "./notify/reminders";
 import { outboundAgent } from "./outbound";
+import { closeBrowserSpare } from "./checker/browser/run";
 import type { CheckOutcome } from "./store/heartbeats";
 import type { ScheduledMonitor } from "./store/monitors";
 
@@ -80,6 +81,7 @@ export const monitoringPlugin = fp(
       alerts.stop();
       await notifier.drain();
       await outbound.close();
+      await closeBrowserSpare();
     });
   },
   { name: "monitoring", dependencies: ["store"] },

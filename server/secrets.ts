@@ -62,6 +62,12 @@ export class SecretBox {
    */
   private readonly opened = new LRUCache<string, string>({ max: 20_000 });
   private macKey: Buffer;
+  /**
+   * Fingerprints made lately, by what they are of (`fingerprint`): every read of a monitor with
+   * secret headers or variables shows each as its HMAC, the same until the value or the key
+   * changes. Cleared when the MAC key changes, so an entry is never stale.
+   */
+  private readonly fingerprints = new LRUCache<string, string>({ max: 20_000 });
 
   private constructor(
     keys: Key[],
@@ -136,11 +142,22 @@ export class SecretBox {
     return createHmac("sha256", this.macKey).update(data).digest("hex");
   }
 
+  /** `mac(data)`, remembered: for fingerprints that every read shows again. */
+  fingerprint(data: string): string {
+    let made = this.fingerprints.get(data);
+    if (made === undefined) {
+      made = this.mac(data);
+      this.fingerprints.set(data, made);
+    }
+    return made;
+  }
+
   private find(id: string): Buffer {
     let key = this.keys.find((k) => k.id === id);
     if (!key && this.file) {
       this.keys = parseKeyFile(readFileSync(this.file, "utf8"), this.file);
       this.macKey = SecretBox.deriveMacKey(this.keys);
+      this.fingerprints.clear();
       key = this.keys.find((k) => k.id === id);
     }
     if (!key) throw new Error(`a stored secret was sealed with key ${id}, which the secret key file does not hold`);

@@ -84,7 +84,5 @@ export function registerAuth(app: FastifyInstance): void {
       ...close,
     });
   };
-  app.addHook("onRequest", async (request) => {
-    await authorize(request);
-  });
+  app.addHook("onRequest", authorize);
 }

@@ -13,7 +13,7 @@ export const FINGERPRINT_PREFIX = "hmac-sha256:";
  * when the value changes, differs between monitors, and cannot be used to test guesses offline.
  */
 export function variableFingerprint(secrets: SecretBox, monitorId: string, name: string, value: string): string {
-  return `${FINGERPRINT_PREFIX}${secrets.mac(`monitor-variable\0${monitorId}\0${name}\0${value}`)}`;
+  return `${FINGERPRINT_PREFIX}${secrets.fingerprint(`monitor-variable\0${monitorId}\0${name}\0${value}`)}`;
 }
 
 /**
@@ -22,7 +22,7 @@ export function variableFingerprint(secrets: SecretBox, monitorId: string, name:
  * the monitor's with the same name and value read alike, so reordered steps keep theirs.
  */
 export function headerFingerprint(secrets: SecretBox, monitorId: string, name: string, value: string): string {
-  return `${FINGERPRINT_PREFIX}${secrets.mac(`monitor-header\0${monitorId}\0${name.toLowerCase()}\0${value}`)}`;
+  return `${FINGERPRINT_PREFIX}${secrets.fingerprint(`monitor-header\0${monitorId}\0${name.toLowerCase()}\0${value}`)}`;
 }
 
 type Strings = Record<string, string>;

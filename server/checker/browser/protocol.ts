@@ -1,22 +1,27 @@
 /**
- * What the server hands a browser check's sandboxed runner (`job.json` in its job folder) and what
- * the runner leaves there (`result.json`, `screenshot.png`). Nothing else crosses the boundary.
+ * What the server hands a browser check's sandboxed runner (`launch.json` in its job folder when the
+ * sandbox starts, `job.json` when its run begins, and a line on its standard input saying so) and
+ * what the runner leaves there (`result.json`, `screenshot.png`). Nothing else crosses the boundary.
  */
 
-/** The job of one run: paths as the sandbox sees them. */
-export interface BrowserJob {
+/** How the runner starts its browser, before it has a job: the same for every run. Paths as the sandbox sees them. */
+export interface BrowserLaunch {
   /** Chromium's executable inside the sandbox. */
   chromium: string;
-  /** The policy proxy's Unix socket inside the sandbox. */
+  /** The policy proxy's Unix socket inside the sandbox (the server listens on it once the run begins). */
   proxy_socket: string;
+  /** The V8 heap limit of each page, in MiB. */
+  page_heap_mib: number;
+}
+
+/** The job of one run. */
+export interface BrowserJob {
   /** The script's file name in the job folder (also its name in stack traces). */
   script_file: string;
   /** The monitor's `timeout_sec`, in ms. */
   timeout_ms: number;
   /** How long the script may run before the runner stops it and takes the screenshot. */
   script_budget_ms: number;
-  /** The V8 heap limit of each page, in MiB. */
-  page_heap_mib: number;
   /** Screenshots larger than this are dropped. */
   screenshot_limit_bytes: number;
   /** Whether certificate errors fail the run. */

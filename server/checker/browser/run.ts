@@ -6,9 +6,9 @@ import type { LimitFunction } from "p-limit" with { "resolution-mode": "import" 
 import { browserProgram, SCRIPT_FILE } from "../../../api/browser-script";
 import type { ProbeContext } from "../probe";
 import { PolicyProxy } from "./policy-proxy";
-import type { BrowserJob, BrowserRunResult } from "./protocol";
-import { INSIDE, runSandboxed, type SandboxLimits } from "./sandbox";
-import { browserTools } from "./tools";
+import type { BrowserJob, BrowserLaunch, BrowserRunResult } from "./protocol";
+import { INSIDE, Sandbox, type SandboxLimits } from "./sandbox";
+import { type BrowserTools, browserTools } from "./tools";
 
 /** Screenshots above this size are not kept (a full-HD PNG of a busy page is well under it). */
 export const SCREENSHOT_LIMIT_BYTES = 1_048_576;
@@ -72,18 +72,17 @@ async function runOnce(script: string, timeoutSec: number, ctx: ProbeContext, op
   const tools = browserTools();
   if (typeof tools === "string") throw Object.assign(new Error(`browser checks cannot run here: ${tools}`), { code: "ERR_BROWSER_UNAVAILABLE" });
   const program = browserProgram(script);
-  const dir = await mkdtemp(join(tmpdir(), "uptime-browser-"));
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  // A spare started ahead serves runs with the default limits; it is then replaced for the next run.
+  const { sandbox, dir } = (options.limits === undefined ? takeSpare(tools) : undefined) ?? (await startSandbox(tools, limits));
   const proxy = new PolicyProxy(ctx);
   try {
     const timeoutMs = timeoutSec * 1000;
     const job: BrowserJob = {
-      chromium: tools.chromium,
-      proxy_socket: `${INSIDE.job}/proxy.sock`,
       script_file: SCRIPT_FILE,
       timeout_ms: timeoutMs,
       // Room after the script's time for the screenshot and the browser's close.
       script_budget_ms: Math.max(500, timeoutMs - 2_000),
-      page_heap_mib: 256,
       screenshot_limit_bytes: SCREENSHOT_LIMIT_BYTES,
       verify_tls: options.verifyTls ?? true,
       env: options.env ?? {},
@@ -92,8 +91,7 @@ async function runOnce(script: string, timeoutSec: number, ctx: ProbeContext, op
     await writeFile(join(dir, SCRIPT_FILE), program);
     await proxy.listen(join(dir, "proxy.sock"));
     // The browser's start is not the script's time: the sandbox gets a few seconds more.
-    const limits = { ...DEFAULT_LIMITS, ...options.limits, timeoutMs: timeoutMs + BROWSER_START_MS };
-    const exit = await runSandboxed(tools, runnerFile(), dir, limits);
+    const exit = await sandbox.go(timeoutMs + BROWSER_START_MS);
     // V8 ends a runner past its heap limit itself: that is the memory limit too.
     const heap = /heap limit|heap out of memory/i.test(exit.stderr) ? `killed at the memory limit (the script's heap of ${limits.runnerHeapMib} MiB)` : null;
     const killed = exit.killed ?? heap;
@@ -110,9 +108,70 @@ async function runOnce(script: string, timeoutSec: number, ctx: ProbeContext, op
       peak_processes: exit.peakProcesses,
     };
   } finally {
+    sandbox.kill("the run ended");
     await proxy.close();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** A sandbox started in a job folder of its own, its runner loading Playwright and the browser. */
+async function startSandbox(tools: BrowserTools, limits: Omit<SandboxLimits, "timeoutMs">): Promise<Started> {
+  const dir = await mkdtemp(join(tmpdir(), "uptime-browser-"));
+  const launch: BrowserLaunch = { chromium: tools.chromium, proxy_socket: `${INSIDE.job}/proxy.sock`, page_heap_mib: 256 };
+  await writeFile(join(dir, "launch.json"), JSON.stringify(launch));
+  return { sandbox: new Sandbox(tools, runnerFile(), dir, limits), dir };
+}
+
+/**
+ * The spare: one sandbox started ahead, so that a run does not wait for Node, Playwright and
+ * Chromium to start. It is a whole sandbox of its own, used by one run only, then ended; nothing of
+ * one run (its browser, profile, cache, files, processes) is there for another. Kept
+ * `UPTIME_BROWSER_SPARE` (default 1; 0: none) at most, and ended after `SPARE_IDLE_MS` unused.
+ */
+interface Started {
+  sandbox: Sandbox;
+  dir: string;
+}
+interface Spare {
+  starting: Promise<Started>;
+  started?: Started;
+}
+let spare: Spare | undefined;
+let spareIdle: NodeJS.Timeout | undefined;
+const SPARE_IDLE_MS = 10 * 60_000;
+const spareWanted = () => process.env.UPTIME_BROWSER_SPARE !== "0";
+
+/** The spare if it is there and still waiting; starts the next one either way. */
+function takeSpare(tools: BrowserTools): Started | undefined {
+  const taken = spare;
+  spare = undefined;
+  if (spareWanted()) {
+    const next: Spare = { starting: startSandbox(tools, DEFAULT_LIMITS) };
+    next.starting.then((s) => void (next.started = s), () => undefined);
+    spare = next;
+    clearTimeout(spareIdle);
+    spareIdle = setTimeout(() => void closeBrowserSpare(), SPARE_IDLE_MS).unref();
+  }
+  if (taken?.started?.sandbox.ready) return taken.started;
+  // Its folder not made yet, or its sandbox ended on its own: the run starts one of its own.
+  if (taken) void discard(taken);
+  return undefined;
+}
+
+async function discard(s: Spare): Promise<void> {
+  const started = await s.starting.catch(() => undefined);
+  if (!started) return;
+  started.sandbox.kill("not used");
+  await started.sandbox.exited;
+  await rm(started.dir, { recursive: true, force: true });
+}
+
+/** Ends the spare sandbox, if one is waiting (the server's close; tests). */
+export async function closeBrowserSpare(): Promise<void> {
+  const s = spare;
+  spare = undefined;
+  clearTimeout(spareIdle);
+  if (s) await discard(s);
 }
 
 /** The compiled runner (tests run this module from source; the runner always runs compiled). */

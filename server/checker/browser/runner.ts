@@ -1,19 +1,22 @@
 /**
  * The untrusted side of a browser check: runs inside the sandbox (see sandbox.ts), never in the
- * server. It launches Chromium through Playwright with its proxy pointed at a local forwarder to
- * the server's policy proxy (the sandbox has no other network), runs the script, and writes what
- * happened to `result.json` (and, on failure, `screenshot.png`) in its job folder.
+ * server. It loads Playwright and launches Chromium with its proxy pointed at a local forwarder to
+ * the server's policy proxy (the sandbox has no other network) before it has a job; when the server
+ * says `go` on its standard input, it reads the job, runs the script once, writes what happened to
+ * `result.json` (and, on failure, `screenshot.png`) in its job folder, and exits.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { stripVTControlCharacters } from "node:util";
 import { Script } from "node:vm";
-import type { BrowserRunResult, BrowserJob } from "./protocol";
+import type { Browser } from "playwright-core";
+import type { BrowserJob, BrowserLaunch, BrowserRunResult } from "./protocol";
 
 const JOB_DIR = process.cwd();
-const job = JSON.parse(readFileSync(`${JOB_DIR}/job.json`, "utf8")) as BrowserJob;
-const started = performance.now();
-Object.assign(process.env, job.env);
+const launch = JSON.parse(readFileSync(`${JOB_DIR}/launch.json`, "utf8")) as BrowserLaunch;
+/** Read at `go`. */
+let job: BrowserJob;
+let started = performance.now();
 const consoleErrors: string[] = [];
 const steps: { name: string; duration_ms: number; error: string | null }[] = [];
 const ms = () => Math.round(performance.now() - started);
@@ -21,7 +24,7 @@ const ms = () => Math.round(performance.now() - started);
 /** Connections from Chromium to 127.0.0.1 here, carried to the policy proxy's socket. */
 function forwarder(): Promise<number> {
   const server = createServer((client) => {
-    const upstream = connect(job.proxy_socket);
+    const upstream = connect(launch.proxy_socket);
     client.pipe(upstream).pipe(client);
     client.on("error", () => upstream.destroy());
     upstream.on("error", () => client.destroy());
@@ -56,16 +59,48 @@ function failingLine(err: unknown, source: string): { line: number; text: string
   return { line, text: (source.split("\n")[line - 1] ?? "").trim() };
 }
 
-async function main(): Promise<BrowserRunResult> {
+/** The browser, started before the job (the job changes nothing of how it starts). */
+async function startBrowser(): Promise<Browser> {
   const { chromium } = require("playwright-core") as typeof import("playwright-core");
-  const playwrightTest = require("@playwright/test") as typeof import("@playwright/test");
   const port = await forwarder();
-  const browser = await chromium.launch({
-    executablePath: job.chromium,
+  return chromium.launch({
+    executablePath: launch.chromium,
     chromiumSandbox: false,
     // Loopback too goes through the proxy: the policy decides whether it is reachable.
-    args: [`--proxy-server=http://127.0.0.1:${port}`, "--proxy-bypass-list=<-loopback>", `--js-flags=--max-old-space-size=${job.page_heap_mib}`],
+    args: [`--proxy-server=http://127.0.0.1:${port}`, "--proxy-bypass-list=<-loopback>", `--js-flags=--max-old-space-size=${launch.page_heap_mib}`],
   });
+}
+
+/** Resolves when the server says the job is written (a line on standard input); exits if it closes without. */
+function jobGiven(): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = "";
+    process.stdin.setEncoding("utf8");
+    process.stdin.on("data", (d: string) => {
+      seen += d;
+      if (seen.includes("\n")) resolve();
+    });
+    process.stdin.on("end", () => {
+      if (!seen.includes("\n")) process.exit(0);
+    });
+  });
+}
+
+/** What `ps` shows of a runner still waiting for its job (a spare), then of one running it. */
+const TITLE = { waiting: "uptime-browser-spare", running: "/sandbox/node /sandbox/runner.js" };
+
+async function main(): Promise<BrowserRunResult> {
+  process.title = TITLE.waiting;
+  const playwrightTest = require("@playwright/test") as typeof import("@playwright/test");
+  const starting = startBrowser();
+  // A launch failure is the run's, reported once the job is there.
+  starting.catch(() => undefined);
+  await jobGiven();
+  process.title = TITLE.running;
+  job = JSON.parse(readFileSync(`${JOB_DIR}/job.json`, "utf8")) as BrowserJob;
+  started = performance.now();
+  Object.assign(process.env, job.env);
+  const browser = await starting;
   const context = await browser.newContext({ ignoreHTTPSErrors: !job.verify_tls });
   const page = await context.newPage();
   page.on("console", (m) => void (m.type() === "error" && consoleErrors.push(m.text().slice(0, 500))));

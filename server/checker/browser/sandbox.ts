@@ -1,5 +1,6 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import type { Socket } from "node:net";
 import { join } from "node:path";
 import type { BrowserTools } from "./tools";
 
@@ -46,9 +47,89 @@ const ETC = ["/etc/fonts", "/etc/chromium", "/etc/chromium.d", "/etc/ld.so.cache
 
 const WATCH_EVERY_MS = 250;
 
-/** Runs `runner` with job folder `jobDir` under `limits`. */
+/**
+ * A sandbox started ahead of its run: the runner loads Playwright and starts its browser while it
+ * waits, and reads its job only when `go` is called. It serves one run, then ends; nothing in it
+ * outlives that run. The memory and process limits hold from the start, the timeout from `go`.
+ */
+export class Sandbox {
+  /** How it ended (resolves once it has). */
+  readonly exited: Promise<SandboxExit>;
+  private readonly child: ChildProcess;
+  private killed: string | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private ended = false;
+  private readonly watch: NodeJS.Timeout;
+
+  /** Starts `runner` with job folder `jobDir` under `limits` (all but the timeout, which `go` sets). */
+  constructor(tools: BrowserTools, runner: string, jobDir: string, limits: Omit<SandboxLimits, "timeoutMs">) {
+    this.child = spawn(tools.prlimit, sandboxArgs(tools, runner, jobDir, limits), { stdio: ["pipe", "ignore", "pipe"], detached: true, env: {} });
+    this.child.stdin?.on("error", () => undefined);
+    let stderr = "";
+    this.child.stderr?.setEncoding("utf8").on("data", (d: string) => void (stderr = (stderr + d).slice(-2000)));
+    let peakMemoryBytes = 0;
+    let peakProcesses = 0;
+    const watch = (this.watch = setInterval(() => {
+      const pids = tree(this.child.pid as number);
+      const memory = pids.reduce((sum, pid) => sum + pss(pid), 0);
+      peakMemoryBytes = Math.max(peakMemoryBytes, memory);
+      peakProcesses = Math.max(peakProcesses, pids.length);
+      if (memory > limits.memoryBytes) this.kill(`killed at the memory limit (${Math.round(limits.memoryBytes / 1048576)} MiB; it used ${Math.round(memory / 1048576)} MiB)`);
+      else if (pids.length > limits.processes) this.kill(`killed at the process limit (${limits.processes}; it ran ${pids.length})`);
+    }, WATCH_EVERY_MS));
+    // Waiting for its job, it keeps no one alive (a spare's owner may exit); from `go` it does.
+    this.hold(false);
+    this.exited = new Promise((resolve) => {
+      this.child.on("close", (code) => {
+        this.ended = true;
+        clearTimeout(this.timer);
+        clearInterval(watch);
+        resolve({ killed: this.killed, code, peakMemoryBytes, peakProcesses, stderr: stderr.trim() });
+      });
+    });
+  }
+
+  /** Whether it still runs and has not been given its job. */
+  get ready(): boolean {
+    return !this.ended && this.killed === null && this.timer === undefined;
+  }
+
+  /** Lets the runner read its job (written to the job folder by then); kills it after `timeoutMs`. */
+  go(timeoutMs: number): Promise<SandboxExit> {
+    this.hold(true);
+    this.timer = setTimeout(() => this.kill(`killed at the timeout (${timeoutMs / 1000} s with the browser's start)`), timeoutMs);
+    this.child.stdin?.end("go\n");
+    return this.exited;
+  }
+
+  private hold(on: boolean): void {
+    for (const handle of [this.child, this.watch, this.child.stdin as Socket | null, this.child.stderr as Socket | null]) {
+      if (on) handle?.ref();
+      else handle?.unref();
+    }
+  }
+
+  /** Ends the whole sandbox (its PID namespace dies with its first process), saying why. */
+  kill(why: string): void {
+    if (this.killed !== null || this.ended) return;
+    this.killed = why;
+    // Whoever kills it may wait for its end.
+    this.hold(true);
+    try {
+      process.kill(-(this.child.pid as number), "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Runs `runner` with job folder `jobDir` (its job already written) under `limits`. */
 export function runSandboxed(tools: BrowserTools, runner: string, jobDir: string, limits: SandboxLimits): Promise<SandboxExit> {
-  const args = [
+  return new Sandbox(tools, runner, jobDir, limits).go(limits.timeoutMs);
+}
+
+function sandboxArgs(tools: BrowserTools, runner: string, jobDir: string, limits: Omit<SandboxLimits, "timeoutMs">): string[] {
+  return [
     `--nproc=${limits.processes}`,
     "--nofile=2048",
     `--fsize=${64 * 1024 * 1024}`,
@@ -78,37 +159,6 @@ export function runSandboxed(tools: BrowserTools, runner: string, jobDir: string
     `--max-old-space-size=${limits.runnerHeapMib}`,
     INSIDE.runner,
   ];
-  const child = spawn(tools.prlimit, args, { stdio: ["ignore", "ignore", "pipe"], detached: true, env: {} });
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (d: string) => void (stderr = (stderr + d).slice(-2000)));
-  let killed: string | null = null;
-  let peakMemoryBytes = 0;
-  let peakProcesses = 0;
-  const kill = (why: string) => {
-    if (killed !== null) return;
-    killed = why;
-    try {
-      process.kill(-(child.pid as number), "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  };
-  const timer = setTimeout(() => kill(`killed at the timeout (${limits.timeoutMs / 1000} s with the browser's start)`), limits.timeoutMs);
-  const watch = setInterval(() => {
-    const pids = tree(child.pid as number);
-    const memory = pids.reduce((sum, pid) => sum + pss(pid), 0);
-    peakMemoryBytes = Math.max(peakMemoryBytes, memory);
-    peakProcesses = Math.max(peakProcesses, pids.length);
-    if (memory > limits.memoryBytes) kill(`killed at the memory limit (${Math.round(limits.memoryBytes / 1048576)} MiB; it used ${Math.round(memory / 1048576)} MiB)`);
-    else if (pids.length > limits.processes) kill(`killed at the process limit (${limits.processes}; it ran ${pids.length})`);
-  }, WATCH_EVERY_MS);
-  return new Promise((resolve) => {
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      clearInterval(watch);
-      resolve({ killed, code, peakMemoryBytes, peakProcesses, stderr: stderr.trim() });
-    });
-  });
 }
 
 /** `root` and every process below it. */
