@@ -1,7 +1,9 @@
 import type { ComponentState, Incident, StatusPage, StoredComponent } from "../../api";
 import type { Store } from "../store";
 import { responseSeries } from "../store/status-pages";
-import { BAR_DAYS } from "./status-html";
+
+/** Days in each monitor's uptime bar. */
+export const BAR_DAYS = 90;
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

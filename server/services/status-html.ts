@@ -1,12 +1,10 @@
 import type { StatusDocument, StatusPageLocale } from "../../api";
-import { type PageSection, pageSections } from "./status-components-view";
+import { BAR_DAYS, type PageSection, pageSections } from "./status-components-view";
 import type { Store } from "../store";
 import { recentIncidents } from "../store/incidents";
 import { statusDocument } from "./status-document";
 
 const DAY_MS = 86_400_000;
-/** Days in each monitor's uptime bar. */
-export const BAR_DAYS = 90;
 const INCIDENTS_SHOWN = 10;
 
 /** One day of an uptime bar. `maintenance` marks a day inside a maintenance window. */
