@@ -37,7 +37,15 @@ const TIMED = [
  * failover test (how soon a killed replica's checks are taken over) failed beside another timed suite.
  * They run last, one at a time; the other timed suites run two at a time before them.
  */
-const TIMED_SOLO = ["test/server/checker/browser-sandbox.test.ts", "test/server/replicas/failover.test.ts"];
+const TIMED_SOLO = [
+  "test/server/checker/browser-sandbox.test.ts",
+  "test/server/replicas/failover.test.ts",
+  // Chromium runs with timeouts of seconds: two suites of them at once (and their spare sandboxes) ran out of time.
+  "test/server/checker/browser.test.ts",
+  "test/server/checker/browser-isolation.test.ts",
+  "test/server/checker/browser-own-api.test.ts",
+  "test/server/agents/browser-agent.test.ts",
+];
 
 /**
  * Timed server suites whose PostgreSQL run would prove nothing the SQLite run does not: they time the
@@ -172,6 +180,19 @@ const fullProjects = [
   // They measure time, so nothing else runs beside them.
   { extends: true, test: { name: "timed", include: TIMED, exclude: ["**/node_modules/**", ...TIMED_SOLO], maxWorkers: 2, sequence: { groupOrder: 2 } } },
   { extends: true, test: { name: "timed-solo", include: TIMED_SOLO, maxWorkers: 1, sequence: { groupOrder: 3 } } },
+  {
+    extends: true,
+    test: {
+      // The solo suites that reach the store, on PostgreSQL, after the SQLite ones, one at a time.
+      name: "postgres-timed-solo",
+      include: TIMED_SOLO,
+      exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...STORE_FREE, ...TIMED_STORE_FREE],
+      env: { UPTIME_TEST_DB: "postgres" },
+      globalSetup: ["test/support/global-setup.ts"],
+      maxWorkers: 1,
+      sequence: { groupOrder: 4 },
+    },
+  },
   {
     extends: true,
     test: {
