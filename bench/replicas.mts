@@ -2,15 +2,25 @@
 // one process on SQLite, in one run. Each setup gets a new database with MONITORS monitors due
 // every second (more than one process checks: the checks recorded per second are its capacity),
 // then autocannon sends authenticated GETs of a monitor to every replica at once (the floor is the
-// single SQLite process). The PostgreSQL server is a private one (scripts/private-postgres.ts).
+// single SQLite process). The PostgreSQL server is a private one (scripts/private-postgres.ts),
+// with pg_stat_statements loaded.
+//
+// Over the window of checks it prints, per setup: checks recorded per second, the CPU time of the
+// server processes and of PostgreSQL (every process of the private server, from /proc/<pid>/stat)
+// per recorded check, and the statements PostgreSQL ran per recorded check (pg_stat_statements:
+// each round trip is one, BEGIN, SAVEPOINT and COMMIT included); then the GET's requests per second.
+// The load average is printed with the figures: the machine may be shared.
+//
+//   BENCH_MONITORS=1000 BENCH_SECONDS=10 node bench/replicas.mts
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import pg from "pg";
 import { toMonitorSpec } from "../dist/api/index.js";
 import { startPostgres } from "../dist/scripts/private-postgres.js";
 import { REPO_ROOT } from "../dist/scripts/pulumi-engine.js";
@@ -27,7 +37,12 @@ const target = createServer((_req, res) => res.writeHead(200).end("ok"));
 target.listen(0, "127.0.0.1");
 await once(target, "listening");
 const targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
-const postgres = await startPostgres();
+const postgres = await startPostgres({ settings: ["shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track_utility=on"] });
+const admin = new pg.Client({ connectionString: postgres.url() });
+await admin.connect();
+await admin.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+/** Clock ticks per second of /proc's CPU times (Linux: 100). */
+const TICKS = 100;
 /** Replicas still running: stopped on the way out, whatever ended the run. */
 const children = new Set<ChildProcess>();
 
@@ -76,31 +91,115 @@ async function serve(db: string): Promise<{ child: ChildProcess; url: string }> 
   throw new Error(`no server started in 60 s: ${out}`);
 }
 
-async function heartbeats(db: string): Promise<number> {
-  const store = await Store.open(db, { secretKeyFile: keyFile });
+/** User and system CPU seconds of process `pid` (with `children`, also of its children that ended). */
+function cpuOf(pid: number, children = false): number {
   try {
-    return ((await store.db.prepare("SELECT COUNT(*) AS n FROM heartbeats").get()) as { n: number }).n;
-  } finally {
-    await store.close();
+    // The fields after the command's closing parenthesis: state is the first, utime the 12th.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const own = Number(f[11]) + Number(f[12]);
+    return (children ? own + Number(f[13]) + Number(f[14]) : own) / TICKS;
+  } catch {
+    return 0; // ended
   }
 }
 
-async function measure(name: string, db: string, replicas: number): Promise<{ name: string; checks: number; requests: number }> {
+/** CPU seconds of the PostgreSQL server: the postmaster, its live children, and those that ended (the postmaster waited for them). */
+function postgresCpu(): number {
+  const main = postgres.pid();
+  let total = cpuOf(main, true);
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === main) total += cpuOf(Number(entry));
+    } catch {
+      // ended while listed
+    }
+  }
+  return total;
+}
+
+/** Counts read at the window's start and end. */
+interface Sample {
+  heartbeats: number;
+  at: number;
+  serverCpu: number;
+  postgresCpu: number;
+  statements: number;
+}
+
+async function sample(db: string, servers: { child: ChildProcess }[]): Promise<Sample> {
+  const postgresDb = db.startsWith("postgres");
+  let heartbeats: number;
+  let statements = 0;
+  if (postgresDb) {
+    const client = new pg.Client({ connectionString: db });
+    await client.connect();
+    try {
+      heartbeats = Number((await client.query("SELECT COUNT(*) AS n FROM heartbeats")).rows[0].n);
+    } finally {
+      await client.end();
+    }
+    const name = new URL(db).pathname.slice(1);
+    statements = Number((await admin.query("SELECT COALESCE(SUM(calls), 0) AS n FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)", [name])).rows[0].n);
+  } else {
+    const store = await Store.open(db, { secretKeyFile: keyFile });
+    try {
+      heartbeats = ((await store.db.prepare("SELECT COUNT(*) AS n FROM heartbeats").get()) as { n: number }).n;
+    } finally {
+      await store.close();
+    }
+  }
+  return {
+    heartbeats,
+    at: Date.now(),
+    serverCpu: servers.reduce((sum, s) => sum + cpuOf(s.child.pid as number), 0),
+    postgresCpu: postgresDb ? postgresCpu() : 0,
+    statements,
+  };
+}
+
+/** One setup's figures. */
+interface Row {
+  name: string;
+  checks: number;
+  serverMsPerCheck: number;
+  postgresMsPerCheck: number | undefined;
+  statementsPerCheck: number | undefined;
+  requests: number;
+  load: string;
+}
+
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+
+async function measure(name: string, db: string, replicas: number): Promise<Row> {
   const monitorId = await seed(db);
   const servers = await Promise.all(Array.from({ length: replicas }, () => serve(db)));
   // Past the start's spread of first checks.
   await new Promise((r) => setTimeout(r, 12_000));
-  const before = await heartbeats(db);
-  const from = Date.now();
+  const before = await sample(db, servers);
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
-  const checks = ((await heartbeats(db)) - before) / ((Date.now() - from) / 1000);
+  const after = await sample(db, servers);
+  const recorded = after.heartbeats - before.heartbeats;
+  const postgresDb = db.startsWith("postgres");
+  const row: Row = {
+    name,
+    checks: recorded / ((after.at - before.at) / 1000),
+    serverMsPerCheck: (1000 * (after.serverCpu - before.serverCpu)) / recorded,
+    postgresMsPerCheck: postgresDb ? (1000 * (after.postgresCpu - before.postgresCpu)) / recorded : undefined,
+    // Less the one count of heartbeats the second sample ran.
+    statementsPerCheck: postgresDb ? (after.statements - before.statements - 1) / recorded : undefined,
+    requests: 0,
+    load: load(),
+  };
   const results = await Promise.all(
     servers.map((s) => autocannon({ url: `${s.url}/api/v1/monitors/${monitorId}`, connections: CONNECTIONS / replicas, duration: SECONDS, headers: { authorization: `Bearer ${key}` } })),
   );
   await Promise.all(servers.map((s) => stop(s.child)));
   for (const r of results) if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  const requests = results.reduce((sum, r) => sum + r.requests.average, 0);
-  return { name, checks, requests };
+  row.requests = results.reduce((sum, r) => sum + r.requests.average, 0);
+  return row;
 }
 
 try {
@@ -110,14 +209,17 @@ try {
     await measure("2 replicas, PostgreSQL", await postgres.createDatabase(), 2),
   ];
   const floor = rows[0] as (typeof rows)[number];
-  console.log(`${MONITORS} monitors due every second; GET /api/v1/monitors/<id>, ${CONNECTIONS} connections over the replicas, ${SECONDS} s each`);
+  console.log(`${MONITORS} monitors due every second; GET /api/v1/monitors/<id>, ${CONNECTIONS} connections over the replicas, ${SECONDS} s each; CPU in ms per recorded check`);
+  console.log(`${"setup".padEnd(28)} ${"checks/s".padStart(16)} ${"server CPU".padStart(10)} ${"PG CPU".padStart(7)} ${"stmts".padStart(6)} ${"GET req/s".padStart(16)}  load average (1, 5, 15 min)`);
+  const opt = (n: number | undefined, digits: number, width: number) => (n === undefined ? "-" : n.toFixed(digits)).padStart(width);
   for (const r of rows) {
     console.log(
-      `${r.name.padEnd(28)} ${r.checks.toFixed(0).padStart(6)} checks/s (${(r.checks / floor.checks).toFixed(2)}x)  ${r.requests.toFixed(0).padStart(7)} req/s (${(r.requests / floor.requests).toFixed(2)}x)`,
+      `${r.name.padEnd(28)} ${r.checks.toFixed(0).padStart(6)} (${(r.checks / floor.checks).toFixed(2)}x) ${r.serverMsPerCheck.toFixed(3).padStart(10)} ${opt(r.postgresMsPerCheck, 3, 7)} ${opt(r.statementsPerCheck, 1, 6)} ${r.requests.toFixed(0).padStart(7)} (${(r.requests / floor.requests).toFixed(2)}x)  ${r.load}`,
     );
   }
 } finally {
   for (const child of children) child.kill("SIGKILL");
+  await admin.end();
   postgres.stop();
   target.close();
   rmSync(dir, { recursive: true, force: true });

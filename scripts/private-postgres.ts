@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { chownSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,14 @@ export interface PrivatePostgres {
   createDatabase(): Promise<string>;
   /** Stops the server at once (as a crash would) and deletes its folder. */
   stop(): void;
+  /** The process id of the server's postmaster (its connections' processes are its children). */
+  pid(): number;
+}
+
+/** How to start the server. */
+export interface PostgresOptions {
+  /** More server settings, `name=value` each (for example `shared_preload_libraries=pg_stat_statements`). */
+  settings?: readonly string[];
 }
 
 async function freePort(): Promise<number> {
@@ -31,7 +39,7 @@ async function freePort(): Promise<number> {
  * and the server runs as it (`runuser`). Trust authentication on loopback only, C collation (the
  * order SQLite sorts text in).
  */
-export async function startPostgres(): Promise<PrivatePostgres> {
+export async function startPostgres(options: PostgresOptions = {}): Promise<PrivatePostgres> {
   const { ensurePostgres } = (await import(pathToFileURL(join(REPO_ROOT, "scripts/ensure-postgres.mjs")).href)) as { ensurePostgres: () => { bin: string } };
   const { bin } = ensurePostgres();
   const dir = mkdtempSync(join(tmpdir(), "uptime-pg-"));
@@ -49,7 +57,7 @@ export async function startPostgres(): Promise<PrivatePostgres> {
   run("initdb", ["-D", data, "-U", "uptime", "--auth=trust", "--locale=C", "--encoding=UTF8", "--no-sync"]);
   const port = await freePort();
   writeFileSync(join(dir, "started"), "");
-  run("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-w", "-t", "60", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, "start"]);
+  run("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-w", "-t", "60", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200${(options.settings ?? []).map((s) => ` -c ${s}`).join("")}`, "start"]);
   let stopped = false;
   const stop = () => {
     if (stopped) return;
@@ -69,6 +77,7 @@ export async function startPostgres(): Promise<PrivatePostgres> {
   return {
     url,
     stop,
+    pid: () => Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]),
     async createDatabase() {
       const name = `uptime_${process.pid}_${++count}`;
       const client = new pg.Client({ connectionString: url() });
