@@ -39,8 +39,8 @@ export class CheckLeases {
     return lease && !lease.done ? lease.expiresAt + 50 : undefined;
   }
 
-  /** Marks this replica's check recorded (in the transaction that records it). */
-  finish(monitorId: string): Promise<void> {
-    return this.store.checkLeases.finish(monitorId, this.holder);
+  /** Marks this replica's checks of the monitors recorded (in the transaction that records them). */
+  finish(monitorIds: readonly string[]): Promise<void> {
+    return this.store.checkLeases.finish(monitorIds, this.holder);
   }
 }

@@ -73,8 +73,9 @@ export class Checker {
     private readonly place?: CheckerPlace,
   ) {
     this.runner = new CheckRunner(store, probeContext);
-    this.batch = new RecordBatch(store);
     if (store.db.engine === "postgres") this.leases = new CheckLeases(store);
+    const leases = this.leases;
+    this.batch = new RecordBatch(store, leases && ((ids) => leases.finish(ids)));
   }
 
   /** Resumes the schedule from the database. */
@@ -214,11 +215,8 @@ export class Checker {
     const outcome = first && this.place?.retryElsewhere ? await this.place.retryElsewhere(monitor, first) : first;
     if (outcome === undefined || !this.store.isOpen) return;
     const now = Date.now();
-    const recorded = await this.batch.record(async () => {
-      const result = await this.store.recordCheck(id, outcome, now, await this.policyFor(monitor, now));
-      await this.leases?.finish(id);
-      return result;
-    });
+    // The lease is finished in the transaction that records the check.
+    const recorded = await this.batch.record(async () => await this.store.recordCheck(id, outcome, now, await this.policyFor(monitor, now)), this.leases && id);
     this.checks++;
     if (recorded) this.observer?.checked(monitor.type, outcome.up, performance.now() - started);
     if (recorded?.transition) await this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);

@@ -1,5 +1,8 @@
 import type { Executor } from "./sql/executor";
 
+/** Leases finished by one statement at most. */
+const FINISH_CHUNK = 256;
+
 /**
  * Leases on checks, for several replicas on one database: a replica runs a due check only once it
  * holds the monitor's lease. A lease is granted when the monitor's last one was claimed at least
@@ -27,8 +30,17 @@ export class CheckLeaseRepository {
     return row && { expiresAt: row.expires_at, done: row.done === 1 };
   }
 
-  /** Marks `holder`'s lease on the monitor finished (call in the transaction that records the check). */
-  async finish(monitorId: string, holder: string): Promise<void> {
-    await this.db.prepare("UPDATE check_leases SET done = 1 WHERE monitor_id = ? AND holder = ?").run(monitorId, holder);
+  /**
+   * Marks `holder`'s leases on the monitors finished (call in the transaction that records their
+   * checks), in statements of at most `FINISH_CHUNK` ids.
+   */
+  async finish(monitorIds: readonly string[], holder: string): Promise<void> {
+    for (let i = 0; i < monitorIds.length; i += FINISH_CHUNK) {
+      const chunk = monitorIds.slice(i, i + FINISH_CHUNK);
+      // The list padded to a power of two (with its last id again): a few statement texts for every batch size.
+      const size = 2 ** Math.ceil(Math.log2(chunk.length));
+      const ids = [...chunk, ...Array<string>(size - chunk.length).fill(chunk.at(-1) as string)];
+      await this.db.prepare(`UPDATE check_leases SET done = 1 WHERE holder = ? AND monitor_id IN (${ids.map(() => "?").join(", ")})`).run(holder, ...ids);
+    }
   }
 }

@@ -1,6 +1,19 @@
 import type { Executor } from "./sql/executor";
 import type { Heartbeat } from "../../api";
 import { newId } from "./ids";
+import type { LocationStreak } from "./streaks";
+
+/** What recording a check reads first, in one statement (see `HealthRepository.snapshot`). */
+export interface HealthSnapshot {
+  /** The monitor's health before the check. */
+  health: "pending" | "up" | "down";
+  /** 1 when its last check was degraded. */
+  degraded: number;
+  /** The day's roll-up histogram (JSON) at the check's day, or undefined when the day has none yet. */
+  histogram: string | undefined;
+  /** Every location's streak of the monitor. */
+  streaks: LocationStreak[];
+}
 
 /**
  * The health change a check caused: `down` when an incident opened, `up` when one closed;
@@ -25,33 +38,59 @@ export class HealthRepository {
     private readonly changed: (monitorId: string) => void = () => undefined,
   ) {}
 
-  /** The health of an active monitor, or undefined when it is paused or gone (nothing to record). */
-  async current(monitorId: string): Promise<Heartbeat["status"] | "pending" | undefined> {
-    const row = await this.db.prepare("SELECT health, status FROM monitors WHERE id = ?").get(monitorId) as
-      | { health: Heartbeat["status"] | "pending"; status: string }
-      | undefined;
-    return row?.status === "active" ? row.health : undefined;
+  /**
+   * What recording a check of an active monitor on `day` reads, in one statement: its health, its
+   * degraded flag, the day's roll-up histogram and its locations' streaks. Undefined when the
+   * monitor is paused or gone (nothing to record).
+   */
+  async snapshot(monitorId: string, day: number): Promise<HealthSnapshot | undefined> {
+    const rows = (await this.db
+      .prepare(
+        `SELECT m.health, m.status, m.degraded, d.histogram, l.location, l.health AS location_health, l.failures, l.successes
+         FROM monitors m LEFT JOIN heartbeat_days d ON d.monitor_id = m.id AND d.day = ? LEFT JOIN location_health l ON l.monitor_id = m.id
+         WHERE m.id = ?`,
+      )
+      .all(day, monitorId)) as {
+      health: HealthSnapshot["health"];
+      status: string;
+      degraded: number;
+      histogram: string | null;
+      location: string | null;
+      location_health: LocationStreak["health"] | null;
+      failures: number | null;
+      successes: number | null;
+    }[];
+    const first = rows[0];
+    if (first?.status !== "active") return undefined;
+    return {
+      health: first.health,
+      degraded: first.degraded,
+      histogram: first.histogram ?? undefined,
+      streaks: rows.flatMap((r) =>
+        r.location === null ? [] : [{ location: r.location, health: r.location_health as LocationStreak["health"], failures: r.failures ?? 0, successes: r.successes ?? 0 }],
+      ),
+    };
   }
 
   /**
    * Sets the monitor's health after a check (as confirmations and maintenance decide it, see
    * streaks.ts) and opens or closes its incident; returns the change, if any.
    */
-  async apply(monitorId: string, previous: string, health: "pending" | "up" | "down", heartbeat: Heartbeat, at: number, failedLocations: readonly string[] = []): Promise<Transition | undefined> {
+  async apply(monitorId: string, previous: HealthSnapshot, health: "pending" | "up" | "down", heartbeat: Heartbeat, at: number, failedLocations: readonly string[] = []): Promise<Transition | undefined> {
     // Degraded is up (no incident, counted as up) with a flag, shown as its own health.
     const degraded = health === "up" && heartbeat.status === "degraded" ? 1 : 0;
-    const was = (await this.db.prepare("SELECT degraded FROM monitors WHERE id = ?").get(monitorId) as { degraded: number } | undefined)?.degraded ?? 0;
+    const was = previous.degraded;
     await this.db
       .prepare("UPDATE monitors SET health = ?, degraded = ?, last_checked_at = ? WHERE id = ?")
       .run(health, degraded, heartbeat.checked_at, monitorId);
     this.changed(monitorId);
-    if (health === "down" && previous !== "down") {
+    if (health === "down" && previous.health !== "down") {
       await this.db
         .prepare("INSERT INTO incidents (id, monitor_id, started_at, locations) VALUES (?, ?, ?, ?)")
         .run(newId("inc"), monitorId, at, JSON.stringify(failedLocations));
       return "down";
     }
-    if (health === "up" && previous === "down") {
+    if (health === "up" && previous.health === "down") {
       await this.db.prepare("UPDATE incidents SET ended_at = ? WHERE monitor_id = ? AND ended_at IS NULL").run(at, monitorId);
       return "up";
     }

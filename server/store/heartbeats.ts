@@ -102,9 +102,10 @@ export class HeartbeatRepository {
 
   /**
    * Stores one check result and adds it to its day's roll-up (call inside a transaction). A
-   * failure inside a maintenance window is recorded as `maintenance`, not downtime.
+   * failure inside a maintenance window is recorded as `maintenance`, not downtime. `histogram`:
+   * the day's roll-up histogram as the transaction read it (undefined: the day has no roll-up yet).
    */
-  async insert(monitorId: string, outcome: CheckOutcome, at: number, maintenance = false, location: string | null = null, checkKey?: string): Promise<Heartbeat> {
+  async insert(monitorId: string, outcome: CheckOutcome, at: number, maintenance: boolean, location: string | null, checkKey: string | undefined, histogram: string | undefined): Promise<Heartbeat> {
     const certExpires = outcome.cert_expires_at ? Date.parse(outcome.cert_expires_at) : null;
     const degraded = outcome.up && outcome.degraded === true;
     const details = { assertions: outcome.assertions ?? [], timings: outcome.timings ?? null, ...(outcome.steps ? { steps: outcome.steps } : {}), ...(outcome.attempts ? { attempts: outcome.attempts } : {}), ...(outcome.browser ? { browser: outcome.browser } : {}) };
@@ -130,7 +131,7 @@ export class HeartbeatRepository {
       .run(row.id, monitorId, at, row.up, row.response_time_ms, row.status_code, row.error, row.maintenance, certExpires, row.degraded, row.error_class, row.details, location, checkKey ?? null);
     if (outcome.screenshot) await saveScreenshot(this.db, row.id, monitorId, outcome.screenshot);
     const heartbeat = toHeartbeat(row);
-    await this.rollUp(monitorId, at, outcome, maintenance);
+    await this.rollUp(monitorId, at, outcome, maintenance, histogram);
     if (location !== null) await this.rollUpLocation(monitorId, location, at, outcome, maintenance);
     return heartbeat;
   }
@@ -151,12 +152,9 @@ export class HeartbeatRepository {
       .run(monitorId, location, Math.floor(at / DAY_MS), outcome.up ? 1 : 0, maintenance ? 1 : 0, ms === null ? 0 : 1, ms ?? 0);
   }
 
-  private async rollUp(monitorId: string, at: number, outcome: CheckOutcome, maintenance: boolean): Promise<void> {
+  private async rollUp(monitorId: string, at: number, outcome: CheckOutcome, maintenance: boolean, known: string | undefined): Promise<void> {
     const day = Math.floor(at / DAY_MS);
-    const row = await this.db
-      .prepare("SELECT histogram FROM heartbeat_days WHERE monitor_id = ? AND day = ?")
-      .get(monitorId, day) as { histogram: string } | undefined;
-    const histogram: Histogram = row ? JSON.parse(row.histogram) : {};
+    const histogram: Histogram = known ? JSON.parse(known) : {};
     const timed = outcome.response_time_ms === null ? 0 : 1;
     if (outcome.response_time_ms !== null) {
       const bucket = bucketOf(outcome.response_time_ms);

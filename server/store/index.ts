@@ -7,7 +7,7 @@ import { ExternalCommits, schemaVersion } from "./sql/database";
 import type { Executor } from "./sql/executor";
 import { ExternalIdRepository } from "./external-ids";
 import { HealthRepository } from "./health";
-import { type CheckOutcome, HEARTBEAT_RETENTION_MS, HeartbeatRepository, type Recorded } from "./heartbeats";
+import { type CheckOutcome, DAY_MS, HEARTBEAT_RETENTION_MS, HeartbeatRepository, type Recorded } from "./heartbeats";
 import { IdempotencyRepository } from "./idempotency";
 import { KeyRepository } from "./keys";
 import { MaintenanceWindowRepository } from "./maintenance-windows";
@@ -138,11 +138,12 @@ export class Store {
   async recordCheck(monitorId: string, outcome: CheckOutcome, at = Date.now(), policy: HealthPolicy = IMMEDIATE, checkKey?: string): Promise<Recorded | undefined> {
     const located = { ...policy, location: policy.location ?? this.location };
     return await this.db.transaction(async () => {
-      const previous = await this.health.current(monitorId);
+      // One read for the whole record: the monitor's health, the day's roll-up, the locations' streaks.
+      const previous = await this.health.snapshot(monitorId, Math.floor(at / DAY_MS));
       if (previous === undefined) return undefined;
       if (checkKey !== undefined && (await this.heartbeats.hasCheck(checkKey))) return { duplicate: true };
-      const heartbeat = await this.heartbeats.insert(monitorId, outcome, at, !outcome.up && policy.maintenance, located.location, checkKey);
-      const change = await advanceHealth(this.db, monitorId, previous as "pending" | "up" | "down", outcome.up, located, at);
+      const heartbeat = await this.heartbeats.insert(monitorId, outcome, at, !outcome.up && policy.maintenance, located.location, checkKey, previous.histogram);
+      const change = await advanceHealth(this.db, monitorId, previous.health, outcome.up, located, at, previous.streaks);
       const transition = await this.health.apply(monitorId, previous, change.health, heartbeat, at, change.failedLocations);
       return { heartbeat, transition, failedLocations: change.failedLocations };
     });

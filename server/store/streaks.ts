@@ -29,19 +29,34 @@ export interface HealthChange {
   failedLocations: string[];
 }
 
+/** One location's streak of a monitor, as stored. */
+export interface LocationStreak {
+  location: string;
+  health: Health;
+  failures: number;
+  successes: number;
+}
+
 /**
  * Counts the check into its location's streaks (inside the caller's transaction) and returns the
  * health it leads to. Each location is judged on its own (confirmations, recovery); the monitor
  * is down when at least `failureThreshold` of its live locations find it down, and up when any
  * location finds it up and fewer than that find it down. A failure inside a maintenance window
- * neither counts nor changes anything.
+ * neither counts nor changes anything. `streaks`: every location's streak of the monitor as the
+ * transaction read them (one read for the whole record, see `HealthRepository.snapshot`).
  */
-export async function advanceHealth(db: Executor, monitorId: string, health: Health, up: boolean, policy: HealthPolicy, at = Date.now()): Promise<HealthChange> {
+export async function advanceHealth(
+  db: Executor,
+  monitorId: string,
+  health: Health,
+  up: boolean,
+  policy: HealthPolicy,
+  at: number,
+  streaks: readonly LocationStreak[],
+): Promise<HealthChange> {
   const location = policy.location ?? "";
-  if (!up && policy.maintenance) return { health, failedLocations: await downLocations(db, monitorId, policy, location) };
-  const row = await db.prepare("SELECT health, failures, successes FROM location_health WHERE monitor_id = ? AND location = ?").get(monitorId, location) as
-    | { health: Health; failures: number; successes: number }
-    | undefined;
+  if (!up && policy.maintenance) return { health, failedLocations: downLocations(streaks, policy, location) };
+  const row = streaks.find((s) => s.location === location);
   // A location with no streak yet starts from the monitor's health (streaks kept before locations are not carried over).
   const was = row?.health ?? health;
   const failures = up ? 0 : (row?.failures ?? 0) + 1;
@@ -52,15 +67,20 @@ export async function advanceHealth(db: Executor, monitorId: string, health: Hea
      ON CONFLICT (monitor_id, location) DO UPDATE SET health = excluded.health, failures = excluded.failures,
      successes = excluded.successes, last_checked_at = excluded.last_checked_at`,
   ).run(monitorId, location, next, failures, successes, at);
-  const failed = await downLocations(db, monitorId, policy, location);
+  const after = [...streaks.filter((s) => s.location !== location), { location, health: next, failures, successes }];
+  const failed = downLocations(after, policy, location);
   if (failed.length >= (policy.failureThreshold ?? 1)) return { health: "down", failedLocations: failed };
-  const anyUp = next === "up" || (await db.prepare("SELECT 1 FROM location_health WHERE monitor_id = ? AND health = 'up' LIMIT 1").get(monitorId) !== undefined);
+  const anyUp = after.some((s) => s.health === "up");
   return { health: anyUp ? "up" : health === "down" ? "down" : "pending", failedLocations: failed };
 }
 
 /** The monitor's locations that find it down now, served by a live checker, sorted. */
-async function downLocations(db: Executor, monitorId: string, policy: HealthPolicy, location: string): Promise<string[]> {
+function downLocations(streaks: readonly LocationStreak[], policy: HealthPolicy, location: string): string[] {
   const mine = new Set(policy.locations ?? [location]);
-  const rows = await db.prepare("SELECT location FROM location_health WHERE monitor_id = ? AND health = 'down' ORDER BY location").all(monitorId) as { location: string }[];
-  return rows.map((r) => r.location).filter((l) => mine.has(l) && (l === location || !policy.live || policy.live.has(l)));
+  return streaks
+    .filter((s) => s.health === "down")
+    .map((s) => s.location)
+    // In the order SQL's ORDER BY gives text in C collation (code units).
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .filter((l) => mine.has(l) && (l === location || !policy.live || policy.live.has(l)));
 }

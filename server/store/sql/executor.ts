@@ -20,6 +20,12 @@ export interface Statement {
   run(...params: SqlValue[]): Promise<RunResult>;
 }
 
+/** How `Executor.transaction` runs. */
+export interface TransactionOptions {
+  /** Nested transactions join this one without savepoints (see `Executor.transaction`). */
+  flat?: boolean;
+}
+
 /** Which database an executor speaks to. */
 export type Engine = "sqlite" | "postgres";
 
@@ -50,9 +56,11 @@ export interface Executor {
   exec(sql: string): Promise<void>;
   /**
    * Runs `fn` in one write transaction: all of it is stored, or none. Inside another transaction
-   * it is a savepoint: its failure undoes only its own writes.
+   * it is a savepoint: its failure undoes only its own writes. With `flat`, the transactions `fn`
+   * opens join this one without savepoints (two round trips fewer each): a failure in any of
+   * them must then end `fn` with it, and rolls all of it back.
    */
-  transaction<T>(fn: () => Promise<T>): Promise<T>;
+  transaction<T>(fn: () => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Runs `fn` once the transaction under way has committed (at once outside one; never when it
    * rolls back): work that other connections must see the transaction's writes for.

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { POSTGRES_DIALECT } from "./dialect";
-import { type Executor, newProcessToken, type RunResult, type SqlValue, type Statement } from "./executor";
+import { type Executor, newProcessToken, type RunResult, type SqlValue, type Statement, type TransactionOptions } from "./executor";
 import { MIGRATIONS } from "./migrations";
 import { postgresDdl, postgresPlaceholders } from "./postgres-sql";
 
@@ -22,6 +22,12 @@ function writtenTables(sql: string): string | undefined {
   if (/^\s*SELECT\b/i.test(sql) || UNCACHED_WRITE.test(sql)) return undefined;
   return WRITTEN_TABLE.exec(sql)?.[1]?.toLowerCase() ?? "*";
 }
+/**
+ * Distinct statement texts run as named prepared statements: each connection parses and plans
+ * such a text once, not at every run (most of PostgreSQL's own work for the small statements of a
+ * check or a request). Texts past this many (lists with `IN (?, …)` of many lengths) run unnamed.
+ */
+const MAX_NAMED = 500;
 /** Held while migrating: replicas that start together migrate once. */
 const MIGRATION_LOCK = 7_261_001;
 
@@ -37,6 +43,8 @@ interface Scope {
   client: pg.PoolClient;
   open: boolean;
   depth: number;
+  /** Nested transactions join this one without savepoints. */
+  flat: boolean;
   /** The tables the transaction wrote, announced when it commits. */
   wrote: Set<string>;
   /** What runs once the transaction commits (see `afterCommit`). */
@@ -95,26 +103,32 @@ export class PostgresExecutor implements Executor {
     return this.scope.getStore()?.open === true;
   }
 
+  /** The names of the statements prepared by name (see `MAX_NAMED`), by text. */
+  private readonly names = new Map<string, string>();
+
   prepare(sql: string): Statement {
     const text = postgresPlaceholders(sql);
     // Announced when committed: a write that a replica's cache may hold.
     const write = writtenTables(sql);
+    let name = this.names.get(text);
+    if (name === undefined && this.names.size < MAX_NAMED) this.names.set(text, (name = `s${this.names.size + 1}`));
+    const query: pg.QueryConfig = { text, name };
     return {
-      get: async (...params) => (await this.query(text, params, write)).rows[0],
-      all: async (...params) => (await this.query(text, params, write)).rows,
-      run: async (...params): Promise<RunResult> => ({ changes: (await this.query(text, params, write)).rowCount ?? 0 }),
+      get: async (...params) => (await this.query(query, params, write)).rows[0],
+      all: async (...params) => (await this.query(query, params, write)).rows,
+      run: async (...params): Promise<RunResult> => ({ changes: (await this.query(query, params, write)).rowCount ?? 0 }),
     };
   }
 
   async exec(sql: string): Promise<void> {
-    await this.query(sql, [], "*");
+    await this.query({ text: sql }, [], "*");
   }
 
-  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+  async transaction<T>(fn: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const outer = this.scope.getStore();
-    if (outer?.open) return this.savepoint(outer, fn);
+    if (outer?.open) return outer.flat ? fn() : this.savepoint(outer, fn);
     const client = await this.current.connect();
-    const scope: Scope = { client, open: true, depth: 0, wrote: new Set(), committed: [] };
+    const scope: Scope = { client, open: true, depth: 0, flat: options.flat === true, wrote: new Set(), committed: [] };
     let result: T;
     try {
       await client.query("BEGIN");
@@ -225,14 +239,14 @@ export class PostgresExecutor implements Executor {
     throw new Error("could not take a process token (an advisory lock) on PostgreSQL");
   }
 
-  private async query(text: string, params: SqlValue[], table: string | undefined): Promise<pg.QueryResult> {
+  private async query(query: pg.QueryConfig, params: SqlValue[], table: string | undefined): Promise<pg.QueryResult> {
     const scope = this.scope.getStore();
     if (scope?.open) {
       if (table) scope.wrote.add(table);
-      return scope.client.query(text, params);
+      return scope.client.query({ ...query, values: params });
     }
     const pool = this.current;
-    const result = await pool.query(text, params);
+    const result = await pool.query({ ...query, values: params });
     if (table) await pool.query("SELECT pg_notify($1, $2)", [COMMITS_CHANNEL, this.announcement([table])]);
     return result;
   }

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { chmodSync, closeSync, existsSync, openSync, readSync, realpathSync } from "node:fs";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { SQLITE_DIALECT } from "./dialect";
-import { type Executor, newProcessToken, type RunResult, type SqlValue, type Statement } from "./executor";
+import { type Executor, newProcessToken, type RunResult, type SqlValue, type Statement, type TransactionOptions } from "./executor";
 import { MIGRATIONS } from "./migrations";
 
 /** Distinct SQL texts kept; lists with `IN (?, …)` of many lengths cannot grow it past this. */
@@ -18,6 +18,8 @@ const WAL_INDEX_HEADER = 96;
 interface Scope {
   open: boolean;
   depth: number;
+  /** Nested transactions join this one without savepoints. */
+  flat: boolean;
   /** What runs once the transaction commits (see `afterCommit`). */
   committed: (() => void)[];
 }
@@ -70,13 +72,13 @@ export class SqliteExecutor implements Executor {
     return this.when(() => this.db.exec(sql));
   }
 
-  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+  async transaction<T>(fn: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const outer = this.scope.getStore();
-    if (outer?.open) return this.savepoint(outer, fn);
+    if (outer?.open) return outer.flat ? fn() : this.savepoint(outer, fn);
     while (this.held) await this.held;
     let release = () => undefined as void;
     this.held = new Promise((resolve) => (release = resolve));
-    const scope: Scope = { open: true, depth: 0, committed: [] };
+    const scope: Scope = { open: true, depth: 0, flat: options.flat === true, committed: [] };
     let result: T;
     try {
       this.db.exec("BEGIN IMMEDIATE");
@@ -104,7 +106,7 @@ export class SqliteExecutor implements Executor {
     const name = `nested_${outer.depth + 1}`;
     this.db.exec(`SAVEPOINT ${name}`);
     try {
-      const inner: Scope = { open: true, depth: outer.depth + 1, committed: [] };
+      const inner: Scope = { open: true, depth: outer.depth + 1, flat: false, committed: [] };
       const result = await this.scope.run(inner, fn);
       this.db.exec(`RELEASE ${name}`);
       outer.committed.push(...inner.committed);
