@@ -28,9 +28,14 @@ export class CheckLeases {
     return (retry ? Math.min(retry.duration * 1000, intervalMs) : monitor.timeout_sec * 1000) + LEASE_MARGIN_MS;
   }
 
-  /** Takes the lease on `monitor`'s due check; whether this replica runs it. */
-  take(monitor: ScheduledMonitor, intervalMs: number, now = Date.now()): Promise<boolean> {
-    return this.store.checkLeases.claim(monitor.id, this.holder, now, intervalMs, this.leaseMs(monitor, intervalMs), Math.min(SLACK_MS, intervalMs / 10));
+  /** Takes the lease on monitor `monitorId`'s due check for `leaseMs` from `now`; whether this replica runs it. */
+  take(monitorId: string, intervalMs: number, leaseMs: number, now: number): Promise<boolean> {
+    return this.store.checkLeases.claim(monitorId, this.holder, now, intervalMs, leaseMs, Math.min(SLACK_MS, intervalMs / 10));
+  }
+
+  /** Makes this replica's lease on the monitor, taken at `claimedAt`, run for `leaseMs` (the monitor's timeout grew since the last check). */
+  extend(monitorId: string, claimedAt: number, leaseMs: number): Promise<void> {
+    return this.store.checkLeases.extend(monitorId, this.holder, claimedAt + leaseMs);
   }
 
   /** When to look again at a lease another replica holds and has not finished (undefined: nothing to watch). */

@@ -13,6 +13,8 @@ import { RecordBatch } from "./record-batch";
 interface Slot {
   intervalMs: number;
   timer: NodeJS.Timeout;
+  /** When the timer fires: the next check's due time. */
+  at: number;
 }
 
 /** Scheduling figures, for the benchmark and the logs. */
@@ -61,6 +63,11 @@ export class Checker {
   /** Set when replicas may share the database (PostgreSQL): each due check is leased. */
   private readonly leases?: CheckLeases;
   private resync?: NodeJS.Timeout;
+  /**
+   * Each monitor's check lease length as of its last read here (replicas only): the next check
+   * takes the lease before it reads the monitor, so that a replica that loses it reads nothing.
+   */
+  private readonly leaseLengths = new Map<string, number>();
 
   constructor(
     private readonly store: Store,
@@ -110,6 +117,7 @@ export class Checker {
     if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) {
       if (slot) clearTimeout(slot.timer);
       this.slots.delete(id);
+      this.leaseLengths.delete(id);
       return;
     }
     const intervalMs = cadenceMs(monitor);
@@ -168,7 +176,7 @@ export class Checker {
   private schedule(id: string, intervalMs: number, at: number): void {
     const timer = setTimeout(() => this.fire(id, at), Math.max(0, at - Date.now()));
     timer.unref();
-    this.slots.set(id, { intervalMs, timer });
+    this.slots.set(id, { intervalMs, timer, at });
   }
 
   private fire(id: string, scheduledAt: number): void {
@@ -202,13 +210,20 @@ export class Checker {
     // Another replica's lease ran out: nothing to do when it recorded the check (the usual case),
     // one read instead of a claim that would fail.
     if (takeover && this.leases && (await this.leases.takeoverAt(id)) === undefined) return;
+    // With the lease's length known from the last check, the lease first: a replica that loses it reads nothing.
+    const claimedAt = Date.now();
+    const known = this.leaseLengths.get(id);
+    const slot = this.slots.get(id);
+    if (this.leases && known !== undefined && slot && !(await this.leases.take(id, slot.intervalMs, known, claimedAt))) return await this.lost(id, known);
     const monitor: ScheduledMonitor | undefined = await this.store.monitors.find(id);
     if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) return;
-    if (this.leases && !(await this.leases.take(monitor, cadenceMs(monitor)))) {
-      // Another replica runs it; if that replica dies before recording it, this one runs it then.
-      const at = await this.leases.takeoverAt(id);
-      if (at !== undefined) setTimeout(() => this.launch(id, at, true), Math.max(0, at - Date.now())).unref();
-      return;
+    if (this.leases) {
+      const intervalMs = cadenceMs(monitor);
+      const leaseMs = this.leases.leaseMs(monitor, intervalMs);
+      this.leaseLengths.set(id, leaseMs);
+      if (known === undefined || !slot) {
+        if (!(await this.leases.take(id, intervalMs, leaseMs, Date.now()))) return await this.lost(id, leaseMs);
+      } else if (leaseMs > known) await this.leases.extend(id, claimedAt, leaseMs);
     }
     const started = performance.now();
     const first = await this.runner.run(monitor);
@@ -220,6 +235,18 @@ export class Checker {
     this.checks++;
     if (recorded) this.observer?.checked(monitor.type, outcome.up, performance.now() - started);
     if (recorded?.transition) await this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
+  }
+
+  /**
+   * Another replica holds the lease on the check of `id` (for up to `leaseMs`). If that replica
+   * dies before recording it, this one runs the check when the lease runs out; unless its own
+   * next check of the monitor is due before then, which takes the lease over anyway.
+   */
+  private async lost(id: string, leaseMs: number): Promise<void> {
+    const next = this.slots.get(id)?.at;
+    if (next !== undefined && next <= Date.now() + leaseMs) return;
+    const at = await this.leases?.takeoverAt(id);
+    if (at !== undefined) setTimeout(() => this.launch(id, at, true), Math.max(0, at - Date.now())).unref();
   }
 
   private recordLag(ms: number): void {

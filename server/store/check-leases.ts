@@ -30,6 +30,11 @@ export class CheckLeaseRepository {
     return row && { expiresAt: row.expires_at, done: row.done === 1 };
   }
 
+  /** Moves the end of `holder`'s unfinished lease on the monitor to `expiresAt`. */
+  async extend(monitorId: string, holder: string, expiresAt: number): Promise<void> {
+    await this.db.prepare("UPDATE check_leases SET expires_at = ? WHERE monitor_id = ? AND holder = ? AND done = 0").run(expiresAt, monitorId, holder);
+  }
+
   /**
    * Marks `holder`'s leases on the monitors finished (call in the transaction that records their
    * checks), in statements of at most `FINISH_CHUNK` ids.

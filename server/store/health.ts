@@ -80,8 +80,9 @@ export class HealthRepository {
     // Degraded is up (no incident, counted as up) with a flag, shown as its own health.
     const degraded = health === "up" && heartbeat.status === "degraded" ? 1 : 0;
     const was = previous.degraded;
+    // Announced to other replicas as this monitor's row: their reads of other monitors stay cached.
     await this.db
-      .prepare("UPDATE monitors SET health = ?, degraded = ?, last_checked_at = ? WHERE id = ?")
+      .prepare("UPDATE monitors SET health = ?, degraded = ?, last_checked_at = ? WHERE id = ?", { row: 3 })
       .run(health, degraded, heartbeat.checked_at, monitorId);
     this.changed(monitorId);
     if (health === "down" && previous.health !== "down") {

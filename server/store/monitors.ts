@@ -75,14 +75,26 @@ export class MonitorRepository {
     commits: ExternalCommits,
   ) {
     this.row = monitorRow(db.dialect);
-    // Deleting a channel or an account deletes rows of monitor_channels or monitors with it.
-    commits.subscribe(["monitors", "monitor_channels", "channels", "accounts"], () => this.forget());
+    // Deleting a channel or an account deletes rows of monitor_channels or monitors with it. A
+    // check on another replica (its monitor's health) is announced as that monitor's row.
+    commits.subscribe(["monitors", "monitor_channels", "channels", "accounts"], () => this.forget(), (id) => this.forget(id));
   }
+
+  /**
+   * Reads of a monitor under way, by id: a write forgotten while one ran marks it, and its answer
+   * (which may predate the write) is not kept.
+   */
+  private readonly reading = new Map<string, { stale: boolean }[]>();
 
   /** Drops the cached read of monitor `id`, or of all monitors; every write calls it. */
   forget(id?: string): void {
-    if (id === undefined) this.byId.clear();
-    else this.byId.delete(id);
+    if (id === undefined) {
+      this.byId.clear();
+      for (const reads of this.reading.values()) for (const read of reads) read.stale = true;
+    } else {
+      this.byId.delete(id);
+      for (const read of this.reading.get(id) ?? []) read.stale = true;
+    }
   }
 
   async count(accountId: string): Promise<number> {
@@ -115,13 +127,22 @@ export class MonitorRepository {
   async get(accountId: string, id: string): Promise<Monitor | undefined> {
     const cached = this.byId.get(id);
     if (cached) return cached.accountId === accountId ? cached.monitor : undefined;
-    const row = await this.db
-      .prepare(`${this.row} WHERE id = ? AND account_id = ?`)
-      .get(id, accountId) as MonitorRow | undefined;
+    const read = { stale: false };
+    const reads = this.reading.get(id) ?? [];
+    this.reading.set(id, [...reads, read]);
+    let row: MonitorRow | undefined;
+    try {
+      row = await this.db.prepare(`${this.row} WHERE id = ? AND account_id = ?`).get(id, accountId) as MonitorRow | undefined;
+    } finally {
+      const left = (this.reading.get(id) ?? []).filter((r) => r !== read);
+      if (left.length > 0) this.reading.set(id, left);
+      else this.reading.delete(id);
+    }
     if (!row) return undefined;
     const monitor = deepFreeze(this.hydrate([row])[0] as Monitor);
-    // What a transaction read may still be rolled back: only committed rows are kept.
-    if (!this.db.inTransaction) this.byId.set(id, { accountId, monitor });
+    // What a transaction read may still be rolled back: only committed rows are kept; nor a row
+    // read before a write to it was announced, which it may not show.
+    if (!this.db.inTransaction && !read.stale) this.byId.set(id, { accountId, monitor });
     return monitor;
   }
 
@@ -195,9 +216,7 @@ export class MonitorRepository {
   async setStatus(accountId: string, id: string, status: Monitor["status"]): Promise<Monitor | undefined> {
     this.forget(id);
     await this.db
-      .prepare(
-        "UPDATE monitors SET status = ?, updated_at = ? WHERE id = ? AND account_id = ? AND status <> ?",
-      )
+      .prepare("UPDATE monitors SET status = ?, updated_at = ? WHERE id = ? AND account_id = ? AND status <> ?", { row: 2 })
       .run(status, nowIso(), id, accountId, status);
     return await this.get(accountId, id);
   }

@@ -28,15 +28,27 @@ export async function ownedIds(
  * looks, so no request is answered from what another process replaced.
  */
 export class ExternalCommits {
-  private readonly subscribers: { tables: readonly string[]; listener: () => void; version: number | undefined }[] = [];
+  private readonly subscribers: { tables: readonly string[]; listener: () => void; row?: (id: string) => void; version: number | undefined }[] = [];
   /** The version of any commit at the last look. */
   private any: number | undefined = -1;
 
-  constructor(private readonly db: Executor) {}
+  constructor(private readonly db: Executor) {
+    db.onExternalRows((table, ids) => {
+      for (const s of this.subscribers) {
+        if (!s.tables.includes(table)) continue;
+        if (s.row) for (const id of ids) s.row(id);
+        else s.listener();
+      }
+    });
+  }
 
-  /** `listener` runs whenever another connection has committed a write to one of `tables` since the last look. */
-  subscribe(tables: readonly string[], listener: () => void): void {
-    this.subscribers.push({ tables, listener, version: -1 });
+  /**
+   * `listener` runs whenever another connection has committed a write to one of `tables` since
+   * the last look. `row`, when given, runs instead for a commit that wrote only some rows of one
+   * of them, as soon as it is announced (engines that announce rows: PostgreSQL), once per row.
+   */
+  subscribe(tables: readonly string[], listener: () => void, row?: (id: string) => void): void {
+    this.subscribers.push({ tables, listener, row, version: -1 });
   }
 
   /** Empties the subscribers' caches now (another process told us it committed). */

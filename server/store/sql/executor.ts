@@ -20,6 +20,15 @@ export interface Statement {
   run(...params: SqlValue[]): Promise<RunResult>;
 }
 
+/** What a statement tells other processes when it writes (see `Executor.prepare`). */
+export interface PrepareOptions {
+  /**
+   * The write changes one row only, whose id is the parameter at this index (from 0): other
+   * processes are told of that row (see `Executor.onExternalRows`), not of a write to the table.
+   */
+  row?: number;
+}
+
 /** How `Executor.transaction` runs. */
 export interface TransactionOptions {
   /** Nested transactions join this one without savepoints (see `Executor.transaction`). */
@@ -51,7 +60,7 @@ export interface Executor {
   /** Whether the caller runs inside a transaction (what it reads may still be rolled back). */
   readonly inTransaction: boolean;
   /** A statement for `sql` (with `?` placeholders); compiled once per text. */
-  prepare(sql: string): Statement;
+  prepare(sql: string, options?: PrepareOptions): Statement;
   /** Runs SQL without parameters (several statements allowed). */
   exec(sql: string): Promise<void>;
   /**
@@ -82,6 +91,12 @@ export interface Executor {
    * it reads the database's files or asks the database.
    */
   readonly externalVersionInMemory: boolean;
+  /**
+   * Calls `listener` as soon as this process learns that another committed writes to these rows
+   * of `table` only (statements prepared with `row`); such writes leave `externalVersion` as it
+   * was. An engine that cannot tell rows never calls it: it counts those writes in `externalVersion`.
+   */
+  onExternalRows(listener: (table: string, ids: readonly string[]) => void): void;
   /** Drops copies of overwritten rows the engine keeps on disk (after secrets were resealed). */
   compact(): Promise<void>;
   /**

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { POSTGRES_DIALECT } from "./dialect";
-import { type Executor, newProcessToken, type RunResult, type SqlValue, type Statement, type TransactionOptions } from "./executor";
+import { type Executor, newProcessToken, type PrepareOptions, type RunResult, type SqlValue, type Statement, type TransactionOptions } from "./executor";
 import { MIGRATIONS } from "./migrations";
 import { postgresDdl, postgresPlaceholders } from "./postgres-sql";
 
@@ -28,6 +28,11 @@ function writtenTables(sql: string): string | undefined {
  * check or a request). Texts past this many (lists with `IN (?, …)` of many lengths) run unnamed.
  */
 const MAX_NAMED = 500;
+/**
+ * The longest payload of one announcement: PostgreSQL's limit is 8,000 bytes. A commit that
+ * wrote more rows than fit is announced in several.
+ */
+const MAX_PAYLOAD = 7_500;
 /** Held while migrating: replicas that start together migrate once. */
 const MIGRATION_LOCK = 7_261_001;
 
@@ -39,6 +44,12 @@ const types = {
       : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
+/** What a write statement changed, to be announced: a table, or one row of it. */
+interface Written {
+  table: string;
+  id?: string;
+}
+
 interface Scope {
   client: pg.PoolClient;
   open: boolean;
@@ -47,6 +58,8 @@ interface Scope {
   flat: boolean;
   /** The tables the transaction wrote, announced when it commits. */
   wrote: Set<string>;
+  /** The rows it wrote of tables it wrote no other way (statements prepared with `row`), by table. */
+  rows: Map<string, Set<string>>;
   /** What runs once the transaction commits (see `afterCommit`). */
   committed: (() => void)[];
 }
@@ -106,34 +119,36 @@ export class PostgresExecutor implements Executor {
   /** The names of the statements prepared by name (see `MAX_NAMED`), by text. */
   private readonly names = new Map<string, string>();
 
-  prepare(sql: string): Statement {
+  prepare(sql: string, options: PrepareOptions = {}): Statement {
     const text = postgresPlaceholders(sql);
     // Announced when committed: a write that a replica's cache may hold.
-    const write = writtenTables(sql);
+    const table = writtenTables(sql);
+    const row = table !== undefined && table !== "*" ? options.row : undefined;
     let name = this.names.get(text);
     if (name === undefined && this.names.size < MAX_NAMED) this.names.set(text, (name = `s${this.names.size + 1}`));
     const query: pg.QueryConfig = { text, name };
+    const write = (params: SqlValue[]): Written | undefined => (table === undefined ? undefined : row === undefined ? { table } : { table, id: String(params[row]) });
     return {
-      get: async (...params) => (await this.query(query, params, write)).rows[0],
-      all: async (...params) => (await this.query(query, params, write)).rows,
-      run: async (...params): Promise<RunResult> => ({ changes: (await this.query(query, params, write)).rowCount ?? 0 }),
+      get: async (...params) => (await this.query(query, params, write(params))).rows[0],
+      all: async (...params) => (await this.query(query, params, write(params))).rows,
+      run: async (...params): Promise<RunResult> => ({ changes: (await this.query(query, params, write(params))).rowCount ?? 0 }),
     };
   }
 
   async exec(sql: string): Promise<void> {
-    await this.query({ text: sql }, [], "*");
+    await this.query({ text: sql }, [], { table: "*" });
   }
 
   async transaction<T>(fn: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const outer = this.scope.getStore();
     if (outer?.open) return outer.flat ? fn() : this.savepoint(outer, fn);
     const client = await this.current.connect();
-    const scope: Scope = { client, open: true, depth: 0, flat: options.flat === true, wrote: new Set(), committed: [] };
+    const scope: Scope = { client, open: true, depth: 0, flat: options.flat === true, wrote: new Set(), rows: new Map(), committed: [] };
     let result: T;
     try {
       await client.query("BEGIN");
       result = await this.scope.run(scope, fn);
-      if (scope.wrote.size > 0) await client.query("SELECT pg_notify($1, $2)", [COMMITS_CHANNEL, this.announcement(scope.wrote)]);
+      await this.announce(client, scope.wrote, scope.rows);
       await client.query("COMMIT");
     } catch (err) {
       await client.query("ROLLBACK").catch(() => undefined);
@@ -157,7 +172,7 @@ export class PostgresExecutor implements Executor {
     await outer.client.query(`SAVEPOINT ${name}`);
     try {
       // The same set of written tables: what the savepoint wrote is announced with the transaction.
-      const inner: Scope = { ...outer, depth: outer.depth + 1, committed: [] };
+      const inner: Scope = { ...outer, depth: outer.depth + 1, flat: false, committed: [] };
       const result = await this.scope.run(inner, fn);
       await outer.client.query(`RELEASE SAVEPOINT ${name}`);
       outer.committed.push(...inner.committed);
@@ -187,9 +202,46 @@ export class PostgresExecutor implements Executor {
     return version;
   }
 
-  /** The payload announcing a commit of `tables`: who committed, and what. */
-  private announcement(tables: Iterable<string>): string {
-    return `${this.origin} ${[...tables].join(",")}`;
+  private readonly rowListeners: ((table: string, ids: readonly string[]) => void)[] = [];
+
+  onExternalRows(listener: (table: string, ids: readonly string[]) => void): void {
+    this.rowListeners.push(listener);
+  }
+
+  /**
+   * Announces a commit of `tables`, and of `rows` of other tables, on `client` (in the
+   * transaction, so that it is sent when it commits). A payload is who committed, then its
+   * entries: `table`, or `table=id;id;…` for rows; a commit with more rows than one payload holds
+   * sends several, in one statement.
+   */
+  private async announce(client: pg.ClientBase | pg.Pool, tables: ReadonlySet<string>, rows: ReadonlyMap<string, ReadonlySet<string>>): Promise<void> {
+    const room = MAX_PAYLOAD - this.origin.length - 1;
+    const entries = [...tables];
+    for (const [table, ids] of rows) {
+      // A write to the whole table says it all.
+      if (tables.has(table) || tables.has("*")) continue;
+      let chunk: string[] = [];
+      for (const id of ids) {
+        if (chunk.length > 0 && table.length + (chunk.length + 1) * (id.length + 1) > room) entries.push(`${table}=${chunk.splice(0).join(";")}`);
+        chunk.push(id);
+      }
+      if (chunk.length > 0) entries.push(`${table}=${chunk.join(";")}`);
+    }
+    const payloads: string[] = [];
+    let payload: string[] = [];
+    let length = 0;
+    for (const entry of entries) {
+      if (payload.length > 0 && length + entry.length + 1 > room) {
+        payloads.push(`${this.origin} ${payload.join(",")}`);
+        payload = [];
+        length = 0;
+      }
+      payload.push(entry);
+      length += entry.length + 1;
+    }
+    if (payload.length > 0) payloads.push(`${this.origin} ${payload.join(",")}`);
+    if (payloads.length === 1) await client.query("SELECT pg_notify($1, $2)", [COMMITS_CHANNEL, payloads[0]]);
+    else if (payloads.length > 1) await client.query("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", [COMMITS_CHANNEL, payloads]);
   }
 
   async compact(): Promise<void> {
@@ -208,10 +260,19 @@ export class PostgresExecutor implements Executor {
   async listen(connectionString: string): Promise<void> {
     const client = new pg.Client({ connectionString, types, keepAlive: true });
     client.on("notification", (message) => {
-      const [from, tables = "*"] = (message.payload ?? "").split(" ");
+      const [from, entries = "*"] = (message.payload ?? "").split(" ");
       if (from === this.origin) return;
-      this.commits++;
-      for (const table of tables.split(",")) this.commitsTo.set(table, (this.commitsTo.get(table) ?? 0) + 1);
+      let tables = 0;
+      for (const entry of entries.split(",")) {
+        const [table = "*", ids] = entry.split("=");
+        if (ids !== undefined) {
+          for (const listener of this.rowListeners) listener(table, ids.split(";"));
+          continue;
+        }
+        tables++;
+        this.commitsTo.set(table, (this.commitsTo.get(table) ?? 0) + 1);
+      }
+      if (tables > 0) this.commits++;
     });
     // A lost listener cannot tell of commits: every look then counts as news (the caches stay empty).
     client.on("error", () => (this.listener = undefined));
@@ -239,15 +300,21 @@ export class PostgresExecutor implements Executor {
     throw new Error("could not take a process token (an advisory lock) on PostgreSQL");
   }
 
-  private async query(query: pg.QueryConfig, params: SqlValue[], table: string | undefined): Promise<pg.QueryResult> {
+  private async query(query: pg.QueryConfig, params: SqlValue[], written: Written | undefined): Promise<pg.QueryResult> {
     const scope = this.scope.getStore();
     if (scope?.open) {
-      if (table) scope.wrote.add(table);
+      if (written?.id !== undefined) {
+        let ids = scope.rows.get(written.table);
+        if (!ids) scope.rows.set(written.table, (ids = new Set()));
+        ids.add(written.id);
+      } else if (written) scope.wrote.add(written.table);
       return scope.client.query({ ...query, values: params });
     }
     const pool = this.current;
     const result = await pool.query({ ...query, values: params });
-    if (table) await pool.query("SELECT pg_notify($1, $2)", [COMMITS_CHANNEL, this.announcement([table])]);
+    if (written) {
+      await this.announce(pool, written.id === undefined ? new Set([written.table]) : new Set(), written.id === undefined ? new Map() : new Map([[written.table, new Set([written.id])]]));
+    }
     return result;
   }
 }

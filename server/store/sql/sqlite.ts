@@ -188,6 +188,9 @@ export class SqliteExecutor implements Executor {
     return false;
   }
 
+  /** SQLite cannot tell which rows another connection wrote: its commits change `externalVersion`. */
+  onExternalRows(): void {}
+
   /** One connection: background work runs on it like any other. */
   background<T>(fn: () => Promise<T>): Promise<T> {
     return fn();
