@@ -220,7 +220,7 @@ export class PostgresExecutor implements Executor {
     for (const [table, ids] of rows) {
       // A write to the whole table says it all.
       if (tables.has(table) || tables.has("*")) continue;
-      let chunk: string[] = [];
+      const chunk: string[] = [];
       for (const id of ids) {
         if (chunk.length > 0 && table.length + (chunk.length + 1) * (id.length + 1) > room) entries.push(`${table}=${chunk.splice(0).join(";")}`);
         chunk.push(id);
