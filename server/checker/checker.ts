@@ -64,12 +64,10 @@ export class Checker {
   private readonly leases?: CheckLeases;
   private resync?: NodeJS.Timeout;
   /**
-   * Each monitor's interval and check lease length as of its last read here (replicas only): the
-   * next check takes the lease before it reads the monitor, so that a replica that loses it reads
-   * nothing. A change to a monitor's spec here (`refresh`) or on another replica (announced as a
-   * write to the monitors table; a check's write is announced as its row) drops them.
+   * Each monitor's check lease length as of its last read here (replicas only): the next check
+   * takes the lease before it reads the monitor, so that a replica that loses it reads nothing.
    */
-  private readonly leaseLengths = new Map<string, { intervalMs: number; leaseMs: number }>();
+  private readonly leaseLengths = new Map<string, number>();
 
   constructor(
     private readonly store: Store,
@@ -82,10 +80,7 @@ export class Checker {
     private readonly place?: CheckerPlace,
   ) {
     this.runner = new CheckRunner(store, probeContext);
-    if (store.db.engine === "postgres") {
-      this.leases = new CheckLeases(store);
-      store.commits.subscribe(["monitors"], () => this.leaseLengths.clear(), () => undefined);
-    }
+    if (store.db.engine === "postgres") this.leases = new CheckLeases(store);
     const leases = this.leases;
     this.batch = new RecordBatch(store, leases && ((ids) => leases.finish(ids)));
   }
@@ -117,12 +112,12 @@ export class Checker {
     // A monitor written in a transaction under way (a keyed create keeps its answer in it) is
     // scheduled once committed: its first check, at once, must find it.
     if (this.store.db.inTransaction) return this.store.db.afterCommit(() => void this.refresh(id).catch((err: Error) => this.log.error({ err, monitor: id }, "scheduling failed")));
-    this.leaseLengths.delete(id);
     const monitor = await this.store.monitors.find(id);
     const slot = this.slots.get(id);
     if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) {
       if (slot) clearTimeout(slot.timer);
       this.slots.delete(id);
+      this.leaseLengths.delete(id);
       return;
     }
     const intervalMs = cadenceMs(monitor);
@@ -216,19 +211,19 @@ export class Checker {
     // one read instead of a claim that would fail.
     if (takeover && this.leases && (await this.leases.takeoverAt(id)) === undefined) return;
     // With the lease's length known from the last check, the lease first: a replica that loses it reads nothing.
-    if (this.leases) await this.store.commits.check();
     const claimedAt = Date.now();
     const known = this.leaseLengths.get(id);
-    if (this.leases && known && !(await this.leases.take(id, known.intervalMs, known.leaseMs, claimedAt))) return await this.lost(id, known.leaseMs);
+    const slot = this.slots.get(id);
+    if (this.leases && known !== undefined && slot && !(await this.leases.take(id, slot.intervalMs, known, claimedAt))) return await this.lost(id, known);
     const monitor: ScheduledMonitor | undefined = await this.store.monitors.find(id);
     if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) return;
     if (this.leases) {
       const intervalMs = cadenceMs(monitor);
       const leaseMs = this.leases.leaseMs(monitor, intervalMs);
-      this.leaseLengths.set(id, { intervalMs, leaseMs });
-      if (!known) {
+      this.leaseLengths.set(id, leaseMs);
+      if (known === undefined || !slot) {
         if (!(await this.leases.take(id, intervalMs, leaseMs, Date.now()))) return await this.lost(id, leaseMs);
-      } else if (leaseMs > known.leaseMs) await this.leases.extend(id, claimedAt, leaseMs);
+      } else if (leaseMs > known) await this.leases.extend(id, claimedAt, leaseMs);
     }
     const started = performance.now();
     const first = await this.runner.run(monitor);
