@@ -1,4 +1,4 @@
-import type { Executor, RunResult, SqlValue, Statement } from "./sql/executor";
+import type { Executor, PrepareOptions, RunResult, SqlValue, Statement, TransactionOptions } from "./sql/executor";
 
 /** The table a plain write statement changes. */
 const WRITTEN_TABLE = /^\s*(?:INSERT\s+(?:OR\s+[a-z]+\s+)?INTO|REPLACE\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_]+)\b/i;
@@ -49,8 +49,8 @@ export class WriteWatch implements Executor {
     return this.db.externalVersionInMemory;
   }
 
-  prepare(sql: string): Statement {
-    const statement = this.db.prepare(sql);
+  prepare(sql: string, options?: PrepareOptions): Statement {
+    const statement = this.db.prepare(sql, options);
     let table = this.memo.get(sql);
     if (table === undefined) {
       if (this.memo.size >= MEMO_MAX) this.memo.clear();
@@ -84,8 +84,8 @@ export class WriteWatch implements Executor {
     if (writtenTable(sql) !== undefined) this.db.afterCommit(() => this.wrote("*"));
   }
 
-  async transaction<T>(fn: () => Promise<T>): Promise<T> {
-    return await this.db.transaction(fn);
+  async transaction<T>(fn: () => Promise<T>, options?: TransactionOptions): Promise<T> {
+    return await this.db.transaction(fn, options);
   }
   afterCommit(fn: () => void): void {
     this.db.afterCommit(fn);
@@ -98,6 +98,9 @@ export class WriteWatch implements Executor {
   }
   async externalVersion(tables?: readonly string[]): Promise<number | undefined> {
     return await this.db.externalVersion(tables);
+  }
+  onExternalRows(listener: (table: string, ids: readonly string[]) => void): void {
+    this.db.onExternalRows(listener);
   }
   async compact(): Promise<void> {
     await this.db.compact();
