@@ -78,7 +78,9 @@ const baseUrl = await app.listen({ port: 0, host: "127.0.0.1" });
 async function monitorShape(): Promise<Record<string, unknown>> {
   const headers = { authorization: "Bearer uk_benchmarkbenchmarkbenchmark" };
   const inputs = { name: "m0", type: "http", url: "https://site-0.example.com/health", intervalSec: 60, tags: ["bench"] };
-  const body = { name: inputs.name, type: inputs.type, url: inputs.url, interval_sec: inputs.intervalSec, tags: inputs.tags };
+  // With a mark of the length the provider's creates carry.
+  const external_id = "pulumi/bench-monitors/monitors-default-1000/0123456789abcdef/Monitor/m0";
+  const body = { name: inputs.name, type: inputs.type, url: inputs.url, interval_sec: inputs.intervalSec, tags: inputs.tags, external_id };
   const created = await app.inject({ method: "POST", url: "/api/v1/monitors", headers, payload: body });
   const api = created.json().data;
   await app.inject({ method: "DELETE", url: `/api/v1/monitors/${api.id}`, headers });
