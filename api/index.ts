@@ -27,6 +27,7 @@ export * from "./browser-evidence";
 export * from "./trigger";
 export * from "./monitor-network";
 export * from "./monitor-type-docs";
+export * from "./monitor-types/applies";
 export * from "./status-page-structure";
 export * from "./status-page-incidents";
 export * from "./secret-headers";

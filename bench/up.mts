@@ -1,5 +1,7 @@
-// Pulumi operations on N monitors against the reference server, each against the floor of N empty
-// dynamic resources through the same engine in the same run, with the API requests the server saw.
+// Pulumi operations on N monitors against the reference server, each against two floors through the
+// same engine in the same run: N empty dynamic resources, and N no-op dynamic resources whose outputs
+// are a monitor's as its state holds them (the same shape: what the engine writes per checkpoint),
+// with the API requests the server saw, and the state each resource takes (outputs, bytes).
 // At the larger N also against the rate-limit floor. Beside these fresh-key steps, two on a key whose
 // window is spent: two `up`s back to back on one key, and one `up` while another process spends N
 // requests of its key. Then two concurrent `up`s on one key.
@@ -25,12 +27,15 @@
 // (the reference server serves them). Peak RSS of the engine, program and provider is sampled per step.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp } from "../dist/server/index.js";
 import { installPackedPackage } from "../dist/scripts/packed.js";
 import { offlineEngine, prepareProgram, REPO_ROOT } from "../dist/scripts/pulumi-engine.js";
 import { heapSnapshotOptions, snapshotAt } from "../dist/scripts/heap-snapshots.js";
+import { MONITOR_FIELDS } from "../dist/api/index.js";
+import { monitorKind } from "../dist/provider/kinds/monitor.js";
+import { secretProperties } from "../dist/provider/kinds/fields.js";
 
 const list = (v: string | undefined, d: string) => (v ?? d).split(",").filter(Boolean).map(Number);
 const sizes = list(process.env.BENCH_SIZES, "300,1000");
@@ -65,6 +70,24 @@ app.addHook("onResponse", async (req, reply) => {
   if (!seen.first) seen.first = performance.now();
 });
 const baseUrl = await app.listen({ port: 0, host: "127.0.0.1" });
+
+/**
+ * The outputs of one of the monitors program's monitors as its state holds them (the provider's
+ * own shaping of the service's answer), for the same-shape floor; the monitor is deleted again.
+ */
+async function monitorShape(): Promise<Record<string, unknown>> {
+  const headers = { authorization: "Bearer uk_benchmarkbenchmarkbenchmark" };
+  const inputs = { name: "m0", type: "http", url: "https://site-0.example.com/health", intervalSec: 60, tags: ["bench"] };
+  // With a mark of the length the provider's creates carry.
+  const external_id = "pulumi/bench-monitors/monitors-default-1000/0123456789abcdef/Monitor/m0";
+  const body = { name: inputs.name, type: inputs.type, url: inputs.url, interval_sec: inputs.intervalSec, tags: inputs.tags, external_id };
+  const created = await app.inject({ method: "POST", url: "/api/v1/monitors", headers, payload: body });
+  const api = created.json().data;
+  await app.inject({ method: "DELETE", url: `/api/v1/monitors/${api.id}`, headers });
+  const outputs = monitorKind.outputs(api, inputs, { baseUrl } as never);
+  return monitorKind.state ? monitorKind.state(outputs) : outputs;
+}
+const shapeEnv = { BENCH_SHAPE: JSON.stringify(await monitorShape()), BENCH_SHAPE_SECRETS: JSON.stringify(secretProperties(MONITOR_FIELDS)) };
 const modules = await installPackedPackage();
 const engine = await offlineEngine({ stateDir: join(dir, "pulumi") });
 type Stack = Awaited<ReturnType<typeof engine.stack>>;
@@ -82,6 +105,7 @@ async function stackOf(program: string, name: string, count: number, key: string
   });
   const env = (stack.workspace as unknown as { envVars: Record<string, string> }).envVars;
   if (program === "monitors") env.NODE_OPTIONS = nodeOptions();
+  if (program === "shaped") Object.assign(env, shapeEnv);
   env.PULUMI_SKIP_CHECKPOINTS = String(skipCheckpoints);
   if (program === "monitors" && skipCheckpoints) {
     // The README's first step when checkpoints are skipped: the stack instance, with a checkpoint.
@@ -214,11 +238,11 @@ const ACTIONS: Record<(typeof STEPS)[number], (stack: Stack) => Promise<unknown>
  * Every step on the floor program, then at once on the monitors: the two share whatever else the
  * machine does at that moment, so a busy machine slows both sides of a ratio alike.
  */
-async function run(count: number, mode: Mode): Promise<Record<"floor" | "monitors", Record<string, Step>>> {
+async function run(count: number, mode: Mode): Promise<Steps> {
   skipCheckpoints = MODES[mode];
-  const programs = ["floor", "monitors"] as const;
+  const programs = ["floor", "shaped", "monitors"] as const;
   const stacks = await Promise.all(programs.map(async (p) => stackOf(p, `${p}-${mode}-${count}`, count, await freshKey())));
-  const out = { floor: {} as Record<string, Step>, monitors: {} as Record<string, Step> };
+  const out: Steps = { floor: {}, shaped: {}, monitors: {}, state: {} };
   for (const label of STEPS.filter((l) => only.length === 0 || only.includes(l))) {
     for (const [i, program] of programs.entries()) {
       const stack = stacks[i] as Stack;
@@ -228,6 +252,7 @@ async function run(count: number, mode: Mode): Promise<Record<"floor" | "monitor
       if (label === "destroy") await stack.up({ parallel });
       const step = await measure(() => ACTIONS[label](stack));
       out[program][label] = step;
+      if (label === "create") out.state[program] = statePerResource(stack.name);
       // Progress on stderr: a long run shows where it is; the tables go to stdout.
       const routes = [...seen.routes].map(([r, n]) => `${r} x${n}`).join(", ");
       process.stderr.write(`${program} N=${count} ${mode} ${label}: ${f1(step.seconds)} s, ${step.requests} requests (${routes})${batchSizes()}; peak RSS MiB ${JSON.stringify(step.rss)}; CPU s ${JSON.stringify(step.cpu)}\n`);
@@ -235,6 +260,40 @@ async function run(count: number, mode: Mode): Promise<Record<"floor" | "monitor
   }
   return out;
 }
+
+type Program = "floor" | "shaped" | "monitors";
+/** Each program's steps, and the state one of its resources takes. */
+type Steps = Record<Program, Record<string, Step>> & { state: Partial<Record<Program, ResourceState>> };
+
+/** What one resource takes in the state: its outputs (the SDK's `__provider` left out), their bytes, its whole entry's bytes. */
+interface ResourceState {
+  outputs: number;
+  outputBytes: number;
+  entryBytes: number;
+}
+
+/** The state of the stack's first resource of this benchmark's own, from the checkpoint file the engine wrote. */
+function statePerResource(stackName: string): ResourceState | undefined {
+  const backend = join(dir, "pulumi", "backend");
+  const file = readdirSync(backend, { recursive: true, withFileTypes: true }).find((e) => e.isFile() && e.name === `${stackName}.json`);
+  if (!file) return undefined;
+  const resources: { type: string; outputs?: Record<string, unknown> }[] = JSON.parse(readFileSync(join(file.parentPath, file.name), "utf8")).checkpoint.latest.resources;
+  const entry = resources.find((r) => /dynamic:Resource$|dynamic\/uptime:Monitor$/.test(r.type));
+  if (!entry) return undefined;
+  const { __provider: _p, ...outputs } = entry.outputs ?? {};
+  return { outputs: Object.keys(outputs).length, outputBytes: JSON.stringify(outputs).length, entryBytes: JSON.stringify(entry).length };
+}
+
+/** The state per resource of each program, as a table. */
+function stateTable(state: Steps["state"]): void {
+  console.log("\n| state per resource | outputs | bytes of outputs | bytes of its state entry |\n| --- | --- | --- | --- |");
+  const names: Record<Program, string> = { floor: "floor: empty dynamic resource", shaped: "same-shape floor", monitors: "monitor (http)" };
+  for (const [program, s] of Object.entries(state) as [Program, ResourceState | undefined][]) {
+    if (s) console.log(`| ${names[program]} | ${s.outputs} | ${s.outputBytes} | ${s.entryBytes} |`);
+  }
+}
+
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" / ");
 
 /** The sizes of the step's batches: how many, their mean and the largest. */
 function batchSizes(): string {
@@ -244,16 +303,16 @@ function batchSizes(): string {
 }
 
 /** Each step in every mode, each against its own floor: time, ratio and API requests. */
-function besideEachOther(count: number, byMode: Map<Mode, Record<"floor" | "monitors", Record<string, Step>>>): void {
+function besideEachOther(count: number, byMode: Map<Mode, Steps>): void {
   const ms = [...byMode.keys()];
-  console.log(`\n## N = ${count}: the modes beside each other (each against the floor of empty dynamic resources in the same mode)\n`);
-  console.log(`| step | ${ms.map((m) => `${m}: floor (s) | ${m}: monitors (s) | ${m}: ratio | ${m}: requests`).join(" | ")} |`);
-  console.log(`| --- |${" --- |".repeat(4 * ms.length)}`);
+  console.log(`\n## N = ${count}: the modes beside each other (each against the floors in the same mode; load ${load()})\n`);
+  console.log(`| step | ${ms.map((m) => `${m}: floor (s) | ${m}: same shape (s) | ${m}: monitors (s) | ${m}: ratio | ${m}: vs same shape | ${m}: requests`).join(" | ")} |`);
+  console.log(`| --- |${" --- |".repeat(6 * ms.length)}`);
   for (const label of Object.keys(byMode.get(ms[0] as Mode)?.monitors ?? {})) {
     const cells = ms.map((m) => {
-      const { floor: fl, monitors } = byMode.get(m) as Record<"floor" | "monitors", Record<string, Step>>;
-      const [f, s] = [fl[label] as Step, monitors[label] as Step];
-      return `${f1(f.seconds)} | ${f1(s.seconds)} | ${ratio(s.seconds, f.seconds)} | ${s.requests}`;
+      const { floor: fl, shaped, monitors } = byMode.get(m) as Steps;
+      const [f, sh, s] = [fl[label] as Step, shaped[label] as Step, monitors[label] as Step];
+      return `${f1(f.seconds)} | ${f1(sh.seconds)} | ${f1(s.seconds)} | ${ratio(s.seconds, f.seconds)} | ${ratio(s.seconds, sh.seconds)} | ${s.requests}`;
     });
     console.log(`| ${label} | ${cells.join(" | ")} |`);
   }
@@ -266,18 +325,19 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 
 function heading(count: number, mode: Mode): void {
   const checkpoints = MODES[mode] ? "checkpoints skipped" : "checkpoints (the engine's default)";
-  console.log(`\n## N = ${count} (parallel ${parallel}; ${checkpoints}; limit ${rateLimit} per ${windowMs / 1000} s per key)\n`);
-  console.log("| step | floor (s) | monitors (s) | ratio | API requests | failed | of them 429 | rate-limit floor (s) | vs rate-limit floor | peak RSS MiB engine / program / provider | CPU s engine / program / provider / server |");
-  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+  console.log(`\n## N = ${count} (parallel ${parallel}; ${checkpoints}; limit ${rateLimit} per ${windowMs / 1000} s per key; load average 1 / 5 / 15 min at the end: ${load()})\n`);
+  console.log("| step | floor (s) | monitors (s) | ratio | same-shape floor (s) | vs same shape | API requests | failed | of them 429 | rate-limit floor (s) | vs rate-limit floor | peak RSS MiB engine / program / provider | CPU s engine / program / provider / server |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 }
 
-function row(label: string, fl: Step, m: Step): void {
+function row(label: string, fl: Step, m: Step, shaped?: Step): void {
   // The limiter only holds back requests: the engine's own time before the first one stays.
   const rl = Math.max(fl.seconds, m.firstAt + windowsWait(m.requests));
   const failed = `${m.failed}${m.error ? ` (error: ${m.error})` : ""}`;
   const rss = `${m.rss.engine} / ${m.rss.program} / ${m.rss.provider}`;
   const cpu = [m.cpu.engine, m.cpu.program, m.cpu.provider, m.cpu.server].map(f1).join(" / ");
-  console.log(`| ${label} | ${f1(fl.seconds)} | ${f1(m.seconds)} | ${ratio(m.seconds, fl.seconds)} | ${m.requests} | ${failed} | ${m.limited} | ${f1(rl)} | ${ratio(m.seconds, rl)} | ${rss} | ${cpu} |`);
+  const same = shaped ? `${f1(shaped.seconds)} | ${ratio(m.seconds, shaped.seconds)}` : "— | —";
+  console.log(`| ${label} | ${f1(fl.seconds)} | ${f1(m.seconds)} | ${ratio(m.seconds, fl.seconds)} | ${same} | ${m.requests} | ${failed} | ${m.limited} | ${f1(rl)} | ${ratio(m.seconds, rl)} | ${rss} | ${cpu} |`);
 }
 
 /**
@@ -362,7 +422,8 @@ try {
       const steps = await run(count, mode);
       byMode.set(mode, steps);
       heading(count, mode);
-      for (const label of Object.keys(steps.monitors)) row(label, steps.floor[label] as Step, steps.monitors[label] as Step);
+      for (const label of Object.keys(steps.monitors)) row(label, steps.floor[label] as Step, steps.monitors[label] as Step, steps.shaped[label]);
+      stateTable(steps.state);
     }
     if (byMode.size > 1) besideEachOther(count, byMode);
     skipCheckpoints = modes.includes("skip");

@@ -36,6 +36,11 @@ const TYPES: Partial<Record<KindName, SchemaKinds[string]["types"]>> = { Channel
 export const PLUGIN_KINDS: SchemaKinds = Object.fromEntries(
   (Object.keys(KINDS) as KindName[]).map((name) => [
     name,
-    { description: DESCRIPTIONS[name], table: KINDS[name].fields.table, ...(TYPES[name] ? { types: TYPES[name] } : {}) },
+    {
+      description: DESCRIPTIONS[name],
+      table: KINDS[name].fields.table,
+      ...(TYPES[name] ? { types: TYPES[name] } : {}),
+      ...(KINDS[name].stateLeavesOut ? { leavesOut: KINDS[name].stateLeavesOut } : {}),
+    },
   ]),
 );

@@ -9,9 +9,12 @@ type Json = Record<string, unknown>;
 
 /**
  * The resource kinds of the schema: name → description, field table, and the properties the
- * plugin types otherwise than their row (a channel's per-type `config`, see channel-config.ts).
+ * plugin types otherwise than their row (a channel's per-type `config`, see channel-config.ts),
+ * and the outputs its state may leave out (`Kind.stateLeavesOut`).
  */
-export type SchemaKinds = Readonly<Record<string, { description: string; table: FieldTable; types?: Readonly<Record<string, Field["type"]>> }>>;
+export type SchemaKinds = Readonly<
+  Record<string, { description: string; table: FieldTable; types?: Readonly<Record<string, Field["type"]>>; leavesOut?: readonly string[] }>
+>;
 
 const isPrimitive = (v: unknown) => typeof v === "string" || typeof v === "number" || typeof v === "boolean";
 

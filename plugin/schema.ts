@@ -42,7 +42,8 @@ function resource(types: TypeRegistry, name: string, kind: SchemaKinds[string]):
   return {
     description: kind.description,
     properties: Object.fromEntries(outputs.map(([p, f]) => [p, property(types, name, p, f)])),
-    required: requiredOutputs(outputs),
+    // An output the state may leave out (a monitor's of other types) is no promise.
+    required: requiredOutputs(outputs).filter((p) => !kind.leavesOut?.includes(p)),
     inputProperties: Object.fromEntries(inputs.map(([p, f]) => [p, property(types, name, p, f)])),
     requiredInputs: inputs.filter(([, f]) => f.required).map(([p]) => p),
   };

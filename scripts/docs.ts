@@ -6,6 +6,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { MONITOR_TYPE_DOCS } from "../api";
 import { PLUGIN_KINDS } from "../plugin/kinds";
 import { packageSchema } from "../plugin/schema";
 import { API_OPERATIONS_PAGE, generatedApiOperations } from "./api-operations";
@@ -43,6 +44,22 @@ function examplesSection(root: string, page: string, name: string, token: string
   return `## Example\n\n${intro}\n\n${parts.join("\n\n")}`;
 }
 
+/** What a monitor's state holds, and what programs read for a property it leaves out. */
+function monitorStateSection(): string {
+  const rows = Object.entries(MONITOR_TYPE_DOCS).map(([type, d]) => `| \`${type}\` | ${d.fields.map((f) => `\`${f}\``).join(", ") || "none"} |`);
+  return [
+    "## Properties of other monitor types",
+    "A monitor's state holds what its type needs: the properties every type has, and those of its own type below. A property " +
+      "of other types only is left out while it holds its default, and programs read `undefined` for it (`None` in Python, " +
+      "a nil pointer in Go): `keyword` of an http monitor, `pushUrl` of any but a heartbeat monitor. A property of its own type " +
+      "that is `null` (none set) is left out too; TypeScript programs of the `pulumi-uptime` package read `null` for it, " +
+      "the plugin's SDKs `undefined`, `None` or nil. A diff and a refresh compare a property left out as its default, so a " +
+      "change made outside Pulumi to a property of the monitor's type is seen and repaired as before. State written by " +
+      "earlier versions, which held every property, is taken over as it is; the next refresh or write of each monitor leaves out what it does not need.",
+    "| type | its own properties |\n| --- | --- |\n" + rows.join("\n"),
+  ].join("\n\n");
+}
+
 function resourcePage(root: string, schema: Schema, token: string, spec: Json): string {
   const name = nameOf(token);
   const page = pagePath(token, false);
@@ -54,6 +71,7 @@ function resourcePage(root: string, schema: Schema, token: string, spec: Json): 
     examplesSection(root, page, name, token),
     `## Inputs\n\n${propertyTable(inputs, (spec.requiredInputs ?? []) as string[], "required")}`,
     `## Outputs\n\nEvery input is also an output. Besides:\n\n${propertyTable(outputOnly, (spec.required ?? []) as string[], "always set")}`,
+    name === "Monitor" ? monitorStateSection() : "",
     supportingTypes(schema, [inputs, outputs]),
   ].filter(Boolean).join("\n\n");
 }

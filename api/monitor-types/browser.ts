@@ -22,5 +22,5 @@ export const browser = {
     variables: f.variables.optional(),
     script: f.script.unwrap(),
   }),
-  doc: { url: "none (the script opens its pages)", fields: ["script", "variables"], up: "the Playwright script runs to its end in the sandbox: every `expect` passes and nothing is refused by the outbound policy" },
+  doc: { url: "none (the script opens its pages)", fields: ["script", "variables", "verifyTls"], up: "the Playwright script runs to its end in the sandbox: every `expect` passes and nothing is refused by the outbound policy" },
 } satisfies MonitorTypeDescriptor;

@@ -7,7 +7,11 @@ import { networkAssertionViolations, networkUrlProblem, type NetworkType } from 
 export interface MonitorTypeDoc {
   /** The `url` it takes, in words. */
   url: string;
-  /** Properties (the `Monitor` resource's) it adds to or reads beyond the common ones (`intervalSec`, `timeoutSec`, …). */
+  /**
+   * Properties (the `Monitor` resource's) it adds to or reads beyond the common ones (`intervalSec`,
+   * `timeoutSec`, …). A property that some type lists and this one does not is no property of this
+   * type: its state leaves it out (api/monitor-types/applies.ts).
+   */
   fields: readonly (keyof typeof MONITOR_FIELDS)[];
   /** When a check of it passes. */
   up: string;

@@ -9,5 +9,5 @@ export const keyword = {
   rules: httpRules,
   checkUrl: httpUrl("keyword"),
   violations: (m) => [...httpViolations(m), ...(m.keyword === null ? [{ field: "keyword", message: "is required for keyword monitors" }] : [])],
-  doc: { url: "`http(s)://…`", fields: ["keyword", "keywordCaseSensitive", "method", "headers", "body", "assertions", "sslExpiryDays", "verifyTls", "domainExpiryDays"], up: "as http, and the body contains `keyword`" },
+  doc: { url: "`http(s)://…`", fields: ["keyword", "keywordCaseSensitive", "method", "headers", "body", "expectedStatusCodes", "followRedirects", "assertions", "sslExpiryDays", "verifyTls", "domainExpiryDays"], up: "as http, and the body contains `keyword`" },
 } satisfies MonitorTypeDescriptor;

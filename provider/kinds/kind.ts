@@ -36,6 +36,13 @@ export interface Kind<Api extends { id: string }> {
    * call just wrote; what the provider recorded about the others carries over.
    */
   outputs(api: Api, inputs: Props, connection: Connection, previous?: Previous): Props;
+  /**
+   * The outputs as the state keeps them (default: all of them): a monitor's leave out what its type
+   * does not need. Lookups answer with the whole outputs.
+   */
+  state?(outputs: Props): Props;
+  /** The outputs `state` may leave out: the package schema does not promise them. */
+  stateLeavesOut?: readonly string[];
   /** Inputs after a refresh: what the live object would be declared as, secrets left out. */
   refreshedInputs(api: Api): Props;
   /** Extra calls after a write (a monitor's pause/resume). */

@@ -10,6 +10,7 @@ import {
 } from "../../api";
 import type { Connection } from "../client/connection";
 import { Fields, resourceOutputs } from "./fields";
+import { MONITOR_STATE_LEAVES_OUT, monitorState } from "./monitor-state";
 import type { Kind, Previous } from "./kind";
 import { type Failure, type Props, same } from "./values";
 
@@ -136,6 +137,10 @@ export const monitorKind: Kind<Monitor> = {
     const headers = declaredHeaders(live.headers, [inputs.headers, previous?.props.headers]);
     return { ...fields.fromApi(live), headers, ...written, pushUrl, paused: api.status === "paused", ...resourceOutputs(inputs, connection) };
   },
+
+  state: monitorState,
+
+  stateLeavesOut: MONITOR_STATE_LEAVES_OUT,
 
   refreshedInputs: (api) => ({ ...fields.fromApi(api, true), paused: api.status === "paused" }),
 

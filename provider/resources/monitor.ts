@@ -1,9 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { MONITOR_FIELDS } from "../../api";
+import { MONITOR_FIELDS, type TypeSpecificProperty } from "../../api";
 import { outputNames, secretProperties } from "../kinds/fields";
 import { declareStateOutputs } from "./state-outputs";
+import { absentMonitorOutput } from "../kinds/monitor-state";
 import { secretInputs, withSecretOutputs } from "./options";
-import type { ArgsOf, OutputsOf } from "./types";
+import type { ArgsOf, MaybeUndefined, OutputsOf } from "./types";
 import { identityInput } from "./identity-input";
 import { DynamicResource } from "./dynamic-resource";
 import { hasTypeToken, typeToken } from "./type-token";
@@ -21,8 +22,11 @@ export type MonitorArgs = ArgsOf<typeof MONITOR_FIELDS> & {
   expectFailing?: boolean;
 };
 
-/** The outputs of a Monitor: every field as the service stores it. */
-export type MonitorOutputs = OutputsOf<typeof MONITOR_FIELDS>;
+/**
+ * The outputs of a Monitor: every field as the service stores it. A property of other monitor
+ * types only (`keyword` of an http monitor) is `undefined`: the state leaves it out.
+ */
+export type MonitorOutputs = MaybeUndefined<OutputsOf<typeof MONITOR_FIELDS>, TypeSpecificProperty>;
 
 const SECRETS = secretProperties(MONITOR_FIELDS);
 
@@ -57,4 +61,4 @@ export class Monitor extends DynamicResource {
 }
 
 // Each declared output the program did not give as an input: read from state on first use.
-declareStateOutputs(Monitor, outputNames(MONITOR_FIELDS));
+declareStateOutputs(Monitor, outputNames(MONITOR_FIELDS), absentMonitorOutput);

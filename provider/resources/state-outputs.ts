@@ -18,15 +18,16 @@ import { isDryRun } from "@pulumi/pulumi/runtime/settings";
  * a registered output from). The rules are the SDK's: absent at preview, the value is unknown;
  * absent after an update, `undefined`; each output depends on its resource, and is secret where
  * the resource's `additionalSecretOutputs` (this package's secret fields among them) names it.
- * One read serves every such output of a resource.
+ * One read serves every such output of a resource. An output the state left out (a monitor's of
+ * another type) reads as `absent` says, after the deployment (at preview it is unknown).
  */
-export function declareStateOutputs(resourceClass: { prototype: object }, names: readonly string[]): void {
+export function declareStateOutputs(resourceClass: { prototype: object }, names: readonly string[], absent: Absent = () => undefined): void {
   for (const name of names) {
     Object.defineProperty(resourceClass.prototype, name, {
       configurable: true,
       enumerable: false,
       get(this: StateHolder) {
-        return stateOutput(this, name);
+        return stateOutput(this, name, absent);
       },
       // The SDK assigns each registered output onto the resource: it becomes the object's own.
       set(this: object, value: unknown) {
@@ -42,6 +43,9 @@ export function recordSecretOutputs(resource: object, names: readonly string[] |
   Object.defineProperty(resource, SECRETS, { value: names ?? [], enumerable: false });
 }
 
+/** What a program reads for the output `name` that `state` (the resource's outputs) does not hold. */
+export type Absent = (state: Record<string, unknown>, name: string) => unknown;
+
 const STATE = Symbol("pulumi-uptime.state");
 const MADE = Symbol("pulumi-uptime.state-outputs");
 const SECRETS = Symbol("pulumi-uptime.secret-outputs");
@@ -53,12 +57,12 @@ interface StateHolder {
   [SECRETS]?: readonly string[];
 }
 
-function stateOutput(resource: StateHolder, name: string): pulumi.Output<unknown> {
+function stateOutput(resource: StateHolder, name: string, absent: Absent): pulumi.Output<unknown> {
   const made = (resource[MADE] ??= new Map());
   let out = made.get(name);
   if (!out) {
     const state = (resource[STATE] ??= resource.urn.apply(readState));
-    out = state.apply((values) => output(values[name] === undefined && isDryRun() ? unknown : values[name]));
+    out = state.apply((values) => output(values[name] !== undefined ? values[name] : isDryRun() ? unknown : absent(values, name)));
     if (resource[SECRETS]?.includes(name)) out = secret(out);
     made.set(name, out);
   }

@@ -89,3 +89,8 @@ export type OutputsOf<T extends FieldTable> = Omit<AllOutputs<T>, "adopt" | "con
 type AllOutputs<T> = {
   readonly [K in keyof WithResource<T>]: pulumi.Output<TsOf<WithResource<T>[K] extends Row ? WithResource<T>[K]["type"] : never>>;
 };
+
+/** Outputs `O` where the properties `K` may be `undefined` (each keeps its JSDoc). */
+export type MaybeUndefined<O, K extends PropertyKey> = {
+  readonly [P in keyof O]: P extends K ? (O[P] extends pulumi.Output<infer V> ? pulumi.Output<V | undefined> : O[P]) : O[P];
+};

@@ -274,6 +274,9 @@ async function explained<T>(name: KindName, action: string, props: Props, id: st
 }
 
 
+/** The outputs as the state keeps them (see `Kind.state`). */
+const stateOf = (kind: AnyKind, outputs: Props): Props => (kind.state ? kind.state(outputs) : outputs);
+
 export async function create(name: KindName, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   const kind = kindOf(name);
   return explained(name, "create", inputs, undefined, async ({ connection, client }) => {
@@ -282,7 +285,7 @@ export async function create(name: KindName, inputs: Props): Promise<pulumi.dyna
       : await createMarked(kind, client, connection, inputs);
     if (kind.afterWrite) api = await kind.afterWrite(client, api, inputs);
     if (kind.afterCreate) api = await kind.afterCreate(client, api, inputs);
-    return { id: api.id, outs: kind.outputs(api, inputs, connection) };
+    return { id: api.id, outs: stateOf(kind, kind.outputs(api, inputs, connection)) };
   });
 }
 
@@ -294,7 +297,7 @@ export async function read(name: KindName, id: string, props: Props): Promise<pu
     if (!live) return {};
     const outputs = kind.outputs(live, props, connection, { props, rewrote: [] });
     const inputs = { ...kind.fields.withoutDefaults(kind.refreshedInputs(live)), ...secretInputsOfRead(kind, id, outputs, props) };
-    return { id, props: outputs, inputs };
+    return { id, props: stateOf(kind, outputs), inputs };
   });
 }
 
@@ -311,7 +314,7 @@ export async function update(name: KindName, id: string, olds: Props, news: Prop
       if (!api) throw new Error(`${kind.label} ${id} no longer exists; run \`pulumi refresh\` to recreate it`);
     }
     if (kind.afterWrite) api = await kind.afterWrite(client, api, news);
-    return { outs: kind.outputs(api, news, connection, { props: olds, rewrote: changed }) };
+    return { outs: stateOf(kind, kind.outputs(api, news, connection, { props: olds, rewrote: changed })) };
   });
 }
 

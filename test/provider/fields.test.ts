@@ -165,7 +165,12 @@ describe("field tables", () => {
     expectTypeOf<NonNullable<MonitorArgs["tags"]>>().toEqualTypeOf<pulumi.Input<pulumi.Input<string>[]>>();
     expectTypeOf<NonNullable<MonitorArgs["headers"]>>().toEqualTypeOf<pulumi.Input<Record<string, pulumi.Input<string>>>>();
     expectTypeOf<Monitor["health"]>().toEqualTypeOf<pulumi.Output<"pending" | "up" | "degraded" | "down">>();
-    expectTypeOf<Monitor["body"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    // A property of some monitor types only is `undefined` for the others (their state leaves it out).
+    expectTypeOf<Monitor["body"]>().toEqualTypeOf<pulumi.Output<string | null | undefined>>();
+    expectTypeOf<Monitor["graceSec"]>().toEqualTypeOf<pulumi.Output<number | undefined>>();
+    expectTypeOf<Monitor["url"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    expectTypeOf<Monitor["sslExpiryDays"]>().toEqualTypeOf<pulumi.Output<number | null | undefined>>();
+    expectTypeOf<Monitor["intervalSec"]>().toEqualTypeOf<pulumi.Output<number>>();
     // Assertions are a union discriminated by `source`: a comparison another source takes is a type error.
     type AssertionInput = pulumi.Unwrap<NonNullable<MonitorArgs["assertions"]>>[number];
     expectTypeOf<{ source: "json_body"; property: string; comparison: "equals"; target: string }>().toExtend<AssertionInput>();

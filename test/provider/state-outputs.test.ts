@@ -46,8 +46,12 @@ describe("outputs after an update", () => {
     expect(await settle(monitor.url)).toEqual({ value: "https://api.example.com/health", known: true, secret: false });
     expect(await settle(monitor.method)).toEqual({ value: "GET", known: true, secret: false });
     expect(await settle(monitor.status)).toEqual({ value: "active", known: true, secret: false });
-    // Absent from state after an update: undefined, as the SDK resolves a registered output.
-    expect(await settle(monitor.body)).toEqual({ value: undefined, known: true, secret: true });
+    // Absent from state after an update: `null` for a property of the monitor's type (none set),
+    // `undefined` for one of other types only.
+    expect(await settle(monitor.body)).toEqual({ value: null, known: true, secret: true });
+    expect(await settle(monitor.sslExpiryDays)).toEqual({ value: null, known: true, secret: false });
+    expect(await settle(monitor.keyword)).toEqual({ value: undefined, known: true, secret: false });
+    expect(await settle(monitor.graceSec)).toEqual({ value: undefined, known: true, secret: false });
     // One Output per property, every time it is read.
     expect(monitor.method).toBe(monitor.method);
   });
