@@ -10,7 +10,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
       // Dynamic providers must load their implementation with require() inside each method.
       "@typescript-eslint/no-require-imports": "off",
     },
@@ -32,12 +35,26 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["**/store", "**/store/*"], allowTypeImports: true, message: "Routes reach the store only through a service (server/services/)." }] },
+        {
+          patterns: [
+            {
+              group: ["**/store", "**/store/*"],
+              allowTypeImports: true,
+              message: "Routes reach the store only through a service (server/services/).",
+            },
+          ],
+        },
       ],
       "no-restricted-syntax": [
         "error",
-        { selector: "MemberExpression[property.name='store']", message: "Routes reach the store only through a service (server/services/)." },
-        { selector: "VariableDeclarator > ObjectPattern > Property[key.name='store']", message: "Routes reach the store only through a service (server/services/)." },
+        {
+          selector: "MemberExpression[property.name='store']",
+          message: "Routes reach the store only through a service (server/services/).",
+        },
+        {
+          selector: "VariableDeclarator > ObjectPattern > Property[key.name='store']",
+          message: "Routes reach the store only through a service (server/services/).",
+        },
       ],
     },
   },

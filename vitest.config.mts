@@ -111,7 +111,8 @@ const STORE_FREE = [
  * tests) last, one worker busy for minutes after the others ran out. These start first; the
  * short files fill in behind them.
  */
-const LONG = /\.int\.test\.ts$|\/schemathesis\.test\.ts$|\/published\.test\.ts$|\/no-perpetual-diff\.test\.ts$|examples\/[^/]+\/test\//;
+const LONG =
+  /\.int\.test\.ts$|\/schemathesis\.test\.ts$|\/published\.test\.ts$|\/no-perpetual-diff\.test\.ts$|examples\/[^/]+\/test\//;
 
 class LongFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -178,7 +179,16 @@ const fullProjects = [
   // The timed suites after the main group, on SQLite and on PostgreSQL (postgres-timed) in one
   // group, two files at a time (a core each); then those that need the machine alone (TIMED_SOLO).
   // They measure time, so nothing else runs beside them.
-  { extends: true, test: { name: "timed", include: TIMED, exclude: ["**/node_modules/**", ...TIMED_SOLO], maxWorkers: 2, sequence: { groupOrder: 2 } } },
+  {
+    extends: true,
+    test: {
+      name: "timed",
+      include: TIMED,
+      exclude: ["**/node_modules/**", ...TIMED_SOLO],
+      maxWorkers: 2,
+      sequence: { groupOrder: 2 },
+    },
+  },
   { extends: true, test: { name: "timed-solo", include: TIMED_SOLO, maxWorkers: 1, sequence: { groupOrder: 3 } } },
   {
     extends: true,

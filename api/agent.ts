@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { BrowserEvidenceSchema } from "./browser-evidence";
-import { AssertionResultSchema, CheckAttemptSchema, CheckTimingsSchema, ERROR_CLASSES, StepResultSchema } from "./heartbeat";
+import {
+  AssertionResultSchema,
+  CheckAttemptSchema,
+  CheckTimingsSchema,
+  ERROR_CLASSES,
+  StepResultSchema,
+} from "./heartbeat";
 import { MonitorSchema } from "./monitor";
 
 /**
@@ -10,15 +16,25 @@ import { MonitorSchema } from "./monitor";
  */
 
 /** The id an agent process sends: stable for the process, unique among the location's agents. */
-export const AgentIdSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "must be 1 to 100 letters, digits or _ . : -");
+export const AgentIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.:-]{1,100}$/, "must be 1 to 100 letters, digits or _ . : -");
 
 /** `POST /api/v1/agent/leases`. */
 export const LeaseRequestSchema = z.strictObject({
   agent_id: AgentIdSchema,
   /** Most checks to lease at once. */
-  max: z.int("must be a whole number").min(1, "must be between 1 and 1000").max(1000, "must be between 1 and 1000").default(100),
+  max: z
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 1000")
+    .max(1000, "must be between 1 and 1000")
+    .default(100),
   /** With nothing due, wait up to this long (ms) for a check to fall due before answering. */
-  wait_ms: z.int("must be a whole number").min(0, "must be between 0 and 30000").max(30_000, "must be between 0 and 30000").default(0),
+  wait_ms: z
+    .int("must be a whole number")
+    .min(0, "must be between 0 and 30000")
+    .max(30_000, "must be between 0 and 30000")
+    .default(0),
   /**
    * The agent's outbound policy: whether it may reach private addresses (`--allow-private-targets`).
    * The server judges the targets of its location's monitors by it. Absent: not told (older agents).

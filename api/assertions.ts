@@ -27,7 +27,12 @@ export const ASSERTION_COMPARISONS = [
 export type AssertionComparison = (typeof ASSERTION_COMPARISONS)[number];
 
 /** Comparisons of the numeric sources (`status_code`, `response_time`). */
-export const NUMERIC_COMPARISONS: readonly AssertionComparison[] = ["equals", "not_equals", "greater_than", "less_than"];
+export const NUMERIC_COMPARISONS: readonly AssertionComparison[] = [
+  "equals",
+  "not_equals",
+  "greater_than",
+  "less_than",
+];
 /** Comparisons that take no target. */
 export const TARGETLESS: readonly AssertionComparison[] = ["is_empty", "not_empty"];
 /** At most this many assertions per monitor. */
@@ -63,12 +68,19 @@ export function regexProblem(pattern: string): string | undefined {
 }
 
 /** The rules between an assertion's fields, as `[field, message]` (field relative to the assertion). */
-export function assertionProblems(a: { source: AssertionSource; property?: string | null; comparison: AssertionComparison; target?: string | null }): [string, string][] {
+export function assertionProblems(a: {
+  source: AssertionSource;
+  property?: string | null;
+  comparison: AssertionComparison;
+  target?: string | null;
+}): [string, string][] {
   const out: [string, string][] = [];
   const property = a.property ?? null;
   const target = a.target ?? null;
-  if (a.source === "headers" && property === null) out.push(["property", "is required for headers assertions (the header name)"]);
-  if (a.source === "headers" && property !== null && !HEADER_NAME.test(property)) out.push(["property", "must be a valid header name"]);
+  if (a.source === "headers" && property === null)
+    out.push(["property", "is required for headers assertions (the header name)"]);
+  if (a.source === "headers" && property !== null && !HEADER_NAME.test(property))
+    out.push(["property", "must be a valid header name"]);
   if (a.source === "json_body" && property !== null) {
     const why = jsonPathProblem(property);
     if (why) out.push(["property", why]);
@@ -85,7 +97,13 @@ export function assertionProblems(a: { source: AssertionSource; property?: strin
     return out;
   }
   if (target === null) out.push(["target", `is required for ${a.comparison}`]);
-  else if ((a.comparison === "greater_than" || a.comparison === "less_than" || a.source === "status_code" || a.source === "response_time") && !isNumeric(target)) {
+  else if (
+    (a.comparison === "greater_than" ||
+      a.comparison === "less_than" ||
+      a.source === "status_code" ||
+      a.source === "response_time") &&
+    !isNumeric(target)
+  ) {
     out.push(["target", `must be a number (as a string, e.g. "200") for ${a.source} ${a.comparison}`]);
   } else if (a.comparison === "matches") {
     const why = regexProblem(target);
@@ -122,12 +140,41 @@ export const AssertionSchema = z
 function documentedAssertionRules(): object[] {
   const numeric = ["status_code", "response_time"];
   return [
-    { if: { properties: { comparison: { not: { enum: TARGETLESS } } } }, then: { properties: { target: { type: "string" } }, required: ["target"] } },
-    { if: { properties: { comparison: { enum: TARGETLESS } }, required: ["comparison"] }, then: { properties: { target: { type: "null" } } } },
-    { if: { properties: { source: { enum: numeric } } }, then: { properties: { comparison: { enum: NUMERIC_COMPARISONS }, target: { pattern: "^\\s*-?\\d+(\\.\\d+)?\\s*$" }, property: { type: "null" } } } },
-    { if: { properties: { comparison: { enum: ["greater_than", "less_than"] } }, required: ["comparison"] }, then: { properties: { target: { pattern: "^\\s*-?\\d+(\\.\\d+)?\\s*$" } } } },
-    { if: { properties: { source: { const: "headers" } } }, then: { properties: { property: { type: "string", pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" } }, required: ["property"] } },
-    { if: { properties: { source: { const: "text_body" } } }, then: { properties: { comparison: { not: { enum: ["greater_than", "less_than"] } }, property: { type: "null" } } } },
+    {
+      if: { properties: { comparison: { not: { enum: TARGETLESS } } } },
+      then: { properties: { target: { type: "string" } }, required: ["target"] },
+    },
+    {
+      if: { properties: { comparison: { enum: TARGETLESS } }, required: ["comparison"] },
+      then: { properties: { target: { type: "null" } } },
+    },
+    {
+      if: { properties: { source: { enum: numeric } } },
+      then: {
+        properties: {
+          comparison: { enum: NUMERIC_COMPARISONS },
+          target: { pattern: "^\\s*-?\\d+(\\.\\d+)?\\s*$" },
+          property: { type: "null" },
+        },
+      },
+    },
+    {
+      if: { properties: { comparison: { enum: ["greater_than", "less_than"] } }, required: ["comparison"] },
+      then: { properties: { target: { pattern: "^\\s*-?\\d+(\\.\\d+)?\\s*$" } } },
+    },
+    {
+      if: { properties: { source: { const: "headers" } } },
+      then: {
+        properties: { property: { type: "string", pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" } },
+        required: ["property"],
+      },
+    },
+    {
+      if: { properties: { source: { const: "text_body" } } },
+      then: {
+        properties: { comparison: { not: { enum: ["greater_than", "less_than"] } }, property: { type: "null" } },
+      },
+    },
   ];
 }
 
@@ -170,13 +217,25 @@ export const assertionFields = {
   /** http, keyword, grpc, websocket, udp, ping, smtp and domain monitors: checks of each response, in order (at most 20). */
   assertions: z.array(AssertionSchema).max(MAX_ASSERTIONS, `must have at most ${MAX_ASSERTIONS} assertions`),
   /** Slower than this (ms) is `degraded`: up, no incident, shown apart. Null: never. */
-  degraded_response_ms: z.int("must be a whole number of milliseconds").min(1, "must be between 1 and 60000").max(60_000, "must be between 1 and 60000").nullable(),
+  degraded_response_ms: z
+    .int("must be a whole number of milliseconds")
+    .min(1, "must be between 1 and 60000")
+    .max(60_000, "must be between 1 and 60000")
+    .nullable(),
   /** Slower than this (ms) is a failed check. Null: only the timeout. */
-  max_response_ms: z.int("must be a whole number of milliseconds").min(1, "must be between 1 and 60000").max(60_000, "must be between 1 and 60000").nullable(),
+  max_response_ms: z
+    .int("must be a whole number of milliseconds")
+    .min(1, "must be between 1 and 60000")
+    .max(60_000, "must be between 1 and 60000")
+    .nullable(),
 };
 
 /** Their defaults: no assertions, no thresholds (monitors stored before them read so too). */
-export const ASSERTION_DEFAULTS: Readonly<{ assertions: StoredAssertion[]; degraded_response_ms: number | null; max_response_ms: number | null }> = Object.freeze({
+export const ASSERTION_DEFAULTS: Readonly<{
+  assertions: StoredAssertion[];
+  degraded_response_ms: number | null;
+  max_response_ms: number | null;
+}> = Object.freeze({
   assertions: [],
   degraded_response_ms: null,
   max_response_ms: null,
@@ -185,7 +244,12 @@ export const ASSERTION_DEFAULTS: Readonly<{ assertions: StoredAssertion[]; degra
 /** The read schema of those fields. */
 export const assertionRead = {
   assertions: z.array(
-    z.object({ source: z.enum(ASSERTION_SOURCES), property: z.string().nullable(), comparison: z.enum(ASSERTION_COMPARISONS), target: z.string().nullable() }),
+    z.object({
+      source: z.enum(ASSERTION_SOURCES),
+      property: z.string().nullable(),
+      comparison: z.enum(ASSERTION_COMPARISONS),
+      target: z.string().nullable(),
+    }),
   ),
   degraded_response_ms: z.int().nullable(),
   max_response_ms: z.int().nullable(),
@@ -204,15 +268,29 @@ export const ASSERTION_ROWS = {
         description: "A check of each response: its `source` (and `property`) compared with `target`.",
         properties: {
           source: { type: "string", enum: ASSERTION_SOURCES, description: "What is read from the response." },
-          property: { type: "string", nullable: true, description: "`json_body`: a JSONPath such as `$.status`; `headers`: the header name; none for other sources." },
-          comparison: { type: "string", enum: ASSERTION_COMPARISONS, description: "How the value read compares with `target`." },
-          target: { type: "string", nullable: true, description: "The value compared with, always a string (`\"200\"`); none for `is_empty` and `not_empty`." },
+          property: {
+            type: "string",
+            nullable: true,
+            description:
+              "`json_body`: a JSONPath such as `$.status`; `headers`: the header name; none for other sources.",
+          },
+          comparison: {
+            type: "string",
+            enum: ASSERTION_COMPARISONS,
+            description: "How the value read compares with `target`.",
+          },
+          target: {
+            type: "string",
+            nullable: true,
+            description: 'The value compared with, always a string (`"200"`); none for `is_empty` and `not_empty`.',
+          },
         },
         requiredProperties: ["source", "comparison"],
       },
     },
     normal: "assertions",
-    description: "http, keyword, grpc, websocket, udp, ping, smtp and domain monitors: checks of each response, in order (at most 20); see \"Assertions\".",
+    description:
+      'http, keyword, grpc, websocket, udp, ping, smtp and domain monitors: checks of each response, in order (at most 20); see "Assertions".',
     default: [],
   },
   /** Slower than this many ms is `degraded` (up, no incident). Default none. */
@@ -235,10 +313,16 @@ export const ASSERTION_ROWS = {
  * Cross-field rules of these fields on the whole monitor. Which types take assertions at all is
  * their descriptors' (api/monitor-types), judged in monitor-rules.ts.
  */
-export function assertionViolations(m: { type: string; degraded_response_ms: number | null; max_response_ms: number | null; timeout_sec: number }): { field: string; message: string }[] {
+export function assertionViolations(m: {
+  type: string;
+  degraded_response_ms: number | null;
+  max_response_ms: number | null;
+  timeout_sec: number;
+}): { field: string; message: string }[] {
   const out: { field: string; message: string }[] = [];
   for (const field of ["degraded_response_ms", "max_response_ms"] as const) {
-    if (m[field] !== null && m.type === "heartbeat") out.push({ field, message: "is not allowed for heartbeat monitors (they are pinged, not probed)" });
+    if (m[field] !== null && m.type === "heartbeat")
+      out.push({ field, message: "is not allowed for heartbeat monitors (they are pinged, not probed)" });
   }
   if (m.degraded_response_ms !== null && m.max_response_ms !== null && m.degraded_response_ms >= m.max_response_ms) {
     out.push({ field: "degraded_response_ms", message: `must be less than max_response_ms (${m.max_response_ms})` });
@@ -247,7 +331,11 @@ export function assertionViolations(m: { type: string; degraded_response_ms: num
 }
 
 /** An error for each assertion whose `source` is not among those `type` reads. */
-export function assertionSourceViolations(type: string, sources: readonly AssertionSource[], assertions: readonly unknown[]): { field: string; message: string }[] {
+export function assertionSourceViolations(
+  type: string,
+  sources: readonly AssertionSource[],
+  assertions: readonly unknown[],
+): { field: string; message: string }[] {
   return assertions.flatMap((a, i) => {
     const source = (a as { source?: string } | null)?.source;
     return source !== undefined && !(sources as readonly string[]).includes(source)

@@ -54,10 +54,18 @@ type Located = Node & { loc?: { start: { line: number } } };
 export function browserProgram(script: string): string {
   let ast: { body: Node[] };
   try {
-    ast = parse(script, { ecmaVersion: "latest", sourceType: "module", allowAwaitOutsideFunction: true, allowReturnOutsideFunction: true, locations: true }) as unknown as { body: Node[] };
+    ast = parse(script, {
+      ecmaVersion: "latest",
+      sourceType: "module",
+      allowAwaitOutsideFunction: true,
+      allowReturnOutsideFunction: true,
+      locations: true,
+    }) as unknown as { body: Node[] };
   } catch (err) {
     const e = err as SyntaxError & { loc?: { line: number; column: number } };
-    const where = e.loc ? `line ${e.loc.line}, column ${e.loc.column + 1}${lineText(script, e.loc.line)}` : "the script";
+    const where = e.loc
+      ? `line ${e.loc.line}, column ${e.loc.column + 1}${lineText(script, e.loc.line)}`
+      : "the script";
     throw new Error(`does not parse as JavaScript: ${e.message.replace(/ \(\d+:\d+\)$/, "")} at ${where}`);
   }
   const edits: Edit[] = [...declarationEdits(script, ast.body), ...callEdits(ast as unknown as Node)];
@@ -79,8 +87,13 @@ function lineText(script: string, line: number): string {
 
 /** The module a script may not load, in the words of every refusal (with a hint where one helps). */
 function refused(name: unknown, node: Located): Error {
-  const hint = name === "crypto" || name === "node:crypto" ? "; the global `crypto` (Web Crypto: randomUUID, getRandomValues, subtle) needs no import" : "";
-  return new Error(`may import only ${PLAYWRIGHT_MODULE}, not ${JSON.stringify(name)} (line ${node.loc?.start.line})${hint}`);
+  const hint =
+    name === "crypto" || name === "node:crypto"
+      ? "; the global `crypto` (Web Crypto: randomUUID, getRandomValues, subtle) needs no import"
+      : "";
+  return new Error(
+    `may import only ${PLAYWRIGHT_MODULE}, not ${JSON.stringify(name)} (line ${node.loc?.start.line})${hint}`,
+  );
 }
 
 /** `import … from "@playwright/test"` as `const {…} = require(…)` on its own lines; any other import or export refused. */
@@ -88,7 +101,11 @@ function declarationEdits(script: string, body: Node[]): Edit[] {
   const edits: Edit[] = [];
   for (const node of body) {
     const n = node as Located & { source?: { value: unknown } };
-    if (n.type === "ExportNamedDeclaration" || n.type === "ExportDefaultDeclaration" || n.type === "ExportAllDeclaration") {
+    if (
+      n.type === "ExportNamedDeclaration" ||
+      n.type === "ExportDefaultDeclaration" ||
+      n.type === "ExportAllDeclaration"
+    ) {
       throw new Error(`must not export anything (line ${n.loc?.start.line})`);
     }
     if (n.type !== "ImportDeclaration") continue;
@@ -96,8 +113,14 @@ function declarationEdits(script: string, body: Node[]): Edit[] {
     const original = script.slice(n.start, n.end);
     const names = original.match(/\{([^}]*)\}/)?.[1];
     // `import { test, expect }` becomes `const { test, expect } = require(...)` on the same line.
-    const replacement = names === undefined ? "" : `const {${names.replace(/\bas\b/g, ":")}} = require(${JSON.stringify(PLAYWRIGHT_MODULE)});`;
-    const text = replacement.length <= original.length && !original.includes("\n") ? replacement.padEnd(original.length) : keepLines(original, replacement);
+    const replacement =
+      names === undefined
+        ? ""
+        : `const {${names.replace(/\bas\b/g, ":")}} = require(${JSON.stringify(PLAYWRIGHT_MODULE)});`;
+    const text =
+      replacement.length <= original.length && !original.includes("\n")
+        ? replacement.padEnd(original.length)
+        : keepLines(original, replacement);
     edits.push({ start: n.start, end: n.end, text });
   }
   return edits;
@@ -105,7 +128,8 @@ function declarationEdits(script: string, body: Node[]): Edit[] {
 
 /** The module name of `require(x)` or `import(x)`: a string literal or a template without expressions. */
 function moduleName(arg: Node | undefined): { name: string } | undefined {
-  const a = arg as (Node & { value?: unknown; expressions?: unknown[]; quasis?: { value: { cooked: string } }[] }) | undefined;
+  const a = arg as
+    (Node & { value?: unknown; expressions?: unknown[]; quasis?: { value: { cooked: string } }[] }) | undefined;
   if (a?.type === "Literal" && typeof a.value === "string") return { name: a.value };
   if (a?.type === "TemplateLiteral" && a.expressions?.length === 0) return { name: a.quasis?.[0]?.value.cooked ?? "" };
   return undefined;
@@ -120,17 +144,25 @@ function callEdits(ast: Node): Edit[] {
   const edits: Edit[] = [];
   const judge = (node: Located, arg: Node | undefined, how: string) => {
     const named = moduleName(arg);
-    if (!named) throw new Error(`${how} must name its module as a string, and may load only ${PLAYWRIGHT_MODULE} (line ${node.loc?.start.line})`);
+    if (!named)
+      throw new Error(
+        `${how} must name its module as a string, and may load only ${PLAYWRIGHT_MODULE} (line ${node.loc?.start.line})`,
+      );
     if (named.name !== PLAYWRIGHT_MODULE) throw refused(named.name, node);
   };
   simple(ast, {
     CallExpression(node) {
       const callee = node.callee as Node & { name?: string };
-      if (callee.type === "Identifier" && callee.name === "require") judge(node as Located, node.arguments[0] as Node | undefined, "require()");
+      if (callee.type === "Identifier" && callee.name === "require")
+        judge(node as Located, node.arguments[0] as Node | undefined, "require()");
     },
     ImportExpression(node) {
       judge(node as Located, node.source, "import()");
-      edits.push({ start: node.start, end: node.end, text: `Promise.resolve(require(${JSON.stringify(PLAYWRIGHT_MODULE)}))` });
+      edits.push({
+        start: node.start,
+        end: node.end,
+        text: `Promise.resolve(require(${JSON.stringify(PLAYWRIGHT_MODULE)}))`,
+      });
     },
   });
   return edits;

@@ -14,7 +14,9 @@ export const httpUrl = z
   .meta({ pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#@]+" });
 
 /** The vendor base URL override: http(s), no query (the server appends the vendor's path). */
-const apiUrl = httpUrl.refine((u) => !u.includes("?") && !u.includes("#"), "must not have a query or fragment").optional();
+const apiUrl = httpUrl
+  .refine((u) => !u.includes("?") && !u.includes("#"), "must not have a query or fragment")
+  .optional();
 
 /** Config of a `webhook` channel: events are POSTed as JSON to `url`, signed when `secret` is set. */
 export const WebhookConfigSchema = z.strictObject({
@@ -66,7 +68,9 @@ export const DiscordConfigSchema = z.strictObject({ webhook_url: httpUrl });
 /** Config of a `telegram` channel: a bot and the chat it writes to. */
 export const TelegramConfigSchema = z.strictObject({
   /** The token BotFather gave, `<bot id>:<secret>` (secret). */
-  bot_token: z.string("is required").regex(/^\d{1,20}:[A-Za-z0-9_-]{30,100}$/, "must be a bot token, <bot id>:<secret>"),
+  bot_token: z
+    .string("is required")
+    .regex(/^\d{1,20}:[A-Za-z0-9_-]{30,100}$/, "must be a bot token, <bot id>:<secret>"),
   /** A numeric chat id (groups are negative) or `@channelusername`. */
   chat_id: z
     .string("is required")
@@ -76,7 +80,14 @@ export const TelegramConfigSchema = z.strictObject({
 });
 
 /** Config keys shown as they are on reads; every other key is a secret or a token-bearing URL. */
-export const PLAIN_CONFIG_KEYS: ReadonlySet<string> = new Set(["address", "severity", "region", "priority", "chat_id", "api_url"]);
+export const PLAIN_CONFIG_KEYS: ReadonlySet<string> = new Set([
+  "address",
+  "severity",
+  "region",
+  "priority",
+  "chat_id",
+  "api_url",
+]);
 /** Config keys holding URLs whose path or query carries a token: reads show their origin only. */
 export const URL_CONFIG_KEYS: ReadonlySet<string> = new Set(["url", "webhook_url"]);
 /** Config keys holding URLs the server connects to (checked by the outbound policy). */

@@ -15,7 +15,16 @@ import {
 
 export * from "./channel-configs";
 
-export const CHANNEL_TYPES = ["webhook", "slack", "email", "pagerduty", "opsgenie", "teams", "discord", "telegram"] as const;
+export const CHANNEL_TYPES = [
+  "webhook",
+  "slack",
+  "email",
+  "pagerduty",
+  "opsgenie",
+  "teams",
+  "discord",
+  "telegram",
+] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 /**
@@ -61,7 +70,9 @@ const common = { name, external_id, notify_degraded, events };
  */
 const EVENTS_AGREE = [true, false].map((notify) => ({
   if: { required: ["notify_degraded", "events"], properties: { notify_degraded: { const: notify } } },
-  then: { properties: { events: notify ? { contains: { const: "degraded" } } : { not: { contains: { const: "degraded" } } } } },
+  then: {
+    properties: { events: notify ? { contains: { const: "degraded" } } : { not: { contains: { const: "degraded" } } } },
+  },
 }));
 
 /** The body of `POST /api/v1/channels`: `config` depends on `type`. */
@@ -106,7 +117,6 @@ export const UpdateChannelSchema = z
   });
 export type UpdateChannel = z.infer<typeof UpdateChannelSchema>;
 
-
 /** A channel as the API returns it: secrets and token-bearing URLs masked. */
 export const ChannelSchema = z
   .object({
@@ -146,7 +156,8 @@ export const CHANNEL_FIELDS = {
     type: { type: "string", enum: CHANNEL_TYPES },
     required: true,
     replaceOnChange: true,
-    description: "`webhook`, `slack`, `email`, `pagerduty`, `opsgenie`, `teams`, `discord` or `telegram`; a change replaces the channel.",
+    description:
+      "`webhook`, `slack`, `email`, `pagerduty`, `opsgenie`, `teams`, `discord` or `telegram`; a change replaces the channel.",
   },
   /** The type's config (camelCase keys); stored as a secret. */
   config: {
@@ -167,13 +178,15 @@ export const CHANNEL_FIELDS = {
   writtenFingerprint: {
     type: { type: "string" },
     outputOnly: true,
-    description: "The service's fingerprint right after the provider last wrote the config: a different live one is drift.",
+    description:
+      "The service's fingerprint right after the provider last wrote the config: a different live one is drift.",
   },
   /** Also tell this channel when a monitor turns degraded (slow) and when it is fast again. Default false. */
   notifyDegraded: {
     api: "notify_degraded",
     type: { type: "boolean" },
-    description: "Also hear `monitor.degraded` and `monitor.degraded_resolved` (slower than a monitor's `degradedResponseMs`, and back).",
+    description:
+      "Also hear `monitor.degraded` and `monitor.degraded_resolved` (slower than a monitor's `degradedResponseMs`, and back).",
     default: false,
   },
   /**
@@ -184,12 +197,23 @@ export const CHANNEL_FIELDS = {
     api: "events",
     type: { type: "array", items: { type: "string", enum: CHANNEL_EVENTS } },
     normal: "set",
-    description: "The events the channel hears, a set of `down`, `recovered`, `degraded`, `certificate_expiring`; default `down`, `recovered` (and `degraded` with `notifyDegraded`).",
+    description:
+      "The events the channel hears, a set of `down`, `recovered`, `degraded`, `certificate_expiring`; default `down`, `recovered` (and `degraded` with `notifyDegraded`).",
   },
   /** When the channel was created. */
-  createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the channel was created." },
+  createdAt: {
+    api: "created_at",
+    type: { type: "string" },
+    outputOnly: true,
+    description: "When the channel was created.",
+  },
   /** When the channel last changed. */
-  updatedAt: { api: "updated_at", type: { type: "string" }, outputOnly: true, description: "When the channel last changed." },
+  updatedAt: {
+    api: "updated_at",
+    type: { type: "string" },
+    outputOnly: true,
+    description: "When the channel last changed.",
+  },
   /** The stack's mark on the channel, set at create (see "Interrupted deployments"). */
   externalId: EXTERNAL_ID_FIELD,
 } as const satisfies FieldTable;
@@ -205,7 +229,13 @@ export const ChannelTestResultSchema = z
 export type ChannelTestResult = z.infer<typeof ChannelTestResultSchema>;
 
 /** Events a channel receives. */
-export const EVENT_TYPES = ["monitor.down", "monitor.up", "monitor.degraded", "monitor.degraded_resolved", "test"] as const;
+export const EVENT_TYPES = [
+  "monitor.down",
+  "monitor.up",
+  "monitor.degraded",
+  "monitor.degraded_resolved",
+  "test",
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
@@ -217,8 +247,12 @@ export function canonicalConfigJson(config: Readonly<Record<string, unknown>>): 
 }
 
 /** The problem of `events` and `notify_degraded` both written and disagreeing about `degraded`, if so. */
-export function channelEventsConflict(events: readonly string[] | undefined | null, notifyDegraded: boolean | undefined | null): string | undefined {
-  if (!Array.isArray(events) || typeof notifyDegraded !== "boolean" || notifyDegraded === events.includes("degraded")) return undefined;
+export function channelEventsConflict(
+  events: readonly string[] | undefined | null,
+  notifyDegraded: boolean | undefined | null,
+): string | undefined {
+  if (!Array.isArray(events) || typeof notifyDegraded !== "boolean" || notifyDegraded === events.includes("degraded"))
+    return undefined;
   // An entry not known yet (a preview) or not an event (its own failure) decides nothing.
   if (!events.every((e) => (CHANNEL_EVENTS as readonly string[]).includes(e))) return undefined;
   return `contradicts events: ${notifyDegraded ? "add degraded to events" : "events lists degraded"}`;
@@ -228,7 +262,10 @@ export function channelEventsConflict(events: readonly string[] | undefined | nu
  * The events a channel hears, from what a client wrote: `events` when given; otherwise `down` and
  * `recovered`, and `degraded` when `notify_degraded` is set (the older flag keeps its meaning).
  */
-export function resolveChannelEvents(events: readonly string[] | undefined | null, notifyDegraded: boolean | undefined | null): ChannelEvent[] {
+export function resolveChannelEvents(
+  events: readonly string[] | undefined | null,
+  notifyDegraded: boolean | undefined | null,
+): ChannelEvent[] {
   const chosen = new Set<string>(events ?? ["down", "recovered", ...(notifyDegraded ? ["degraded"] : [])]);
   return CHANNEL_EVENTS.filter((e) => chosen.has(e));
 }

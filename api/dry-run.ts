@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { BrowserEvidenceSchema } from "./browser-evidence";
-import { AssertionResultSchema, CheckAttemptSchema, CheckTimingsSchema, ERROR_CLASSES, StepResultSchema } from "./heartbeat";
+import {
+  AssertionResultSchema,
+  CheckAttemptSchema,
+  CheckTimingsSchema,
+  ERROR_CLASSES,
+  StepResultSchema,
+} from "./heartbeat";
 import { LOCATION_NAME, LOCATION_NAME_RULE } from "./monitor-locations";
 
 /**
@@ -21,11 +27,10 @@ export const DryRunQuerySchema = z.strictObject({
    * location hands it to one of its live agents and answers with what the agent found. Default:
    * the server's built-in checker.
    */
-  location: z
-    .string()
-    .regex(LOCATION_NAME, LOCATION_NAME_RULE)
-    .optional()
-    .meta({ description: "Run the check at this checker location (an agent location: a live agent of it runs it); default the built-in checker." }),
+  location: z.string().regex(LOCATION_NAME, LOCATION_NAME_RULE).optional().meta({
+    description:
+      "Run the check at this checker location (an agent location: a live agent of it runs it); default the built-in checker.",
+  }),
 });
 
 export type DryRunQuery = z.output<typeof DryRunQuerySchema>;
@@ -72,7 +77,12 @@ export type MonitorTestResult = z.infer<typeof MonitorTestResultSchema>;
 export function failedAssertion(result: Pick<MonitorTestResult, "assertions">): string | null {
   const failed = result.assertions.find((a) => !a.pass);
   if (!failed) return null;
-  const subject = [failed.source, failed.property, failed.comparison, failed.target === null ? null : JSON.stringify(failed.target)]
+  const subject = [
+    failed.source,
+    failed.property,
+    failed.comparison,
+    failed.target === null ? null : JSON.stringify(failed.target),
+  ]
     .filter((p) => p !== null)
     .join(" ");
   return `${subject}: ${failed.reason ?? `found ${failed.actual === null ? "nothing" : JSON.stringify(failed.actual.slice(0, 80))}`}`;

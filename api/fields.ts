@@ -39,7 +39,8 @@ export interface FieldType {
  * see monitor-steps.ts), `retry` (an object, defaults filled in; see monitor-retry.ts), `sections` and
  * `incident-rules` (a status page's structure in order, defaults filled in; see status-page-structure.ts).
  */
-export type NormalForm = "set" | "lowercase-set" | "case-insensitive-keys" | "assertions" | "steps" | "retry" | "sections" | "incident-rules";
+export type NormalForm =
+  "set" | "lowercase-set" | "case-insensitive-keys" | "assertions" | "steps" | "retry" | "sections" | "incident-rules";
 
 /** One property of a resource kind. */
 export interface Field {
@@ -84,7 +85,8 @@ export const RESOURCE_FIELDS = {
   /** Id of an existing object to take over instead of creating one. */
   adopt: {
     type: { type: "string" },
-    description: "Id of an existing object to take over instead of creating one; on create it is updated to these inputs.",
+    description:
+      "Id of an existing object to take over instead of creating one; on create it is updated to these inputs.",
   },
   /** Another service or account than the stack's default. */
   connection: {
@@ -92,13 +94,20 @@ export const RESOURCE_FIELDS = {
       type: "object",
       ref: "Connection",
       properties: {
-        baseUrl: { type: "string", description: "Base URL of the service, e.g. `https://uptime.example.com`; default `uptime:baseUrl`." },
+        baseUrl: {
+          type: "string",
+          description: "Base URL of the service, e.g. `https://uptime.example.com`; default `uptime:baseUrl`.",
+        },
         apiKey: { type: "string", secret: true, description: "API key, `uk_…`; default `uptime:apiKey`." },
-        allowInsecureHttp: { type: "boolean", description: "Allows a plain `http://` base URL to a host that is not loopback." },
+        allowInsecureHttp: {
+          type: "boolean",
+          description: "Allows a plain `http://` base URL to a host that is not loopback.",
+        },
       },
     },
     secret: true,
-    description: "`{ baseUrl?, apiKey?, allowInsecureHttp? }` for another account or service; defaults to `uptime:baseUrl`/`uptime:apiKey`.",
+    description:
+      "`{ baseUrl?, apiKey?, allowInsecureHttp? }` for another account or service; defaults to `uptime:baseUrl`/`uptime:apiKey`.",
     defaultDoc: "stack config",
   },
   /** Base URL of the service that holds the object. */
@@ -133,7 +142,9 @@ export function normalize(form: NormalForm | undefined, value: unknown): unknown
 
 /** Sorted, de-duplicated: numbers first (numerically), then strings. */
 export function sortedSet<T extends string | number>(values: readonly T[]): T[] {
-  const numbers = [...new Set(values.filter((c) => typeof c === "number"))].sort((a, b) => (a as number) - (b as number));
+  const numbers = [...new Set(values.filter((c) => typeof c === "number"))].sort(
+    (a, b) => (a as number) - (b as number),
+  );
   const strings = [...new Set(values.filter((c) => typeof c === "string"))].sort();
   return [...numbers, ...strings];
 }
@@ -145,5 +156,13 @@ export function apiRows(table: FieldTable): [string, Field & { api: string }][] 
 
 /** The API names of the fields the service sets itself, over all the given tables. */
 export function outputOnlyApiNames(...tables: FieldTable[]): string[] {
-  return [...new Set(tables.flatMap((t) => apiRows(t).filter(([, f]) => f.outputOnly && !f.setByProvider).map(([, f]) => f.api)))];
+  return [
+    ...new Set(
+      tables.flatMap((t) =>
+        apiRows(t)
+          .filter(([, f]) => f.outputOnly && !f.setByProvider)
+          .map(([, f]) => f.api),
+      ),
+    ),
+  ];
 }

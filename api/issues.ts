@@ -36,10 +36,7 @@ const KIND: Record<string, string> = {
  * Turns zod issues into the API's `details`: one entry per bad field, each naming the field and
  * the rule it broke. Server (422) and provider (check failures) say the same thing.
  */
-export function issuesToDetails(
-  issues: readonly z.core.$ZodIssue[],
-  immutable: readonly string[] = [],
-): ErrorDetail[] {
+export function issuesToDetails(issues: readonly z.core.$ZodIssue[], immutable: readonly string[] = []): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") {

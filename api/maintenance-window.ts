@@ -3,12 +3,14 @@ import { z } from "zod";
 import { documentOnlyMeta, type ErrorDetail, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
 import type { FieldTable } from "./fields";
 
-
 /**
  * The time zones a window may name: the IANA zones of this runtime's ICU (canonical names), and
  * `UTC`. Exactly these, so the document's enum is the rule the server applies.
  */
-export const TIME_ZONES: readonly [string, ...string[]] = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
+export const TIME_ZONES: readonly [string, ...string[]] = [
+  "UTC",
+  ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC"),
+];
 
 /** Whether `zone` is one of `TIME_ZONES` (`UTC`, `Europe/Berlin`, …). */
 export function isTimeZone(zone: string): boolean {
@@ -41,10 +43,10 @@ export function rruleProblem(rule: string): string | undefined {
     return `is not an RFC 5545 RRULE: ${(err as Error).message}`;
   }
   // Parsed, yet beyond what the document promises (lower case, unknown or repeated forms).
-  if (!new RegExp(RRULE_PATTERN).test(rule)) return "must be FREQ=… followed by ;KEY=VALUE parts in upper case (see the pattern)";
+  if (!new RegExp(RRULE_PATTERN).test(rule))
+    return "must be FREQ=… followed by ;KEY=VALUE parts in upper case (see the pattern)";
   return undefined;
 }
-
 
 /** An IANA time zone of `TIME_ZONES`: a string to the provider, an `enum` in the OpenAPI document. */
 const TimeZoneSchema = z.string().refine(isTimeZone, "must be an IANA time zone such as UTC or Europe/Berlin");
@@ -55,7 +57,10 @@ export const maintenanceWindowFields = {
   /** Display name, 1..120 characters. */
   name: z.string().trim().min(1, "must not be empty").max(120, "must be at most 120 characters"),
   /** Monitors the window silences; a set, stored sorted. */
-  monitor_ids: z.array(z.string().min(1).max(100)).min(1, "must list at least one monitor").max(500, "must have at most 500 monitors"),
+  monitor_ids: z
+    .array(z.string().min(1).max(100))
+    .min(1, "must list at least one monitor")
+    .max(500, "must have at most 500 monitors"),
   /** Start of the (first) window, RFC 3339. */
   starts_at: z.iso.datetime({ offset: true, message: "must be an RFC 3339 timestamp" }),
   /** End of the (first) window, RFC 3339, after `starts_at`; each repetition lasts as long. */
@@ -149,7 +154,12 @@ export function maintenanceWindowViolations(w: MaintenanceWindowSpec): ErrorDeta
 /** The maintenance window's field table (see fields.ts). */
 export const MAINTENANCE_WINDOW_FIELDS = {
   /** Display name, 1..120 characters. Defaults to the resource's name. */
-  name: { api: "name", type: { type: "string" }, description: "Display name, 1..120 characters.", defaultDoc: "the resource name" },
+  name: {
+    api: "name",
+    type: { type: "string" },
+    description: "Display name, 1..120 characters.",
+    defaultDoc: "the resource name",
+  },
   /** Monitors the window silences; a set. */
   monitorIds: {
     api: "monitor_ids",
@@ -159,7 +169,12 @@ export const MAINTENANCE_WINDOW_FIELDS = {
     description: "Monitors the window silences; a set of at least one.",
   },
   /** Start of the (first) window, RFC 3339. */
-  startsAt: { api: "starts_at", type: { type: "string" }, required: true, description: "RFC 3339 start of the (first) window." },
+  startsAt: {
+    api: "starts_at",
+    type: { type: "string" },
+    required: true,
+    description: "RFC 3339 start of the (first) window.",
+  },
   /** End of the (first) window, RFC 3339, after `startsAt`; each repetition lasts as long. */
   endsAt: {
     api: "ends_at",
@@ -182,10 +197,25 @@ export const MAINTENANCE_WINDOW_FIELDS = {
     default: "UTC",
   },
   /** Whether the window is in effect (as of the last refresh). */
-  active: { api: "active", type: { type: "boolean" }, outputOnly: true, description: "Whether the window is in effect (as of the last refresh)." },
+  active: {
+    api: "active",
+    type: { type: "boolean" },
+    outputOnly: true,
+    description: "Whether the window is in effect (as of the last refresh).",
+  },
   externalId: EXTERNAL_ID_FIELD,
   /** When the window was created. */
-  createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the window was created." },
+  createdAt: {
+    api: "created_at",
+    type: { type: "string" },
+    outputOnly: true,
+    description: "When the window was created.",
+  },
   /** When the window last changed. */
-  updatedAt: { api: "updated_at", type: { type: "string" }, outputOnly: true, description: "When the window last changed." },
+  updatedAt: {
+    api: "updated_at",
+    type: { type: "string" },
+    outputOnly: true,
+    description: "When the window last changed.",
+  },
 } as const satisfies FieldTable;

@@ -14,12 +14,20 @@ const MAINTENANCE_NOTE =
   "A maintenance window covering the monitor silences them: a reminder due inside it is skipped, and an escalation step reached inside it is sent when it ends if the incident is still open.";
 
 /** One escalation step: `after` seconds down, also notify `channels` (channel ids). */
-export const EscalationStepSchema = z.strictObject({
-  /** Seconds after the incident opened. */
-  after: z.int("must be a whole number of seconds").min(0, "must be at least 0").max(604_800, "must be at most 604800 (7 days)"),
-  /** Channels alerted from then on (they also hear the resolve). */
-  channels: z.array(z.string().min(1).max(100)).min(1, "must name at least one channel").max(20, "must have at most 20 channels"),
-}).meta({ id: "EscalationStep" });
+export const EscalationStepSchema = z
+  .strictObject({
+    /** Seconds after the incident opened. */
+    after: z
+      .int("must be a whole number of seconds")
+      .min(0, "must be at least 0")
+      .max(604_800, "must be at most 604800 (7 days)"),
+    /** Channels alerted from then on (they also hear the resolve). */
+    channels: z
+      .array(z.string().min(1).max(100))
+      .min(1, "must name at least one channel")
+      .max(20, "must have at most 20 channels"),
+  })
+  .meta({ id: "EscalationStep" });
 export type EscalationStep = z.infer<typeof EscalationStepSchema>;
 
 /** The writable fields (spread into the monitor's extension fields). */
@@ -30,12 +38,16 @@ export const monitorAlertingFields = {
     .min(1, "must be at least 1")
     .max(604_800, "must be at most 604800 (7 days)")
     .nullable()
-    .meta({ description: `Seconds between reminders while the monitor stays down; null (default) none. ${MAINTENANCE_NOTE}` }),
+    .meta({
+      description: `Seconds between reminders while the monitor stays down; null (default) none. ${MAINTENANCE_NOTE}`,
+    }),
   /** Escalation steps, at most 5. */
   escalation: z
     .array(EscalationStepSchema)
     .max(5, "must have at most 5 steps")
-    .meta({ description: `Escalation steps: \`after\` seconds into an incident, also alert \`channels\`. ${MAINTENANCE_NOTE}` }),
+    .meta({
+      description: `Escalation steps: \`after\` seconds into an incident, also alert \`channels\`. ${MAINTENANCE_NOTE}`,
+    }),
 };
 
 /** The fields as stored and returned, defaults applied. */
@@ -45,7 +57,10 @@ export interface MonitorAlertingSpec {
 }
 
 /** Defaults: no reminder, no escalation. */
-export const MONITOR_ALERTING_DEFAULTS: Readonly<MonitorAlertingSpec> = Object.freeze({ remind_every_sec: null, escalation: [] });
+export const MONITOR_ALERTING_DEFAULTS: Readonly<MonitorAlertingSpec> = Object.freeze({
+  remind_every_sec: null,
+  escalation: [],
+});
 
 /** The read schema of the fields. */
 export const monitorAlertingRead = {
@@ -59,7 +74,8 @@ export const MONITOR_ALERTING_ROWS = {
   remindEverySec: {
     api: "remind_every_sec",
     type: { type: "integer", nullable: true },
-    description: "Seconds between reminders while the monitor stays down (at least the server's minimum interval); none by default. None is sent during a maintenance window.",
+    description:
+      "Seconds between reminders while the monitor stays down (at least the server's minimum interval); none by default. None is sent during a maintenance window.",
     default: null,
   },
   /** Escalation steps: `{ after: <seconds down>, channels: [<channel id>…] }`, at most 5. */
@@ -73,18 +89,26 @@ export const MONITOR_ALERTING_ROWS = {
         description: "One escalation step: from `after` seconds into an incident, `channels` are alerted too.",
         properties: {
           after: { type: "integer", description: "Seconds after the incident opened, 0..604800." },
-          channels: { type: "array", items: { type: "string" }, description: "Channel ids alerted from then on (1..20); they also hear the resolve." },
+          channels: {
+            type: "array",
+            items: { type: "string" },
+            description: "Channel ids alerted from then on (1..20); they also hear the resolve.",
+          },
         },
         requiredProperties: ["after", "channels"],
       },
     },
-    description: "Escalation steps: `{ after: <seconds down>, channels: [<channel id>…] }`, at most 5; each also alerts its channels (a step reached during a maintenance window, when it ends).",
+    description:
+      "Escalation steps: `{ after: <seconds down>, channels: [<channel id>…] }`, at most 5; each also alerts its channels (a step reached during a maintenance window, when it ends).",
     default: [],
   },
 } as const satisfies FieldTable;
 
 /** Rules beyond the schema: reminders no more often than checks may run. */
-export function alertingViolations(m: MonitorAlertingSpec, minIntervalSec: number): { field: string; message: string }[] {
+export function alertingViolations(
+  m: MonitorAlertingSpec,
+  minIntervalSec: number,
+): { field: string; message: string }[] {
   if (m.remind_every_sec !== null && m.remind_every_sec < minIntervalSec) {
     return [{ field: "remind_every_sec", message: `must be at least ${minIntervalSec}` }];
   }

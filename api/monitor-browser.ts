@@ -12,7 +12,11 @@ import type { FieldTable } from "./fields";
 /** The writable field of its own. */
 export const monitorBrowserFields = {
   /** browser monitors: the Playwright script, at most 64 KiB; it must parse. */
-  script: z.string().min(1, "must not be empty").max(BROWSER_SCRIPT_LIMIT_BYTES, `must be at most ${BROWSER_SCRIPT_LIMIT_BYTES} characters`).nullable(),
+  script: z
+    .string()
+    .min(1, "must not be empty")
+    .max(BROWSER_SCRIPT_LIMIT_BYTES, `must be at most ${BROWSER_SCRIPT_LIMIT_BYTES} characters`)
+    .nullable(),
 };
 
 /** The field as stored and returned. */
@@ -32,14 +36,17 @@ export const MONITOR_BROWSER_ROWS = {
   script: {
     api: "script",
     type: { type: "string", nullable: true },
-    description: 'browser monitors: the Playwright script — a Playwright Test file (`test("…", async ({ page }) => …)`, as a Checkly browser check) or a body using `page` and `expect`; at most 64 KiB; see "Browser monitors".',
+    description:
+      'browser monitors: the Playwright script — a Playwright Test file (`test("…", async ({ page }) => …)`, as a Checkly browser check) or a body using `page` and `expect`; at most 64 KiB; see "Browser monitors".',
     default: null,
   },
 } as const satisfies FieldTable;
 
 /** A script on another type's monitor (browser monitors' own rules are in api/monitor-types/browser.ts). */
 export function browserViolations(m: MonitorBrowserSpec & { type: string }): ErrorDetail[] {
-  return m.type !== "browser" && m.script !== null ? [{ field: "script", message: `is only allowed for browser monitors, not ${m.type}` }] : [];
+  return m.type !== "browser" && m.script !== null
+    ? [{ field: "script", message: `is only allowed for browser monitors, not ${m.type}` }]
+    : [];
 }
 
 /**
@@ -47,9 +54,16 @@ export function browserViolations(m: MonitorBrowserSpec & { type: string }): Err
  * machine (the server's, or its agents') has Chromium and bubblewrap; unknown locations (no agent
  * has reported yet) are not judged here.
  */
-export function browserLocationViolations(m: { locations: readonly string[] | null }, runsBrowser: (location: string) => boolean | undefined, builtin?: string): ErrorDetail[] {
+export function browserLocationViolations(
+  m: { locations: readonly string[] | null },
+  runsBrowser: (location: string) => boolean | undefined,
+  builtin?: string,
+): ErrorDetail[] {
   const names = m.locations ?? (builtin ? [builtin] : []);
   return names
     .filter((name) => runsBrowser(name) === false)
-    .map((name) => ({ field: m.locations ? "locations" : "type", message: `location ${name} cannot run browser checks: its machine has no Chromium or bubblewrap (see "Browser checks")` }));
+    .map((name) => ({
+      field: m.locations ? "locations" : "type",
+      message: `location ${name} cannot run browser checks: its machine has no Chromium or bubblewrap (see "Browser checks")`,
+    }));
 }

@@ -2,8 +2,21 @@ import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { absoluteUrl, type ErrorDetail } from "./common";
 import type { FieldTable } from "./fields";
-import { MONITOR_ALERTING_DEFAULTS, MONITOR_ALERTING_ROWS, type MonitorAlertingSpec, monitorAlertingFields, monitorAlertingRead } from "./monitor-alerting";
-import { locationViolations, MONITOR_LOCATION_DEFAULTS, MONITOR_LOCATION_ROWS, type MonitorLocationSpec, monitorLocationFields, monitorLocationRead } from "./monitor-locations";
+import {
+  MONITOR_ALERTING_DEFAULTS,
+  MONITOR_ALERTING_ROWS,
+  type MonitorAlertingSpec,
+  monitorAlertingFields,
+  monitorAlertingRead,
+} from "./monitor-alerting";
+import {
+  locationViolations,
+  MONITOR_LOCATION_DEFAULTS,
+  MONITOR_LOCATION_ROWS,
+  type MonitorLocationSpec,
+  monitorLocationFields,
+  monitorLocationRead,
+} from "./monitor-locations";
 
 /**
  * Documented extensions of the monitor: heartbeat (push) and DNS monitors, certificate expiry,
@@ -21,9 +34,16 @@ export const MAX_GRACE_SEC = 86_400;
 /** The writable extension fields, each with its own rule. */
 export const monitorExtensionFields = {
   /** Heartbeat monitors: seconds a ping may be late beyond `interval_sec` before the monitor is down. */
-  grace_sec: z.int("must be a whole number of seconds").min(0, "must be at least 0").max(MAX_GRACE_SEC, `must be at most ${MAX_GRACE_SEC}`),
+  grace_sec: z
+    .int("must be a whole number of seconds")
+    .min(0, "must be at least 0")
+    .max(MAX_GRACE_SEC, `must be at most ${MAX_GRACE_SEC}`),
   /** https and smtp monitors: alert when the certificate expires in fewer days than this; null (default) never. */
-  ssl_expiry_days: z.int("must be a whole number of days").min(1, "must be between 1 and 365").max(365, "must be between 1 and 365").nullable(),
+  ssl_expiry_days: z
+    .int("must be a whole number of days")
+    .min(1, "must be between 1 and 365")
+    .max(365, "must be between 1 and 365")
+    .nullable(),
   /** https monitors: whether the certificate must be valid (chain, name, dates). */
   verify_tls: z.boolean(),
   /** DNS monitors: the record type resolved. */
@@ -33,13 +53,18 @@ export const monitorExtensionFields = {
    * answers in normal form (names case-insensitive without the trailing dot, IPv6 in any notation,
    * MX as `"<priority> <host>"`): the monitor is down unless the two sets are equal.
    */
-  dns_expected_values: z.array(z.string().min(1, "must not be empty").max(1024, "must be at most 1024 characters")).max(50, "must have at most 50 values"),
+  dns_expected_values: z
+    .array(z.string().min(1, "must not be empty").max(1024, "must be at most 1024 characters"))
+    .max(50, "must have at most 50 values"),
   /** DNS monitors: the resolver asked, `ip` or `ip:port` (`[v6]:port`); null uses the server's. */
   dns_resolver: z.string().max(100).nullable(),
   /** Consecutive failed checks before the monitor is down (an incident opens, channels hear). */
   confirmations: z.int("must be a whole number").min(1, "must be between 1 and 10").max(10, "must be between 1 and 10"),
   /** Consecutive passed checks before a down monitor is up again. */
-  recovery_confirmations: z.int("must be a whole number").min(1, "must be between 1 and 10").max(10, "must be between 1 and 10"),
+  recovery_confirmations: z
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 10")
+    .max(10, "must be between 1 and 10"),
   ...monitorAlertingFields,
   ...monitorLocationFields,
 };
@@ -190,7 +215,9 @@ export function parseResolver(raw: string): { host: string; port: number } | und
 }
 
 /** Cross-field rules of the extensions, judged on the whole monitor after defaults. */
-export function monitorExtensionViolations(m: MonitorExtensionSpec & { type: string; url: string | null }): ErrorDetail[] {
+export function monitorExtensionViolations(
+  m: MonitorExtensionSpec & { type: string; url: string | null },
+): ErrorDetail[] {
   const out: ErrorDetail[] = [...locationViolations(m)];
   // smtp monitors read the certificate of STARTTLS or of smtps:// (see monitor-network.ts).
   const https = m.url?.startsWith("https://") ?? false;
@@ -203,9 +230,14 @@ export function monitorExtensionViolations(m: MonitorExtensionSpec & { type: str
     }
     m.dns_expected_values.forEach((raw, i) => {
       const v = normalizeDnsValue(m.dns_record_type, raw);
-      if ((m.dns_record_type === "A" && !(ipaddr.IPv4.isValidFourPartDecimal(v))) ||
-        (m.dns_record_type === "AAAA" && !(ipaddr.isValid(v) && ipaddr.parse(v).kind() === "ipv6"))) {
-        out.push({ field: `dns_expected_values[${i}]`, message: `must be an IPv${m.dns_record_type === "A" ? 4 : 6} address for ${m.dns_record_type} records` });
+      if (
+        (m.dns_record_type === "A" && !ipaddr.IPv4.isValidFourPartDecimal(v)) ||
+        (m.dns_record_type === "AAAA" && !(ipaddr.isValid(v) && ipaddr.parse(v).kind() === "ipv6"))
+      ) {
+        out.push({
+          field: `dns_expected_values[${i}]`,
+          message: `must be an IPv${m.dns_record_type === "A" ? 4 : 6} address for ${m.dns_record_type} records`,
+        });
       }
       if (m.dns_record_type === "MX" && !/^\d{1,5} \S+$/.test(v)) {
         out.push({ field: `dns_expected_values[${i}]`, message: 'must be "<priority> <host>" for MX records' });
@@ -215,8 +247,10 @@ export function monitorExtensionViolations(m: MonitorExtensionSpec & { type: str
       out.push({ field: "dns_resolver", message: "must be an IP address, optionally with :port ([v6]:port)" });
     }
   } else {
-    if (m.dns_expected_values.length > 0) out.push({ field: "dns_expected_values", message: `is only allowed for dns monitors, not ${m.type}` });
-    if (m.dns_resolver !== null) out.push({ field: "dns_resolver", message: `is only allowed for dns monitors, not ${m.type}` });
+    if (m.dns_expected_values.length > 0)
+      out.push({ field: "dns_expected_values", message: `is only allowed for dns monitors, not ${m.type}` });
+    if (m.dns_resolver !== null)
+      out.push({ field: "dns_resolver", message: `is only allowed for dns monitors, not ${m.type}` });
   }
   return out;
 }
@@ -224,6 +258,8 @@ export function monitorExtensionViolations(m: MonitorExtensionSpec & { type: str
 /** Whether `url` is a valid `dns://host.name` (no port, path or query). */
 export function checkDnsUrl(raw: string): string | undefined {
   return absoluteUrl(raw, (url) =>
-    url.protocol !== "dns:" || !url.hostname || url.port || (url.pathname && url.pathname !== "/") || url.search ? "must be dns://host.name for dns monitors" : undefined,
+    url.protocol !== "dns:" || !url.hostname || url.port || (url.pathname && url.pathname !== "/") || url.search
+      ? "must be dns://host.name for dns monitors"
+      : undefined,
   );
 }

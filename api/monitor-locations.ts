@@ -26,7 +26,10 @@ export const monitorLocationFields = {
     .max(MAX_LOCATIONS, `must have at most ${MAX_LOCATIONS} locations`)
     .nullable(),
   /** Locations that must find the monitor down before it is down; at most the number of locations. */
-  failure_threshold: z.int("must be a whole number").min(1, `must be between 1 and ${MAX_LOCATIONS}`).max(MAX_LOCATIONS, `must be between 1 and ${MAX_LOCATIONS}`),
+  failure_threshold: z
+    .int("must be a whole number")
+    .min(1, `must be between 1 and ${MAX_LOCATIONS}`)
+    .max(MAX_LOCATIONS, `must be between 1 and ${MAX_LOCATIONS}`),
 };
 
 /** The fields as stored and returned, defaults applied. */
@@ -36,7 +39,10 @@ export interface MonitorLocationSpec {
 }
 
 /** Defaults: the built-in checker, one failed location is enough. */
-export const MONITOR_LOCATION_DEFAULTS: Readonly<MonitorLocationSpec> = Object.freeze({ locations: null, failure_threshold: 1 });
+export const MONITOR_LOCATION_DEFAULTS: Readonly<MonitorLocationSpec> = Object.freeze({
+  locations: null,
+  failure_threshold: 1,
+});
 
 /** The read schema of the fields. */
 export const monitorLocationRead = {
@@ -53,14 +59,16 @@ export const MONITOR_LOCATION_ROWS = {
     api: "locations",
     type: { type: "array", items: { type: "string" }, nullable: true },
     normal: "set",
-    description: "Locations that check the monitor (the built-in checker's and agents'), a set; none: the built-in checker.",
+    description:
+      "Locations that check the monitor (the built-in checker's and agents'), a set; none: the built-in checker.",
     default: null,
   },
   /** How many locations must find the monitor down before it is down. Default 1. */
   failureThreshold: {
     api: "failure_threshold",
     type: { type: "integer" },
-    description: "Locations that must find the monitor down (each after its confirmations) before it is down; 1..the number of locations.",
+    description:
+      "Locations that must find the monitor down (each after its confirmations) before it is down; 1..the number of locations.",
     default: MONITOR_LOCATION_DEFAULTS.failure_threshold,
   },
   /** Locations of the monitor that no live checker serves now. */
@@ -68,7 +76,8 @@ export const MONITOR_LOCATION_ROWS = {
     api: "unchecked_locations",
     type: { type: "array", items: { type: "string" } },
     outputOnly: true,
-    description: "Locations of the monitor that no live checker serves now (their results are missing; they never make it down).",
+    description:
+      "Locations of the monitor that no live checker serves now (their results are missing; they never make it down).",
   },
 } as const satisfies FieldTable;
 
@@ -114,17 +123,19 @@ export const LocationSchema = z
     browser: z.boolean().nullable().optional(),
     /** Agents that served it, by their last contact (newest first). */
     agents: z.array(
-      z.object({
-        /** The id the agent process sends. */
-        id: z.string(),
-        first_seen_at: z.iso.datetime(),
-        last_contact_at: z.iso.datetime(),
-        live: z.boolean(),
-        /** Whether this agent may reach private addresses; null before it reported. */
-        allow_private_targets: z.boolean().nullable(),
-        /** Whether this agent's machine can run browser checks; null before it reported. */
-        browser: z.boolean().nullable().optional(),
-      }).meta({ id: "LocationAgent" }),
+      z
+        .object({
+          /** The id the agent process sends. */
+          id: z.string(),
+          first_seen_at: z.iso.datetime(),
+          last_contact_at: z.iso.datetime(),
+          live: z.boolean(),
+          /** Whether this agent may reach private addresses; null before it reported. */
+          allow_private_targets: z.boolean().nullable(),
+          /** Whether this agent's machine can run browser checks; null before it reported. */
+          browser: z.boolean().nullable().optional(),
+        })
+        .meta({ id: "LocationAgent" }),
     ),
   })
   .meta({ id: "Location" });

@@ -37,16 +37,28 @@ export const NETWORK_URLS: Readonly<Record<NetworkType, string>> = {
 /** A dotted name whose last label (the top-level domain) starts with a letter: not an IP address. */
 export const DOMAIN_NAME = /^(?!-)[A-Za-z0-9-]{1,63}(?:\.(?!-)[A-Za-z0-9-]{1,63})*\.[A-Za-z][A-Za-z0-9-]{0,62}$/;
 
-const SCHEMES: Readonly<Record<NetworkType, readonly string[]>> = { ping: ["ping:"], smtp: ["smtp:", "smtps:"], domain: ["domain:"] };
+const SCHEMES: Readonly<Record<NetworkType, readonly string[]>> = {
+  ping: ["ping:"],
+  smtp: ["smtp:", "smtps:"],
+  domain: ["domain:"],
+};
 
 /** The writable fields of their own. */
 export const monitorNetworkFields = {
   /** ping monitors: echo requests per check, 1..20; null (default) sends 3. */
-  ping_count: z.int("must be a whole number").min(1, "must be between 1 and 20").max(20, "must be between 1 and 20").nullable(),
+  ping_count: z
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 20")
+    .max(20, "must be between 1 and 20")
+    .nullable(),
   /** smtp:// monitors: whether STARTTLS is required (true, the default when null) or not used (false). */
   smtp_starttls: z.boolean().nullable(),
   /** http, keyword and domain monitors: down when the domain's registration expires in fewer days (1..365). */
-  domain_expiry_days: z.int("must be a whole number of days").min(1, "must be between 1 and 365").max(365, "must be between 1 and 365").nullable(),
+  domain_expiry_days: z
+    .int("must be a whole number of days")
+    .min(1, "must be between 1 and 365")
+    .max(365, "must be between 1 and 365")
+    .nullable(),
 };
 
 /** The fields as stored and returned. */
@@ -57,7 +69,11 @@ export interface MonitorNetworkSpec {
 }
 
 /** Their defaults (monitors stored before them read so too). */
-export const MONITOR_NETWORK_DEFAULTS: Readonly<MonitorNetworkSpec> = Object.freeze({ ping_count: null, smtp_starttls: null, domain_expiry_days: null });
+export const MONITOR_NETWORK_DEFAULTS: Readonly<MonitorNetworkSpec> = Object.freeze({
+  ping_count: null,
+  smtp_starttls: null,
+  domain_expiry_days: null,
+});
 
 /** The read schema (optional: servers from before these types omit them). */
 export const monitorNetworkRead = {
@@ -86,7 +102,8 @@ export const MONITOR_NETWORK_ROWS = {
   domainExpiryDays: {
     api: "domain_expiry_days",
     type: { type: "integer", nullable: true },
-    description: "http, keyword and domain monitors: down when the domain's registration (RDAP) expires in fewer days (1..365).",
+    description:
+      "http, keyword and domain monitors: down when the domain's registration (RDAP) expires in fewer days (1..365).",
     default: null,
   },
 } as const satisfies FieldTable;
@@ -101,7 +118,8 @@ export function networkUrlProblem(type: NetworkType, raw: string): string | unde
   const words = `must be ${NETWORK_URLS[type]} for ${type} monitors`;
   return absoluteUrl(raw, (url) => {
     if (!SCHEMES[type].includes(url.protocol) || !url.hostname) return words;
-    if ((url.pathname && url.pathname !== "/") || url.search || url.hash || url.username || url.password) return `${words}, with no path, query or credentials`;
+    if ((url.pathname && url.pathname !== "/") || url.search || url.hash || url.username || url.password)
+      return `${words}, with no path, query or credentials`;
     if (type !== "smtp" && url.port) return `${words}, with no port`;
     if (type === "domain" && !DOMAIN_NAME.test(url.hostname)) return `${words}: a dotted domain name, not an address`;
     return undefined;
@@ -111,14 +129,26 @@ export function networkUrlProblem(type: NetworkType, raw: string): string | unde
 /** Their fields on a monitor of a type that does not take them (each type's rules are in api/monitor-types/). */
 export function networkViolations(m: MonitorNetworkSpec & { type: string; url: string | null }): ErrorDetail[] {
   const out: ErrorDetail[] = [];
-  if (m.ping_count !== null && m.type !== "ping") out.push({ field: "ping_count", message: `is only allowed for ping monitors, not ${m.type}` });
-  if (m.smtp_starttls !== null && !(m.type === "smtp" && m.url?.startsWith("smtp://"))) out.push({ field: "smtp_starttls", message: "is only allowed for smtp monitors with an smtp:// URL (smtps:// is TLS from the start)" });
-  if (m.domain_expiry_days !== null && !DOMAIN_EXPIRY_TYPES.includes(m.type)) out.push({ field: "domain_expiry_days", message: `is only allowed for ${DOMAIN_EXPIRY_TYPES.join(", ")} monitors, not ${m.type}` });
+  if (m.ping_count !== null && m.type !== "ping")
+    out.push({ field: "ping_count", message: `is only allowed for ping monitors, not ${m.type}` });
+  if (m.smtp_starttls !== null && !(m.type === "smtp" && m.url?.startsWith("smtp://")))
+    out.push({
+      field: "smtp_starttls",
+      message: "is only allowed for smtp monitors with an smtp:// URL (smtps:// is TLS from the start)",
+    });
+  if (m.domain_expiry_days !== null && !DOMAIN_EXPIRY_TYPES.includes(m.type))
+    out.push({
+      field: "domain_expiry_days",
+      message: `is only allowed for ${DOMAIN_EXPIRY_TYPES.join(", ")} monitors, not ${m.type}`,
+    });
   return out;
 }
 
 /** A network monitor's body (they send none), and its assertions reading what its type does not answer. */
-export function networkAssertionViolations(type: NetworkType, m: { body: string | null; assertions: readonly unknown[] }): ErrorDetail[] {
+export function networkAssertionViolations(
+  type: NetworkType,
+  m: { body: string | null; assertions: readonly unknown[] },
+): ErrorDetail[] {
   return [
     ...(m.body !== null ? [{ field: "body", message: `is not allowed for ${type} monitors (they send no body)` }] : []),
     ...assertionSourceViolations(type, NETWORK_ASSERTION_SOURCES[type], m.assertions),

@@ -24,7 +24,9 @@ export const PROTOCOL_ASSERTION_SOURCES: Readonly<Record<ProtocolType, readonly 
 };
 
 /** The URL shapes, as regular expressions of the part after the scheme, and in words. */
-export const PROTOCOL_URLS: Readonly<Record<ProtocolType, { schemes: readonly string[]; port: boolean; words: string }>> = {
+export const PROTOCOL_URLS: Readonly<
+  Record<ProtocolType, { schemes: readonly string[]; port: boolean; words: string }>
+> = {
   grpc: { schemes: ["grpc:", "grpcs:"], port: true, words: "grpc://host:port (plaintext) or grpcs://host:port (TLS)" },
   websocket: { schemes: ["ws:", "wss:"], port: false, words: "ws:// or wss://" },
   udp: { schemes: ["udp:"], port: true, words: "udp://host:port" },
@@ -38,7 +40,10 @@ export const monitorProtocolFields = {
   grpc_service: z
     .string()
     .max(200, "must be at most 200 characters")
-    .regex(SERVICE, "must be a service name such as grpc.health.v1.Health or package.Service (letters, digits, _ . - /)")
+    .regex(
+      SERVICE,
+      "must be a service name such as grpc.health.v1.Health or package.Service (letters, digits, _ . - /)",
+    )
     .nullable(),
 };
 
@@ -75,14 +80,17 @@ export function protocolUrlProblem(type: ProtocolType, raw: string): string | un
   return absoluteUrl(raw, (url) => {
     if (!shape.schemes.includes(url.protocol) || !url.hostname) return `must be ${shape.words} for ${type} monitors`;
     if (shape.port && !url.port) return `must name a port: ${shape.words}`;
-    if (shape.port && ((url.pathname && url.pathname !== "/") || url.search || url.hash)) return `must be ${shape.words} with no path`;
+    if (shape.port && ((url.pathname && url.pathname !== "/") || url.search || url.hash))
+      return `must be ${shape.words} with no path`;
     return undefined;
   });
 }
 
 /** The field of its own on another type's monitor (each type's rules are in api/monitor-types/). */
 export function protocolViolations(m: MonitorProtocolSpec & { type: string }): ErrorDetail[] {
-  return m.grpc_service !== null && m.type !== "grpc" ? [{ field: "grpc_service", message: `is only allowed for grpc monitors, not ${m.type}` }] : [];
+  return m.grpc_service !== null && m.type !== "grpc"
+    ? [{ field: "grpc_service", message: `is only allowed for grpc monitors, not ${m.type}` }]
+    : [];
 }
 
 /** The assertions of a protocol monitor reading what its type does not answer. */

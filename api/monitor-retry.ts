@@ -35,11 +35,23 @@ export const RetryStrategySchema = z
     /** `none`, `fixed` (every retry after `delay`), `linear` (`delay` × n) or `exponential` (`delay` × 2^(n−1)). */
     strategy: z.enum(RETRY_STRATEGIES),
     /** The base delay in ms, 0..60000; default 1000. */
-    delay: z.int("must be a whole number of milliseconds").min(0, "must be between 0 and 60000").max(60_000, "must be between 0 and 60000").optional(),
+    delay: z
+      .int("must be a whole number of milliseconds")
+      .min(0, "must be between 0 and 60000")
+      .max(60_000, "must be between 0 and 60000")
+      .optional(),
     /** Retries at most, 1..5; default 2. */
-    retries: z.int("must be a whole number").min(1, `must be between 1 and ${MAX_RETRIES}`).max(MAX_RETRIES, `must be between 1 and ${MAX_RETRIES}`).optional(),
+    retries: z
+      .int("must be a whole number")
+      .min(1, `must be between 1 and ${MAX_RETRIES}`)
+      .max(MAX_RETRIES, `must be between 1 and ${MAX_RETRIES}`)
+      .optional(),
     /** Seconds the run may last with its retries, 1..600; default 60. A run also ends before the next is due (`interval_sec`). */
-    duration: z.int("must be a whole number of seconds").min(1, `must be between 1 and ${MAX_RETRY_DURATION_SEC}`).max(MAX_RETRY_DURATION_SEC, `must be between 1 and ${MAX_RETRY_DURATION_SEC}`).optional(),
+    duration: z
+      .int("must be a whole number of seconds")
+      .min(1, `must be between 1 and ${MAX_RETRY_DURATION_SEC}`)
+      .max(MAX_RETRY_DURATION_SEC, `must be between 1 and ${MAX_RETRY_DURATION_SEC}`)
+      .optional(),
     /** `failure` (default): retry any failure; `network`: only DNS, connect, TLS and timeout errors, not assertions or statuses. */
     trigger: z.enum(RETRY_TRIGGERS).optional(),
     /**
@@ -73,7 +85,14 @@ export const monitorRetryFields = {
 /** The read schema (absent from servers without retry strategies). */
 export const monitorRetryRead = {
   retry: z
-    .object({ strategy: z.enum(RETRY_STRATEGIES), delay: z.int(), retries: z.int(), duration: z.int(), trigger: z.enum(RETRY_TRIGGERS), location: z.enum(RETRY_LOCATIONS).optional() })
+    .object({
+      strategy: z.enum(RETRY_STRATEGIES),
+      delay: z.int(),
+      retries: z.int(),
+      duration: z.int(),
+      trigger: z.enum(RETRY_TRIGGERS),
+      location: z.enum(RETRY_LOCATIONS).optional(),
+    })
     .meta({ id: "StoredRetryStrategy" })
     .nullable()
     .optional(),
@@ -96,19 +115,37 @@ export const MONITOR_RETRY_ROWS = {
       type: "object",
       ref: "RetryStrategy",
       nullable: true,
-      description: "How a failed check is tried again within the run: where it failed, or at the monitor's other locations.",
+      description:
+        "How a failed check is tried again within the run: where it failed, or at the monitor's other locations.",
       properties: {
-        strategy: { type: "string", enum: RETRY_STRATEGIES, description: "`none`, `fixed`, `linear` (delay × n) or `exponential` (delay × 2^(n−1))." },
+        strategy: {
+          type: "string",
+          enum: RETRY_STRATEGIES,
+          description: "`none`, `fixed`, `linear` (delay × n) or `exponential` (delay × 2^(n−1)).",
+        },
         delay: { type: "integer", description: "The base delay in ms, 0..60000; default 1000." },
         retries: { type: "integer", description: `Retries at most, 1..${MAX_RETRIES}; default 2.` },
-        duration: { type: "integer", description: `Seconds the run may last with its retries, 1..${MAX_RETRY_DURATION_SEC}; default 60; never past the next run (\`intervalSec\`).` },
-        trigger: { type: "string", enum: RETRY_TRIGGERS, description: "`failure`: retry any failure (default); `network`: only DNS, connect, TLS and timeout errors." },
-        location: { type: "string", enum: RETRY_LOCATIONS, description: "`same`: retries run where the check failed (default); `other`: each at the next of the monitor's other live locations. `other` needs 2 or more locations." },
+        duration: {
+          type: "integer",
+          description: `Seconds the run may last with its retries, 1..${MAX_RETRY_DURATION_SEC}; default 60; never past the next run (\`intervalSec\`).`,
+        },
+        trigger: {
+          type: "string",
+          enum: RETRY_TRIGGERS,
+          description: "`failure`: retry any failure (default); `network`: only DNS, connect, TLS and timeout errors.",
+        },
+        location: {
+          type: "string",
+          enum: RETRY_LOCATIONS,
+          description:
+            "`same`: retries run where the check failed (default); `other`: each at the next of the monitor's other live locations. `other` needs 2 or more locations.",
+        },
       },
       requiredProperties: ["strategy"],
     },
     normal: "retry",
-    description: "Retries of a failed check within the run; every attempt is recorded, alerts come from the last; none by default.",
+    description:
+      "Retries of a failed check within the run; every attempt is recorded, alerts come from the last; none by default.",
     default: null,
   },
 } as const satisfies FieldTable;
@@ -117,15 +154,28 @@ export const MONITOR_RETRY_ROWS = {
 export function normalizeRetry(value: unknown): unknown {
   if (!value || typeof value !== "object" || Array.isArray(value)) return value;
   const r = value as Record<string, unknown>;
-  return { strategy: r.strategy, delay: r.delay ?? 1000, retries: r.retries ?? 2, duration: r.duration ?? 60, trigger: r.trigger ?? "failure", location: r.location ?? "same" };
+  return {
+    strategy: r.strategy,
+    delay: r.delay ?? 1000,
+    retries: r.retries ?? 2,
+    duration: r.duration ?? 60,
+    trigger: r.trigger ?? "failure",
+    location: r.location ?? "same",
+  };
 }
 
 /** Rules of the field on the whole monitor: not for heartbeat monitors; retries elsewhere need somewhere else. */
 export function retryViolations(m: MonitorRetrySpec & { type: string; locations: string[] | null }): ErrorDetail[] {
-  if (m.retry !== null && m.type === "heartbeat") return [{ field: "retry", message: "is not allowed for heartbeat monitors (they are pinged, not probed)" }];
+  if (m.retry !== null && m.type === "heartbeat")
+    return [{ field: "retry", message: "is not allowed for heartbeat monitors (they are pinged, not probed)" }];
   const count = m.locations?.length ?? 1;
   if (m.retry?.location === "other" && count < 2) {
-    return [{ field: "retry.location", message: `"other" needs 2 or more locations (the monitor has ${count}); use "same", or add locations` }];
+    return [
+      {
+        field: "retry.location",
+        message: `"other" needs 2 or more locations (the monitor has ${count}); use "same", or add locations`,
+      },
+    ];
   }
   return [];
 }

@@ -13,7 +13,8 @@ import { monitorTypeDescriptor, typesTaking } from "./monitor-types/registry";
 const MESSAGE_TYPES = new Set<string>(["websocket", "udp"]);
 
 /** `a, b and c`. */
-const listed = (types: readonly string[]) => (types.length > 1 ? `${types.slice(0, -1).join(", ")} and ${types.at(-1)}` : (types[0] ?? ""));
+const listed = (types: readonly string[]) =>
+  types.length > 1 ? `${types.slice(0, -1).join(", ")} and ${types.at(-1)}` : (types[0] ?? "");
 
 /** Fields only some types take: the types that do (from their descriptors), and whether a monitor sets it. */
 const OWN_FIELDS = {
@@ -24,7 +25,9 @@ const OWN_FIELDS = {
 /** `field` set on a type whose descriptor does not take it. */
 function ownFieldViolation(m: MonitorSpec, field: keyof typeof OWN_FIELDS): ErrorDetail[] {
   const { types, set } = OWN_FIELDS[field];
-  return set(m) && !(types as readonly string[]).includes(m.type) ? [{ field, message: `is only allowed for ${listed(types)} monitors, not ${m.type}` }] : [];
+  return set(m) && !(types as readonly string[]).includes(m.type)
+    ? [{ field, message: `is only allowed for ${listed(types)} monitors, not ${m.type}` }]
+    : [];
 }
 
 /**
@@ -55,7 +58,12 @@ export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTER
   out.push(...(descriptor.violations?.(m) ?? []));
   out.push(...ownFieldViolation(m, "keyword"));
   // A websocket monitor's body is its message and a udp monitor's its datagram: no method.
-  if (m.body !== null && !MESSAGE_TYPES.has(m.type) && !isNetworkType(m.type) && !METHODS_WITH_BODY.includes(m.method)) {
+  if (
+    m.body !== null &&
+    !MESSAGE_TYPES.has(m.type) &&
+    !isNetworkType(m.type) &&
+    !METHODS_WITH_BODY.includes(m.method)
+  ) {
     out.push({
       field: "body",
       message: `is not allowed with method ${m.method}; use one of ${METHODS_WITH_BODY.join(", ")}`,

@@ -20,9 +20,20 @@ export const MONITOR_STEP_ROWS = {
           name: { ...STRING, description: "Names the step in results and errors, 1..60 characters." },
           method: { type: "string", enum: METHODS, description: "HTTP method; default GET." },
           url: { ...STRING, description: "`http(s)://…`, with `{{variables}}`." },
-          headers: { type: "object", additionalProperties: STRING, description: "Request headers, with `{{variables}}` in values." },
-          body: { ...NULLABLE_STRING, description: "Request body, with `{{variables}}`; only with POST, PUT, PATCH, DELETE." },
-          statuses: { type: "array", items: { oneOf: [{ type: "integer" }, STRING] }, description: 'Codes or classes that pass; default `["2xx", "3xx"]`.' },
+          headers: {
+            type: "object",
+            additionalProperties: STRING,
+            description: "Request headers, with `{{variables}}` in values.",
+          },
+          body: {
+            ...NULLABLE_STRING,
+            description: "Request body, with `{{variables}}`; only with POST, PUT, PATCH, DELETE.",
+          },
+          statuses: {
+            type: "array",
+            items: { oneOf: [{ type: "integer" }, STRING] },
+            description: 'Codes or classes that pass; default `["2xx", "3xx"]`.',
+          },
           extract: {
             type: "array",
             description: "Values of the response kept as variables for later steps.",
@@ -32,21 +43,34 @@ export const MONITOR_STEP_ROWS = {
               description: "A value of the response kept as variable `name`.",
               properties: {
                 name: { ...STRING, description: "The variable's name: later steps use `{{name}}`." },
-                source: { type: "string", enum: EXTRACTION_SOURCES, description: "`json_body`, `headers`, `text_body` (a regular expression) or `status_code`." },
-                property: { ...NULLABLE_STRING, description: "The JSONPath, header name or regular expression (its first group); none for `status_code`." },
+                source: {
+                  type: "string",
+                  enum: EXTRACTION_SOURCES,
+                  description: "`json_body`, `headers`, `text_body` (a regular expression) or `status_code`.",
+                },
+                property: {
+                  ...NULLABLE_STRING,
+                  description:
+                    "The JSONPath, header name or regular expression (its first group); none for `status_code`.",
+                },
                 secret: { type: "boolean", description: "Masked in results, logs and errors." },
               },
               requiredProperties: ["name", "source"],
             },
           },
-          assertions: { type: "array", items: ASSERTION_ROWS.assertions.type.items, description: "Checks of the response, as a monitor's `assertions`." },
+          assertions: {
+            type: "array",
+            items: ASSERTION_ROWS.assertions.type.items,
+            description: "Checks of the response, as a monitor's `assertions`.",
+          },
           cleanup: { type: "boolean", description: "Runs even after an earlier step failed (clean-up)." },
         },
         requiredProperties: ["name", "url"],
       },
     },
     normal: "steps",
-    description: 'multistep monitors: the requests, in order (1..10), each with `extract` and `assertions`; see "Multi-step monitors".',
+    description:
+      'multistep monitors: the requests, in order (1..10), each with `extract` and `assertions`; see "Multi-step monitors".',
     default: [],
   },
   /** multistep monitors: values for `{{name}}` in the steps; secret, masked in results, logs and errors. */
@@ -71,4 +95,3 @@ export const MONITOR_STEP_ROWS = {
       "The service's fingerprints of the secret values (`variables`, secret `headers` and steps' `headers`) right after the provider last wrote them, by path (`variables.<name>`, `headers.<name>`, `steps[<i>].headers.<name>`); reads show fingerprints, never values: a different live one is drift.",
   },
 } as const satisfies FieldTable;
-

@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { type Assertion, ASSERTION_COMPARISONS, ASSERTION_SOURCES, AssertionSchema, jsonPathProblem, normalizeAssertions, regexProblem, type StoredAssertion } from "./assertions";
+import {
+  type Assertion,
+  ASSERTION_COMPARISONS,
+  ASSERTION_SOURCES,
+  AssertionSchema,
+  jsonPathProblem,
+  normalizeAssertions,
+  regexProblem,
+  type StoredAssertion,
+} from "./assertions";
 import type { ErrorDetail } from "./common";
 
 /**
@@ -37,7 +46,10 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  */
 const STEP_URL =
   "^https?://(?:(?:[A-Za-z0-9_{}-]+\\.)*[A-Za-z_{}][A-Za-z0-9_{}-]*|(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9]))(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(?:[/?#]\\S*)?$";
-const STATUS_RULE = z.union([z.int().min(100, "must be a status code between 100 and 599").max(599, "must be a status code between 100 and 599"), z.string().regex(/^[1-5]xx$/, 'must be a status code or a class such as "2xx"')]);
+const STATUS_RULE = z.union([
+  z.int().min(100, "must be a status code between 100 and 599").max(599, "must be a status code between 100 and 599"),
+  z.string().regex(/^[1-5]xx$/, 'must be a status code or a class such as "2xx"'),
+]);
 /** The methods a step may use. */
 export const STEP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 const METHODS = STEP_METHODS;
@@ -45,9 +57,23 @@ const METHODS = STEP_METHODS;
 /** The rules between an extraction's fields, as `[field, message]`. */
 export function extractionProblems(e: { source: ExtractionSource; property?: string | null }): [string, string][] {
   const property = e.property ?? null;
-  if (e.source === "status_code") return property === null ? [] : [["property", "is only allowed for json_body, headers and text_body extractions"]];
-  if (property === null) return [["property", `is required for ${e.source} extractions (${e.source === "json_body" ? "a JSONPath" : e.source === "headers" ? "the header name" : "a regular expression"})`]];
-  const why = e.source === "json_body" ? jsonPathProblem(property) : e.source === "headers" ? (HEADER_NAME.test(property) ? undefined : "must be a valid header name") : regexProblem(property);
+  if (e.source === "status_code")
+    return property === null ? [] : [["property", "is only allowed for json_body, headers and text_body extractions"]];
+  if (property === null)
+    return [
+      [
+        "property",
+        `is required for ${e.source} extractions (${e.source === "json_body" ? "a JSONPath" : e.source === "headers" ? "the header name" : "a regular expression"})`,
+      ],
+    ];
+  const why =
+    e.source === "json_body"
+      ? jsonPathProblem(property)
+      : e.source === "headers"
+        ? HEADER_NAME.test(property)
+          ? undefined
+          : "must be a valid header name"
+        : regexProblem(property);
   return why ? [["property", why]] : [];
 }
 
@@ -55,7 +81,9 @@ export function extractionProblems(e: { source: ExtractionSource; property?: str
 export const ExtractionSchema = z
   .strictObject({
     /** The variable's name (letters, digits, `_`; not starting with a digit): later steps use `{{name}}`. */
-    name: z.string().regex(VARIABLE_NAME, "must be letters, digits and _, not starting with a digit, at most 64 characters"),
+    name: z
+      .string()
+      .regex(VARIABLE_NAME, "must be letters, digits and _, not starting with a digit, at most 64 characters"),
     /** `json_body` (a JSONPath), `headers` (a header name), `text_body` (a regular expression: its first group, or the match), `status_code`. */
     source: z.enum(EXTRACTION_SOURCES),
     /** The JSONPath, header name or regular expression; none for `status_code`. */
@@ -70,8 +98,15 @@ export const ExtractionSchema = z
     id: "StepExtraction",
     // The rules JSON Schema can state: a property for every source but the status, a header name for headers.
     allOf: [
-      { if: { properties: { source: { const: "status_code" } } }, then: { properties: { property: { type: "null" } } }, else: { properties: { property: { type: "string" } }, required: ["property"] } },
-      { if: { properties: { source: { const: "headers" } } }, then: { properties: { property: { pattern: HEADER_NAME.source } } } },
+      {
+        if: { properties: { source: { const: "status_code" } } },
+        then: { properties: { property: { type: "null" } } },
+        else: { properties: { property: { type: "string" } }, required: ["property"] },
+      },
+      {
+        if: { properties: { source: { const: "headers" } } },
+        then: { properties: { property: { pattern: HEADER_NAME.source } } },
+      },
     ],
   });
 
@@ -83,19 +118,35 @@ export const MonitorStepSchema = z
     /** HTTP method; default GET. */
     method: z.enum(METHODS).optional(),
     /** `http(s)://…`, with `{{variables}}`. */
-    url: z.string().min(1, "must not be empty").max(2048, "must be at most 2048 characters").meta({ pattern: STEP_URL }),
+    url: z
+      .string()
+      .min(1, "must not be empty")
+      .max(2048, "must be at most 2048 characters")
+      .meta({ pattern: STEP_URL }),
     /** Request headers, with `{{variables}}` in values; at most 50. */
     headers: z
-      .record(z.string().regex(HEADER_NAME, "must be a valid header name"), z.string().max(8192).regex(/^[^\r\n]*$/, "must not contain line breaks"))
+      .record(
+        z.string().regex(HEADER_NAME, "must be a valid header name"),
+        z
+          .string()
+          .max(8192)
+          .regex(/^[^\r\n]*$/, "must not contain line breaks"),
+      )
       .refine((h) => Object.keys(h).length <= 50, "must have at most 50 headers")
-      .meta({ description: "Request headers, with `{{variables}}` in values; at most 50. A secret header (its name is a credential, as in a monitor's `headers`) is write-only: reads show its fingerprint, and a PATCH that sends it back keeps the value." })
+      .meta({
+        description:
+          "Request headers, with `{{variables}}` in values; at most 50. A secret header (its name is a credential, as in a monitor's `headers`) is write-only: reads show its fingerprint, and a PATCH that sends it back keeps the value.",
+      })
       .optional(),
     /** Request body, with `{{variables}}`; only with POST, PUT, PATCH, DELETE. */
     body: z.string().max(16_384, "must be at most 16384 characters").nullable().optional(),
     /** Codes or classes that count as passed; default `["2xx", "3xx"]`. */
     statuses: z.array(STATUS_RULE).min(1, "must list at least one code or class").max(50).optional(),
     /** Values of the response kept as variables for later steps, in order. */
-    extract: z.array(ExtractionSchema).max(MAX_EXTRACTIONS, `must have at most ${MAX_EXTRACTIONS} extractions`).optional(),
+    extract: z
+      .array(ExtractionSchema)
+      .max(MAX_EXTRACTIONS, `must have at most ${MAX_EXTRACTIONS} extractions`)
+      .optional(),
     /** Checks of the response, as a monitor's `assertions`. */
     assertions: z.array(AssertionSchema).max(20, "must have at most 20 assertions").optional(),
     /** Runs even after an earlier step failed (clean-up); default false. */
@@ -104,7 +155,12 @@ export const MonitorStepSchema = z
   .meta({
     id: "MonitorStep",
     // A body only with a method that carries one (the default, GET, carries none).
-    allOf: [{ if: { properties: { body: { type: "string" } }, required: ["body"] }, then: { properties: { method: { enum: ["POST", "PUT", "PATCH", "DELETE"] } }, required: ["method"] } }],
+    allOf: [
+      {
+        if: { properties: { body: { type: "string" } }, required: ["body"] },
+        then: { properties: { method: { enum: ["POST", "PUT", "PATCH", "DELETE"] } }, required: ["method"] },
+      },
+    ],
   });
 
 /** An extraction as a program declares it. */
@@ -165,14 +221,23 @@ export interface StoredStep {
 /** The writable fields of multi-step monitors. */
 export const monitorStepFields = {
   /** multistep monitors: the requests, in order (1..10). */
-  steps: z.array(MonitorStepSchema).max(MAX_STEPS, `must have at most ${MAX_STEPS} steps`).meta({
-    description: `multistep monitors: the requests, in order. Limits: at most ${MAX_STEPS} steps; the whole run within the monitor's timeout_sec (clean-up steps get at least 1 s more); each response's body read and kept up to ${STEP_BODY_LIMIT_BYTES} bytes.`,
-  }),
+  steps: z
+    .array(MonitorStepSchema)
+    .max(MAX_STEPS, `must have at most ${MAX_STEPS} steps`)
+    .meta({
+      description: `multistep monitors: the requests, in order. Limits: at most ${MAX_STEPS} steps; the whole run within the monitor's timeout_sec (clean-up steps get at least 1 s more); each response's body read and kept up to ${STEP_BODY_LIMIT_BYTES} bytes.`,
+    }),
   /** multistep monitors: values for `{{name}}` in the steps, secret (masked in results, logs and errors). */
   variables: z
-    .record(z.string().regex(VARIABLE_NAME, "must be letters, digits and _, not starting with a digit"), z.string().max(MAX_VARIABLE_CHARS, `must be at most ${MAX_VARIABLE_CHARS} characters`))
+    .record(
+      z.string().regex(VARIABLE_NAME, "must be letters, digits and _, not starting with a digit"),
+      z.string().max(MAX_VARIABLE_CHARS, `must be at most ${MAX_VARIABLE_CHARS} characters`),
+    )
     .refine((v) => Object.keys(v).length <= MAX_VARIABLES, `must have at most ${MAX_VARIABLES} variables`)
-    .meta({ description: "multistep and browser monitors: values for `{{name}}` in the steps, or the script's `process.env`. Write-only: reads show each value's fingerprint; masked in every spelling in results, logs and errors." }),
+    .meta({
+      description:
+        "multistep and browser monitors: values for `{{name}}` in the steps, or the script's `process.env`. Write-only: reads show each value's fingerprint; masked in every spelling in results, logs and errors.",
+    }),
 };
 
 /** A step as the API returns it: every field present, defaults filled in. */
@@ -181,11 +246,28 @@ export const StoredStepSchema = z
     name: z.string(),
     method: z.enum(METHODS),
     url: z.string(),
-    headers: z.record(z.string(), z.string()).meta({ description: "Request headers, names lower-cased; a secret header's value (as in a monitor's `headers`) reads as its fingerprint `hmac-sha256:<64 hex>`." }),
+    headers: z.record(z.string(), z.string()).meta({
+      description:
+        "Request headers, names lower-cased; a secret header's value (as in a monitor's `headers`) reads as its fingerprint `hmac-sha256:<64 hex>`.",
+    }),
     body: z.string().nullable(),
     statuses: z.array(z.union([z.int(), z.string()])),
-    extract: z.array(z.object({ name: z.string(), source: z.enum(EXTRACTION_SOURCES), property: z.string().nullable(), secret: z.boolean() })),
-    assertions: z.array(z.object({ source: z.enum(ASSERTION_SOURCES), property: z.string().nullable(), comparison: z.enum(ASSERTION_COMPARISONS), target: z.string().nullable() })),
+    extract: z.array(
+      z.object({
+        name: z.string(),
+        source: z.enum(EXTRACTION_SOURCES),
+        property: z.string().nullable(),
+        secret: z.boolean(),
+      }),
+    ),
+    assertions: z.array(
+      z.object({
+        source: z.enum(ASSERTION_SOURCES),
+        property: z.string().nullable(),
+        comparison: z.enum(ASSERTION_COMPARISONS),
+        target: z.string().nullable(),
+      }),
+    ),
     cleanup: z.boolean(),
   })
   .meta({ id: "StoredMonitorStep" });
@@ -220,9 +302,17 @@ export function normalizeSteps(list: unknown): unknown {
   return list.map((s: unknown) => {
     if (!s || typeof s !== "object") return s;
     const step = s as Record<string, unknown>;
-    const headers = step.headers && typeof step.headers === "object" ? Object.fromEntries(Object.entries(step.headers).map(([k, v]) => [k.toLowerCase(), v])) : {};
+    const headers =
+      step.headers && typeof step.headers === "object"
+        ? Object.fromEntries(Object.entries(step.headers).map(([k, v]) => [k.toLowerCase(), v]))
+        : {};
     const extract = Array.isArray(step.extract)
-      ? step.extract.map((e: Record<string, unknown>) => ({ name: e.name, source: e.source, property: e.property ?? null, secret: e.secret ?? false }))
+      ? step.extract.map((e: Record<string, unknown>) => ({
+          name: e.name,
+          source: e.source,
+          property: e.property ?? null,
+          secret: e.secret ?? false,
+        }))
       : [];
     return {
       name: step.name,
@@ -251,23 +341,40 @@ export function variablesUsed(text: string | null): string[] {
 export function stepViolations(m: MonitorStepSpec & { type: string }): ErrorDetail[] {
   const out: ErrorDetail[] = [];
   if (m.type !== "multistep") {
-    if (m.steps.length > 0) out.push({ field: "steps", message: `is only allowed for multistep monitors, not ${m.type}` });
-    if (Object.keys(m.variables).length > 0 && m.type !== "browser") out.push({ field: "variables", message: `is only allowed for multistep and browser monitors, not ${m.type}` });
+    if (m.steps.length > 0)
+      out.push({ field: "steps", message: `is only allowed for multistep monitors, not ${m.type}` });
+    if (Object.keys(m.variables).length > 0 && m.type !== "browser")
+      out.push({ field: "variables", message: `is only allowed for multistep and browser monitors, not ${m.type}` });
     return out;
   }
   if (m.steps.length === 0) out.push({ field: "steps", message: "must list at least one step for multistep monitors" });
   const known = new Set(Object.keys(m.variables));
   m.steps.forEach((step, i) => {
     const at = `steps[${i}]`;
-    const uses: [string, string | null][] = [["url", step.url], ["body", step.body], ...Object.entries(step.headers).map(([k, v]): [string, string] => [`headers.${k}`, v])];
+    const uses: [string, string | null][] = [
+      ["url", step.url],
+      ["body", step.body],
+      ...Object.entries(step.headers).map(([k, v]): [string, string] => [`headers.${k}`, v]),
+    ];
     for (const [field, text] of uses) {
       for (const name of variablesUsed(text)) {
-        if (!known.has(name)) out.push({ field: `${at}.${field}`, message: `step "${step.name}" uses {{${name}}}, which neither variables nor an earlier step's extract defines` });
+        if (!known.has(name))
+          out.push({
+            field: `${at}.${field}`,
+            message: `step "${step.name}" uses {{${name}}}, which neither variables nor an earlier step's extract defines`,
+          });
       }
     }
-    if (!new RegExp(STEP_URL).test(step.url)) out.push({ field: `${at}.url`, message: "must be http:// or https://, a host name or IPv4 address (a port, a path), with {{variables}}" });
+    if (!new RegExp(STEP_URL).test(step.url))
+      out.push({
+        field: `${at}.url`,
+        message: "must be http:// or https://, a host name or IPv4 address (a port, a path), with {{variables}}",
+      });
     if (step.body !== null && !["POST", "PUT", "PATCH", "DELETE"].includes(step.method)) {
-      out.push({ field: `${at}.body`, message: `is not allowed with method ${step.method}; use one of POST, PUT, PATCH, DELETE` });
+      out.push({
+        field: `${at}.body`,
+        message: `is not allowed with method ${step.method}; use one of POST, PUT, PATCH, DELETE`,
+      });
     }
     for (const e of step.extract) known.add(e.name);
   });

@@ -2,7 +2,14 @@ import { z } from "zod";
 import { documentOnlyMeta, ExternalIdSchema } from "./common";
 import { isNetworkType, NETWORK_ASSERTION_SOURCES } from "./monitor-network";
 import { PROTOCOL_ASSERTION_SOURCES, isProtocolType } from "./monitor-protocols";
-import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, MONITOR_TYPES, type MonitorType, monitorFields } from "./monitor";
+import {
+  MAX_INTERVAL_SEC,
+  METHODS_WITH_BODY,
+  MIN_INTERVAL_SEC,
+  MONITOR_TYPES,
+  type MonitorType,
+  monitorFields,
+} from "./monitor";
 import { dnsResolver, empty, f, type MonitorField, nothing } from "./monitor-types/descriptor";
 import { monitorTypeDescriptor } from "./monitor-types/registry";
 
@@ -43,7 +50,10 @@ export function monitorBodySchemas(minIntervalSec: number = MIN_INTERVAL_SEC) {
     .extend({ url: f.url.unwrap().meta({ format: "uri" }).nullable().optional(), dns_resolver: dnsResolver() });
   const documentedCreate = z.discriminatedUnion(
     "type",
-    MONITOR_TYPES.map((type) => variant(type, interval_sec, remind_every_sec)) as unknown as [z.ZodObject, ...z.ZodObject[]],
+    MONITOR_TYPES.map((type) => variant(type, interval_sec, remind_every_sec)) as unknown as [
+      z.ZodObject,
+      ...z.ZodObject[],
+    ],
   );
   return { create, update, documentedCreate };
 }
@@ -71,7 +81,10 @@ function variant(type: MonitorType, interval_sec: z.ZodType, remind_every_sec: z
   const descriptor = monitorTypeDescriptor(type);
   const shape = {
     // Every field, optional, in the order of `monitorFields`; then those that differ.
-    ...(Object.fromEntries(Object.entries(f).map(([k, rule]): [string, z.ZodType] => [k, rule.optional()])) as Record<MonitorField, z.ZodType>),
+    ...(Object.fromEntries(Object.entries(f).map(([k, rule]): [string, z.ZodType] => [k, rule.optional()])) as Record<
+      MonitorField,
+      z.ZodType
+    >),
     name: f.name,
     type: z.literal(type),
     url: descriptor.url,
@@ -103,11 +116,15 @@ function crossFieldRules(type: MonitorType): object[] {
   }
   if (isProtocolType(type)) {
     // What each protocol's assertions may read.
-    rules.push({ properties: { assertions: { items: { properties: { source: { enum: PROTOCOL_ASSERTION_SOURCES[type] } } } } } });
+    rules.push({
+      properties: { assertions: { items: { properties: { source: { enum: PROTOCOL_ASSERTION_SOURCES[type] } } } } },
+    });
   }
   if (isNetworkType(type)) {
     // What each network type's assertions may read.
-    rules.push({ properties: { assertions: { items: { properties: { source: { enum: NETWORK_ASSERTION_SOURCES[type] } } } } } });
+    rules.push({
+      properties: { assertions: { items: { properties: { source: { enum: NETWORK_ASSERTION_SOURCES[type] } } } } },
+    });
   }
   rules.push(...(monitorTypeDescriptor(type).rules?.() ?? []));
   return rules;

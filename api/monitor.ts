@@ -11,7 +11,21 @@ import { MONITOR_STEP_ROWS } from "./monitor-step-rows";
 import { monitorStepFields, monitorStepRead, type StoredStep } from "./monitor-steps";
 
 /** Kinds of monitor. `type` is fixed at creation. */
-export const MONITOR_TYPES = ["http", "keyword", "tcp", "heartbeat", "dns", "multistep", "grpc", "websocket", "udp", "ping", "smtp", "domain", "browser"] as const;
+export const MONITOR_TYPES = [
+  "http",
+  "keyword",
+  "tcp",
+  "heartbeat",
+  "dns",
+  "multistep",
+  "grpc",
+  "websocket",
+  "udp",
+  "ping",
+  "smtp",
+  "domain",
+  "browser",
+] as const;
 export const MonitorTypeSchema = z.enum(MONITOR_TYPES);
 export type MonitorType = z.infer<typeof MonitorTypeSchema>;
 
@@ -34,10 +48,7 @@ const TAG = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 
 /** One expected status: a code such as 204, or a class such as "2xx". */
 export const StatusCodeRuleSchema = z.union([
-  z
-    .int()
-    .min(100, "must be a status code between 100 and 599")
-    .max(599, "must be a status code between 100 and 599"),
+  z.int().min(100, "must be a status code between 100 and 599").max(599, "must be a status code between 100 and 599"),
   z.string().regex(STATUS_CLASS, 'must be a status code or a class such as "2xx"'),
 ]);
 
@@ -55,10 +66,7 @@ export const monitorFields = {
     .min(1, `must be between ${MIN_INTERVAL_SEC} and ${MAX_INTERVAL_SEC}`)
     .max(MAX_INTERVAL_SEC, `must be at most ${MAX_INTERVAL_SEC}`),
   /** Seconds a check may take, 1..60 and less than `interval_sec`. */
-  timeout_sec: z
-    .int("must be a whole number of seconds")
-    .min(1, "must be at least 1")
-    .max(60, "must be at most 60"),
+  timeout_sec: z.int("must be a whole number of seconds").min(1, "must be at least 1").max(60, "must be at most 60"),
   /** HTTP method of the probe. */
   method: z.enum(HTTP_METHODS),
   /** Request headers; names are stored lower-cased. At most 50. */
@@ -71,7 +79,10 @@ export const monitorFields = {
         .regex(/^[^\r\n]*$/, "must not contain line breaks"),
     )
     .refine((h) => Object.keys(h).length <= 50, "must have at most 50 headers")
-    .meta({ description: "Request headers, at most 50; names are stored lower-cased. A secret header (its name is a credential: `Authorization`, `Proxy-Authorization`, `Cookie`, or a name containing `auth`, `key`, `token`, `secret`, `password`, `passwd`, `signature`, `session` or `credential`) is write-only: reads show its fingerprint, and a PATCH that sends a header's fingerprint back keeps the value it stands for." }),
+    .meta({
+      description:
+        "Request headers, at most 50; names are stored lower-cased. A secret header (its name is a credential: `Authorization`, `Proxy-Authorization`, `Cookie`, or a name containing `auth`, `key`, `token`, `secret`, `password`, `passwd`, `signature`, `session` or `credential`) is write-only: reads show its fingerprint, and a PATCH that sends a header's fingerprint back keeps the value it stands for.",
+    }),
   /** Request body, only with methods that carry one (POST, PUT, PATCH, DELETE); a websocket monitor's message, a udp monitor's datagram. */
   body: z.string().max(16_384, "must be at most 16384 characters").nullable(),
   /** Codes or classes that count as up; a set, stored sorted. */
@@ -106,13 +117,18 @@ export const monitorFields = {
 const CREATE_REQUIRED = ["name", "type", "interval_sec"] as const;
 
 type Fields = typeof monitorFields;
-type CreateShape = { [K in keyof Fields]: K extends (typeof CREATE_REQUIRED)[number] ? Fields[K] : z.ZodOptional<Fields[K]> };
+type CreateShape = {
+  [K in keyof Fields]: K extends (typeof CREATE_REQUIRED)[number] ? Fields[K] : z.ZodOptional<Fields[K]>;
+};
 
 /** The body of `POST /api/v1/monitors`: every field of `monitorFields`. Unknown fields are rejected. */
 export const CreateMonitorSchema = z
   .strictObject(
     Object.fromEntries(
-      Object.entries(monitorFields).map(([k, rule]) => [k, (CREATE_REQUIRED as readonly string[]).includes(k) ? rule : rule.optional()]),
+      Object.entries(monitorFields).map(([k, rule]) => [
+        k,
+        (CREATE_REQUIRED as readonly string[]).includes(k) ? rule : rule.optional(),
+      ]),
     ) as CreateShape,
   )
   .extend({ external_id: ExternalIdSchema.optional() })
@@ -120,9 +136,7 @@ export const CreateMonitorSchema = z
 export type CreateMonitor = z.input<typeof CreateMonitorSchema>;
 
 /** The body of `PATCH /api/v1/monitors/<id>`: any writable field except `type`. */
-export const UpdateMonitorSchema = CreateMonitorSchema.omit({ type: true })
-  .partial()
-  .meta({ id: "UpdateMonitor" });
+export const UpdateMonitorSchema = CreateMonitorSchema.omit({ type: true }).partial().meta({ id: "UpdateMonitor" });
 export type UpdateMonitor = z.input<typeof UpdateMonitorSchema>;
 
 /**
@@ -138,17 +152,24 @@ export const MONITOR_FIELDS = {
     type: { type: "string", enum: MONITOR_TYPES },
     required: true,
     replaceOnChange: true,
-    description: "`http`, `keyword`, `tcp`, `heartbeat`, `dns`, `multistep`, `grpc`, `websocket`, `udp`, `ping`, `smtp`, `domain` or `browser`; a change replaces the monitor.",
+    description:
+      "`http`, `keyword`, `tcp`, `heartbeat`, `dns`, `multistep`, `grpc`, `websocket`, `udp`, `ping`, `smtp`, `domain` or `browser`; a change replaces the monitor.",
   },
   /** `http(s)://…` for http and keyword monitors, `tcp://host:port` for tcp, `dns://name` for dns; none for heartbeat. */
   url: {
     api: "url",
     type: { type: "string", nullable: true },
-    description: "`http(s)://…`; `tcp://host:port` for tcp; `dns://name` for dns; `grpc://` or `grpcs://host:port` for grpc; `ws(s)://…` for websocket; `udp://host:port` for udp; `ping://host` for ping; `smtp://host[:port]` (STARTTLS) or `smtps://host[:port]` for smtp; `domain://name` for domain; required but for heartbeat, multistep and browser, which have none.",
+    description:
+      "`http(s)://…`; `tcp://host:port` for tcp; `dns://name` for dns; `grpc://` or `grpcs://host:port` for grpc; `ws(s)://…` for websocket; `udp://host:port` for udp; `ping://host` for ping; `smtp://host[:port]` (STARTTLS) or `smtps://host[:port]` for smtp; `domain://name` for domain; required but for heartbeat, multistep and browser, which have none.",
     default: null,
   },
   /** Seconds between checks, {@link INTERVAL_BOUNDS}. */
-  intervalSec: { api: "interval_sec", type: { type: "integer" }, required: true, description: `Seconds between checks, ${INTERVAL_BOUNDS}.` },
+  intervalSec: {
+    api: "interval_sec",
+    type: { type: "integer" },
+    required: true,
+    description: `Seconds between checks, ${INTERVAL_BOUNDS}.`,
+  },
   /** Seconds a check may take, 1..60 and less than `intervalSec`. Default 10. */
   timeoutSec: {
     api: "timeout_sec",
@@ -159,14 +180,20 @@ export const MONITOR_FIELDS = {
     dynamicDefault: `${DEFAULT_TIMEOUT_SEC}, or \`intervalSec\` − 1 when the interval is shorter than ${DEFAULT_TIMEOUT_SEC + 1} seconds`,
   },
   /** HTTP method of the probe. Default `GET`. */
-  method: { api: "method", type: { type: "string", enum: HTTP_METHODS }, description: "HTTP method of the probe.", default: "GET" },
+  method: {
+    api: "method",
+    type: { type: "string", enum: HTTP_METHODS },
+    description: "HTTP method of the probe.",
+    default: "GET",
+  },
   /** Request headers (at most 50). Names are compared case-insensitively. Stored as a secret. */
   headers: {
     api: "headers",
     type: { type: "object", additionalProperties: { type: "string" } },
     secret: true,
     normal: "case-insensitive-keys",
-    description: "Request headers (the metadata of grpc, the handshake's of websocket monitors), at most 50; names compared case-insensitively; secret.",
+    description:
+      "Request headers (the metadata of grpc, the handshake's of websocket monitors), at most 50; names compared case-insensitively; secret.",
     default: {},
   },
   /** Request body, only with POST, PUT, PATCH or DELETE. Stored as a secret. */
@@ -174,7 +201,8 @@ export const MONITOR_FIELDS = {
     api: "body",
     type: { type: "string", nullable: true },
     secret: true,
-    description: "Request body, only with POST, PUT, PATCH, DELETE; the message a websocket monitor sends, the datagram of udp (required); secret.",
+    description:
+      "Request body, only with POST, PUT, PATCH, DELETE; the message a websocket monitor sends, the datagram of udp (required); secret.",
     default: null,
   },
   /** Status codes or classes that count as up, e.g. `[200, "3xx"]`; a set. Default `["2xx", "3xx"]`. */
@@ -201,7 +229,12 @@ export const MONITOR_FIELDS = {
   },
   ...ASSERTION_ROWS,
   /** Whether probes follow redirects. Default true. */
-  followRedirects: { api: "follow_redirects", type: { type: "boolean" }, description: "Whether probes follow redirects.", default: true },
+  followRedirects: {
+    api: "follow_redirects",
+    type: { type: "boolean" },
+    description: "Whether probes follow redirects.",
+    default: true,
+  },
   /** Channels notified when the monitor goes down or comes back; a set. */
   channelIds: {
     api: "channel_ids",
@@ -231,26 +264,55 @@ export const MONITOR_FIELDS = {
     default: false,
   },
   /** `active` or `paused`, as the service reports it. */
-  status: { api: "status", type: { type: "string", enum: ["active", "paused"] }, outputOnly: true, description: "`active` or `paused`, as the service reports it." },
+  status: {
+    api: "status",
+    type: { type: "string", enum: ["active", "paused"] },
+    outputOnly: true,
+    description: "`active` or `paused`, as the service reports it.",
+  },
   /** `pending` until the first check, then `up`, `degraded` (slow) or `down` (as of the last refresh). */
   health: {
     api: "health",
     type: { type: "string", enum: ["pending", "up", "degraded", "down"] },
     outputOnly: true,
-    description: "`pending` until the first check, then `up`, `degraded` (slower than `degradedResponseMs`) or `down`, as of the last refresh.",
+    description:
+      "`pending` until the first check, then `up`, `degraded` (slower than `degradedResponseMs`) or `down`, as of the last refresh.",
   },
   /** When the last check ran. */
-  lastCheckedAt: { api: "last_checked_at", type: { type: "string", nullable: true }, outputOnly: true, description: "When the last check ran." },
+  lastCheckedAt: {
+    api: "last_checked_at",
+    type: { type: "string", nullable: true },
+    outputOnly: true,
+    description: "When the last check ran.",
+  },
   /** When the monitor was created. */
-  createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the monitor was created." },
+  createdAt: {
+    api: "created_at",
+    type: { type: "string" },
+    outputOnly: true,
+    description: "When the monitor was created.",
+  },
   /** When the monitor last changed. */
-  updatedAt: { api: "updated_at", type: { type: "string" }, outputOnly: true, description: "When the monitor last changed." },
+  updatedAt: {
+    api: "updated_at",
+    type: { type: "string" },
+    outputOnly: true,
+    description: "When the monitor last changed.",
+  },
   /** The stack's mark on the monitor, set at create (see "Interrupted deployments"). */
   externalId: EXTERNAL_ID_FIELD,
 } as const satisfies FieldTable;
 
 /** Every writable field, defaults applied and normal forms taken: what the server stores. */
-export type MonitorSpec = { -readonly [K in keyof Fields]: K extends "assertions" ? StoredAssertion[] : K extends "steps" ? StoredStep[] : K extends "retry" ? StoredRetry | null : z.output<Fields[K]> };
+export type MonitorSpec = {
+  -readonly [K in keyof Fields]: K extends "assertions"
+    ? StoredAssertion[]
+    : K extends "steps"
+      ? StoredStep[]
+      : K extends "retry"
+        ? StoredRetry | null
+        : z.output<Fields[K]>;
+};
 
 /** A monitor as the API returns it. */
 export const MonitorSchema = z
@@ -262,7 +324,10 @@ export const MonitorSchema = z
     interval_sec: z.int(),
     timeout_sec: z.int(),
     method: z.enum(HTTP_METHODS),
-    headers: z.record(z.string(), z.string()).meta({ description: "Request headers, names lower-cased. A secret header (its name is a credential: `authorization`, `proxy-authorization`, `cookie`, or a name containing `auth`, `key`, `token`, `secret`, `password`, `passwd`, `signature`, `session` or `credential`) is write-only: its value reads as `hmac-sha256:<64 hex>`, HMAC-SHA256 under a key derived from the server's secret key file of the monitor id, the name and the value; other headers read as written." }),
+    headers: z.record(z.string(), z.string()).meta({
+      description:
+        "Request headers, names lower-cased. A secret header (its name is a credential: `authorization`, `proxy-authorization`, `cookie`, or a name containing `auth`, `key`, `token`, `secret`, `password`, `passwd`, `signature`, `session` or `credential`) is write-only: its value reads as `hmac-sha256:<64 hex>`, HMAC-SHA256 under a key derived from the server's secret key file of the monitor id, the name and the value; other headers read as written.",
+    }),
     body: z.string().nullable(),
     expected_status_codes: z.array(z.union([z.int(), z.string()])),
     keyword: z.string().nullable(),

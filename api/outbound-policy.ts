@@ -24,7 +24,16 @@ const V6_UNASSIGNED = ipaddr.parseCIDR("::/8");
 /** Names that are metadata services wherever they resolve: refused always. */
 const METADATA_NAMES = new Set(["metadata.google.internal", "metadata", "instance-data", "instance-data.ec2.internal"]);
 /** Suffixes of names that only mean something on a private network. */
-const LOCAL_SUFFIXES = [".localhost", ".internal", ".local", ".localdomain", ".home.arpa", ".lan", ".intranet", ".corp"];
+const LOCAL_SUFFIXES = [
+  ".localhost",
+  ".internal",
+  ".local",
+  ".localdomain",
+  ".home.arpa",
+  ".lan",
+  ".intranet",
+  ".corp",
+];
 
 /** The IPv4 address embedded in a NAT64, IPv4-compatible or 6to4 IPv6 address, if any. */
 function embeddedV4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
@@ -132,7 +141,10 @@ export function stepTargetUrl(url: string): string | undefined {
  * Why the places that will run a multi-step monitor's steps may not reach them: one detail per
  * step whose URL (its host not a variable) `locations` refuse, on `steps[i].url`.
  */
-export function stepsTargetProblems(steps: readonly { url: string }[], locations: readonly LocationPolicy[]): { field: string; message: string }[] {
+export function stepsTargetProblems(
+  steps: readonly { url: string }[],
+  locations: readonly LocationPolicy[],
+): { field: string; message: string }[] {
   return steps.flatMap((step, i) => {
     const url = stepTargetUrl(step.url);
     const why = url === undefined ? undefined : locationsTargetProblem(url, locations);

@@ -3,7 +3,8 @@
  * `Cookie`, and any name containing `auth`, `key`, `token`, `secret`, `password`, `passwd`,
  * `signature`, `session` or `credential` (`X-Api-Key`, `X-Auth-Token`, `X-Client-Secret`).
  */
-const SECRET_HEADER_NAME = /^(?:authorization|proxy-authorization|cookie)$|auth|key|token|secret|passw(?:or)?d|signature|session|credential/i;
+const SECRET_HEADER_NAME =
+  /^(?:authorization|proxy-authorization|cookie)$|auth|key|token|secret|passw(?:or)?d|signature|session|credential/i;
 
 /**
  * Whether a request header (a monitor's `headers`, a step's `headers`) is secret: the one rule the

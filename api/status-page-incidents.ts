@@ -31,7 +31,10 @@ export const ComponentParamsSchema = z.strictObject({
 
 const message = z.string().trim().min(1, "must not be empty").max(5000, "must be at most 5000 characters");
 /** Component key → impact. */
-const impacts = z.record(z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "must be the key of a component of the page"), z.enum(INCIDENT_IMPACTS));
+const impacts = z.record(
+  z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "must be the key of a component of the page"),
+  z.enum(INCIDENT_IMPACTS),
+);
 
 /** The body of `POST /api/v1/status-pages/<id>/incidents`. */
 export const CreateIncidentSchema = z
@@ -109,7 +112,12 @@ export type Incident = z.infer<typeof IncidentSchema>;
 export const ComponentPatchSchema = z
   .strictObject({
     state: z.enum(MANUAL_STATES).optional(),
-    name: z.string().trim().min(1, "must be 1 to 120 characters, not only spaces").max(120, "must be 1 to 120 characters").optional(),
+    name: z
+      .string()
+      .trim()
+      .min(1, "must be 1 to 120 characters, not only spaces")
+      .max(120, "must be 1 to 120 characters")
+      .optional(),
     description: z.string().max(500, "must be at most 500 characters").nullable().optional(),
   })
   .meta({ id: "ComponentPatch" });
@@ -132,13 +140,25 @@ export type ComponentView = z.infer<typeof ComponentViewSchema>;
 export const SubscribeSchema = z
   .strictObject({
     email: z.email("must be an email address").max(254).optional(),
-    webhook: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).max(2000).optional(),
+    webhook: z
+      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+      .max(2000)
+      .optional(),
     /** Signs each webhook post (`X-Signature: sha256=<HMAC-SHA256 of the body>`), as channels do. */
     secret: z.string().min(16, "must be 16 to 200 characters").max(200, "must be 16 to 200 characters").optional(),
     /** Component keys to hear about; absent: the whole page. */
-    components: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/)).max(100).optional(),
+    components: z
+      .array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/))
+      .max(100)
+      .optional(),
   })
-  .refine((b) => (b.email === undefined) !== (b.webhook === undefined), { message: "must give exactly one of email and webhook", path: ["email"] })
-  .refine((b) => b.webhook !== undefined || b.secret === undefined, { message: "is only for a webhook", path: ["secret"] })
+  .refine((b) => (b.email === undefined) !== (b.webhook === undefined), {
+    message: "must give exactly one of email and webhook",
+    path: ["email"],
+  })
+  .refine((b) => b.webhook !== undefined || b.secret === undefined, {
+    message: "is only for a webhook",
+    path: ["secret"],
+  })
   .meta({ id: "Subscribe" });
 export type Subscribe = z.infer<typeof SubscribeSchema>;

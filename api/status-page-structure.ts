@@ -27,7 +27,11 @@ export type StatusPageLocale = (typeof STATUS_PAGE_LOCALES)[number];
 export const MAX_COMPONENTS = 100;
 
 const KEY = /^[a-z0-9][a-z0-9-]{0,39}$/;
-const name = z.string().trim().min(1, "must be 1 to 120 characters, not only spaces").max(120, "must be 1 to 120 characters");
+const name = z
+  .string()
+  .trim()
+  .min(1, "must be 1 to 120 characters, not only spaces")
+  .max(120, "must be 1 to 120 characters");
 
 /** One component as written. */
 export const ComponentSchema = z
@@ -43,7 +47,12 @@ export const ComponentSchema = z
     /** `worst` (default): the worst of the monitors; `all-down`: down only when all are; `response-time`: degraded above `threshold`; `manual`. */
     rule: z.enum(COMPONENT_RULES).optional(),
     /** With `response-time`: degraded when a monitor's last response took longer than this many ms. */
-    threshold: z.int("must be a whole number of milliseconds").min(1, "must be between 1 and 60000").max(60_000, "must be between 1 and 60000").nullable().optional(),
+    threshold: z
+      .int("must be a whole number of milliseconds")
+      .min(1, "must be between 1 and 60000")
+      .max(60_000, "must be between 1 and 60000")
+      .nullable()
+      .optional(),
   })
   .meta({ id: "StatusPageComponent" });
 
@@ -51,7 +60,10 @@ export const ComponentSchema = z
 export const SectionSchema = z
   .strictObject({
     name,
-    components: z.array(ComponentSchema).min(1, "must have at least 1 component").max(MAX_COMPONENTS, `must have at most ${MAX_COMPONENTS} components`),
+    components: z
+      .array(ComponentSchema)
+      .min(1, "must have at least 1 component")
+      .max(MAX_COMPONENTS, `must have at most ${MAX_COMPONENTS} components`),
   })
   .meta({ id: "StatusPageSection" });
 
@@ -63,7 +75,10 @@ export const IncidentRuleSchema = z
     /** The monitors of the page with this tag; or give `component`. */
     tag: z.string().min(1).max(50).nullable().optional(),
     /** Minutes the monitors must stay down first, 0..1440 (0: at once, after the monitors' own confirmations). */
-    minutes: z.int("must be a whole number of minutes").min(0, "must be between 0 and 1440").max(1440, "must be between 0 and 1440"),
+    minutes: z
+      .int("must be a whole number of minutes")
+      .min(0, "must be between 0 and 1440")
+      .max(1440, "must be between 0 and 1440"),
     /** The incident's title; `{name}` is the component's name (or the tag), `{minutes}` the rule's minutes. */
     title: name,
     /** The first update's message, same placeholders; default: a sentence naming what is down. */
@@ -75,7 +90,10 @@ export const IncidentRuleSchema = z
 export const CustomDomainSchema = z
   .string()
   .max(253, "must be at most 253 characters")
-  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "must be a lower-case hostname such as status.example.com")
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+    "must be a lower-case hostname such as status.example.com",
+  )
   .nullable();
 
 /** An IPv4 or IPv6 address range in CIDR notation. */
@@ -83,8 +101,14 @@ export const CidrSchema = z
   .string()
   .max(50, "must be an address range such as 203.0.113.0/24")
   // The pattern states the form in the OpenAPI document; the refinement checks what it cannot.
-  .regex(new RegExp(`${z.regexes.cidrv4.source}|${z.regexes.cidrv6.source}`), "must be an address range such as 203.0.113.0/24")
-  .refine((v) => z.cidrv4().safeParse(v).success || z.cidrv6().safeParse(v).success, "must be an address range such as 203.0.113.0/24");
+  .regex(
+    new RegExp(`${z.regexes.cidrv4.source}|${z.regexes.cidrv6.source}`),
+    "must be an address range such as 203.0.113.0/24",
+  )
+  .refine(
+    (v) => z.cidrv4().safeParse(v).success || z.cidrv6().safeParse(v).success,
+    "must be an address range such as 203.0.113.0/24",
+  );
 
 /** The structure fields of a page's create and update bodies (all optional). */
 export const StatusPageStructureFields = {
@@ -92,11 +116,24 @@ export const StatusPageStructureFields = {
   incident_rules: z.array(IncidentRuleSchema).max(50, "must have at most 50 rules").optional(),
   custom_domain: CustomDomainSchema.optional(),
   /** Write-only: reads return `password_set`. */
-  password: z.string().min(8, "must be 8 to 200 characters").max(200, "must be 8 to 200 characters").nullable().optional(),
+  password: z
+    .string()
+    .min(8, "must be 8 to 200 characters")
+    .max(200, "must be 8 to 200 characters")
+    .nullable()
+    .optional(),
   allowed_cidrs: z.array(CidrSchema).max(50, "must have at most 50 ranges").optional(),
   locale: z.enum(STATUS_PAGE_LOCALES).optional(),
-  logo_url: z.url({ protocol: /^https$/, error: "must be an https:// URL" }).max(2000).nullable().optional(),
-  brand_color: z.string().regex(/^#[0-9a-f]{6}$/, "must be a colour such as #0969da (lower-case)").nullable().optional(),
+  logo_url: z
+    .url({ protocol: /^https$/, error: "must be an https:// URL" })
+    .max(2000)
+    .nullable()
+    .optional(),
+  brand_color: z
+    .string()
+    .regex(/^#[0-9a-f]{6}$/, "must be a colour such as #0969da (lower-case)")
+    .nullable()
+    .optional(),
 };
 
 /** A component as stored and returned: every field present. */
@@ -175,7 +212,10 @@ export function normalizeIncidentRules(value: unknown): unknown {
 }
 
 /** The rules across fields that one field's schema cannot say: keys unique, rules per component kind, rules naming components. */
-export function structureIssues(sections: readonly StoredSection[], rules: readonly StoredIncidentRule[]): ErrorDetail[] {
+export function structureIssues(
+  sections: readonly StoredSection[],
+  rules: readonly StoredIncidentRule[],
+): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   const keys = new Set<string>();
   let count = 0;
@@ -183,18 +223,26 @@ export function structureIssues(sections: readonly StoredSection[], rules: reado
     s.components.forEach((c, j) => {
       const at = `sections[${i}].components[${j}]`;
       count++;
-      if (keys.has(c.key)) details.push({ field: `${at}.key`, message: `"${c.key}" is used by another component of the page` });
+      if (keys.has(c.key))
+        details.push({ field: `${at}.key`, message: `"${c.key}" is used by another component of the page` });
       keys.add(c.key);
-      if (c.rule === "manual" && c.monitors.length) details.push({ field: `${at}.monitors`, message: "must be empty for a manual component" });
-      if (c.rule !== "manual" && !c.monitors.length) details.push({ field: `${at}.monitors`, message: `must name at least 1 monitor (rule ${c.rule})` });
-      if (c.rule === "response-time" && c.threshold === null) details.push({ field: `${at}.threshold`, message: "is required with rule response-time" });
-      if (c.rule !== "response-time" && c.threshold !== null) details.push({ field: `${at}.threshold`, message: "is allowed only with rule response-time" });
+      if (c.rule === "manual" && c.monitors.length)
+        details.push({ field: `${at}.monitors`, message: "must be empty for a manual component" });
+      if (c.rule !== "manual" && !c.monitors.length)
+        details.push({ field: `${at}.monitors`, message: `must name at least 1 monitor (rule ${c.rule})` });
+      if (c.rule === "response-time" && c.threshold === null)
+        details.push({ field: `${at}.threshold`, message: "is required with rule response-time" });
+      if (c.rule !== "response-time" && c.threshold !== null)
+        details.push({ field: `${at}.threshold`, message: "is allowed only with rule response-time" });
     }),
   );
-  if (count > MAX_COMPONENTS) details.push({ field: "sections", message: `must have at most ${MAX_COMPONENTS} components in all` });
+  if (count > MAX_COMPONENTS)
+    details.push({ field: "sections", message: `must have at most ${MAX_COMPONENTS} components in all` });
   rules.forEach((r, i) => {
-    if ((r.component === null) === (r.tag === null)) details.push({ field: `incident_rules[${i}]`, message: "must give exactly one of component and tag" });
-    if (r.component !== null && !keys.has(r.component)) details.push({ field: `incident_rules[${i}].component`, message: `no component "${r.component}" on the page` });
+    if ((r.component === null) === (r.tag === null))
+      details.push({ field: `incident_rules[${i}]`, message: "must give exactly one of component and tag" });
+    if (r.component !== null && !keys.has(r.component))
+      details.push({ field: `incident_rules[${i}].component`, message: `no component "${r.component}" on the page` });
   });
   return details;
 }

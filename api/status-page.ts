@@ -67,11 +67,22 @@ const COMPONENT_TYPE = {
   ref: "StatusPageComponent",
   description: "A component: one or more monitors with a rule for its state, or a manual component.",
   properties: {
-    key: { type: "string", description: "1..40 of `a-z 0-9 -`, unique on the page: its id in the API and in incident rules." },
+    key: {
+      type: "string",
+      description: "1..40 of `a-z 0-9 -`, unique on the page: its id in the API and in incident rules.",
+    },
     name: { type: "string", description: "Name shown on the page." },
     description: { type: "string", nullable: true, description: "Optional line under the name." },
-    monitors: { type: "array", items: { type: "string" }, description: "Monitor ids (a set); none for a manual component." },
-    rule: { type: "string", enum: COMPONENT_RULES, description: "`worst` (default), `all-down`, `response-time` or `manual`." },
+    monitors: {
+      type: "array",
+      items: { type: "string" },
+      description: "Monitor ids (a set); none for a manual component.",
+    },
+    rule: {
+      type: "string",
+      enum: COMPONENT_RULES,
+      description: "`worst` (default), `all-down`, `response-time` or `manual`.",
+    },
     threshold: { type: "integer", nullable: true, description: "With `response-time`: degraded above this many ms." },
   },
   requiredProperties: ["key", "name"],
@@ -80,7 +91,10 @@ const SECTION_TYPE = {
   type: "object",
   ref: "StatusPageSection",
   description: "A section of a status page: a heading and its components in order.",
-  properties: { name: { type: "string", description: "The section's heading." }, components: { type: "array", items: COMPONENT_TYPE, description: "Its components, in order." } },
+  properties: {
+    name: { type: "string", description: "The section's heading." },
+    components: { type: "array", items: COMPONENT_TYPE, description: "Its components, in order." },
+  },
   requiredProperties: ["name", "components"],
 } as const;
 const INCIDENT_RULE_TYPE = {
@@ -133,7 +147,8 @@ export const STATUS_PAGE_FIELDS = {
     api: "sections",
     type: { type: "array", items: SECTION_TYPE },
     normal: "sections",
-    description: "Sections in order, each `{ name, components }`; a component is `{ key, name, description?, monitors?, rule?, threshold? }` with rule `worst` (default), `all-down`, `response-time` (degraded above `threshold` ms) or `manual` (state set through the API).",
+    description:
+      "Sections in order, each `{ name, components }`; a component is `{ key, name, description?, monitors?, rule?, threshold? }` with rule `worst` (default), `all-down`, `response-time` (degraded above `threshold` ms) or `manual` (state set through the API).",
     default: [],
   },
   /** Rules that open an incident when monitors stay down, and resolve it on recovery. */
@@ -141,14 +156,16 @@ export const STATUS_PAGE_FIELDS = {
     api: "incident_rules",
     type: { type: "array", items: INCIDENT_RULE_TYPE },
     normal: "incident-rules",
-    description: "`{ component | tag, minutes, title, message? }`: opens an incident when the component's (or tag's) monitors stay down `minutes`, resolves it on recovery; `{name}` and `{minutes}` in the texts are filled in.",
+    description:
+      "`{ component | tag, minutes, title, message? }`: opens an incident when the component's (or tag's) monitors stay down `minutes`, resolves it on recovery; `{name}` and `{minutes}` in the texts are filled in.",
     default: [],
   },
   /** Hostname the page is also served at (point it at the server through a TLS proxy). */
   customDomain: {
     api: "custom_domain",
     type: { type: "string", nullable: true },
-    description: "Hostname the page is served at (`Host: status.example.com` gets the page at `/`); unique on the service.",
+    description:
+      "Hostname the page is served at (`Host: status.example.com` gets the page at `/`); unique on the service.",
     default: null,
   },
   /** Password people enter to see the page; write-only. */
@@ -156,7 +173,8 @@ export const STATUS_PAGE_FIELDS = {
     api: "password",
     type: { type: "string", nullable: true },
     secret: true,
-    description: "Password people enter to see the page (8..200 characters); write-only, never returned. A private page is `noindex`.",
+    description:
+      "Password people enter to see the page (8..200 characters); write-only, never returned. A private page is `noindex`.",
     default: null,
   },
   /** Address ranges that may see the page without a password. */
@@ -164,7 +182,8 @@ export const STATUS_PAGE_FIELDS = {
     api: "allowed_cidrs",
     type: { type: "array", items: { type: "string" } },
     normal: "set",
-    description: "Address ranges (CIDR) that may see the page; others are refused, or asked for the password when one is set.",
+    description:
+      "Address ranges (CIDR) that may see the page; others are refused, or asked for the password when one is set.",
     default: [],
   },
   /** The page's language. */
@@ -189,7 +208,12 @@ export const STATUS_PAGE_FIELDS = {
     default: null,
   },
   /** Whether the page asks for a password. */
-  passwordSet: { api: "password_set", type: { type: "boolean" }, outputOnly: true, description: "Whether the page asks for a password." },
+  passwordSet: {
+    api: "password_set",
+    type: { type: "boolean" },
+    outputOnly: true,
+    description: "Whether the page asks for a password.",
+  },
   /** URL of the public status document (no key needed). */
   publicUrl: {
     type: { type: "string" },
@@ -203,9 +227,19 @@ export const STATUS_PAGE_FIELDS = {
     description: "URL of the status page people open, `GET /status/<slug>` (HTML, no key needed).",
   },
   /** When the page was created. */
-  createdAt: { api: "created_at", type: { type: "string" }, outputOnly: true, description: "When the page was created." },
+  createdAt: {
+    api: "created_at",
+    type: { type: "string" },
+    outputOnly: true,
+    description: "When the page was created.",
+  },
   /** When the page last changed. */
-  updatedAt: { api: "updated_at", type: { type: "string" }, outputOnly: true, description: "When the page last changed." },
+  updatedAt: {
+    api: "updated_at",
+    type: { type: "string" },
+    outputOnly: true,
+    description: "When the page last changed.",
+  },
   /** The stack's mark on the page, set at create (see "Interrupted deployments"). */
   externalId: EXTERNAL_ID_FIELD,
 } as const satisfies FieldTable;

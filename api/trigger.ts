@@ -28,8 +28,15 @@ const TRIGGER_FIELDS = {
 
 /** The body of `POST /api/v1/monitors/trigger`, as the server validates it: ids, a tag, or both. */
 export const TriggerRequestSchema = z
-  .strictObject({ ...TRIGGER_FIELDS, monitor_ids: TRIGGER_FIELDS.monitor_ids.optional(), tag: TRIGGER_FIELDS.tag.optional() })
-  .refine((b) => b.monitor_ids !== undefined || b.tag !== undefined, { message: "give monitor_ids, tag or both", path: ["monitor_ids"] });
+  .strictObject({
+    ...TRIGGER_FIELDS,
+    monitor_ids: TRIGGER_FIELDS.monitor_ids.optional(),
+    tag: TRIGGER_FIELDS.tag.optional(),
+  })
+  .refine((b) => b.monitor_ids !== undefined || b.tag !== undefined, {
+    message: "give monitor_ids, tag or both",
+    path: ["monitor_ids"],
+  });
 
 /**
  * The body as the OpenAPI document states it: the same fields, with `monitor_ids` or `tag`
@@ -60,7 +67,9 @@ export const TriggerRunSchema = MonitorTestResultSchema.extend({
 export type TriggerRun = z.infer<typeof TriggerRunSchema>;
 
 /** A selected monitor the trigger did not run, and why (paused). */
-export const TriggerSkipSchema = z.object({ monitor_id: z.string(), name: z.string(), reason: z.string() }).meta({ id: "TriggerSkip" });
+export const TriggerSkipSchema = z
+  .object({ monitor_id: z.string(), name: z.string(), reason: z.string() })
+  .meta({ id: "TriggerSkip" });
 
 /** The answer of a trigger: every check it ran, in monitor then location order. */
 export const TriggerResultSchema = z

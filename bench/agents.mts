@@ -22,22 +22,36 @@ const target = spawn(process.execPath, ["-e", TARGET], { stdio: ["ignore", "pipe
 const port = await new Promise<string>((resolve) => target.stdout?.once("data", (d) => resolve(String(d).trim())));
 const url = `http://127.0.0.1:${port}/`;
 
-const quantile = (sorted: number[], q: number) => (sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) : NaN);
+const quantile = (sorted: number[], q: number) =>
+  sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) : NaN;
 
-console.log(`${monitors} monitors every ${INTERVAL_SEC} s; a quarter at the built-in checker, the rest at location "edge"; ${seconds} s measured`);
-console.log("agents  checks/s  builtin lag p50/p99/max ms  agent lag p50/p99/max ms  leased  leases lost  double  server CPU µs/check");
+console.log(
+  `${monitors} monitors every ${INTERVAL_SEC} s; a quarter at the built-in checker, the rest at location "edge"; ${seconds} s measured`,
+);
+console.log(
+  "agents  checks/s  builtin lag p50/p99/max ms  agent lag p50/p99/max ms  leased  leases lost  double  server CPU µs/check",
+);
 for (const agents of agentCounts) {
   const dir = mkdtempSync(join(tmpdir(), "bench-agents-"));
   const key = "uk_benchmarkbenchmarkbenchmark";
   const db = join(dir, "s.db");
   const seed = await buildApp({ db, devKey: key, logger: false, checker: false, minIntervalSec: 1 });
   const accountId = (await seed.store.keys.authenticate(key))?.accountId as string;
-  writeFileSync(join(dir, "agent.key"), (await seed.store.keys.create("dev", "edge", undefined, "edge")).key, { mode: 0o600 });
+  writeFileSync(join(dir, "agent.key"), (await seed.store.keys.create("dev", "edge", undefined, "edge")).key, {
+    mode: 0o600,
+  });
   const { store } = seed;
   const ids: { id: string; edge: boolean }[] = [];
   for (let i = 0; i < monitors; i++) {
     const edge = i % 4 !== 0;
-    const spec = toMonitorSpec({ name: `m${i}`, type: "http", url, interval_sec: INTERVAL_SEC, timeout_sec: 5, ...(edge ? { locations: ["edge"] } : {}) });
+    const spec = toMonitorSpec({
+      name: `m${i}`,
+      type: "http",
+      url,
+      interval_sec: INTERVAL_SEC,
+      timeout_sec: 5,
+      ...(edge ? { locations: ["edge"] } : {}),
+    });
     ids.push({ id: (await store.monitors.create(accountId, spec)).id, edge });
   }
   // Last checked as in a server long up: the next checks fall due evenly over a minute from
@@ -46,17 +60,46 @@ for (const agents of agentCounts) {
   await store.db.transaction(async () => {
     for (const [i, { id, edge }] of ids.entries()) {
       const last = base - INTERVAL_SEC * 1000 + Math.floor((i / monitors) * INTERVAL_SEC * 1000);
-      if (edge) await store.db.prepare("INSERT INTO location_health (monitor_id, location, health, failures, successes, last_checked_at) VALUES (?, 'edge', 'up', 0, 1, ?)").run(id, last);
-      else await store.db.prepare("UPDATE monitors SET last_checked_at = ? WHERE id = ?").run(new Date(last).toISOString(), id);
+      if (edge)
+        await store.db
+          .prepare(
+            "INSERT INTO location_health (monitor_id, location, health, failures, successes, last_checked_at) VALUES (?, 'edge', 'up', 0, 1, ?)",
+          )
+          .run(id, last);
+      else
+        await store.db
+          .prepare("UPDATE monitors SET last_checked_at = ? WHERE id = ?")
+          .run(new Date(last).toISOString(), id);
     }
   });
   await seed.close();
 
-  const app = await buildApp({ db, logger: false, minIntervalSec: 1, allowPrivateTargets: true, checkConcurrency: 256, leaseMs: 30_000 });
+  const app = await buildApp({
+    db,
+    logger: false,
+    minIntervalSec: 1,
+    allowPrivateTargets: true,
+    checkConcurrency: 256,
+    leaseMs: 30_000,
+  });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
   const children: ChildProcess[] = [];
   for (let i = 0; i < agents; i++) {
-    const args = ["dist/server/cli.js", "agent", "--server", address, "--location", "edge", "--key-file", join(dir, "agent.key"), "--allow-private-targets", "--concurrency", "128", "--agent-id", `edge-${i}`];
+    const args = [
+      "dist/server/cli.js",
+      "agent",
+      "--server",
+      address,
+      "--location",
+      "edge",
+      "--key-file",
+      join(dir, "agent.key"),
+      "--allow-private-targets",
+      "--concurrency",
+      "128",
+      "--agent-id",
+      `edge-${i}`,
+    ];
     children.push(spawn(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"] }));
   }
   // Every agent connected (their start takes seconds on a loaded machine); the window opens once
@@ -76,7 +119,11 @@ for (const agents of agentCounts) {
   const leased = app.leases.stats();
   // Lost: leases that expired unanswered (their checks went to another agent, late).
   const lost = leased.expired;
-  const double = (await app.store.db.prepare("SELECT COUNT(*) - COUNT(DISTINCT check_key) AS n FROM heartbeats WHERE check_key IS NOT NULL").get() as { n: number }).n;
+  const double = (
+    (await app.store.db
+      .prepare("SELECT COUNT(*) - COUNT(DISTINCT check_key) AS n FROM heartbeats WHERE check_key IS NOT NULL")
+      .get()) as { n: number }
+  ).n;
   const lags = [...leased.lags].sort((a, b) => a - b);
   const fmt = (p50: number | null, p99: number | null, max: number | null) => `${p50}/${p99}/${max}`.padStart(25);
   const after = leased;

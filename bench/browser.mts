@@ -30,7 +30,10 @@ const mib = (b: number) => (b / 1048576).toFixed(0);
 async function floorMs(runs: number): Promise<number> {
   const started = performance.now();
   for (let i = 0; i < runs; i++) {
-    const browser = await chromium.launch({ executablePath: (tools as { chromium: string }).chromium, chromiumSandbox: false });
+    const browser = await chromium.launch({
+      executablePath: (tools as { chromium: string }).chromium,
+      chromiumSandbox: false,
+    });
     const page = await browser.newPage();
     await page.goto(site.url);
     await page.getByLabel("Password").fill(site.password);
@@ -58,7 +61,12 @@ async function throughput(cap: number) {
     }),
   );
   const minutes = (performance.now() - started) / 60_000;
-  return { perMinute: peaks.length / minutes, failed, peakMax: Math.max(...peaks), peakMean: peaks.reduce((a, b) => a + b, 0) / peaks.length };
+  return {
+    perMinute: peaks.length / minutes,
+    failed,
+    peakMax: Math.max(...peaks),
+    peakMean: peaks.reduce((a, b) => a + b, 0) / peaks.length,
+  };
 }
 
 /** Monitors `count` due evenly over the 5-minute interval, for `lagSeconds`: the p99 start lag. */
@@ -79,27 +87,40 @@ async function lagAt(count: number, cap: number): Promise<{ p50: number; p99: nu
   return { p50: at(0.5), p99: at(0.99), runs: sorted.length };
 }
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 console.log(`machine: ${cpus().length} cores; Chromium ${tools.chromium}; load average (1, 5, 15 min): ${load()}`);
 // The floor before and after the sandboxed runs, the mean of both: the machine's load moves meanwhile.
 const floorBefore = await floorMs(5);
-console.log(`floor (no sandbox, no proxy): ${floorBefore.toFixed(0)} ms per run = ${(60_000 / floorBefore).toFixed(1)} runs/min, one at a time`);
+console.log(
+  `floor (no sandbox, no proxy): ${floorBefore.toFixed(0)} ms per run = ${(60_000 / floorBefore).toFixed(1)} runs/min, one at a time`,
+);
 let best = { cap: 1, perMinute: 0 };
 for (const cap of [1, 2, 3]) {
   const r = await throughput(cap);
-  console.log(`sandboxed, ${cap} at a time: ${r.perMinute.toFixed(1)} runs/min (${r.failed} failed); peak memory per run: max ${mib(r.peakMax)} MiB, mean ${mib(r.peakMean)} MiB`);
+  console.log(
+    `sandboxed, ${cap} at a time: ${r.perMinute.toFixed(1)} runs/min (${r.failed} failed); peak memory per run: max ${mib(r.peakMax)} MiB, mean ${mib(r.peakMean)} MiB`,
+  );
   if (r.perMinute > best.perMinute) best = { cap, perMinute: r.perMinute };
 }
 const floorAfter = await floorMs(5);
 const floor = (floorBefore + floorAfter) / 2;
-console.log(`floor again: ${floorAfter.toFixed(0)} ms per run = ${(60_000 / floorAfter).toFixed(1)} runs/min; mean ${(60_000 / floor).toFixed(1)} runs/min`);
-console.log(`best: ${best.perMinute.toFixed(1)} runs/min (${best.cap} at a time) = ${(best.perMinute / (60_000 / floor)).toFixed(2)}x of the floor (goal >= 0.8x); load average: ${load()}`);
+console.log(
+  `floor again: ${floorAfter.toFixed(0)} ms per run = ${(60_000 / floorAfter).toFixed(1)} runs/min; mean ${(60_000 / floor).toFixed(1)} runs/min`,
+);
+console.log(
+  `best: ${best.perMinute.toFixed(1)} runs/min (${best.cap} at a time) = ${(best.perMinute / (60_000 / floor)).toFixed(2)}x of the floor (goal >= 0.8x); load average: ${load()}`,
+);
 // Capacity: start at 80% of the throughput over an interval, back off while the p99 lag is 5 s or more.
 let count = Math.floor(best.perMinute * (interval / 60) * 0.8);
 // BENCH_LAG_SECONDS=0 skips the capacity part.
 for (let attempt = 0; attempt < (lagSeconds > 0 ? 4 : 0); attempt++) {
   const r = await lagAt(count, best.cap);
-  console.log(`${count} monitors every ${interval} s (${best.cap} at a time, ${r.runs} runs over ${lagSeconds} s): start lag p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms`);
+  console.log(
+    `${count} monitors every ${interval} s (${best.cap} at a time, ${r.runs} runs over ${lagSeconds} s): start lag p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms`,
+  );
   if (r.p99 < 5_000) {
     console.log(`capacity: ${count} browser monitors at a 5-minute interval with the p99 start lag under 5 s`);
     break;

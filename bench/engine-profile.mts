@@ -21,7 +21,11 @@ const profiles = process.env.BENCH_PROFILES ?? join(dir, "profiles");
 mkdirSync(profiles, { recursive: true });
 
 /** Runs a command without blocking this process (the server answering the provider lives here). */
-function run(cmd: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number; output: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number; output: string }> {
   return new Promise((done) => {
     const child = spawn(cmd, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
@@ -32,7 +36,13 @@ function run(cmd: string, args: string[], options: { cwd: string; env: NodeJS.Pr
 }
 
 // The checker off and no rate limit a run could reach: the engine's CPU is what is measured.
-const app = await buildApp({ db: join(dir, "b.db"), devKey: "uk_benchmarkbenchmarkbenchmark", logger: false, checker: false, rateLimit: 1e9 });
+const app = await buildApp({
+  db: join(dir, "b.db"),
+  devKey: "uk_benchmarkbenchmarkbenchmark",
+  logger: false,
+  checker: false,
+  rateLimit: 1e9,
+});
 const baseUrl = await app.listen({ port: 0, host: "127.0.0.1" });
 const modules = await installPackedPackage();
 const engine = await offlineEngine({ stateDir: join(dir, "pulumi") });
@@ -44,14 +54,25 @@ for (const program of ["floor", "monitors"]) {
   const workDir = prepareProgram(join(REPO_ROOT, "bench", "programs", program), {});
   symlinkSync(modules, join(workDir, "node_modules"), "dir");
   const stack = await engine.stack(workDir, program);
-  await stack.setAllConfig({ count: { value: String(N) }, "uptime:baseUrl": { value: baseUrl }, "uptime:apiKey": { value: key, secret: true } });
-  const env = { ...process.env, ...engine.envVars, ...(stack.workspace as unknown as { envVars: Record<string, string> }).envVars };
+  await stack.setAllConfig({
+    count: { value: String(N) },
+    "uptime:baseUrl": { value: baseUrl },
+    "uptime:apiKey": { value: key, secret: true },
+  });
+  const env = {
+    ...process.env,
+    ...engine.envVars,
+    ...(stack.workspace as unknown as { envVars: Record<string, string> }).envVars,
+  };
   stacks.push({ program, workDir, env });
 }
 
 /** Seconds of the profile in all, and in each frame named (cumulative). */
 async function cpuOf(profile: string, frames: Record<string, RegExp>): Promise<Record<string, number>> {
-  const { output } = await run("go", ["tool", "pprof", "-top", "-cum", "-nodecount=400", pulumi, profile], { cwd: dir, env: process.env });
+  const { output } = await run("go", ["tool", "pprof", "-top", "-cum", "-nodecount=400", pulumi, profile], {
+    cwd: dir,
+    env: process.env,
+  });
   const seconds = (v: string) => (v.endsWith("ms") ? Number(v.slice(0, -2)) / 1000 : Number(v.slice(0, -1)));
   const result: Record<string, number> = { all: seconds(/Total samples = (\S+)/.exec(output)?.[1] ?? "0s") };
   for (const [label, frame] of Object.entries(frames)) {
@@ -78,11 +99,23 @@ for (const step of STEPS) {
     if (step.before) await run(pulumi, [...step.before, "--stack", s.program], { cwd: s.workDir, env: s.env });
     const prefix = join(profiles, `${s.program}-${step.label.replace(" ", "-")}`);
     const t = performance.now();
-    const flags = ["--stack", s.program, "--yes", "--non-interactive", "--skip-preview", "--parallel", "32", "--profiling", prefix];
+    const flags = [
+      "--stack",
+      s.program,
+      "--yes",
+      "--non-interactive",
+      "--skip-preview",
+      "--parallel",
+      "32",
+      "--profiling",
+      prefix,
+    ];
     const { code, output } = await run(pulumi, [...step.args, ...flags], { cwd: s.workDir, env: s.env });
     const seconds = (performance.now() - t) / 1000;
     if (code !== 0) throw new Error(`${s.program} ${step.label} failed:\n${output.slice(-2000)}`);
-    const profile = readdirSync(profiles).find((f) => join(profiles, f).startsWith(`${prefix}.`) && f.endsWith(".cpu")) as string;
+    const profile = readdirSync(profiles).find(
+      (f) => join(profiles, f).startsWith(`${prefix}.`) && f.endsWith(".cpu"),
+    ) as string;
     cells[s.program] = { seconds, cpu: await cpuOf(join(profiles, profile), FRAMES) };
   }
   const { floor, monitors } = cells as Record<"floor" | "monitors", { seconds: number; cpu: Record<string, number> }>;
@@ -97,6 +130,10 @@ await app.close();
 
 console.log(`\n## The engine's CPU with checkpoints, N = ${N} (floor / monitors)\n`);
 console.log(`| step | wall s | ratio | engine CPU s | ${Object.keys(FRAMES).join(" | ")} |`);
-console.log(`| --- | --- | --- | --- | ${Object.keys(FRAMES).map(() => "---").join(" | ")} |`);
+console.log(
+  `| --- | --- | --- | --- | ${Object.keys(FRAMES)
+    .map(() => "---")
+    .join(" | ")} |`,
+);
 for (const row of rows) console.log(row);
 console.log(`\nProfiles: ${profiles} (go tool pprof ${pulumi} <file>.cpu)`);

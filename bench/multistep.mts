@@ -18,10 +18,13 @@ const runSeconds = Number(process.env.BENCH_RUN_SECONDS ?? 5);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
 
 // The target answers every path with the same JSON, in a process of its own (its CPU is not ours).
-const target = fork(join(import.meta.dirname, "target-process.mts"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+const target = fork(join(import.meta.dirname, "target-process.mts"), [], {
+  stdio: ["ignore", "inherit", "inherit", "ipc"],
+});
 const url = await new Promise<string>((resolve) => target.once("message", (m) => resolve(String(m))));
 
-const single = (name: string) => toMonitorSpec({ name, type: "http", url: `${url}/health`, interval_sec: intervalSec, timeout_sec: 5 });
+const single = (name: string) =>
+  toMonitorSpec({ name, type: "http", url: `${url}/health`, interval_sec: intervalSec, timeout_sec: 5 });
 const journey = (name: string) =>
   toMonitorSpec({
     name,
@@ -31,17 +34,50 @@ const journey = (name: string) =>
     timeout_sec: 5,
     variables: { password: "bench-password" },
     steps: [
-      { name: "log in", method: "POST", url: `${url}/login`, body: '{"p":"{{password}}"}', extract: [{ name: "token", source: "json_body", property: "$.token", secret: true }] },
-      { name: "create", method: "POST", url: `${url}/items`, headers: { authorization: "Bearer {{token}}" }, extract: [{ name: "id", source: "json_body", property: "$.id" }] },
-      { name: "read", url: `${url}/items/{{id}}`, headers: { authorization: "Bearer {{token}}" }, assertions: [{ source: "json_body", property: "$.ok", comparison: "equals", target: "true" }] },
+      {
+        name: "log in",
+        method: "POST",
+        url: `${url}/login`,
+        body: '{"p":"{{password}}"}',
+        extract: [{ name: "token", source: "json_body", property: "$.token", secret: true }],
+      },
+      {
+        name: "create",
+        method: "POST",
+        url: `${url}/items`,
+        headers: { authorization: "Bearer {{token}}" },
+        extract: [{ name: "id", source: "json_body", property: "$.id" }],
+      },
+      {
+        name: "read",
+        url: `${url}/items/{{id}}`,
+        headers: { authorization: "Bearer {{token}}" },
+        assertions: [{ source: "json_body", property: "$.ok", comparison: "equals", target: "true" }],
+      },
     ],
   });
 
 /** Runs of `spec` per CPU-second of this process, `concurrency` at a time for `runSeconds`. */
-async function runsPerCore(spec: ReturnType<typeof single>): Promise<{ perCore: number; perSecond: number; failed: number }> {
+async function runsPerCore(
+  spec: ReturnType<typeof single>,
+): Promise<{ perCore: number; perSecond: number; failed: number }> {
   const outbound = outboundAgent(true);
-  const runner = new CheckRunner(undefined, { follow: outbound.compose(interceptors.redirect({ maxRedirections: 5 })), direct: outbound, allowPrivate: true });
-  const monitor = { ...spec, id: "mon_bench", account_id: "", status: "active", health: "pending", last_checked_at: null, external_id: null, created_at: "", updated_at: "" };
+  const runner = new CheckRunner(undefined, {
+    follow: outbound.compose(interceptors.redirect({ maxRedirections: 5 })),
+    direct: outbound,
+    allowPrivate: true,
+  });
+  const monitor = {
+    ...spec,
+    id: "mon_bench",
+    account_id: "",
+    status: "active",
+    health: "pending",
+    last_checked_at: null,
+    external_id: null,
+    created_at: "",
+    updated_at: "",
+  };
   let runs = 0;
   let failed = 0;
   const cpu = process.cpuUsage();
@@ -71,7 +107,13 @@ async function lagAt(count: number, make: (name: string) => ReturnType<typeof si
   const accountId = (await seed.store.keys.authenticate(key))?.accountId as string;
   for (let i = 0; i < count; i++) await seed.store.monitors.create(accountId, make(`m${i}`));
   await seed.close();
-  const app = await buildApp({ db: join(dir, "s.db"), logger: false, minIntervalSec: 1, allowPrivateTargets: true, checkConcurrency: 256 });
+  const app = await buildApp({
+    db: join(dir, "s.db"),
+    logger: false,
+    minIntervalSec: 1,
+    allowPrivateTargets: true,
+    checkConcurrency: 256,
+  });
   await app.ready();
   await new Promise((r) => setTimeout(r, intervalSec * 1000));
   app.checker.resetStats();
@@ -84,10 +126,17 @@ async function lagAt(count: number, make: (name: string) => ReturnType<typeof si
 
 const one = await runsPerCore(single("single"));
 const three = await runsPerCore(journey("journey"));
-console.log(`runs per CPU-second (concurrency ${concurrency}, ${runSeconds} s each): single-step ${one.perCore.toFixed(0)} (${one.perSecond.toFixed(0)}/s, ${one.failed} failed); 3-step ${three.perCore.toFixed(0)} (${three.perSecond.toFixed(0)}/s, ${three.failed} failed); ratio ${(one.perCore / three.perCore).toFixed(2)}`);
+console.log(
+  `runs per CPU-second (concurrency ${concurrency}, ${runSeconds} s each): single-step ${one.perCore.toFixed(0)} (${one.perSecond.toFixed(0)}/s, ${one.failed} failed); 3-step ${three.perCore.toFixed(0)} (${three.perSecond.toFixed(0)}/s, ${three.failed} failed); ratio ${(one.perCore / three.perCore).toFixed(2)}`,
+);
 console.log(`kind         monitors  interval  checks/s  lag p50 ms  lag p99 ms`);
-for (const [kind, make] of [["single-step", single], ["3-step", journey]] as const) {
+for (const [kind, make] of [
+  ["single-step", single],
+  ["3-step", journey],
+] as const) {
   const r = await lagAt(n, make);
-  console.log(`${kind.padEnd(11)}  ${String(n).padStart(8)}  ${String(intervalSec).padStart(6)} s  ${r.checksPerSecond.toFixed(0).padStart(8)}  ${String(r.p50).padStart(10)}  ${String(r.p99).padStart(10)}`);
+  console.log(
+    `${kind.padEnd(11)}  ${String(n).padStart(8)}  ${String(intervalSec).padStart(6)} s  ${r.checksPerSecond.toFixed(0).padStart(8)}  ${String(r.p50).padStart(10)}  ${String(r.p99).padStart(10)}`,
+  );
 }
 target.kill();

@@ -37,7 +37,9 @@ const target = createServer((_req, res) => res.writeHead(200).end("ok"));
 target.listen(0, "127.0.0.1");
 await once(target, "listening");
 const targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
-const postgres = await startPostgres({ settings: ["shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track_utility=on"] });
+const postgres = await startPostgres({
+  settings: ["shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track_utility=on"],
+});
 const admin = new pg.Client({ connectionString: postgres.url() });
 await admin.connect();
 await admin.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
@@ -68,7 +70,16 @@ async function seed(db: string): Promise<string> {
   let first = "";
   await store.db.transaction(async () => {
     for (let i = 0; i < MONITORS; i++) {
-      const m = await store.monitors.create(account, toMonitorSpec({ name: `m${i}`, type: "http", url: `${targetUrl}/${i}`, interval_sec: 1, timeout_sec: 1 } as never));
+      const m = await store.monitors.create(
+        account,
+        toMonitorSpec({
+          name: `m${i}`,
+          type: "http",
+          url: `${targetUrl}/${i}`,
+          interval_sec: 1,
+          timeout_sec: 1,
+        } as never),
+      );
       first ||= m.id;
     }
   });
@@ -77,7 +88,11 @@ async function seed(db: string): Promise<string> {
 }
 
 async function serve(db: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["bench/replica.mts", db, keyFile], { cwd: REPO_ROOT, env: { ...process.env, UPTIME_DEV_KEY: key }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["bench/replica.mts", db, keyFile], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, UPTIME_DEV_KEY: key },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   children.add(child);
   child.once("exit", () => children.delete(child));
   let out = "";
@@ -142,7 +157,14 @@ async function sample(db: string, servers: { child: ChildProcess }[]): Promise<S
       await client.end();
     }
     const name = new URL(db).pathname.slice(1);
-    statements = Number((await admin.query("SELECT COALESCE(SUM(calls), 0) AS n FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)", [name])).rows[0].n);
+    statements = Number(
+      (
+        await admin.query(
+          "SELECT COALESCE(SUM(calls), 0) AS n FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)",
+          [name],
+        )
+      ).rows[0].n,
+    );
   } else {
     const store = await Store.open(db, { secretKeyFile: keyFile });
     try {
@@ -171,7 +193,10 @@ interface Row {
   load: string;
 }
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 async function measure(name: string, db: string, replicas: number): Promise<Row> {
   const monitorId = await seed(db);
@@ -194,10 +219,18 @@ async function measure(name: string, db: string, replicas: number): Promise<Row>
     load: load(),
   };
   const results = await Promise.all(
-    servers.map((s) => autocannon({ url: `${s.url}/api/v1/monitors/${monitorId}`, connections: CONNECTIONS / replicas, duration: SECONDS, headers: { authorization: `Bearer ${key}` } })),
+    servers.map((s) =>
+      autocannon({
+        url: `${s.url}/api/v1/monitors/${monitorId}`,
+        connections: CONNECTIONS / replicas,
+        duration: SECONDS,
+        headers: { authorization: `Bearer ${key}` },
+      }),
+    ),
   );
   await Promise.all(servers.map((s) => stop(s.child)));
-  for (const r of results) if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  for (const r of results)
+    if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   row.requests = results.reduce((sum, r) => sum + r.requests.average, 0);
   return row;
 }
@@ -209,9 +242,14 @@ try {
     await measure("2 replicas, PostgreSQL", await postgres.createDatabase(), 2),
   ];
   const floor = rows[0] as (typeof rows)[number];
-  console.log(`${MONITORS} monitors due every second; GET /api/v1/monitors/<id>, ${CONNECTIONS} connections over the replicas, ${SECONDS} s each; CPU in ms per recorded check`);
-  console.log(`${"setup".padEnd(28)} ${"checks/s".padStart(16)} ${"server CPU".padStart(10)} ${"PG CPU".padStart(7)} ${"stmts".padStart(6)} ${"GET req/s".padStart(16)}  load average (1, 5, 15 min)`);
-  const opt = (n: number | undefined, digits: number, width: number) => (n === undefined ? "-" : n.toFixed(digits)).padStart(width);
+  console.log(
+    `${MONITORS} monitors due every second; GET /api/v1/monitors/<id>, ${CONNECTIONS} connections over the replicas, ${SECONDS} s each; CPU in ms per recorded check`,
+  );
+  console.log(
+    `${"setup".padEnd(28)} ${"checks/s".padStart(16)} ${"server CPU".padStart(10)} ${"PG CPU".padStart(7)} ${"stmts".padStart(6)} ${"GET req/s".padStart(16)}  load average (1, 5, 15 min)`,
+  );
+  const opt = (n: number | undefined, digits: number, width: number) =>
+    (n === undefined ? "-" : n.toFixed(digits)).padStart(width);
   for (const r of rows) {
     console.log(
       `${r.name.padEnd(28)} ${r.checks.toFixed(0).padStart(6)} (${(r.checks / floor.checks).toFixed(2)}x) ${r.serverMsPerCheck.toFixed(3).padStart(10)} ${opt(r.postgresMsPerCheck, 3, 7)} ${opt(r.statementsPerCheck, 1, 6)} ${r.requests.toFixed(0).padStart(7)} (${(r.requests / floor.requests).toFixed(2)}x)  ${r.load}`,

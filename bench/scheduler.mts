@@ -35,7 +35,10 @@ for (const n of sizes) {
   const seed = await buildApp({ db: join(dir, "s.db"), devKey: key, logger: false, checker: false, minIntervalSec: 1 });
   const accountId = (await seed.store.keys.authenticate(key))?.accountId as string;
   for (let i = 0; i < n; i++) {
-    await seed.store.monitors.create(accountId, toMonitorSpec({ name: `m${i}`, type: "http", url, interval_sec: intervalSec, timeout_sec: 5 }));
+    await seed.store.monitors.create(
+      accountId,
+      toMonitorSpec({ name: `m${i}`, type: "http", url, interval_sec: intervalSec, timeout_sec: 5 }),
+    );
   }
   await seed.close();
   const app = await buildApp({

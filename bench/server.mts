@@ -31,10 +31,18 @@ const logger = { level: "info", stream: createWriteStream("/dev/null") };
 // A database file, as `uptime-server serve` opens (an in-memory one skips the look for other
 // processes' commits that a file needs on every request).
 const dir = mkdtempSync(join(tmpdir(), "uptime-bench-server-"));
-const app = await buildApp({ db: join(dir, "bench.db"), devKey: key, checker: false, rateLimit: 100_000_000, maxRequestsPerSocket: 100_000_000, logger: logger as never });
+const app = await buildApp({
+  db: join(dir, "bench.db"),
+  devKey: key,
+  checker: false,
+  rateLimit: 100_000_000,
+  maxRequestsPerSocket: 100_000_000,
+  logger: logger as never,
+});
 const base = await app.listen({ port: 0, host: "127.0.0.1" });
 const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-const monitor = (i: number) => JSON.stringify({ name: `bench ${i}`, type: "http", url: "https://example.com", interval_sec: 60 });
+const monitor = (i: number) =>
+  JSON.stringify({ name: `bench ${i}`, type: "http", url: "https://example.com", interval_sec: 60 });
 
 async function call(method: "GET" | "POST", path: string, body?: string): Promise<unknown> {
   const res = await request(`${base}${path}`, { method, headers, body });
@@ -62,10 +70,25 @@ interface Case {
 
 const post = { method: "POST" as const, body: monitor(1), headers };
 const CASES: Case[] = [
-  { label: "GET /api/v1/monitors/<id>", server: { url: `${base}${onePath}`, headers }, floor: { url: `${floorBase}/one` }, status: 200 },
-  { label: `GET /api/v1/monitors (${LISTED} monitors)`, server: { url: `${base}/api/v1/monitors`, headers }, floor: { url: `${floorBase}/list` }, status: 200 },
+  {
+    label: "GET /api/v1/monitors/<id>",
+    server: { url: `${base}${onePath}`, headers },
+    floor: { url: `${floorBase}/one` },
+    status: 200,
+  },
+  {
+    label: `GET /api/v1/monitors (${LISTED} monitors)`,
+    server: { url: `${base}/api/v1/monitors`, headers },
+    floor: { url: `${floorBase}/list` },
+    status: 200,
+  },
   // Last: each create adds a monitor, which the list would then page through.
-  { label: "POST /api/v1/monitors", server: { url: `${base}/api/v1/monitors`, ...post }, floor: { url: `${floorBase}/create`, ...post }, status: 201 },
+  {
+    label: "POST /api/v1/monitors",
+    server: { url: `${base}/api/v1/monitors`, ...post },
+    floor: { url: `${floorBase}/create`, ...post },
+    status: 201,
+  },
 ];
 
 /** Requests per second, and the serving thread's CPU time per request in µs (autocannon runs in a worker). */
@@ -75,12 +98,16 @@ async function run(options: autocannon.Options, status: number): Promise<{ rps: 
   const used = process.threadCpuUsage(before);
   const others = Object.keys(result.statusCodeStats ?? {}).filter((code) => Number(code) !== status);
   if (others.length > 0 || result.errors > 0) {
-    throw new Error(`${options.url}: answers other than ${status} (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`);
+    throw new Error(
+      `${options.url}: answers other than ${status} (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`,
+    );
   }
   return { rps: result.requests.average, cpu: (used.user + used.system) / result.requests.total };
 }
 
-const loadStart = loadavg().map((l) => l.toFixed(2)).join(" ");
+const loadStart = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(" ");
 type Side = { rps: number; cpu: number };
 const best = CASES.map(() => ({ floor: { rps: 0, cpu: Infinity } as Side, server: { rps: 0, cpu: Infinity } as Side }));
 const better = (a: Side, b: Side): Side => ({ rps: Math.max(a.rps, b.rps), cpu: Math.min(a.cpu, b.cpu) });
@@ -95,17 +122,26 @@ await app.close();
 await floor.close();
 rmSync(dir, { recursive: true, force: true });
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 console.log(`load average (1, 5, 15 min) at the start: ${loadStart}; at the end: ${load()}`);
 // Throughput depends on what else the machine runs; the CPU time the serving thread spends per
 // request much less so: its ratio is what the throughput ratio would be on a quiet machine.
-console.log(`| call | floor: bare Fastify (req/s) | server (req/s) | ratio | floor CPU per request (µs) | server CPU per request (µs) | CPU ratio (floor/server) |`);
+console.log(
+  `| call | floor: bare Fastify (req/s) | server (req/s) | ratio | floor CPU per request (µs) | server CPU per request (µs) | CPU ratio (floor/server) |`,
+);
 console.log(`| --- | --- | --- | --- | --- | --- | --- |`);
 for (const [i, c] of CASES.entries()) {
   const b = best[i] as { floor: Side; server: Side };
-  console.log(`| ${c.label} | ${b.floor.rps.toFixed(0)} | ${b.server.rps.toFixed(0)} | ${(b.server.rps / b.floor.rps).toFixed(2)}x | ${b.floor.cpu.toFixed(1)} | ${b.server.cpu.toFixed(1)} | ${(b.floor.cpu / b.server.cpu).toFixed(2)}x |`);
+  console.log(
+    `| ${c.label} | ${b.floor.rps.toFixed(0)} | ${b.server.rps.toFixed(0)} | ${(b.server.rps / b.floor.rps).toFixed(2)}x | ${b.floor.cpu.toFixed(1)} | ${b.server.cpu.toFixed(1)} | ${(b.floor.cpu / b.server.cpu).toFixed(2)}x |`,
+  );
 }
 const get = best[0] as { floor: Side; server: Side };
 const ratio = get.server.rps / get.floor.rps;
-console.log(`\nGET ${ratio.toFixed(2)}x of its floor by throughput, ${(get.floor.cpu / get.server.cpu).toFixed(2)}x by CPU per request (goal >= ${GOAL}x; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds, best of each)`);
+console.log(
+  `\nGET ${ratio.toFixed(2)}x of its floor by throughput, ${(get.floor.cpu / get.server.cpu).toFixed(2)}x by CPU per request (goal >= ${GOAL}x; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds, best of each)`,
+);
 if (ratio < GOAL) process.exitCode = 1;

@@ -13,7 +13,10 @@ const key = "uk_benchmarkbenchmarkbenchmark";
 const app = await buildApp({ db: join(dir, "bench.db"), devKey: key, logger: false, checker: false });
 const store = app.store;
 const accountId = (await store.keys.authenticate(key))?.accountId as string;
-const monitor = await store.monitors.create(accountId, toMonitorSpec({ name: "bench", type: "http", url: "https://x.example", interval_sec: 30 }));
+const monitor = await store.monitors.create(
+  accountId,
+  toMonitorSpec({ name: "bench", type: "http", url: "https://x.example", interval_sec: 30 }),
+);
 
 const now = Date.now();
 const started = performance.now();
@@ -23,13 +26,20 @@ for (let at = now - 365 * DAY; at <= now; at += 30_000) {
   const up = Math.random() > 0.001;
   await store.recordCheck(
     monitor.id,
-    { up, response_time_ms: 50 + Math.floor(Math.random() * 200), status_code: up ? 200 : 503, error: up ? null : "unexpected status 503" },
+    {
+      up,
+      response_time_ms: 50 + Math.floor(Math.random() * 200),
+      status_code: up ? 200 : 503,
+      error: up ? null : "unexpected status 503",
+    },
     at,
   );
   n++;
 }
 const seedMs = performance.now() - started;
-console.log(`recorded ${n.toLocaleString()} checks in ${(seedMs / 1000).toFixed(1)} s (${((seedMs * 1000) / n).toFixed(0)} µs per check, roll-up included)`);
+console.log(
+  `recorded ${n.toLocaleString()} checks in ${(seedMs / 1000).toFixed(1)} s (${((seedMs * 1000) / n).toFixed(0)} µs per check, roll-up included)`,
+);
 
 const base = await app.listen({ port: 0, host: "127.0.0.1" });
 const headers = { authorization: `Bearer ${key}` };

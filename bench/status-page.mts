@@ -60,18 +60,34 @@ const base = await app.listen({ port: 0, host: "127.0.0.1" });
 const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
 
 async function call(method: "GET" | "POST", path: string, body?: unknown): Promise<{ data: Record<string, unknown> }> {
-  const res = await request(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await request(`${base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const answer = (await res.body.json()) as { data: Record<string, unknown> };
   if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(answer)}`);
   return answer;
 }
 const monitor = async (name: string, i: number) =>
-  (await call("POST", "/api/v1/monitors", { name, type: "http", url: `${targetBase}/m/${i}`, interval_sec: INTERVAL, timeout_sec: 1 })).data.id as string;
+  (
+    await call("POST", "/api/v1/monitors", {
+      name,
+      type: "http",
+      url: `${targetBase}/m/${i}`,
+      interval_sec: INTERVAL,
+      timeout_sec: 1,
+    })
+  ).data.id as string;
 
 const probeId = await monitor("probe", 0);
 const ids: string[] = [];
 for (let i = 1; i <= MONITORS; i++) ids.push(await monitor(`service ${i}`, i));
-const component = (k: number) => ({ key: `c${k}`, name: `Component ${k}`, monitors: ids.filter((_, i) => i % 4 === k) });
+const component = (k: number) => ({
+  key: `c${k}`,
+  name: `Component ${k}`,
+  monitors: ids.filter((_, i) => i % 4 === k),
+});
 await call("POST", "/api/v1/status-pages", {
   slug: "bench",
   title: "Bench status",
@@ -122,14 +138,25 @@ interface Case {
   floor: string;
 }
 const CASES: Case[] = [
-  { label: `GET ${htmlPath} (${(files["/page.html"] as { body: Buffer }).body.length} bytes)`, server: `${base}${htmlPath}`, floor: `${floorBase}/page.html` },
-  { label: `GET ${jsonPath} (${(files["/page.json"] as { body: Buffer }).body.length} bytes)`, server: `${base}${jsonPath}`, floor: `${floorBase}/page.json` },
+  {
+    label: `GET ${htmlPath} (${(files["/page.html"] as { body: Buffer }).body.length} bytes)`,
+    server: `${base}${htmlPath}`,
+    floor: `${floorBase}/page.html`,
+  },
+  {
+    label: `GET ${jsonPath} (${(files["/page.json"] as { body: Buffer }).body.length} bytes)`,
+    server: `${base}${jsonPath}`,
+    floor: `${floorBase}/page.json`,
+  },
 ];
 
 async function run(url: string): Promise<number> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
   const others = Object.keys(result.statusCodeStats ?? {}).filter((code) => Number(code) !== 200);
-  if (others.length > 0 || result.errors > 0) throw new Error(`${url}: answers other than 200 (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`);
+  if (others.length > 0 || result.errors > 0)
+    throw new Error(
+      `${url}: answers other than 200 (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`,
+    );
   return result.requests.average;
 }
 
@@ -191,6 +218,10 @@ console.log(
   `\nWorst page ${worst.toFixed(2)}x of its floor (goal >= ${GOAL}x; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds, best of each; ` +
     `${MONITORS + 1} monitors checked every ${INTERVAL} s, one changing state every ${FLIP_MS} ms)`,
 );
-console.log(`Probe flips shown by the document after ${delays.map((d) => `${d} ms`).join(", ")} (goal <= one check interval, ${INTERVAL * 1000} ms)`);
-console.log(`Load average at the end: ${load.map((l) => l.toFixed(2)).join(" ")} (${ROUNDS * CASES.length * 2} runs on this machine)`);
+console.log(
+  `Probe flips shown by the document after ${delays.map((d) => `${d} ms`).join(", ")} (goal <= one check interval, ${INTERVAL * 1000} ms)`,
+);
+console.log(
+  `Load average at the end: ${load.map((l) => l.toFixed(2)).join(" ")} (${ROUNDS * CASES.length * 2} runs on this machine)`,
+);
 if (worst < GOAL || slowest > INTERVAL * 1000) process.exitCode = 1;

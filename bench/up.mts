@@ -55,7 +55,14 @@ const only = (process.env.BENCH_STEPS ?? "").split(",").filter(Boolean);
 
 const dir = mkdtempSync(join(tmpdir(), "bench-up-"));
 // No monitor cap (the server's default); the limiter is the real one.
-const app = await buildApp({ db: join(dir, "b.db"), devKey: "uk_benchmarkbenchmarkbenchmark", logger: false, checker: false, rateLimit, rateLimitWindowMs: windowMs });
+const app = await buildApp({
+  db: join(dir, "b.db"),
+  devKey: "uk_benchmarkbenchmarkbenchmark",
+  logger: false,
+  checker: false,
+  rateLimit,
+  rateLimitWindowMs: windowMs,
+});
 
 /** Requests the server answered since the last `reset`: all, refused (>= 400), 429s, and the first's time. */
 const seen = { total: 0, failed: 0, limited: 0, first: 0, routes: new Map<string, number>(), batched: [] as number[] };
@@ -77,17 +84,33 @@ const baseUrl = await app.listen({ port: 0, host: "127.0.0.1" });
  */
 async function monitorShape(): Promise<Record<string, unknown>> {
   const headers = { authorization: "Bearer uk_benchmarkbenchmarkbenchmark" };
-  const inputs = { name: "m0", type: "http", url: "https://site-0.example.com/health", intervalSec: 60, tags: ["bench"] };
+  const inputs = {
+    name: "m0",
+    type: "http",
+    url: "https://site-0.example.com/health",
+    intervalSec: 60,
+    tags: ["bench"],
+  };
   // With a mark of the length the provider's creates carry.
   const external_id = "pulumi/bench-monitors/monitors-default-1000/0123456789abcdef/Monitor/m0";
-  const body = { name: inputs.name, type: inputs.type, url: inputs.url, interval_sec: inputs.intervalSec, tags: inputs.tags, external_id };
+  const body = {
+    name: inputs.name,
+    type: inputs.type,
+    url: inputs.url,
+    interval_sec: inputs.intervalSec,
+    tags: inputs.tags,
+    external_id,
+  };
   const created = await app.inject({ method: "POST", url: "/api/v1/monitors", headers, payload: body });
   const api = created.json().data;
   await app.inject({ method: "DELETE", url: `/api/v1/monitors/${api.id}`, headers });
   const outputs = monitorKind.outputs(api, inputs, { baseUrl } as never);
   return monitorKind.state ? monitorKind.state(outputs) : outputs;
 }
-const shapeEnv = { BENCH_SHAPE: JSON.stringify(await monitorShape()), BENCH_SHAPE_SECRETS: JSON.stringify(secretProperties(MONITOR_FIELDS)) };
+const shapeEnv = {
+  BENCH_SHAPE: JSON.stringify(await monitorShape()),
+  BENCH_SHAPE_SECRETS: JSON.stringify(secretProperties(MONITOR_FIELDS)),
+};
 const modules = await installPackedPackage();
 const engine = await offlineEngine({ stateDir: join(dir, "pulumi") });
 type Stack = Awaited<ReturnType<typeof engine.stack>>;
@@ -110,7 +133,9 @@ async function stackOf(program: string, name: string, count: number, key: string
   if (program === "monitors" && skipCheckpoints) {
     // The README's first step when checkpoints are skipped: the stack instance, with a checkpoint.
     env.PULUMI_SKIP_CHECKPOINTS = "false";
-    await stack.up({ target: [`urn:pulumi:${name}::bench-monitors::pulumi-nodejs:dynamic/uptime:StackIdentity::pulumi-uptime-stack`] });
+    await stack.up({
+      target: [`urn:pulumi:${name}::bench-monitors::pulumi-nodejs:dynamic/uptime:StackIdentity::pulumi-uptime-stack`],
+    });
     env.PULUMI_SKIP_CHECKPOINTS = "true";
   }
   return stack;
@@ -144,7 +169,15 @@ async function measure(fn: () => Promise<unknown>): Promise<Step> {
   let error: string | undefined;
   await fn().catch((err: Error) => (error = err.message.split("\n").slice(-8).join(" | ")));
   const seconds = (performance.now() - t) / 1000;
-  return { seconds, requests: seen.total, failed: seen.failed, limited: seen.limited, ...rss.stop(), firstAt: seen.first ? (seen.first - t) / 1000 : seconds, error };
+  return {
+    seconds,
+    requests: seen.total,
+    failed: seen.failed,
+    limited: seen.limited,
+    ...rss.stop(),
+    firstAt: seen.first ? (seen.first - t) / 1000 : seconds,
+    error,
+  };
 }
 
 type Rss = Record<"engine" | "program" | "provider", number>;
@@ -161,7 +194,7 @@ function processTree(): { pid: number; cmd: string }[] {
     }
   }
   const mine = new Set([process.pid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, ppid] of parent) if (mine.has(ppid) && !mine.has(pid)) grew = Boolean(mine.add(pid));
   }
@@ -199,7 +232,8 @@ function sampleRss(): { stop: () => { rss: Rss; cpu: Rss & { server: number } } 
       if (!role) continue;
       const kb = Number(/VmHWM:\s+(\d+)/.exec(readText(`/proc/${pid}/status`))?.[1] ?? 0);
       peak[role] = Math.max(peak[role], Math.round(kb / 1024));
-      if (role === "program") snapshotAt(pid, Math.round(Number(/VmRSS:\s+(\d+)/.exec(readText(`/proc/${pid}/status`))?.[1] ?? 0) / 1024));
+      if (role === "program")
+        snapshotAt(pid, Math.round(Number(/VmRSS:\s+(\d+)/.exec(readText(`/proc/${pid}/status`))?.[1] ?? 0) / 1024));
       const stat = readText(`/proc/${pid}/stat`);
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       // utime and stime, in clock ticks (100 per second on Linux).
@@ -241,7 +275,9 @@ const ACTIONS: Record<(typeof STEPS)[number], (stack: Stack) => Promise<unknown>
 async function run(count: number, mode: Mode): Promise<Steps> {
   skipCheckpoints = MODES[mode];
   const programs = ["floor", "shaped", "monitors"] as const;
-  const stacks = await Promise.all(programs.map(async (p) => stackOf(p, `${p}-${mode}-${count}`, count, await freshKey())));
+  const stacks = await Promise.all(
+    programs.map(async (p) => stackOf(p, `${p}-${mode}-${count}`, count, await freshKey())),
+  );
   const out: Steps = { floor: {}, shaped: {}, monitors: {}, state: {} };
   for (const label of STEPS.filter((l) => only.length === 0 || only.includes(l))) {
     for (const [i, program] of programs.entries()) {
@@ -255,7 +291,9 @@ async function run(count: number, mode: Mode): Promise<Steps> {
       if (label === "create") out.state[program] = statePerResource(stack.name);
       // Progress on stderr: a long run shows where it is; the tables go to stdout.
       const routes = [...seen.routes].map(([r, n]) => `${r} x${n}`).join(", ");
-      process.stderr.write(`${program} N=${count} ${mode} ${label}: ${f1(step.seconds)} s, ${step.requests} requests (${routes})${batchSizes()}; peak RSS MiB ${JSON.stringify(step.rss)}; CPU s ${JSON.stringify(step.cpu)}\n`);
+      process.stderr.write(
+        `${program} N=${count} ${mode} ${label}: ${f1(step.seconds)} s, ${step.requests} requests (${routes})${batchSizes()}; peak RSS MiB ${JSON.stringify(step.rss)}; CPU s ${JSON.stringify(step.cpu)}\n`,
+      );
     }
   }
   return out;
@@ -275,25 +313,42 @@ interface ResourceState {
 /** The state of the stack's first resource of this benchmark's own, from the checkpoint file the engine wrote. */
 function statePerResource(stackName: string): ResourceState | undefined {
   const backend = join(dir, "pulumi", "backend");
-  const file = readdirSync(backend, { recursive: true, withFileTypes: true }).find((e) => e.isFile() && e.name === `${stackName}.json`);
+  const file = readdirSync(backend, { recursive: true, withFileTypes: true }).find(
+    (e) => e.isFile() && e.name === `${stackName}.json`,
+  );
   if (!file) return undefined;
-  const resources: { type: string; outputs?: Record<string, unknown> }[] = JSON.parse(readFileSync(join(file.parentPath, file.name), "utf8")).checkpoint.latest.resources;
+  const resources: { type: string; outputs?: Record<string, unknown> }[] = JSON.parse(
+    readFileSync(join(file.parentPath, file.name), "utf8"),
+  ).checkpoint.latest.resources;
   const entry = resources.find((r) => /dynamic:Resource$|dynamic\/uptime:Monitor$/.test(r.type));
   if (!entry) return undefined;
   const { __provider: _p, ...outputs } = entry.outputs ?? {};
-  return { outputs: Object.keys(outputs).length, outputBytes: JSON.stringify(outputs).length, entryBytes: JSON.stringify(entry).length };
+  return {
+    outputs: Object.keys(outputs).length,
+    outputBytes: JSON.stringify(outputs).length,
+    entryBytes: JSON.stringify(entry).length,
+  };
 }
 
 /** The state per resource of each program, as a table. */
 function stateTable(state: Steps["state"]): void {
-  console.log("\n| state per resource | outputs | bytes of outputs | bytes of its state entry |\n| --- | --- | --- | --- |");
-  const names: Record<Program, string> = { floor: "floor: empty dynamic resource", shaped: "same-shape floor", monitors: "monitor (http)" };
+  console.log(
+    "\n| state per resource | outputs | bytes of outputs | bytes of its state entry |\n| --- | --- | --- | --- |",
+  );
+  const names: Record<Program, string> = {
+    floor: "floor: empty dynamic resource",
+    shaped: "same-shape floor",
+    monitors: "monitor (http)",
+  };
   for (const [program, s] of Object.entries(state) as [Program, ResourceState | undefined][]) {
     if (s) console.log(`| ${names[program]} | ${s.outputs} | ${s.outputBytes} | ${s.entryBytes} |`);
   }
 }
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" / ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ");
 
 /** The sizes of the step's batches: how many, their mean and the largest. */
 function batchSizes(): string {
@@ -305,8 +360,12 @@ function batchSizes(): string {
 /** Each step in every mode, each against its own floor: time, ratio and API requests. */
 function besideEachOther(count: number, byMode: Map<Mode, Steps>): void {
   const ms = [...byMode.keys()];
-  console.log(`\n## N = ${count}: the modes beside each other (each against the floors in the same mode; load ${load()})\n`);
-  console.log(`| step | ${ms.map((m) => `${m}: floor (s) | ${m}: same shape (s) | ${m}: monitors (s) | ${m}: ratio | ${m}: vs same shape | ${m}: requests`).join(" | ")} |`);
+  console.log(
+    `\n## N = ${count}: the modes beside each other (each against the floors in the same mode; load ${load()})\n`,
+  );
+  console.log(
+    `| step | ${ms.map((m) => `${m}: floor (s) | ${m}: same shape (s) | ${m}: monitors (s) | ${m}: ratio | ${m}: vs same shape | ${m}: requests`).join(" | ")} |`,
+  );
   console.log(`| --- |${" --- |".repeat(6 * ms.length)}`);
   for (const label of Object.keys(byMode.get(ms[0] as Mode)?.monitors ?? {})) {
     const cells = ms.map((m) => {
@@ -325,8 +384,12 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 
 function heading(count: number, mode: Mode): void {
   const checkpoints = MODES[mode] ? "checkpoints skipped" : "checkpoints (the engine's default)";
-  console.log(`\n## N = ${count} (parallel ${parallel}; ${checkpoints}; limit ${rateLimit} per ${windowMs / 1000} s per key; load average 1 / 5 / 15 min at the end: ${load()})\n`);
-  console.log("| step | floor (s) | monitors (s) | ratio | same-shape floor (s) | vs same shape | API requests | failed | of them 429 | rate-limit floor (s) | vs rate-limit floor | peak RSS MiB engine / program / provider | CPU s engine / program / provider / server |");
+  console.log(
+    `\n## N = ${count} (parallel ${parallel}; ${checkpoints}; limit ${rateLimit} per ${windowMs / 1000} s per key; load average 1 / 5 / 15 min at the end: ${load()})\n`,
+  );
+  console.log(
+    "| step | floor (s) | monitors (s) | ratio | same-shape floor (s) | vs same shape | API requests | failed | of them 429 | rate-limit floor (s) | vs rate-limit floor | peak RSS MiB engine / program / provider | CPU s engine / program / provider / server |",
+  );
   console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 }
 
@@ -337,7 +400,9 @@ function row(label: string, fl: Step, m: Step, shaped?: Step): void {
   const rss = `${m.rss.engine} / ${m.rss.program} / ${m.rss.provider}`;
   const cpu = [m.cpu.engine, m.cpu.program, m.cpu.provider, m.cpu.server].map(f1).join(" / ");
   const same = shaped ? `${f1(shaped.seconds)} | ${ratio(m.seconds, shaped.seconds)}` : "— | —";
-  console.log(`| ${label} | ${f1(fl.seconds)} | ${f1(m.seconds)} | ${ratio(m.seconds, fl.seconds)} | ${same} | ${m.requests} | ${failed} | ${m.limited} | ${f1(rl)} | ${ratio(m.seconds, rl)} | ${rss} | ${cpu} |`);
+  console.log(
+    `| ${label} | ${f1(fl.seconds)} | ${f1(m.seconds)} | ${ratio(m.seconds, fl.seconds)} | ${same} | ${m.requests} | ${failed} | ${m.limited} | ${f1(rl)} | ${ratio(m.seconds, rl)} | ${rss} | ${cpu} |`,
+  );
 }
 
 /**
@@ -363,7 +428,9 @@ Promise.all([one(), one(), one(), one()]).then(() => process.exit(0), (e) => { c
 function spendElsewhere(key: string, count: number): Promise<void> {
   const env = { ...process.env, SPEND_URL: baseUrl, SPEND_KEY: key, SPEND_COUNT: String(count) };
   const child = spawn(process.execPath, ["-e", SPENDER], { env, stdio: ["ignore", "ignore", "inherit"] });
-  return new Promise((resolve, reject) => child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`spender exited ${code}`)))));
+  return new Promise((resolve, reject) =>
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`spender exited ${code}`)))),
+  );
 }
 
 /**
@@ -375,9 +442,13 @@ function spendElsewhere(key: string, count: number): Promise<void> {
  */
 async function sameKey(count: number): Promise<void> {
   const key = async () => (await app.store.keys.create(`same-key-${count}`, "bench")).key;
-  const floors = await Promise.all(["a", "b", "c"].map(async (s) => stackOf("floor", `same-key-floor-${s}-${count}`, count, await key())));
+  const floors = await Promise.all(
+    ["a", "b", "c"].map(async (s) => stackOf("floor", `same-key-floor-${s}-${count}`, count, await key())),
+  );
   const shared = await key();
-  const stacks = await Promise.all(["a", "b"].map((s) => stackOf("monitors", `back-to-back-${s}-${count}`, count, shared)));
+  const stacks = await Promise.all(
+    ["a", "b"].map((s) => stackOf("monitors", `back-to-back-${s}-${count}`, count, shared)),
+  );
   const floorPair = await measure(async () => {
     for (const stack of floors.slice(0, 2)) await stack.up({ parallel });
   });
@@ -394,7 +465,9 @@ async function sameKey(count: number): Promise<void> {
 
 /** Two stacks on one key, `up` at once: each against the limiter's floor for their combined requests. */
 async function pair(count: number): Promise<void> {
-  const floors = await Promise.all(["a", "b"].map(async (s) => stackOf("floor", `pair-floor-${s}-${count}`, count, await freshKey())));
+  const floors = await Promise.all(
+    ["a", "b"].map(async (s) => stackOf("floor", `pair-floor-${s}-${count}`, count, await freshKey())),
+  );
   const floorStep = await measure(() => Promise.all(floors.map((s) => s.up({ parallel }))));
   const key = await freshKey();
   const stacks = await Promise.all(["a", "b"].map((s) => stackOf("monitors", `pair-${s}-${count}`, count, key)));
@@ -402,7 +475,10 @@ async function pair(count: number): Promise<void> {
   const t = performance.now();
   const each = await Promise.all(
     stacks.map(async (s) => {
-      const e = await s.up({ parallel }).then(() => undefined, (err: Error) => err.message.split("\n").slice(-4).join(" | "));
+      const e = await s.up({ parallel }).then(
+        () => undefined,
+        (err: Error) => err.message.split("\n").slice(-4).join(" | "),
+      );
       return { seconds: (performance.now() - t) / 1000, error: e };
     }),
   );
@@ -410,7 +486,9 @@ async function pair(count: number): Promise<void> {
   const rl = Math.max(floorStep.seconds, firstAt + windowsWait(seen.total));
   for (const [i, r] of each.entries()) {
     const errors = r.error ? ` (error: ${r.error})` : "";
-    console.log(`| 2 x ${count}, stack ${"ab"[i]} | ${f1(floorStep.seconds)} | ${f1(r.seconds)} | ${seen.total} combined | ${seen.failed}${errors} | ${f1(rl)} | ${ratio(r.seconds, rl)} |`);
+    console.log(
+      `| 2 x ${count}, stack ${"ab"[i]} | ${f1(floorStep.seconds)} | ${f1(r.seconds)} | ${seen.total} combined | ${seen.failed}${errors} | ${f1(rl)} | ${ratio(r.seconds, rl)} |`,
+    );
   }
   await Promise.all([...floors, ...stacks].map((s) => s.destroy({ parallel })));
 }
@@ -422,7 +500,8 @@ try {
       const steps = await run(count, mode);
       byMode.set(mode, steps);
       heading(count, mode);
-      for (const label of Object.keys(steps.monitors)) row(label, steps.floor[label] as Step, steps.monitors[label] as Step, steps.shaped[label]);
+      for (const label of Object.keys(steps.monitors))
+        row(label, steps.floor[label] as Step, steps.monitors[label] as Step, steps.shaped[label]);
       stateTable(steps.state);
     }
     if (byMode.size > 1) besideEachOther(count, byMode);
@@ -431,7 +510,9 @@ try {
   }
   if (pairs.length) {
     console.log(`\n## Two concurrent \`pulumi up\`s on one key (limit ${rateLimit} per ${windowMs / 1000} s)\n`);
-    console.log("| run | floor: 2 empty ups at once (s) | done after (s) | API requests | failed | rate-limit floor (s) | vs rate-limit floor |");
+    console.log(
+      "| run | floor: 2 empty ups at once (s) | done after (s) | API requests | failed | rate-limit floor (s) | vs rate-limit floor |",
+    );
     console.log("| --- | --- | --- | --- | --- | --- | --- |");
     for (const count of pairs) await pair(count);
   }

@@ -48,7 +48,10 @@ function rule(p: JsonProperty): string {
 
 /** The object type of one channel type's config (`WebhookConfig`), keys camelCase. */
 function configType(type: (typeof CHANNEL_TYPES)[number]): FieldType {
-  const json = z.toJSONSchema(CHANNEL_CONFIG_SCHEMAS[type], { io: "input" }) as { properties: Record<string, JsonProperty>; required?: string[] };
+  const json = z.toJSONSchema(CHANNEL_CONFIG_SCHEMAS[type], { io: "input" }) as {
+    properties: Record<string, JsonProperty>;
+    required?: string[];
+  };
   const properties = Object.fromEntries(
     Object.entries(json.properties).map(([key, p]) => [
       toCamel(key),
@@ -118,6 +121,7 @@ export function fromRuntimeConfig(props: Props): Props {
 export function typedConfigPath(path: string, written: Props): string {
   const config = written.config;
   const typed = config && typeof config === "object" && !Array.isArray(config) && !isFlat(config as Props);
-  if (!typed || !path.startsWith("config.") || typeof written.type !== "string" || !TYPES.has(written.type)) return path;
+  if (!typed || !path.startsWith("config.") || typeof written.type !== "string" || !TYPES.has(written.type))
+    return path;
   return `config.${written.type}.${path.slice("config.".length)}`;
 }

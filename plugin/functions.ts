@@ -5,7 +5,14 @@
  * document. Their results are typed from the same field tables and zod schemas as the rest.
  */
 import type { z } from "zod";
-import { type Field, type FieldType, HeartbeatSchema, RESOURCE_FIELDS, StatsSchema, StatusDocumentSchema } from "../api";
+import {
+  type Field,
+  type FieldType,
+  HeartbeatSchema,
+  RESOURCE_FIELDS,
+  StatsSchema,
+  StatusDocumentSchema,
+} from "../api";
 import type { PartialConnection } from "../provider/client/connection";
 import { getMonitorHeartbeats, getMonitorStats, getStatusDocument } from "../provider/resources/functions";
 import type { Failure, Props } from "../provider/kinds/values";
@@ -25,12 +32,19 @@ interface FunctionRows {
   outputs: [string, Field][];
 }
 
-const idRow = (label: string): Field => ({ type: { type: "string" }, required: true, description: `Id of the ${label}.` });
+const idRow = (label: string): Field => ({
+  type: { type: "string" },
+  required: true,
+  description: `Id of the ${label}.`,
+});
 const CONNECTION: [string, Field] = ["connection", RESOURCE_FIELDS.connection];
 
 /** The outputs a lookup returns: the resource's, without secrets (reads never reveal them). */
 export function lookupOutputs(kind: SchemaKinds[string]): [string, Field][] {
-  return [["id", { type: { type: "string" }, description: "The object's id." }], ...typedRows(kind).outputs.filter(([, f]) => !f.secret)];
+  return [
+    ["id", { type: { type: "string" }, description: "The object's id." }],
+    ...typedRows(kind).outputs.filter(([, f]) => !f.secret),
+  ];
 }
 
 /** The rows of a zod read schema's properties (its keys camelCase). */
@@ -50,12 +64,29 @@ function readFunctions(): Record<string, FunctionRows> {
   return {
     getMonitorHeartbeats: {
       description: "Check results of a monitor over the last `hours`, newest first.",
-      inputs: [["monitorId", idRow("monitor")], ["hours", { type: { type: "integer" }, description: "Hours back, 1..720.", default: 24 }], CONNECTION],
-      outputs: [["heartbeats", { type: { type: "array", items: heartbeat }, required: true, description: "The check results, newest first." }]],
+      inputs: [
+        ["monitorId", idRow("monitor")],
+        ["hours", { type: { type: "integer" }, description: "Hours back, 1..720.", default: 24 }],
+        CONNECTION,
+      ],
+      outputs: [
+        [
+          "heartbeats",
+          {
+            type: { type: "array", items: heartbeat },
+            required: true,
+            description: "The check results, newest first.",
+          },
+        ],
+      ],
     },
     getMonitorStats: {
       description: "Uptime and response-time statistics of a monitor over the last `days` UTC days.",
-      inputs: [["monitorId", idRow("monitor")], ["days", { type: { type: "integer" }, description: "UTC days back, 1..90.", default: 30 }], CONNECTION],
+      inputs: [
+        ["monitorId", idRow("monitor")],
+        ["days", { type: { type: "integer" }, description: "UTC days back, 1..90.", default: 30 }],
+        CONNECTION,
+      ],
       outputs: zodRows(StatsSchema, "Stats"),
     },
     getStatusDocument: {
@@ -81,7 +112,13 @@ export function functionRows(kinds: SchemaKinds): Record<string, FunctionRows> {
         description: `Looks up an existing ${name} by id or by ${byKey}: its properties as the service holds them, secret ones left out.`,
         inputs: [
           ["id", { ...idRow(name), required: false, description: `Id of the ${name}; give either it or \`${key}\`.` }],
-          [key, { type: { type: "string" }, description: `The ${name}'s ${key}, exactly as written; give either it or \`id\`. No match, or more than one, is an error saying how many matched.` }],
+          [
+            key,
+            {
+              type: { type: "string" },
+              description: `The ${name}'s ${key}, exactly as written; give either it or \`id\`. No match, or more than one, is an error saying how many matched.`,
+            },
+          ],
           CONNECTION,
         ],
         outputs: lookupOutputs(kind),
@@ -102,7 +139,12 @@ export function functionSpecs(kinds: SchemaKinds, types: TypeRegistry): Json {
   return Object.fromEntries(
     Object.entries(functionRows(kinds)).map(([name, f]) => {
       const owner = name.slice(3);
-      const inputs = objectSpec(types, owner, f.inputs, f.inputs.filter(([, r]) => r.required).map(([p]) => p));
+      const inputs = objectSpec(
+        types,
+        owner,
+        f.inputs,
+        f.inputs.filter(([, r]) => r.required).map(([p]) => p),
+      );
       const outputs = objectSpec(types, owner, f.outputs, requiredOutputs(f.outputs));
       return [`${PACKAGE}:index:${name}`, { description: f.description, inputs, outputs }];
     }),
@@ -125,8 +167,22 @@ type Read = (args: Props, connection: PartialConnection | undefined) => Promise<
 /** The answers of the read functions (API form; the caller camel-cases them), by name. */
 export const READS: Record<string, Read> = {
   getMonitorHeartbeats: async (a, connection) => ({
-    heartbeats: await getMonitorHeartbeats({ monitorId: a.monitorId as string, hours: a.hours as number | undefined }, { connection }, configuredStack),
+    heartbeats: await getMonitorHeartbeats(
+      { monitorId: a.monitorId as string, hours: a.hours as number | undefined },
+      { connection },
+      configuredStack,
+    ),
   }),
-  getMonitorStats: (a, connection) => getMonitorStats({ monitorId: a.monitorId as string, days: a.days as number | undefined }, { connection }, configuredStack),
-  getStatusDocument: (a, connection) => getStatusDocument({ slug: a.slug as string, baseUrl: a.baseUrl as string | undefined }, { connection }, configuredStack),
+  getMonitorStats: (a, connection) =>
+    getMonitorStats(
+      { monitorId: a.monitorId as string, days: a.days as number | undefined },
+      { connection },
+      configuredStack,
+    ),
+  getStatusDocument: (a, connection) =>
+    getStatusDocument(
+      { slug: a.slug as string, baseUrl: a.baseUrl as string | undefined },
+      { connection },
+      configuredStack,
+    ),
 };

@@ -5,7 +5,13 @@
  * the state before any resource that uses it, so the instance is there before the first object
  * is created, and a killed run leaves it for the next one.
  */
-import { IDENTITY_INPUT, type MarkedKind, newStackInstance, type ResourceIdentity, STACK_INSTANCE } from "../provider/runtime/identity";
+import {
+  IDENTITY_INPUT,
+  type MarkedKind,
+  newStackInstance,
+  type ResourceIdentity,
+  STACK_INSTANCE,
+} from "../provider/runtime/identity";
 import type { Props } from "../provider/kinds/values";
 
 /** The provider input that holds the stack instance. */
@@ -18,7 +24,10 @@ const valid = (v: unknown): string | undefined => (typeof v === "string" && STAC
  * stack instance the state already holds, or a new one for a new provider. A refresh passes the
  * stored inputs as both olds and news.
  */
-export function checkProviderInputs(olds: Record<string, unknown>, news: Record<string, unknown>): Record<string, unknown> {
+export function checkProviderInputs(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Record<string, unknown> {
   const instance = valid(olds[STACK_INSTANCE_INPUT]) ?? valid(news[STACK_INSTANCE_INPUT]) ?? newStackInstance();
   return { ...news, [STACK_INSTANCE_INPUT]: instance };
 }
@@ -28,7 +37,12 @@ export function checkProviderInputs(olds: Record<string, unknown>, news: Record<
  * Under a parent, the parents' types stand for the parent: with the name, they make the URN,
  * which is unique in the stack.
  */
-export function urnIdentity(urn: string, kind: MarkedKind, name: string, instance: string | undefined): ResourceIdentity {
+export function urnIdentity(
+  urn: string,
+  kind: MarkedKind,
+  name: string,
+  instance: string | undefined,
+): ResourceIdentity {
   const [head = "", project = "", type = ""] = urn.split("::");
   const stack = head.slice("urn:pulumi:".length);
   const parents = type.includes("$") ? type.slice(0, type.lastIndexOf("$")) : undefined;

@@ -11,7 +11,8 @@ import type { SchemaKinds } from "./schema-rows";
 const DESCRIPTIONS: Record<KindName, string> = {
   Monitor: "An uptime monitor: the service probes `url` every `intervalSec` seconds.",
   Channel: "A notification channel: where a monitor's `monitor.down` and `monitor.up` events go.",
-  StatusPage: "A public status page: sections of components (monitors with a state rule, or manual), incident rules, a custom domain, access (password, address ranges), locale and theme.",
+  StatusPage:
+    "A public status page: sections of components (monitors with a state rule, or manual), incident rules, a custom domain, access (password, address ranges), locale and theme.",
   MaintenanceWindow: "A maintenance window: checks of its monitors during it neither alert nor count against uptime.",
 };
 

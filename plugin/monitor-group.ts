@@ -40,13 +40,32 @@ export function monitorGroupSpec(types: TypeRegistry, kinds: SchemaKinds): Json 
   const groupMonitor = [...monitor].map(([p, f]): [string, Field] => [p, shared.has(p) ? unset(f) : f]);
   types.types.set(
     typeToken("GroupMonitor"),
-    objectType(types, "Monitor", "A monitor of a MonitorGroup: a Monitor's inputs; each setting it leaves out is the group's.", groupMonitor),
+    objectType(
+      types,
+      "Monitor",
+      "A monitor of a MonitorGroup: a Monitor's inputs; each setting it leaves out is the group's.",
+      groupMonitor,
+    ),
   );
   const groupWindow = [...window].filter(([p]) => p !== "monitorIds" && p !== "connection" && p !== "adopt");
-  types.types.set(typeToken("GroupMaintenanceWindow"), objectType(types, "MaintenanceWindow", "A maintenance window covering every monitor of the group.", groupWindow));
-  const settings = GROUP_SETTINGS.map((p): [string, Field] => [p, p === "connection" ? RESOURCE_FIELDS.connection : unset(monitor.get(p) as Field)]);
+  types.types.set(
+    typeToken("GroupMaintenanceWindow"),
+    objectType(types, "MaintenanceWindow", "A maintenance window covering every monitor of the group.", groupWindow),
+  );
+  const settings = GROUP_SETTINGS.map((p): [string, Field] => [
+    p,
+    p === "connection" ? RESOURCE_FIELDS.connection : unset(monitor.get(p) as Field),
+  ]);
   const inputs: Json = {
-    ...Object.fromEntries(settings.map(([p, f]) => [p, { ...property(types, "Monitor", p, f), description: `For every monitor that does not set it: ${f.description}` }])),
+    ...Object.fromEntries(
+      settings.map(([p, f]) => [
+        p,
+        {
+          ...property(types, "Monitor", p, f),
+          description: `For every monitor that does not set it: ${f.description}`,
+        },
+      ]),
+    ),
     monitors: {
       type: "object",
       additionalProperties: { $ref: `#/types/${typeToken("GroupMonitor")}` },
@@ -55,7 +74,8 @@ export function monitorGroupSpec(types: TypeRegistry, kinds: SchemaKinds): Json 
     maintenanceWindows: {
       type: "object",
       additionalProperties: { $ref: `#/types/${typeToken("GroupMaintenanceWindow")}` },
-      description: "Maintenance windows, by key: each becomes the MaintenanceWindow `<group>-<key>` covering every monitor of the group.",
+      description:
+        "Maintenance windows, by key: each becomes the MaintenanceWindow `<group>-<key>` covering every monitor of the group.",
     },
   };
   return {
@@ -66,9 +86,21 @@ export function monitorGroupSpec(types: TypeRegistry, kinds: SchemaKinds): Json 
     inputProperties: inputs,
     requiredInputs: ["monitors"],
     properties: {
-      monitorIds: { type: "array", items: { type: "string" }, description: "The ids of the group's monitors, in key order." },
-      monitorIdsByName: { type: "object", additionalProperties: { type: "string" }, description: "The id of each of the group's monitors, by its key in `monitors`." },
-      maintenanceWindowIds: { type: "array", items: { type: "string" }, description: "The ids of the group's maintenance windows, in key order." },
+      monitorIds: {
+        type: "array",
+        items: { type: "string" },
+        description: "The ids of the group's monitors, in key order.",
+      },
+      monitorIdsByName: {
+        type: "object",
+        additionalProperties: { type: "string" },
+        description: "The id of each of the group's monitors, by its key in `monitors`.",
+      },
+      maintenanceWindowIds: {
+        type: "array",
+        items: { type: "string" },
+        description: "The ids of the group's maintenance windows, in key order.",
+      },
     },
     required: ["monitorIds", "monitorIdsByName", "maintenanceWindowIds"],
   };
@@ -89,12 +121,20 @@ class NativeMonitorGroup extends ComponentResource {
 
   constructor(name: string, args: MonitorGroupArgs, opts: ComponentResourceOptions) {
     super(MONITOR_GROUP, name, {}, opts);
-    const native = (kind: string) => (n: string, a: object, o: { parent: ComponentResource }) => new PluginResource(`${PACKAGE}:index:${kind}`, n, a as Inputs, o);
-    const children = groupChildren(this, name, args, { monitor: native("Monitor"), window: native("MaintenanceWindow") });
+    const native = (kind: string) => (n: string, a: object, o: { parent: ComponentResource }) =>
+      new PluginResource(`${PACKAGE}:index:${kind}`, n, a as Inputs, o);
+    const children = groupChildren(this, name, args, {
+      monitor: native("Monitor"),
+      window: native("MaintenanceWindow"),
+    });
     this.monitorIds = children.monitorIds;
     this.monitorIdsByName = children.monitorIdsByName;
     this.maintenanceWindowIds = Object.values(children.windows).map((w) => w.id);
-    this.registerOutputs({ monitorIds: this.monitorIds, monitorIdsByName: this.monitorIdsByName, maintenanceWindowIds: this.maintenanceWindowIds });
+    this.registerOutputs({
+      monitorIds: this.monitorIds,
+      monitorIdsByName: this.monitorIdsByName,
+      maintenanceWindowIds: this.maintenanceWindowIds,
+    });
   }
 }
 
@@ -103,10 +143,21 @@ class NativeMonitorGroup extends ComponentResource {
  * map of monitors must be known at preview (its keys name the monitors), each monitor's values
  * may be Outputs of other resources.
  */
-export async function constructMonitorGroup(name: string, inputs: Inputs, options: ComponentResourceOptions): Promise<ConstructResult> {
+export async function constructMonitorGroup(
+  name: string,
+  inputs: Inputs,
+  options: ComponentResourceOptions,
+): Promise<ConstructResult> {
   if (!inputs.monitors || typeof inputs.monitors !== "object" || Object.keys(inputs.monitors).length === 0) {
     throw new Error(`MonitorGroup ${name}: monitors: must be a map with at least one monitor, known at preview`);
   }
   const group = new NativeMonitorGroup(name, inputs as unknown as MonitorGroupArgs, options);
-  return { urn: group.urn, state: { monitorIds: group.monitorIds, monitorIdsByName: group.monitorIdsByName, maintenanceWindowIds: group.maintenanceWindowIds } };
+  return {
+    urn: group.urn,
+    state: {
+      monitorIds: group.monitorIds,
+      monitorIdsByName: group.monitorIdsByName,
+      maintenanceWindowIds: group.maintenanceWindowIds,
+    },
+  };
 }

@@ -30,7 +30,8 @@ const isSecret = (v: unknown): v is { value: unknown } =>
 export function reveal(value: unknown): unknown {
   if (isSecret(value)) return reveal(value.value);
   if (Array.isArray(value)) return value.map(reveal);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reveal(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reveal(v)]));
   return value;
 }
 
@@ -56,32 +57,53 @@ export function withoutDefaults(kind: runtime.KindName, inputs: Props): Props {
   return Object.fromEntries(Object.entries(inputs).filter(([p]) => p in kept));
 }
 
-const SAME: PluginShape = { toRuntime: (props) => ({ props }), fromRuntime: (props) => props, failurePath: (path) => path };
+const SAME: PluginShape = {
+  toRuntime: (props) => ({ props }),
+  fromRuntime: (props) => props,
+  failurePath: (path) => path,
+};
 const shapeOf = (kind: string): PluginShape => SHAPES[kind] ?? SAME;
 /** Plain values in the runtime's form. */
-const runtimeForm = (kind: string, props: unknown): Props => shapeOf(kind).toRuntime((reveal(props) ?? {}) as Props).props;
+const runtimeForm = (kind: string, props: unknown): Props =>
+  shapeOf(kind).toRuntime((reveal(props) ?? {}) as Props).props;
 
 /** A check's result in the plugin's form: failures name the typed properties, the typed form's own first. */
-async function checkTyped(kind: runtime.KindName, olds: Props, news: Props, identity: ReturnType<typeof urnIdentity>): Promise<Failure[]> {
+async function checkTyped(
+  kind: runtime.KindName,
+  olds: Props,
+  news: Props,
+  identity: ReturnType<typeof urnIdentity>,
+): Promise<Failure[]> {
   const shape = shapeOf(kind);
   const written = reveal(news) as Props;
   const { props, problem } = shape.toRuntime(written);
   const result = await runtime.check(kind, runtimeForm(kind, olds), withIdentity(props, identity));
   const failures = (result.failures ?? []).map((f) => {
     const property = shape.failurePath(f.property, written);
-    return { property, reason: f.reason.startsWith(f.property) ? property + f.reason.slice(f.property.length) : f.reason };
+    return {
+      property,
+      reason: f.reason.startsWith(f.property) ? property + f.reason.slice(f.property.length) : f.reason,
+    };
   });
   return problem ? [problem, ...failures] : failures;
 }
 
 /** Builds the provider for these kinds' tables; `version` is the plugin's. */
-export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Provider & {
+export function uptimeProvider(
+  kinds: SchemaKinds,
+  version: string,
+): provider.Provider & {
   configure(config: ProviderConfig): Promise<void>;
   /** `diff` with the detailed diff the engine shows and applies `replaceOnChanges` to. */
   detailedDiff(id: string, urn: string, olds: Props, news: Props, oldInputs: Props): Promise<PluginDiff>;
 } {
   const secrets = new Map(
-    Object.entries(kinds).map(([name, k]) => [name, resourceRows(k.table).outputs.filter(([, f]) => f.secret).map(([p]) => p)]),
+    Object.entries(kinds).map(([name, k]) => [
+      name,
+      resourceRows(k.table)
+        .outputs.filter(([, f]) => f.secret)
+        .map(([p]) => p),
+    ]),
   );
   // State keeps secret fields encrypted: wrap them on the way out.
   const seal = (kind: string, props: Props | undefined): Props | undefined => {
@@ -91,7 +113,8 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
     return out;
   };
   const schema = JSON.stringify(packageSchema(kinds, version));
-  const typed = (kind: string, props: Props | undefined): Props | undefined => props && shapeOf(kind).fromRuntime(props);
+  const typed = (kind: string, props: Props | undefined): Props | undefined =>
+    props && shapeOf(kind).fromRuntime(props);
   const of = (urn: string) => parseUrn(urn, kinds);
   let stackInstance: string | undefined;
   return {
@@ -124,7 +147,10 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
     async create(urn, inputs) {
       const { kind, name } = of(urn);
       // Marked and keyed like the dynamic resources' creates: a killed run's object is found again.
-      const result = await runtime.create(kind, withIdentity(runtimeForm(kind, inputs), urnIdentity(urn, kind, name, stackInstance)));
+      const result = await runtime.create(
+        kind,
+        withIdentity(runtimeForm(kind, inputs), urnIdentity(urn, kind, name, stackInstance)),
+      );
       return { id: result.id, outs: seal(kind, typed(kind, result.outs)) };
     },
     async read(id, urn, props) {
@@ -159,9 +185,15 @@ export function uptimeProvider(kinds: SchemaKinds, version: string): provider.Pr
       const query = { id: args.id, name: args.name, slug: args.slug } as LookupQuery;
       const failures = lookupFailures(kind as runtime.KindName, query);
       if (failures.length > 0) return { failures };
-      const outs = await findOne(kind as runtime.KindName, query, resolveConnection(connection, runtime.configuredStack()));
+      const outs = await findOne(
+        kind as runtime.KindName,
+        query,
+        resolveConnection(connection, runtime.configuredStack()),
+      );
       const found = typed(kind, outs) as Props;
-      const keep = lookupOutputs(kinds[kind]!).map(([p]) => p).filter((p) => found[p] !== undefined);
+      const keep = lookupOutputs(kinds[kind]!)
+        .map(([p]) => p)
+        .filter((p) => found[p] !== undefined);
       return { outputs: Object.fromEntries(keep.map((p) => [p, found[p]])) };
     },
   };

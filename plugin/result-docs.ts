@@ -7,7 +7,8 @@ export const RESULT_DOCS: Readonly<Record<string, string>> = {
   "Heartbeat.id": "The check result's id.",
   "Heartbeat.monitorId": "The monitor checked.",
   "Heartbeat.checkedAt": "When the check ran (RFC 3339).",
-  "Heartbeat.status": "`up`, `degraded` (up, but slower than `degradedResponseMs`), `down`, or `maintenance` (failed inside a maintenance window).",
+  "Heartbeat.status":
+    "`up`, `degraded` (up, but slower than `degradedResponseMs`), `down`, or `maintenance` (failed inside a maintenance window).",
   "Heartbeat.responseTimeMs": "Milliseconds the check took; none when it got no response.",
   "Heartbeat.statusCode": "The HTTP status code; none for other checks or without a response.",
   "Heartbeat.error": "Why the check failed; none when up.",
@@ -25,7 +26,8 @@ export const RESULT_DOCS: Readonly<Record<string, string>> = {
   "BrowserEvidence.url": "The page's URL at the end of the run (values of variables masked).",
   "BrowserEvidence.refused": "Destinations the outbound policy refused.",
   "BrowserEvidence.killed": "Why the sandbox killed the run (a limit, the timeout); none when it ended by itself.",
-  "BrowserEvidence.screenshot": "Whether a screenshot was kept (`GET /api/v1/monitors/{id}/heartbeats/{heartbeat}/screenshot`).",
+  "BrowserEvidence.screenshot":
+    "Whether a screenshot was kept (`GET /api/v1/monitors/{id}/heartbeats/{heartbeat}/screenshot`).",
   "BrowserEvidenceFailingLine.line": "The line's number in the script, from 1.",
   "BrowserEvidenceFailingLine.text": "The line's text, values of variables masked.",
   "BrowserEvidenceStep.name": "The test's or step's name.",
@@ -36,25 +38,31 @@ export const RESULT_DOCS: Readonly<Record<string, string>> = {
   "CheckAttempt.statusCode": "The HTTP status code; none without a response.",
   "CheckAttempt.responseTimeMs": "Milliseconds the attempt took; none without a response.",
   "CheckAttempt.error": "Why the attempt failed; none when it passed.",
-  "CheckAttempt.errorClass": "Why it failed: `dns`, `connect`, `tls`, `timeout`, `http` or `assertion`; none when it passed.",
-  "CheckAttempt.location": "Where the attempt ran; present when retries run at other locations (`retry.location: \"other\"`).",
+  "CheckAttempt.errorClass":
+    "Why it failed: `dns`, `connect`, `tls`, `timeout`, `http` or `assertion`; none when it passed.",
+  "CheckAttempt.location":
+    'Where the attempt ran; present when retries run at other locations (`retry.location: "other"`).',
   "StepResult.name": "The step's name.",
   "StepResult.status": "`passed`, `failed`, or `skipped` (an earlier step failed and this one is no clean-up).",
   "StepResult.cleanup": "Whether the step is a clean-up, run even after a failed step.",
   "StepResult.statusCode": "The HTTP status code; none without a response.",
   "StepResult.responseTimeMs": "Milliseconds the step took; none when it got no response.",
   "StepResult.error": "Why the step failed, values of secret variables masked; none when it passed.",
-  "StepResult.errorClass": "Why it failed: `dns`, `connect`, `tls`, `timeout`, `http` or `assertion`; none when it passed.",
+  "StepResult.errorClass":
+    "Why it failed: `dns`, `connect`, `tls`, `timeout`, `http` or `assertion`; none when it passed.",
   "StepResult.assertions": "Each of the step's assertions, in order.",
-  "Stats.locations": "The same period by location: each of the monitor's locations, and any other that recorded checks in it.",
+  "Stats.locations":
+    "The same period by location: each of the monitor's locations, and any other that recorded checks in it.",
   "LocationStats.location": "The location.",
   "LocationStats.checks": "Checks at this location in the period.",
   "LocationStats.upChecks": "Checks that passed there.",
   "LocationStats.downChecks": "Checks that failed there.",
   "LocationStats.uptimePct": "Percentage of its checks up; none without checks.",
   "LocationStats.avgResponseMs": "Mean response time there; none without checks.",
-  "LocationStats.health": "The location's own health (its confirmations counted): `pending` until its first check, then `up` or `down`.",
-  "LocationStats.live": "Whether a live checker serves the location now (the built-in checker, or an agent in contact).",
+  "LocationStats.health":
+    "The location's own health (its confirmations counted): `pending` until its first check, then `up` or `down`.",
+  "LocationStats.live":
+    "Whether a live checker serves the location now (the built-in checker, or an agent in contact).",
   "LocationStats.lastCheckedAt": "When the location last checked the monitor.",
   "CheckTimings.dnsMs": "Name resolution (a new http connection).",
   "CheckTimings.connectMs": "TCP connect (a new http connection; tcp checks).",
@@ -89,7 +97,8 @@ export const RESULT_DOCS: Readonly<Record<string, string>> = {
   "StatusDocument.slug": "The page's slug.",
   "StatusDocument.title": "The page's title.",
   "StatusDocument.description": "The page's text under the title, if any.",
-  "StatusDocument.status": "Overall: `operational`, `degraded`, `down`, `unknown`, or `maintenance` (a window is in effect and nothing is down).",
+  "StatusDocument.status":
+    "Overall: `operational`, `degraded`, `down`, `unknown`, or `maintenance` (a window is in effect and nothing is down).",
   "StatusDocument.updatedAt": "When the document was computed.",
   "StatusDocument.monitors": "The page's monitors: name and health only.",
   "StatusDocumentMonitor.name": "The monitor's name.",
@@ -104,8 +113,10 @@ export const RESULT_DOCS: Readonly<Record<string, string>> = {
   "StatusDocumentSectionComponent.key": "The component's key.",
   "StatusDocumentSectionComponent.name": "The component's name.",
   "StatusDocumentSectionComponent.description": "The line under its name, if any.",
-  "StatusDocumentSectionComponent.status": "`operational`, `degraded`, `down`, `maintenance` or `unknown` (no checks yet).",
-  "StatusDocumentSectionComponent.uptimePct30d": "Its monitors' uptime over the last 30 days, percent; none without checks.",
+  "StatusDocumentSectionComponent.status":
+    "`operational`, `degraded`, `down`, `maintenance` or `unknown` (no checks yet).",
+  "StatusDocumentSectionComponent.uptimePct30d":
+    "Its monitors' uptime over the last 30 days, percent; none without checks.",
   "StatusDocumentIncident.id": "The incident's id.",
   "StatusDocumentIncident.title": "The incident's title.",
   "StatusDocumentIncident.state": "`investigating`, `identified`, `monitoring` or `resolved`.",

@@ -13,7 +13,15 @@ type Json = Record<string, unknown>;
  * and the outputs its state may leave out (`Kind.stateLeavesOut`).
  */
 export type SchemaKinds = Readonly<
-  Record<string, { description: string; table: FieldTable; types?: Readonly<Record<string, Field["type"]>>; leavesOut?: readonly string[] }>
+  Record<
+    string,
+    {
+      description: string;
+      table: FieldTable;
+      types?: Readonly<Record<string, Field["type"]>>;
+      leavesOut?: readonly string[];
+    }
+  >
 >;
 
 const isPrimitive = (v: unknown) => typeof v === "string" || typeof v === "number" || typeof v === "boolean";
@@ -23,7 +31,9 @@ const isPrimitive = (v: unknown) => typeof v === "string" || typeof v === "numbe
  * `defaultDoc` says how) nor `null` (none).
  */
 export const schemaDefault = (row: Field): unknown =>
-  row.outputOnly || row.defaultDoc !== undefined || row.dynamicDefault !== undefined || !isPrimitive(row.default) ? undefined : row.default;
+  row.outputOnly || row.defaultDoc !== undefined || row.dynamicDefault !== undefined || !isPrimitive(row.default)
+    ? undefined
+    : row.default;
 
 /** Whether the service always returns a value: not nullable, not defaulting to `null`. */
 export const alwaysSet = (row: Field): boolean => !row.type.nullable && row.default !== null;
@@ -67,4 +77,5 @@ export function typedRows(kind: SchemaKinds[string]): { inputs: [string, Field][
  * Outputs the service always sets (required outputs; `adopt` only echoes an input). Optional
  * ones may be absent or null: a nullable field, one defaulting to none.
  */
-export const requiredOutputs = (outputs: [string, Field][]): string[] => outputs.filter(([p, f]) => p !== "adopt" && alwaysSet(f)).map(([p]) => p);
+export const requiredOutputs = (outputs: [string, Field][]): string[] =>
+  outputs.filter(([p, f]) => p !== "adopt" && alwaysSet(f)).map(([p]) => p);

@@ -15,7 +15,11 @@ export const typeToken = (name: string): string => `${PACKAGE}:index:${name}`;
 
 /** `dns_record_type`, `dnsRecordType`, `json_body` → `DnsRecordType`, `JsonBody`; `GET` stays. */
 export const pascal = (s: string): string =>
-  s.split(/[_\-\s.]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
+  s
+    .split(/[_\-\s.]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("");
 
 /** An array's property names its elements: `events` → `Event`. */
 const singular = (s: string): string => (s.endsWith("s") && !s.endsWith("ss") ? s.slice(0, -1) : s);
@@ -42,7 +46,11 @@ export class TypeRegistry {
 
   /** A property spec: its type, description and secret flag. */
   property(t: FieldType, owner: string, prop: string, description: string | undefined): Json {
-    return { ...this.typeOf(t, owner, prop), ...(description ? { description } : {}), ...(t.secret ? { secret: true } : {}) };
+    return {
+      ...this.typeOf(t, owner, prop),
+      ...(description ? { description } : {}),
+      ...(t.secret ? { secret: true } : {}),
+    };
   }
 
   /** The schema's `types` section, sorted by token. */
@@ -54,7 +62,8 @@ export class TypeRegistry {
     const token = typeToken(name);
     const known = this.types.get(token);
     // Two fields may share an enum only if they allow the same values.
-    if (known && JSON.stringify(known) !== JSON.stringify(spec)) throw new Error(`two different types are named ${name}`);
+    if (known && JSON.stringify(known) !== JSON.stringify(spec))
+      throw new Error(`two different types are named ${name}`);
     this.types.set(token, spec);
     return { $ref: `#/types/${token}` };
   }
@@ -74,7 +83,9 @@ export class TypeRegistry {
       type: "object",
       ...(t.description ? { description: t.description } : {}),
       // Pulumi's own schema form leaves out empty `properties` and `required`: the plugin serves that form.
-      ...(props.length ? { properties: Object.fromEntries(props.map(([p, pt]) => [p, this.property(pt, name, p, pt.description)])) } : {}),
+      ...(props.length
+        ? { properties: Object.fromEntries(props.map(([p, pt]) => [p, this.property(pt, name, p, pt.description)])) }
+        : {}),
       // Pulumi's own schema form leaves out an empty `required`: the plugin serves that form.
       ...(t.requiredProperties?.length ? { required: [...t.requiredProperties] } : {}),
     };

@@ -52,7 +52,9 @@ function resource(types: TypeRegistry, name: string, kind: SchemaKinds[string]):
 /** The package schema (Pulumi's PackageSpec) for these kinds, at this version. */
 export function packageSchema(kinds: SchemaKinds, version: string): Json {
   const types = new TypeRegistry();
-  const resources = Object.fromEntries(Object.entries(kinds).map(([name, k]) => [`${PACKAGE}:index:${name}`, resource(types, name, k)]));
+  const resources = Object.fromEntries(
+    Object.entries(kinds).map(([name, k]) => [`${PACKAGE}:index:${name}`, resource(types, name, k)]),
+  );
   // The group's monitors and windows are the plugin's own: only with both kinds is there a group.
   if (kinds.Monitor && kinds.MaintenanceWindow) resources[MONITOR_GROUP] = monitorGroupSpec(types, kinds);
   const functions = functionSpecs(kinds, types);
@@ -78,9 +80,22 @@ export function packageSchema(kinds: SchemaKinds, version: string): Json {
     functions,
     types: types.section(),
     language: {
-      nodejs: { packageName: "@pulumi-uptime/native", respectSchemaVersion: true, dependencies: { "@pulumi/pulumi": "^3.0.0" } },
-      python: { packageName: "pulumi_uptime", respectSchemaVersion: true, requires: { pulumi: ">=3.0.0,<4.0.0" }, pyproject: { enabled: true } },
-      go: { importBasePath: "github.com/pulumi-uptime/pulumi-uptime/sdk/go/uptime", respectSchemaVersion: true, generateResourceContainerTypes: false },
+      nodejs: {
+        packageName: "@pulumi-uptime/native",
+        respectSchemaVersion: true,
+        dependencies: { "@pulumi/pulumi": "^3.0.0" },
+      },
+      python: {
+        packageName: "pulumi_uptime",
+        respectSchemaVersion: true,
+        requires: { pulumi: ">=3.0.0,<4.0.0" },
+        pyproject: { enabled: true },
+      },
+      go: {
+        importBasePath: "github.com/pulumi-uptime/pulumi-uptime/sdk/go/uptime",
+        respectSchemaVersion: true,
+        generateResourceContainerTypes: false,
+      },
     },
   };
 }

@@ -36,7 +36,10 @@ export interface ProviderConfig {
 }
 
 /** The provider's inputs: the olds from the state (empty for a new provider), the news as configured. */
-export type CheckProviderInputs = (olds: Record<string, unknown>, news: Record<string, unknown>) => Record<string, unknown>;
+export type CheckProviderInputs = (
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+) => Record<string, unknown>;
 
 interface StructLike {
   toJavaScript(): Record<string, unknown>;
@@ -68,7 +71,13 @@ type Handler = (call: { request: unknown }, callback: unknown) => unknown;
 type Callback = (err: unknown, response?: unknown) => void;
 
 /** The plugin's diff: state's outputs (`olds`) and inputs (`oldInputs`) against the program's. */
-export type DiffFunction = (id: string, urn: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs: Record<string, unknown>) => Promise<PluginDiff>;
+export type DiffFunction = (
+  id: string,
+  urn: string,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  oldInputs: Record<string, unknown>,
+) => Promise<PluginDiff>;
 
 /** The handler, run under the request's timeout (seconds; 0 for none). */
 function timed(action: string, handler: Handler): Handler {
@@ -90,7 +99,12 @@ function configOf(req: ConfigureRequestLike): ProviderConfig {
     if (typeof value === "boolean") return String(value);
     return typeof value === "string" && value !== "" ? value : undefined;
   };
-  return { baseUrl: pick("baseUrl"), apiKey: pick("apiKey"), allowInsecureHttp: pick("allowInsecureHttp"), stackInstance: pick("stackInstance") };
+  return {
+    baseUrl: pick("baseUrl"),
+    apiKey: pick("apiKey"),
+    allowInsecureHttp: pick("allowInsecureHttp"),
+    stackInstance: pick("stackInstance"),
+  };
 }
 
 /** The gRPC answer to `Diff`, with the detailed diff and the changed keys. */
@@ -125,11 +139,17 @@ interface ProviderProto {
     setHasdetaileddiff(v: boolean): void;
     getDetaileddiffMap(): { set(k: string, v: unknown): void };
   }) & { DiffChanges: Record<"DIFF_SOME" | "DIFF_NONE", number> };
-  PropertyDiff: (new () => { setKind(v: number | undefined): void; setInputdiff(v: boolean): void }) & { Kind: Record<string, number> };
+  PropertyDiff: (new () => { setKind(v: number | undefined): void; setInputdiff(v: boolean): void }) & {
+    Kind: Record<string, number>;
+  };
 }
 
 /** Patches the handlers of the provider service registered after this call. */
-export function patchProviderServer(onConfigure: (config: ProviderConfig) => void, diff: DiffFunction, checkConfig: CheckProviderInputs): void {
+export function patchProviderServer(
+  onConfigure: (config: ProviderConfig) => void,
+  diff: DiffFunction,
+  checkConfig: CheckProviderInputs,
+): void {
   const { Struct } = require("google-protobuf/google/protobuf/struct_pb") as {
     Struct: { new (): StructLike; fromJavaScript(value: Record<string, unknown>): StructLike };
   };
@@ -150,7 +170,11 @@ export function patchProviderServer(onConfigure: (config: ProviderConfig) => voi
         const req = call.request as CheckRequestLike;
         const resp = new CheckResponse();
         try {
-          resp.setInputs(Struct.fromJavaScript(checkConfig(req.getOlds()?.toJavaScript() ?? {}, req.getNews()?.toJavaScript() ?? {})));
+          resp.setInputs(
+            Struct.fromJavaScript(
+              checkConfig(req.getOlds()?.toJavaScript() ?? {}, req.getNews()?.toJavaScript() ?? {}),
+            ),
+          );
         } catch (err) {
           return (callback as (err: unknown) => void)(err);
         }
@@ -160,7 +184,9 @@ export function patchProviderServer(onConfigure: (config: ProviderConfig) => voi
         const req = call.request as ReadRequestLike;
         const undeclared = req.getInputs()?.toJavaScript()[UNDECLARED];
         if (undeclared !== undefined) {
-          req.setProperties(Struct.fromJavaScript({ ...(req.getProperties()?.toJavaScript() ?? {}), [UNDECLARED]: undeclared }));
+          req.setProperties(
+            Struct.fromJavaScript({ ...(req.getProperties()?.toJavaScript() ?? {}), [UNDECLARED]: undeclared }),
+          );
         } else if (!req.getProperties()) req.setProperties(new Struct());
         return read(call, callback);
       };

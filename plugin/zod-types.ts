@@ -34,7 +34,8 @@ function convert(node: Json, defs: Record<string, Json>, name: string): FieldTyp
   const type = types.find((t) => t !== "null") as FieldType["type"];
   const description = node.description ? { description: node.description } : {};
   // The elements of `monitors` are each a `…Monitor`.
-  if (type === "array") return { type, items: convert(node.items as Json, defs, name.replace(/s$/, "")), ...nullable, ...description };
+  if (type === "array")
+    return { type, items: convert(node.items as Json, defs, name.replace(/s$/, "")), ...nullable, ...description };
   if (type !== "object") return { type, ...(node.enum ? { enum: node.enum } : {}), ...nullable, ...description };
   // A record (a map by key): a map, not a named object type.
   if (!node.properties && typeof node.additionalProperties === "object") {
@@ -47,18 +48,28 @@ function convert(node: Json, defs: Record<string, Json>, name: string): FieldTyp
       return [toCamel(k), doc ? { ...t, description: doc } : t];
     }),
   );
-  return { type, ref: name, properties, requiredProperties: (node.required ?? []).map(toCamel), ...nullable, ...description };
+  return {
+    type,
+    ref: name,
+    properties,
+    requiredProperties: (node.required ?? []).map(toCamel),
+    ...nullable,
+    ...description,
+  };
 }
 
 /** The field type of a zod read schema, named `name` unless the schema names itself. */
 export function zodFieldType(schema: z.ZodType, name: string): FieldType {
-  const json = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as Json & { $defs?: Record<string, Json> };
+  const json = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as Json & {
+    $defs?: Record<string, Json>;
+  };
   return convert(json, json.$defs ?? {}, name);
 }
 
 /** API keys camelCase at every depth: a function's result as its schema types it. */
 export function camelKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(camelKeys);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [toCamel(k), camelKeys(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [toCamel(k), camelKeys(v)]));
   return value;
 }

@@ -1,6 +1,20 @@
 import "./node-version";
-export type { Channel as ChannelRecord, Heartbeat, Monitor as MonitorRecord, Stats, StatusDocument, MonitorTestResult } from "../api";
-export { type ChannelArgs, Channel, type ChannelOutputs, type EmailConfig, type SlackConfig, type WebhookConfig } from "./resources/channel";
+export type {
+  Channel as ChannelRecord,
+  Heartbeat,
+  Monitor as MonitorRecord,
+  Stats,
+  StatusDocument,
+  MonitorTestResult,
+} from "../api";
+export {
+  type ChannelArgs,
+  Channel,
+  type ChannelOutputs,
+  type EmailConfig,
+  type SlackConfig,
+  type WebhookConfig,
+} from "./resources/channel";
 export { type ClientOptions, clientFor, UptimeClient } from "./client/client";
 export { dryRunMonitor } from "./client/dry-run";
 export { type Connection, resolveConnection } from "./client/connection";
@@ -31,7 +45,11 @@ export {
   type StatusPageLookup,
 } from "./resources/lookups";
 export { LOOKUP_KEYS, UptimeLookupError } from "./runtime/lookup";
-export { MaintenanceWindow, type MaintenanceWindowArgs, type MaintenanceWindowOutputs } from "./resources/maintenance-window";
+export {
+  MaintenanceWindow,
+  type MaintenanceWindowArgs,
+  type MaintenanceWindowOutputs,
+} from "./resources/maintenance-window";
 export { Monitor, type MonitorArgs, type MonitorOutputs } from "./resources/monitor";
 export {
   GROUP_SETTINGS,

@@ -4,7 +4,12 @@ export function cacheRoot(env?: NodeJS.ProcessEnv): string;
 /** The environment for the project's `go` commands: Go's build (and, unless set, module) cache under the cache root. */
 export function goEnv(base?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
 /** Makes the cache entry `dir` once under a lock shared by every process that wants it. */
-export function buildOnce(dir: string, ready: () => boolean, build: (into: string) => Promise<void>, options?: { inPlace?: boolean }): Promise<void>;
+export function buildOnce(
+  dir: string,
+  ready: () => boolean,
+  build: (into: string) => Promise<void>,
+  options?: { inPlace?: boolean },
+): Promise<void>;
 /** Runs `fn` while holding the lock on the cache entry `dir`. */
 export function withLock<T>(dir: string, fn: () => Promise<T>): Promise<T>;
 /** Runs a command without blocking the event loop; resolves to its trimmed stdout. */

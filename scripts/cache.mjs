@@ -87,7 +87,11 @@ export async function buildOnce(dir, ready, build, { inPlace = false } = {}) {
  */
 export async function run(file, args, options = {}) {
   try {
-    const { stdout } = await promisify(execFile)(file, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, ...options });
+    const { stdout } = await promisify(execFile)(file, args, {
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      ...options,
+    });
     return String(stdout).trim();
   } catch (err) {
     const output = (name) => (err && typeof err === "object" && name in err ? String(err[name]).trim() : "");
@@ -107,7 +111,11 @@ export async function run(file, args, options = {}) {
 export async function withLock(dir, fn) {
   mkdirSync(dirname(dir), { recursive: true });
   let compromised;
-  const release = await lockfile.lock(dir, { ...LOCK_OPTIONS, lockfilePath: `${dir}.lock`, onCompromised: (err) => (compromised = err) });
+  const release = await lockfile.lock(dir, {
+    ...LOCK_OPTIONS,
+    lockfilePath: `${dir}.lock`,
+    onCompromised: (err) => (compromised = err),
+  });
   try {
     const result = await fn();
     if (compromised) throw new Error(`lost the lock on ${dir} while changing it: ${compromised.message}`);

@@ -17,7 +17,8 @@ import { offlineEngine, prepareProgram, REPO_ROOT } from "./pulumi-engine";
 
 const keep = process.argv.includes("--keep");
 const started = Date.now();
-const step = (text: string) => console.log(`\n\x1b[1m▶ ${text}\x1b[0m  (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+const step = (text: string) =>
+  console.log(`\n\x1b[1m▶ ${text}\x1b[0m  (${((Date.now() - started) / 1000).toFixed(0)} s)`);
 const indent = (text: string) => text.replace(/^/gm, "    ");
 
 async function listen(server: Server): Promise<string> {
@@ -41,7 +42,8 @@ async function main(): Promise<void> {
   try {
     step("Starting a local target site and a notification receiver");
     const site = createServer((req, res) => {
-      if (req.url === "/health") return res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
+      if (req.url === "/health")
+        return res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
       res.writeHead(200, { "content-type": "text/html" }).end("<h1>Welcome to Acme</h1>");
     });
     const siteUrl = await listen(site);
@@ -57,7 +59,10 @@ async function main(): Promise<void> {
       });
     });
     const hooksUrl = await listen(hooks);
-    cleanups.push(() => site.close(), () => hooks.close());
+    cleanups.push(
+      () => site.close(),
+      () => hooks.close(),
+    );
     console.log(indent(`site ${siteUrl}, receiver ${hooksUrl}`));
 
     step("Starting the reference server (SQLite store) with a fresh API key");
@@ -102,7 +107,9 @@ async function main(): Promise<void> {
     console.log(indent(JSON.stringify(outputs, null, 2)));
     step("Heartbeats and stats of the API monitor");
     const apiId = monitorIds.api as string;
-    console.log(indent(JSON.stringify(await getMonitorHeartbeats({ monitorId: apiId, hours: 1 }, { connection }), null, 2)));
+    console.log(
+      indent(JSON.stringify(await getMonitorHeartbeats({ monitorId: apiId, hours: 1 }, { connection }), null, 2)),
+    );
     const stats = await getMonitorStats({ monitorId: apiId, days: 7 }, { connection });
     console.log(indent(JSON.stringify({ ...stats, daily: `${stats.daily.length} days` }, null, 2)));
     step("Public status document (no key needed)");
@@ -113,10 +120,18 @@ async function main(): Promise<void> {
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
     const homepage = monitorIds.homepage as string;
     await fetch(`${baseUrl}/api/v1/monitors/${homepage}`, { method: "PATCH", headers, body: '{"interval_sec":900}' });
-    await fetch(`${baseUrl}/api/v1/monitors/${homepage}/pause`, { method: "POST", headers: { authorization: headers.authorization } });
+    await fetch(`${baseUrl}/api/v1/monitors/${homepage}/pause`, {
+      method: "POST",
+      headers: { authorization: headers.authorization },
+    });
 
     step("npx pulumi-uptime drift --stack demo  (a refresh preview: nothing is written)");
-    const report = await detectDrift({ stackName: "demo", workDir, pulumiCommand: engine.command, envVars: engine.envVars });
+    const report = await detectDrift({
+      stackName: "demo",
+      workDir,
+      pulumiCommand: engine.command,
+      envVars: engine.envVars,
+    });
     console.log(indent(formatDrift(report)));
     if (report.inSync) throw new Error("the drift was not detected");
 
@@ -124,13 +139,20 @@ async function main(): Promise<void> {
     await stack.refresh();
     const restored = await stack.up();
     console.log(indent(JSON.stringify(restored.summary.resourceChanges)));
-    const after = await detectDrift({ stackName: "demo", workDir, pulumiCommand: engine.command, envVars: engine.envVars });
+    const after = await detectDrift({
+      stackName: "demo",
+      workDir,
+      pulumiCommand: engine.command,
+      envVars: engine.envVars,
+    });
     console.log(indent(formatDrift(after)));
     if (!after.inSync) throw new Error("the stack is still drifted after refresh + up");
     if (events.length) console.log(indent(`notifications received so far: ${events.length}`));
 
     if (keep) {
-      console.log(`\nLeft running: server ${baseUrl}  key ${key}\nstack folder ${workDir}  (PULUMI_HOME ${engine.envVars.PULUMI_HOME})\nPress Ctrl+C to stop.`);
+      console.log(
+        `\nLeft running: server ${baseUrl}  key ${key}\nstack folder ${workDir}  (PULUMI_HOME ${engine.envVars.PULUMI_HOME})\nPress Ctrl+C to stop.`,
+      );
       await new Promise(() => undefined);
     }
     step("Cleaning up: pulumi destroy, stop the server");

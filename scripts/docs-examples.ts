@@ -25,7 +25,12 @@ export const EXAMPLE_SOURCES: readonly ExampleSource[] = [
     language: "TypeScript",
     fence: "ts",
     // The dynamic resources' programs (the drift, scheduled-jobs, lookups and monitor-group engine tests deploy them).
-    paths: ["examples/full-stack/index.ts", "examples/scheduled-jobs/index.ts", "test/engine/programs/lookups/index.ts", "test/engine/programs/monitor-group/index.ts"],
+    paths: [
+      "examples/full-stack/index.ts",
+      "examples/scheduled-jobs/index.ts",
+      "test/engine/programs/lookups/index.ts",
+      "test/engine/programs/monitor-group/index.ts",
+    ],
     pattern: (name, fn) => new RegExp(fn ? `\\buptime\\.${escape(name)}\\(` : `new uptime\\.${escape(name)}\\(`),
   },
   {
@@ -33,12 +38,16 @@ export const EXAMPLE_SOURCES: readonly ExampleSource[] = [
     fence: "js",
     // A program on the plugin's Node.js SDK (no dynamic resources), deployed by the native-nodejs engine test.
     paths: ["test/engine/programs/native-nodejs/index.js"],
-    pattern: (name, fn) => new RegExp(fn ? `\\buptime\\.${escape(name)}(Output)?\\(` : `new uptime\\.${escape(name)}\\(`),
+    pattern: (name, fn) =>
+      new RegExp(fn ? `\\buptime\\.${escape(name)}(Output)?\\(` : `new uptime\\.${escape(name)}\\(`),
   },
   {
     language: "Python",
     fence: "python",
-    paths: ["test/engine/programs/native-python/__main__.py", "test/engine/programs/native-monitor-group-python/__main__.py"],
+    paths: [
+      "test/engine/programs/native-python/__main__.py",
+      "test/engine/programs/native-monitor-group-python/__main__.py",
+    ],
     pattern: (name, fn) => new RegExp(`\\buptime\\.${escape(fn ? snake(name) : name)}(_output)?\\(`),
   },
   {
@@ -46,7 +55,8 @@ export const EXAMPLE_SOURCES: readonly ExampleSource[] = [
     fence: "go",
     // Go's generator names a function `getX` `LookupX`.
     paths: ["examples/native-go/main.go", "test/engine/programs/native-monitor-group-go/main.go"],
-    pattern: (name, fn) => new RegExp(`\\buptime\\.${fn ? `Lookup${escape(name.slice(3))}(Output)?` : `New${escape(name)}`}\\(`),
+    pattern: (name, fn) =>
+      new RegExp(`\\buptime\\.${fn ? `Lookup${escape(name.slice(3))}(Output)?` : `New${escape(name)}`}\\(`),
   },
   {
     language: "YAML",
@@ -59,7 +69,9 @@ export const EXAMPLE_SOURCES: readonly ExampleSource[] = [
 /** The example files that exist (the Go program may not yet), with their text. */
 export function exampleFiles(root: string): { source: ExampleSource; path: string; text: string }[] {
   return EXAMPLE_SOURCES.flatMap((source) =>
-    source.paths.filter((p) => existsSync(join(root, p))).map((path) => ({ source, path, text: readFileSync(join(root, path), "utf8") })),
+    source.paths
+      .filter((p) => existsSync(join(root, p)))
+      .map((path) => ({ source, path, text: readFileSync(join(root, path), "utf8") })),
   );
 }
 
@@ -84,7 +96,10 @@ function statementAt(text: string, index: number): string {
 
 /** A YAML program's resources of type `token` and variables invoking it, as YAML. */
 function yamlExcerpt(text: string, token: string): string {
-  const program = parse(text) as { resources?: Record<string, { type?: string }>; variables?: Record<string, Record<string, { function?: string }>> };
+  const program = parse(text) as {
+    resources?: Record<string, { type?: string }>;
+    variables?: Record<string, Record<string, { function?: string }>>;
+  };
   const resources = Object.entries(program.resources ?? {}).filter(([, r]) => r.type === token);
   const variables = Object.entries(program.variables ?? {}).filter(([, v]) => v?.["fn::invoke"]?.function === token);
   const parts = [
@@ -95,7 +110,11 @@ function yamlExcerpt(text: string, token: string): string {
 }
 
 /** Per example file: the excerpts that use `name` (`Monitor`, `getMonitorStats`). */
-export function excerpts(file: { source: ExampleSource; text: string }, name: string, token: string): string | undefined {
+export function excerpts(
+  file: { source: ExampleSource; text: string },
+  name: string,
+  token: string,
+): string | undefined {
   const isFunction = /^get[A-Z]/.test(name);
   if (file.source.fence === "yaml") return yamlExcerpt(file.text, token) || undefined;
   const re = new RegExp(file.source.pattern(name, isFunction).source, "g");

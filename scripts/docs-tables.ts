@@ -30,13 +30,20 @@ const defaultText = (p: Json): string => (p.default === undefined ? "" : `\`${JS
 
 /** The notes of a property: required (or always set), secret, replaces. */
 function notes(p: Json, required: boolean, requiredWord: string): string {
-  return [required ? requiredWord : "", p.secret ? "secret" : "", p.replaceOnChanges ? "replaces on change" : ""].filter(Boolean).join(", ");
+  return [required ? requiredWord : "", p.secret ? "secret" : "", p.replaceOnChanges ? "replaces on change" : ""]
+    .filter(Boolean)
+    .join(", ");
 }
 
 /** A table of properties: name, type, default, notes, rule. */
-export function propertyTable(props: Record<string, Json>, required: readonly string[] = [], requiredWord = "required"): string {
+export function propertyTable(
+  props: Record<string, Json>,
+  required: readonly string[] = [],
+  requiredWord = "required",
+): string {
   const rows = Object.entries(props ?? {}).map(
-    ([name, p]) => `| \`${name}\` | ${cell(typeText(p))} | ${defaultText(p)} | ${notes(p, required.includes(name), requiredWord)} | ${cell(String(p.description ?? ""))} |`,
+    ([name, p]) =>
+      `| \`${name}\` | ${cell(typeText(p))} | ${defaultText(p)} | ${notes(p, required.includes(name), requiredWord)} | ${cell(String(p.description ?? ""))} |`,
   );
   if (!rows.length) return "_None._";
   return ["| property | type | default | notes | rule |", "| --- | --- | --- | --- | --- |", ...rows].join("\n");
@@ -82,16 +89,22 @@ function sdkLines(schema: Schema): string[] {
   const go = (schema.language as { go?: { importBasePath?: string } } | undefined)?.go?.importBasePath;
   const server = schema.pluginDownloadURL as string | undefined;
   return [
-    ...(server ? [`The engine downloads the plugin from \`${server}\` when a program needs it (\`pulumi plugin install resource uptime ${String(schema.version)} --server ${server}\` does so ahead).`] : []),
+    ...(server
+      ? [
+          `The engine downloads the plugin from \`${server}\` when a program needs it (\`pulumi plugin install resource uptime ${String(schema.version)} --server ${server}\` does so ahead).`,
+        ]
+      : []),
     ...(go ? [`Go programs import \`${go}\` (the generated Go SDK).`] : []),
   ];
 }
 
 /** The install and configuration page. */
 export function installPage(schema: Schema): string {
-  const config = (schema.config as { variables: Record<string, Json & { defaultInfo?: { environment?: string[] } }> }).variables;
+  const config = (schema.config as { variables: Record<string, Json & { defaultInfo?: { environment?: string[] } }> })
+    .variables;
   const rows = Object.entries(config).map(
-    ([key, p]) => `| \`uptime:${key}\` | ${typeText(p)} | ${(p.defaultInfo?.environment ?? []).map((e) => `\`${e}\``).join(", ")} | ${p.secret ? "secret" : ""} | ${cell(String(p.description ?? ""))} |`,
+    ([key, p]) =>
+      `| \`uptime:${key}\` | ${typeText(p)} | ${(p.defaultInfo?.environment ?? []).map((e) => `\`${e}\``).join(", ")} | ${p.secret ? "secret" : ""} | ${cell(String(p.description ?? ""))} |`,
   );
   const version = String(schema.version);
   return [
@@ -111,7 +124,12 @@ export function installPage(schema: Schema): string {
     "## Configuration",
     "Each key is read in this order: a resource's (or function's) `connection`, then the environment variable, then the stack config. No base URL is assumed.",
     ["| key | type | environment | notes | description |", "| --- | --- | --- | --- | --- |", ...rows].join("\n"),
-    ["```sh", "pulumi config set uptime:baseUrl https://uptime.example.com", "pulumi config set --secret uptime:apiKey uk_…", "```"].join("\n"),
+    [
+      "```sh",
+      "pulumi config set uptime:baseUrl https://uptime.example.com",
+      "pulumi config set --secret uptime:apiKey uk_…",
+      "```",
+    ].join("\n"),
     "An explicit provider (`pulumi:providers:uptime`) takes the same keys as arguments, for a second account or service in one program.",
   ].join("\n\n");
 }

@@ -21,7 +21,8 @@ export const DOCS = "docs";
 const kebab = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 const nameOf = (token: string) => token.split(":")[2] as string;
 /** A page's path in docs/: `reference/resources/monitor.md`, `reference/functions/get-monitor.md`. */
-const pagePath = (token: string, isFunction: boolean) => `reference/${isFunction ? "functions" : "resources"}/${kebab(nameOf(token))}.md`;
+const pagePath = (token: string, isFunction: boolean) =>
+  `reference/${isFunction ? "functions" : "resources"}/${kebab(nameOf(token))}.md`;
 /** The folders of docs/ that hold generated pages only; the other generated pages sit among written ones. */
 export const GENERATED_DIRS = ["reference/resources", "reference/functions"] as const;
 
@@ -29,12 +30,17 @@ export const GENERATED_DIRS = ["reference/resources", "reference/functions"] as 
 function examplesSection(root: string, page: string, name: string, token: string): string {
   const files = exampleFiles(root);
   const parts = EXAMPLE_SOURCES.map((source) => {
-    const found = files.filter((f) => f.source === source).flatMap((f) => {
-      const text = excerpts(f, name, token);
-      return text ? [{ path: f.path, text }] : [];
-    });
+    const found = files
+      .filter((f) => f.source === source)
+      .flatMap((f) => {
+        const text = excerpts(f, name, token);
+        return text ? [{ path: f.path, text }] : [];
+      });
     if (!found.length) return `### ${source.language}\n\n_No ${source.language} example program uses \`${name}\` yet._`;
-    const blocks = found.map((f) => `From [\`${f.path}\`](${relative(dirname(join(DOCS, page)), f.path)}):\n\n\`\`\`${source.fence}\n${f.text}\n\`\`\``);
+    const blocks = found.map(
+      (f) =>
+        `From [\`${f.path}\`](${relative(dirname(join(DOCS, page)), f.path)}):\n\n\`\`\`${source.fence}\n${f.text}\n\`\`\``,
+    );
     return `### ${source.language}\n\n${blocks.join("\n\n")}`;
   });
   const intro =
@@ -46,7 +52,9 @@ function examplesSection(root: string, page: string, name: string, token: string
 
 /** What a monitor's state holds, and what programs read for a property it leaves out. */
 function monitorStateSection(): string {
-  const rows = Object.entries(MONITOR_TYPE_DOCS).map(([type, d]) => `| \`${type}\` | ${d.fields.map((f) => `\`${f}\``).join(", ") || "none"} |`);
+  const rows = Object.entries(MONITOR_TYPE_DOCS).map(
+    ([type, d]) => `| \`${type}\` | ${d.fields.map((f) => `\`${f}\``).join(", ") || "none"} |`,
+  );
   return [
     "## Properties of other monitor types",
     "A monitor's state holds what its type needs: the properties every type has, and those of its own type below. A property " +
@@ -73,7 +81,9 @@ function resourcePage(root: string, schema: Schema, token: string, spec: Json): 
     `## Outputs\n\nEvery input is also an output. Besides:\n\n${propertyTable(outputOnly, (spec.required ?? []) as string[], "always set")}`,
     name === "Monitor" ? monitorStateSection() : "",
     supportingTypes(schema, [inputs, outputs]),
-  ].filter(Boolean).join("\n\n");
+  ]
+    .filter(Boolean)
+    .join("\n\n");
 }
 
 function functionPage(root: string, schema: Schema, token: string, spec: Json): string {
@@ -87,13 +97,18 @@ function functionPage(root: string, schema: Schema, token: string, spec: Json): 
     `## Arguments\n\n${propertyTable(inputs.properties, inputs.required ?? [], "required")}`,
     `## Result\n\n${propertyTable(outputs.properties, outputs.required ?? [], "always set")}`,
     supportingTypes(schema, [inputs.properties, outputs.properties]),
-  ].filter(Boolean).join("\n\n");
+  ]
+    .filter(Boolean)
+    .join("\n\n");
 }
 
 function indexPage(schema: Schema): string {
   const list = (section: Record<string, Json>, isFunction: boolean) =>
     Object.entries(section)
-      .map(([t, s]) => `- [${nameOf(t)}](${relative("reference", pagePath(t, isFunction))}): ${String(s.description).split("\n")[0]}`)
+      .map(
+        ([t, s]) =>
+          `- [${nameOf(t)}](${relative("reference", pagePath(t, isFunction))}): ${String(s.description).split("\n")[0]}`,
+      )
       .join("\n");
   return [
     `# ${schema.displayName as string} provider: reference`,
@@ -114,11 +129,17 @@ function indexPage(schema: Schema): string {
 /** Every page of docs/, by path inside it, for the current schema and example programs. */
 export function generateDocs(root = ROOT): Map<string, string> {
   // The plugin's version is the provider package's (plugin/build/bundle.ts).
-  const version = (JSON.parse(readFileSync(join(root, "provider", "package.json"), "utf8")) as { version: string }).version;
+  const version = (JSON.parse(readFileSync(join(root, "provider", "package.json"), "utf8")) as { version: string })
+    .version;
   const schema = packageSchema(PLUGIN_KINDS, version) as Schema;
-  const pages = new Map<string, string>([["reference/README.md", indexPage(schema)], ["installation-configuration.md", installPage(schema)]]);
-  for (const [t, s] of Object.entries(schema.resources as Record<string, Json>)) pages.set(pagePath(t, false), resourcePage(root, schema, t, s));
-  for (const [t, s] of Object.entries(schema.functions as Record<string, Json>)) pages.set(pagePath(t, true), functionPage(root, schema, t, s));
+  const pages = new Map<string, string>([
+    ["reference/README.md", indexPage(schema)],
+    ["installation-configuration.md", installPage(schema)],
+  ]);
+  for (const [t, s] of Object.entries(schema.resources as Record<string, Json>))
+    pages.set(pagePath(t, false), resourcePage(root, schema, t, s));
+  for (const [t, s] of Object.entries(schema.functions as Record<string, Json>))
+    pages.set(pagePath(t, true), functionPage(root, schema, t, s));
   const generated = (p: string, text: string) => {
     const body = `<!-- Generated by npm run docs from the plugin's schema; do not edit. -->\n\n${text.trimEnd()}\n`;
     // The Pulumi Registry reads its page's title from front matter.

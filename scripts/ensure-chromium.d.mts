@@ -16,6 +16,8 @@ export interface ChromiumOptions {
 /** The command a user without root is told to run. */
 export const INSTALL_COMMAND: string;
 /** Finds a working Chromium without installing anything. */
-export function findChromium(options?: ChromiumOptions): Omit<Chromium, "source"> & { source: "env" | "system" | "path" } | undefined;
+export function findChromium(
+  options?: ChromiumOptions,
+): (Omit<Chromium, "source"> & { source: "env" | "system" | "path" }) | undefined;
 /** Finds Chromium, installs Debian's `chromium` as root, or throws with the exact command to run. */
 export function ensureChromium(options?: ChromiumOptions): Chromium;

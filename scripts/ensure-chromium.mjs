@@ -27,7 +27,11 @@ function executable(file) {
 /** The browser's version line, or undefined when it does not start (a broken install, a snap shim). */
 function versionOf(file) {
   try {
-    return execFileSync(file, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 20_000 }).trim();
+    return execFileSync(file, ["--version"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 20_000,
+    }).trim();
   } catch {
     return undefined;
   }
@@ -42,7 +46,10 @@ export function findChromium({ env = process.env, systemPaths = SYSTEM_PATHS } =
   if (env.CHROMIUM_PATH) {
     const file = env.CHROMIUM_PATH;
     const version = executable(file) ? versionOf(file) : undefined;
-    if (!version) throw new Error(`CHROMIUM_PATH=${file} is not a working browser (${file} --version failed); unset it or point it at chromium`);
+    if (!version)
+      throw new Error(
+        `CHROMIUM_PATH=${file} is not a working browser (${file} --version failed); unset it or point it at chromium`,
+      );
     return { path: file, version, source: "env" };
   }
   for (const file of systemPaths) {
@@ -62,7 +69,10 @@ export function findChromium({ env = process.env, systemPaths = SYSTEM_PATHS } =
 /** Installs Debian's package; apt-get runs in this process's environment, not the search's. */
 function aptInstall() {
   process.stderr.write("Chromium not found: installing the Debian package `chromium` (first run only)...\n");
-  const options = { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } };
+  const options = {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  };
   // Waits for dpkg's lock (a fresh machine may be installing updates) rather than failing at once.
   const wait = ["-o", "DPkg::Lock::Timeout=300"];
   execFileSync("apt-get", [...wait, "update"], options);

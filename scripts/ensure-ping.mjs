@@ -13,7 +13,10 @@ import { fileURLToPath } from "node:url";
 /** What a user without root runs; printed verbatim in the error. */
 export const INSTALL_COMMAND = "sudo apt-get update && sudo apt-get install -y iputils-ping";
 /** What lets an installed ping send without root: either is enough. */
-export const PERMISSION_COMMANDS = ["sudo setcap cap_net_raw+ep \"$(command -v ping)\"", "sudo sysctl -w net.ipv4.ping_group_range=\"0 2147483647\""];
+export const PERMISSION_COMMANDS = [
+  'sudo setcap cap_net_raw+ep "$(command -v ping)"',
+  'sudo sysctl -w net.ipv4.ping_group_range="0 2147483647"',
+];
 
 function onPath(env) {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -33,7 +36,9 @@ function onPath(env) {
 /** Whether `file` sends one echo request to 127.0.0.1 and gets the reply; its error output otherwise. */
 function probe(file, env) {
   const run = spawnSync(file, ["-n", "-c", "1", "-W", "2", "127.0.0.1"], { encoding: "utf8", env, timeout: 10_000 });
-  return run.status === 0 ? { ok: true } : { ok: false, why: (run.stderr || run.stdout || String(run.error ?? "")).trim().split("\n").at(-1) };
+  return run.status === 0
+    ? { ok: true }
+    : { ok: false, why: (run.stderr || run.stdout || String(run.error ?? "")).trim().split("\n").at(-1) };
 }
 
 /**
@@ -76,8 +81,12 @@ export function ensurePing(options = {}) {
     if (installed) return { ...installed, source: "installed" };
     throw new Error("apt-get installed `iputils-ping` but no ping was found in /usr/bin or /bin");
   }
-  const how = hasApt ? `run:\n\n  ${INSTALL_COMMAND}\n\n` : "install iputils' ping with your system's package manager, ";
-  throw new Error(`Ping monitors need the \`ping\` binary (iputils), and none was found on PATH. To install it, ${how}then make sure it may send (cap_net_raw or net.ipv4.ping_group_range).`);
+  const how = hasApt
+    ? `run:\n\n  ${INSTALL_COMMAND}\n\n`
+    : "install iputils' ping with your system's package manager, ";
+  throw new Error(
+    `Ping monitors need the \`ping\` binary (iputils), and none was found on PATH. To install it, ${how}then make sure it may send (cap_net_raw or net.ipv4.ping_group_range).`,
+  );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -16,6 +16,8 @@ export interface PostgresOptions {
 /** The command a user without root is told to run. */
 export const INSTALL_COMMAND: string;
 /** Finds PostgreSQL's server binaries without installing anything. */
-export function findPostgres(options?: PostgresOptions): Omit<Postgres, "source"> & { source: "env" | "system" | "path" } | undefined;
+export function findPostgres(
+  options?: PostgresOptions,
+): (Omit<Postgres, "source"> & { source: "env" | "system" | "path" }) | undefined;
 /** Finds PostgreSQL, installs Debian's `postgresql` as root, or throws with the exact command to run. */
 export function ensurePostgres(options?: PostgresOptions): Postgres;

@@ -13,7 +13,8 @@ const DEBIAN_ROOT = "/usr/lib/postgresql";
 /** What a user without root runs; printed verbatim in the error. */
 export const INSTALL_COMMAND = "sudo apt-get update && sudo apt-get install -y postgresql";
 
-const hasServer = (dir) => existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_ctl")) && existsSync(join(dir, "postgres"));
+const hasServer = (dir) =>
+  existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_ctl")) && existsSync(join(dir, "postgres"));
 
 /**
  * Finds PostgreSQL's server binaries without installing anything.
@@ -22,12 +23,18 @@ const hasServer = (dir) => existsSync(join(dir, "initdb")) && existsSync(join(di
  */
 export function findPostgres({ env = process.env, debianRoot = DEBIAN_ROOT } = {}) {
   if (env.POSTGRES_BIN) {
-    if (!hasServer(env.POSTGRES_BIN)) throw new Error(`POSTGRES_BIN=${env.POSTGRES_BIN} holds no initdb, pg_ctl and postgres; unset it or point it at PostgreSQL's bin folder`);
+    if (!hasServer(env.POSTGRES_BIN))
+      throw new Error(
+        `POSTGRES_BIN=${env.POSTGRES_BIN} holds no initdb, pg_ctl and postgres; unset it or point it at PostgreSQL's bin folder`,
+      );
     return { bin: env.POSTGRES_BIN, source: "env" };
   }
   if (existsSync(debianRoot)) {
-    const versions = readdirSync(debianRoot).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
-    for (const v of versions) if (hasServer(join(debianRoot, v, "bin"))) return { bin: join(debianRoot, v, "bin"), source: "system" };
+    const versions = readdirSync(debianRoot)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
+    for (const v of versions)
+      if (hasServer(join(debianRoot, v, "bin"))) return { bin: join(debianRoot, v, "bin"), source: "system" };
   }
   for (const dir of (env.PATH ?? "").split(delimiter)) if (dir && hasServer(dir)) return { bin: dir, source: "path" };
   return undefined;
@@ -43,7 +50,10 @@ export function ensurePostgres(options = {}) {
   if (found) return found;
   const uid = options.uid ?? process.getuid?.() ?? -1;
   const hasApt = options.hasApt ?? existsSync("/usr/bin/apt-get");
-  if (uid !== 0 || !hasApt) throw new Error(`PostgreSQL's server is not installed (the PostgreSQL store tests start one of their own); install it with: ${INSTALL_COMMAND}`);
+  if (uid !== 0 || !hasApt)
+    throw new Error(
+      `PostgreSQL's server is not installed (the PostgreSQL store tests start one of their own); install it with: ${INSTALL_COMMAND}`,
+    );
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   execFileSync("apt-get", ["update"], { stdio: "inherit", env });
   execFileSync("apt-get", ["install", "-y", "--no-install-recommends", "postgresql"], { stdio: "inherit", env });

@@ -81,7 +81,9 @@ function cacheDir(version) {
     for (const file of ["go.mod", "go.sum"]) hash.update(readFileSync(join(TOOLS, mod, file)));
   }
   // The Node language host is this project's own source (tools/pulumi-language-nodejs/*.go).
-  for (const file of readdirSync(join(TOOLS, "pulumi-language-nodejs")).filter((f) => f.endsWith(".go")).sort()) {
+  for (const file of readdirSync(join(TOOLS, "pulumi-language-nodejs"))
+    .filter((f) => f.endsWith(".go"))
+    .sort()) {
     hash.update(`pulumi-language-nodejs/${file}\0`).update(readFileSync(join(TOOLS, "pulumi-language-nodejs", file)));
   }
   return join(cacheBase(), "pulumi-cli", `v${version}-${hash.digest("hex").slice(0, 12)}`);
@@ -108,7 +110,9 @@ async function build(staging, dir, version) {
   // One build after the other, asynchronously: the cache lock stays fresh meanwhile.
   let builds = Promise.resolve("");
   const goBuild = (mod, out, pkg, ldflags = []) => {
-    builds = builds.then(() => runAsync(go, ["build", ...ldflags, "-o", join(bin, out), pkg], { cwd: join(TOOLS, mod), env: goBuildEnv() }));
+    builds = builds.then(() =>
+      runAsync(go, ["build", ...ldflags, "-o", join(bin, out), pkg], { cwd: join(TOOLS, mod), env: goBuildEnv() }),
+    );
   };
   goBuild("pulumi-cli", "pulumi", "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", [
     "-ldflags",
@@ -134,13 +138,20 @@ export async function ensurePulumi() {
   const dir = cacheDir(version);
   const cached = cachedBin(dir, version);
   if (cached) return { binDir: cached, version, source: "cache" };
-  await buildOnce(dir, () => cachedBin(dir, version) !== undefined, (staging) => build(staging, dir, version));
+  await buildOnce(
+    dir,
+    () => cachedBin(dir, version) !== undefined,
+    (staging) => build(staging, dir, version),
+  );
   return { binDir: join(dir, "bin"), version, source: "build" };
 }
 
 const HOSTS = {
   "pulumi-language-yaml": ["pulumi-language-yaml", "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml"],
-  "pulumi-language-python": ["pulumi-language-python", "github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python"],
+  "pulumi-language-python": [
+    "pulumi-language-python",
+    "github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python",
+  ],
   "uptime-sdkgen": ["uptime-sdkgen", "."],
 };
 const HOST_BINARIES = [...Object.keys(HOSTS), "pulumi-language-python-exec"];
@@ -170,7 +181,10 @@ async function buildHosts(staging, dir) {
     await runAsync(go, ["build", "-o", join(bin, out), pkg], { cwd: join(TOOLS, mod), env });
   }
   // The v3.68 Python host runs programs through this script from the same SDK module.
-  const sdk = await runAsync(go, ["list", "-m", "-f", "{{.Dir}}", "github.com/pulumi/pulumi/sdk/v3"], { cwd: join(TOOLS, "pulumi-language-python"), env });
+  const sdk = await runAsync(go, ["list", "-m", "-f", "{{.Dir}}", "github.com/pulumi/pulumi/sdk/v3"], {
+    cwd: join(TOOLS, "pulumi-language-python"),
+    env,
+  });
   const exec = join(bin, "pulumi-language-python-exec");
   copyFileSync(join(sdk, "python/cmd/pulumi-language-python-exec"), exec);
   chmodSync(exec, 0o755);
@@ -194,7 +208,8 @@ export async function ensureHosts() {
 /** The Go language host (tools/pulumi-language-go): a cache entry of its own, keyed by its recipe. */
 function goHostCacheDir() {
   const hash = createHash("sha256");
-  for (const file of ["go.mod", "go.sum", "main.go"]) hash.update(`${file}\0`).update(readFileSync(join(TOOLS, "pulumi-language-go", file)));
+  for (const file of ["go.mod", "go.sum", "main.go"])
+    hash.update(`${file}\0`).update(readFileSync(join(TOOLS, "pulumi-language-go", file)));
   return join(cacheBase(), "pulumi-language-go", hash.digest("hex").slice(0, 12));
 }
 
@@ -213,7 +228,10 @@ export async function ensureGoHost() {
   await buildOnce(dir, ready, async (staging) => {
     mkdirSync(join(staging, "bin"), { recursive: true });
     process.stderr.write(`Building the Go language host into ${dir}...\n`);
-    await runAsync(go, ["build", "-o", join(staging, "bin", "pulumi-language-go"), "."], { cwd: join(TOOLS, "pulumi-language-go"), env: goBuildEnv() });
+    await runAsync(go, ["build", "-o", join(staging, "bin", "pulumi-language-go"), "."], {
+      cwd: join(TOOLS, "pulumi-language-go"),
+      env: goBuildEnv(),
+    });
   });
   return { binDir: bin, source: "build" };
 }
@@ -228,7 +246,8 @@ const JAVA_TOOLS = {
 function javaToolsCacheDir() {
   const dir = join(TOOLS, "pulumi-language-java");
   const hash = createHash("sha256");
-  for (const file of ["go.mod", "go.sum", "tools.go", "uptime-sdkgen-java/main.go"]) hash.update(`${file}\0`).update(readFileSync(join(dir, file)));
+  for (const file of ["go.mod", "go.sum", "tools.go", "uptime-sdkgen-java/main.go"])
+    hash.update(`${file}\0`).update(readFileSync(join(dir, file)));
   return join(cacheBase(), "pulumi-language-java", hash.digest("hex").slice(0, 12));
 }
 
@@ -254,7 +273,10 @@ export async function ensureJavaTools() {
     const started = Date.now();
     process.stderr.write(`Building the Java language host and SDK generator into ${dir}...\n`);
     for (const [out, pkg] of Object.entries(JAVA_TOOLS)) {
-      await runAsync(go, ["build", "-o", join(staging, "bin", out), pkg], { cwd: join(TOOLS, "pulumi-language-java"), env });
+      await runAsync(go, ["build", "-o", join(staging, "bin", out), pkg], {
+        cwd: join(TOOLS, "pulumi-language-java"),
+        env,
+      });
     }
     process.stderr.write(`Built the Java tools in ${Math.round((Date.now() - started) / 1000)} s.\n`);
   });
@@ -267,7 +289,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const hosts = await ensureHosts();
     const goHost = await ensureGoHost();
     const java = await ensureJavaTools();
-    if (process.argv.includes("--json")) console.log(JSON.stringify({ ...found, hostsDir: hosts.binDir, goHostDir: goHost.binDir, javaDir: java.binDir }));
+    if (process.argv.includes("--json"))
+      console.log(JSON.stringify({ ...found, hostsDir: hosts.binDir, goHostDir: goHost.binDir, javaDir: java.binDir }));
     else {
       process.stderr.write(`Language hosts and SDK generator (${hosts.source}): ${hosts.binDir}\n`);
       process.stderr.write(`Go language host (${goHost.source}): ${goHost.binDir}\n`);

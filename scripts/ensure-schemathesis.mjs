@@ -39,7 +39,14 @@ export async function ensureSchemathesis() {
     () => existsSync(done),
     async (into) => {
       await run(python(), ["-m", "venv", into]);
-      await run(join(into, "bin", "python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `schemathesis==${SCHEMATHESIS_VERSION}`]);
+      await run(join(into, "bin", "python"), [
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        `schemathesis==${SCHEMATHESIS_VERSION}`,
+      ]);
       writeFileSync(done, `${new Date().toISOString()}\n`);
     },
     { inPlace: true },

@@ -41,7 +41,10 @@ function shippedFiles(folder: string): string[] {
 
 /** The declaration with zod named by file path (see the header). */
 export function forNode10(declaration: string): string {
-  return declaration.replace(/(from |import\()"(zod(?:\/v4\/core)?)"/g, (_all, lead: string, spec: string) => `${lead}"${ZOD_ESM[spec]}"`);
+  return declaration.replace(
+    /(from |import\()"(zod(?:\/v4\/core)?)"/g,
+    (_all, lead: string, spec: string) => `${lead}"${ZOD_ESM[spec]}"`,
+  );
 }
 
 /** Where the README's relative links point on the package's page. */

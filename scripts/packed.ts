@@ -22,7 +22,10 @@ export function programDevDependencies(): Record<string, string> {
 
 /** Packs a workspace package (built: npm run build) with `npm pack` into `dest`; returns the tarball's path. */
 export function packPackage(folder: keyof typeof PACKAGES, dest: string): string {
-  const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", dest], { cwd: join(REPO_ROOT, folder), encoding: "utf8" })
+  const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", dest], {
+    cwd: join(REPO_ROOT, folder),
+    encoding: "utf8",
+  })
     .trim()
     .split("\n")
     .pop() as string;
@@ -52,7 +55,9 @@ export async function installPackedPackage(): Promise<string> {
   for (const tgz of Object.values(tarballs)) hash.update(readFileSync(tgz));
   const depsDir = join(cacheRoot(), "packed", hash.digest("hex").slice(0, 16));
   const modules = join(depsDir, "node_modules");
-  const installed = () => existsSync(join(modules, "pulumi-uptime", "package.json")) && existsSync(join(modules, "pulumi-uptime-server", "package.json"));
+  const installed = () =>
+    existsSync(join(modules, "pulumi-uptime", "package.json")) &&
+    existsSync(join(modules, "pulumi-uptime-server", "package.json"));
   try {
     await buildOnce(depsDir, installed, async (staging) => install(staging, tarballs));
   } finally {
@@ -64,7 +69,8 @@ export async function installPackedPackage(): Promise<string> {
 /** Installs the tarballs into `staging` beside a program's dev dependencies. */
 async function install(staging: string, tarballs: Record<keyof typeof PACKAGES, string>): Promise<void> {
   mkdirSync(staging, { recursive: true });
-  for (const [folder, tgz] of Object.entries(tarballs)) writeFileSync(join(staging, `${folder}.tgz`), readFileSync(tgz));
+  for (const [folder, tgz] of Object.entries(tarballs))
+    writeFileSync(join(staging, `${folder}.tgz`), readFileSync(tgz));
   writeFileSync(
     join(staging, "package.json"),
     JSON.stringify({
@@ -77,7 +83,9 @@ async function install(staging: string, tarballs: Record<keyof typeof PACKAGES, 
         ...programDevDependencies(),
         yaml: JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).devDependencies.yaml,
         // The docs' policy pack compiles against it, as in a user's pack folder.
-        "@pulumi/policy": JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).devDependencies["@pulumi/policy"],
+        "@pulumi/policy": JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).devDependencies[
+          "@pulumi/policy"
+        ],
       },
     }),
   );

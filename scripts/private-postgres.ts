@@ -40,13 +40,17 @@ async function freePort(): Promise<number> {
  * order SQLite sorts text in).
  */
 export async function startPostgres(options: PostgresOptions = {}): Promise<PrivatePostgres> {
-  const { ensurePostgres } = (await import(pathToFileURL(join(REPO_ROOT, "scripts/ensure-postgres.mjs")).href)) as { ensurePostgres: () => { bin: string } };
+  const { ensurePostgres } = (await import(pathToFileURL(join(REPO_ROOT, "scripts/ensure-postgres.mjs")).href)) as {
+    ensurePostgres: () => { bin: string };
+  };
   const { bin } = ensurePostgres();
   const dir = mkdtempSync(join(tmpdir(), "uptime-pg-"));
   const data = join(dir, "data");
   const root = process.getuid?.() === 0;
   const run = (tool: string, args: string[]) => {
-    const command = root ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]] as const : [join(bin, tool), args] as const;
+    const command = root
+      ? (["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]] as const)
+      : ([join(bin, tool), args] as const);
     execFileSync(command[0], [...command[1]], { stdio: ["ignore", "pipe", "pipe"], cwd: dir });
   };
   if (root) {
@@ -57,7 +61,18 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Priv
   run("initdb", ["-D", data, "-U", "uptime", "--auth=trust", "--locale=C", "--encoding=UTF8", "--no-sync"]);
   const port = await freePort();
   writeFileSync(join(dir, "started"), "");
-  run("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-w", "-t", "60", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200${(options.settings ?? []).map((s) => ` -c ${s}`).join("")}`, "start"]);
+  run("pg_ctl", [
+    "-D",
+    data,
+    "-l",
+    join(dir, "log"),
+    "-w",
+    "-t",
+    "60",
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200${(options.settings ?? []).map((s) => ` -c ${s}`).join("")}`,
+    "start",
+  ]);
   let stopped = false;
   const stop = () => {
     if (stopped) return;
@@ -71,7 +86,14 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Priv
   process.once("exit", stop);
   // A test runner may end its worker without an exit event: a watcher stops the server once this process is gone.
   const pgCtl = root ? `runuser -u postgres -- ${join(bin, "pg_ctl")}` : join(bin, "pg_ctl");
-  spawn("sh", ["-c", `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${pgCtl} -D '${data}' -m immediate stop >/dev/null 2>&1; rm -rf '${dir}'`], { detached: true, stdio: "ignore" }).unref();
+  spawn(
+    "sh",
+    [
+      "-c",
+      `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${pgCtl} -D '${data}' -m immediate stop >/dev/null 2>&1; rm -rf '${dir}'`,
+    ],
+    { detached: true, stdio: "ignore" },
+  ).unref();
   const url = (name = "postgres") => `postgres://uptime@127.0.0.1:${port}/${name}`;
   let count = 0;
   return {

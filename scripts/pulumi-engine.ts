@@ -51,9 +51,8 @@ export interface OfflineEngineOptions {
 
 /** Builds or finds the CLI (see scripts/ensure-pulumi.mjs) and returns the offline engine settings. */
 export async function offlineEngine(options: OfflineEngineOptions = {}): Promise<OfflineEngine> {
-  const { ensurePulumi }: typeof import("./ensure-pulumi.mjs", { with: { "resolution-mode": "import" } }) = await import(
-    pathToFileURL(join(REPO_ROOT, "scripts", "ensure-pulumi.mjs")).href
-  );
+  const { ensurePulumi }: typeof import("./ensure-pulumi.mjs", { with: { "resolution-mode": "import" } }) =
+    await import(pathToFileURL(join(REPO_ROOT, "scripts", "ensure-pulumi.mjs")).href);
   const cli = await ensurePulumi();
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "pulumi-uptime-engine-"));
   const backend = join(stateDir, "backend");

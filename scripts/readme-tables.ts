@@ -73,7 +73,9 @@ export function monitorTypesMarkdown(): string {
   return [
     "| `type` | `url` | its own properties | up when |",
     "| --- | --- | --- | --- |",
-    ...Object.entries(MONITOR_TYPE_DOCS).map(([type, d]) => `| \`${type}\` | ${d.url} | ${d.fields.map((f) => `\`${f}\``).join(", ") || "none"} | ${d.up} |`),
+    ...Object.entries(MONITOR_TYPE_DOCS).map(
+      ([type, d]) => `| \`${type}\` | ${d.url} | ${d.fields.map((f) => `\`${f}\``).join(", ") || "none"} | ${d.up} |`,
+    ),
   ].join("\n");
 }
 

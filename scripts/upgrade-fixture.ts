@@ -38,7 +38,10 @@ function buildRelease(commit: string): string {
   execFileSync("git", ["worktree", "add", "--detach", dir, commit], { cwd: REPO_ROOT, stdio: "inherit" });
   symlinkSync(join(REPO_ROOT, "node_modules"), join(dir, "node_modules"), "dir");
   try {
-    execFileSync(join(REPO_ROOT, "node_modules/.bin/tsc"), ["-p", "tsconfig.build.json"], { cwd: dir, stdio: "inherit" });
+    execFileSync(join(REPO_ROOT, "node_modules/.bin/tsc"), ["-p", "tsconfig.build.json"], {
+      cwd: dir,
+      stdio: "inherit",
+    });
   } catch {
     // Type errors against today's dependencies still emit JavaScript; a missing server fails below.
   }
@@ -49,7 +52,10 @@ function buildRelease(commit: string): string {
 /** Creates one of each kind through the release's own API, and some history. */
 async function seed(url: string, store: OldStore): Promise<void> {
   // Checks were recorded by the heartbeat repository then, by the store later.
-  const record = (id: unknown, outcome: Json, at: number) => (store.recordCheck ? store.recordCheck(id as string, outcome, at) : store.heartbeats?.recordCheck(id as string, outcome, at));
+  const record = (id: unknown, outcome: Json, at: number) =>
+    store.recordCheck
+      ? store.recordCheck(id as string, outcome, at)
+      : store.heartbeats?.recordCheck(id as string, outcome, at);
   const call = async (method: string, path: string, body?: unknown): Promise<Json> => {
     const res = await request(`${url}${path}`, {
       method: method as "POST",
@@ -60,17 +66,57 @@ async function seed(url: string, store: OldStore): Promise<void> {
     if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(answer)}`);
     return answer.data;
   };
-  const hook = await call("POST", "/api/v1/channels", { name: "Ops webhook", type: "webhook", config: { url: "https://hooks.example.com/uptime?token=t0ken", secret: "webhook-signing-secret-0123" } });
-  const mail = await call("POST", "/api/v1/channels", { name: "On call", type: "email", config: { address: "oncall@example.com" } });
-  const api = await call("POST", "/api/v1/monitors", { name: "API", type: "http", url: "https://api.example.com/health", interval_sec: 60, channel_ids: [hook.id, mail.id] });
-  const shop = await call("POST", "/api/v1/monitors", { name: "Shop", type: "keyword", url: "https://shop.example.com/", keyword: "Add to cart", interval_sec: 300, channel_ids: [hook.id] });
-  const db = await call("POST", "/api/v1/monitors", { name: "Database", type: "tcp", url: "tcp://db.example.com:5432", interval_sec: 120 });
+  const hook = await call("POST", "/api/v1/channels", {
+    name: "Ops webhook",
+    type: "webhook",
+    config: { url: "https://hooks.example.com/uptime?token=t0ken", secret: "webhook-signing-secret-0123" },
+  });
+  const mail = await call("POST", "/api/v1/channels", {
+    name: "On call",
+    type: "email",
+    config: { address: "oncall@example.com" },
+  });
+  const api = await call("POST", "/api/v1/monitors", {
+    name: "API",
+    type: "http",
+    url: "https://api.example.com/health",
+    interval_sec: 60,
+    channel_ids: [hook.id, mail.id],
+  });
+  const shop = await call("POST", "/api/v1/monitors", {
+    name: "Shop",
+    type: "keyword",
+    url: "https://shop.example.com/",
+    keyword: "Add to cart",
+    interval_sec: 300,
+    channel_ids: [hook.id],
+  });
+  const db = await call("POST", "/api/v1/monitors", {
+    name: "Database",
+    type: "tcp",
+    url: "tcp://db.example.com:5432",
+    interval_sec: 120,
+  });
   await call("POST", `/api/v1/monitors/${db.id}/pause`);
-  await call("POST", "/api/v1/status-pages", { slug: "acme", title: "Acme status", description: "Public services", monitor_ids: [api.id, shop.id] });
+  await call("POST", "/api/v1/status-pages", {
+    slug: "acme",
+    title: "Acme status",
+    description: "Public services",
+    monitor_ids: [api.id, shop.id],
+  });
   for (let i = 0; i < 96; i++) {
     const at = EPOCH - 2 * DAY_MS + i * 1_800_000;
     const up = i < 60 || i > 64;
-    record(api.id, { up, response_time_ms: up ? 80 + (i % 7) : null, status_code: up ? 200 : 503, error: up ? null : "unexpected status 503" }, at);
+    record(
+      api.id,
+      {
+        up,
+        response_time_ms: up ? 80 + (i % 7) : null,
+        status_code: up ? 200 : 503,
+        error: up ? null : "unexpected status 503",
+      },
+      at,
+    );
     record(shop.id, { up: true, response_time_ms: 150, status_code: 200, error: null }, at);
   }
 }
@@ -111,7 +157,10 @@ async function main(commit = DEFAULT_COMMIT, outDir = join(REPO_ROOT, "test/fixt
     const { n: heartbeats } = db.prepare("SELECT COUNT(*) AS n FROM heartbeats").get() as { n: number };
     db.close();
     for (const f of [`${dbFile}-wal`, `${dbFile}-shm`]) rmSync(f, { force: true });
-    writeFileSync(join(out, "expected.json"), `${JSON.stringify({ commit, devKey: FIXTURE_KEY, heartbeats, served }, null, 2)}\n`);
+    writeFileSync(
+      join(out, "expected.json"),
+      `${JSON.stringify({ commit, devKey: FIXTURE_KEY, heartbeats, served }, null, 2)}\n`,
+    );
     process.stderr.write(`Wrote ${dbFile} and expected.json from ${commit}.\n`);
   } finally {
     execFileSync("git", ["worktree", "remove", "--force", release], { cwd: REPO_ROOT, stdio: "inherit" });

@@ -1,6 +1,10 @@
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
-import { createJsonSchemaTransform, createJsonSchemaTransformObject, validatorCompiler } from "fastify-type-provider-zod";
+import {
+  createJsonSchemaTransform,
+  createJsonSchemaTransformObject,
+  validatorCompiler,
+} from "fastify-type-provider-zod";
 import { monitorBodySchemas } from "../api";
 import { resolveOptions, type ServerOptionsInput } from "./config";
 import { registerAuth } from "./http/auth";
@@ -145,7 +149,15 @@ function logResponses(app: FastifyInstance): void {
   app.addHook("onResponse", (request, reply, done) => {
     const level = reply.statusCode >= 400 ? "info" : "debug";
     if (levels[level]) {
-      request.log[level]({ method: request.method, path: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request completed");
+      request.log[level](
+        {
+          method: request.method,
+          path: redactUrl(request.url),
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+        },
+        "request completed",
+      );
     }
     done();
   });

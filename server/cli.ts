@@ -104,7 +104,9 @@ function need(value: string | undefined, option: string): string {
 /** The dev key from `--dev-key-file` or `UPTIME_DEV_KEY`: never from argv, which `ps` shows. */
 function devKey(values: Record<string, string | boolean | undefined>): string | undefined {
   if (values["dev-key"] !== undefined) {
-    throw new Error("--dev-key was removed (the command line is visible in ps): use --dev-key-file FILE or UPTIME_DEV_KEY");
+    throw new Error(
+      "--dev-key was removed (the command line is visible in ps): use --dev-key-file FILE or UPTIME_DEV_KEY",
+    );
   }
   const file = values["dev-key-file"] as string | undefined;
   if (file) return readFileSync(file, "utf8").trim();
@@ -121,8 +123,8 @@ function refusePostgres(db: string, command: "backup" | "restore"): void {
   if (!isPostgresUrl(db)) return;
   throw new Error(
     command === "backup"
-      ? "--db: backup copies a SQLite file; back up a PostgreSQL database with pg_dump --format=custom --file FILE \"$UPTIME_DB\""
-      : "--db: restore replaces a SQLite file; restore a PostgreSQL database with pg_restore --clean --dbname \"$UPTIME_DB\" FILE, with every replica stopped",
+      ? '--db: backup copies a SQLite file; back up a PostgreSQL database with pg_dump --format=custom --file FILE "$UPTIME_DB"'
+      : '--db: restore replaces a SQLite file; restore a PostgreSQL database with pg_restore --clean --dbname "$UPTIME_DB" FILE, with every replica stopped',
   );
 }
 
@@ -185,8 +187,12 @@ async function serve(values: Record<string, string | boolean | undefined>): Prom
 
 /** `--rdap-bootstrap-url`, else env UPTIME_RDAP_BOOTSTRAP_URL, else none (IANA's file); an http(s) URL. */
 function rdapBootstrapUrl(values: Record<string, string | boolean | undefined>): string | undefined {
-  const raw = (values["rdap-bootstrap-url"] as string | undefined) ?? (process.env.UPTIME_RDAP_BOOTSTRAP_URL || undefined);
-  if (raw !== undefined && !/^https?:\/\/[^\s/]+/.test(raw)) throw new Error(`--rdap-bootstrap-url (env UPTIME_RDAP_BOOTSTRAP_URL) must be an http:// or https:// URL, got "${raw}"`);
+  const raw =
+    (values["rdap-bootstrap-url"] as string | undefined) ?? (process.env.UPTIME_RDAP_BOOTSTRAP_URL || undefined);
+  if (raw !== undefined && !/^https?:\/\/[^\s/]+/.test(raw))
+    throw new Error(
+      `--rdap-bootstrap-url (env UPTIME_RDAP_BOOTSTRAP_URL) must be an http:// or https:// URL, got "${raw}"`,
+    );
   return raw;
 }
 
@@ -211,7 +217,10 @@ function locationName(value: string | undefined): string {
 async function runAgent(values: Record<string, string | boolean | undefined>): Promise<void> {
   const file = (values["key-file"] as string | undefined) ?? (process.env.UPTIME_AGENT_KEY_FILE || undefined);
   const key = file ? readFileSync(file, "utf8").trim() : process.env.UPTIME_AGENT_KEY;
-  if (!key) throw new Error("an agent key is required: --key-file FILE (or env UPTIME_AGENT_KEY_FILE, UPTIME_AGENT_KEY); never on the command line");
+  if (!key)
+    throw new Error(
+      "an agent key is required: --key-file FILE (or env UPTIME_AGENT_KEY_FILE, UPTIME_AGENT_KEY); never on the command line",
+    );
   const agent = new CheckerAgent({
     server: need(values.server as string | undefined, "server"),
     socketPath: values.socket as string | undefined,
@@ -225,16 +234,24 @@ async function runAgent(values: Record<string, string | boolean | undefined>): P
     log: (line) => process.stderr.write(`uptime-agent: ${line}\n`),
   });
   const { done } = agent.start();
-  process.stderr.write(`uptime-agent ${agent.client.agentId}: serving location ${values.location} for ${values.server}\n`);
+  process.stderr.write(
+    `uptime-agent ${agent.client.agentId}: serving location ${values.location} for ${values.server}\n`,
+  );
   const stop = () => {
-    agent.stop().then(() => process.exit(0), () => process.exit(1));
+    agent.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
   await done;
 }
 
-async function withStore<T>(values: Record<string, string | boolean | undefined>, fn: (store: Store) => T | Promise<T>): Promise<T> {
+async function withStore<T>(
+  values: Record<string, string | boolean | undefined>,
+  fn: (store: Store) => T | Promise<T>,
+): Promise<T> {
   const store = await Store.open(need(database(values), "db"), { secretKeyFile: secretKeyFile(values) });
   try {
     // Awaited here: the store closes only once the command's work is done.
@@ -264,7 +281,9 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
         const limit = int(values["monitor-limit"], "monitor-limit");
         if (limit !== undefined) await store.keys.setMonitorLimit(account, limit);
         const scope = location === null ? "" : ` (agent of location ${location}: the agent API only)`;
-        process.stderr.write(`Created ${info.id} for account ${account}${scope}. The key is shown once; store it now:\n`);
+        process.stderr.write(
+          `Created ${info.id} for account ${account}${scope}. The key is shown once; store it now:\n`,
+        );
         process.stdout.write(`${key}\n`);
       });
     case "keys list":
@@ -278,7 +297,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       });
     case "keys revoke":
       return await withStore(values, async (store) => {
-        if (!await store.keys.revoke(need(arg, "KEY_ID"))) throw new Error(`no active key ${arg}`);
+        if (!(await store.keys.revoke(need(arg, "KEY_ID")))) throw new Error(`no active key ${arg}`);
         process.stderr.write(`Revoked ${arg}.\n`);
       });
     case "keys rotate-secret": {

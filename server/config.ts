@@ -31,7 +31,9 @@ export const ServerOptionsSchema = z.strictObject({
    * The RDAP bootstrap file (RFC 9224) domain expiry looks each top-level domain's RDAP service up
    * in; IANA's by default. Fetched under the outbound policy like every probe.
    */
-  rdapBootstrapUrl: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).default("https://data.iana.org/rdap/dns.json"),
+  rdapBootstrapUrl: z
+    .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+    .default("https://data.iana.org/rdap/dns.json"),
   /** Let probes and webhooks reach private and loopback addresses (tests, on-premises). */
   allowPrivateTargets: z.boolean().default(false),
   /** Pino logger options, or false for none. */
@@ -90,7 +92,10 @@ export const ServerOptionsSchema = z.strictObject({
     .refine((key) => !key.startsWith("uk_"), "must not be an account's API key (uk_…): make a key of its own")
     .optional(),
   /** The `location` label of the checks this server runs itself. */
-  location: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "must be lowercase letters, digits, _ or -").default("local"),
+  location: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "must be lowercase letters, digits, _ or -")
+    .default("local"),
   /** How long an agent's lease of a check holds (ms): unanswered by then, the check goes to another agent of the location. */
   leaseMs: z.int().min(500).max(600_000).default(30_000),
   /** An agent not heard from for this long (ms) no longer serves its location (it then never makes a monitor down). */

@@ -15,8 +15,7 @@ export class ApiError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string) =>
-  new ApiError("not_found", `${what} ${id} does not exist`);
+export const notFound = (what: string, id: string) => new ApiError("not_found", `${what} ${id} does not exist`);
 
 export const validationFailed = (details: ErrorDetail[]) =>
   new ApiError(

@@ -25,7 +25,12 @@ export const monitoringPlugin = fp(
     const outbound = outboundAgent(settings.allowPrivateTargets);
     const following = outbound.compose(interceptors.redirect({ maxRedirections: 5 }));
     const notifier = new Notifier(
-      { store, dispatcher: outbound, allowPrivate: settings.allowPrivateTargets, sendMail: mailer(settings.smtpUrl, settings.smtpFrom) },
+      {
+        store,
+        dispatcher: outbound,
+        allowPrivate: settings.allowPrivateTargets,
+        sendMail: mailer(settings.smtpUrl, settings.smtpFrom),
+      },
       app.log,
       settings.notifyRetryDelaysMs,
       {
@@ -34,7 +39,13 @@ export const monitoringPlugin = fp(
       },
     );
     store.location = settings.location;
-    const locations = new Locations(store, settings.location, settings.checker, settings.agentLiveMs, settings.allowPrivateTargets);
+    const locations = new Locations(
+      store,
+      settings.location,
+      settings.checker,
+      settings.agentLiveMs,
+      settings.allowPrivateTargets,
+    );
     const observer = {
       lag: (ms: number) => metrics.schedulerLag.observe(ms / 1000),
       checked: (type: string, up: boolean, ms: number, location = settings.location) => {
@@ -43,20 +54,38 @@ export const monitoringPlugin = fp(
       },
     };
     const place = {
-      checks: (m: ScheduledMonitor) => (m.type as string) === "heartbeat" || locationsOf(m, settings.location).includes(settings.location),
+      checks: (m: ScheduledMonitor) =>
+        (m.type as string) === "heartbeat" || locationsOf(m, settings.location).includes(settings.location),
       policy: (m: ScheduledMonitor) => locations.policy(m, settings.location),
-      retryElsewhere: (m: ScheduledMonitor, outcome: CheckOutcome): Promise<CheckOutcome> => (leases.elsewhere.wants(m, outcome) ? leases.elsewhere.retry(m, settings.location, outcome) : Promise.resolve(outcome)),
+      retryElsewhere: (m: ScheduledMonitor, outcome: CheckOutcome): Promise<CheckOutcome> =>
+        leases.elsewhere.wants(m, outcome)
+          ? leases.elsewhere.retry(m, settings.location, outcome)
+          : Promise.resolve(outcome),
     };
     const checker = new Checker(
       store,
-      { follow: following, direct: outbound, allowPrivate: settings.allowPrivateTargets, rdapBootstrapUrl: settings.rdapBootstrapUrl, ownPorts: () => listeningPorts(app.server) },
+      {
+        follow: following,
+        direct: outbound,
+        allowPrivate: settings.allowPrivateTargets,
+        rdapBootstrapUrl: settings.rdapBootstrapUrl,
+        ownPorts: () => listeningPorts(app.server),
+      },
       notifier,
       app.log,
       settings.checkConcurrency,
       observer,
       place,
     );
-    const leases = new LeaseService(store, locations, notifier, app.log, settings.leaseMs, observer, (m): Promise<CheckOutcome | undefined> => checker.runOnce(m));
+    const leases = new LeaseService(
+      store,
+      locations,
+      notifier,
+      app.log,
+      settings.leaseMs,
+      observer,
+      (m): Promise<CheckOutcome | undefined> => checker.runOnce(m),
+    );
     const alerts = new AlertScheduler(store, notifier, app.log, settings.alertTickMs);
     app.decorate("notifier", notifier);
     app.decorate("checker", checker);

@@ -23,11 +23,7 @@ export function assertTargetAllowed(url: URL, allowPrivate: boolean): void {
   if (why) throw new TargetRefusedError(`connection refused by the outbound policy: ${why}`);
 }
 
-type LookupCallback = (
-  err: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** A `dns.lookup`-shaped resolver; tests inject a stub so no query leaves the machine. */
 export type Resolve = (

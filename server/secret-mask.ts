@@ -14,10 +14,11 @@ const HTML_ENTITIES: Record<string, string[]> = {
 };
 
 /** `s` with each character that has entities written with the `i`-th of them (or the last). */
-const htmlEscape = (s: string, i: number) => s.replace(/[&<>"']/g, (c) => {
-  const names = HTML_ENTITIES[c] as string[];
-  return names[Math.min(i, names.length - 1)] as string;
-});
+const htmlEscape = (s: string, i: number) =>
+  s.replace(/[&<>"']/g, (c) => {
+    const names = HTML_ENTITIES[c] as string[];
+    return names[Math.min(i, names.length - 1)] as string;
+  });
 
 /** JSON string escaping without the quotes; `ascii` also escapes every non-ASCII character as `\uXXXX`. */
 function jsonEscape(s: string, ascii: boolean): string {
@@ -41,7 +42,8 @@ function base64Runs(secret: string): string[] {
     const run = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
     if (run.length >= BASE64_MIN) out.push(run, run.replace(/\+/g, "-").replace(/\//g, "_"));
     // The whole encoding when the secret ends the value (padding and all).
-    if (offset === 0 && encoded.length >= BASE64_MIN) out.push(encoded, encoded.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_"));
+    if (offset === 0 && encoded.length >= BASE64_MIN)
+      out.push(encoded, encoded.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_"));
   }
   return out;
 }
@@ -107,7 +109,9 @@ export class SecretMask {
   mask(text: string | null): string | null;
   mask(text: string | null): string | null {
     if (text === null || this.pattern === null) return text;
-    let out = text.replace(BASIC, (all, scheme: string, token: string) => (this.revealedBy(token) ? `${scheme}${MASK}` : all));
+    let out = text.replace(BASIC, (all, scheme: string, token: string) =>
+      this.revealedBy(token) ? `${scheme}${MASK}` : all,
+    );
     out = out.replace(this.pattern, MASK);
     // A value cut short (assertions keep 200 characters of what they found) ends in part of a secret.
     for (const secret of this.partials) {

@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, type KeyObject, randomBytes } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  type KeyObject,
+  randomBytes,
+} from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 

@@ -57,13 +57,19 @@ export function noUrl(type: string, why: string): (url: string | null) => string
 }
 
 /** `checkUrl` of a type that needs a URL, `check` judging it. */
-export function urlRequired(type: string, check: (url: string) => string | undefined): (url: string | null) => string | undefined {
+export function urlRequired(
+  type: string,
+  check: (url: string) => string | undefined,
+): (url: string | null) => string | undefined {
   return (url) => (url === null ? `is required for ${type} monitors` : check(url));
 }
 
 /** The url check and rules of a network type (ping, smtp, domain): no body, the assertions it answers. */
 export function networkChecks(type: NetworkType): Pick<MonitorTypeDescriptor, "checkUrl" | "violations"> {
-  return { checkUrl: urlRequired(type, (url) => networkUrlProblem(type, url)), violations: (m) => networkAssertionViolations(type, m) };
+  return {
+    checkUrl: urlRequired(type, (url) => networkUrlProblem(type, url)),
+    violations: (m) => networkAssertionViolations(type, m),
+  };
 }
 
 /** A host of a URL with a non-special scheme, as WHATWG URL parses it (no forbidden code points). */
@@ -73,7 +79,10 @@ export const PORT = "(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|
 
 /** A `url` of the pattern `source`, with the message a refusal gives. */
 export function urlMatching(source: RegExp | string, message: string): z.ZodType {
-  return f.url.unwrap().regex(typeof source === "string" ? new RegExp(source) : source, message).meta({ format: "uri" });
+  return f.url
+    .unwrap()
+    .regex(typeof source === "string" ? new RegExp(source) : source, message)
+    .meta({ format: "uri" });
 }
 
 /** `dns_resolver`: an IP address, with a port or without (the update body and dns monitors). */

@@ -11,12 +11,19 @@ export const dns = {
   }),
   rules: () => {
     const values = (items: object) => ({ properties: { dns_expected_values: { items } } });
-    const recordType = (t: string) => ({ properties: { dns_record_type: { const: t } }, required: t === "A" ? [] : ["dns_record_type"] });
+    const recordType = (t: string) => ({
+      properties: { dns_record_type: { const: t } },
+      required: t === "A" ? [] : ["dns_record_type"],
+    });
     return [
       { if: recordType("A"), then: values({ format: "ipv4" }) },
       { if: recordType("AAAA"), then: values({ format: "ipv6" }) },
       { if: recordType("MX"), then: values({ pattern: "^\\s*[0-9]{1,5}\\s+\\S" }) },
     ];
   },
-  doc: { url: "`dns://name`", fields: ["dnsRecordType", "dnsExpectedValues", "dnsResolver"], up: "the answers equal `dnsExpectedValues`" },
+  doc: {
+    url: "`dns://name`",
+    fields: ["dnsRecordType", "dnsExpectedValues", "dnsResolver"],
+    up: "the answers equal `dnsExpectedValues`",
+  },
 } satisfies MonitorTypeDescriptor;

@@ -3,12 +3,19 @@ import { f, type MonitorTypeDescriptor, networkChecks, nothing, urlMatching } fr
 
 /** A domain registration, read from RDAP. */
 export const domain = {
-  url: urlMatching(`^domain://${DOMAIN_NAME.source.slice(1, -1)}/?$`, "must be domain://registered.name for domain monitors"),
+  url: urlMatching(
+    `^domain://${DOMAIN_NAME.source.slice(1, -1)}/?$`,
+    "must be domain://registered.name for domain monitors",
+  ),
   fields: () => ({
     body: nothing,
     assertions: f.assertions.optional(),
     domain_expiry_days: f.domain_expiry_days.optional(),
   }),
   ...networkChecks("domain"),
-  doc: { url: "`domain://name`", fields: ["domainExpiryDays", "assertions"], up: "RDAP has the registration, not expired and lasting at least `domainExpiryDays` days" },
+  doc: {
+    url: "`domain://name`",
+    fields: ["domainExpiryDays", "assertions"],
+    up: "RDAP has the registration, not expired and lasting at least `domainExpiryDays` days",
+  },
 } satisfies MonitorTypeDescriptor;

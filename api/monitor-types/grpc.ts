@@ -3,7 +3,10 @@ import { f, HOST, type MonitorTypeDescriptor, nothing, PORT, urlMatching, urlReq
 
 /** The gRPC health service of a server. */
 export const grpc = {
-  url: urlMatching(`^grpcs?://${HOST}:${PORT}/?$`, "must be grpc://host:port (plaintext) or grpcs://host:port (TLS) for grpc monitors"),
+  url: urlMatching(
+    `^grpcs?://${HOST}:${PORT}/?$`,
+    "must be grpc://host:port (plaintext) or grpcs://host:port (TLS) for grpc monitors",
+  ),
   fields: () => ({
     body: nothing,
     assertions: f.assertions.optional(),
@@ -11,8 +14,14 @@ export const grpc = {
   }),
   checkUrl: urlRequired("grpc", (url) => protocolUrlProblem("grpc", url)),
   violations: (m) => [
-    ...(m.body !== null ? [{ field: "body", message: "is not allowed for grpc monitors (the health request has no body)" }] : []),
+    ...(m.body !== null
+      ? [{ field: "body", message: "is not allowed for grpc monitors (the health request has no body)" }]
+      : []),
     ...protocolAssertionViolations("grpc", m.assertions),
   ],
-  doc: { url: "`grpc://host:port`, `grpcs://host:port`", fields: ["grpcService", "headers", "assertions", "verifyTls"], up: "`grpc.health.v1` answers SERVING" },
+  doc: {
+    url: "`grpc://host:port`, `grpcs://host:port`",
+    fields: ["grpcService", "headers", "assertions", "verifyTls"],
+    up: "`grpc.health.v1` answers SERVING",
+  },
 } satisfies MonitorTypeDescriptor;

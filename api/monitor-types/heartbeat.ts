@@ -10,5 +10,9 @@ export const heartbeat = {
     locations: nothing,
     retry: nothing,
   }),
-  doc: { url: "none (it is pinged at its `pushUrl`)", fields: ["graceSec", "pushUrl"], up: "a ping arrived within `intervalSec` + `graceSec`" },
+  doc: {
+    url: "none (it is pinged at its `pushUrl`)",
+    fields: ["graceSec", "pushUrl"],
+    up: "a ping arrived within `intervalSec` + `graceSec`",
+  },
 } satisfies MonitorTypeDescriptor;

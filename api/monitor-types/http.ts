@@ -12,7 +12,8 @@ export function probeUrl() {
 export function httpUrl(type: "http" | "keyword") {
   return urlRequired(type, (raw) =>
     absoluteUrl(raw, (url) => {
-      if (url.protocol !== "http:" && url.protocol !== "https:") return `must start with http:// or https:// for ${type} monitors`;
+      if (url.protocol !== "http:" && url.protocol !== "https:")
+        return `must start with http:// or https:// for ${type} monitors`;
       return url.hostname ? undefined : "must name a host";
     }),
   );
@@ -27,7 +28,12 @@ export function httpViolations(m: MonitorSpec): ErrorDetail[] {
     // No host: the url's own error says why.
   }
   return m.domain_expiry_days !== null && !DOMAIN_NAME.test(host)
-    ? [{ field: "domain_expiry_days", message: "needs a url whose host is a domain name (not an IP address or a single label)" }]
+    ? [
+        {
+          field: "domain_expiry_days",
+          message: "needs a url whose host is a domain name (not an IP address or a single label)",
+        },
+      ]
     : [];
 }
 
@@ -36,7 +42,11 @@ export function httpRules(): object[] {
   return [
     {
       // Domain expiry only where the URL's host is a domain name.
-      if: { properties: { url: { not: { pattern: `^https?://${DOMAIN_NAME.source.slice(1, -1)}(?::[0-9]*)?(?:[/?#]|$)` } } } },
+      if: {
+        properties: {
+          url: { not: { pattern: `^https?://${DOMAIN_NAME.source.slice(1, -1)}(?::[0-9]*)?(?:[/?#]|$)` } },
+        },
+      },
       then: { properties: { domain_expiry_days: { type: "null" } } },
     },
     {
@@ -58,5 +68,19 @@ export const http = {
   rules: httpRules,
   checkUrl: httpUrl("http"),
   violations: httpViolations,
-  doc: { url: "`http(s)://…`", fields: ["method", "headers", "body", "expectedStatusCodes", "followRedirects", "assertions", "sslExpiryDays", "verifyTls", "domainExpiryDays"], up: "the status is expected and the assertions pass; with `sslExpiryDays`/`domainExpiryDays`, the certificate and the registration last that long" },
+  doc: {
+    url: "`http(s)://…`",
+    fields: [
+      "method",
+      "headers",
+      "body",
+      "expectedStatusCodes",
+      "followRedirects",
+      "assertions",
+      "sslExpiryDays",
+      "verifyTls",
+      "domainExpiryDays",
+    ],
+    up: "the status is expected and the assertions pass; with `sslExpiryDays`/`domainExpiryDays`, the certificate and the registration last that long",
+  },
 } satisfies MonitorTypeDescriptor;

@@ -8,6 +8,25 @@ export const keyword = {
   fields: () => ({ ...http.fields(), keyword: f.keyword.unwrap() }),
   rules: httpRules,
   checkUrl: httpUrl("keyword"),
-  violations: (m) => [...httpViolations(m), ...(m.keyword === null ? [{ field: "keyword", message: "is required for keyword monitors" }] : [])],
-  doc: { url: "`http(s)://…`", fields: ["keyword", "keywordCaseSensitive", "method", "headers", "body", "expectedStatusCodes", "followRedirects", "assertions", "sslExpiryDays", "verifyTls", "domainExpiryDays"], up: "as http, and the body contains `keyword`" },
+  violations: (m) => [
+    ...httpViolations(m),
+    ...(m.keyword === null ? [{ field: "keyword", message: "is required for keyword monitors" }] : []),
+  ],
+  doc: {
+    url: "`http(s)://…`",
+    fields: [
+      "keyword",
+      "keywordCaseSensitive",
+      "method",
+      "headers",
+      "body",
+      "expectedStatusCodes",
+      "followRedirects",
+      "assertions",
+      "sslExpiryDays",
+      "verifyTls",
+      "domainExpiryDays",
+    ],
+    up: "as http, and the body contains `keyword`",
+  },
 } satisfies MonitorTypeDescriptor;

@@ -8,5 +8,9 @@ export const multistep = {
     steps: f.steps.min(1, "must list at least one step for multistep monitors"),
     variables: f.variables.optional(),
   }),
-  doc: { url: "none (each step has its own)", fields: ["steps", "variables", "followRedirects"], up: "every step passes, in order" },
+  doc: {
+    url: "none (each step has its own)",
+    fields: ["steps", "variables", "followRedirects"],
+    up: "every step passes, in order",
+  },
 } satisfies MonitorTypeDescriptor;

@@ -9,5 +9,9 @@ export const ping = {
     ping_count: f.ping_count.optional(),
   }),
   ...networkChecks("ping"),
-  doc: { url: "`ping://host`", fields: ["pingCount", "assertions"], up: "an echo request is answered and the assertions (`$.packet_loss_pct`, `$.rtt_avg_ms`) pass" },
+  doc: {
+    url: "`ping://host`",
+    fields: ["pingCount", "assertions"],
+    up: "an echo request is answered and the assertions (`$.packet_loss_pct`, `$.rtt_avg_ms`) pass",
+  },
 } satisfies MonitorTypeDescriptor;

@@ -3,7 +3,10 @@ import { f, HOST, type MonitorTypeDescriptor, networkChecks, nothing, PORT, urlM
 
 /** An SMTP server: its banner, EHLO, STARTTLS and certificate. */
 export const smtp = {
-  url: urlMatching(`^smtps?://${HOST}(?::${PORT})?/?$`, "must be smtp://host[:port] or smtps://host[:port] for smtp monitors"),
+  url: urlMatching(
+    `^smtps?://${HOST}(?::${PORT})?/?$`,
+    "must be smtp://host[:port] or smtps://host[:port] for smtp monitors",
+  ),
   fields: () => ({
     body: nothing,
     assertions: f.assertions.optional(),
@@ -12,13 +15,25 @@ export const smtp = {
   }),
   rules: () => [
     // STARTTLS only with smtp:// (smtps:// is TLS from the start); no certificate without TLS.
-    { if: { properties: { url: { pattern: "^smtps://" } } }, then: { properties: { smtp_starttls: { type: "null" } } } },
-    { if: { properties: { smtp_starttls: { const: false } }, required: ["smtp_starttls"] }, then: { properties: { ssl_expiry_days: { type: "null" } } } },
+    {
+      if: { properties: { url: { pattern: "^smtps://" } } },
+      then: { properties: { smtp_starttls: { type: "null" } } },
+    },
+    {
+      if: { properties: { smtp_starttls: { const: false } }, required: ["smtp_starttls"] },
+      then: { properties: { ssl_expiry_days: { type: "null" } } },
+    },
   ],
   ...networkChecks("smtp"),
   violations: (m) => [
-    ...(m.smtp_starttls === false && m.ssl_expiry_days !== null ? [{ field: "ssl_expiry_days", message: "is not allowed with smtp_starttls false (no certificate is read)" }] : []),
+    ...(m.smtp_starttls === false && m.ssl_expiry_days !== null
+      ? [{ field: "ssl_expiry_days", message: "is not allowed with smtp_starttls false (no certificate is read)" }]
+      : []),
     ...networkAssertionViolations("smtp", m),
   ],
-  doc: { url: "`smtp://host[:port]` (STARTTLS), `smtps://host[:port]`", fields: ["smtpStarttls", "sslExpiryDays", "verifyTls", "assertions"], up: "the banner is 220, EHLO is answered, STARTTLS succeeds (unless `smtpStarttls: false`) and the assertions (`$.banner`, `$.cert_days_left`) pass" },
+  doc: {
+    url: "`smtp://host[:port]` (STARTTLS), `smtps://host[:port]`",
+    fields: ["smtpStarttls", "sslExpiryDays", "verifyTls", "assertions"],
+    up: "the banner is 220, EHLO is answered, STARTTLS succeeds (unless `smtpStarttls: false`) and the assertions (`$.banner`, `$.cert_days_left`) pass",
+  },
 } satisfies MonitorTypeDescriptor;

@@ -13,5 +13,9 @@ export const udp = {
     ...(m.body === null ? [{ field: "body", message: "is required for udp monitors (the datagram sent)" }] : []),
     ...protocolAssertionViolations("udp", m.assertions),
   ],
-  doc: { url: "`udp://host:port`", fields: ["body", "assertions"], up: "a reply to `body` arrives and the assertions pass" },
+  doc: {
+    url: "`udp://host:port`",
+    fields: ["body", "assertions"],
+    up: "a reply to `body` arrives and the assertions pass",
+  },
 } satisfies MonitorTypeDescriptor;

@@ -9,5 +9,9 @@ export const websocket = {
   }),
   checkUrl: urlRequired("websocket", (url) => protocolUrlProblem("websocket", url)),
   violations: (m) => protocolAssertionViolations("websocket", m.assertions),
-  doc: { url: "`ws(s)://…`", fields: ["headers", "body", "assertions", "verifyTls", "followRedirects"], up: "the first message arrives and the assertions pass" },
+  doc: {
+    url: "`ws(s)://…`",
+    fields: ["headers", "body", "assertions", "verifyTls", "followRedirects"],
+    up: "the first message arrives and the assertions pass",
+  },
 } satisfies MonitorTypeDescriptor;

@@ -23,12 +23,15 @@ async function run(): Promise<void> {
     console.log(`SDKs: ${out}\nPython wheel: ${sdks.wheel}`);
     const java = await buildJavaSdk(plugin);
     cpSync(java.dir, join(out, "java"), { recursive: true });
-    console.log(`Java SDK: ${join(out, "java")} (com.pulumi:uptime:${java.version}, installed in ${await installJavaSdk(java)})`);
+    console.log(
+      `Java SDK: ${join(out, "java")} (com.pulumi:uptime:${java.version}, installed in ${await installJavaSdk(java)})`,
+    );
   }
   if (process.argv.includes("--release")) {
     const out = join(plugin.binDir, "..", "release");
     mkdirSync(out, { recursive: true });
-    for (const [platform, tarball] of Object.entries(await releaseTarballs(plugin, out))) console.log(`${platform}: ${tarball}`);
+    for (const [platform, tarball] of Object.entries(await releaseTarballs(plugin, out)))
+      console.log(`${platform}: ${tarball}`);
   }
 }
 

@@ -17,7 +17,8 @@ export function goModulePath(schemaPath: string): string {
 }
 
 /** The @pulumi/pulumi version of this checkout: the Go SDK requires the same Go SDK version. */
-const pulumiVersion = () => JSON.parse(readFileSync(join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version as string;
+const pulumiVersion = () =>
+  JSON.parse(readFileSync(join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version as string;
 
 /**
  * Makes the generated Go package in `dir` a module (go.mod, go.sum from the module proxy) and

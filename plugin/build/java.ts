@@ -41,7 +41,8 @@ const PLUGINS = [
 
 /** The SDK's pom.xml: the generator writes sources only; these are the dependencies its code uses. */
 function sdkPom(version: string): string {
-  const dep = (g: string, a: string, v: string) => `    <dependency><groupId>${g}</groupId><artifactId>${a}</artifactId><version>${v}</version></dependency>`;
+  const dep = (g: string, a: string, v: string) =>
+    `    <dependency><groupId>${g}</groupId><artifactId>${a}</artifactId><version>${v}</version></dependency>`;
   return `<?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
          xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 http://maven.apache.org/xsd/maven-4.0.0.xsd">
@@ -90,7 +91,12 @@ export async function buildJavaSdk(plugin: PluginBuild): Promise<JavaSdkBuild> {
   const generator = join(await ensureJavaToolsBin(), "uptime-sdkgen-java");
   const pom = sdkPom(plugin.version);
   // The generator's folder is named by the hash of its recipe: a changed generator regenerates.
-  const hash = createHash("sha256").update(generator).update(pom).update(readFileSync(plugin.schemaPath)).digest("hex").slice(0, 12);
+  const hash = createHash("sha256")
+    .update(generator)
+    .update(pom)
+    .update(readFileSync(plugin.schemaPath))
+    .digest("hex")
+    .slice(0, 12);
   const dir = join(cacheRoot(), "sdks-java", `v${plugin.version}-${hash}`);
   const jar = join(dir, "target", `${JAVA_ARTIFACT}-${plugin.version}.jar`);
   await buildOnce(
@@ -123,13 +129,24 @@ export async function installJavaSdk(sdk: JavaSdkBuild): Promise<string> {
   mkdirSync(at, { recursive: true });
   await withLock(at, async () => {
     if (installed()) return;
-    await mvn(["-q", "org.apache.maven.plugins:maven-install-plugin:3.1.2:install-file", `-Dfile=${sdk.jar}`, `-DpomFile=${join(sdk.dir, "pom.xml")}`], sdk.dir);
+    await mvn(
+      [
+        "-q",
+        "org.apache.maven.plugins:maven-install-plugin:3.1.2:install-file",
+        `-Dfile=${sdk.jar}`,
+        `-DpomFile=${join(sdk.dir, "pom.xml")}`,
+      ],
+      sdk.dir,
+    );
     // The language host's first step: compile the program and list its plugins. It resolves the
     // program's dependencies and Maven plugins (exec-maven-plugin's too) into the repository.
     const work = mkdtempSync(join(tmpdir(), "pulumi-uptime-java-"));
     try {
       cpSync(join(ROOT, "examples", "native-java"), work, { recursive: true });
-      await mvn(["-q", "compile", "exec:java", "-DmainClass=com.pulumi.bootstrap.internal.Main", "-DmainArgs=packages"], work);
+      await mvn(
+        ["-q", "compile", "exec:java", "-DmainClass=com.pulumi.bootstrap.internal.Main", "-DmainArgs=packages"],
+        work,
+      );
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

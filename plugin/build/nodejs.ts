@@ -21,6 +21,7 @@ export async function compileNodeSdk(dir: string): Promise<string> {
     rmSync(modules, { force: true });
   }
   const bin = join(dir, "bin");
-  for (const file of ["package.json", "README.md"]) if (existsSync(join(dir, file))) copyFileSync(join(dir, file), join(bin, file));
+  for (const file of ["package.json", "README.md"])
+    if (existsSync(join(dir, file))) copyFileSync(join(dir, file), join(bin, file));
   return bin;
 }

@@ -25,7 +25,8 @@ export async function ensureHostsBin(): Promise<string> {
   return (await (await loadEnsure()).ensureHosts()).binDir;
 }
 
-const PULUMI_PYTHON = () => JSON.parse(readFileSync(join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version as string;
+const PULUMI_PYTHON = () =>
+  JSON.parse(readFileSync(join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version as string;
 
 /**
  * What the SDK's venv holds. `pip wheel --no-build-isolation` builds the SDK's wheel with this
@@ -51,7 +52,14 @@ async function ensureVenv(dir: string, packages: readonly string[]): Promise<voi
     () => existsSync(done),
     async (into) => {
       await run(process.env.PYTHON ?? "python3", ["-m", "venv", into]);
-      await run(join(into, "bin", "python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", ...packages]);
+      await run(join(into, "bin", "python"), [
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        ...packages,
+      ]);
       writeFileSync(done, "");
     },
     { inPlace: true },

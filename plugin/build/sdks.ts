@@ -44,7 +44,17 @@ export async function buildSdks(plugin: PluginBuild): Promise<SdkBuild> {
       await compileNodeSdk(join(staging, "nodejs"));
       // The wheel is built without network access to a build backend: setuptools from the venv.
       const py = await python();
-      await run(py, ["-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", join(staging, "wheels"), join(staging, "python")]);
+      await run(py, [
+        "-m",
+        "pip",
+        "wheel",
+        "--quiet",
+        "--no-deps",
+        "--no-build-isolation",
+        "-w",
+        join(staging, "wheels"),
+        join(staging, "python"),
+      ]);
     },
   );
   const wheel = findWheel(wheels);

@@ -9,7 +9,16 @@
  * macOS can do.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "postject";
@@ -38,7 +47,8 @@ async function nodeBinary(pkg: string): Promise<string> {
     () => existsSync(bin),
     async (staging) => {
       mkdirSync(staging, { recursive: true });
-      const tgz = (await run("npm", ["pack", "--silent", `${pkg}@${version}`], { cwd: staging })).split("\n").pop() ?? "";
+      const tgz =
+        (await run("npm", ["pack", "--silent", `${pkg}@${version}`], { cwd: staging })).split("\n").pop() ?? "";
       await run("tar", ["-xzf", join(staging, tgz), "-C", staging]);
       rmSync(join(staging, tgz));
     },
@@ -51,7 +61,16 @@ function seaBlob(bundle: string, work: string): Buffer {
   const config = join(work, "sea-config.json");
   const blob = join(work, "sea.blob");
   // No code cache or snapshot: those are specific to one CPU architecture.
-  writeFileSync(config, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: false, useSnapshot: false }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main: bundle,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      useCodeCache: false,
+      useSnapshot: false,
+    }),
+  );
   execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "ignore" });
   return readFileSync(blob);
 }
@@ -68,7 +87,11 @@ async function singleExecutable(pkg: string, blob: Buffer, dir: string): Promise
  * Builds the release tarballs of `platforms` (default all) into `outDir`, and returns their paths
  * by platform.
  */
-export async function releaseTarballs(plugin: PluginBuild, outDir: string, platforms = Object.keys(PLATFORMS)): Promise<Record<string, string>> {
+export async function releaseTarballs(
+  plugin: PluginBuild,
+  outDir: string,
+  platforms = Object.keys(PLATFORMS),
+): Promise<Record<string, string>> {
   const work = mkdtempSync(join(tmpdir(), "pulumi-uptime-sea-"));
   try {
     const bundle = join(plugin.binDir, "pulumi-resource-uptime.js");

@@ -46,7 +46,13 @@ interface Queued {
   reject: (err: unknown) => void;
 }
 
-type ItemAnswer = { status: number; ok: boolean; data?: unknown; replayed?: boolean; error?: { code: string; message: string; details?: []; request_id?: string } };
+type ItemAnswer = {
+  status: number;
+  ok: boolean;
+  data?: unknown;
+  replayed?: boolean;
+  error?: { code: string; message: string; details?: []; request_id?: string };
+};
 
 /** The writes of one collection waiting for a batch, and the batches under way. */
 interface Lane {
@@ -80,7 +86,8 @@ function laneOf(client: UptimeClient, path: string): Lane {
   let byPath = lanes.get(client);
   if (!byPath) lanes.set(client, (byPath = new Map()));
   let lane = byPath.get(path);
-  if (!lane) byPath.set(path, (lane = { queue: [], inFlight: 0, sentAt: 0, lastAt: 0, firstAt: 0, returnedAt: 0, gapMs: 0 }));
+  if (!lane)
+    byPath.set(path, (lane = { queue: [], inFlight: 0, sentAt: 0, lastAt: 0, firstAt: 0, returnedAt: 0, gapMs: 0 }));
   return lane;
 }
 
@@ -144,13 +151,14 @@ function flush(client: UptimeClient, path: string, lane: Lane): void {
   const queued = lane.queue.splice(0, BATCH_MAX);
   lane.inFlight++;
   lane.sentAt = Date.now();
-  outsideDeadline(() =>
-    void send(client, path, queued).finally(() => {
-      lane.inFlight--;
-      lane.returnedAt = Date.now();
-      if (lane.queue.length >= BATCH_MAX) flush(client, path, lane);
-      else if (lane.queue.length > 0 && !lane.timer) schedule(client, path, lane);
-    }),
+  outsideDeadline(
+    () =>
+      void send(client, path, queued).finally(() => {
+        lane.inFlight--;
+        lane.returnedAt = Date.now();
+        if (lane.queue.length >= BATCH_MAX) flush(client, path, lane);
+        else if (lane.queue.length > 0 && !lane.timer) schedule(client, path, lane);
+      }),
   );
 }
 
@@ -162,7 +170,11 @@ async function send(client: UptimeClient, path: string, all: Queued[]): Promise<
   const queued = all.filter((q) => !givenUp(q));
   if (queued.length === 0) return;
   const items = queued.map(({ write: w }) =>
-    w.op === "create" ? { op: w.op, idempotency_key: w.idempotencyKey, body: w.body } : w.op === "update" ? { op: w.op, id: w.id, body: w.body } : { op: w.op, id: w.id },
+    w.op === "create"
+      ? { op: w.op, idempotency_key: w.idempotencyKey, body: w.body }
+      : w.op === "update"
+        ? { op: w.op, id: w.id, body: w.body }
+        : { op: w.op, id: w.id },
   );
   const deadlines = queued.map((q) => q.deadline).filter((d): d is number => d !== undefined);
   let answers: ItemAnswer[];

@@ -64,7 +64,16 @@ export interface ApiResult<T> {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "PUT", "PATCH", "DELETE"]);
 const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
-const NETWORK_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+const NETWORK_CODES = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ETIMEDOUT",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+]);
 
 let sharedAgent: Agent | undefined;
 /** One connection pool per process, shared by every resource. */
@@ -80,7 +89,11 @@ const budgets = new Map<string, RateBudget>();
  * One budget per service and API key in this process (the service counts per key). It follows the
  * server's rate-limit headers; a server without them is paced at `perMinute` (p-throttle).
  */
-function budgetFor(connection: Connection, options: Required<ClientOptions>, blindWait: (refusals: number) => number): RateBudget {
+function budgetFor(
+  connection: Connection,
+  options: Required<ClientOptions>,
+  blindWait: (refusals: number) => number,
+): RateBudget {
   const id = `${connection.baseUrl}\n${connection.apiKey}`;
   let budget = budgets.get(id);
   if (!budget) {
@@ -88,7 +101,9 @@ function budgetFor(connection: Connection, options: Required<ClientOptions>, bli
     const fallback = () => {
       throttle ??= import("p-throttle").then(({ default: pThrottle }) => {
         const perSecond = Math.max(1, Math.floor(options.requestsPerMinute / 60));
-        return pThrottle({ limit: perSecond, interval: 1000, strict: true })((fn: () => Promise<unknown>) => fn()) as Throttle;
+        return pThrottle({ limit: perSecond, interval: 1000, strict: true })((fn: () => Promise<unknown>) =>
+          fn(),
+        ) as Throttle;
       });
       return throttle;
     };
@@ -152,7 +167,9 @@ export class UptimeClient {
    * sends no rate-limit headers).
    */
   pace(): number {
-    const { mode, remaining, resetInMs } = budgetFor(this.connection, this.options, (refusals) => this.backoff(refusals)).snapshot();
+    const { mode, remaining, resetInMs } = budgetFor(this.connection, this.options, (refusals) =>
+      this.backoff(refusals),
+    ).snapshot();
     if (mode !== "headers" || resetInMs === 0) return 0;
     return resetInMs / Math.max(1, remaining);
   }
@@ -175,10 +192,12 @@ export class UptimeClient {
     let refused: Dispatcher.ResponseData | undefined;
     let sent = 0;
     let refusals = 0;
-    for (let attempt = 0; ; ) {
+    for (let attempt = 0; ;) {
       const release = await budget.acquire({ deadline, retry: refused !== undefined }).catch((err: unknown) => {
         if (!(err instanceof RateLimitTimeout)) throw err;
-        throw limit && opts.deadline === undefined ? timedOut(limit, `waiting for the API's rate limit before ${call}`, sent) : this.waitedOut(err, started, refused, sent);
+        throw limit && opts.deadline === undefined
+          ? timedOut(limit, `waiting for the API's rate limit before ${call}`, sent)
+          : this.waitedOut(err, started, refused, sent);
       });
       sent++;
       const answer = await this.send(method, url, opts, release, limit);
@@ -186,7 +205,12 @@ export class UptimeClient {
         if (limit?.signal.aborted) throw timedOut(limit, `waiting for the answer to ${call}`, sent);
         const code = (answer.error as { code?: string }).code ?? "";
         const connRefused = code === "ECONNREFUSED";
-        if (retrySafe && NETWORK_CODES.has(code) && attempt < this.options.maxRetries && (!connRefused || refusals < this.options.maxRefusedRetries)) {
+        if (
+          retrySafe &&
+          NETWORK_CODES.has(code) &&
+          attempt < this.options.maxRetries &&
+          (!connRefused || refusals < this.options.maxRefusedRetries)
+        ) {
           // Nothing listens there: a short, fixed wait (see maxRefusedRetries), not the backoff of a busy service.
           const wait = connRefused ? this.options.baseDelayMs * ++refusals : this.backoff(attempt);
           attempt++;
@@ -201,7 +225,10 @@ export class UptimeClient {
       refused = res.statusCode === 429 ? res : undefined;
       if (refused) continue;
       const again = RETRY_STATUS.has(res.statusCode) && retrySafe;
-      if ((again || (opts.idempotencyKey && keyInProgress(res.statusCode, text))) && attempt < this.options.maxRetries) {
+      if (
+        (again || (opts.idempotencyKey && keyInProgress(res.statusCode, text))) &&
+        attempt < this.options.maxRetries
+      ) {
         await waitWithin(this.backoff(attempt++), `retrying ${call} after HTTP ${res.statusCode}`);
         continue;
       }
@@ -247,7 +274,12 @@ export class UptimeClient {
   }
 
   /** The error of a request whose deadline passed while it waited for the rate limit. */
-  private waitedOut(err: RateLimitTimeout, started: number, refused: Dispatcher.ResponseData | undefined, sent: number): UptimeApiError {
+  private waitedOut(
+    err: RateLimitTimeout,
+    started: number,
+    refused: Dispatcher.ResponseData | undefined,
+    sent: number,
+  ): UptimeApiError {
     const waited = Math.round((Date.now() - started) / 1000);
     const requestId = refused?.headers["x-request-id"] as string | undefined;
     const reopens = Math.ceil(err.resetInMs / 1000);
@@ -273,15 +305,31 @@ export class UptimeClient {
 
   private parse<T>(res: Dispatcher.ResponseData, text: string, attempts: number, raw = false): ApiResult<T> {
     const requestId = res.headers["x-request-id"] as string | undefined;
-    let body: { ok?: boolean; data?: T; next_cursor?: string | null; error?: { code: string; message: string; details?: [] } };
+    let body: {
+      ok?: boolean;
+      data?: T;
+      next_cursor?: string | null;
+      error?: { code: string; message: string; details?: [] };
+    };
     try {
       body = JSON.parse(text);
     } catch {
-      throw new UptimeApiError("invalid_response", res.statusCode, `non-JSON answer (HTTP ${res.statusCode})`, [], requestId, attempts);
+      throw new UptimeApiError(
+        "invalid_response",
+        res.statusCode,
+        `non-JSON answer (HTTP ${res.statusCode})`,
+        [],
+        requestId,
+        attempts,
+      );
     }
     if (raw && res.statusCode < 400) return { data: body as T };
     if (body.ok === true && res.statusCode < 400) {
-      return { data: body.data as T, nextCursor: body.next_cursor, replayed: res.headers["idempotent-replayed"] === "true" };
+      return {
+        data: body.data as T,
+        nextCursor: body.next_cursor,
+        replayed: res.headers["idempotent-replayed"] === "true",
+      };
     }
     const e = body.error ?? { code: "unknown_error", message: `HTTP ${res.statusCode}` };
     throw new UptimeApiError(e.code, res.statusCode, e.message, e.details ?? [], requestId, attempts);

@@ -61,7 +61,11 @@ const truthy = (v: unknown) => v === true || (typeof v === "string" && /^(1|true
  * mode), and so is a plain `http://` URL to a host that is not loopback, unless allowed by
  * `allowInsecureHttp` (connection), UPTIME_ALLOW_INSECURE_HTTP or `uptime:allowInsecureHttp`.
  */
-export function resolveConnection(explicit: PartialConnection | undefined, stackConfig?: PartialConnection, env?: NodeJS.ProcessEnv): Connection;
+export function resolveConnection(
+  explicit: PartialConnection | undefined,
+  stackConfig?: PartialConnection,
+  env?: NodeJS.ProcessEnv,
+): Connection;
 export function resolveConnection(
   explicit: PartialConnection | undefined,
   stackConfig: PartialConnection,
@@ -76,7 +80,9 @@ export function resolveConnection(
 ): PartialConnection & { baseUrl: string; apiKeySource?: SettingSource } {
   const url = pick("baseUrl", explicit, env.UPTIME_API_URL, stackConfig);
   if (!url.value) throw new UptimeConfigError(NO_BASE_URL);
-  const insecureOk = [explicit?.allowInsecureHttp, env.UPTIME_ALLOW_INSECURE_HTTP, stackConfig.allowInsecureHttp].some(truthy);
+  const insecureOk = [explicit?.allowInsecureHttp, env.UPTIME_ALLOW_INSECURE_HTTP, stackConfig.allowInsecureHttp].some(
+    truthy,
+  );
   const baseUrl = checkBaseUrl(url.value, url.source as SettingSource, insecureOk);
   const key = pick("apiKey", explicit, env.UPTIME_API_KEY, stackConfig);
   if (mode === "public") return { baseUrl, apiKey: key.value };
@@ -86,7 +92,10 @@ export function resolveConnection(
         "the environment variable UPTIME_API_KEY, or a resource's `connection.apiKey`",
     );
   }
-  if (!/^uk_\S+$/.test(key.value)) throw new UptimeConfigError(`The API key from ${SOURCE_NAMES[key.source as SettingSource].apiKey} must start with uk_`);
+  if (!/^uk_\S+$/.test(key.value))
+    throw new UptimeConfigError(
+      `The API key from ${SOURCE_NAMES[key.source as SettingSource].apiKey} must start with uk_`,
+    );
   return { baseUrl, apiKey: key.value, apiKeySource: key.source };
 }
 

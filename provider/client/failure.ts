@@ -32,7 +32,10 @@ interface ApiLike {
 }
 
 const isApiError = (err: unknown): err is ApiLike =>
-  typeof err === "object" && err !== null && typeof (err as ApiLike).code === "string" && typeof (err as ApiLike).status === "number";
+  typeof err === "object" &&
+  err !== null &&
+  typeof (err as ApiLike).code === "string" &&
+  typeof (err as ApiLike).status === "number";
 
 const tries = (e: ApiLike) => (e.attempts && e.attempts > 1 ? ` after ${e.attempts} attempts` : "");
 
@@ -99,4 +102,5 @@ export function explainFailure(err: unknown, ctx: FailureContext): unknown {
   return explained;
 }
 
-const done = (action: string) => ({ create: "created", update: "updated", read: "read", delete: "deleted" })[action] ?? action;
+const done = (action: string) =>
+  ({ create: "created", update: "updated", read: "read", delete: "deleted" })[action] ?? action;

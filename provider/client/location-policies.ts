@@ -19,7 +19,10 @@ export function accountLocations(client: UptimeClient): Promise<LocationsAnswer 
     // server's alone, at create, and a preview is not held up once per monitor.
     answer = client.request<Location[]>("GET", "/api/v1/locations").then(
       (r) => ({ listed: r.data }),
-      (err: unknown) => (hasCode(err, "unauthorized") || hasCode(err, "forbidden") ? { refused: err as Error & { code: string; status: number } } : undefined),
+      (err: unknown) =>
+        hasCode(err, "unauthorized") || hasCode(err, "forbidden")
+          ? { refused: err as Error & { code: string; status: number } }
+          : undefined,
     );
     asked.set(client, answer);
   }
@@ -37,7 +40,11 @@ const locations = async (client: UptimeClient) => {
  * no request; otherwise the account's locations are asked once per provider process. `names` are
  * the monitor's locations (null: the built-in checker).
  */
-export async function targetRefusal(client: UptimeClient, url: string, names: readonly string[] | null): Promise<string | undefined> {
+export async function targetRefusal(
+  client: UptimeClient,
+  url: string,
+  names: readonly string[] | null,
+): Promise<string | undefined> {
   if (targetProblem(url, false) === undefined) return undefined;
   const chosen = await policiesOf(client, names);
   return chosen && locationsTargetProblem(url, chosen);
@@ -48,7 +55,11 @@ export async function targetRefusal(client: UptimeClient, url: string, names: re
  * judges them at create (`steps[i].url`); a step whose host is a `{{variable}}` is judged when it
  * runs. Public hosts cost no request, as for `targetRefusal`.
  */
-export async function stepsRefusals(client: UptimeClient, steps: readonly { url: string }[], names: readonly string[] | null): Promise<{ field: string; message: string }[]> {
+export async function stepsRefusals(
+  client: UptimeClient,
+  steps: readonly { url: string }[],
+  names: readonly string[] | null,
+): Promise<{ field: string; message: string }[]> {
   if (!steps.some((s) => targetProblem(stepTargetUrl(s.url) ?? "https://example.com/", false) !== undefined)) return [];
   const chosen = await policiesOf(client, names);
   return chosen ? stepsTargetProblems(steps, chosen) : [];

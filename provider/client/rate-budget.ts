@@ -28,7 +28,9 @@ export interface AcquireOptions {
 /** The deadline of a request passed while it waited for the rate limit. */
 export class RateLimitTimeout extends Error {
   constructor(readonly resetInMs: number) {
-    super(`the API's rate limit was still spent at the request's deadline (it reopens in ${Math.ceil(resetInMs / 1000)} s)`);
+    super(
+      `the API's rate limit was still spent at the request's deadline (it reopens in ${Math.ceil(resetInMs / 1000)} s)`,
+    );
     this.name = "RateLimitTimeout";
   }
 }
@@ -108,7 +110,15 @@ export class RateBudget {
   }
 
   /** What the budget believes now (for tests and diagnostics). */
-  snapshot(): { mode: string; limit: number; remaining: number; resetInMs: number; shared: boolean; inFlight: number; waiting: number } {
+  snapshot(): {
+    mode: string;
+    limit: number;
+    remaining: number;
+    resetInMs: number;
+    shared: boolean;
+    inFlight: number;
+    waiting: number;
+  } {
     const resetInMs = Math.max(0, this.resetAt - Date.now());
     const { mode, limit, remaining, shared, inFlight } = this;
     return { mode, limit, remaining, resetInMs, shared, inFlight, waiting: this.waiting.length };
@@ -123,11 +133,14 @@ export class RateBudget {
         },
       };
       if (deadline !== undefined) {
-        waiter.timer = setTimeout(() => {
-          const at = this.waiting.indexOf(waiter);
-          if (at >= 0) this.waiting.splice(at, 1);
-          reject(new RateLimitTimeout(Math.max(0, this.resetAt - Date.now())));
-        }, Math.max(0, deadline - Date.now()));
+        waiter.timer = setTimeout(
+          () => {
+            const at = this.waiting.indexOf(waiter);
+            if (at >= 0) this.waiting.splice(at, 1);
+            reject(new RateLimitTimeout(Math.max(0, this.resetAt - Date.now())));
+          },
+          Math.max(0, deadline - Date.now()),
+        );
       }
       if (retry) this.waiting.unshift(waiter);
       else this.waiting.push(waiter);
@@ -167,7 +180,10 @@ export class RateBudget {
     const current = sent === this.generation;
     // An answer to a request sent before the budget last changed its mind may be of an earlier
     // window (sent before its reset, answered after): it teaches nothing.
-    const earlier = !current && (reportedResetAt < this.resetAt - RESET_ROUNDING_MS || (now >= this.resetAt && reportedResetAt <= this.resetAt + RESET_ROUNDING_MS));
+    const earlier =
+      !current &&
+      (reportedResetAt < this.resetAt - RESET_ROUNDING_MS ||
+        (now >= this.resetAt && reportedResetAt <= this.resetAt + RESET_ROUNDING_MS));
     if (earlier) return;
     this.limit = limit;
     if (refused) {

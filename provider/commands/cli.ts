@@ -76,7 +76,9 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   if (!values.help && positionals[0] === "import") {
     const outDir = values.out ?? "uptime-imported";
     const program = await importAccount({ connection: resolveConnection(undefined), outDir, filter: values.filter });
-    process.stdout.write(`Wrote ${program.declarations.length} resources to ${outDir}; secret config keys: ${program.secrets.length} (see its README.md)\n`);
+    process.stdout.write(
+      `Wrote ${program.declarations.length} resources to ${outDir}; secret config keys: ${program.secrets.length} (see its README.md)\n`,
+    );
     return 0;
   }
   if (values.help || !COMMANDS.includes(command)) {
@@ -87,7 +89,8 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
     process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : text);
   if (command === "incident") {
     const action = positionals[1] as IncidentOptions["action"];
-    if (!["list", "open", "update", "resolve"].includes(action)) throw new Error("incident: give list, open, update or resolve");
+    if (!["list", "open", "update", "resolve"].includes(action))
+      throw new Error("incident: give list, open, update or resolve");
     if (!values.page) throw new Error("--page is required (the status page's id or slug)");
     const incidents = await incidentCommand({
       action,
@@ -106,7 +109,15 @@ export async function main(argv = process.argv.slice(2)): Promise<number> {
   }
   if (command === "trigger") {
     const { tag, id: ids, location, record, stack: stackName, cwd: workDir } = values;
-    const report = await triggerMonitors({ stackName, workDir, tag, ids, location, record, allowEmpty: values["allow-empty"] });
+    const report = await triggerMonitors({
+      stackName,
+      workDir,
+      tag,
+      ids,
+      location,
+      record,
+      allowEmpty: values["allow-empty"],
+    });
     print(report, formatTest(report));
     return exitCodeOf(report);
   }

@@ -52,7 +52,9 @@ const INTERNAL = new Set(["connection", "adopt"]);
 export const isSecret = (v: unknown): boolean =>
   typeof v === "object" && v !== null && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig;
 const visible = (inputs: Props) =>
-  Object.fromEntries(Object.entries(inputs).filter(([k, v]) => !INTERNAL.has(k) && !k.startsWith("__") && !isSecret(v)));
+  Object.fromEntries(
+    Object.entries(inputs).filter(([k, v]) => !INTERNAL.has(k) && !k.startsWith("__") && !isSecret(v)),
+  );
 
 /**
  * The fields that differ, judged like the provider's diff (normal forms: sets, header case,
@@ -92,9 +94,20 @@ export async function detectDrift(options: DriftOptions): Promise<DriftReport> {
     onEvent: (event: EngineEvent) => {
       const meta = event.resourcePreEvent?.metadata;
       // The stack and Pulumi's own provider resources (whose inputs hold the stack config) are no objects of the service.
-      if (!meta || !CHANGES.includes(meta.op) || meta.type === "pulumi:pulumi:Stack" || meta.type.startsWith("pulumi:providers:")) return;
+      if (
+        !meta ||
+        !CHANGES.includes(meta.op) ||
+        meta.type === "pulumi:pulumi:Stack" ||
+        meta.type.startsWith("pulumi:providers:")
+      )
+        return;
       const existing = byUrn.get(meta.urn);
-      const action = existing && existing.action !== "create-replacement" ? existing.action : meta.op === "create-replacement" ? "replace" : meta.op;
+      const action =
+        existing && existing.action !== "create-replacement"
+          ? existing.action
+          : meta.op === "create-replacement"
+            ? "replace"
+            : meta.op;
       byUrn.set(meta.urn, {
         urn: meta.urn,
         name: meta.urn.split("::").pop() ?? meta.urn,

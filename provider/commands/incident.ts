@@ -27,10 +27,17 @@ export interface IncidentOptions {
 async function connectionOf(options: IncidentOptions): Promise<Connection> {
   if (options.connection) return options.connection;
   if (!options.stackName) return resolveConnection(undefined);
-  const stack = await LocalWorkspace.selectStack({ stackName: options.stackName, workDir: options.workDir ?? process.cwd() });
+  const stack = await LocalWorkspace.selectStack({
+    stackName: options.stackName,
+    workDir: options.workDir ?? process.cwd(),
+  });
   const config = await stack.getAllConfig();
   const get = (key: string) => config[`uptime:${key}`]?.value;
-  return resolveConnection(undefined, { baseUrl: get("baseUrl"), apiKey: get("apiKey"), allowInsecureHttp: get("allowInsecureHttp") });
+  return resolveConnection(undefined, {
+    baseUrl: get("baseUrl"),
+    apiKey: get("apiKey"),
+    allowInsecureHttp: get("allowInsecureHttp"),
+  });
 }
 
 /** `key=impact` pairs as the API's map; a malformed pair is an error naming it. */
@@ -38,7 +45,10 @@ export function parseImpacts(pairs: readonly string[] = []): Record<string, Inci
   const out: Record<string, IncidentImpact> = {};
   for (const pair of pairs) {
     const m = /^([a-z0-9][a-z0-9-]{0,39})=(none|degraded|partial-outage|major-outage)$/.exec(pair);
-    if (!m) throw new Error(`--component ${pair}: must be KEY=IMPACT with IMPACT one of none, degraded, partial-outage, major-outage`);
+    if (!m)
+      throw new Error(
+        `--component ${pair}: must be KEY=IMPACT with IMPACT one of none, degraded, partial-outage, major-outage`,
+      );
     out[m[1] as string] = m[2] as IncidentImpact;
   }
   return out;
@@ -64,13 +74,19 @@ export async function incidentCommand(options: IncidentOptions): Promise<Inciden
     case "list":
       return (await client.request<Incident[]>("GET", base, { query: { state: options.which ?? "all" } })).data;
     case "open": {
-      const body = { title: need(options.title, "--title"), message: need(options.message, "--message"), ...(options.state ? { state: options.state } : {}), ...(components ? { components } : {}) };
+      const body = {
+        title: need(options.title, "--title"),
+        message: need(options.message, "--message"),
+        ...(options.state ? { state: options.state } : {}),
+        ...(components ? { components } : {}),
+      };
       return [(await client.request<Incident>("POST", base, { body })).data];
     }
     case "update":
     case "resolve": {
       const state = options.action === "resolve" ? "resolved" : need(options.state, "--state");
-      const message = options.action === "resolve" ? (options.message ?? "Resolved.") : need(options.message, "--message");
+      const message =
+        options.action === "resolve" ? (options.message ?? "Resolved.") : need(options.message, "--message");
       const body = { state, message, ...(components ? { components } : {}) };
       return [(await client.request<Incident>("POST", `${base}/${need(options.id, "--id")}/updates`, { body })).data];
     }
@@ -80,5 +96,10 @@ export async function incidentCommand(options: IncidentOptions): Promise<Inciden
 /** The incidents as lines: id, state, title, when. */
 export function formatIncidents(incidents: readonly Incident[]): string {
   if (!incidents.length) return "No incidents.\n";
-  return incidents.map((i) => `${i.id}  ${i.state.padEnd(13)} ${i.title}  (${i.resolved_at ? `resolved ${i.resolved_at}` : `since ${i.created_at}`})\n`).join("");
+  return incidents
+    .map(
+      (i) =>
+        `${i.id}  ${i.state.padEnd(13)} ${i.title}  (${i.resolved_at ? `resolved ${i.resolved_at}` : `since ${i.created_at}`})\n`,
+    )
+    .join("");
 }

@@ -81,7 +81,13 @@ function connectionsOf(config: Record<string, { value: string }>, resources: rea
   const add = (c: Connection) => out.set(`${c.baseUrl}\n${c.apiKey}`, c);
   try {
     const get = (key: string) => config[`uptime:${key}`]?.value;
-    add(resolveConnection(undefined, { baseUrl: get("baseUrl"), apiKey: get("apiKey"), allowInsecureHttp: get("allowInsecureHttp") }));
+    add(
+      resolveConnection(undefined, {
+        baseUrl: get("baseUrl"),
+        apiKey: get("apiKey"),
+        allowInsecureHttp: get("allowInsecureHttp"),
+      }),
+    );
   } catch {
     // No default key: only the resources' own connections can be searched.
   }
@@ -90,7 +96,13 @@ function connectionsOf(config: Record<string, { value: string }>, resources: rea
     if (own && typeof own === "object" && (own.apiKey || own.baseUrl)) {
       try {
         const allowInsecureHttp = own.allowInsecureHttp ?? config["uptime:allowInsecureHttp"]?.value;
-        add(resolveConnection({ baseUrl: own.baseUrl ?? r.outputs?.endpoint, apiKey: own.apiKey, allowInsecureHttp }, {}, {}));
+        add(
+          resolveConnection(
+            { baseUrl: own.baseUrl ?? r.outputs?.endpoint, apiKey: own.apiKey, allowInsecureHttp },
+            {},
+            {},
+          ),
+        );
       } catch {
         // A connection the state cannot fully name is skipped.
       }
@@ -123,7 +135,13 @@ export async function findOrphans(options: OrphanOptions): Promise<OrphanReport>
     for (const [kind, path] of COLLECTIONS) {
       for (const o of await listed(client, path)) {
         if (!o.external_id || !isStackMark(o.external_id, ours) || known.has(o.id)) continue;
-        orphans.push({ kind, id: o.id, name: o.name ?? o.title ?? "", externalId: o.external_id, endpoint: connection.baseUrl });
+        orphans.push({
+          kind,
+          id: o.id,
+          name: o.name ?? o.title ?? "",
+          externalId: o.external_id,
+          endpoint: connection.baseUrl,
+        });
       }
     }
   }
@@ -135,7 +153,9 @@ export function formatOrphans(report: OrphanReport): string {
   if (report.orphans.length === 0) {
     return `Stack ${report.stack}: no orphans (searched ${report.endpoints.join(", ") || "no service"}).\n`;
   }
-  const lines = [`Stack ${report.stack}: ${report.orphans.length} object(s) carry this stack's mark but are not in its state:`];
+  const lines = [
+    `Stack ${report.stack}: ${report.orphans.length} object(s) carry this stack's mark but are not in its state:`,
+  ];
   for (const o of report.orphans) lines.push(`  ${o.kind} ${o.id} "${o.name}" (${o.externalId}) at ${o.endpoint}`);
   lines.push("Delete them on the service, or keep them by declaring each with `adopt: <id>`.");
   return `${lines.join("\n")}\n`;

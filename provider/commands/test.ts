@@ -80,7 +80,10 @@ export async function testMonitors(options: TestOptions): Promise<TestReport> {
     } catch {
       // No monitor wrote a line: the program declares none (or none with the tag).
     }
-    const lines = text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as ReportLine);
+    const lines = text
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as ReportLine);
     return reportOf(options.stackName, lines);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -96,14 +99,24 @@ export function formatTest(report: TestReport): string {
   const header = ["MONITOR", "TARGET", "RESULT", "FAILING ASSERTION", "TIME"];
   const ms = (v: number | null) => (v === null ? "-" : `${v} ms`);
   const rows = report.monitors.flatMap((m) => [
-    [m.resource, cell(m.target), m.outcome === "skipped" ? `skipped: ${m.failure}` : m.outcome, m.outcome === "skipped" ? "-" : cell(m.failure), ms(m.ms)],
+    [
+      m.resource,
+      cell(m.target),
+      m.outcome === "skipped" ? `skipped: ${m.failure}` : m.outcome,
+      m.outcome === "skipped" ? "-" : cell(m.failure),
+      ms(m.ms),
+    ],
     // A multi-step monitor: a row per step under its own.
     ...(m.steps ?? []).map((st, i) => [`  ${i + 1}. ${st.name}`, "", st.outcome, cell(st.failure), ms(st.ms)]),
     // A browser monitor's failed run: where its screenshot is.
     ...(m.screenshot ? [[`  screenshot: ${m.screenshot}`, "", "", "", ""]] : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] as number)).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i] as number))
+      .join("  ")
+      .trimEnd();
   const counts = ["pass", "degraded", "fail", "skipped", "nothing to run", "error"]
     .map((o) => [o, report.monitors.filter((m) => m.outcome === o).length] as const)
     .filter(([, n]) => n > 0)

@@ -47,7 +47,13 @@ async function stackMonitors(options: TriggerOptions): Promise<{ names: Map<stri
   );
   const config = await stack.getAllConfig();
   const get = (key: string) => config[`uptime:${key}`]?.value;
-  const connection = options.connection ?? resolveConnection(undefined, { baseUrl: get("baseUrl"), apiKey: get("apiKey"), allowInsecureHttp: get("allowInsecureHttp") });
+  const connection =
+    options.connection ??
+    resolveConnection(undefined, {
+      baseUrl: get("baseUrl"),
+      apiKey: get("apiKey"),
+      allowInsecureHttp: get("allowInsecureHttp"),
+    });
   const resources = ((await stack.exportStack()).deployment as { resources?: StateResource[] }).resources ?? [];
   const names = new Map<string, string>();
   for (const r of resources) {
@@ -61,10 +67,25 @@ async function stackMonitors(options: TriggerOptions): Promise<{ names: Map<stri
 
 /** A run as a row of `pulumi-uptime test`'s table. */
 function rowOf(run: TriggerRun, resource: string): MonitorTestRow {
-  const outcome = run.status === "up" ? "pass" : run.status === "down" ? "fail" : run.status === "degraded" ? "degraded" : "nothing to run";
+  const outcome =
+    run.status === "up"
+      ? "pass"
+      : run.status === "down"
+        ? "fail"
+        : run.status === "degraded"
+          ? "degraded"
+          : "nothing to run";
   const failure = run.status === "down" ? (failedAssertion(run) ?? run.error) : null;
   const steps = stepLinesOf(run);
-  return { resource, target: shownTarget(run.url), outcome, failure, ms: run.timings?.total_ms ?? run.response_time_ms, tags: [], ...(steps ? { steps } : {}) };
+  return {
+    resource,
+    target: shownTarget(run.url),
+    outcome,
+    failure,
+    ms: run.timings?.total_ms ?? run.response_time_ms,
+    tags: [],
+    ...(steps ? { steps } : {}),
+  };
 }
 
 /**
@@ -74,15 +95,27 @@ function rowOf(run: TriggerRun, resource: string): MonitorTestRow {
  * unless `record`.
  */
 export async function triggerMonitors(options: TriggerOptions): Promise<TestReport> {
-  if (!options.stackName && !options.tag && !options.ids?.length) throw new Error("give --stack, --tag or --id to select the monitors to run");
+  if (!options.stackName && !options.tag && !options.ids?.length)
+    throw new Error("give --stack, --tag or --id to select the monitors to run");
   const fromStack = options.stackName ? await stackMonitors(options) : undefined;
   const connection = fromStack?.connection ?? options.connection ?? resolveConnection(undefined);
-  const subject = [options.stackName && `Stack ${options.stackName}`, options.tag && `tag ${options.tag}`, options.ids?.length && `${options.ids.length} id(s)`]
+  const subject = [
+    options.stackName && `Stack ${options.stackName}`,
+    options.tag && `tag ${options.tag}`,
+    options.ids?.length && `${options.ids.length} id(s)`,
+  ]
     .filter(Boolean)
     .join(", ");
-  const ids = fromStack ? [...fromStack.names.keys()].filter((id) => !options.ids?.length || options.ids.includes(id)) : options.ids;
+  const ids = fromStack
+    ? [...fromStack.names.keys()].filter((id) => !options.ids?.length || options.ids.includes(id))
+    : options.ids;
   if (fromStack && ids?.length === 0) return emptySelection(options, subject);
-  const body: Partial<TriggerRequest> = { ...(ids?.length ? { monitor_ids: ids } : {}), tag: options.tag, location: options.location, record: options.record === true };
+  const body: Partial<TriggerRequest> = {
+    ...(ids?.length ? { monitor_ids: ids } : {}),
+    tag: options.tag,
+    location: options.location,
+    record: options.record === true,
+  };
   const client = new UptimeClient(connection, { timeoutMs: TRIGGER_TIMEOUT_MS });
   // A recorded run must not be stored twice by a retry: the key makes the service answer it once.
   const send = body.record ? { idempotencyKey: UptimeClient.idempotencyKey() } : { idempotent: true };
@@ -93,7 +126,14 @@ export async function triggerMonitors(options: TriggerOptions): Promise<TestRepo
     return rowOf(run, many ? `${name} @${run.location}` : name);
   });
   for (const s of result.skipped) {
-    monitors.push({ resource: fromStack?.names.get(s.monitor_id) ?? s.name, target: null, outcome: "skipped", failure: s.reason, ms: null, tags: [] });
+    monitors.push({
+      resource: fromStack?.names.get(s.monitor_id) ?? s.name,
+      target: null,
+      outcome: "skipped",
+      failure: s.reason,
+      ms: null,
+      tags: [],
+    });
   }
   if (monitors.length === 0) return emptySelection(options, subject);
   return { stack: options.stackName ?? "", title: subject, monitors, passed: result.passed };
@@ -105,7 +145,10 @@ export async function triggerMonitors(options: TriggerOptions): Promise<TestRepo
  */
 function emptySelection(options: TriggerOptions, subject: string): TestReport {
   if (!options.allowEmpty) {
-    throw Object.assign(new Error(`${subject} selects no monitors: nothing was run (pass --allow-empty if that is expected)`), { code: "empty_selection" });
+    throw Object.assign(
+      new Error(`${subject} selects no monitors: nothing was run (pass --allow-empty if that is expected)`),
+      { code: "empty_selection" },
+    );
   }
   return { stack: options.stackName ?? "", title: subject, monitors: [], passed: true };
 }

@@ -57,7 +57,9 @@ export function declareAccount(account: Account): ImportedProgram {
   // References to objects left out (by a filter) stay literal ids.
   const ref = (id: string) => (names.has(id) ? new Code(`${names.get(id)}.id`) : id);
   const byCreation = <T extends { created_at: string; id: string }>(xs: T[]) =>
-    [...xs].sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1));
+    [...xs].sort((a, b) =>
+      a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1,
+    );
   const declarations: Declaration[] = [
     ...byCreation(account.channels).map((c) => declareChannel(c, names.get(c.id) as string, secret)),
     ...byCreation(account.monitors).map((m) => declareMonitor(m, names.get(m.id) as string, ref, secret)),
@@ -73,15 +75,31 @@ function declareChannel(c: Channel, varName: string, secret: SecretFn): Declarat
   const config: Props = {};
   for (const [key, value] of Object.entries(c.config)) {
     const prop = toCamel(key);
-    config[prop] = masked.includes(key) ? secret(`${varName}${capital(prop)}`, `${c.type} channel "${c.name}" (${c.id}): config.${prop}`) : value;
+    config[prop] = masked.includes(key)
+      ? secret(`${varName}${capital(prop)}`, `${c.type} channel "${c.name}" (${c.id}): config.${prop}`)
+      : value;
   }
-  return { varName, className: "Channel", id: c.id, label: `${c.type} channel "${c.name}"`, args: { ...channelKind.refreshedInputs(c), config, adopt: c.id } };
+  return {
+    varName,
+    className: "Channel",
+    id: c.id,
+    label: `${c.type} channel "${c.name}"`,
+    args: { ...channelKind.refreshedInputs(c), config, adopt: c.id },
+  };
 }
 
 function declareMonitor(m: Monitor, varName: string, ref: (id: string) => unknown, secret: SecretFn): Declaration {
   const live = monitorKind.refreshedInputs(m);
   // Fields equal to what the API would default to are left out: the program stays short.
-  const defaults = mapKeys(toMonitorSpec({ name: m.name, type: m.type, url: m.url, interval_sec: m.interval_sec } as never) as unknown as Props, toCamel);
+  const defaults = mapKeys(
+    toMonitorSpec({
+      name: m.name,
+      type: m.type,
+      url: m.url,
+      interval_sec: m.interval_sec,
+    } as never) as unknown as Props,
+    toCamel,
+  );
   const args: Props = {};
   for (const [key, value] of Object.entries(live)) {
     if (value === undefined) continue;
@@ -93,15 +111,29 @@ function declareMonitor(m: Monitor, varName: string, ref: (id: string) => unknow
   const headerNames = Object.keys(m.headers);
   if (headerNames.length) {
     args.headers = Object.fromEntries(
-      headerNames.map((h) => [h, secret(`${varName}Header${capital(configKey(h))}`, `monitor "${m.name}" (${m.id}): header ${h}`)]),
+      headerNames.map((h) => [
+        h,
+        secret(`${varName}Header${capital(configKey(h))}`, `monitor "${m.name}" (${m.id}): header ${h}`),
+      ]),
     );
   }
   if (m.body !== null) args.body = secret(`${varName}Body`, `monitor "${m.name}" (${m.id}): request body`);
   const variables = Object.keys(m.variables ?? {});
   if (variables.length) {
-    args.variables = Object.fromEntries(variables.map((v) => [v, secret(`${varName}Var${capital(configKey(v))}`, `monitor "${m.name}" (${m.id}): variable ${v}`)]));
+    args.variables = Object.fromEntries(
+      variables.map((v) => [
+        v,
+        secret(`${varName}Var${capital(configKey(v))}`, `monitor "${m.name}" (${m.id}): variable ${v}`),
+      ]),
+    );
   }
-  return { varName, className: "Monitor", id: m.id, label: `${m.type} monitor "${m.name}"`, args: { ...args, adopt: m.id } };
+  return {
+    varName,
+    className: "Monitor",
+    id: m.id,
+    label: `${m.type} monitor "${m.name}"`,
+    args: { ...args, adopt: m.id },
+  };
 }
 
 function declarePage(p: StatusPage, varName: string, ref: (id: string) => unknown): Declaration {
@@ -116,5 +148,11 @@ function declarePage(p: StatusPage, varName: string, ref: (id: string) => unknow
   }
   if (description !== null && description !== undefined) args.description = description;
   if ((monitorIds as string[]).length) args.monitorIds = (monitorIds as string[]).map(ref);
-  return { varName, className: "StatusPage", id: p.id, label: `status page "${p.title}" (/${p.slug})`, args: { ...args, adopt: p.id } };
+  return {
+    varName,
+    className: "StatusPage",
+    id: p.id,
+    label: `status page "${p.title}" (/${p.slug})`,
+    args: { ...args, adopt: p.id },
+  };
 }

@@ -46,7 +46,10 @@ export function filterAccount(account: Account, filter: string | undefined): Acc
 }
 
 /** Project names allow letters, digits, `-`, `_` and `.`. */
-const projectName = (dir: string) => basename(resolve(dir)).replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^[-.]+/, "") || "uptime-imported";
+const projectName = (dir: string) =>
+  basename(resolve(dir))
+    .replace(/[^A-Za-z0-9_.-]+/g, "-")
+    .replace(/^[-.]+/, "") || "uptime-imported";
 
 /** Writes the Pulumi project; returns what it declared. */
 export async function importAccount(options: ImportOptions): Promise<ImportedProgram> {

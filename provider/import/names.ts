@@ -5,11 +5,12 @@
  */
 
 const RESERVED = new Set(
-  ("break case catch class const continue debugger default delete do else enum export extends false finally for " +
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally for " +
     "function if import in instanceof new null return super switch this throw true try typeof var void while with " +
     "yield let static implements interface package private protected public await as any async of arguments eval " +
-    "config pulumi uptime undefined NaN Infinity")
-    .split(" "),
+    "config pulumi uptime undefined NaN Infinity"
+  ).split(" "),
 );
 
 /** "API health (prod)" → "apiHealthProd"; "" → the fallback. */

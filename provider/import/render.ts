@@ -8,7 +8,9 @@ export function literal(value: unknown, indent = ""): string {
   if (Array.isArray(value)) return `[${value.map((v) => literal(v, indent)).join(", ")}]`;
   if (value && typeof value === "object") {
     const inner = `${indent}  `;
-    const entries = Object.entries(value).map(([k, v]) => `${inner}${IDENT.test(k) ? k : JSON.stringify(k)}: ${literal(v, inner)},`);
+    const entries = Object.entries(value).map(
+      ([k, v]) => `${inner}${IDENT.test(k) ? k : JSON.stringify(k)}: ${literal(v, inner)},`,
+    );
     return entries.length ? `{\n${entries.join("\n")}\n${indent}}` : "{}";
   }
   return JSON.stringify(value);

@@ -31,18 +31,23 @@ const apiBody = (inputs: Props): Props => ({ ...fields.toApi(inputs), config: ap
  */
 function knownIssues(inputs: Props): z.core.$ZodIssue[] {
   const issues: z.core.$ZodIssue[] = [];
-  if (inputs.name !== undefined) issues.push(...(UpdateChannelSchema.pick({ name: true }).safeParse({ name: inputs.name }).error?.issues ?? []));
+  if (inputs.name !== undefined)
+    issues.push(...(UpdateChannelSchema.pick({ name: true }).safeParse({ name: inputs.name }).error?.issues ?? []));
   if (inputs.type === undefined) return issues;
   const schema = CHANNEL_CONFIG_SCHEMAS[inputs.type as ChannelType] as z.ZodObject | undefined;
   if (!schema) return [...issues, ...(CreateChannelSchema.safeParse({ type: inputs.type }).error?.issues ?? [])];
   if (inputs.config === undefined) return issues;
-  const config = schema.partial().safeParse(typeof inputs.config === "object" ? apiConfig(inputs.config) : inputs.config);
+  const config = schema
+    .partial()
+    .safeParse(typeof inputs.config === "object" ? apiConfig(inputs.config) : inputs.config);
   return [...issues, ...(config.error?.issues ?? []).map((i) => ({ ...i, path: ["config", ...i.path] }))];
 }
 
 /** The unkeyed fingerprint servers before the keyed one returned (SHA-256 of id and config). */
 const legacyFingerprint = (id: string, config: Props): string =>
-  createHash("sha256").update(`${id}\n${canonicalConfigJson(config)}`).digest("hex");
+  createHash("sha256")
+    .update(`${id}\n${canonicalConfigJson(config)}`)
+    .digest("hex");
 
 /**
  * The fingerprint the provider recorded after its last write of the config. State written before
@@ -89,10 +94,17 @@ export const channelKind: Kind<Channel> = {
   replaceOnChange: fields.replaceOnChange(),
 
   validate(inputs, complete): Failure[] {
-    const issues = complete ? (CreateChannelSchema.safeParse(apiBody(inputs)).error?.issues ?? []) : knownIssues(inputs);
+    const issues = complete
+      ? (CreateChannelSchema.safeParse(apiBody(inputs)).error?.issues ?? [])
+      : knownIssues(inputs);
     // Judged on complete inputs only: an events list with an element not known yet may still agree.
-    const conflict = complete ? channelEventsConflict(inputs.events as string[] | undefined, inputs.notifyDegraded as boolean | undefined) : undefined;
-    const details = [...issuesToDetails(issues), ...(conflict ? [{ field: "notify_degraded", message: conflict }] : [])];
+    const conflict = complete
+      ? channelEventsConflict(inputs.events as string[] | undefined, inputs.notifyDegraded as boolean | undefined)
+      : undefined;
+    const details = [
+      ...issuesToDetails(issues),
+      ...(conflict ? [{ field: "notify_degraded", message: conflict }] : []),
+    ];
     return fields.failures(details).map((f) => {
       if (!f.property.startsWith("config.")) return f;
       const property = `config.${toCamel(f.property.slice(7))}`;
@@ -102,8 +114,17 @@ export const channelKind: Kind<Channel> = {
 
   // `events` left out means the server's default, which `notifyDegraded` shapes: both compare resolved.
   desired: (inputs) => {
-    const events = resolveChannelEvents(inputs.events as string[] | undefined, inputs.notifyDegraded as boolean | undefined);
-    return { name: inputs.name, type: inputs.type, config: apiConfig(inputs.config), notify_degraded: events.includes("degraded"), events };
+    const events = resolveChannelEvents(
+      inputs.events as string[] | undefined,
+      inputs.notifyDegraded as boolean | undefined,
+    );
+    return {
+      name: inputs.name,
+      type: inputs.type,
+      config: apiConfig(inputs.config),
+      notify_degraded: events.includes("degraded"),
+      events,
+    };
   },
 
   // A live fingerprint other than the recorded one is a change, whatever config the state holds.
@@ -111,10 +132,14 @@ export const channelKind: Kind<Channel> = {
     name: outputs.name,
     type: outputs.type,
     notify_degraded: outputs.notifyDegraded === true,
-    events: resolveChannelEvents((outputs.events as string[] | undefined) ?? null, outputs.notifyDegraded as boolean | undefined),
-    config: typeof outputs.writtenFingerprint === "string" && outputs.writtenFingerprint !== outputs.configFingerprint
-      ? { changed_outside_pulumi: outputs.configFingerprint }
-      : apiConfig(outputs.config),
+    events: resolveChannelEvents(
+      (outputs.events as string[] | undefined) ?? null,
+      outputs.notifyDegraded as boolean | undefined,
+    ),
+    config:
+      typeof outputs.writtenFingerprint === "string" && outputs.writtenFingerprint !== outputs.configFingerprint
+        ? { changed_outside_pulumi: outputs.configFingerprint }
+        : apiConfig(outputs.config),
   }),
 
   propertyOf: (field) => fields.propertyOf(field),
@@ -125,7 +150,10 @@ export const channelKind: Kind<Channel> = {
   patchBody: (inputs, changed) => {
     const body = fields.patch(apiBody(inputs), changed);
     if (!changed.includes("events") && !changed.includes("notifyDegraded")) return body;
-    const events = resolveChannelEvents(inputs.events as string[] | undefined, inputs.notifyDegraded as boolean | undefined);
+    const events = resolveChannelEvents(
+      inputs.events as string[] | undefined,
+      inputs.notifyDegraded as boolean | undefined,
+    );
     return { ...body, events, notify_degraded: events.includes("degraded") };
   },
 

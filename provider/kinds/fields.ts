@@ -16,7 +16,9 @@ export class Fields {
 
   /** Input properties whose change replaces the object. */
   replaceOnChange(): string[] {
-    return Object.entries(this.table).filter(([, f]) => f.replaceOnChange).map(([p]) => p);
+    return Object.entries(this.table)
+      .filter(([, f]) => f.replaceOnChange)
+      .map(([p]) => p);
   }
 
   /** Writable API fields: `[property, row]`. */
@@ -50,7 +52,11 @@ export class Fields {
       // A field the service does not return (one older than the field) is not declared either.
       if (value === undefined) continue;
       const f = this.table[prop];
-      const isDefault = f !== undefined && !f.required && f.default !== undefined && same(normalize(f.normal, value), normalize(f.normal, f.default));
+      const isDefault =
+        f !== undefined &&
+        !f.required &&
+        f.default !== undefined &&
+        same(normalize(f.normal, value), normalize(f.normal, f.default));
       if (!isDefault) out[prop] = value;
     }
     return out;
@@ -100,7 +106,9 @@ export class Fields {
 /** Input properties kept secret in state, from the table (plus `connection`). */
 export function secretProperties(table: FieldTable): string[] {
   const all: FieldTable = { ...table, ...RESOURCE_FIELDS };
-  return Object.entries(all).filter(([, f]) => f.secret).map(([p]) => p);
+  return Object.entries(all)
+    .filter(([, f]) => f.secret)
+    .map(([p]) => p);
 }
 
 /**

@@ -31,7 +31,8 @@ export function monitorState(outputs: Props): Props {
   const out: Props = {};
   for (const [prop, value] of Object.entries(outputs)) {
     const row = ROWS[prop];
-    const leftOut = row !== undefined && isUnset(row, value) && (unsetValue(row) === null || !appliesTo(outputs.type, prop));
+    const leftOut =
+      row !== undefined && isUnset(row, value) && (unsetValue(row) === null || !appliesTo(outputs.type, prop));
     if (!leftOut) out[prop] = value;
   }
   return out;
@@ -48,5 +49,11 @@ export function absentMonitorOutput(state: Props, name: string): unknown {
  * value is `null`, and the fingerprints of secrets (recorded only for a monitor that has some).
  */
 export const MONITOR_STATE_LEAVES_OUT: readonly string[] = [
-  ...new Set([...TYPE_SPECIFIC_PROPERTIES, ...Object.entries(ROWS).filter(([, row]) => unsetValue(row) === null).map(([p]) => p), "writtenSecrets"]),
+  ...new Set([
+    ...TYPE_SPECIFIC_PROPERTIES,
+    ...Object.entries(ROWS)
+      .filter(([, row]) => unsetValue(row) === null)
+      .map(([p]) => p),
+    "writtenSecrets",
+  ]),
 ];

@@ -28,7 +28,9 @@ function comparable(props: Props): Props {
  */
 function declaredHeaders(live: Record<string, string>, written: readonly unknown[]): unknown {
   const normal = normalize(MONITOR_FIELDS.headers.normal, live);
-  return written.find((h) => h && typeof h === "object" && same(normalize(MONITOR_FIELDS.headers.normal, h), normal)) ?? live;
+  return (
+    written.find((h) => h && typeof h === "object" && same(normalize(MONITOR_FIELDS.headers.normal, h), normal)) ?? live
+  );
 }
 
 type Strings = Record<string, string>;
@@ -36,24 +38,40 @@ type Steps = { headers?: Strings }[];
 
 /** A header's value by name, whatever its case (the service lower-cases names). */
 const headerOf = (headers: unknown, name: string): string | undefined =>
-  headers && typeof headers === "object" ? (Object.entries(headers as Strings).find(([n]) => n.toLowerCase() === name)?.[1] as string | undefined) : undefined;
+  headers && typeof headers === "object"
+    ? (Object.entries(headers as Strings).find(([n]) => n.toLowerCase() === name)?.[1] as string | undefined)
+    : undefined;
 
 /**
  * The values reads show as fingerprints, by path: `variables.<name>`, `headers.<name>` (a secret
  * header, `isSecretHeader`) and `steps[<i>].headers.<name>`; `property` is the input property
  * that holds it, `of` finds it in a monitor's properties.
  */
-function secretPaths(api: Monitor): { path: string; property: string; live: string; of: (props: Props) => string | undefined }[] {
+function secretPaths(
+  api: Monitor,
+): { path: string; property: string; live: string; of: (props: Props) => string | undefined }[] {
   const out: ReturnType<typeof secretPaths> = [];
   for (const [name, live] of Object.entries((api.variables ?? {}) as Strings)) {
-    out.push({ path: `variables.${name}`, property: "variables", live, of: (p) => (p.variables as Strings | undefined)?.[name] });
+    out.push({
+      path: `variables.${name}`,
+      property: "variables",
+      live,
+      of: (p) => (p.variables as Strings | undefined)?.[name],
+    });
   }
   for (const [name, live] of Object.entries(api.headers ?? {})) {
-    if (isSecretHeader(name)) out.push({ path: `headers.${name}`, property: "headers", live, of: (p) => headerOf(p.headers, name) });
+    if (isSecretHeader(name))
+      out.push({ path: `headers.${name}`, property: "headers", live, of: (p) => headerOf(p.headers, name) });
   }
   ((api.steps ?? []) as Steps).forEach((step, i) => {
     for (const [name, live] of Object.entries(step.headers ?? {})) {
-      if (isSecretHeader(name)) out.push({ path: `steps[${i}].headers.${name}`, property: "steps", live, of: (p) => headerOf((p.steps as Steps | undefined)?.[i]?.headers, name) });
+      if (isSecretHeader(name))
+        out.push({
+          path: `steps[${i}].headers.${name}`,
+          property: "steps",
+          live,
+          of: (p) => headerOf((p.steps as Steps | undefined)?.[i]?.headers, name),
+        });
     }
   });
   return out;
@@ -71,7 +89,9 @@ function secretPaths(api: Monitor): { path: string; property: string; live: stri
 function restoredSecrets(api: Monitor, inputs: Props, previous?: Previous): { api: Monitor; written: Props } {
   const prior = (previous?.props.writtenSecrets ?? {}) as Strings;
   // State recorded before headers were: its `writtenVariables` are the variables' paths.
-  const legacy = Object.fromEntries(Object.entries((previous?.props.writtenVariables ?? {}) as Strings).map(([n, fp]) => [`variables.${n}`, fp]));
+  const legacy = Object.fromEntries(
+    Object.entries((previous?.props.writtenVariables ?? {}) as Strings).map(([n, fp]) => [`variables.${n}`, fp]),
+  );
   const recorded: Strings = { ...legacy, ...prior };
   const record: Strings = {};
   const values = new Map<string, string>();
@@ -87,12 +107,19 @@ function restoredSecrets(api: Monitor, inputs: Props, previous?: Previous): { ap
     if (recorded[path] !== undefined) record[path] = recorded[path];
   }
   if (values.size === 0) return { api, written: {} };
-  const restore = (headers: Strings, prefix: string) => Object.fromEntries(Object.entries(headers).map(([n, v]) => [n, values.get(`${prefix}${n}`) ?? v]));
+  const restore = (headers: Strings, prefix: string) =>
+    Object.fromEntries(Object.entries(headers).map(([n, v]) => [n, values.get(`${prefix}${n}`) ?? v]));
   const restored = {
     ...api,
     ...(api.variables ? { variables: restore(api.variables as Strings, "variables.") } : {}),
     ...(api.headers ? { headers: restore(api.headers, "headers.") } : {}),
-    ...(api.steps ? { steps: (api.steps as Steps).map((step, i) => (step.headers ? { ...step, headers: restore(step.headers, `steps[${i}].headers.`) } : step)) } : {}),
+    ...(api.steps
+      ? {
+          steps: (api.steps as Steps).map((step, i) =>
+            step.headers ? { ...step, headers: restore(step.headers, `steps[${i}].headers.`) } : step,
+          ),
+        }
+      : {}),
   } as Monitor;
   return { api: restored, written: Object.keys(record).length > 0 ? { writtenSecrets: record } : {} };
 }
@@ -135,7 +162,14 @@ export const monitorKind: Kind<Monitor> = {
     const pushUrl = api.push_url ?? previous?.props.pushUrl ?? null;
     const { api: live, written } = restoredSecrets(api, inputs, previous);
     const headers = declaredHeaders(live.headers, [inputs.headers, previous?.props.headers]);
-    return { ...fields.fromApi(live), headers, ...written, pushUrl, paused: api.status === "paused", ...resourceOutputs(inputs, connection) };
+    return {
+      ...fields.fromApi(live),
+      headers,
+      ...written,
+      pushUrl,
+      paused: api.status === "paused",
+      ...resourceOutputs(inputs, connection),
+    };
   },
 
   state: monitorState,

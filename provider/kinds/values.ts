@@ -15,7 +15,8 @@ export type Props = Record<string, unknown>;
 export type Failure = pulumi.dynamic.CheckFailure;
 
 export const isUnknown = (value: unknown): boolean =>
-  value === UNKNOWN || (Array.isArray(value) && value.some(isUnknown)) ||
+  value === UNKNOWN ||
+  (Array.isArray(value) && value.some(isUnknown)) ||
   (typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).some(isUnknown));
 
 /** `interval_sec` → `intervalSec`. */
@@ -41,7 +42,11 @@ export function same(a: unknown, b: unknown): boolean {
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
   if (v && typeof v === "object") {
-    return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, canonical(x)]));
+    return Object.fromEntries(
+      Object.entries(v)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, x]) => [k, canonical(x)]),
+    );
   }
   return v === undefined ? null : v;
 }

@@ -103,7 +103,10 @@ export class Channel extends DynamicResource {
   }
 
   constructor(name: string, args: ChannelArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...secretInputs({ ...args, name: args.name ?? name }, SECRETS), ...identityInput("Channel", name, opts) };
+    const props = {
+      ...secretInputs({ ...args, name: args.name ?? name }, SECRETS),
+      ...identityInput("Channel", name, opts),
+    };
     super("Channel", name, props, withSecretOutputs(opts, SECRETS));
   }
 }

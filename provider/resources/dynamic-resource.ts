@@ -30,7 +30,12 @@ export function providerSource(kind: ProviderName): string {
  * input (runtime/replace-on-changes.ts): the engine cannot apply it to a dynamic resource.
  */
 export abstract class DynamicResource extends CustomResource {
-  protected constructor(kind: ProviderName, name: string, props: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
+  protected constructor(
+    kind: ProviderName,
+    name: string,
+    props: Record<string, unknown>,
+    opts: pulumi.CustomResourceOptions,
+  ) {
     const restoreStacks = cheapPromiseStacks();
     // The dynamic-provider host does not pass the engine's timeouts on: the provider reads them here.
     const timeouts = opts.customTimeouts ? { [TIMEOUTS_INPUT]: opts.customTimeouts } : {};
@@ -38,8 +43,15 @@ export abstract class DynamicResource extends CustomResource {
     // the new object carries the same mark and Idempotency-Key, and must not take over the old one.
     const options = { ...opts, deleteBeforeReplace: opts.deleteBeforeReplace ?? true };
     try {
-      const replaceOnChanges = opts.replaceOnChanges?.length ? { [REPLACE_ON_CHANGES_INPUT]: opts.replaceOnChanges } : {};
-      super(typeToken(kind), name, { ...props, ...timeouts, ...replaceOnChanges, __provider: providerSource(kind) }, options);
+      const replaceOnChanges = opts.replaceOnChanges?.length
+        ? { [REPLACE_ON_CHANGES_INPUT]: opts.replaceOnChanges }
+        : {};
+      super(
+        typeToken(kind),
+        name,
+        { ...props, ...timeouts, ...replaceOnChanges, __provider: providerSource(kind) },
+        options,
+      );
     } catch (err) {
       restoreStacks();
       throw withStack(err, new.target);

@@ -14,7 +14,11 @@ export interface FunctionOptions {
 /** The stack's `uptime:baseUrl`, `uptime:apiKey` and `uptime:allowInsecureHttp`. */
 function stackConfig(): PartialConnection {
   const config = new Config("uptime");
-  return { baseUrl: config.get("baseUrl"), apiKey: config.get("apiKey"), allowInsecureHttp: config.get("allowInsecureHttp") };
+  return {
+    baseUrl: config.get("baseUrl"),
+    apiKey: config.get("apiKey"),
+    allowInsecureHttp: config.get("allowInsecureHttp"),
+  };
 }
 
 /**
@@ -34,25 +38,41 @@ export async function getMonitorHeartbeats(
   opts?: FunctionOptions,
   stack?: StackConfig,
 ): Promise<Heartbeat[]> {
-  const res = await clientFor(connectionOf(opts, stack)).request<Heartbeat[]>("GET", `/api/v1/monitors/${args.monitorId}/heartbeats`, {
-    query: { hours: args.hours },
-  });
+  const res = await clientFor(connectionOf(opts, stack)).request<Heartbeat[]>(
+    "GET",
+    `/api/v1/monitors/${args.monitorId}/heartbeats`,
+    {
+      query: { hours: args.hours },
+    },
+  );
   return res.data;
 }
 
 /** Stats of a monitor over the last `days` UTC days (1..90, default 30). */
-export async function getMonitorStats(args: { monitorId: string; days?: number }, opts?: FunctionOptions, stack?: StackConfig): Promise<Stats> {
-  const res = await clientFor(connectionOf(opts, stack)).request<Stats>("GET", `/api/v1/monitors/${args.monitorId}/stats`, {
-    query: { days: args.days },
-  });
+export async function getMonitorStats(
+  args: { monitorId: string; days?: number },
+  opts?: FunctionOptions,
+  stack?: StackConfig,
+): Promise<Stats> {
+  const res = await clientFor(connectionOf(opts, stack)).request<Stats>(
+    "GET",
+    `/api/v1/monitors/${args.monitorId}/stats`,
+    {
+      query: { days: args.days },
+    },
+  );
   return res.data;
 }
 
 /** Delivers a `test` event to a channel now. */
 export async function testChannel(args: { channelId: string }, opts?: FunctionOptions): Promise<ChannelTestResult> {
-  const res = await clientFor(connectionOf(opts)).request<ChannelTestResult>("POST", `/api/v1/channels/${args.channelId}/test`, {
-    idempotencyKey: `test-${args.channelId}-${Date.now()}`,
-  });
+  const res = await clientFor(connectionOf(opts)).request<ChannelTestResult>(
+    "POST",
+    `/api/v1/channels/${args.channelId}/test`,
+    {
+      idempotencyKey: `test-${args.channelId}-${Date.now()}`,
+    },
+  );
   return res.data;
 }
 
@@ -68,7 +88,11 @@ export async function getStatusDocument(
   const explicit = { ...opts.connection, baseUrl: args.baseUrl ?? opts.connection?.baseUrl };
   const { baseUrl } = resolveConnection(explicit, stack(), process.env, "public");
   const res = await request(`${baseUrl}/api/status/${encodeURIComponent(args.slug)}.json`);
-  const body = (await res.body.json()) as { ok: boolean; data?: StatusDocument; error?: { code: string; message: string } };
+  const body = (await res.body.json()) as {
+    ok: boolean;
+    data?: StatusDocument;
+    error?: { code: string; message: string };
+  };
   if (!body.ok || !body.data) {
     throw new UptimeApiError(body.error?.code ?? "unknown_error", res.statusCode, body.error?.message ?? "no document");
   }

@@ -25,7 +25,11 @@ export function identityInput(
   // Without a parent, one apply: every resource holds its Output's promises until it registers
   // (all of them at once in a large program), and `all` over two values holds about four times as many.
   const value = parentUrn
-    ? all([stackInstance(), parentUrn]).apply(([instance, urn]) => ({ ...identity, instance, ...(urn ? { parentUrn: urn } : {}) }))
+    ? all([stackInstance(), parentUrn]).apply(([instance, urn]) => ({
+        ...identity,
+        instance,
+        ...(urn ? { parentUrn: urn } : {}),
+      }))
     : stackInstance().apply((instance) => ({ ...identity, instance }));
   return { [IDENTITY_INPUT]: value };
 }

@@ -34,7 +34,13 @@ export function lookupError(fn: string, args: object, err: unknown, connection: 
   const { code, status, matches } = err as { code?: unknown; status?: unknown; matches?: unknown };
   let message = err instanceof Error ? err.message.replace(`${fn}: `, "") : String(err);
   if (connection && typeof code === "string" && typeof status === "number" && !code.startsWith("lookup_")) {
-    const explained = explainFailure(err, { kind: fn, resource: "", action: "lookup", baseUrl: connection.baseUrl, keyFrom: keyFrom(connection, "lookup") }) as Error;
+    const explained = explainFailure(err, {
+      kind: fn,
+      resource: "",
+      action: "lookup",
+      baseUrl: connection.baseUrl,
+      keyFrom: keyFrom(connection, "lookup"),
+    }) as Error;
     message = explained.message.replace(/^\S+ "" could not be lookup: /, "");
   }
   return Object.assign(clean(`${asked(fn, args)} failed: ${message}`), { code, status, matches });

@@ -6,7 +6,13 @@
  */
 // Subpaths, not the SDK root: its index loads the Automation API, which programs do not need.
 import { type Input, type Output, output } from "@pulumi/pulumi/output";
-import { CHANNEL_FIELDS, type FieldTable, MAINTENANCE_WINDOW_FIELDS, MONITOR_FIELDS, STATUS_PAGE_FIELDS } from "../../api";
+import {
+  CHANNEL_FIELDS,
+  type FieldTable,
+  MAINTENANCE_WINDOW_FIELDS,
+  MONITOR_FIELDS,
+  STATUS_PAGE_FIELDS,
+} from "../../api";
 import { secretProperties } from "../kinds/fields";
 import type { KindName } from "../kinds/registry";
 import { findOne } from "../runtime/lookup";
@@ -116,6 +122,9 @@ export function getMaintenanceWindow(args: ByIdOrName, opts?: FunctionOptions): 
 }
 
 /** `getMaintenanceWindow` taking Inputs and answering an Output. */
-export function getMaintenanceWindowOutput(args: InputArgs<ByIdOrName>, opts?: FunctionOptions): Output<MaintenanceWindowLookup> {
+export function getMaintenanceWindowOutput(
+  args: InputArgs<ByIdOrName>,
+  opts?: FunctionOptions,
+): Output<MaintenanceWindowLookup> {
   return lookupOutput("MaintenanceWindow", args, opts);
 }

@@ -25,7 +25,14 @@ export interface MonitorGroupSettings {
 }
 
 /** The settings in the order they are merged; `tags` is the one that is merged as a union. */
-export const GROUP_SETTINGS = ["locations", "channelIds", "intervalSec", "confirmations", "tags", "connection"] as const;
+export const GROUP_SETTINGS = [
+  "locations",
+  "channelIds",
+  "intervalSec",
+  "confirmations",
+  "tags",
+  "connection",
+] as const;
 
 /** A monitor of a group: a Monitor's inputs, each shared setting optional (the group's applies). */
 export type GroupMonitorArgs = Omit<MonitorArgs, "intervalSec"> & { intervalSec?: MonitorArgs["intervalSec"] };
@@ -58,7 +65,8 @@ export function withGroupSettings(group: MonitorGroupSettings, own: GroupMonitor
     merged[setting] = setting === "tags" ? unionOf(group.tags, own.tags) : (own[setting] ?? group[setting]);
     if (merged[setting] === undefined) delete merged[setting];
   }
-  if (merged.intervalSec === undefined) throw new Error("intervalSec: is required, on the group or on each of its monitors");
+  if (merged.intervalSec === undefined)
+    throw new Error("intervalSec: is required, on the group or on each of its monitors");
   return merged as MonitorArgs;
 }
 
@@ -74,11 +82,19 @@ export function groupChildren<M extends { id: Output<string> }, W>(
   name: string,
   args: MonitorGroupArgs,
   make: GroupMakers<M, W>,
-): { monitors: Record<string, M>; monitorIds: Output<string[]>; monitorIdsByName: Output<Record<string, string>>; windows: Record<string, W> } {
+): {
+  monitors: Record<string, M>;
+  monitorIds: Output<string[]>;
+  monitorIdsByName: Output<Record<string, string>>;
+  windows: Record<string, W>;
+} {
   const keys = Object.keys(args.monitors ?? {});
   if (keys.length === 0) throw new Error(`MonitorGroup ${name}: monitors: must have at least one monitor`);
   const monitors: Record<string, M> = {};
-  for (const key of keys) monitors[key] = make.monitor(`${name}-${key}`, withGroupSettings(args, args.monitors[key] as GroupMonitorArgs), { parent });
+  for (const key of keys)
+    monitors[key] = make.monitor(`${name}-${key}`, withGroupSettings(args, args.monitors[key] as GroupMonitorArgs), {
+      parent,
+    });
   const monitorIds = all(keys.map((k) => (monitors[k] as M).id));
   const monitorIdsByName = monitorIds.apply((ids) => Object.fromEntries(keys.map((k, i) => [k, ids[i] as string])));
   const windows: Record<string, W> = {};

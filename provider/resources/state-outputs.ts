@@ -21,7 +21,11 @@ import { isDryRun } from "@pulumi/pulumi/runtime/settings";
  * One read serves every such output of a resource. An output the state left out (a monitor's of
  * another type) reads as `absent` says, after the deployment (at preview it is unknown).
  */
-export function declareStateOutputs(resourceClass: { prototype: object }, names: readonly string[], absent: Absent = () => undefined): void {
+export function declareStateOutputs(
+  resourceClass: { prototype: object },
+  names: readonly string[],
+  absent: Absent = () => undefined,
+): void {
   for (const name of names) {
     Object.defineProperty(resourceClass.prototype, name, {
       configurable: true,
@@ -62,7 +66,9 @@ function stateOutput(resource: StateHolder, name: string, absent: Absent): pulum
   let out = made.get(name);
   if (!out) {
     const state = (resource[STATE] ??= resource.urn.apply(readState));
-    out = state.apply((values) => output(values[name] !== undefined ? values[name] : isDryRun() ? unknown : absent(values, name)));
+    out = state.apply((values) =>
+      output(values[name] !== undefined ? values[name] : isDryRun() ? unknown : absent(values, name)),
+    );
     if (resource[SECRETS]?.includes(name)) out = secret(out);
     made.set(name, out);
   }

@@ -1,5 +1,14 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { Assertion, EscalationStep, FieldTable, FieldType, MonitorStep, RESOURCE_FIELDS, RetryStrategy, StepExtraction } from "../../api";
+import type {
+  Assertion,
+  EscalationStep,
+  FieldTable,
+  FieldType,
+  MonitorStep,
+  RESOURCE_FIELDS,
+  RetryStrategy,
+  StepExtraction,
+} from "../../api";
 import type { ConnectionArgs } from "./options";
 
 /**
@@ -21,22 +30,22 @@ interface NamedTypes {
 type Plain<T> = T extends { ref: infer N extends keyof NamedTypes }
   ? NamedTypes[N]
   : T extends { enum: readonly (infer E)[] }
-  ? E
-  : T extends { type: "string" }
-    ? string
-    : T extends { type: "integer" | "number" }
-      ? number
-      : T extends { type: "boolean" }
-        ? boolean
-        : T extends { type: "array"; items: { oneOf: readonly (infer I)[] } }
-          ? TsOf<I>[]
-          : T extends { type: "array"; items: infer I }
+    ? E
+    : T extends { type: "string" }
+      ? string
+      : T extends { type: "integer" | "number" }
+        ? number
+        : T extends { type: "boolean" }
+          ? boolean
+          : T extends { type: "array"; items: { oneOf: readonly (infer I)[] } }
             ? TsOf<I>[]
-            : T extends { type: "object"; additionalProperties: infer V }
-              ? Record<string, TsOf<V>>
-              : T extends { type: "object"; properties: infer P }
-                ? ObjectOf<P, T extends { requiredProperties: readonly (infer R)[] } ? R : never>
-                : never;
+            : T extends { type: "array"; items: infer I }
+              ? TsOf<I>[]
+              : T extends { type: "object"; additionalProperties: infer V }
+                ? Record<string, TsOf<V>>
+                : T extends { type: "object"; properties: infer P }
+                  ? ObjectOf<P, T extends { requiredProperties: readonly (infer R)[] } ? R : never>
+                  : never;
 
 /** An object type described by its `properties` (a status page's sections, components, rules). */
 type ObjectOf<P, R> = { [K in keyof P as K extends R ? K : never]: TsOf<P[K]> } & {
@@ -73,7 +82,9 @@ type ItemInput<E> = [E] extends [EscalationStep]
 
 type Row = { type: FieldType; required?: boolean; outputOnly?: boolean };
 type WithResource<T> = T & Pick<typeof RESOURCE_FIELDS, "adopt" | "connection" | "endpoint">;
-type InputValue<K, R> = K extends "connection" ? pulumi.Input<ConnectionArgs> : InputOf<NonNullable<TsOf<R extends Row ? R["type"] : never>>>;
+type InputValue<K, R> = K extends "connection"
+  ? pulumi.Input<ConnectionArgs>
+  : InputOf<NonNullable<TsOf<R extends Row ? R["type"] : never>>>;
 
 type Kind<R> = R extends { outputOnly: true } ? "output" : R extends { required: true } ? "required" : "optional";
 type KeysOf<T, W extends string> = { [K in keyof T]: Kind<T[K]> extends W ? K : never }[keyof T];
@@ -87,10 +98,16 @@ type AllArgs<T> = { [K in keyof WithResource<T>]: InputValue<K, WithResource<T>[
 /** The outputs of a resource: every row of its table, plus `endpoint`. */
 export type OutputsOf<T extends FieldTable> = Omit<AllOutputs<T>, "adopt" | "connection">;
 type AllOutputs<T> = {
-  readonly [K in keyof WithResource<T>]: pulumi.Output<TsOf<WithResource<T>[K] extends Row ? WithResource<T>[K]["type"] : never>>;
+  readonly [K in keyof WithResource<T>]: pulumi.Output<
+    TsOf<WithResource<T>[K] extends Row ? WithResource<T>[K]["type"] : never>
+  >;
 };
 
 /** Outputs `O` where the properties `K` may be `undefined` (each keeps its JSDoc). */
 export type MaybeUndefined<O, K extends PropertyKey> = {
-  readonly [P in keyof O]: P extends K ? (O[P] extends pulumi.Output<infer V> ? pulumi.Output<V | undefined> : O[P]) : O[P];
+  readonly [P in keyof O]: P extends K
+    ? O[P] extends pulumi.Output<infer V>
+      ? pulumi.Output<V | undefined>
+      : O[P]
+    : O[P];
 };

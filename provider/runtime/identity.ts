@@ -61,7 +61,10 @@ export function stackMarkPrefix(project: string, stack: string): string {
  */
 export function instanceOfMark(mark: string): string | undefined {
   const [root, , , instance, kind] = mark.split("/");
-  return root === MARK_ROOT && instance && STACK_INSTANCE.test(instance) && (MARKED_KINDS as readonly string[]).includes(kind ?? "")
+  return root === MARK_ROOT &&
+    instance &&
+    STACK_INSTANCE.test(instance) &&
+    (MARKED_KINDS as readonly string[]).includes(kind ?? "")
     ? instance
     : undefined;
 }
@@ -71,7 +74,10 @@ export function instanceOfMark(mark: string): string | undefined {
  * project or stack name, so a renamed stack still knows its objects), or it is a mark without an
  * instance under the stack's project and stack names (written before instances).
  */
-export function isStackMark(mark: string, stack: { project: string; stack: string; instances: ReadonlySet<string> }): boolean {
+export function isStackMark(
+  mark: string,
+  stack: { project: string; stack: string; instances: ReadonlySet<string> },
+): boolean {
   const instance = instanceOfMark(mark);
   if (instance) return stack.instances.has(instance);
   const prefix = stackMarkPrefix(stack.project, stack.stack);
@@ -106,7 +112,11 @@ export function canonicalJson(value: unknown): string {
     Array.isArray(v)
       ? v.map(sort)
       : v && typeof v === "object"
-        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, sort(x)]))
+        ? Object.fromEntries(
+            Object.entries(v)
+              .sort(([a], [b]) => (a < b ? -1 : 1))
+              .map(([k, x]) => [k, sort(x)]),
+          )
         : v;
   return JSON.stringify(sort(value) ?? null);
 }
@@ -118,6 +128,8 @@ export function canonicalJson(value: unknown): string {
  * values, webhook URLs) unguessable from the key, which the server stores.
  */
 export function createKey(apiKey: string, mark: string, body: unknown): string {
-  const mac = createHmac("sha256", apiKey).update(`${mark}\n${canonicalJson(body)}`).digest("hex");
+  const mac = createHmac("sha256", apiKey)
+    .update(`${mark}\n${canonicalJson(body)}`)
+    .digest("hex");
   return `pulumi-uptime-${mac}`;
 }

@@ -114,7 +114,10 @@ export async function check(name: KindName, olds: Props, news: Props): Promise<p
   if (failures.length === 0) failures.push(...(await serviceFailures(name, news, stackConfig)));
   if (name === "Monitor" && failures.length === 0) failures.push(...(await targetFailures(news)));
   // A monitor whose connection is unknown yet is skipped there, like any other unknown input.
-  if (name === "Monitor") failures.push(...(await testCheck(kind, olds, news, { connection: stackConfig, testChecks }, failures.length === 0)));
+  if (name === "Monitor")
+    failures.push(
+      ...(await testCheck(kind, olds, news, { connection: stackConfig, testChecks }, failures.length === 0)),
+    );
   return { inputs: news, failures };
 }
 
@@ -127,11 +130,13 @@ export async function check(name: KindName, olds: Props, news: Props): Promise<p
  */
 async function targetFailures(news: Props): Promise<Failure[]> {
   const { url, type, locations } = news;
-  if (isUnknown(type) || type === "heartbeat" || type === "dns" || isUnknown(locations) || isUnknown(news.connection)) return [];
+  if (isUnknown(type) || type === "heartbeat" || type === "dns" || isUnknown(locations) || isUnknown(news.connection))
+    return [];
   if (Array.isArray(locations) && locations.some(isUnknown)) return [];
   // A multi-step monitor's steps, as the server judges `steps[i].url`: once every step's URL is known.
   const listed = type === "multistep" && Array.isArray(news.steps) ? (news.steps as unknown[]) : [];
-  const known = (st: unknown): st is { url: string } => typeof (st as { url?: unknown } | null)?.url === "string" && !isUnknown((st as { url: unknown }).url);
+  const known = (st: unknown): st is { url: string } =>
+    typeof (st as { url?: unknown } | null)?.url === "string" && !isUnknown((st as { url: unknown }).url);
   const steps = listed.every(known) ? listed : [];
   if ((typeof url !== "string" || isUnknown(url)) && steps.length === 0) return [];
   try {
@@ -139,7 +144,8 @@ async function targetFailures(news: Props): Promise<Failure[]> {
     const names = Array.isArray(locations) ? (locations as string[]) : null;
     const why = typeof url === "string" && !isUnknown(url) ? await targetRefusal(client, url, names) : undefined;
     const failures: Failure[] = why ? [{ property: "url", reason: why }] : [];
-    for (const d of steps.length > 0 ? await stepsRefusals(client, steps, names) : []) failures.push({ property: d.field, reason: `${d.field}: ${d.message}` });
+    for (const d of steps.length > 0 ? await stepsRefusals(client, steps, names) : [])
+      failures.push({ property: d.field, reason: `${d.field}: ${d.message}` });
     return failures;
   } catch {
     return [];
@@ -155,7 +161,8 @@ export async function diff(name: KindName, id: string, olds: Props, news: Props)
   } else {
     const { connection, client } = connect(news);
     // A server without PATCH for this kind is updated by replacing the object.
-    if (changed.length && !(await byIdWorks(kind, client))) replaces.push(...changed.filter((p) => !replaces.includes(p)));
+    if (changed.length && !(await byIdWorks(kind, client)))
+      replaces.push(...changed.filter((p) => !replaces.includes(p)));
     // A new key or another spelling of the endpoint rewrites state in place; see connection-change.ts.
     const from = movedFrom(olds, connection);
     if (from && !(await explained(name, "read", news, id, async () => fetchLive(kind, client, id)))) {
@@ -176,7 +183,8 @@ type TakeOver = "adopt" | "replay" | "mark";
 
 function typeMismatch(kind: AnyKind, id: string, liveType: unknown, inputs: Props, why: TakeOver): Error {
   const declared = String(inputs.type);
-  if (why === "adopt") return new Error(`adopt: ${kind.label} ${id} is of type ${liveType}, but the program declares type ${declared}`);
+  if (why === "adopt")
+    return new Error(`adopt: ${kind.label} ${id} is of type ${liveType}, but the program declares type ${declared}`);
   return new Error(
     `${kind.label} ${id} carries this resource's mark (an interrupted run made it) but is of type ${liveType}, and the ` +
       `program declares ${declared}: delete it on the service, then run \`pulumi up\` again`,
@@ -198,7 +206,8 @@ async function takeOver(
   const live = await fetchLive(kind, client, id);
   if (!live) throw new Error(`${why === "adopt" ? "adopt: " : ""}there is no ${kind.label} ${id} in this account`);
   const liveType = (live as { type?: string }).type;
-  if (kind.replaceOnChange.includes("type") && liveType !== inputs.type) throw typeMismatch(kind, id, liveType, inputs, why);
+  if (kind.replaceOnChange.includes("type") && liveType !== inputs.type)
+    throw typeMismatch(kind, id, liveType, inputs, why);
   // Nothing recorded yet: what the provider cannot compare (a channel's config) counts as changed.
   const asIs = kind.outputs(live, inputs, connection, { props: {}, rewrote: [] });
   const undeclared = why === "adopt" ? undeclaredOnAdopt(kind, id, asIs, inputs) : undefined;
@@ -206,9 +215,13 @@ async function takeOver(
   const changed = changedProperties(kind, id, asIs, inputs).filter((p) => p !== "paused");
   if (changed.length === 0) return live;
   if (!(await byIdWorks(kind, client))) {
-    throw new Error(`adopt: this server cannot update a ${kind.label}; declare it exactly as it is (${changed.join(", ")} differ)`);
+    throw new Error(
+      `adopt: this server cannot update a ${kind.label}; declare it exactly as it is (${changed.join(", ")} differ)`,
+    );
   }
-  return (await client.request<{ id: string }>("PATCH", `${kind.path}/${id}`, { body: kind.patchBody(inputs, changed, id) })).data;
+  return (
+    await client.request<{ id: string }>("PATCH", `${kind.path}/${id}`, { body: kind.patchBody(inputs, changed, id) })
+  ).data;
 }
 
 /**
@@ -216,7 +229,12 @@ async function takeOver(
  * replayed answer (the object an interrupted run created) or a taken mark (the same, past the
  * key's 24 hours) is taken over instead of creating a second object.
  */
-async function createMarked(kind: AnyKind, client: UptimeClient, connection: Connection, inputs: Props): Promise<{ id: string }> {
+async function createMarked(
+  kind: AnyKind,
+  client: UptimeClient,
+  connection: Connection,
+  inputs: Props,
+): Promise<{ id: string }> {
   const sent = markedCreate(inputs, kind.createBody(inputs), connection.apiKey, await hasExtensions(client));
   try {
     const answer = await write<{ id: string }>(client, kind.path, {
@@ -224,7 +242,9 @@ async function createMarked(kind: AnyKind, client: UptimeClient, connection: Con
       body: sent.body,
       idempotencyKey: sent.idempotencyKey ?? UptimeClient.idempotencyKey(),
     });
-    return answer.replayed ? await takeOverUnlessReplaced(kind, client, connection, inputs, answer.data.id, "replay") : answer.data;
+    return answer.replayed
+      ? await takeOverUnlessReplaced(kind, client, connection, inputs, answer.data.id, "replay")
+      : answer.data;
   } catch (err) {
     const holder = sent.mark && markTaken(err) ? await findByMark(client, kind.path, sent.mark) : undefined;
     if (!holder) throw err;
@@ -252,7 +272,10 @@ async function takeOverUnlessReplaced(
       `warning: ${kind.label} "${identity.name}" is replaced while its old object ${id} still exists; the new one is ` +
         "created without the resource's mark (set `deleteBeforeReplace: true` to replace deleting first)",
     );
-    const answer = await client.request<{ id: string }>("POST", kind.path, { body: kind.createBody(inputs), idempotencyKey: UptimeClient.idempotencyKey() });
+    const answer = await client.request<{ id: string }>("POST", kind.path, {
+      body: kind.createBody(inputs),
+      idempotencyKey: UptimeClient.idempotencyKey(),
+    });
     return answer.data;
   }
   const taken = await takeOver(kind, client, connection, inputs, id, why);
@@ -261,7 +284,13 @@ async function takeOverUnlessReplaced(
 }
 
 /** Runs a provider method; an API failure becomes a message naming the resource and what to do. */
-async function explained<T>(name: KindName, action: string, props: Props, id: string | undefined, run: (c: ReturnType<typeof connect>) => Promise<T>): Promise<T> {
+async function explained<T>(
+  name: KindName,
+  action: string,
+  props: Props,
+  id: string | undefined,
+  run: (c: ReturnType<typeof connect>) => Promise<T>,
+): Promise<T> {
   const connected = connect(props);
   // The resource's customTimeouts, passed by its class (the dynamic-provider host drops the engine's).
   const ms = await parseTimeout((props[TIMEOUTS_INPUT] as Record<string, unknown> | undefined)?.[action]);
@@ -269,10 +298,15 @@ async function explained<T>(name: KindName, action: string, props: Props, id: st
     return await withDeadline(ms, `customTimeouts.${action}`, () => run(connected));
   } catch (err) {
     const { baseUrl } = connected.connection;
-    throw explainFailure(err, { kind: name, resource: resourceName(props, id), action, baseUrl, keyFrom: keyFrom(connected.connection, action) });
+    throw explainFailure(err, {
+      kind: name,
+      resource: resourceName(props, id),
+      action,
+      baseUrl,
+      keyFrom: keyFrom(connected.connection, action),
+    });
   }
 }
-
 
 /** The outputs as the state keeps them (see `Kind.state`). */
 const stateOf = (kind: AnyKind, outputs: Props): Props => (kind.state ? kind.state(outputs) : outputs);
@@ -296,19 +330,29 @@ export async function read(name: KindName, id: string, props: Props): Promise<pu
     const live = (await prefetched(client, kind.path, id)) ?? (await fetchLive(kind, client, id));
     if (!live) return {};
     const outputs = kind.outputs(live, props, connection, { props, rewrote: [] });
-    const inputs = { ...kind.fields.withoutDefaults(kind.refreshedInputs(live)), ...secretInputsOfRead(kind, id, outputs, props) };
+    const inputs = {
+      ...kind.fields.withoutDefaults(kind.refreshedInputs(live)),
+      ...secretInputsOfRead(kind, id, outputs, props),
+    };
     return { id, props: stateOf(kind, outputs), inputs };
   });
 }
 
-export async function update(name: KindName, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+export async function update(
+  name: KindName,
+  id: string,
+  olds: Props,
+  news: Props,
+): Promise<pulumi.dynamic.UpdateResult> {
   const kind = kindOf(name);
   return explained(name, "update", news, id, async ({ connection, client }) => {
     const changed = changedProperties(kind, id, olds, news).filter((p) => p !== "paused");
     let api: { id: string } | undefined;
     if (changed.length) {
       if (!(await byIdWorks(kind, client))) throw new Error(`this server cannot update a ${kind.label} in place`);
-      api = (await write<{ id: string }>(client, kind.path, { op: "update", id, body: kind.patchBody(news, changed, id) })).data;
+      api = (
+        await write<{ id: string }>(client, kind.path, { op: "update", id, body: kind.patchBody(news, changed, id) })
+      ).data;
     } else {
       api = await fetchLive(kind, client, id);
       if (!api) throw new Error(`${kind.label} ${id} no longer exists; run \`pulumi refresh\` to recreate it`);

@@ -83,14 +83,21 @@ export async function findOne(name: KindName, query: LookupQuery, connection: Co
   let found: Live;
   if (query.id !== undefined) {
     const live = await byId(kind, connection, query.id);
-    if (!live) throw new UptimeLookupError("lookup_not_found", 0, `get${name}: there is no ${kind.label} with id ${query.id} at ${connection.baseUrl}`);
+    if (!live)
+      throw new UptimeLookupError(
+        "lookup_not_found",
+        0,
+        `get${name}: there is no ${kind.label} with id ${query.id} at ${connection.baseUrl}`,
+      );
     found = live;
   } else {
     const wanted = query[key] as string;
     const all = await clientFor(connection).listAll<Live>(kind.path);
     const matches = all.filter((o) => o[key] === wanted);
     if (matches.length !== 1) {
-      const which = matches.length ? ` (${matches.map((m) => m.id).join(", ")}); give its id instead` : `; ${accountHas(kind.label, key, all)}`;
+      const which = matches.length
+        ? ` (${matches.map((m) => m.id).join(", ")}); give its id instead`
+        : `; ${accountHas(kind.label, key, all)}`;
       throw new UptimeLookupError(
         matches.length ? "lookup_ambiguous" : "lookup_not_found",
         matches.length,

@@ -35,12 +35,18 @@ export function markedCreate(
 
 /** A 409 because another object already carries this `external_id`. */
 export function markTaken(err: unknown): boolean {
-  return hasCode(err, "conflict") && (err as { details?: { field?: string }[] }).details?.some((d) => d.field === "external_id") === true;
+  return (
+    hasCode(err, "conflict") &&
+    (err as { details?: { field?: string }[] }).details?.some((d) => d.field === "external_id") === true
+  );
 }
 
 /** The account's object of the collection that carries the mark. */
-export async function findByMark(client: UptimeClient, path: string, mark: string): Promise<{ id: string } | undefined> {
+export async function findByMark(
+  client: UptimeClient,
+  path: string,
+  mark: string,
+): Promise<{ id: string } | undefined> {
   const all = await client.listAll<{ id: string; external_id?: string | null }>(path);
   return all.find((o) => o.external_id === mark);
 }
-

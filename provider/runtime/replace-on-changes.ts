@@ -25,5 +25,7 @@ export function topProperty(path: string): string {
 export function replacesOnChange(inputs: Props, property: string): boolean {
   const paths = inputs[REPLACE_ON_CHANGES_INPUT];
   if (!Array.isArray(paths)) return false;
-  return paths.some((p) => typeof p === "string" && (p === "*" || topProperty(p) === property || topProperty(p) === "*"));
+  return paths.some(
+    (p) => typeof p === "string" && (p === "*" || topProperty(p) === property || topProperty(p) === "*"),
+  );
 }

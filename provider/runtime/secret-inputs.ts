@@ -31,12 +31,17 @@ const HELD: Record<string, { holds: (value: unknown) => string; remove: string }
     },
     remove: " or set `headers: {}` to remove them",
   },
-  body: { holds: () => "holds a request body this program does not declare; declare it (from secret config)", remove: " or set `body: null` to remove it" },
+  body: {
+    holds: () => "holds a request body this program does not declare; declare it (from secret config)",
+    remove: " or set `body: null` to remove it",
+  },
 };
 
 function heldReason(kind: AnyKind, id: string, property: string, value: unknown): string {
   const held = HELD[property];
-  const what = held ? held.holds(value) : "holds a value this program does not declare; declare it (from secret config)";
+  const what = held
+    ? held.holds(value)
+    : "holds a value this program does not declare; declare it (from secret config)";
   return `${property}: ${kind.label} ${id} ${what}${held?.remove ?? ""}`;
 }
 
@@ -44,7 +49,8 @@ function heldReason(kind: AnyKind, id: string, property: string, value: unknown)
 function heldSecrets(kind: AnyKind, props: Props): [string, unknown][] {
   return kind.fields.writable().flatMap(([property, f]) => {
     const value = props[property];
-    const isDefault = value === undefined || value === null || same(normalize(f.normal, value), normalize(f.normal, f.default));
+    const isDefault =
+      value === undefined || value === null || same(normalize(f.normal, value), normalize(f.normal, f.default));
     return f.secret && !isDefault ? [[property, value] as [string, unknown]] : [];
   });
 }

@@ -38,7 +38,10 @@ export async function serviceFailures(kind: string, news: Props, stackConfig: Pa
 }
 
 /** A monitor's locations that the account does not have, or that cannot run its type. */
-function locationFailures(news: Props, listed: readonly { name: string; default: boolean; browser?: boolean | null }[]): Failure[] {
+function locationFailures(
+  news: Props,
+  listed: readonly { name: string; default: boolean; browser?: boolean | null }[],
+): Failure[] {
   const { locations, type } = news;
   if (isUnknown(locations) || (locations !== undefined && locations !== null && !Array.isArray(locations))) return [];
   const names = Array.isArray(locations) ? locations : null;

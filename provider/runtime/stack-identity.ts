@@ -16,7 +16,9 @@ export function checkpointsSkipped(env: NodeJS.ProcessEnv = process.env): boolea
  * run draws another, and recreates every object the killed run made (under the lost instance,
  * which `orphans` cannot know). So the instance is drawn only by a run that writes checkpoints.
  */
-function refuseWithoutCheckpoints(urn = "urn:pulumi:<stack>::<project>::pulumi-nodejs:dynamic/uptime:StackIdentity::pulumi-uptime-stack"): void {
+function refuseWithoutCheckpoints(
+  urn = "urn:pulumi:<stack>::<project>::pulumi-nodejs:dynamic/uptime:StackIdentity::pulumi-uptime-stack",
+): void {
   if (!checkpointsSkipped()) return;
   throw new Error(
     "this stack has no stack instance in its state yet, and PULUMI_SKIP_CHECKPOINTS is set: a run killed now would lose the instance, " +

@@ -70,8 +70,18 @@ export function shownTarget(url: unknown): string | null {
 /** The rows of a multi-step monitor's steps or a browser script's `test.step`s; undefined for other checks. */
 export function stepLinesOf(result: MonitorTestResult): StepLine[] | undefined {
   return (
-    result.steps?.map((st): StepLine => ({ name: st.name, outcome: STEP_OUTCOME[st.status], failure: st.error, ms: st.response_time_ms })) ??
-    result.browser?.steps.map((st): StepLine => ({ name: st.name, outcome: st.error === null ? "pass" : "fail", failure: st.error, ms: st.duration_ms }))
+    result.steps?.map((st): StepLine => ({
+      name: st.name,
+      outcome: STEP_OUTCOME[st.status],
+      failure: st.error,
+      ms: st.response_time_ms,
+    })) ??
+    result.browser?.steps.map((st): StepLine => ({
+      name: st.name,
+      outcome: st.error === null ? "pass" : "fail",
+      failure: st.error,
+      ms: st.duration_ms,
+    }))
   );
 }
 
@@ -79,13 +89,31 @@ export function stepLinesOf(result: MonitorTestResult): StepLine[] | undefined {
 function lineOf(resource: string, inputs: Props, result: MonitorTestResult | undefined): ReportLine {
   // A multi-step monitor has no URL of its own: its first step's stands for it.
   const firstStep = Array.isArray(inputs.steps) ? (inputs.steps[0] as { url?: unknown } | undefined) : undefined;
-  const base = { resource, target: shownTarget(inputs.url ?? firstStep?.url), tags: Array.isArray(inputs.tags) ? (inputs.tags as string[]) : [] };
+  const base = {
+    resource,
+    target: shownTarget(inputs.url ?? firstStep?.url),
+    tags: Array.isArray(inputs.tags) ? (inputs.tags as string[]) : [],
+  };
   if (!result) return { ...base, outcome: "skipped", failure: SKIPPED, ms: null };
-  const outcome = result.status === "up" ? "pass" : result.status === "down" ? "fail" : result.status === "degraded" ? "degraded" : "nothing to run";
+  const outcome =
+    result.status === "up"
+      ? "pass"
+      : result.status === "down"
+        ? "fail"
+        : result.status === "degraded"
+          ? "degraded"
+          : "nothing to run";
   const failure = result.status === "down" ? (failedAssertion(result) ?? result.error) : null;
   const steps = stepLinesOf(result);
   const screenshot = result.screenshot_png ? saveScreenshot(resource, result.screenshot_png) : undefined;
-  return { ...base, outcome, failure, ms: result.timings?.total_ms ?? result.response_time_ms, ...(steps ? { steps } : {}), ...(screenshot ? { screenshot } : {}) };
+  return {
+    ...base,
+    outcome,
+    failure,
+    ms: result.timings?.total_ms ?? result.response_time_ms,
+    ...(steps ? { steps } : {}),
+    ...(screenshot ? { screenshot } : {}),
+  };
 }
 
 /** Saves a dry run's screenshot where the user can open it; returns its path. */
@@ -130,7 +158,11 @@ export async function testCheck(
     line = lineOf(resource, news, result);
   } catch (err) {
     // The API's error names fields and codes, never the values sent.
-    line = { ...lineOf(resource, news, undefined), outcome: "error", failure: `the dry run could not run: ${(err as Error).message}` };
+    line = {
+      ...lineOf(resource, news, undefined),
+      outcome: "error",
+      failure: `the dry run could not run: ${(err as Error).message}`,
+    };
   }
   if (reportTo) {
     appendFileSync(reportTo, `${JSON.stringify(line)}\n`);
@@ -141,7 +173,9 @@ export async function testCheck(
   // never `url` or `headers`, which may carry credentials.
   const property = result?.error_class === "assertion" && failedAssertion(result) !== null ? "assertions" : "";
   const hint = "set `expectFailing: true` on it to let it through";
-  return [{ property, reason: `uptime:testChecks: the check of monitor "${resource}" failed: ${line.failure} (${hint})` }];
+  return [
+    { property, reason: `uptime:testChecks: the check of monitor "${resource}" failed: ${line.failure} (${hint})` },
+  ];
 }
 
 /** A monitor being created (no old inputs) or whose fields change. */

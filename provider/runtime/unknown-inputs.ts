@@ -13,7 +13,9 @@ import type { Failure, Props } from "../kinds/values";
  */
 const namesOf = (table: FieldTable) => Object.keys({ ...table, ...RESOURCE_FIELDS });
 const inputsOf = (table: FieldTable) =>
-  Object.entries({ ...table, ...RESOURCE_FIELDS } as Record<string, { outputOnly?: boolean }>).filter(([, f]) => !f.outputOnly).map(([p]) => p);
+  Object.entries({ ...table, ...RESOURCE_FIELDS } as Record<string, { outputOnly?: boolean }>)
+    .filter(([, f]) => !f.outputOnly)
+    .map(([p]) => p);
 
 /** The closest of `names` to `name`, when close enough to be what was meant. */
 function nearest(name: string, names: readonly string[]): string | undefined {

@@ -43,12 +43,24 @@ export class AgentClient {
 
   /** Leases up to `max` checks; the server waits up to `waitMs` when none is due. */
   lease(max: number, waitMs: number): Promise<Leases> {
-    return this.post<Leases>("/api/v1/agent/leases", { agent_id: this.agentId, max, wait_ms: waitMs, allow_private_targets: this.allowPrivateTargets, browser: browserCapability().ok }, waitMs + 15_000);
+    return this.post<Leases>(
+      "/api/v1/agent/leases",
+      {
+        agent_id: this.agentId,
+        max,
+        wait_ms: waitMs,
+        allow_private_targets: this.allowPrivateTargets,
+        browser: browserCapability().ok,
+      },
+      waitMs + 15_000,
+    );
   }
 
   /** Posts results; the server answers each (recorded, duplicate or refused). */
   async results(results: ResultsRequest["results"]): Promise<ResultStatus[]> {
-    return (await this.post<{ results: ResultStatus[] }>("/api/v1/agent/results", { agent_id: this.agentId, results }, 30_000)).results;
+    return (
+      await this.post<{ results: ResultStatus[] }>("/api/v1/agent/results", { agent_id: this.agentId, results }, 30_000)
+    ).results;
   }
 
   close(): Promise<void> {
@@ -70,9 +82,11 @@ export class AgentClient {
       throw new AgentCallError(`server unreachable: ${(err as Error).message}`, true);
     }
     const text = await res.body.text();
-    const parsed = safeJson(text) as { ok?: boolean; data?: T; error?: { code?: string; message?: string } } | undefined;
+    const parsed = safeJson(text) as
+      { ok?: boolean; data?: T; error?: { code?: string; message?: string } } | undefined;
     if (res.statusCode === 200 && parsed?.ok) return parsed.data as T;
-    const message = `${path}: HTTP ${res.statusCode} ${parsed?.error?.code ?? ""} ${parsed?.error?.message ?? ""}`.trim();
+    const message =
+      `${path}: HTTP ${res.statusCode} ${parsed?.error?.code ?? ""} ${parsed?.error?.message ?? ""}`.trim();
     if (res.statusCode === 401 || res.statusCode === 403) throw new AgentFatalError(message);
     throw new AgentCallError(message, res.statusCode >= 500 || res.statusCode === 429 || res.statusCode === 408);
   }

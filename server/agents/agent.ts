@@ -64,7 +64,13 @@ export class CheckerAgent {
     // The server this agent reports to is out of its browser scripts' reach when it runs on this machine.
     const server = new URL(options.server);
     const serverPort = Number(server.port) || (server.protocol === "https:" ? 443 : 80);
-    this.runner = new CheckRunner(undefined, { follow, direct: this.outbound, allowPrivate: options.allowPrivateTargets, rdapBootstrapUrl: options.rdapBootstrapUrl, ownPorts: () => [serverPort] });
+    this.runner = new CheckRunner(undefined, {
+      follow,
+      direct: this.outbound,
+      allowPrivate: options.allowPrivateTargets,
+      rdapBootstrapUrl: options.rdapBootstrapUrl,
+      ownPorts: () => [serverPort],
+    });
   }
 
   /** Starts the lease and delivery loops; resolves at once. A fatal refusal (bad key) rejects `done`. */
@@ -119,7 +125,8 @@ export class CheckerAgent {
         }
         failures++;
         const wait = backoff(failures);
-        if (failures === 1 || failures % 10 === 0) this.log(`lease failed (${(err as Error).message}); retrying in ${wait} ms`);
+        if (failures === 1 || failures % 10 === 0)
+          this.log(`lease failed (${(err as Error).message}); retrying in ${wait} ms`);
         await sleep(wait);
       }
     }
@@ -133,7 +140,13 @@ export class CheckerAgent {
       .catch((err: Error) => ({ up: false, response_time_ms: null, status_code: null, error: `agent: ${err.message}` }))
       .then((outcome) => {
         this.counts.checked++;
-        if (outcome) this.keep({ check_key: lease.check_key, started_at: started, checked_at: new Date().toISOString(), outcome: postable(outcome) });
+        if (outcome)
+          this.keep({
+            check_key: lease.check_key,
+            started_at: started,
+            checked_at: new Date().toISOString(),
+            outcome: postable(outcome),
+          });
       })
       .finally(() => {
         this.running--;
@@ -181,7 +194,10 @@ export class CheckerAgent {
         failures++;
         if (this.stopping && failures > 3) return;
         const wait = backoff(failures);
-        if (failures === 1 || failures % 10 === 0) this.log(`delivery failed (${(err as Error).message}); ${this.buffered.length} results kept; retrying in ${wait} ms`);
+        if (failures === 1 || failures % 10 === 0)
+          this.log(
+            `delivery failed (${(err as Error).message}); ${this.buffered.length} results kept; retrying in ${wait} ms`,
+          );
         await sleep(wait);
       }
     }

@@ -32,7 +32,12 @@ type Placement = Pick<ScheduledMonitor, "id" | "account_id" | "interval_sec" | "
 const queueId = (accountId: string, location: string) => `${accountId}\u0000${location}`;
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const trialLease = (t: TakenTrial): Lease => ({ check_key: t.checkKey, due_at: iso(t.due), expires_at: iso(t.expires), monitor: t.monitor });
+const trialLease = (t: TakenTrial): Lease => ({
+  check_key: t.checkKey,
+  due_at: iso(t.due),
+  expires_at: iso(t.expires),
+  monitor: t.monitor,
+});
 
 /**
  * The work of agent locations: one lease queue per account and location, filled from the active
@@ -66,7 +71,9 @@ export class LeaseService {
   /** Fills the queues from the database: each location's next check from its last result there. */
   async start(now = Date.now()): Promise<void> {
     this.Heap = (await import("tinyqueue")).default as unknown as HeapClass;
-    const last = await this.store.db.prepare("SELECT monitor_id, location, last_checked_at FROM location_health").all() as {
+    const last = (await this.store.db
+      .prepare("SELECT monitor_id, location, last_checked_at FROM location_health")
+      .all()) as {
       monitor_id: string;
       location: string;
       last_checked_at: number;
@@ -95,7 +102,15 @@ export class LeaseService {
    * one. `hungUp` aborts when the agent's connection closed: a dead agent's waiting request must
    * take nothing, or the checks it takes (an expired lease among them) wait out another lease.
    */
-  async lease(principal: Principal, agentId: string, max: number, waitMs: number, hungUp?: AbortSignal, allowPrivate?: boolean, browser?: boolean): Promise<Leases> {
+  async lease(
+    principal: Principal,
+    agentId: string,
+    max: number,
+    waitMs: number,
+    hungUp?: AbortSignal,
+    allowPrivate?: boolean,
+    browser?: boolean,
+  ): Promise<Leases> {
     const location = principal.location as string;
     const deadline = Date.now() + waitMs;
     for (;;) {
@@ -105,10 +120,15 @@ export class LeaseService {
       const now = Date.now();
       // Dry runs first: someone is waiting for each.
       const trials = gone ? [] : this.trials.take(principal.accountId, location, max, now);
-      const taken = queue && !gone && trials.length < max ? queue.take(agentId, max - trials.length, now, this.leaseMs) : [];
+      const taken =
+        queue && !gone && trials.length < max ? queue.take(agentId, max - trials.length, now, this.leaseMs) : [];
       if (trials.length + taken.length > 0 || now >= deadline || gone) {
         this.counts.leased += taken.length;
-        const leases = (await Promise.all(taken.map(async (l) => await this.describe(principal.accountId, l.checkKey, l.monitorId, l.due, l.expires)))).filter((l) => l !== undefined);
+        const leases = (
+          await Promise.all(
+            taken.map(async (l) => await this.describe(principal.accountId, l.checkKey, l.monitorId, l.due, l.expires)),
+          )
+        ).filter((l) => l !== undefined);
         return { location, lease_ms: this.leaseMs, leases: [...trials.map(trialLease), ...leases] };
       }
       const next = queue?.nextDue();
@@ -138,7 +158,12 @@ export class LeaseService {
 
   stats(): LeaseStats {
     const qs = [...this.queues.values()];
-    return { scheduled: qs.reduce((n, q) => n + q.size, 0), expired: qs.reduce((n, q) => n + q.expired, 0), ...this.counts, lags: [...this.lags] };
+    return {
+      scheduled: qs.reduce((n, q) => n + q.size, 0),
+      expired: qs.reduce((n, q) => n + q.expired, 0),
+      ...this.counts,
+      lags: [...this.lags],
+    };
   }
 
   resetStats(): void {
@@ -154,7 +179,8 @@ export class LeaseService {
     };
     const key = parseCheckKey(r.check_key);
     if (!key) return refuse("not a check key of this server (<monitor>/<location>/<due ms>)");
-    if (key.location !== principal.location) return refuse(`the check is location ${key.location}'s, this key is location ${principal.location}'s`);
+    if (key.location !== principal.location)
+      return refuse(`the check is location ${key.location}'s, this key is location ${principal.location}'s`);
     if (Trials.isTrialKey(r.check_key)) {
       return this.trials.answer(r.check_key, principal.accountId, key.location, fromPosted(r.outcome))
         ? { check_key: r.check_key, status: "recorded" }
@@ -166,7 +192,8 @@ export class LeaseService {
     if (!stored) return refuse(`monitor ${key.monitorId} was deleted`);
     const monitor: ScheduledMonitor = { ...stored, account_id: principal.accountId };
     if (monitor.status !== "active") return refuse(`monitor ${key.monitorId} is paused`);
-    if (!this.agentLocations(monitor).includes(key.location)) return refuse(`monitor ${key.monitorId} is no longer checked at location ${key.location}`);
+    if (!this.agentLocations(monitor).includes(key.location))
+      return refuse(`monitor ${key.monitorId} is no longer checked at location ${key.location}`);
     if (this.elsewhere.has(r.check_key)) {
       this.counts.duplicates++;
       return { check_key: r.check_key, status: "duplicate" };
@@ -175,14 +202,22 @@ export class LeaseService {
     const posted = fromPosted(r.outcome);
     if (this.elsewhere.wants(monitor, posted)) {
       // Retried at the monitor's other locations first; the run is recorded when they answered.
-      this.elsewhere.start(r.check_key, monitor, key.location, posted, (outcome) => this.commit(monitor, key, r, outcome, at));
+      this.elsewhere.start(r.check_key, monitor, key.location, posted, (outcome) =>
+        this.commit(monitor, key, r, outcome, at),
+      );
       return { check_key: r.check_key, status: "recorded" };
     }
     return this.commit(monitor, key, r, posted, at);
   }
 
   /** Records the run of check `r` at its location with its outcome (after any retries elsewhere). */
-  private async commit(monitor: ScheduledMonitor, key: { location: string; due: number }, r: ResultsRequest["results"][number], outcome: CheckOutcome, at: number): Promise<ResultStatus> {
+  private async commit(
+    monitor: ScheduledMonitor,
+    key: { location: string; due: number },
+    r: ResultsRequest["results"][number],
+    outcome: CheckOutcome,
+    at: number,
+  ): Promise<ResultStatus> {
     const { location } = key;
     const policy = {
       confirmations: monitor.confirmations,
@@ -202,7 +237,13 @@ export class LeaseService {
     this.counts.recorded++;
     this.lag(Date.parse(r.started_at) - key.due);
     this.observer?.checked(monitor.type, outcome.up, outcome.response_time_ms ?? 0, location);
-    if (recorded.transition) await this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
+    if (recorded.transition)
+      await this.notifier.notify(
+        monitor,
+        `monitor.${recorded.transition}`,
+        recorded.heartbeat,
+        recorded.failedLocations,
+      );
     return { check_key: r.check_key, status: "recorded" };
   }
 
@@ -215,7 +256,9 @@ export class LeaseService {
   /** The monitor's locations served by agents (the built-in checker's, while it runs, is not). */
   private agentLocations(m: Placement): string[] {
     if ((m.type as string) === "heartbeat") return [];
-    return locationsOf(m, this.locations.builtin).filter((l) => !(this.locations.builtinRuns && l === this.locations.builtin));
+    return locationsOf(m, this.locations.builtin).filter(
+      (l) => !(this.locations.builtinRuns && l === this.locations.builtin),
+    );
   }
 
   private place(m: Placement, now: number, lastAt: (location: string) => number | undefined, spread = true): void {
@@ -231,10 +274,21 @@ export class LeaseService {
     }
   }
 
-  private async describe(accountId: string, checkKey: string, monitorId: string, due: number, expires: number): Promise<Lease | undefined> {
+  private async describe(
+    accountId: string,
+    checkKey: string,
+    monitorId: string,
+    due: number,
+    expires: number,
+  ): Promise<Lease | undefined> {
     const monitor = await this.store.monitors.get(accountId, monitorId);
     if (!monitor) return undefined;
-    return { check_key: checkKey, due_at: new Date(due).toISOString(), expires_at: new Date(expires).toISOString(), monitor };
+    return {
+      check_key: checkKey,
+      due_at: new Date(due).toISOString(),
+      expires_at: new Date(expires).toISOString(),
+      monitor,
+    };
   }
 }
 

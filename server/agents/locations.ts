@@ -14,7 +14,10 @@ const TOUCH_WRITE_MS = 5_000;
  */
 export class Locations {
   /** agent id → last contact (ms) and the last time it was written to the database. */
-  private readonly seen = new Map<string, { accountId: string; location: string; at: number; written: number; allowPrivate?: boolean; browser?: boolean }>();
+  private readonly seen = new Map<
+    string,
+    { accountId: string; location: string; at: number; written: number; allowPrivate?: boolean; browser?: boolean }
+  >();
 
   constructor(
     private readonly store: Store,
@@ -30,19 +33,33 @@ export class Locations {
 
   /** Locations a monitor of the account may name: the built-in one and its agent keys'. */
   async known(accountId: string): Promise<string[]> {
-    return [...new Set([this.builtin, ...await this.store.keys.agentLocations(accountId)])].sort();
+    return [...new Set([this.builtin, ...(await this.store.keys.agentLocations(accountId))])].sort();
   }
 
   /** Notes an agent's contact (a lease request or a result), with its outbound policy when it told. */
-  async touch(agentId: string, principal: Principal, now = Date.now(), allowPrivate?: boolean, browser?: boolean): Promise<void> {
+  async touch(
+    agentId: string,
+    principal: Principal,
+    now = Date.now(),
+    allowPrivate?: boolean,
+    browser?: boolean,
+  ): Promise<void> {
     const location = principal.location as string;
     const prev = this.seen.get(agentId);
     const policy = allowPrivate ?? prev?.allowPrivate;
     const canBrowse = browser ?? prev?.browser;
     const unchanged = prev && prev.location === location && prev.allowPrivate === policy && prev.browser === canBrowse;
     const written = unchanged && now - prev.written < TOUCH_WRITE_MS ? prev.written : now;
-    if (written === now) await this.store.agents.touch(agentId, principal.accountId, principal.keyId, location, now, policy, canBrowse);
-    this.seen.set(agentId, { accountId: principal.accountId, location, at: now, written, allowPrivate: policy, browser: canBrowse });
+    if (written === now)
+      await this.store.agents.touch(agentId, principal.accountId, principal.keyId, location, now, policy, canBrowse);
+    this.seen.set(agentId, {
+      accountId: principal.accountId,
+      location,
+      at: now,
+      written,
+      allowPrivate: policy,
+      browser: canBrowse,
+    });
   }
 
   /**
@@ -54,11 +71,15 @@ export class Locations {
   async allowsPrivate(accountId: string, location: string, now = Date.now()): Promise<boolean | undefined> {
     // The built-in location is judged by the server's policy even while its checker is off: it may be turned on.
     const policies: boolean[] = location === this.builtin ? [this.builtinAllowsPrivate] : [];
-    const live = [...this.seen.values()].filter((a) => a.accountId === accountId && a.location === location && now - a.at < this.liveMs);
+    const live = [...this.seen.values()].filter(
+      (a) => a.accountId === accountId && a.location === location && now - a.at < this.liveMs,
+    );
     if (live.length > 0) {
       for (const a of live) if (a.allowPrivate !== undefined) policies.push(a.allowPrivate);
     } else {
-      const last = (await this.store.agents.list(accountId)).find((a) => a.location === location && a.allow_private_targets !== null);
+      const last = (await this.store.agents.list(accountId)).find(
+        (a) => a.location === location && a.allow_private_targets !== null,
+      );
       if (last) policies.push(last.allow_private_targets === 1);
     }
     return policies.length === 0 ? undefined : policies.every(Boolean);
@@ -71,20 +92,27 @@ export class Locations {
    */
   async runsBrowser(accountId: string, location: string, now = Date.now()): Promise<boolean | undefined> {
     if (location === this.builtin && this.builtinRuns && browserCapability().ok) return true;
-    const live = [...this.seen.values()].filter((a) => a.accountId === accountId && a.location === location && now - a.at < this.liveMs && a.browser !== undefined);
+    const live = [...this.seen.values()].filter(
+      (a) =>
+        a.accountId === accountId && a.location === location && now - a.at < this.liveMs && a.browser !== undefined,
+    );
     if (live.length > 0) return live.some((a) => a.browser);
-    const last = (await this.store.agents.list(accountId)).find((a) => a.location === location && a.browser !== null && a.browser !== undefined);
+    const last = (await this.store.agents.list(accountId)).find(
+      (a) => a.location === location && a.browser !== null && a.browser !== undefined,
+    );
     if (last) return last.browser === 1;
     return location === this.builtin && this.builtinRuns ? false : undefined;
   }
 
   /** The outbound policies of `names` (locations of the account), as the target rules take them. */
   policies(accountId: string, names: readonly string[], now = Date.now()): Promise<LocationPolicy[]> {
-    return Promise.all(names.map(async (name) => ({
-      name,
-      builtin: name === this.builtin,
-      allow_private_targets: (await this.allowsPrivate(accountId, name, now)) ?? null,
-    })));
+    return Promise.all(
+      names.map(async (name) => ({
+        name,
+        builtin: name === this.builtin,
+        allow_private_targets: (await this.allowsPrivate(accountId, name, now)) ?? null,
+      })),
+    );
   }
 
   /** Locations of the account a live checker serves now. */
@@ -95,7 +123,10 @@ export class Locations {
   }
 
   /** The part of a check's health policy that locations decide. */
-  policy(monitor: { account_id: string; locations: string[] | null; failure_threshold: number }, location: string): Partial<HealthPolicy> {
+  policy(
+    monitor: { account_id: string; locations: string[] | null; failure_threshold: number },
+    location: string,
+  ): Partial<HealthPolicy> {
     return {
       location,
       locations: locationsOf(monitor, this.builtin),
@@ -114,18 +145,39 @@ export class Locations {
   async list(accountId: string, now = Date.now()): Promise<Location[]> {
     const agents = await this.store.agents.list(accountId);
     const live = this.live(accountId, now);
-    return Promise.all((await this.known(accountId)).map(async (name) => {
-      const own = agents
-        .filter((a) => a.location === name)
-        .map((a) => {
-          const at = Math.max(a.last_seen_at, this.seen.get(a.id)?.at ?? 0);
-          const said = this.seen.get(a.id)?.allowPrivate ?? (a.allow_private_targets === null ? undefined : a.allow_private_targets === 1);
-          const browser = this.seen.get(a.id)?.browser ?? (a.browser === null || a.browser === undefined ? undefined : a.browser === 1);
-          return { id: a.id, first_seen_at: iso(a.first_seen_at), last_contact_at: iso(at), live: now - at < this.liveMs, allow_private_targets: said ?? null, browser: browser ?? null };
-        });
-      const builtin = name === this.builtin && this.builtinRuns;
-      return { name, builtin, default: name === this.builtin, live: live.has(name), allow_private_targets: (await this.allowsPrivate(accountId, name, now)) ?? null, browser: (await this.runsBrowser(accountId, name, now)) ?? null, agents: own };
-    }));
+    return Promise.all(
+      (await this.known(accountId)).map(async (name) => {
+        const own = agents
+          .filter((a) => a.location === name)
+          .map((a) => {
+            const at = Math.max(a.last_seen_at, this.seen.get(a.id)?.at ?? 0);
+            const said =
+              this.seen.get(a.id)?.allowPrivate ??
+              (a.allow_private_targets === null ? undefined : a.allow_private_targets === 1);
+            const browser =
+              this.seen.get(a.id)?.browser ??
+              (a.browser === null || a.browser === undefined ? undefined : a.browser === 1);
+            return {
+              id: a.id,
+              first_seen_at: iso(a.first_seen_at),
+              last_contact_at: iso(at),
+              live: now - at < this.liveMs,
+              allow_private_targets: said ?? null,
+              browser: browser ?? null,
+            };
+          });
+        const builtin = name === this.builtin && this.builtinRuns;
+        return {
+          name,
+          builtin,
+          default: name === this.builtin,
+          live: live.has(name),
+          allow_private_targets: (await this.allowsPrivate(accountId, name, now)) ?? null,
+          browser: (await this.runsBrowser(accountId, name, now)) ?? null,
+          agents: own,
+        };
+      }),
+    );
   }
 }
 

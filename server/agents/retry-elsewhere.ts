@@ -44,7 +44,8 @@ export class RetryElsewhere {
   /** The run's outcome: `first` (the failed check at `failedAt`) and the retries after it. */
   retry(monitor: ScheduledMonitor, failedAt: string, first: CheckOutcome): Promise<CheckOutcome> {
     const once: ScheduledMonitor = { ...monitor, retry: null };
-    const attempt = async (n: number): Promise<Attempted | undefined> => (n === 0 ? { ...first, location: failedAt } : this.attemptAt(once, this.placeOf(monitor, failedAt, n), failedAt));
+    const attempt = async (n: number): Promise<Attempted | undefined> =>
+      n === 0 ? { ...first, location: failedAt } : this.attemptAt(once, this.placeOf(monitor, failedAt, n), failedAt);
     return withRetries(withExtensions(monitor), attempt, { signal: this.stopping.signal }) as Promise<CheckOutcome>;
   }
 
@@ -52,7 +53,13 @@ export class RetryElsewhere {
    * Runs the retries of an agent's failed result in the background and hands the run's outcome to
    * `record`; a second call with the same `checkKey` while it runs does nothing (false).
    */
-  start(checkKey: string, monitor: ScheduledMonitor, failedAt: string, first: CheckOutcome, record: (outcome: CheckOutcome) => Promise<unknown>): boolean {
+  start(
+    checkKey: string,
+    monitor: ScheduledMonitor,
+    failedAt: string,
+    first: CheckOutcome,
+    record: (outcome: CheckOutcome) => Promise<unknown>,
+  ): boolean {
     if (this.running.has(checkKey)) return false;
     const run = this.retry(monitor, failedAt, first)
       .then(record, () => record(first))
@@ -73,11 +80,17 @@ export class RetryElsewhere {
     const all = locationsOf(monitor, this.places.locations.builtin);
     const live = this.places.locations.live(monitor.account_id);
     const from = all.indexOf(failedAt);
-    const others = [...all.slice(from + 1), ...all.slice(0, Math.max(0, from))].filter((l) => l !== failedAt && live.has(l));
+    const others = [...all.slice(from + 1), ...all.slice(0, Math.max(0, from))].filter(
+      (l) => l !== failedAt && live.has(l),
+    );
     return others.length === 0 ? failedAt : (others[(n - 1) % others.length] as string);
   }
 
-  private async attemptAt(monitor: ScheduledMonitor, location: string, failedAt: string): Promise<Attempted | undefined> {
+  private async attemptAt(
+    monitor: ScheduledMonitor,
+    location: string,
+    failedAt: string,
+  ): Promise<Attempted | undefined> {
     const { locations, trials, runHere } = this.places;
     if (location === locations.builtin && locations.builtinRuns) {
       const outcome = await runHere(monitor);

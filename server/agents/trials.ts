@@ -56,7 +56,12 @@ export class Trials {
       const timer = setTimeout(() => {
         this.byKey.delete(key);
         const why = trial.heldUntil > 0 ? "an agent took it but did not answer" : "no agent asked for work";
-        reject(new ApiError("conflict", `No agent of location ${location} ran the check within ${Math.round(waitMs / 1000)} s (${why}); see GET /api/v1/locations`));
+        reject(
+          new ApiError(
+            "conflict",
+            `No agent of location ${location} ran the check within ${Math.round(waitMs / 1000)} s (${why}); see GET /api/v1/locations`,
+          ),
+        );
       }, waitMs);
       const trial: Trial = {
         key,
@@ -72,11 +77,15 @@ export class Trials {
         },
       };
       this.byKey.set(key, trial);
-      signal?.addEventListener("abort", () => {
-        clearTimeout(timer);
-        this.byKey.delete(key);
-        reject(new ApiError("conflict", `The check at location ${location} was withdrawn: the server is stopping`));
-      }, { once: true });
+      signal?.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(timer);
+          this.byKey.delete(key);
+          reject(new ApiError("conflict", `The check at location ${location} was withdrawn: the server is stopping`));
+        },
+        { once: true },
+      );
     });
   }
 

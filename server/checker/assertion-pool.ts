@@ -8,7 +8,9 @@ import { type AssertionOutcome, evaluateAssertions, type ResponseFacts } from ".
  * module runs as TypeScript under the test runner, since a worker thread loads plain JavaScript.
  */
 function workerFile(): string {
-  return __filename.endsWith(".ts") ? join(__dirname, "../../dist/server/checker/evaluate-worker.js") : join(__dirname, "evaluate-worker.js");
+  return __filename.endsWith(".ts")
+    ? join(__dirname, "../../dist/server/checker/evaluate-worker.js")
+    : join(__dirname, "evaluate-worker.js");
 }
 
 /** How long the assertions of one response may take before they fail (and their worker is ended). */
@@ -27,12 +29,18 @@ export class AssertionEvaluator {
   /** The outcome of each assertion, in order; never rejects. */
   async evaluate(assertions: readonly StoredAssertion[], facts: ResponseFacts): Promise<AssertionOutcome[]> {
     if (assertions.length === 0) return [];
-    if (!assertions.some((a) => a.source === "json_body" || a.source === "text_body")) return evaluateAssertions(assertions, facts);
+    if (!assertions.some((a) => a.source === "json_body" || a.source === "text_body"))
+      return evaluateAssertions(assertions, facts);
     try {
-      return (await this.workers().run({ assertions, facts }, { name: "evaluateTask", signal: AbortSignal.timeout(this.budgetMs) })) as AssertionOutcome[];
+      return (await this.workers().run(
+        { assertions, facts },
+        { name: "evaluateTask", signal: AbortSignal.timeout(this.budgetMs) },
+      )) as AssertionOutcome[];
     } catch (err) {
       const timedOut = (err as Error).name === "AbortError" || (err as Error).name === "TimeoutError";
-      const reason = timedOut ? `judging took longer than ${this.budgetMs} ms` : `could not be judged: ${(err as Error).message}`;
+      const reason = timedOut
+        ? `judging took longer than ${this.budgetMs} ms`
+        : `could not be judged: ${(err as Error).message}`;
       return assertions.map((a) => ({ ...a, actual: null, pass: false, reason }));
     }
   }

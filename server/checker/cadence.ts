@@ -20,7 +20,13 @@ export function phase(key: string, span: number): number {
 export type StartSpread = "due" | "unchecked" | false;
 
 /** When the first check of `key` after a start is due: an interval after the last (`undefined`: never), not before `now`. */
-export function startDue(key: string, intervalMs: number, last: number | undefined, now: number, spread: StartSpread): number {
+export function startDue(
+  key: string,
+  intervalMs: number,
+  last: number | undefined,
+  now: number,
+  spread: StartSpread,
+): number {
   const due = last === undefined ? now : last + intervalMs;
   const spreads = spread === "due" ? due <= now : spread === "unchecked" && last === undefined;
   return Math.max(due, now) + (spreads ? phase(key, Math.min(intervalMs, START_SPREAD_MS)) : 0);

@@ -30,7 +30,14 @@ export class CheckLeases {
 
   /** Takes the lease on monitor `monitorId`'s due check for `leaseMs` from `now`; whether this replica runs it. */
   take(monitorId: string, intervalMs: number, leaseMs: number, now: number): Promise<boolean> {
-    return this.store.checkLeases.claim(monitorId, this.holder, now, intervalMs, leaseMs, Math.min(SLACK_MS, intervalMs / 10));
+    return this.store.checkLeases.claim(
+      monitorId,
+      this.holder,
+      now,
+      intervalMs,
+      leaseMs,
+      Math.min(SLACK_MS, intervalMs / 10),
+    );
   }
 
   /** Makes this replica's lease on the monitor, taken at `claimedAt`, run for `leaseMs` (the monitor's timeout grew since the last check). */

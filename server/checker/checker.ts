@@ -96,7 +96,11 @@ export class Checker {
       this.schedule(m.id, intervalMs, startDue(m.id, intervalMs, last, now, "due"));
     }
     this.log.info({ monitors: this.slots.size }, "checker started");
-    if (this.leases) this.resync = setInterval(() => void this.follow().catch((err: Error) => this.log.error({ err }, "schedule resync failed")), RESYNC_MS).unref();
+    if (this.leases)
+      this.resync = setInterval(
+        () => void this.follow().catch((err: Error) => this.log.error({ err }, "schedule resync failed")),
+        RESYNC_MS,
+      ).unref();
   }
 
   /** Schedules monitors another replica created, and drops those it deleted or paused. */
@@ -111,7 +115,10 @@ export class Checker {
     if (this.stopped || !this.limit) return;
     // A monitor written in a transaction under way (a keyed create keeps its answer in it) is
     // scheduled once committed: its first check, at once, must find it.
-    if (this.store.db.inTransaction) return this.store.db.afterCommit(() => void this.refresh(id).catch((err: Error) => this.log.error({ err, monitor: id }, "scheduling failed")));
+    if (this.store.db.inTransaction)
+      return this.store.db.afterCommit(
+        () => void this.refresh(id).catch((err: Error) => this.log.error({ err, monitor: id }, "scheduling failed")),
+      );
     const monitor = await this.store.monitors.find(id);
     const slot = this.slots.get(id);
     if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) {
@@ -145,8 +152,15 @@ export class Checker {
 
   stats(): CheckerStats {
     const sorted = [...this.lags].sort((a, b) => a - b);
-    const at = (q: number) => (sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) : null);
-    return { scheduled: this.slots.size, checks: this.checks, lagP50Ms: at(0.5), lagP99Ms: at(0.99), lagMaxMs: sorted.at(-1) ?? null };
+    const at = (q: number) =>
+      sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) : null;
+    return {
+      scheduled: this.slots.size,
+      checks: this.checks,
+      lagP50Ms: at(0.5),
+      lagP99Ms: at(0.99),
+      lagMaxMs: sorted.at(-1) ?? null,
+    };
   }
 
   resetStats(): void {
@@ -214,7 +228,8 @@ export class Checker {
     const claimedAt = Date.now();
     const known = this.leaseLengths.get(id);
     const slot = this.slots.get(id);
-    if (this.leases && known !== undefined && slot && !(await this.leases.take(id, slot.intervalMs, known, claimedAt))) return await this.lost(id, known);
+    if (this.leases && known !== undefined && slot && !(await this.leases.take(id, slot.intervalMs, known, claimedAt)))
+      return await this.lost(id, known);
     const monitor: ScheduledMonitor | undefined = await this.store.monitors.find(id);
     if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) return;
     if (this.leases) {
@@ -231,10 +246,19 @@ export class Checker {
     if (outcome === undefined || !this.store.isOpen) return;
     const now = Date.now();
     // The lease is finished in the transaction that records the check.
-    const recorded = await this.batch.record(async () => await this.store.recordCheck(id, outcome, now, await this.policyFor(monitor, now)), this.leases && id);
+    const recorded = await this.batch.record(
+      async () => await this.store.recordCheck(id, outcome, now, await this.policyFor(monitor, now)),
+      this.leases && id,
+    );
     this.checks++;
     if (recorded) this.observer?.checked(monitor.type, outcome.up, performance.now() - started);
-    if (recorded?.transition) await this.notifier.notify(monitor, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
+    if (recorded?.transition)
+      await this.notifier.notify(
+        monitor,
+        `monitor.${recorded.transition}`,
+        recorded.heartbeat,
+        recorded.failedLocations,
+      );
   }
 
   /**

@@ -33,7 +33,12 @@ export class CheckRunner {
     probe: ProbeContext,
   ) {
     const probeCtx = { ...probe, evaluator: probe.evaluator ?? this.evaluator };
-    const insecure = () => (this.insecure ??= { ...insecureContext(probeCtx.allowPrivate), evaluator: this.evaluator, ownPorts: probeCtx.ownPorts });
+    const insecure = () =>
+      (this.insecure ??= {
+        ...insecureContext(probeCtx.allowPrivate),
+        evaluator: this.evaluator,
+        ownPorts: probeCtx.ownPorts,
+      });
     this.ctx = { probe: probeCtx, insecure, store: store };
   }
 
@@ -78,11 +83,19 @@ export class CheckRunner {
  * The response-time thresholds on a passed check: slower than `max_response_ms` fails it (class
  * `timeout`), slower than `degraded_response_ms` marks it degraded (up, no incident).
  */
-export function withThresholds<T extends CheckOutcome>(outcome: T, m: Pick<CheckedMonitor, "degraded_response_ms" | "max_response_ms">): T {
+export function withThresholds<T extends CheckOutcome>(
+  outcome: T,
+  m: Pick<CheckedMonitor, "degraded_response_ms" | "max_response_ms">,
+): T {
   const ms = outcome.response_time_ms;
   if (!outcome.up || ms === null) return outcome;
   if (m.max_response_ms !== null && ms > m.max_response_ms) {
-    return { ...outcome, up: false, error: `responded in ${ms} ms, slower than max_response_ms (${m.max_response_ms})`, error_class: "timeout" };
+    return {
+      ...outcome,
+      up: false,
+      error: `responded in ${ms} ms, slower than max_response_ms (${m.max_response_ms})`,
+      error_class: "timeout",
+    };
   }
   if (m.degraded_response_ms !== null && ms > m.degraded_response_ms) return { ...outcome, degraded: true };
   return outcome;

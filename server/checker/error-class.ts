@@ -1,6 +1,15 @@
 import type { ErrorClass } from "../../api";
 
-const DNS = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EAI_NONAME", "ENODATA", "ESERVFAIL", "ENOTIMP", "EREFUSED"]);
+const DNS = new Set([
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EAI_FAIL",
+  "EAI_NONAME",
+  "ENODATA",
+  "ESERVFAIL",
+  "ENOTIMP",
+  "EREFUSED",
+]);
 const TIMEOUT = new Set(["ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
 /**

@@ -38,11 +38,16 @@ export interface AssertionOutcome extends AssertionSpec {
 const ACTUAL_MAX = 200;
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
-const text = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === "string" ? v : JSON.stringify(v));
+const text = (v: unknown): string | null =>
+  v === undefined || v === null ? null : typeof v === "string" ? v : JSON.stringify(v);
 const numberOf = (v: unknown): number | undefined =>
   typeof v === "number" ? v : typeof v === "string" && NUMBER.test(v.trim()) ? Number(v) : undefined;
 const isEmpty = (v: unknown): boolean =>
-  v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0) || (typeof v === "object" && Object.keys(v as object).length === 0);
+  v === undefined ||
+  v === null ||
+  v === "" ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === "object" && Object.keys(v as object).length === 0);
 
 type Parsed = { ok: true; json: unknown } | { ok: false; reason: string };
 
@@ -115,7 +120,8 @@ function compare(comparison: string, value: unknown, actual: string | null, targ
       return n !== undefined && t !== undefined ? n !== t : actual !== target;
     case "greater_than":
     case "less_than":
-      if (n === undefined) return `${actual === null ? "no value" : JSON.stringify(actual.slice(0, 40))} is not a number`;
+      if (n === undefined)
+        return `${actual === null ? "no value" : JSON.stringify(actual.slice(0, 40))} is not a number`;
       if (t === undefined) return `target ${JSON.stringify(target)} is not a number`;
       return comparison === "greater_than" ? n > t : n < t;
     case "contains":

@@ -29,7 +29,12 @@ export interface HttpExchange {
  * response: the body only when `readLimit` is given, exactly up to that many bytes. `started` is the
  * check's start, from which the timings count. Throws what undici throws.
  */
-export async function exchange(ctx: ProbeContext, req: HttpRequestSpec, started: number, readLimit?: number): Promise<HttpExchange> {
+export async function exchange(
+  ctx: ProbeContext,
+  req: HttpRequestSpec,
+  started: number,
+  readLimit?: number,
+): Promise<HttpExchange> {
   const timeout = Math.max(1, Math.round(req.timeout_sec * 1000));
   const { result, phases } = withPhases(started, () =>
     request(req.url, {
@@ -48,13 +53,20 @@ export async function exchange(ctx: ProbeContext, req: HttpRequestSpec, started:
   if (readLimit !== undefined) body = await readLimited(res.body, readLimit);
   else await res.body.dump();
   const total = Math.round(performance.now() - started);
-  return { status_code: res.statusCode, headers: flatHeaders(res.headers), body, response_time_ms: total, timings: timingsOf(phases, firstByte, total) };
+  return {
+    status_code: res.statusCode,
+    headers: flatHeaders(res.headers),
+    body,
+    response_time_ms: total,
+    timings: timingsOf(phases, firstByte, total),
+  };
 }
 
 /** Response headers as assertions read them: names lower-cased, repeats joined. */
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
   return out;
 }
 

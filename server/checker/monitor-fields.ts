@@ -1,10 +1,39 @@
-import { ASSERTION_DEFAULTS, MONITOR_BROWSER_DEFAULTS, MONITOR_EXTENSION_DEFAULTS, MONITOR_NETWORK_DEFAULTS, MONITOR_PROTOCOL_DEFAULTS, MONITOR_RETRY_DEFAULTS, MONITOR_STEP_DEFAULTS, type MonitorBrowserSpec, type MonitorExtensionSpec, type MonitorNetworkSpec, type MonitorProtocolSpec, type MonitorRetrySpec, type MonitorStepSpec } from "../../api";
+import {
+  ASSERTION_DEFAULTS,
+  MONITOR_BROWSER_DEFAULTS,
+  MONITOR_EXTENSION_DEFAULTS,
+  MONITOR_NETWORK_DEFAULTS,
+  MONITOR_PROTOCOL_DEFAULTS,
+  MONITOR_RETRY_DEFAULTS,
+  MONITOR_STEP_DEFAULTS,
+  type MonitorBrowserSpec,
+  type MonitorExtensionSpec,
+  type MonitorNetworkSpec,
+  type MonitorProtocolSpec,
+  type MonitorRetrySpec,
+  type MonitorStepSpec,
+} from "../../api";
 import type { ScheduledMonitor } from "../store/monitors";
 
 /** A scheduled monitor with its extension fields (defaults filled in for monitors stored before them). */
-export type CheckedMonitor = ScheduledMonitor & MonitorExtensionSpec & MonitorStepSpec & MonitorRetrySpec & MonitorProtocolSpec & MonitorNetworkSpec & MonitorBrowserSpec;
+export type CheckedMonitor = ScheduledMonitor &
+  MonitorExtensionSpec &
+  MonitorStepSpec &
+  MonitorRetrySpec &
+  MonitorProtocolSpec &
+  MonitorNetworkSpec &
+  MonitorBrowserSpec;
 
 /** The monitor with every extension field, defaults where it has none. */
 export function withExtensions(monitor: ScheduledMonitor): CheckedMonitor {
-  return { ...MONITOR_EXTENSION_DEFAULTS, ...ASSERTION_DEFAULTS, ...MONITOR_STEP_DEFAULTS, ...MONITOR_RETRY_DEFAULTS, ...MONITOR_PROTOCOL_DEFAULTS, ...MONITOR_NETWORK_DEFAULTS, ...MONITOR_BROWSER_DEFAULTS, ...monitor } as CheckedMonitor;
+  return {
+    ...MONITOR_EXTENSION_DEFAULTS,
+    ...ASSERTION_DEFAULTS,
+    ...MONITOR_STEP_DEFAULTS,
+    ...MONITOR_RETRY_DEFAULTS,
+    ...MONITOR_PROTOCOL_DEFAULTS,
+    ...MONITOR_NETWORK_DEFAULTS,
+    ...MONITOR_BROWSER_DEFAULTS,
+    ...monitor,
+  } as CheckedMonitor;
 }

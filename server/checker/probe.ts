@@ -41,7 +41,13 @@ export interface ProbeContext {
 }
 
 /** A check that got no response: only its total is known. */
-export const NO_TIMINGS: CheckTimings = { dns_ms: null, connect_ms: null, tls_ms: null, first_byte_ms: null, total_ms: null };
+export const NO_TIMINGS: CheckTimings = {
+  dns_ms: null,
+  connect_ms: null,
+  tls_ms: null,
+  first_byte_ms: null,
+  total_ms: null,
+};
 
 /** Whether `code` is one of the expected codes or classes (`"2xx"`). */
 export function statusExpected(code: number, expected: readonly (number | string)[]): boolean {
@@ -50,8 +56,12 @@ export function statusExpected(code: number, expected: readonly (number | string
 
 /** One failed assertion in words: `json_body $.status equals "ok": found "down"`. */
 export function describeFailure(o: AssertionOutcome): string {
-  const subject = [o.source, o.property, o.comparison, o.target === null ? null : JSON.stringify(o.target)].filter((p) => p !== null).join(" ");
-  return o.reason ? `${subject}: ${o.reason}` : `${subject}: found ${o.actual === null ? "nothing" : JSON.stringify(o.actual.slice(0, 80))}`;
+  const subject = [o.source, o.property, o.comparison, o.target === null ? null : JSON.stringify(o.target)]
+    .filter((p) => p !== null)
+    .join(" ");
+  return o.reason
+    ? `${subject}: ${o.reason}`
+    : `${subject}: found ${o.actual === null ? "nothing" : JSON.stringify(o.actual.slice(0, 80))}`;
 }
 
 /**
@@ -70,7 +80,8 @@ export async function guarded(timeoutSec: number, fn: (started: number) => Promi
 /** What a probe that threw `err` records. */
 export function failure(err: unknown, timeoutSec: number, started: number): ProbeResult {
   const e = err as Error & { code?: string };
-  const timedOut = e.name === "TimeoutError" || e.code === "UND_ERR_HEADERS_TIMEOUT" || e.code === "UND_ERR_BODY_TIMEOUT";
+  const timedOut =
+    e.name === "TimeoutError" || e.code === "UND_ERR_HEADERS_TIMEOUT" || e.code === "UND_ERR_BODY_TIMEOUT";
   return {
     up: false,
     response_time_ms: null,

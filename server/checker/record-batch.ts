@@ -58,12 +58,15 @@ export class RecordBatch {
     }
     let outcomes: Outcome[];
     try {
-      outcomes = await this.store.db.transaction(async () => {
-        const values: Outcome[] = [];
-        for (const w of batch) values.push({ ok: true, value: await w.write() });
-        await this.finishLeases(batch);
-        return values;
-      }, { flat: true });
+      outcomes = await this.store.db.transaction(
+        async () => {
+          const values: Outcome[] = [];
+          for (const w of batch) values.push({ ok: true, value: await w.write() });
+          await this.finishLeases(batch);
+          return values;
+        },
+        { flat: true },
+      );
     } catch {
       // A write failed: every write again, each in a savepoint of its own.
       try {

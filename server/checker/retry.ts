@@ -29,7 +29,11 @@ export interface RetryOptions {
  * within `duration` (and the interval). The outcome is the last attempt's, with every attempt
  * listed when there was more than one; nothing to record (undefined) ends the run as it is.
  */
-export async function withRetries(bounds: RetryBounds, attempt: (n: number) => Promise<Attempted | undefined>, options: RetryOptions = {}): Promise<CheckOutcome | undefined> {
+export async function withRetries(
+  bounds: RetryBounds,
+  attempt: (n: number) => Promise<Attempted | undefined>,
+  options: RetryOptions = {},
+): Promise<CheckOutcome | undefined> {
   const { sleep = wait, signal } = options;
   const started = performance.now();
   let last = await attempt(0);

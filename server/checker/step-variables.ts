@@ -23,7 +23,11 @@ export class RunVariables {
   fill(text: string): string {
     return text.replace(VARIABLE_USE, (_, name: string) => {
       const value = this.values.get(name);
-      if (value === undefined) throw Object.assign(new Error(`{{${name}}} has no value (the step that extracts it did not run or found nothing)`), { code: "ERR_STEP_VARIABLE" });
+      if (value === undefined)
+        throw Object.assign(
+          new Error(`{{${name}}} has no value (the step that extracts it did not run or found nothing)`),
+          { code: "ERR_STEP_VARIABLE" },
+        );
       return value;
     });
   }

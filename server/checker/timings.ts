@@ -58,9 +58,15 @@ export function withPhases<T>(started: number, fn: () => Promise<T>): { result: 
  * others null, since the TLS socket is not announced before it is secure); 0 for a reused one.
  */
 export function timingsOf(p: Phases, firstByte: number, total: number): CheckTimings {
-  const ms = (from: number | undefined, to: number | undefined) => (from === undefined || to === undefined ? null : Math.round(to - from));
+  const ms = (from: number | undefined, to: number | undefined) =>
+    from === undefined || to === undefined ? null : Math.round(to - from);
   const base = { first_byte_ms: firstByte, total_ms: total };
   if (p.connectStart === undefined) return { dns_ms: 0, connect_ms: 0, tls_ms: 0, ...base };
   if (p.secure) return { dns_ms: null, connect_ms: null, tls_ms: ms(p.connectStart, p.connected), ...base };
-  return { dns_ms: ms(p.connectStart, p.lookedUp) ?? 0, connect_ms: ms(p.lookedUp ?? p.connectStart, p.tcp), tls_ms: null, ...base };
+  return {
+    dns_ms: ms(p.connectStart, p.lookedUp) ?? 0,
+    connect_ms: ms(p.lookedUp ?? p.connectStart, p.tcp),
+    tls_ms: null,
+    ...base,
+  };
 }

@@ -5,7 +5,6 @@ import { assertTargetAllowed, outboundAgent, safeLookup } from "../outbound";
 import type { CheckedMonitor } from "./monitor-fields";
 import type { ProbeContext, ProbeResult } from "./probe";
 
-
 const DAY_MS = 86_400_000;
 /** Dispatchers that accept any certificate, for `verify_tls: false`; the caller closes them. */
 export function insecureContext(allowPrivate: boolean): ProbeContext {
@@ -30,7 +29,9 @@ export function peerCertificate(url: URL, timeoutMs: number, allowPrivate: boole
       socket.destroy();
       resolve(cert);
     });
-    socket.once("timeout", () => socket.destroy(new Error(`TLS handshake timed out after ${Math.round(timeoutMs / 1000)} s`)));
+    socket.once("timeout", () =>
+      socket.destroy(new Error(`TLS handshake timed out after ${Math.round(timeoutMs / 1000)} s`)),
+    );
     socket.once("error", reject);
   });
 }
@@ -59,7 +60,12 @@ export async function probeHttps(
   const cert_expires_at = new Date(expires).toISOString();
   const daysLeft = Math.floor((expires - now) / DAY_MS);
   if (result.up && daysLeft < monitor.ssl_expiry_days) {
-    return { ...result, up: false, cert_expires_at, error: `${CERT_EXPIRING_PREFIX}${daysLeft} days (${cert_expires_at}), fewer than ${monitor.ssl_expiry_days}` };
+    return {
+      ...result,
+      up: false,
+      cert_expires_at,
+      error: `${CERT_EXPIRING_PREFIX}${daysLeft} days (${cert_expires_at}), fewer than ${monitor.ssl_expiry_days}`,
+    };
   }
   return { ...result, cert_expires_at };
 }

@@ -2,8 +2,16 @@ import type { Incident } from "../../api";
 import { escapeHtml as e } from "./escape";
 
 /** The page's incidents as an Atom feed: one entry per incident, updated with each of its updates. */
-export function atomFeed(page: { title: string; slug: string }, pageUrl: string, incidents: readonly Incident[], now: string): string {
-  const updated = incidents.reduce((latest, i) => (i.updated_at > latest ? i.updated_at : latest), incidents[0]?.updated_at ?? now);
+export function atomFeed(
+  page: { title: string; slug: string },
+  pageUrl: string,
+  incidents: readonly Incident[],
+  now: string,
+): string {
+  const updated = incidents.reduce(
+    (latest, i) => (i.updated_at > latest ? i.updated_at : latest),
+    incidents[0]?.updated_at ?? now,
+  );
   const entries = incidents.map((i) => {
     const url = `${pageUrl}/incidents/${i.id}`;
     const text = i.updates.map((u) => `${u.created_at} ${u.state}: ${u.message}`).join("\n\n");

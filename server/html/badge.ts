@@ -1,7 +1,13 @@
 import { escapeHtml as e } from "./escape";
 
 /** Roughly how wide a text is in 11px Verdana (the shields.io look), in px. */
-const width = (text: string): number => Math.round([...text].reduce((w, ch) => w + (/[ilj.,:;!|' ]/.test(ch) ? 3.5 : /[mwMW%@]/.test(ch) ? 9.5 : /[A-Z0-9]/.test(ch) ? 7.5 : 6.5), 0)) + 10;
+const width = (text: string): number =>
+  Math.round(
+    [...text].reduce(
+      (w, ch) => w + (/[ilj.,:;!|' ]/.test(ch) ? 3.5 : /[mwMW%@]/.test(ch) ? 9.5 : /[A-Z0-9]/.test(ch) ? 7.5 : 6.5),
+      0,
+    ),
+  ) + 10;
 
 /** A flat two-part SVG badge: label on grey, value on its colour; titled for screen readers. */
 export function badgeSvg(label: string, value: string, colour: string): string {

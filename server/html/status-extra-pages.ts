@@ -21,7 +21,10 @@ const shell = (f: PageFrame, title: string, body: string): string =>
 <body><main><header class="brand"><p><a href="${e(f.base || "/")}">${e(f.title)}</a></p><h1>${e(title)}</h1></header>${body}</main>${LOCAL_TIMES_SCRIPT}</body></html>
 `;
 
-const asDoc = (i: Incident) => ({ ...i, updates: i.updates.map((u) => ({ state: u.state, message: u.message, created_at: u.created_at })) });
+const asDoc = (i: Incident) => ({
+  ...i,
+  updates: i.updates.map((u) => ({ state: u.state, message: u.message, created_at: u.created_at })),
+});
 
 /** One incident's permalink page, with its post-mortem. */
 export function incidentPage(f: PageFrame, i: Incident): string {
@@ -31,19 +34,29 @@ export function incidentPage(f: PageFrame, i: Incident): string {
 /** Every incident of the page, newest first. */
 export function historyPage(f: PageFrame, incidents: readonly Incident[]): string {
   const w = wordsOf(f.locale);
-  const body = incidents.length ? incidents.map((i) => incidentHtml(asDoc(i), w, f.base, f.names)).join("") : `<p class="muted">${e(w.noIncidents)}</p>`;
+  const body = incidents.length
+    ? incidents.map((i) => incidentHtml(asDoc(i), w, f.base, f.names)).join("")
+    : `<p class="muted">${e(w.noIncidents)}</p>`;
   return shell(f, `${f.title}: ${w.history}`, body);
 }
 
 /** The password form of a private page; `wrong` after a failed try. */
 export function passwordPage(f: PageFrame, wrong: boolean): string {
   const w = wordsOf(f.locale);
-  return shell(f, f.title, `<form method="post" action="${e(`${f.base}/login`)}" class="password">
-${wrong ? `<p role="alert">✗ ${e(w.password)}</p>` : ""}<label for="pw">${e(w.password)}</label> <input id="pw" name="password" type="password" required autocomplete="current-password"> <button type="submit">${e(w.enter)}</button></form>`);
+  return shell(
+    f,
+    f.title,
+    `<form method="post" action="${e(`${f.base}/login`)}" class="password">
+${wrong ? `<p role="alert">✗ ${e(w.password)}</p>` : ""}<label for="pw">${e(w.password)}</label> <input id="pw" name="password" type="password" required autocomplete="current-password"> <button type="submit">${e(w.enter)}</button></form>`,
+  );
 }
 
 /** A short notice (subscribed, unsubscribed, link not valid). */
-export function noticePage(f: PageFrame, message: string, form?: { action: string; code: string; button: string }): string {
+export function noticePage(
+  f: PageFrame,
+  message: string,
+  form?: { action: string; code: string; button: string },
+): string {
   const formHtml = form
     ? `<form method="post" action="${e(form.action)}"><input type="hidden" name="code" value="${e(form.code)}"><button type="submit">${e(form.button)}</button></form>`
     : "";

@@ -6,15 +6,30 @@ import { type PageWords, wordsOf } from "./status-locale";
 import { sectionsHtml } from "./status-sections";
 import { STATUS_EXTRA_CSS, STATUS_PAGE_CSS } from "./styles";
 
-const STATE: Record<PageMonitor["status"], string> = { up: "✓ Up", degraded: "◔ Degraded", down: "✗ Down", paused: "‖ Paused", pending: "… Pending", maintenance: "⚒ Maintenance" };
+const STATE: Record<PageMonitor["status"], string> = {
+  up: "✓ Up",
+  degraded: "◔ Degraded",
+  down: "✗ Down",
+  paused: "‖ Paused",
+  pending: "… Pending",
+  maintenance: "⚒ Maintenance",
+};
 
 /** "degraded" with nothing down: slow, not broken. */
 const slowOnly = (v: StatusPageView): boolean =>
-  v.status === "degraded" && !v.monitors.some((m) => m.status === "down") && !v.sections.some((s) => s.components.some((c) => c.status === "down"));
+  v.status === "degraded" &&
+  !v.monitors.some((m) => m.status === "down") &&
+  !v.sections.some((s) => s.components.some((c) => c.status === "down"));
 
 function overall(v: StatusPageView, w: PageWords): string {
   if (slowOnly(v)) return w.degradedPerf;
-  return { operational: w.operational, degraded: w.degradedSome, down: w.down, unknown: w.unknown, maintenance: w.maintenance }[v.status];
+  return {
+    operational: w.operational,
+    degraded: w.degradedSome,
+    down: w.down,
+    unknown: w.unknown,
+    maintenance: w.maintenance,
+  }[v.status];
 }
 
 /** A day's colour class and its label: the label says what the colour shows. */
@@ -55,7 +70,10 @@ export interface PageLinks {
 }
 
 /** The document's head and the header: language, noindex for private pages, the theme. */
-export function pageHead(v: Pick<StatusPageView, "title" | "locale" | "private" | "brandColor">, title: string): string {
+export function pageHead(
+  v: Pick<StatusPageView, "title" | "locale" | "private" | "brandColor">,
+  title: string,
+): string {
   const brand = v.brandColor ? `:root{--brand:${v.brandColor}}` : "";
   return `<!doctype html>
 <html lang="${v.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -85,9 +103,10 @@ export function renderStatusPage(v: StatusPageView, links: PageLinks = { base: `
     : "";
   const downPeriods = v.incidents.length ? `<ul class="incidents">${v.incidents.map(incident).join("")}</ul>` : "";
   const recent = closed.map((i) => incidentHtml(i, w, links.base, names)).join("");
-  const monitors = v.sections.length && !v.monitors.length
-    ? ""
-    : `<section aria-labelledby="h-monitors"><h2 id="h-monitors">Monitors</h2>
+  const monitors =
+    v.sections.length && !v.monitors.length
+      ? ""
+      : `<section aria-labelledby="h-monitors"><h2 id="h-monitors">Monitors</h2>
 ${v.monitors.length ? `<ul class="monitors">${v.monitors.map(monitor).join("")}</ul>${LEGEND}` : `<p class="muted">No monitors on this page.</p>`}</section>`;
   return `${pageHead(v, `${v.title}: status`)}
 <body><main>${header(v, links.base)}

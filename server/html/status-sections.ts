@@ -37,8 +37,17 @@ export function chartSvg(chart: ResponseChart, w: PageWords): string {
   });
   if (current.length) segments.push(current.join(" "));
   const mean = values.length ? Math.round(values.reduce((a, b) => a + b, 0) / values.length) : null;
-  const summary = mean === null ? `${w.responseTime} (${chart.label}): ${w.noData}` : `${w.responseTime} (${chart.label}): ⌀ ${mean} ms, max ${max} ms`;
-  const lines = segments.map((pts) => (pts.includes(" ") ? `<polyline points="${pts}"/>` : `<circle cx="${pts.split(",")[0]}" cy="${pts.split(",")[1]}" r="1.5"/>`)).join("");
+  const summary =
+    mean === null
+      ? `${w.responseTime} (${chart.label}): ${w.noData}`
+      : `${w.responseTime} (${chart.label}): ⌀ ${mean} ms, max ${max} ms`;
+  const lines = segments
+    .map((pts) =>
+      pts.includes(" ")
+        ? `<polyline points="${pts}"/>`
+        : `<circle cx="${pts.split(",")[0]}" cy="${pts.split(",")[1]}" r="1.5"/>`,
+    )
+    .join("");
   return `<figure class="chart"><svg viewBox="0 0 300 60" preserveAspectRatio="none" role="img" aria-label="${e(summary)}">${lines}</svg><figcaption class="muted">${e(summary)}</figcaption></figure>`;
 }
 
@@ -53,6 +62,9 @@ ${c.manual ? "" : `${cells(c, w)}<p class="muted">${e(uptime)}</p>${charts}`}</l
 /** The page's sections, each a heading and its components. */
 export function sectionsHtml(sections: readonly PageSection[], w: PageWords): string {
   return sections
-    .map((s, i) => `<section aria-labelledby="h-s${i}"><h2 id="h-s${i}">${e(s.name)}</h2><ul class="components">${s.components.map((c) => component(c, w)).join("")}</ul></section>`)
+    .map(
+      (s, i) =>
+        `<section aria-labelledby="h-s${i}"><h2 id="h-s${i}">${e(s.name)}</h2><ul class="components">${s.components.map((c) => component(c, w)).join("")}</ul></section>`,
+    )
     .join("\n");
 }

@@ -27,10 +27,16 @@ export function queryCarriesKey(url: string): boolean {
 function checkScope(url: string, principal: Principal): void {
   const agentRoute = url.startsWith(AGENT_PREFIX);
   if (principal.scope === "agent" && !agentRoute) {
-    throw new ApiError("forbidden", `This is an agent key (location ${principal.location}): it may only use the agent API (${AGENT_PREFIX}…)`);
+    throw new ApiError(
+      "forbidden",
+      `This is an agent key (location ${principal.location}): it may only use the agent API (${AGENT_PREFIX}…)`,
+    );
   }
   if (principal.scope !== "agent" && agentRoute) {
-    throw new ApiError("forbidden", "The agent API takes an agent key (uptime-server keys create --scope agent --location NAME)");
+    throw new ApiError(
+      "forbidden",
+      "The agent API takes an agent key (uptime-server keys create --scope agent --location NAME)",
+    );
   }
 }
 
@@ -74,10 +80,15 @@ export function registerAuth(app: FastifyInstance): void {
     const close: Record<string, string> = hasBody(request.headers) ? { connection: "close" } : {};
     const wait = await throttle.fail(request.ip);
     if (wait !== undefined) {
-      throw new ApiError("rate_limited", `Too many failed authentications from this address; retry in ${wait} s`, undefined, {
-        "retry-after": String(wait),
-        ...close,
-      });
+      throw new ApiError(
+        "rate_limited",
+        `Too many failed authentications from this address; retry in ${wait} s`,
+        undefined,
+        {
+          "retry-after": String(wait),
+          ...close,
+        },
+      );
     }
     throw new ApiError("unauthorized", "Send a valid API key as Authorization: Bearer <key>", undefined, {
       ...CHALLENGE,

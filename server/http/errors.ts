@@ -27,7 +27,10 @@ export function newRequestId(): string {
 
 /** Fastify's own errors the API answers with a code of its table. */
 const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: ["unsupported_media_type", "Send the body as JSON with Content-Type: application/json"],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+    "unsupported_media_type",
+    "Send the body as JSON with Content-Type: application/json",
+  ],
   FST_ERR_CTP_INVALID_TYPE: ["unsupported_media_type", "Send the body as JSON with Content-Type: application/json"],
   FST_ERR_CTP_BODY_TOO_LARGE: ["payload_too_large", `Body is larger than ${BODY_LIMIT} bytes`],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ["bad_request", "Content-Length does not match the body"],
@@ -39,7 +42,9 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
 
 /** The code of each 4xx status with one meaning, for errors raised by plugins (e.g. 429). */
 const BY_STATUS = new Map<number, ErrorCode>(
-  (Object.entries(ERROR_STATUS) as [ErrorCode, number][]).filter(([code]) => code !== "malformed_json").map(([c, s]) => [s, c]),
+  (Object.entries(ERROR_STATUS) as [ErrorCode, number][])
+    .filter(([code]) => code !== "malformed_json")
+    .map(([c, s]) => [s, c]),
 );
 
 /**
@@ -100,7 +105,10 @@ export function clientErrorHandler(error: Error & { code?: string; rawPacket?: u
       ? new ApiError("uri_too_long", "The request line (method, path and query) is too long")
       : new ApiError("header_fields_too_large", "Request headers are larger than 16 KiB");
   } else if (error.code === "HPE_INVALID_HEADER_TOKEN" || error.code === "HPE_INVALID_HEADER_VALUE_CHAR") {
-    err = new ApiError("bad_request", "A header name or value holds a character HTTP forbids, such as a control character");
+    err = new ApiError(
+      "bad_request",
+      "A header name or value holds a character HTTP forbids, such as a control character",
+    );
   } else {
     err = new ApiError("bad_request", "The request is not valid HTTP/1.1");
   }
@@ -124,7 +132,12 @@ function requestLineTooLong(raw: unknown): boolean {
   return end === -1 || end > LONG_REQUEST_LINE;
 }
 
-const REASONS: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 414: "URI Too Long", 431: "Request Header Fields Too Large" };
+const REASONS: Record<number, string> = {
+  400: "Bad Request",
+  408: "Request Timeout",
+  414: "URI Too Long",
+  431: "Request Header Fields Too Large",
+};
 const reason = (status: number) => REASONS[status] ?? "Error";
 
 function toApiError(error: FastifyError): ApiError {
@@ -141,7 +154,9 @@ function toApiError(error: FastifyError): ApiError {
   return new ApiError("internal_error", "Internal server error; the request id identifies it in the server's log");
 }
 
-function validationDetails(error: FastifyError & { validation: NonNullable<FastifyError["validation"]> }): ErrorDetail[] {
+function validationDetails(
+  error: FastifyError & { validation: NonNullable<FastifyError["validation"]> },
+): ErrorDetail[] {
   const where = error.validationContext === "body" ? undefined : error.validationContext;
   return issuesToDetails(
     error.validation.map((v) => ({

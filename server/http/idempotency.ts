@@ -105,8 +105,15 @@ function keptWithChanges(app: FastifyInstance, handler: Handler): Handler {
     if (!pending) return await handler.call(this, request, reply);
     return await app.store.db.transaction(async () => {
       const answer = await handler.call(this, request, reply);
-      if (answer === reply || reply.sent) throw new Error(`${request.routeOptions.url}: a create must return its answer for it to be kept with its changes`);
-      await keepAnswer(app.store, pending, { fingerprint: pending.fingerprint, statusCode: reply.statusCode, body: String(reply.serialize(answer)) });
+      if (answer === reply || reply.sent)
+        throw new Error(
+          `${request.routeOptions.url}: a create must return its answer for it to be kept with its changes`,
+        );
+      await keepAnswer(app.store, pending, {
+        fingerprint: pending.fingerprint,
+        statusCode: reply.statusCode,
+        body: String(reply.serialize(answer)),
+      });
       pending.kept = true;
       return answer;
     });
@@ -136,7 +143,12 @@ const slotOf = (accountId: string, key: string) => `${accountId}\n${key}`;
  * release when the request ends. Throws the 409s of a key used with another request or still in
  * progress. Shared by the header on single POSTs and the keys of batch items.
  */
-export async function claimKey(store: Store, accountId: string, key: string, fingerprint: string): Promise<{ replay: StoredResponse } | Claim> {
+export async function claimKey(
+  store: Store,
+  accountId: string,
+  key: string,
+  fingerprint: string,
+): Promise<{ replay: StoredResponse } | Claim> {
   let inFlight = inFlightByStore.get(store);
   if (!inFlight) inFlightByStore.set(store, (inFlight = new Set()));
   const slot = slotOf(accountId, key);

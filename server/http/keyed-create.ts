@@ -19,7 +19,8 @@ export async function keyedCreate(
   const { store } = app;
   const fingerprint = fingerprintOf(store, "POST", path, body);
   const claim = await claimKey(store, accountId, key, fingerprint);
-  if ("replay" in claim) return { status: claim.replay.statusCode, ...(JSON.parse(claim.replay.body) as object), replayed: true };
+  if ("replay" in claim)
+    return { status: claim.replay.statusCode, ...(JSON.parse(claim.replay.body) as object), replayed: true };
   try {
     // The object and its kept answer commit together: a retry after a crash replays it or runs once.
     return await store.db.transaction(async () => {

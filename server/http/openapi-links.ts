@@ -3,7 +3,8 @@ interface Document {
   paths?: Record<string, Record<string, { responses?: Record<string, { links?: Record<string, unknown> }> }>>;
 }
 
-const pointer = (path: string, method: string) => `#/paths/${path.replaceAll("~", "~0").replaceAll("/", "~1")}/${method}`;
+const pointer = (path: string, method: string) =>
+  `#/paths/${path.replaceAll("~", "~0").replaceAll("/", "~1")}/${method}`;
 
 /**
  * Adds OpenAPI links from each create operation (`POST /api/v1/<kind>`) to every operation on
@@ -19,7 +20,10 @@ export function withLinks<T>(document: T): T {
     for (const [path, byMethod] of Object.entries(paths)) {
       if (!path.startsWith(`${collection}/{id}`)) continue;
       for (const method of Object.keys(byMethod)) {
-        const name = `${method}${path.slice(collection.length).replace(/[^A-Za-z0-9]+/g, "_").replace(/_+$/, "")}`;
+        const name = `${method}${path
+          .slice(collection.length)
+          .replace(/[^A-Za-z0-9]+/g, "_")
+          .replace(/_+$/, "")}`;
         links[name] = { operationRef: pointer(path, method), parameters: { id: "$response.body#/data/id" } };
       }
     }

@@ -14,9 +14,15 @@ export const OPERATIONS: Readonly<Record<string, readonly [operationId: string, 
   "POST /api/v1/monitors/{id}/resume": ["resumeMonitor", "Resume a monitor's checks"],
   "POST /api/v1/monitors/test": ["testMonitorSpec", "Run a monitor spec's check once, storing nothing"],
   "POST /api/v1/monitors/{id}/test": ["testMonitor", "Run a stored monitor's check once, storing nothing"],
-  "POST /api/v1/monitors/trigger": ["triggerMonitors", "Run deployed monitors now (by id, tag or location) and wait for their results"],
+  "POST /api/v1/monitors/trigger": [
+    "triggerMonitors",
+    "Run deployed monitors now (by id, tag or location) and wait for their results",
+  ],
   "GET /api/v1/monitors/{id}/heartbeats": ["listMonitorHeartbeats", "List a monitor's check results"],
-  "GET /api/v1/monitors/{id}/heartbeats/{heartbeat}/screenshot": ["getHeartbeatScreenshot", "Get the screenshot of a failed browser monitor's run"],
+  "GET /api/v1/monitors/{id}/heartbeats/{heartbeat}/screenshot": [
+    "getHeartbeatScreenshot",
+    "Get the screenshot of a failed browser monitor's run",
+  ],
   "GET /api/v1/monitors/{id}/stats": ["getMonitorStats", "Get a monitor's uptime and response-time statistics"],
   "POST /api/v1/monitors/{id}/push-token": ["issueMonitorPushToken", "Issue a heartbeat monitor's push URL"],
   "GET /api/v1/channels": ["listChannels", "List notification channels"],
@@ -34,17 +40,35 @@ export const OPERATIONS: Readonly<Record<string, readonly [operationId: string, 
   "PATCH /api/v1/status-pages/{id}": ["updateStatusPage", "Update a status page"],
   "DELETE /api/v1/status-pages/{id}": ["deleteStatusPage", "Delete a status page"],
   "GET /api/status/{file}": ["getStatusDocument", "Get a status page's public document (no key)"],
-  "GET /api/v1/status-pages/{id}/incidents": ["listStatusPageIncidents", "List a status page's incidents, newest first"],
+  "GET /api/v1/status-pages/{id}/incidents": [
+    "listStatusPageIncidents",
+    "List a status page's incidents, newest first",
+  ],
   "POST /api/v1/status-pages/{id}/incidents": ["openStatusPageIncident", "Open an incident on a status page"],
   "GET /api/v1/status-pages/{id}/incidents/{incident}": ["getStatusPageIncident", "Get an incident and its updates"],
-  "PATCH /api/v1/status-pages/{id}/incidents/{incident}": ["updateStatusPageIncident", "Change an incident's title or post-mortem"],
-  "POST /api/v1/status-pages/{id}/incidents/{incident}/updates": ["postStatusPageIncidentUpdate", "Post an update to an open incident (state resolved resolves it)"],
+  "PATCH /api/v1/status-pages/{id}/incidents/{incident}": [
+    "updateStatusPageIncident",
+    "Change an incident's title or post-mortem",
+  ],
+  "POST /api/v1/status-pages/{id}/incidents/{incident}/updates": [
+    "postStatusPageIncidentUpdate",
+    "Post an update to an open incident (state resolved resolves it)",
+  ],
   "GET /api/v1/status-pages/{id}/components/{key}": ["getStatusPageComponent", "Get a component and its state now"],
-  "PATCH /api/v1/status-pages/{id}/components/{key}": ["updateStatusPageComponent", "Set a manual component's state, or rename a component"],
-  "PUT /api/v1/status-pages/{id}/components/{key}": ["setStatusPageComponent", "Set a manual component's state, or rename a component (as PATCH)"],
+  "PATCH /api/v1/status-pages/{id}/components/{key}": [
+    "updateStatusPageComponent",
+    "Set a manual component's state, or rename a component",
+  ],
+  "PUT /api/v1/status-pages/{id}/components/{key}": [
+    "setStatusPageComponent",
+    "Set a manual component's state, or rename a component (as PATCH)",
+  ],
   "GET /api/v1/maintenance-windows": ["listMaintenanceWindows", "List maintenance windows"],
   "POST /api/v1/maintenance-windows": ["createMaintenanceWindow", "Create a maintenance window"],
-  "POST /api/v1/maintenance-windows/batch": ["batchMaintenanceWindows", "Create, update or delete up to 100 maintenance windows"],
+  "POST /api/v1/maintenance-windows/batch": [
+    "batchMaintenanceWindows",
+    "Create, update or delete up to 100 maintenance windows",
+  ],
   "GET /api/v1/maintenance-windows/{id}": ["getMaintenanceWindow", "Get a maintenance window"],
   "PATCH /api/v1/maintenance-windows/{id}": ["updateMaintenanceWindow", "Update a maintenance window"],
   "DELETE /api/v1/maintenance-windows/{id}": ["deleteMaintenanceWindow", "Delete a maintenance window"],
@@ -83,7 +107,10 @@ export function withOperations<T>(document: T): T {
       // A route of several methods (GET and POST of a ping) shares one object among them.
       const op: Operation = { ...shared };
       byMethod[method] = op;
-      const [operationId, summary] = OPERATIONS[`${method.toUpperCase()} ${path}`] ?? [derivedId(method, path), undefined];
+      const [operationId, summary] = OPERATIONS[`${method.toUpperCase()} ${path}`] ?? [
+        derivedId(method, path),
+        undefined,
+      ];
       if (summary && op.summary && op.summary !== summary) op.description ??= op.summary;
       op.operationId = operationId;
       op.summary = summary ?? op.summary ?? `${method.toUpperCase()} ${path}`;

@@ -26,8 +26,14 @@ export function documentRegistry(bodies: MonitorBodies): z.core.$ZodRegistry<z.c
   // fastify-type-provider-zod copies it).
   registry._map = new MapWithFallback([documentOnlyMeta._map, z.globalRegistry._map], ownIdsOnly);
   const own: Record<string, [z.ZodType, string]> = {
-    CreateMonitor: [bodies.documentedCreate, "A monitor's fields, by `type`: each type allows only the fields that apply to it."],
-    UpdateMonitor: [bodies.update, "Any writable field but `type`; the changed monitor is judged by the rules of its type."],
+    CreateMonitor: [
+      bodies.documentedCreate,
+      "A monitor's fields, by `type`: each type allows only the fields that apply to it.",
+    ],
+    UpdateMonitor: [
+      bodies.update,
+      "Any writable field but `type`; the changed monitor is judged by the rules of its type.",
+    ],
   };
   // In the global registry's order, so the document keeps its order of components.
   for (const [id, schema] of OWN_NAMED) {

@@ -5,7 +5,12 @@
  * discriminator's mapping. Generators then give each variant a type of its own, and the
  * discriminator can select a variant, which it cannot among inline schemas (OpenAPI 3.1, 4.8.25).
  */
-type Schema = Record<string, unknown> & { oneOf?: Schema[]; properties?: Record<string, Schema>; discriminator?: unknown; const?: unknown };
+type Schema = Record<string, unknown> & {
+  oneOf?: Schema[];
+  properties?: Record<string, Schema>;
+  discriminator?: unknown;
+  const?: unknown;
+};
 
 const pascal = (s: string) => s.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_all, _sep, c: string) => c.toUpperCase());
 

@@ -15,7 +15,9 @@ export async function registerRateLimit(app: FastifyInstance): Promise<void> {
     hook: "preParsing",
     timeWindow: rateLimitWindowMs,
     // Replicas on one PostgreSQL database share each key's count; one process counts in memory.
-    ...(app.store.db.engine === "postgres" ? { store: sharedRateLimitStore(app.store.rateCounters, rateLimitWindowMs) } : {}),
+    ...(app.store.db.engine === "postgres"
+      ? { store: sharedRateLimitStore(app.store.rateCounters, rateLimitWindowMs) }
+      : {}),
     max: (request) => (request.principal ? perKey : publicRateLimit),
     keyGenerator: (request) => (request.principal ? `key:${request.principal.keyId}` : `ip:${request.ip}`),
     addHeaders: {

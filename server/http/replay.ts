@@ -20,5 +20,5 @@ function createdId(stored: StoredResponse): string | undefined {
  */
 export async function replayable(store: Store, accountId: string, stored: StoredResponse): Promise<boolean> {
   const id = createdId(stored);
-  return id === undefined || await store.externalIds.exists(accountId, id);
+  return id === undefined || (await store.externalIds.exists(accountId, id));
 }

@@ -33,7 +33,12 @@ export class DeliveryError extends Error {
 }
 
 /** Sends an email; set when the server has an SMTP URL. */
-export type SendMail = (message: { to: string; subject: string; text: string; headers?: Record<string, string> }) => Promise<unknown>;
+export type SendMail = (message: {
+  to: string;
+  subject: string;
+  text: string;
+  headers?: Record<string, string>;
+}) => Promise<unknown>;
 
 export interface DeliveryContext {
   store: Store;
@@ -60,7 +65,11 @@ export async function deliver(
   if (channel.type === "email") {
     if (ctx.sendMail) {
       try {
-        await ctx.sendMail({ to: config.address as string, subject: subjectOf(event), text: JSON.stringify(event, null, 2) });
+        await ctx.sendMail({
+          to: config.address as string,
+          subject: subjectOf(event),
+          text: JSON.stringify(event, null, 2),
+        });
       } catch (err) {
         throw new DeliveryError(`SMTP server refused the message: ${configMask(config).mask((err as Error).message)}`);
       }
@@ -90,9 +99,14 @@ export async function deliver(
     });
     const answer = await readSome(res.body);
     if (res.statusCode < 200 || res.statusCode >= 300) {
-      const permanent = res.statusCode >= 400 && res.statusCode < 500 && res.statusCode !== 408 && res.statusCode !== 429;
+      const permanent =
+        res.statusCode >= 400 && res.statusCode < 500 && res.statusCode !== 408 && res.statusCode !== 429;
       const why = vendorReason(answer, config);
-      throw new DeliveryError(`receiver at ${url.host} answered HTTP ${res.statusCode}${why ? `: ${why}` : ""}`, permanent, res.statusCode);
+      throw new DeliveryError(
+        `receiver at ${url.host} answered HTTP ${res.statusCode}${why ? `: ${why}` : ""}`,
+        permanent,
+        res.statusCode,
+      );
     }
     return { status_code: res.statusCode, response_time_ms: elapsed() };
   } catch (err) {
@@ -102,7 +116,8 @@ export async function deliver(
 }
 
 /** The masker of a channel's secrets: its config values of 8 characters or more, in every spelling. */
-const configMask = (config: Record<string, string>) => new SecretMask(Object.values(config).filter((v) => v.length >= 8));
+const configMask = (config: Record<string, string>) =>
+  new SecretMask(Object.values(config).filter((v) => v.length >= 8));
 
 /** The first 4 KiB of an answer (a vendor's error is short; a larger body is not read whole). */
 async function readSome(body: Dispatcher.ResponseData["body"]): Promise<string> {

@@ -10,7 +10,8 @@ export function dedupKey(event: NotificationEvent): string {
 export function subjectOf(event: NotificationEvent): string {
   if (event.event === "test") return "Test notification from pulumi-uptime";
   const name = event.monitor?.name ?? "monitor";
-  const prefix = event.notification === "reminder" ? "Reminder: " : event.notification === "escalation" ? "Escalation: " : "";
+  const prefix =
+    event.notification === "reminder" ? "Reminder: " : event.notification === "escalation" ? "Escalation: " : "";
   switch (event.event) {
     case "monitor.down":
       return `${prefix}🔴 ${name} is down${event.cause === "certificate_expiring" ? " (certificate expiring)" : ""}`;
@@ -31,8 +32,12 @@ export function subjectOf(event: NotificationEvent): string {
 export function detailsOf(event: NotificationEvent): string[] {
   const lines: string[] = [];
   const hb = event.heartbeat;
-  if (event.event === "monitor.down" && hb?.error) lines.push(`${hb.error_class ? `${hb.error_class}: ` : ""}${hb.error}`);
-  if (event.failed_locations?.length) lines.push(`Down at ${event.failed_locations.length === 1 ? "location" : "locations"} ${event.failed_locations.join(", ")}`);
+  if (event.event === "monitor.down" && hb?.error)
+    lines.push(`${hb.error_class ? `${hb.error_class}: ` : ""}${hb.error}`);
+  if (event.failed_locations?.length)
+    lines.push(
+      `Down at ${event.failed_locations.length === 1 ? "location" : "locations"} ${event.failed_locations.join(", ")}`,
+    );
   if (event.monitor?.url) lines.push(event.monitor.url);
   if (event.incident && event.event === "monitor.down") lines.push(`Down since ${event.incident.started_at}`);
   if (event.incident) lines.push(`Incident ${event.incident.id}${ordinalOf(event)}`);
@@ -42,6 +47,7 @@ export function detailsOf(event: NotificationEvent): string[] {
 /** Which reminder or escalation step of its incident a notification is (empty for the others). */
 function ordinalOf(event: NotificationEvent): string {
   if (event.notification === "reminder" && event.reminder !== undefined) return ` · reminder ${event.reminder}`;
-  if (event.notification === "escalation" && event.escalation !== undefined) return ` · escalation step ${event.escalation}`;
+  if (event.notification === "escalation" && event.escalation !== undefined)
+    return ` · escalation step ${event.escalation}`;
   return "";
 }

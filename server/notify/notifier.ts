@@ -21,12 +21,18 @@ const HEALTH_AFTER: Record<Exclude<EventType, "test">, Monitor["health"]> = {
   "monitor.degraded_resolved": "up",
 };
 
-
 /** Whether a channel hears an event (its `events`; a certificate incident also reaches `certificate_expiring`). */
-export function hears(channel: Pick<StoredChannel, "events">, event: Exclude<EventType, "test">, cause?: string): boolean {
+export function hears(
+  channel: Pick<StoredChannel, "events">,
+  event: Exclude<EventType, "test">,
+  cause?: string,
+): boolean {
   switch (event) {
     case "monitor.down":
-      return channel.events.includes("down") || (cause === "certificate_expiring" && channel.events.includes("certificate_expiring"));
+      return (
+        channel.events.includes("down") ||
+        (cause === "certificate_expiring" && channel.events.includes("certificate_expiring"))
+      );
     case "monitor.up":
       return channel.events.includes("recovered");
     default:
@@ -74,17 +80,36 @@ export class Notifier {
     return this.pending.size;
   }
 
-  async notify(monitor: ScheduledMonitor, event: Exclude<EventType, "test">, heartbeat: Heartbeat, failedLocations: readonly string[] = []): Promise<void> {
+  async notify(
+    monitor: ScheduledMonitor,
+    event: Exclude<EventType, "test">,
+    heartbeat: Heartbeat,
+    failedLocations: readonly string[] = [],
+  ): Promise<void> {
     const { store } = this.ctx;
-    const incident = event === "monitor.down" || event === "monitor.up" ? await store.alerts.incidentOf(monitor.id, event === "monitor.up") : undefined;
-    const cause = event === "monitor.down" && heartbeat.error?.startsWith(CERT_EXPIRING_PREFIX) ? "certificate_expiring" : undefined;
+    const incident =
+      event === "monitor.down" || event === "monitor.up"
+        ? await store.alerts.incidentOf(monitor.id, event === "monitor.up")
+        : undefined;
+    const cause =
+      event === "monitor.down" && heartbeat.error?.startsWith(CERT_EXPIRING_PREFIX)
+        ? "certificate_expiring"
+        : undefined;
     const kind: NotificationKind = !incident ? "notice" : event === "monitor.up" ? "resolve" : "trigger";
     const body: NotificationEvent = {
       event,
       occurred_at: heartbeat.checked_at,
-      monitor: { id: monitor.id, name: monitor.name, type: monitor.type, url: monitor.url, health: HEALTH_AFTER[event] },
+      monitor: {
+        id: monitor.id,
+        name: monitor.name,
+        type: monitor.type,
+        url: monitor.url,
+        health: HEALTH_AFTER[event],
+      },
       heartbeat,
-      ...(incident ? { incident: { id: incident.id, started_at: new Date(incident.started_at).toISOString() }, notification: kind } : {}),
+      ...(incident
+        ? { incident: { id: incident.id, started_at: new Date(incident.started_at).toISOString() }, notification: kind }
+        : {}),
       ...(cause ? { cause } : {}),
       ...(event === "monitor.down" && failedLocations.length > 0 ? { failed_locations: [...failedLocations] } : {}),
     };
@@ -126,11 +151,13 @@ export class Notifier {
     const lane = laneOf(row);
     const before = (lane && this.lanes.get(lane)) || Promise.resolve();
     // deliverWithRetry never rejects: each failure ends in the outbox and a log line.
-    const delivery = before.then(() => this.deliverWithRetry(row, lane)).finally(() => {
-      this.inFlight.delete(row.id);
-      this.pending.delete(delivery);
-      if (lane && this.lanes.get(lane) === delivery) this.lanes.delete(lane);
-    });
+    const delivery = before
+      .then(() => this.deliverWithRetry(row, lane))
+      .finally(() => {
+        this.inFlight.delete(row.id);
+        this.pending.delete(delivery);
+        if (lane && this.lanes.get(lane) === delivery) this.lanes.delete(lane);
+      });
     if (lane) this.lanes.set(lane, delivery);
     this.pending.add(delivery);
   }
@@ -140,7 +167,8 @@ export class Notifier {
    * now and a trigger makes its next attempt now, instead of holding the resolve behind a backoff.
    */
   private wakeLanes(incidentId: string): void {
-    for (const [lane, wakers] of this.sleepers) if (lane.startsWith(`${incidentId}/`)) for (const wake of wakers) wake();
+    for (const [lane, wakers] of this.sleepers)
+      if (lane.startsWith(`${incidentId}/`)) for (const wake of wakers) wake();
   }
 
   /** The delivery settings for one account (channel tests use them too). */

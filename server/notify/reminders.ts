@@ -48,16 +48,17 @@ export class AlertScheduler {
     try {
       const silenced = new Map<string, boolean>();
       const inMaintenance = async (monitorId: string) => {
-        if (!silenced.has(monitorId)) silenced.set(monitorId, await this.store.maintenanceWindows.inMaintenance(monitorId, now));
+        if (!silenced.has(monitorId))
+          silenced.set(monitorId, await this.store.maintenanceWindows.inMaintenance(monitorId, now));
         return silenced.get(monitorId) as boolean;
       };
       for (const incident of await this.store.alerts.openIncidents()) {
         const monitor = await this.store.monitors.find(incident.monitor_id);
-        if (monitor && !await inMaintenance(monitor.id)) await this.queueDue(monitor, incident, now);
+        if (monitor && !(await inMaintenance(monitor.id))) await this.queueDue(monitor, incident, now);
       }
       for (const row of await this.store.alerts.due(now)) {
         // One queued before the window began (a restart's leftover) waits for its end.
-        if ((row.kind === "reminder" || row.kind === "escalation") && await inMaintenance(row.monitor_id)) continue;
+        if ((row.kind === "reminder" || row.kind === "escalation") && (await inMaintenance(row.monitor_id))) continue;
         this.notifier.send(row);
       }
     } catch (err) {
@@ -79,17 +80,26 @@ export class AlertScheduler {
       ...(incident.failed_locations.length > 0 ? { failed_locations: incident.failed_locations } : {}),
       ...extra,
     });
-    const queue = async (channelId: string, kind: "reminder" | "escalation", n: number, due: number, event: NotificationEvent) =>
-      await alerts.enqueue({
-        account_id: monitor.account_id,
-        monitor_id: monitor.id,
-        channel_id: channelId,
-        dedup: `${incident.id}/${channelId}/${kind}/${n}`,
-        incident_id: incident.id,
-        kind,
-        event,
-        due_at: due,
-      }, now);
+    const queue = async (
+      channelId: string,
+      kind: "reminder" | "escalation",
+      n: number,
+      due: number,
+      event: NotificationEvent,
+    ) =>
+      await alerts.enqueue(
+        {
+          account_id: monitor.account_id,
+          monitor_id: monitor.id,
+          channel_id: channelId,
+          dedup: `${incident.id}/${channelId}/${kind}/${n}`,
+          incident_id: incident.id,
+          kind,
+          event,
+          due_at: due,
+        },
+        now,
+      );
 
     const linked = (await channels.forMonitor(monitor.id)).filter((c) => hears(c, "monitor.down"));
     const linkedIds = new Set(linked.map((c) => c.id));
@@ -119,7 +129,7 @@ export class AlertScheduler {
     const due = incident.started_at + n * every;
     if (await this.store.maintenanceWindows.inMaintenance(monitor.id, due)) return;
     // Those who heard the incident open (a certificate_expiring-only channel included) and those it escalated to.
-    const heard = new Set([...linkedIds, ...await alerts.escalatedChannels(incident.id, "trigger")]);
+    const heard = new Set([...linkedIds, ...(await alerts.escalatedChannels(incident.id, "trigger"))]);
     for (const id of [...heard, ...escalated]) {
       if ((reachedAt.get(id) ?? -Infinity) >= due) continue;
       await queue(id, "reminder", n, due, body({ notification: "reminder", reminder: n }));

@@ -32,20 +32,33 @@ const COLOURS: Record<string, [number, string]> = {
 };
 
 /** The request a channel of `type` makes for `event` (email is not HTTP: see deliver.ts). */
-export function vendorRequest(type: Exclude<ChannelType, "email">, config: Record<string, string>, event: NotificationEvent): VendorRequest {
+export function vendorRequest(
+  type: Exclude<ChannelType, "email">,
+  config: Record<string, string>,
+  event: NotificationEvent,
+): VendorRequest {
   const json = { "content-type": "application/json", "user-agent": "pulumi-uptime-server" };
   switch (type) {
     case "webhook": {
       const body = JSON.stringify(event);
       const headers: Record<string, string> = { ...json, "x-event": event.event };
       // Signed over the exact bytes sent, so a receiver can check them before parsing.
-      if (config.secret) headers["x-signature"] = `sha256=${createHmac("sha256", config.secret).update(body).digest("hex")}`;
+      if (config.secret)
+        headers["x-signature"] = `sha256=${createHmac("sha256", config.secret).update(body).digest("hex")}`;
       return { url: new URL(config.url as string), headers, body };
     }
     case "slack":
-      return { url: new URL(config.webhook_url as string), headers: { ...json, "x-event": event.event }, body: JSON.stringify({ text: slackText(event) }) };
+      return {
+        url: new URL(config.webhook_url as string),
+        headers: { ...json, "x-event": event.event },
+        body: JSON.stringify({ text: slackText(event) }),
+      };
     case "pagerduty":
-      return { url: new URL(`${base(config.api_url, VENDOR_URLS.pagerduty)}/v2/enqueue`), headers: json, body: JSON.stringify(pagerDutyEvent(config, event)) };
+      return {
+        url: new URL(`${base(config.api_url, VENDOR_URLS.pagerduty)}/v2/enqueue`),
+        headers: json,
+        body: JSON.stringify(pagerDutyEvent(config, event)),
+      };
     case "opsgenie": {
       const host = base(config.api_url, VENDOR_URLS.opsgenie[(config.region ?? "us") as "us" | "eu"]);
       const headers = { ...json, authorization: `GenieKey ${config.api_key}` };
@@ -63,7 +76,11 @@ export function vendorRequest(type: Exclude<ChannelType, "email">, config: Recor
     case "telegram": {
       const url = new URL(`${base(config.api_url, VENDOR_URLS.telegram)}/bot${config.bot_token}/sendMessage`);
       const text = [subjectOf(event), ...detailsOf(event)].join("\n").slice(0, 4096);
-      return { url, headers: json, body: JSON.stringify({ chat_id: config.chat_id, text, disable_web_page_preview: true }) };
+      return {
+        url,
+        headers: json,
+        body: JSON.stringify({ chat_id: config.chat_id, text, disable_web_page_preview: true }),
+      };
     }
   }
 }
@@ -79,7 +96,8 @@ function slackText(event: NotificationEvent): string {
 function pagerDutyEvent(config: Record<string, string>, event: NotificationEvent): object {
   const dedup_key = dedupKey(event);
   if (resolves(event)) return { routing_key: config.routing_key, event_action: "resolve", dedup_key };
-  const severity = event.event === "monitor.down" ? (config.severity ?? "critical") : event.event === "test" ? "info" : "warning";
+  const severity =
+    event.event === "monitor.down" ? (config.severity ?? "critical") : event.event === "test" ? "info" : "warning";
   return {
     routing_key: config.routing_key,
     event_action: "trigger",
@@ -130,7 +148,12 @@ function opsgenieAlert(config: Record<string, string>, event: NotificationEvent)
 /** A Teams workflow message: one Adaptive Card attachment. */
 function teamsCard(event: NotificationEvent): object {
   const facts = [
-    ...(event.monitor ? [{ title: "Monitor", value: event.monitor.name }, { title: "Target", value: event.monitor.url ?? "-" }] : []),
+    ...(event.monitor
+      ? [
+          { title: "Monitor", value: event.monitor.name },
+          { title: "Target", value: event.monitor.url ?? "-" },
+        ]
+      : []),
     { title: "At", value: event.occurred_at },
   ];
   return {
@@ -144,7 +167,14 @@ function teamsCard(event: NotificationEvent): object {
           type: "AdaptiveCard",
           version: "1.4",
           body: [
-            { type: "TextBlock", size: "Medium", weight: "Bolder", wrap: true, text: subjectOf(event), color: COLOURS[event.event]?.[1] ?? "default" },
+            {
+              type: "TextBlock",
+              size: "Medium",
+              weight: "Bolder",
+              wrap: true,
+              text: subjectOf(event),
+              color: COLOURS[event.event]?.[1] ?? "default",
+            },
             ...detailsOf(event).map((text) => ({ type: "TextBlock", wrap: true, text })),
             { type: "FactSet", facts },
           ],
@@ -165,7 +195,9 @@ function discordMessage(event: NotificationEvent): object {
         ...(description ? { description } : {}),
         color: COLOURS[event.event]?.[0] ?? 0,
         timestamp: event.occurred_at,
-        ...(event.monitor ? { fields: [{ name: "Monitor", value: event.monitor.name.slice(0, 1024), inline: true }] } : {}),
+        ...(event.monitor
+          ? { fields: [{ name: "Monitor", value: event.monitor.name.slice(0, 1024), inline: true }] }
+          : {}),
       },
     ],
   };

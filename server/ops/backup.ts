@@ -23,7 +23,12 @@ export function inspectDatabase(path: string): BackupSummary {
       throw new Error(`${path} fails SQLite's integrity check: ${check.map((r) => r.integrity_check).join("; ")}`);
     }
     const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-    return { monitors: count("monitors"), channels: count("channels"), statusPages: count("status_pages"), heartbeats: count("heartbeats") };
+    return {
+      monitors: count("monitors"),
+      channels: count("channels"),
+      statusPages: count("status_pages"),
+      heartbeats: count("heartbeats"),
+    };
   } finally {
     db.close();
   }
@@ -119,7 +124,11 @@ function holdAlone(dbPath: string): DatabaseSync | undefined {
  * checked, migrated and opened with the key file before anything is replaced: a backup whose
  * secrets the key file cannot open is refused and `dbPath` stays as it was.
  */
-export async function restoreDatabase(from: string, dbPath: string, secretKeyFile = `${dbPath}.key`): Promise<BackupSummary> {
+export async function restoreDatabase(
+  from: string,
+  dbPath: string,
+  secretKeyFile = `${dbPath}.key`,
+): Promise<BackupSummary> {
   if (!existsSync(from)) throw new Error(`--from ${from} does not exist`);
   needFolder("--db", dbPath);
   if (!existsSync(secretKeyFile)) {

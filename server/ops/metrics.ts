@@ -27,12 +27,43 @@ export class Metrics {
   constructor(store: Store) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.checks = new Counter({ name: "uptime_checks_total", help: "Checks recorded, by result and location.", labelNames: ["result", "location"], registers });
-    this.schedulerLag = new Histogram({ name: "uptime_scheduler_lag_seconds", help: "Delay between a check's scheduled time and its start.", buckets: DURATION_BUCKETS, registers });
-    this.probeDuration = new Histogram({ name: "uptime_probe_duration_seconds", help: "Duration of a check's probe, by monitor type.", labelNames: ["type"], buckets: DURATION_BUCKETS, registers });
-    this.notificationsSent = new Counter({ name: "uptime_notifications_sent_total", help: "Notifications delivered, by channel type.", labelNames: ["channel_type"], registers });
-    this.notificationsFailed = new Counter({ name: "uptime_notifications_failed_total", help: "Notifications given up after their last attempt, by channel type.", labelNames: ["channel_type"], registers });
-    this.httpRequests = new Counter({ name: "uptime_http_requests_total", help: "Answered HTTP requests, by method, route and status.", labelNames: ["method", "route", "status"], registers });
+    this.checks = new Counter({
+      name: "uptime_checks_total",
+      help: "Checks recorded, by result and location.",
+      labelNames: ["result", "location"],
+      registers,
+    });
+    this.schedulerLag = new Histogram({
+      name: "uptime_scheduler_lag_seconds",
+      help: "Delay between a check's scheduled time and its start.",
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.probeDuration = new Histogram({
+      name: "uptime_probe_duration_seconds",
+      help: "Duration of a check's probe, by monitor type.",
+      labelNames: ["type"],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.notificationsSent = new Counter({
+      name: "uptime_notifications_sent_total",
+      help: "Notifications delivered, by channel type.",
+      labelNames: ["channel_type"],
+      registers,
+    });
+    this.notificationsFailed = new Counter({
+      name: "uptime_notifications_failed_total",
+      help: "Notifications given up after their last attempt, by channel type.",
+      labelNames: ["channel_type"],
+      registers,
+    });
+    this.httpRequests = new Counter({
+      name: "uptime_http_requests_total",
+      help: "Answered HTTP requests, by method, route and status.",
+      labelNames: ["method", "route", "status"],
+      registers,
+    });
     const open = () => store.db.isOpen;
     new Gauge({
       name: "uptime_database_size_bytes",

@@ -9,7 +9,11 @@ import type { FastifyInstance } from "fastify";
  * cut short was never recorded, so its monitor is due at once on the next start. Returns a
  * function that removes the signal handlers.
  */
-export function closeOnSignals(app: FastifyInstance, timeoutMs: number, exit: (code: number) => void = (code) => process.exit(code)): () => void {
+export function closeOnSignals(
+  app: FastifyInstance,
+  timeoutMs: number,
+  exit: (code: number) => void = (code) => process.exit(code),
+): () => void {
   let closing = false;
   const stop = (signal: NodeJS.Signals) => {
     if (closing) return;
@@ -20,7 +24,11 @@ export function closeOnSignals(app: FastifyInstance, timeoutMs: number, exit: (c
       // What the close still waits for, so the operator (and a failed test) can tell why.
       app.server.getConnections((_err, connections) => {
         try {
-          const waiting = { connections, checks: app.checker.checksInFlight, deliveries: app.notifier.deliveriesPending };
+          const waiting = {
+            connections,
+            checks: app.checker.checksInFlight,
+            deliveries: app.notifier.deliveriesPending,
+          };
           app.log.error({ timeoutMs, waiting }, "shutdown timed out: exiting with work still in flight");
         } finally {
           exit(1);

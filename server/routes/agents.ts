@@ -1,7 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { envelope, LeaseRequestSchema, LeasesSchema, LocationSchema, ResultsRequestSchema, ResultsSchema } from "../../api";
+import {
+  envelope,
+  LeaseRequestSchema,
+  LeasesSchema,
+  LocationSchema,
+  ResultsRequestSchema,
+  ResultsSchema,
+} from "../../api";
 import { principalOf } from "../http/types";
 import { errorResponses } from "./responses";
 
@@ -54,7 +61,15 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
       reply.raw.once("close", () => {
         if (!reply.raw.writableFinished) hungUp.abort();
       });
-      const data = await fastify.leases.lease(principalOf(req), req.body.agent_id, req.body.max, req.body.wait_ms, hungUp.signal, req.body.allow_private_targets, req.body.browser);
+      const data = await fastify.leases.lease(
+        principalOf(req),
+        req.body.agent_id,
+        req.body.max,
+        req.body.wait_ms,
+        hungUp.signal,
+        req.body.allow_private_targets,
+        req.body.browser,
+      );
       return { ok: true as const, data };
     },
   );
@@ -64,7 +79,8 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
       config: { rateLimit: false },
       schema: {
         tags,
-        summary: "Extension: post checks' results; each check is recorded once, a result for a deleted, paused or moved monitor refused",
+        summary:
+          "Extension: post checks' results; each check is recorded once, a result for a deleted, paused or moved monitor refused",
         body: ResultsRequestSchema,
         response: { 200: envelope(ResultsSchema), ...errorResponses("POST") },
       },

@@ -33,7 +33,8 @@ export function batchRoutes(fastify: FastifyInstance, spec: AnySpec): void {
       const principal = principalOf(req);
       const items: ItemAnswer[] = [];
       // One after another, as the single calls would run: a later item may depend on an earlier one.
-      for (const item of (req.body as { items: BatchItem[] }).items) items.push(await answerOf(req, async () => await runItem(req, spec, principal, item)));
+      for (const item of (req.body as { items: BatchItem[] }).items)
+        items.push(await answerOf(req, async () => await runItem(req, spec, principal, item)));
       return { ok: true as const, data: { items } };
     },
   );
@@ -46,7 +47,10 @@ async function answerOf(req: FastifyRequest, run: () => Promise<ItemAnswer>): Pr
   } catch (err) {
     if (err instanceof ApiError) return { status: err.statusCode, ...errorBody(err, req.id) };
     req.log.error({ err }, "batch item failed");
-    const internal = new ApiError("internal_error", "Internal server error; the request id identifies it in the server's log");
+    const internal = new ApiError(
+      "internal_error",
+      "Internal server error; the request id identifies it in the server's log",
+    );
     return { status: internal.statusCode, ...errorBody(internal, req.id) };
   }
 }
@@ -55,16 +59,29 @@ async function runItem(req: FastifyRequest, spec: AnySpec, principal: Principal,
   const { service } = spec;
   if (item.op === "create") return await create(req, spec, principal, item);
   const id = idOf(spec, item.id);
-  if (item.op === "update") return { status: 200, ok: true, data: await service.update(principal, id, parsed(spec.update, item.body)) };
+  if (item.op === "update")
+    return { status: 200, ok: true, data: await service.update(principal, id, parsed(spec.update, item.body)) };
   return { status: 200, ok: true, data: await service.delete(principal, id) };
 }
 
 /** A create, replayed or kept under its key exactly as `POST <collection>` with the header would be. */
-async function create(req: FastifyRequest, spec: AnySpec, principal: Principal, item: Extract<BatchItem, { op: "create" }>): Promise<ItemAnswer> {
+async function create(
+  req: FastifyRequest,
+  spec: AnySpec,
+  principal: Principal,
+  item: Extract<BatchItem, { op: "create" }>,
+): Promise<ItemAnswer> {
   const body = parsed(spec.create, item.body);
   const key = item.idempotency_key;
   if (key === undefined) return { status: 201, ok: true, data: await spec.service.create(principal, body) };
-  return await keyedCreate(req.server, principal.accountId, key, spec.path, body, async () => await spec.service.create(principal, body));
+  return await keyedCreate(
+    req.server,
+    principal.accountId,
+    key,
+    spec.path,
+    body,
+    async () => await spec.service.create(principal, body),
+  );
 }
 
 /** The body as the single call's schema reads it; its refusal names the field, as there. */

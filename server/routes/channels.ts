@@ -53,7 +53,8 @@ export async function channelRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags: ["channels"],
         params,
-        description: "The channel's latest 100 notifications, newest first: each one's kind, status, attempts and the receiver's reason (extension).",
+        description:
+          "The channel's latest 100 notifications, newest first: each one's kind, status, attempts and the receiver's reason (extension).",
         response: { 200: envelope(z.array(DeliverySchema)), ...errorResponses("GET", { id: true }) },
       },
     },

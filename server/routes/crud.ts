@@ -55,8 +55,14 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
 
   app.get(
     spec.path,
-    { schema: { tags, querystring: spec.query, response: { 200: listEnvelope(spec.item), ...errorResponses("GET", { validated: true }) } } },
-    async (req) => ({ ok: true as const, ...await service.list(principalOf(req), req.query as never) }),
+    {
+      schema: {
+        tags,
+        querystring: spec.query,
+        response: { 200: listEnvelope(spec.item), ...errorResponses("GET", { validated: true }) },
+      },
+    },
+    async (req) => ({ ok: true as const, ...(await service.list(principalOf(req), req.query as never)) }),
   );
   app.post(
     spec.path,
@@ -64,7 +70,10 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
       schema: {
         tags,
         body: spec.documentedCreate ?? spec.create,
-        response: { 201: envelope(spec.item), ...errorResponses("POST", { validated: true, extra: spec.createErrors }) },
+        response: {
+          201: envelope(spec.item),
+          ...errorResponses("POST", { validated: true, extra: spec.createErrors }),
+        },
       },
       // The route-level compiler is typed against the whole route schema; it is called per part.
       ...(spec.documentedCreate && { validatorCompiler: validateBodyWith(spec.create) as never }),
@@ -78,11 +87,10 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
   if (!spec.itemRoutes) return;
   if (app.settings.extensions && app.settings.batchWrites) batchRoutes(app, spec as never);
   const item = `${spec.path}/:id`;
-  app.get(
-    item,
-    { schema: { tags, params, response: one } },
-    async (req) => ({ ok: true as const, data: await service.get(principalOf(req), idOf(req)) }),
-  );
+  app.get(item, { schema: { tags, params, response: one } }, async (req) => ({
+    ok: true as const,
+    data: await service.get(principalOf(req), idOf(req)),
+  }));
   app.patch(
     item,
     {
@@ -90,11 +98,13 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
         tags,
         params,
         body: spec.update,
-        response: { 200: envelope(spec.item), ...errorResponses("PATCH", { id: true, validated: true, extra: [409, ...(spec.updateErrors ?? [])] }) },
+        response: {
+          200: envelope(spec.item),
+          ...errorResponses("PATCH", { id: true, validated: true, extra: [409, ...(spec.updateErrors ?? [])] }),
+        },
       },
     },
-    async (req) =>
-      ({ ok: true as const, data: await service.update(principalOf(req), idOf(req), req.body as never) }),
+    async (req) => ({ ok: true as const, data: await service.update(principalOf(req), idOf(req), req.body as never) }),
   );
   app.delete(
     item,

@@ -26,30 +26,60 @@ export async function maintenanceWindowRoutes(fastify: FastifyInstance): Promise
 
   app.get(
     "/api/v1/maintenance-windows",
-    { schema: { tags, summary, querystring: ListQuerySchema, response: { 200: listEnvelope(MaintenanceWindowSchema), ...errorResponses("GET", { validated: true }) } } },
+    {
+      schema: {
+        tags,
+        summary,
+        querystring: ListQuerySchema,
+        response: { 200: listEnvelope(MaintenanceWindowSchema), ...errorResponses("GET", { validated: true }) },
+      },
+    },
     async (req) => ({ ok: true as const, ...(await service.list(principalOf(req), req.query)) }),
   );
   app.post(
     "/api/v1/maintenance-windows",
-    { schema: { tags, summary, body: CreateMaintenanceWindowSchema, response: { 201: envelope(MaintenanceWindowSchema), ...errorResponses("POST") } } },
+    {
+      schema: {
+        tags,
+        summary,
+        body: CreateMaintenanceWindowSchema,
+        response: { 201: envelope(MaintenanceWindowSchema), ...errorResponses("POST") },
+      },
+    },
     async (req, reply) => {
       reply.code(201);
       return { ok: true as const, data: await service.create(principalOf(req), req.body) };
     },
   );
-  app.get("/api/v1/maintenance-windows/:id", { schema: { tags, summary, params: windowId, response: { ...one, ...errorResponses("GET", { id: true }) } } }, async (req) => ({
-    ok: true as const,
-    data: await service.get(principalOf(req), req.params.id),
-  }));
+  app.get(
+    "/api/v1/maintenance-windows/:id",
+    { schema: { tags, summary, params: windowId, response: { ...one, ...errorResponses("GET", { id: true }) } } },
+    async (req) => ({
+      ok: true as const,
+      data: await service.get(principalOf(req), req.params.id),
+    }),
+  );
   app.patch(
     "/api/v1/maintenance-windows/:id",
-    { schema: { tags, summary, params: windowId, body: UpdateMaintenanceWindowSchema, response: { ...one, ...errorResponses("PATCH", { id: true, validated: true }) } } },
+    {
+      schema: {
+        tags,
+        summary,
+        params: windowId,
+        body: UpdateMaintenanceWindowSchema,
+        response: { ...one, ...errorResponses("PATCH", { id: true, validated: true }) },
+      },
+    },
     async (req) => ({ ok: true as const, data: await service.update(principalOf(req), req.params.id, req.body) }),
   );
-  app.delete("/api/v1/maintenance-windows/:id", { schema: { tags, summary, params: windowId, response: { ...one, ...errorResponses("DELETE", { id: true }) } } }, async (req) => ({
-    ok: true as const,
-    data: await service.delete(principalOf(req), req.params.id),
-  }));
+  app.delete(
+    "/api/v1/maintenance-windows/:id",
+    { schema: { tags, summary, params: windowId, response: { ...one, ...errorResponses("DELETE", { id: true }) } } },
+    async (req) => ({
+      ok: true as const,
+      data: await service.delete(principalOf(req), req.params.id),
+    }),
+  );
   if (!fastify.settings.batchWrites) return;
   batchRoutes(fastify, {
     path: "/api/v1/maintenance-windows",

@@ -77,7 +77,10 @@ export async function monitorRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: envelope(z.array(HeartbeatSchema)), ...errorResponses("GET", { id: true, validated: true }) },
       },
     },
-    async (req) => ({ ok: true as const, data: await monitors.heartbeats(principalOf(req), req.params.id, req.query.hours) }),
+    async (req) => ({
+      ok: true as const,
+      data: await monitors.heartbeats(principalOf(req), req.params.id, req.query.hours),
+    }),
   );
 
   app.get(
@@ -117,7 +120,10 @@ function dryRunRoutes(fastify: FastifyInstance): void {
       },
       validatorCompiler: validateBodyWith(fastify.monitorBodies.create) as never,
     },
-    async (req) => ({ ok: true as const, data: await dryRuns.ofSpec(principalOf(req), req.body as never, (req.query as DryRunQuery).location) }),
+    async (req) => ({
+      ok: true as const,
+      data: await dryRuns.ofSpec(principalOf(req), req.body as never, (req.query as DryRunQuery).location),
+    }),
   );
   app.post(
     "/api/v1/monitors/:id/test",
@@ -130,7 +136,10 @@ function dryRunRoutes(fastify: FastifyInstance): void {
         response: { ...answer, ...errorResponses("POST", { id: true, validated: true }) },
       },
     },
-    async (req) => ({ ok: true as const, data: await dryRuns.ofMonitor(principalOf(req), req.params.id, req.query.location) }),
+    async (req) => ({
+      ok: true as const,
+      data: await dryRuns.ofMonitor(principalOf(req), req.params.id, req.query.location),
+    }),
   );
 }
 
@@ -147,9 +156,13 @@ function triggerRoute(fastify: FastifyInstance): void {
     {
       schema: {
         tags: ["monitors"],
-        summary: "Runs deployed monitors now (extension): by ids or tag, at their locations or one; stored only with record",
+        summary:
+          "Runs deployed monitors now (extension): by ids or tag, at their locations or one; stored only with record",
         body: DocumentedTriggerRequestSchema,
-        response: { 200: envelope(TriggerResultSchema), ...errorResponses("POST", { validated: true, extra: [404, 409] }) },
+        response: {
+          200: envelope(TriggerResultSchema),
+          ...errorResponses("POST", { validated: true, extra: [404, 409] }),
+        },
       },
       // Documented as either form, validated with the refinement's messages.
       validatorCompiler: validateBodyWith(TriggerRequestSchema) as never,

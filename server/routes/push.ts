@@ -52,7 +52,9 @@ export async function pushRoutes(fastify: FastifyInstance): Promise<void> {
   const { push } = fastify.services;
   // This plugin's scope only: a ping's body may be anything and is not read.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: 64 * 1024 }, (_req, _body, done) => done(null, undefined));
+  fastify.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: 64 * 1024 }, (_req, _body, done) =>
+    done(null, undefined),
+  );
   app.route({
     method: ["GET", "POST"],
     url: "/api/push/:token",

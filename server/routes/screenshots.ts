@@ -20,12 +20,19 @@ export async function screenshotRoutes(fastify: FastifyInstance): Promise<void> 
         tags: ["monitors"],
         params,
         description: "The screenshot of a failed browser monitor's run, as `image/png`.",
-        response: { 200: z.any().meta({ description: "The PNG (`image/png`)." }), ...errorResponses("GET", { id: true }) },
+        response: {
+          200: z.any().meta({ description: "The PNG (`image/png`)." }),
+          ...errorResponses("GET", { id: true }),
+        },
       },
     },
     async (req, reply) => {
       const png = await fastify.services.monitors.screenshot(principalOf(req), req.params.id, req.params.heartbeat);
-      return reply.header("content-type", "image/png").header("x-content-type-options", "nosniff").header("cache-control", "private, max-age=86400").send(png);
+      return reply
+        .header("content-type", "image/png")
+        .header("x-content-type-options", "nosniff")
+        .header("cache-control", "private, max-age=86400")
+        .send(png);
     },
   );
 }

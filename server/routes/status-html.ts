@@ -18,7 +18,8 @@ export async function statusHtmlRoutes(app: FastifyInstance): Promise<void> {
     // At /status/<slug>, asked for together with the page (one look at the store's commits for
     // both); sent only once the viewer may see it.
     const slug = req.params.slug;
-    const early = slug === undefined || !validSlug(slug) ? undefined : app.services.statusPages.pageAnswer(slug, `/status/${slug}`);
+    const early =
+      slug === undefined || !validSlug(slug) ? undefined : app.services.statusPages.pageAnswer(slug, `/status/${slug}`);
     early?.catch(() => undefined);
     const r = await resolvePage(app, req, reply, slug);
     if (!r) return reply;
@@ -29,14 +30,22 @@ export async function statusHtmlRoutes(app: FastifyInstance): Promise<void> {
     const r = await resolvePage(app, req, reply, req.params.slug);
     if (!r) return reply;
     const incidents = await app.services.statusPages.incidents(r.page);
-    return htmlHeaders(reply).header("cache-control", cacheFor(r, MAX_AGE_SEC)).send(historyPage(frameOf(r), incidents));
+    return htmlHeaders(reply)
+      .header("cache-control", cacheFor(r, MAX_AGE_SEC))
+      .send(historyPage(frameOf(r), incidents));
   };
   const incident = async (req: Req, reply: FastifyReply) => {
     const r = await resolvePage(app, req, reply, req.params.slug);
     if (!r) return reply;
     const found = (await app.services.statusPages.incidents(r.page)).find((i) => i.id === req.params.incident);
-    if (!found) return htmlHeaders(reply).code(404).header("cache-control", "no-store").send(historyPage(frameOf(r), []));
-    return htmlHeaders(reply).header("cache-control", cacheFor(r, MAX_AGE_SEC)).send(incidentPage(frameOf(r), found));
+    if (!found)
+      return htmlHeaders(reply)
+        .code(404)
+        .header("cache-control", "no-store")
+        .send(historyPage(frameOf(r), []));
+    return htmlHeaders(reply)
+      .header("cache-control", cacheFor(r, MAX_AGE_SEC))
+      .send(incidentPage(frameOf(r), found));
   };
   for (const prefix of ["/status/:slug", ""]) {
     app.get(prefix || "/", { schema: { hide: true } }, page);

@@ -42,7 +42,12 @@ export async function statusPageRoutes(fastify: FastifyInstance): Promise<void> 
 
   // The document's bytes are kept (see StatusPageService.documentAnswer), written as the response schema writes them.
   const documentEnvelope = envelope(StatusDocumentSchema);
-  const write = serializerCompiler({ schema: documentEnvelope, method: "GET", url: "/api/status/:file", httpStatus: "200" });
+  const write = serializerCompiler({
+    schema: documentEnvelope,
+    method: "GET",
+    url: "/api/status/:file",
+    httpStatus: "200",
+  });
   const serialize = (data: StatusDocument) => write({ ok: true, data });
   app.get(
     "/api/status/:file",

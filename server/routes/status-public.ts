@@ -7,7 +7,11 @@ import { badgeSvg } from "../html/badge";
 import { noticePage, passwordPage } from "../html/status-extra-pages";
 import { cacheFor, cookieName, frameOf, htmlHeaders, resolvePage } from "./status-resolve";
 
-type Req = FastifyRequest<{ Params: { slug?: string; key?: string; kind?: string }; Querystring: { code?: string }; Body: unknown }>;
+type Req = FastifyRequest<{
+  Params: { slug?: string; key?: string; kind?: string };
+  Querystring: { code?: string };
+  Body: unknown;
+}>;
 
 const FORM = "application/x-www-form-urlencoded";
 const BADGE = /^(state|uptime)\.svg$/;
@@ -36,11 +40,18 @@ export async function statusPublicRoutes(app: FastifyInstance): Promise<void> {
     const fromForm = (req.headers["content-type"] ?? "").startsWith(FORM);
     const parsed = SubscribeSchema.safeParse(fromForm ? { email: field(req.body, "email") } : req.body);
     if (!parsed.success) {
-      if (fromForm) return htmlHeaders(reply).code(422).send(noticePage(frameOf(r), "✗ Please give a valid email address."));
+      if (fromForm)
+        return htmlHeaders(reply)
+          .code(422)
+          .send(noticePage(frameOf(r), "✗ Please give a valid email address."));
       throw validationFailed(issuesToDetails(parsed.error.issues));
     }
     const message = await subscribers.subscribe(r.page, parsed.data, req.ip);
-    if (fromForm) return htmlHeaders(reply).code(202).header("cache-control", "no-store").send(noticePage(frameOf(r), message));
+    if (fromForm)
+      return htmlHeaders(reply)
+        .code(202)
+        .header("cache-control", "no-store")
+        .send(noticePage(frameOf(r), message));
     return reply.code(202).send({ ok: true, data: { message } });
   };
 
@@ -48,35 +59,61 @@ export async function statusPublicRoutes(app: FastifyInstance): Promise<void> {
     const r = await resolvePage(app, req, reply, req.params.slug);
     if (!r) return reply;
     const ok = await subscribers.confirm(r.page, req.query.code ?? "");
-    return htmlHeaders(reply).code(ok ? 200 : 404).header("cache-control", "no-store")
-      .send(noticePage(frameOf(r), ok ? "✓ Subscribed. Every mail has a link to unsubscribe." : "✗ This link is not valid (any more)."));
+    return htmlHeaders(reply)
+      .code(ok ? 200 : 404)
+      .header("cache-control", "no-store")
+      .send(
+        noticePage(
+          frameOf(r),
+          ok ? "✓ Subscribed. Every mail has a link to unsubscribe." : "✗ This link is not valid (any more).",
+        ),
+      );
   };
 
   // GET shows a button (mail scanners follow links); POST unsubscribes (also one-click, RFC 8058).
   const unsubscribeForm = async (req: Req, reply: FastifyReply) => {
     const r = await resolvePage(app, req, reply, req.params.slug);
     if (!r) return reply;
-    return htmlHeaders(reply).header("cache-control", "no-store")
-      .send(noticePage(frameOf(r), "Stop the mails of this page?", { action: `${r.base}/unsubscribe`, code: req.query.code ?? "", button: "Unsubscribe" }));
+    return htmlHeaders(reply)
+      .header("cache-control", "no-store")
+      .send(
+        noticePage(frameOf(r), "Stop the mails of this page?", {
+          action: `${r.base}/unsubscribe`,
+          code: req.query.code ?? "",
+          button: "Unsubscribe",
+        }),
+      );
   };
   const unsubscribe = async (req: Req, reply: FastifyReply) => {
     const r = await resolvePage(app, req, reply, req.params.slug);
     if (!r) return reply;
     const code = field(req.body, "code") ?? req.query.code ?? "";
     await subscribers.unsubscribe(r.page, code);
-    return htmlHeaders(reply).header("cache-control", "no-store").send(noticePage(frameOf(r), "✓ Unsubscribed: no more mails from this page."));
+    return htmlHeaders(reply)
+      .header("cache-control", "no-store")
+      .send(noticePage(frameOf(r), "✓ Unsubscribed: no more mails from this page."));
   };
 
   const login = async (req: Req, reply: FastifyReply) => {
     const slug = req.params.slug;
-    const page = slug === undefined ? await pages.publicPage({ domain: req.hostname.toLowerCase() }) : await pages.publicPage({ slug });
+    const page =
+      slug === undefined
+        ? await pages.publicPage({ domain: req.hostname.toLowerCase() })
+        : await pages.publicPage({ slug });
     if (!page) throw new ApiError("not_found", "No status page here");
     const base = slug === undefined ? "" : `/status/${page.slug}`;
     const token = pages.login(page, field(req.body, "password") ?? "");
-    if (!token) return htmlHeaders(reply).code(401).header("cache-control", "no-store").send(passwordPage(frameOf({ page, base }), true));
+    if (!token)
+      return htmlHeaders(reply)
+        .code(401)
+        .header("cache-control", "no-store")
+        .send(passwordPage(frameOf({ page, base }), true));
     const secure = req.protocol === "https" ? "; Secure" : "";
     return reply
-      .header("set-cookie", `${cookieName(page)}=${token}; Path=${base || "/"}; HttpOnly; SameSite=Lax; Max-Age=604800${secure}`)
+      .header(
+        "set-cookie",
+        `${cookieName(page)}=${token}; Path=${base || "/"}; HttpOnly; SameSite=Lax; Max-Age=604800${secure}`,
+      )
       .header("cache-control", "no-store")
       .redirect(base || "/", 303);
   };
@@ -93,7 +130,9 @@ export async function statusPublicRoutes(app: FastifyInstance): Promise<void> {
     const r = await resolvePage(app, req, reply, req.params.slug);
     if (!r) return reply;
     const kind = BADGE.exec(req.params.kind ?? "")?.[1] as "state" | "uptime" | undefined;
-    const found = kind ? await pages.badge(r.page, req.params.key === "page" ? null : (req.params.key ?? null), kind) : undefined;
+    const found = kind
+      ? await pages.badge(r.page, req.params.key === "page" ? null : (req.params.key ?? null), kind)
+      : undefined;
     if (!found) throw new ApiError("not_found", "No such badge");
     const svg = badgeSvg(found.label, found.value, found.colour);
     const etag = `"${createHash("sha256").update(svg).digest("base64url").slice(0, 22)}"`;

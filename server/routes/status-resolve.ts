@@ -42,7 +42,10 @@ export function htmlHeaders(reply: FastifyReply): FastifyReply {
   return reply
     .header("content-type", "text/html; charset=utf-8")
     .header("x-content-type-options", "nosniff")
-    .header("content-security-policy", `default-src 'none'; script-src ${LOCAL_TIMES_CSP_SOURCE}; style-src 'unsafe-inline'; img-src https:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`);
+    .header(
+      "content-security-policy",
+      `default-src 'none'; script-src ${LOCAL_TIMES_CSP_SOURCE}; style-src 'unsafe-inline'; img-src https:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+    );
 }
 
 /** The frame the small pages need. */
@@ -63,13 +66,24 @@ export function frameOf(r: Resolved): PageFrame {
  * the answer is sent (404 for an unknown page or host, the password form, or 403) and undefined
  * is returned.
  */
-export async function resolvePage(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, slug: string | undefined): Promise<Resolved | undefined> {
+export async function resolvePage(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  slug: string | undefined,
+): Promise<Resolved | undefined> {
   const service = app.services.statusPages;
-  const page = slug === undefined
-    ? await service.publicPage({ domain: hostOf(req) })
-    : SLUG.test(slug) ? await service.publicPage({ slug }) : undefined;
+  const page =
+    slug === undefined
+      ? await service.publicPage({ domain: hostOf(req) })
+      : SLUG.test(slug)
+        ? await service.publicPage({ slug })
+        : undefined;
   if (!page) {
-    htmlHeaders(reply).code(404).header("cache-control", "no-store").send(notFoundPage(slug ?? hostOf(req)));
+    htmlHeaders(reply)
+      .code(404)
+      .header("cache-control", "no-store")
+      .send(notFoundPage(slug ?? hostOf(req)));
     return undefined;
   }
   const resolved = { page, base: slug === undefined ? "" : `/status/${page.slug}` };
@@ -77,7 +91,11 @@ export async function resolvePage(app: FastifyInstance, req: FastifyRequest, rep
   if (access === "allowed") return resolved;
   htmlHeaders(reply).header("cache-control", "no-store").header("x-robots-tag", "noindex");
   if (access === "refused") {
-    reply.code(403).send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Forbidden</title></head><body><main><h1>${escapeHtml(page.title)}</h1><p>This page is not shown to your address.</p></main></body></html>\n`);
+    reply
+      .code(403)
+      .send(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Forbidden</title></head><body><main><h1>${escapeHtml(page.title)}</h1><p>This page is not shown to your address.</p></main></body></html>\n`,
+      );
   } else {
     reply.code(401).send(passwordPage(frameOf(resolved), false));
   }

@@ -45,7 +45,14 @@ export class ChannelService {
     checkConfig(body.config, this.allowPrivate);
     const events = eventsOf(body.events, body.notify_degraded, []);
     await assertExternalIdFree(this.store, "channels", principal.accountId, body.external_id);
-    return await this.store.channels.create(principal.accountId, body.name, body.type, body.config, body.external_id ?? null, events);
+    return await this.store.channels.create(
+      principal.accountId,
+      body.name,
+      body.type,
+      body.config,
+      body.external_id ?? null,
+      events,
+    );
   }
 
   /** PATCH: a new name and/or a whole new config, validated against the channel's type. */
@@ -78,9 +85,16 @@ export class ChannelService {
       events.join() === current.events.join() &&
       canonicalConfigJson(config) === canonicalConfigJson(current.config)
     ) {
-      return await this.store.channels.get(principal.accountId, id) as Channel;
+      return (await this.store.channels.get(principal.accountId, id)) as Channel;
     }
-    return await this.store.channels.update(principal.accountId, id, name, config, body.external_id, events) as Channel;
+    return (await this.store.channels.update(
+      principal.accountId,
+      id,
+      name,
+      config,
+      body.external_id,
+      events,
+    )) as Channel;
   }
 
   async delete(principal: Principal, id: string): Promise<Channel> {
@@ -91,7 +105,7 @@ export class ChannelService {
 
   /** The channel's latest notifications and how they ended, newest first. */
   async deliveries(principal: Principal, id: string): Promise<Delivery[]> {
-    if (!await this.store.channels.get(principal.accountId, id)) throw notFound("channel", id);
+    if (!(await this.store.channels.get(principal.accountId, id))) throw notFound("channel", id);
     return await this.store.alerts.forChannel(id);
   }
 
@@ -115,7 +129,11 @@ export class ChannelService {
  * removes `degraded` (from the current events on a PATCH, from the default on a create); both
  * given must agree.
  */
-function eventsOf(events: readonly ChannelEvent[] | undefined, notifyDegraded: boolean | undefined, current: readonly ChannelEvent[]): ChannelEvent[] {
+function eventsOf(
+  events: readonly ChannelEvent[] | undefined,
+  notifyDegraded: boolean | undefined,
+  current: readonly ChannelEvent[],
+): ChannelEvent[] {
   if (events !== undefined) {
     const conflict = channelEventsConflict(events, notifyDegraded);
     if (conflict) throw validationFailed([{ field: "notify_degraded", message: conflict }]);

@@ -58,7 +58,11 @@ export class DryRunService {
    * the key's slots instead of refusing, and answers the outcome a heartbeat would record as well
    * (none when there was nothing to run).
    */
-  async forTrigger(principal: Principal, monitor: Monitor, location: string | undefined): Promise<{ outcome?: CheckOutcome; result: MonitorTestResult }> {
+  async forTrigger(
+    principal: Principal,
+    monitor: Monitor,
+    location: string | undefined,
+  ): Promise<{ outcome?: CheckOutcome; result: MonitorTestResult }> {
     const ran = await this.outcome(principal, monitor, location, true);
     return { ...ran, result: ran.outcome ? resultOf(ran.outcome, ran.at) : nothingToRun(ran.at) };
   }
@@ -77,13 +81,23 @@ export class DryRunService {
         return;
       }
       if (!wait) {
-        throw new ApiError("rate_limited", `At most ${this.cap} dry runs of one API key run at once; retry in 1 s`, undefined, { "retry-after": "1" });
+        throw new ApiError(
+          "rate_limited",
+          `At most ${this.cap} dry runs of one API key run at once; retry in 1 s`,
+          undefined,
+          { "retry-after": "1" },
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS));
     }
   }
 
-  private async outcome(principal: Principal, spec: MonitorSpec | Monitor, location: string | undefined, wait: boolean): Promise<{ outcome?: CheckOutcome; at: number }> {
+  private async outcome(
+    principal: Principal,
+    spec: MonitorSpec | Monitor,
+    location: string | undefined,
+    wait: boolean,
+  ): Promise<{ outcome?: CheckOutcome; at: number }> {
     const atAgent = await this.agentLocation(principal, location);
     if (!monitorType(spec.type).probes) return { at: Date.now() };
     await this.slot(principal, wait);
@@ -94,7 +108,13 @@ export class DryRunService {
         return { outcome, at: Date.now() };
       }
       // The runner reads only the spec; the id is one no stored monitor has.
-      const monitor = { id: "mon_dry_run", status: "active", last_checked_at: null, ...spec, account_id: principal.accountId };
+      const monitor = {
+        id: "mon_dry_run",
+        status: "active",
+        last_checked_at: null,
+        ...spec,
+        account_id: principal.accountId,
+      };
       return { outcome: await this.checker.runOnce(monitor as never, now), at: now };
     } finally {
       const left = (this.running.get(principal.keyId) ?? 1) - 1;
@@ -128,7 +148,16 @@ export class DryRunService {
 /** The spec as the monitor an agent's lease carries (the agent reads only the spec). */
 function trialMonitor(spec: MonitorSpec | Monitor, now: number): Monitor {
   const at = new Date(now).toISOString();
-  const base = { id: "", unchecked_locations: [], status: "active", health: "pending", last_checked_at: null, external_id: null, created_at: at, updated_at: at };
+  const base = {
+    id: "",
+    unchecked_locations: [],
+    status: "active",
+    health: "pending",
+    last_checked_at: null,
+    external_id: null,
+    created_at: at,
+    updated_at: at,
+  };
   return { ...base, ...MONITOR_EXTENSION_DEFAULTS, ...ASSERTION_DEFAULTS, ...spec } as Monitor;
 }
 

@@ -19,9 +19,16 @@ export function fillTemplate(text: string, name: string, minutes: number): strin
 function watched(rule: StoredIncidentRule, components: Map<string, ComponentNow>): Watched {
   if (rule.component !== null) {
     const c = components.get(rule.component);
-    return { down: c?.state === "down", since: c?.downSince ?? null, name: c?.component.name ?? rule.component, components: c ? [rule.component] : [] };
+    return {
+      down: c?.state === "down",
+      since: c?.downSince ?? null,
+      name: c?.component.name ?? rule.component,
+      components: c ? [rule.component] : [],
+    };
   }
-  const tagged = [...components.values()].flatMap((c) => c.monitors.filter((m) => m.tags.includes(rule.tag as string)).map((m) => ({ c, m })));
+  const tagged = [...components.values()].flatMap((c) =>
+    c.monitors.filter((m) => m.tags.includes(rule.tag as string)).map((m) => ({ c, m })),
+  );
   const down = tagged.filter(({ m }) => m.health === "down" && m.status === "active");
   const starts = down.map(({ m }) => m.down_since).filter((t): t is number => t !== null);
   return {
@@ -36,7 +43,11 @@ function watched(rule: StoredIncidentRule, components: Map<string, ComponentNow>
  * One pass of every page's incident rules: a rule whose monitors have been down for its minutes
  * opens one incident (one at a time per rule); when they are no longer down, the rule resolves it.
  */
-export async function sweepIncidentRules(store: Store, incidents: StatusIncidentService, now = Date.now()): Promise<void> {
+export async function sweepIncidentRules(
+  store: Store,
+  incidents: StatusIncidentService,
+  now = Date.now(),
+): Promise<void> {
   for (const page of await store.statusPages.withRules()) await sweepPage(store, incidents, page, now);
 }
 
@@ -46,8 +57,11 @@ async function sweepPage(store: Store, incidents: StatusIncidentService, page: S
     const w = watched(rule, components);
     const open = await store.statusIncidents.openOfRule(page.id, i);
     if (w.down && !open && w.since !== null && now - w.since >= rule.minutes * 60_000) {
-      const impact: Record<string, IncidentImpact> = Object.fromEntries(w.components.map((k) => [k, "major-outage" as const]));
-      const message = rule.message ?? `${w.name} has been down since ${new Date(w.since).toISOString()}. We are investigating.`;
+      const impact: Record<string, IncidentImpact> = Object.fromEntries(
+        w.components.map((k) => [k, "major-outage" as const]),
+      );
+      const message =
+        rule.message ?? `${w.name} has been down since ${new Date(w.since).toISOString()}. We are investigating.`;
       await incidents.openOn(page, {
         title: fillTemplate(rule.title, w.name, rule.minutes),
         state: "investigating",

@@ -50,7 +50,10 @@ export const servicesPlugin = fp(
       dispatcher: app.notifier.ctx.dispatcher,
       allowPrivate: app.settings.allowPrivateTargets,
       limitPerHour: app.settings.subscribeLimitPerHour,
-      baseUrl: (page) => (page.custom_domain ? `https://${page.custom_domain}` : (app.settings.publicUrl ?? listening(app)).replace(/\/+$/, "")),
+      baseUrl: (page) =>
+        page.custom_domain
+          ? `https://${page.custom_domain}`
+          : (app.settings.publicUrl ?? listening(app)).replace(/\/+$/, ""),
       log: app.log,
       retryDelaysMs: app.settings.notifyRetryDelaysMs,
     });
@@ -61,7 +64,12 @@ export const servicesPlugin = fp(
       monitors,
       monitorReads: new MonitorReads(monitors, app.store.secrets),
       dryRuns,
-      triggers: new TriggerService(monitors, dryRuns, { store: app.store, checker: app.checker, notifier: app.notifier, locations: app.locations }),
+      triggers: new TriggerService(monitors, dryRuns, {
+        store: app.store,
+        checker: app.checker,
+        notifier: app.notifier,
+        locations: app.locations,
+      }),
       channels: new ChannelService(app.store, app.notifier, app.settings.allowPrivateTargets),
       statusPages: new StatusPageService(app.store),
       maintenanceWindows: new MaintenanceWindowService(app.store),

@@ -29,7 +29,11 @@ export async function getMaintenanceWindow(store: Store, accountId: string, id: 
   return window;
 }
 
-export async function createMaintenanceWindow(store: Store, accountId: string, body: CreateMaintenanceWindow): Promise<MaintenanceWindow> {
+export async function createMaintenanceWindow(
+  store: Store,
+  accountId: string,
+  body: CreateMaintenanceWindow,
+): Promise<MaintenanceWindow> {
   const spec = toMaintenanceWindowSpec(body);
   await check(store, accountId, spec);
   await assertExternalIdFree(store, "maintenance_windows", accountId, body.external_id);
@@ -42,11 +46,18 @@ export async function updateMaintenanceWindow(
   id: string,
   body: UpdateMaintenanceWindow,
 ): Promise<MaintenanceWindow> {
-  const { id: _i, active: _a, external_id: _e, created_at: _c, updated_at: _u, ...current } = await getMaintenanceWindow(store, accountId, id);
+  const {
+    id: _i,
+    active: _a,
+    external_id: _e,
+    created_at: _c,
+    updated_at: _u,
+    ...current
+  } = await getMaintenanceWindow(store, accountId, id);
   const spec = toMaintenanceWindowSpec(body, current);
   await check(store, accountId, spec);
   await assertExternalIdFree(store, "maintenance_windows", accountId, body.external_id, id);
-  return await store.maintenanceWindows.update(accountId, id, spec, body.external_id) as MaintenanceWindow;
+  return (await store.maintenanceWindows.update(accountId, id, spec, body.external_id)) as MaintenanceWindow;
 }
 
 export async function deleteMaintenanceWindow(store: Store, accountId: string, id: string): Promise<MaintenanceWindow> {
@@ -60,7 +71,9 @@ export class MaintenanceWindowService {
   constructor(private readonly store: Store) {}
 
   async list(principal: Principal, query: ListQuery): Promise<ListPage<MaintenanceWindow>> {
-    return await listPage(async () => await this.store.maintenanceWindows.list(principal.accountId, query.limit, query.cursor));
+    return await listPage(
+      async () => await this.store.maintenanceWindows.list(principal.accountId, query.limit, query.cursor),
+    );
   }
 
   async get(principal: Principal, id: string): Promise<MaintenanceWindow> {

@@ -29,7 +29,12 @@ type Strings = Record<string, string>;
 
 /** Headers as reads show them: each secret one's value as its fingerprint. */
 function shownHeaders(secrets: SecretBox, id: string, headers: Strings): Strings {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, isSecretHeader(name) ? headerFingerprint(secrets, id, name, value) : value]));
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      isSecretHeader(name) ? headerFingerprint(secrets, id, name, value) : value,
+    ]),
+  );
 }
 
 /**
@@ -40,11 +45,16 @@ export function shownMonitor(secrets: SecretBox, m: Monitor): Monitor {
   const variables = m.variables as Strings | undefined;
   const shown: Record<string, unknown> = { ...m };
   if (variables && Object.keys(variables).length > 0) {
-    shown.variables = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, variableFingerprint(secrets, m.id, name, value)]));
+    shown.variables = Object.fromEntries(
+      Object.entries(variables).map(([name, value]) => [name, variableFingerprint(secrets, m.id, name, value)]),
+    );
   }
   if (m.headers) shown.headers = shownHeaders(secrets, m.id, m.headers);
   const steps = m.steps as { headers?: Strings }[] | undefined;
-  if (steps) shown.steps = steps.map((step) => (step.headers ? { ...step, headers: shownHeaders(secrets, m.id, step.headers) } : step));
+  if (steps)
+    shown.steps = steps.map((step) =>
+      step.headers ? { ...step, headers: shownHeaders(secrets, m.id, step.headers) } : step,
+    );
   return shown as Monitor;
 }
 
@@ -53,12 +63,16 @@ export function shownMonitor(secrets: SecretBox, m: Monitor): Monitor {
  * header (the monitor's or any step's) of the same name whose fingerprint it is.
  */
 function writtenHeaders(secrets: SecretBox, id: string, written: Strings, held: readonly Strings[]): Strings {
-  return Object.fromEntries(Object.entries(written).map(([name, value]) => {
-    if (!value.startsWith(FINGERPRINT_PREFIX)) return [name, value];
-    const lower = name.toLowerCase();
-    const match = held.flatMap((h) => Object.entries(h)).find(([n, v]) => n.toLowerCase() === lower && headerFingerprint(secrets, id, lower, v) === value);
-    return [name, match ? match[1] : value];
-  }));
+  return Object.fromEntries(
+    Object.entries(written).map(([name, value]) => {
+      if (!value.startsWith(FINGERPRINT_PREFIX)) return [name, value];
+      const lower = name.toLowerCase();
+      const match = held
+        .flatMap((h) => Object.entries(h))
+        .find(([n, v]) => n.toLowerCase() === lower && headerFingerprint(secrets, id, lower, v) === value);
+      return [name, match ? match[1] : value];
+    }),
+  );
 }
 
 /**
@@ -90,22 +104,37 @@ export class MonitorReads {
   async update(principal: Principal, id: string, body: UpdateMonitor): Promise<Monitor> {
     const written = body as { variables?: Strings; headers?: Strings; steps?: { headers?: Strings }[] };
     const fingerprints = [written.variables, written.headers, ...(written.steps ?? []).map((s) => s?.headers)].some(
-      (h) => h && typeof h === "object" && Object.values(h).some((v) => typeof v === "string" && v.startsWith(FINGERPRINT_PREFIX)),
+      (h) =>
+        h &&
+        typeof h === "object" &&
+        Object.values(h).some((v) => typeof v === "string" && v.startsWith(FINGERPRINT_PREFIX)),
     );
     if (fingerprints) {
       const current = await this.monitors.get(principal, id);
       const next: Record<string, unknown> = { ...body };
       if (written.variables) {
         const held = (current.variables ?? {}) as Strings;
-        next.variables = Object.fromEntries(Object.entries(written.variables).map(([name, value]) => {
-          const value0 = held[name];
-          return [name, value0 !== undefined && value === variableFingerprint(this.secrets, id, name, value0) ? value0 : value];
-        }));
+        next.variables = Object.fromEntries(
+          Object.entries(written.variables).map(([name, value]) => {
+            const value0 = held[name];
+            return [
+              name,
+              value0 !== undefined && value === variableFingerprint(this.secrets, id, name, value0) ? value0 : value,
+            ];
+          }),
+        );
       }
-      const heldHeaders = [current.headers ?? {}, ...((current.steps ?? []) as { headers?: Strings }[]).map((s) => s.headers ?? {})];
+      const heldHeaders = [
+        current.headers ?? {},
+        ...((current.steps ?? []) as { headers?: Strings }[]).map((s) => s.headers ?? {}),
+      ];
       if (written.headers) next.headers = writtenHeaders(this.secrets, id, written.headers, heldHeaders);
       if (Array.isArray(written.steps)) {
-        next.steps = written.steps.map((step) => (step?.headers && typeof step.headers === "object" ? { ...step, headers: writtenHeaders(this.secrets, id, step.headers, heldHeaders) } : step));
+        next.steps = written.steps.map((step) =>
+          step?.headers && typeof step.headers === "object"
+            ? { ...step, headers: writtenHeaders(this.secrets, id, step.headers, heldHeaders) }
+            : step,
+        );
       }
       body = next as UpdateMonitor;
     }

@@ -9,7 +9,14 @@ import {
   READ_ONLY_FIELDS,
   type Stats,
   toMonitorSpec,
-  type UpdateMonitor, alertingViolations, browserLocationViolations, locationsOf, locationsTargetProblem, stepsTargetProblems, unknownLocationMessage } from "../../api";
+  type UpdateMonitor,
+  alertingViolations,
+  browserLocationViolations,
+  locationsOf,
+  locationsTargetProblem,
+  stepsTargetProblems,
+  unknownLocationMessage,
+} from "../../api";
 import type { Locations } from "../agents/locations";
 import type { Checker } from "../checker/checker";
 import type { ServerOptions } from "../config";
@@ -58,7 +65,9 @@ export class MonitorService {
   /** The monitor with `unchecked_locations` as of now (the stored read is cached; liveness changes by the second). */
   private located(principal: Principal, monitor: Monitor): Monitor {
     const unchecked = this.locations.unchecked(principal.accountId, monitor);
-    return unchecked.length === 0 && monitor.unchecked_locations.length === 0 ? monitor : { ...monitor, unchecked_locations: unchecked };
+    return unchecked.length === 0 && monitor.unchecked_locations.length === 0
+      ? monitor
+      : { ...monitor, unchecked_locations: unchecked };
   }
 
   private async stored(principal: Principal, id: string): Promise<Monitor> {
@@ -69,12 +78,15 @@ export class MonitorService {
 
   async create(principal: Principal, body: CreateMonitor): Promise<Monitor> {
     const cap = monitorCap(principal, this.options);
-    if (cap !== null && await this.store.monitors.count(principal.accountId) >= cap) {
+    if (cap !== null && (await this.store.monitors.count(principal.accountId)) >= cap) {
       throw new ApiError("monitor_limit_reached", `This account may have at most ${cap} monitors`);
     }
     const spec = await this.validate(principal, body);
     await assertExternalIdFree(this.store, "monitors", principal.accountId, body.external_id);
-    return await this.changed(await this.store.monitors.create(principal.accountId, spec, body.external_id ?? null), principal);
+    return await this.changed(
+      await this.store.monitors.create(principal.accountId, spec, body.external_id ?? null),
+      principal,
+    );
   }
 
   /** The spec a create of `body` would store, judged by the create's rules (a 422 naming each field). */
@@ -89,7 +101,10 @@ export class MonitorService {
     const spec = toMonitorSpec({ ...(body as object), type: current.type } as never, specOf(current));
     await this.check(principal.accountId, spec);
     await assertExternalIdFree(this.store, "monitors", principal.accountId, body.external_id, id);
-    return await this.changed(await this.store.monitors.update(principal.accountId, id, spec, body.external_id) ?? current, principal);
+    return await this.changed(
+      (await this.store.monitors.update(principal.accountId, id, spec, body.external_id)) ?? current,
+      principal,
+    );
   }
 
   async delete(principal: Principal, id: string): Promise<Monitor> {
@@ -120,8 +135,13 @@ export class MonitorService {
   async stats(principal: Principal, id: string, days: number): Promise<Stats> {
     const monitor = await this.stored(principal, id);
     const live = this.locations.live(principal.accountId);
-    const locations = await this.store.heartbeats.locationStats(monitor.id, days, locationsOf(monitor, this.locations.builtin), (l) => live.has(l));
-    return { ...await this.store.heartbeats.stats(monitor.id, days), locations };
+    const locations = await this.store.heartbeats.locationStats(
+      monitor.id,
+      days,
+      locationsOf(monitor, this.locations.builtin),
+      (l) => live.has(l),
+    );
+    return { ...(await this.store.heartbeats.stats(monitor.id, days)), locations };
   }
 
   private async changed(monitor: Monitor, principal?: Principal): Promise<Monitor> {
@@ -144,7 +164,11 @@ export class MonitorService {
     if (spec.type === "browser") {
       // Whether each location can run browser checks, asked of the store once per location.
       const names = locationsOf(spec, this.locations.builtin);
-      const can = new Map(await Promise.all(names.map(async (name) => [name, await this.locations.runsBrowser(accountId, name)] as const)));
+      const can = new Map(
+        await Promise.all(
+          names.map(async (name) => [name, await this.locations.runsBrowser(accountId, name)] as const),
+        ),
+      );
       details.push(...browserLocationViolations(spec, (name) => can.get(name), this.locations.builtin));
     }
     const existing = await this.store.monitors.existingChannels(accountId, spec.channel_ids);
@@ -163,7 +187,8 @@ export class MonitorService {
     for (const [i, step] of spec.escalation.entries()) {
       const owned = await this.store.monitors.existingChannels(accountId, step.channels);
       step.channels.forEach((id, j) => {
-        if (!owned.has(id)) details.push({ field: `escalation[${i}].channels[${j}]`, message: `channel ${id} does not exist` });
+        if (!owned.has(id))
+          details.push({ field: `escalation[${i}].channels[${j}]`, message: `channel ${id} does not exist` });
       });
     }
     if (details.length) throw validationFailed(details);

@@ -13,5 +13,9 @@ export interface PageAnswer {
 export function pageAnswer(body: string, now: number, previous?: PageAnswer): PageAnswer {
   const bytes = Buffer.from(body);
   const etag = `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"`;
-  return { body: bytes, etag, lastModified: previous?.etag === etag ? previous.lastModified : new Date(now).toUTCString() };
+  return {
+    body: bytes,
+    etag,
+    lastModified: previous?.etag === etag ? previous.lastModified : new Date(now).toUTCString(),
+  };
 }

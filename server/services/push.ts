@@ -41,7 +41,12 @@ export class PushService {
       Date.now(),
       await this.recorder.checker.policyFor(monitor),
     );
-    if (recorded?.transition) await this.recorder.notifier.notify(monitor, recorded.transition === "down" ? "monitor.down" : "monitor.up", recorded.heartbeat);
+    if (recorded?.transition)
+      await this.recorder.notifier.notify(
+        monitor,
+        recorded.transition === "down" ? "monitor.down" : "monitor.up",
+        recorded.heartbeat,
+      );
     return recorded?.heartbeat?.checked_at ?? new Date().toISOString();
   }
 }

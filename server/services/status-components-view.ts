@@ -45,14 +45,20 @@ export interface PageSection {
 /** The days, from 89 days ago to today, as `YYYY-MM-DD`. */
 const dates = (now: number): string[] => {
   const today = Math.floor(now / DAY_MS);
-  return Array.from({ length: BAR_DAYS }, (_, i) => new Date((today - BAR_DAYS + 1 + i) * DAY_MS).toISOString().slice(0, 10));
+  return Array.from({ length: BAR_DAYS }, (_, i) =>
+    new Date((today - BAR_DAYS + 1 + i) * DAY_MS).toISOString().slice(0, 10),
+  );
 };
 
 /** The incident titles touching the component on each date. */
 function incidentDays(c: StoredComponent, incidents: readonly Incident[], now: number): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const i of incidents) {
-    if (!(i.components[c.key] && i.components[c.key] !== "none") && !i.updates.some((u) => u.components[c.key] && u.components[c.key] !== "none")) continue;
+    if (
+      !(i.components[c.key] && i.components[c.key] !== "none") &&
+      !i.updates.some((u) => u.components[c.key] && u.components[c.key] !== "none")
+    )
+      continue;
     const end = i.resolved_at ? Date.parse(i.resolved_at) : now;
     for (let d = Math.floor(Date.parse(i.created_at) / DAY_MS); d <= Math.floor(end / DAY_MS); d++) {
       const date = new Date(d * DAY_MS).toISOString().slice(0, 10);
@@ -62,14 +68,33 @@ function incidentDays(c: StoredComponent, incidents: readonly Incident[], now: n
   return out;
 }
 
-async function days(store: Store, c: StoredComponent, incidents: readonly Incident[], now: number): Promise<ComponentDay[]> {
-  const stats = await Promise.all(c.monitors.map(async (id) => (await store.heartbeats.stats(id, BAR_DAYS, now)).daily));
+async function days(
+  store: Store,
+  c: StoredComponent,
+  incidents: readonly Incident[],
+  now: number,
+): Promise<ComponentDay[]> {
+  const stats = await Promise.all(
+    c.monitors.map(async (id) => (await store.heartbeats.stats(id, BAR_DAYS, now)).daily),
+  );
   const touched = incidentDays(c, incidents, now);
   return dates(now).map((date, i) => {
-    const values = stats.map((s) => s[i]).filter((d) => d !== undefined && d.uptime_pct !== null) as { uptime_pct: number; checks: number }[];
-    const uptimePct = values.length ? Math.round((values.reduce((a, d) => a + d.uptime_pct, 0) / values.length) * 100) / 100 : null;
+    const values = stats.map((s) => s[i]).filter((d) => d !== undefined && d.uptime_pct !== null) as {
+      uptime_pct: number;
+      checks: number;
+    }[];
+    const uptimePct = values.length
+      ? Math.round((values.reduce((a, d) => a + d.uptime_pct, 0) / values.length) * 100) / 100
+      : null;
     const titles = touched.get(date) ?? [];
-    const worst = uptimePct === null && !titles.length ? "none" : (uptimePct !== null && uptimePct < 95) ? "down" : (uptimePct !== null && uptimePct < 99.5) || titles.length ? "degraded" : "operational";
+    const worst =
+      uptimePct === null && !titles.length
+        ? "none"
+        : uptimePct !== null && uptimePct < 95
+          ? "down"
+          : (uptimePct !== null && uptimePct < 99.5) || titles.length
+            ? "degraded"
+            : "operational";
     return { date, checks: stats.reduce((a, s) => a + (s[i]?.checks ?? 0), 0), uptimePct, worst, incidents: titles };
   });
 }
@@ -90,17 +115,23 @@ export async function pageSections(
   now: number,
 ): Promise<PageSection[]> {
   const incidents = await store.statusIncidents.list(page.id, "all", 200);
-  return await Promise.all(page.sections.map(async (s) => ({
-    name: s.name,
-    components: await Promise.all(s.components.map(async (c) => ({
-      key: c.key,
-      name: c.name,
-      description: c.description,
-      status: states.get(c.key)?.status ?? "unknown",
-      uptimePct30d: states.get(c.key)?.uptime ?? null,
-      manual: c.rule === "manual",
-      days: await days(store, c, incidents, now),
-      charts: c.monitors.length ? [await chart(store, c.monitors, "24h", now), await chart(store, c.monitors, "7d", now)] : [],
-    }))),
-  })));
+  return await Promise.all(
+    page.sections.map(async (s) => ({
+      name: s.name,
+      components: await Promise.all(
+        s.components.map(async (c) => ({
+          key: c.key,
+          name: c.name,
+          description: c.description,
+          status: states.get(c.key)?.status ?? "unknown",
+          uptimePct30d: states.get(c.key)?.uptime ?? null,
+          manual: c.rule === "manual",
+          days: await days(store, c, incidents, now),
+          charts: c.monitors.length
+            ? [await chart(store, c.monitors, "24h", now), await chart(store, c.monitors, "7d", now)]
+            : [],
+        })),
+      ),
+    })),
+  );
 }

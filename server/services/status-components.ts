@@ -21,7 +21,12 @@ export function worstState(states: readonly ComponentState[]): ComponentState {
 }
 
 /** A component's state from its monitors' states and its rule. */
-export function componentState(c: StoredComponent, states: readonly ComponentState[], slow: boolean, manual?: ManualState): ComponentState {
+export function componentState(
+  c: StoredComponent,
+  states: readonly ComponentState[],
+  slow: boolean,
+  manual?: ManualState,
+): ComponentState {
   if (c.rule === "manual") return manual?.state ?? "operational";
   const known = states.filter((s) => s !== "unknown");
   if (c.rule === "all-down") {
@@ -30,7 +35,7 @@ export function componentState(c: StoredComponent, states: readonly ComponentSta
     if (down > 0) return "degraded";
   }
   const worst = worstState(states);
-  if (c.rule === "response-time" && slow && (worst === "operational")) return "degraded";
+  if (c.rule === "response-time" && slow && worst === "operational") return "degraded";
   return worst;
 }
 
@@ -43,7 +48,12 @@ export interface ComponentNow {
 }
 
 /** Every component of the sections with its state now, in order, keyed by component key. */
-export async function componentsNow(store: Store, pageId: string, sections: readonly StoredSection[], now = Date.now()): Promise<Map<string, ComponentNow>> {
+export async function componentsNow(
+  store: Store,
+  pageId: string,
+  sections: readonly StoredSection[],
+  now = Date.now(),
+): Promise<Map<string, ComponentNow>> {
   const all = sections.flatMap((s) => s.components);
   const rows = await componentMonitors(store.db, [...new Set(all.flatMap((c) => c.monitors))]);
   const manual = await store.componentStates.all(pageId);
@@ -51,7 +61,11 @@ export async function componentsNow(store: Store, pageId: string, sections: read
   for (const c of all) {
     const monitors = c.monitors.map((id) => rows.get(id)).filter((m): m is ComponentMonitorRow => m !== undefined);
     const states = await Promise.all(monitors.map(async (m) => await monitorState(store, m, now)));
-    const slow = c.threshold !== null && monitors.some((m) => m.health === "up" && m.last_response_ms !== null && m.last_response_ms > (c.threshold as number));
+    const slow =
+      c.threshold !== null &&
+      monitors.some(
+        (m) => m.health === "up" && m.last_response_ms !== null && m.last_response_ms > (c.threshold as number),
+      );
     const state = componentState(c, states, slow, manual.get(c.key));
     out.set(c.key, { component: c, state, downSince: state === "down" ? downSince(c, monitors) : null, monitors });
   }
@@ -70,7 +84,9 @@ function downSince(c: StoredComponent, monitors: readonly ComponentMonitorRow[])
  * `degraded` when some is down or degraded, `maintenance` when some is under maintenance,
  * `operational` when all that know are, `unknown` when none knows.
  */
-export function overallState(states: readonly ComponentState[]): "operational" | "degraded" | "down" | "unknown" | "maintenance" {
+export function overallState(
+  states: readonly ComponentState[],
+): "operational" | "degraded" | "down" | "unknown" | "maintenance" {
   const known = states.filter((s) => s !== "unknown");
   if (known.length === 0) return "unknown";
   if (known.every((s) => s === "down")) return "down";

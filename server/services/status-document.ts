@@ -15,18 +15,20 @@ import { pageMaintenance } from "./status-maintenance";
 export async function statusDocument(store: Store, slug: string, now = Date.now()): Promise<StatusDocument> {
   const page = await store.statusPages.bySlug(slug);
   if (!page) throw new ApiError("not_found", `No status page "${slug}"`);
-  const monitors = await Promise.all((await store.statusPages.publicMonitors(page.id)).map(async (m) => ({
-    name: (JSON.parse(m.spec) as { name: string }).name,
-    status:
-      m.status === "paused"
-        ? ("paused" as const)
-        : await store.maintenanceWindows.inMaintenance(m.id, now)
-          ? ("maintenance" as const)
-          : m.health,
-    uptime_pct_24h: await store.heartbeats.uptime(m.id, now - DAY_MS),
-    uptime_pct_30d: await store.heartbeats.uptimeDays(m.id, 30, now),
-    last_checked_at: m.last_checked_at,
-  })));
+  const monitors = await Promise.all(
+    (await store.statusPages.publicMonitors(page.id)).map(async (m) => ({
+      name: (JSON.parse(m.spec) as { name: string }).name,
+      status:
+        m.status === "paused"
+          ? ("paused" as const)
+          : (await store.maintenanceWindows.inMaintenance(m.id, now))
+            ? ("maintenance" as const)
+            : m.health,
+      uptime_pct_24h: await store.heartbeats.uptime(m.id, now - DAY_MS),
+      uptime_pct_30d: await store.heartbeats.uptimeDays(m.id, 30, now),
+      last_checked_at: m.last_checked_at,
+    })),
+  );
   const checked = monitors.filter((m) => m.status === "up" || m.status === "degraded" || m.status === "down");
   const down = checked.filter((m) => m.status === "down").length;
   const slow = checked.some((m) => m.status === "degraded");
@@ -35,23 +37,29 @@ export async function statusDocument(store: Store, slug: string, now = Date.now(
     down === 0 && maintenance
       ? "maintenance"
       : checked.length === 0
-      ? "unknown"
-      : down === 0
-        ? slow ? "degraded" : "operational"
-        : down === checked.length
-          ? "down"
-          : "degraded";
+        ? "unknown"
+        : down === 0
+          ? slow
+            ? "degraded"
+            : "operational"
+          : down === checked.length
+            ? "down"
+            : "degraded";
   const components = await componentsNow(store, page.id, page.sections, now);
-  const sections = await Promise.all(page.sections.map(async (s) => ({
-    name: s.name,
-    components: await Promise.all(s.components.map(async (c) => ({
-      key: c.key,
-      name: c.name,
-      description: c.description,
-      status: components.get(c.key)?.state ?? ("unknown" as const),
-      uptime_pct_30d: await componentUptime(store, c.monitors, now),
-    }))),
-  })));
+  const sections = await Promise.all(
+    page.sections.map(async (s) => ({
+      name: s.name,
+      components: await Promise.all(
+        s.components.map(async (c) => ({
+          key: c.key,
+          name: c.name,
+          description: c.description,
+          status: components.get(c.key)?.state ?? ("unknown" as const),
+          uptime_pct_30d: await componentUptime(store, c.monitors, now),
+        })),
+      ),
+    })),
+  );
   const incidents = (await store.statusIncidents.list(page.id, "all", 50))
     .filter((i) => i.resolved_at === null || now - Date.parse(i.resolved_at) <= RECENT_MS)
     .sort((a, b) => Number(a.resolved_at !== null) - Number(b.resolved_at !== null))
@@ -65,7 +73,12 @@ export async function statusDocument(store: Store, slug: string, now = Date.now(
       resolved_at: i.resolved_at,
       updates: i.updates.map((u) => ({ state: u.state, message: u.message, created_at: u.created_at })),
     }));
-  const windows = (await pageMaintenance(store, page, now)).map(({ name, starts_at, ends_at, in_progress }) => ({ name, starts_at, ends_at, in_progress }));
+  const windows = (await pageMaintenance(store, page, now)).map(({ name, starts_at, ends_at, in_progress }) => ({
+    name,
+    starts_at,
+    ends_at,
+    in_progress,
+  }));
   return {
     slug: page.slug,
     title: page.title,
@@ -81,7 +94,13 @@ export async function statusDocument(store: Store, slug: string, now = Date.now(
 }
 
 /** A component's 30-day uptime: the mean of its monitors' (null without checks or monitors). */
-export async function componentUptime(store: Store, monitorIds: readonly string[], now: number): Promise<number | null> {
-  const values = (await Promise.all(monitorIds.map(async (id) => await store.heartbeats.uptimeDays(id, 30, now)))).filter((v): v is number => v !== null);
+export async function componentUptime(
+  store: Store,
+  monitorIds: readonly string[],
+  now: number,
+): Promise<number | null> {
+  const values = (
+    await Promise.all(monitorIds.map(async (id) => await store.heartbeats.uptimeDays(id, 30, now)))
+  ).filter((v): v is number => v !== null);
   return values.length ? Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 100) / 100 : null;
 }

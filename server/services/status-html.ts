@@ -65,23 +65,31 @@ export async function statusPageView(store: Store, slug: string, now = Date.now(
   // Same rows, same order as the document's monitors: the ids stay on this side.
   const rows = page ? await store.statusPages.publicMonitors(page.id) : [];
   const names = new Map(rows.map((r, i) => [r.id, doc.monitors[i]?.name ?? ""]));
-  const monitors = await Promise.all(doc.monitors.map(async (m, i) => {
-    const id = rows[i]?.id as string;
-    const maintenance = maintenanceDays(store, id);
-    const days = (await store.heartbeats.stats(id, BAR_DAYS, now)).daily.map((d) => ({
-      date: d.date,
-      checks: d.checks,
-      uptimePct: d.uptime_pct,
-      maintenance: maintenance.has(d.date),
-    }));
-    return { name: m.name, status: m.status, uptimePct30d: m.uptime_pct_30d, days };
-  }));
-  const incidents = (await recentIncidents(store.db, [...names.keys()], now - BAR_DAYS * DAY_MS, INCIDENTS_SHOWN)).map((r) => ({
-    monitor: names.get(r.monitor_id) ?? "",
-    startedAt: new Date(r.started_at).toISOString(),
-    endedAt: r.ended_at === null ? null : new Date(r.ended_at).toISOString(),
-  }));
-  const states = new Map(doc.sections.flatMap((s) => s.components.map((c) => [c.key, { status: c.status, uptime: c.uptime_pct_30d }] as const)));
+  const monitors = await Promise.all(
+    doc.monitors.map(async (m, i) => {
+      const id = rows[i]?.id as string;
+      const maintenance = maintenanceDays(store, id);
+      const days = (await store.heartbeats.stats(id, BAR_DAYS, now)).daily.map((d) => ({
+        date: d.date,
+        checks: d.checks,
+        uptimePct: d.uptime_pct,
+        maintenance: maintenance.has(d.date),
+      }));
+      return { name: m.name, status: m.status, uptimePct30d: m.uptime_pct_30d, days };
+    }),
+  );
+  const incidents = (await recentIncidents(store.db, [...names.keys()], now - BAR_DAYS * DAY_MS, INCIDENTS_SHOWN)).map(
+    (r) => ({
+      monitor: names.get(r.monitor_id) ?? "",
+      startedAt: new Date(r.started_at).toISOString(),
+      endedAt: r.ended_at === null ? null : new Date(r.ended_at).toISOString(),
+    }),
+  );
+  const states = new Map(
+    doc.sections.flatMap((s) =>
+      s.components.map((c) => [c.key, { status: c.status, uptime: c.uptime_pct_30d }] as const),
+    ),
+  );
   return {
     slug: doc.slug,
     title: doc.title,

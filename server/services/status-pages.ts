@@ -41,7 +41,9 @@ export class StatusPageService {
   }
 
   async list(principal: Principal, query: ListQuery): Promise<ListPage<StatusPage>> {
-    return await listPage(async () => await this.store.statusPages.list(principal.accountId, query.limit, query.cursor));
+    return await listPage(
+      async () => await this.store.statusPages.list(principal.accountId, query.limit, query.cursor),
+    );
   }
 
   async get(principal: Principal, id: string): Promise<StatusPage> {
@@ -82,7 +84,10 @@ export class StatusPageService {
   async pageAnswer(slug: string, base: string): Promise<PageAnswer> {
     return await this.answers.get(`html ${slug} ${base}`, async (now, previous) => {
       const view = await statusPageView(this.store, slug, now);
-      return { value: pageAnswer(renderStatusPage(view, { base }), now, previous), expires: answerExpiry(now, { maintenance: view.maintenance, incidents: view.statusIncidents }) };
+      return {
+        value: pageAnswer(renderStatusPage(view, { base }), now, previous),
+        expires: answerExpiry(now, { maintenance: view.maintenance, incidents: view.statusIncidents }),
+      };
     });
   }
 
@@ -90,7 +95,10 @@ export class StatusPageService {
   async publicPage(where: { slug: string } | { domain: string }): Promise<PrivateStatusPage | undefined> {
     const key = "slug" in where ? `slug ${where.slug}` : `domain ${where.domain}`;
     return await this.pages.get(key, async (now) => ({
-      value: "slug" in where ? await this.store.statusPages.bySlug(where.slug) : await this.store.statusPages.byDomain(where.domain),
+      value:
+        "slug" in where
+          ? await this.store.statusPages.bySlug(where.slug)
+          : await this.store.statusPages.byDomain(where.domain),
       expires: now + MAX_KEEP_MS,
     }));
   }
@@ -122,22 +130,35 @@ export class StatusPageService {
   }
 
   /** A badge of a component's (or the page's) state or 30-day uptime. */
-  async badge(page: PrivateStatusPage, key: string | null, kind: "state" | "uptime"): Promise<{ label: string; value: string; colour: string } | undefined> {
+  async badge(
+    page: PrivateStatusPage,
+    key: string | null,
+    kind: "state" | "uptime",
+  ): Promise<{ label: string; value: string; colour: string } | undefined> {
     return await badgeOf(this.store, page, key, kind);
   }
 }
 
 async function check(store: Store, accountId: string, spec: StatusPageSpec, exceptId?: string): Promise<void> {
   const componentMonitors = spec.sections.flatMap((s) => s.components.flatMap((c) => c.monitors));
-  const existing = await store.statusPages.existingMonitors(accountId, [...new Set([...spec.monitor_ids, ...componentMonitors])]);
+  const existing = await store.statusPages.existingMonitors(accountId, [
+    ...new Set([...spec.monitor_ids, ...componentMonitors]),
+  ]);
   const details: ErrorDetail[] = [];
   spec.monitor_ids.forEach((id, i) => {
-    if (!existing.has(id))
-      details.push({ field: `monitor_ids[${i}]`, message: `monitor ${id} does not exist` });
+    if (!existing.has(id)) details.push({ field: `monitor_ids[${i}]`, message: `monitor ${id} does not exist` });
   });
-  spec.sections.forEach((s, i) => s.components.forEach((c, j) => c.monitors.forEach((id, k) => {
-    if (!existing.has(id)) details.push({ field: `sections[${i}].components[${j}].monitors[${k}]`, message: `monitor ${id} does not exist` });
-  })));
+  spec.sections.forEach((s, i) =>
+    s.components.forEach((c, j) =>
+      c.monitors.forEach((id, k) => {
+        if (!existing.has(id))
+          details.push({
+            field: `sections[${i}].components[${j}].monitors[${k}]`,
+            message: `monitor ${id} does not exist`,
+          });
+      }),
+    ),
+  );
   details.push(...structureIssues(spec.sections, spec.incident_rules));
   if (details.length) throw validationFailed(details);
   if (await store.statusPages.slugTaken(spec.slug, exceptId)) {
@@ -145,7 +166,7 @@ async function check(store: Store, accountId: string, spec: StatusPageSpec, exce
       { field: "slug", message: "is already taken" },
     ]);
   }
-  if (spec.custom_domain !== null && await store.statusPages.domainTaken(spec.custom_domain, exceptId)) {
+  if (spec.custom_domain !== null && (await store.statusPages.domainTaken(spec.custom_domain, exceptId))) {
     throw new ApiError("conflict", `Custom domain "${spec.custom_domain}" is served by another status page`, [
       { field: "custom_domain", message: "is already taken" },
     ]);
@@ -160,7 +181,14 @@ async function getStatusPage(store: Store, accountId: string, id: string): Promi
 
 /** The stored spec: the body's fields over `current` (or the defaults), with normal forms taken. */
 function toSpec(body: UpdateStatusPage, current: StatusPage | undefined): StatusPageSpec {
-  const base = current ?? { ...EMPTY_STRUCTURE, slug: "", title: "", description: null, monitor_ids: [], custom_domain: null };
+  const base = current ?? {
+    ...EMPTY_STRUCTURE,
+    slug: "",
+    title: "",
+    description: null,
+    monitor_ids: [],
+    custom_domain: null,
+  };
   return {
     slug: body.slug ?? base.slug,
     title: body.title ?? base.title,
@@ -173,7 +201,8 @@ function toSpec(body: UpdateStatusPage, current: StatusPage | undefined): Status
     locale: body.locale ?? base.locale,
     logo_url: body.logo_url === undefined ? base.logo_url : body.logo_url,
     brand_color: body.brand_color === undefined ? base.brand_color : body.brand_color,
-    password_hash: body.password === undefined ? undefined : body.password === null ? null : hashPassword(body.password),
+    password_hash:
+      body.password === undefined ? undefined : body.password === null ? null : hashPassword(body.password),
   };
 }
 
@@ -194,5 +223,5 @@ async function updateStatusPage(
   const spec = toSpec(body, current);
   await check(store, accountId, spec, id);
   await assertExternalIdFree(store, "status_pages", accountId, body.external_id, id);
-  return await store.statusPages.update(accountId, id, spec, body.external_id) as StatusPage;
+  return (await store.statusPages.update(accountId, id, spec, body.external_id)) as StatusPage;
 }

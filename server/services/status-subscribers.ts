@@ -27,7 +27,8 @@ export interface SubscriberContext {
 }
 
 /** A short, neutral answer: the same whether or not the address was subscribed before. */
-export const SUBSCRIBE_ANSWER = "If the address can be subscribed, a confirmation is on its way (a webhook is subscribed at once).";
+export const SUBSCRIBE_ANSWER =
+  "If the address can be subscribed, a confirmation is on its way (a webhook is subscribed at once).";
 
 /**
  * Subscribers of status pages: email (double opt-in, an unsubscribe link in every mail) and
@@ -52,11 +53,18 @@ export class StatusSubscriberService {
   async subscribe(page: StatusPage, body: Subscribe, client: string): Promise<string> {
     const keys = new Set(page.sections.flatMap((s) => s.components.map((c) => c.key)));
     const unknown = (body.components ?? []).map((k, i) => [k, i] as const).filter(([k]) => !keys.has(k));
-    if (unknown.length) throw validationFailed(unknown.map(([k, i]) => ({ field: `components[${i}]`, message: `no component "${k}" on the page` })));
+    if (unknown.length)
+      throw validationFailed(
+        unknown.map(([k, i]) => ({ field: `components[${i}]`, message: `no component "${k}" on the page` })),
+      );
     const address = body.email?.toLowerCase() ?? (body.webhook as string);
     for (const key of [`subscribe:${page.id}:${address}`, `subscribe:${page.id}:client:${client}`]) {
       const { count, resetAt } = await this.ctx.store.rateCounters.increment(key, HOUR_MS);
-      if (count > this.ctx.limitPerHour) throw new ApiError("rate_limited", `Too many subscription requests; try again in ${Math.ceil((resetAt - Date.now()) / 1000)} s`);
+      if (count > this.ctx.limitPerHour)
+        throw new ApiError(
+          "rate_limited",
+          `Too many subscription requests; try again in ${Math.ceil((resetAt - Date.now()) / 1000)} s`,
+        );
     }
     if (body.webhook) assertTargetAllowed(new URL(body.webhook), this.ctx.allowPrivate);
     const { row, confirm } = await this.ctx.store.statusSubscribers.request(page.id, {
@@ -66,13 +74,14 @@ export class StatusSubscriberService {
       secret: body.secret ? this.ctx.store.secrets.seal(body.secret) : null,
       confirmed: body.webhook !== undefined,
     });
-    if (confirm) await this.mail(page, row, `Confirm your subscription to ${page.title}`, [
-      `Someone (hopefully you) asked to be told by email when ${page.title} has an incident or maintenance.`,
-      "",
-      `Confirm: ${this.link(page, "confirm", row.token)}`,
-      "",
-      "If it was not you, ignore this mail: nothing is sent without the confirmation.",
-    ]);
+    if (confirm)
+      await this.mail(page, row, `Confirm your subscription to ${page.title}`, [
+        `Someone (hopefully you) asked to be told by email when ${page.title} has an incident or maintenance.`,
+        "",
+        `Confirm: ${this.link(page, "confirm", row.token)}`,
+        "",
+        "If it was not you, ignore this mail: nothing is sent without the confirmation.",
+      ]);
     return SUBSCRIBE_ANSWER;
   }
 
@@ -91,29 +100,72 @@ export class StatusSubscriberService {
     if (!update) return;
     const affected = Object.keys(incident.components);
     const subject = `[${page.title}] ${event === "opened" ? "Incident" : event === "resolved" ? "Resolved" : "Update"}: ${incident.title}`;
-    const payload = { event: `incident.${event}`, page: { slug: page.slug, title: page.title }, incident: { id: incident.id, title: incident.title, state: incident.state, components: incident.components, url: `${this.ctx.baseUrl(page)}/status/${page.slug}/incidents/${incident.id}` }, update: { state: update.state, message: update.message, created_at: update.created_at } };
+    const payload = {
+      event: `incident.${event}`,
+      page: { slug: page.slug, title: page.title },
+      incident: {
+        id: incident.id,
+        title: incident.title,
+        state: incident.state,
+        components: incident.components,
+        url: `${this.ctx.baseUrl(page)}/status/${page.slug}/incidents/${incident.id}`,
+      },
+      update: { state: update.state, message: update.message, created_at: update.created_at },
+    };
     const text = [`${incident.title}: ${update.state}`, "", update.message, "", `Details: ${payload.incident.url}`];
     await this.fanOut(page, `${incident.id}/${update.id}`, affected, subject, text, payload);
   }
 
   /** Tells every follower of the page that a maintenance window started. */
-  async maintenanceStarted(page: StatusPage, window: { id: string; name: string; starts_at: string; ends_at: string }, occurrence: string): Promise<void> {
+  async maintenanceStarted(
+    page: StatusPage,
+    window: { id: string; name: string; starts_at: string; ends_at: string },
+    occurrence: string,
+  ): Promise<void> {
     const subject = `[${page.title}] Maintenance started: ${window.name}`;
-    const payload = { event: "maintenance.started", page: { slug: page.slug, title: page.title }, maintenance: { name: window.name, starts_at: occurrence, ends_at: window.ends_at } };
-    await this.fanOut(page, `${window.id}/${occurrence}`, [], subject, [`${window.name} started at ${occurrence}.`], payload);
+    const payload = {
+      event: "maintenance.started",
+      page: { slug: page.slug, title: page.title },
+      maintenance: { name: window.name, starts_at: occurrence, ends_at: window.ends_at },
+    };
+    await this.fanOut(
+      page,
+      `${window.id}/${occurrence}`,
+      [],
+      subject,
+      [`${window.name} started at ${occurrence}.`],
+      payload,
+    );
   }
 
-  private async fanOut(page: StatusPage, what: string, affected: readonly string[], subject: string, text: string[], payload: object): Promise<void> {
+  private async fanOut(
+    page: StatusPage,
+    what: string,
+    affected: readonly string[],
+    subject: string,
+    text: string[],
+    payload: object,
+  ): Promise<void> {
     for (const row of await this.ctx.store.statusSubscribers.active(page.id)) {
       const only = row.components === null ? null : (JSON.parse(row.components) as string[]);
       if (only !== null && affected.length > 0 && !affected.some((k) => only.includes(k))) continue;
-      if (!await this.ctx.store.statusSubscribers.claimNotice(row.id, `${row.id}/${what}`)) continue;
-      await this.deliver(page, row, () => (row.kind === "email" ? this.mail(page, row, subject, text) : this.post(row, payload)), 0);
+      if (!(await this.ctx.store.statusSubscribers.claimNotice(row.id, `${row.id}/${what}`))) continue;
+      await this.deliver(
+        page,
+        row,
+        () => (row.kind === "email" ? this.mail(page, row, subject, text) : this.post(row, payload)),
+        0,
+      );
     }
   }
 
   /** One attempt of a notice; when it fails, the next is scheduled after the attempt's delay. */
-  private async deliver(page: StatusPage, row: SubscriberRow, send: () => Promise<void>, attempt: number): Promise<void> {
+  private async deliver(
+    page: StatusPage,
+    row: SubscriberRow,
+    send: () => Promise<void>,
+    attempt: number,
+  ): Promise<void> {
     try {
       await send();
       return;
@@ -140,7 +192,10 @@ export class StatusSubscriberService {
       if (!(await this.ctx.store.statusSubscribers.active(page.id)).some((r) => r.id === row.id)) return;
       await this.deliver(page, row, send, attempt);
     } catch (err) {
-      this.ctx.log.warn({ err: (err as Error).message, page: page.slug, subscriber: row.id }, "status page notice not retried");
+      this.ctx.log.warn(
+        { err: (err as Error).message, page: page.slug, subscriber: row.id },
+        "status page notice not retried",
+      );
     }
   }
 
@@ -166,10 +221,23 @@ export class StatusSubscriberService {
     const url = new URL(row.address);
     assertTargetAllowed(url, this.ctx.allowPrivate);
     const body = JSON.stringify(payload);
-    const headers: Record<string, string> = { "content-type": "application/json", "user-agent": "pulumi-uptime-server", "x-event": (payload as { event: string }).event };
-    if (row.secret) headers["x-signature"] = `sha256=${createHmac("sha256", this.ctx.store.secrets.open(row.secret)).update(body).digest("hex")}`;
-    const res = await request(url, { method: "POST", body, headers, dispatcher: this.ctx.dispatcher, signal: AbortSignal.timeout(10_000) });
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "user-agent": "pulumi-uptime-server",
+      "x-event": (payload as { event: string }).event,
+    };
+    if (row.secret)
+      headers["x-signature"] =
+        `sha256=${createHmac("sha256", this.ctx.store.secrets.open(row.secret)).update(body).digest("hex")}`;
+    const res = await request(url, {
+      method: "POST",
+      body,
+      headers,
+      dispatcher: this.ctx.dispatcher,
+      signal: AbortSignal.timeout(10_000),
+    });
     await res.body.dump();
-    if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`receiver at ${url.host} answered HTTP ${res.statusCode}`);
+    if (res.statusCode < 200 || res.statusCode >= 300)
+      throw new Error(`receiver at ${url.host} answered HTTP ${res.statusCode}`);
   }
 }

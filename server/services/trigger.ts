@@ -1,4 +1,11 @@
-import { locationsOf, MAX_TRIGGER_CHECKS, type Monitor, type TriggerRequest, type TriggerResult, type TriggerRun } from "../../api";
+import {
+  locationsOf,
+  MAX_TRIGGER_CHECKS,
+  type Monitor,
+  type TriggerRequest,
+  type TriggerResult,
+  type TriggerRun,
+} from "../../api";
 import type { Locations } from "../agents/locations";
 import type { Checker } from "../checker/checker";
 import { ApiError, validationFailed } from "../errors";
@@ -31,14 +38,28 @@ export class TriggerService {
 
   async run(principal: Principal, body: TriggerRequest): Promise<TriggerResult> {
     const selected = await this.select(principal, body);
-    const skipped = selected.filter((m) => m.status !== "active").map((m) => ({ monitor_id: m.id, name: m.name, reason: "paused" }));
+    const skipped = selected
+      .filter((m) => m.status !== "active")
+      .map((m) => ({ monitor_id: m.id, name: m.name, reason: "paused" }));
     const checks = selected
       .filter((m) => m.status === "active")
-      .flatMap((m) => (body.location ? [body.location] : locationsOf(m, this.recorder.locations.builtin)).map((location) => ({ monitor: m, location })));
+      .flatMap((m) =>
+        (body.location ? [body.location] : locationsOf(m, this.recorder.locations.builtin)).map((location) => ({
+          monitor: m,
+          location,
+        })),
+      );
     if (checks.length > MAX_TRIGGER_CHECKS) {
-      throw validationFailed([{ field: "monitor_ids", message: `selects ${checks.length} checks; at most ${MAX_TRIGGER_CHECKS} per trigger: narrow it with tag or monitor_ids` }]);
+      throw validationFailed([
+        {
+          field: "monitor_ids",
+          message: `selects ${checks.length} checks; at most ${MAX_TRIGGER_CHECKS} per trigger: narrow it with tag or monitor_ids`,
+        },
+      ]);
     }
-    const runs = await Promise.all(checks.map(({ monitor, location }) => this.check(principal, monitor, location, body.record)));
+    const runs = await Promise.all(
+      checks.map(({ monitor, location }) => this.check(principal, monitor, location, body.record)),
+    );
     return { runs, skipped, passed: !runs.some((r) => r.status === "down") };
   }
 
@@ -69,21 +90,43 @@ export class TriggerService {
     } catch (err) {
       // A location with no live agent fails its own check, with the reason; the others run.
       if (!(err instanceof ApiError) || err.code !== "conflict") throw err;
-      return { ...unrun(err.message), monitor_id: monitor.id, name: monitor.name, url: targetOf(monitor), location, recorded: false };
+      return {
+        ...unrun(err.message),
+        monitor_id: monitor.id,
+        name: monitor.name,
+        url: targetOf(monitor),
+        location,
+        recorded: false,
+      };
     }
     const { outcome, result } = ran;
-    const recorded = record && outcome !== undefined && await this.record(principal, monitor, location, outcome, Date.parse(result.checked_at));
+    const recorded =
+      record &&
+      outcome !== undefined &&
+      (await this.record(principal, monitor, location, outcome, Date.parse(result.checked_at)));
     return { ...result, monitor_id: monitor.id, name: monitor.name, url: targetOf(monitor), location, recorded };
   }
 
   /** Stores the check as the scheduled one at `location` would be: a heartbeat, health, alerts. */
-  private async record(principal: Principal, monitor: Monitor, location: string, outcome: CheckOutcome, at: number): Promise<boolean> {
+  private async record(
+    principal: Principal,
+    monitor: Monitor,
+    location: string,
+    outcome: CheckOutcome,
+    at: number,
+  ): Promise<boolean> {
     const { store, checker, notifier, locations } = this.recorder;
     const scheduled = { ...monitor, account_id: principal.accountId };
-    const policy = { ...await checker.policyFor(scheduled as never, at), ...locations.policy(scheduled, location) };
+    const policy = { ...(await checker.policyFor(scheduled as never, at)), ...locations.policy(scheduled, location) };
     const recorded = await store.recordCheck(monitor.id, outcome, at, policy);
     if (!recorded || recorded.duplicate) return false;
-    if (recorded.transition) await notifier.notify(scheduled as never, `monitor.${recorded.transition}`, recorded.heartbeat, recorded.failedLocations);
+    if (recorded.transition)
+      await notifier.notify(
+        scheduled as never,
+        `monitor.${recorded.transition}`,
+        recorded.heartbeat,
+        recorded.failedLocations,
+      );
     return true;
   }
 }

@@ -22,7 +22,15 @@ export class AgentRepository {
    * Records that agent `id` (of `location`, with key `keyId`) was in contact at `at`, and its
    * outbound policy when it told (undefined keeps what it said before).
    */
-  async touch(id: string, accountId: string, keyId: string, location: string, at: number, allowPrivate?: boolean, browser?: boolean): Promise<void> {
+  async touch(
+    id: string,
+    accountId: string,
+    keyId: string,
+    location: string,
+    at: number,
+    allowPrivate?: boolean,
+    browser?: boolean,
+  ): Promise<void> {
     const policy = allowPrivate === undefined ? null : Number(allowPrivate);
     const canBrowse = browser === undefined ? null : Number(browser);
     await this.db
@@ -38,9 +46,9 @@ export class AgentRepository {
 
   /** The account's agents, by location then last contact (newest first). */
   async list(accountId: string): Promise<AgentRow[]> {
-    return await this.db
+    return (await this.db
       .prepare("SELECT * FROM agents WHERE account_id = ? ORDER BY location, last_seen_at DESC, id")
-      .all(accountId) as unknown as AgentRow[];
+      .all(accountId)) as unknown as AgentRow[];
   }
 
   /** Forgets agents not heard from since `cutoff`. */

@@ -45,9 +45,9 @@ export class ChannelRepository {
 
   async list(accountId: string, limit: number, cursor?: string): Promise<Page<Channel>> {
     const after = afterCursor(cursor);
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(`SELECT * FROM channels WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`)
-      .all(accountId, ...after.params, limit + 1) as unknown as ChannelRow[];
+      .all(accountId, ...after.params, limit + 1)) as unknown as ChannelRow[];
     return await toPage(rows, limit, (kept) => kept.map((row) => this.toChannel(row)));
   }
 
@@ -64,11 +64,11 @@ export class ChannelRepository {
 
   /** The clear channels linked to a monitor, for notifications. */
   async forMonitor(monitorId: string): Promise<StoredChannel[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         "SELECT c.* FROM channels c JOIN monitor_channels mc ON mc.channel_id = c.id WHERE mc.monitor_id = ? ORDER BY c.id",
       )
-      .all(monitorId) as unknown as ChannelRow[];
+      .all(monitorId)) as unknown as ChannelRow[];
     return rows.map((row) => ({ ...this.toChannel(row), config: this.config(row) }));
   }
 
@@ -86,8 +86,19 @@ export class ChannelRepository {
       .prepare(
         "INSERT INTO channels (id, account_id, name, type, config, external_id, notify_degraded, events, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(id, accountId, name, type, this.secrets.seal(JSON.stringify(config)), externalId, events.includes("degraded") ? 1 : 0, JSON.stringify(events), now, now);
-    return await this.get(accountId, id) as Channel;
+      .run(
+        id,
+        accountId,
+        name,
+        type,
+        this.secrets.seal(JSON.stringify(config)),
+        externalId,
+        events.includes("degraded") ? 1 : 0,
+        JSON.stringify(events),
+        now,
+        now,
+      );
+    return (await this.get(accountId, id)) as Channel;
   }
 
   /** Stores a new name, config and events; `externalId` undefined keeps the current value. */
@@ -127,7 +138,7 @@ export class ChannelRepository {
 
   /** Reseals configs not sealed under the current key (older rows, a key rotation). */
   async reseal(): Promise<number> {
-    const rows = await this.db.prepare("SELECT id, config FROM channels").all() as { id: string; config: string }[];
+    const rows = (await this.db.prepare("SELECT id, config FROM channels").all()) as { id: string; config: string }[];
     const update = this.db.prepare("UPDATE channels SET config = ? WHERE id = ?");
     const stale = rows.filter((row) => !this.secrets.isCurrent(row.config));
     for (const row of stale) await update.run(this.secrets.seal(this.secrets.open(row.config)), row.id);
@@ -151,16 +162,18 @@ export class ChannelRepository {
       external_id: row.external_id,
       notify_degraded: row.notify_degraded === 1,
       // Rows written before `events` existed hear what `notify_degraded` said.
-      events: row.events === null ? resolveChannelEvents(undefined, row.notify_degraded === 1) : (JSON.parse(row.events) as ChannelEvent[]),
+      events:
+        row.events === null
+          ? resolveChannelEvents(undefined, row.notify_degraded === 1)
+          : (JSON.parse(row.events) as ChannelEvent[]),
       created_at: row.created_at,
       updated_at: row.updated_at,
     };
   }
 
   private async row(accountId: string, id: string): Promise<ChannelRow | undefined> {
-    return await this.db.prepare("SELECT * FROM channels WHERE id = ? AND account_id = ?").get(id, accountId) as
-      | ChannelRow
-      | undefined;
+    return (await this.db.prepare("SELECT * FROM channels WHERE id = ? AND account_id = ?").get(id, accountId)) as
+      ChannelRow | undefined;
   }
 }
 

@@ -13,7 +13,14 @@ export class CheckLeaseRepository {
   constructor(private readonly db: Executor) {}
 
   /** Takes monitor `monitorId`'s check for `holder` until `now + leaseMs`; whether it was granted. */
-  async claim(monitorId: string, holder: string, now: number, intervalMs: number, leaseMs: number, slackMs: number): Promise<boolean> {
+  async claim(
+    monitorId: string,
+    holder: string,
+    now: number,
+    intervalMs: number,
+    leaseMs: number,
+    slackMs: number,
+  ): Promise<boolean> {
     const result = await this.db
       .prepare(
         `INSERT INTO check_leases (monitor_id, holder, claimed_at, expires_at, done) VALUES (?, ?, ?, ?, 0)
@@ -26,13 +33,17 @@ export class CheckLeaseRepository {
 
   /** When the monitor's current lease runs out, and whether it was finished (undefined: none). */
   async current(monitorId: string): Promise<{ expiresAt: number; done: boolean } | undefined> {
-    const row = (await this.db.prepare("SELECT expires_at, done FROM check_leases WHERE monitor_id = ?").get(monitorId)) as { expires_at: number; done: number } | undefined;
+    const row = (await this.db
+      .prepare("SELECT expires_at, done FROM check_leases WHERE monitor_id = ?")
+      .get(monitorId)) as { expires_at: number; done: number } | undefined;
     return row && { expiresAt: row.expires_at, done: row.done === 1 };
   }
 
   /** Moves the end of `holder`'s unfinished lease on the monitor to `expiresAt`. */
   async extend(monitorId: string, holder: string, expiresAt: number): Promise<void> {
-    await this.db.prepare("UPDATE check_leases SET expires_at = ? WHERE monitor_id = ? AND holder = ? AND done = 0").run(expiresAt, monitorId, holder);
+    await this.db
+      .prepare("UPDATE check_leases SET expires_at = ? WHERE monitor_id = ? AND holder = ? AND done = 0")
+      .run(expiresAt, monitorId, holder);
   }
 
   /**
@@ -45,7 +56,11 @@ export class CheckLeaseRepository {
       // The list padded to a power of two (with its last id again): a few statement texts for every batch size.
       const size = 2 ** Math.ceil(Math.log2(chunk.length));
       const ids = [...chunk, ...Array<string>(size - chunk.length).fill(chunk.at(-1) as string)];
-      await this.db.prepare(`UPDATE check_leases SET done = 1 WHERE holder = ? AND monitor_id IN (${ids.map(() => "?").join(", ")})`).run(holder, ...ids);
+      await this.db
+        .prepare(
+          `UPDATE check_leases SET done = 1 WHERE holder = ? AND monitor_id IN (${ids.map(() => "?").join(", ")})`,
+        )
+        .run(holder, ...ids);
     }
   }
 }

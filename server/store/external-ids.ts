@@ -9,9 +9,9 @@ export class ExternalIdRepository {
 
   /** The id of the account's object in `table` that carries `externalId`, if any. */
   async owner(table: MarkedTable, accountId: string, externalId: string): Promise<string | undefined> {
-    const row = await this.db
+    const row = (await this.db
       .prepare(`SELECT id FROM ${table} WHERE account_id = ? AND external_id = ?`)
-      .get(accountId, externalId) as { id: string } | undefined;
+      .get(accountId, externalId)) as { id: string } | undefined;
     return row?.id;
   }
 
@@ -19,7 +19,9 @@ export class ExternalIdRepository {
   async exists(accountId: string, id: string): Promise<boolean> {
     const table = tableOfId(id);
     if (!table) return false;
-    return await this.db.prepare(`SELECT 1 FROM ${table} WHERE id = ? AND account_id = ?`).get(id, accountId) !== undefined;
+    return (
+      (await this.db.prepare(`SELECT 1 FROM ${table} WHERE id = ? AND account_id = ?`).get(id, accountId)) !== undefined
+    );
   }
 }
 

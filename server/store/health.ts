@@ -67,7 +67,16 @@ export class HealthRepository {
       degraded: first.degraded,
       histogram: first.histogram ?? undefined,
       streaks: rows.flatMap((r) =>
-        r.location === null ? [] : [{ location: r.location, health: r.location_health as LocationStreak["health"], failures: r.failures ?? 0, successes: r.successes ?? 0 }],
+        r.location === null
+          ? []
+          : [
+              {
+                location: r.location,
+                health: r.location_health as LocationStreak["health"],
+                failures: r.failures ?? 0,
+                successes: r.successes ?? 0,
+              },
+            ],
       ),
     };
   }
@@ -76,7 +85,14 @@ export class HealthRepository {
    * Sets the monitor's health after a check (as confirmations and maintenance decide it, see
    * streaks.ts) and opens or closes its incident; returns the change, if any.
    */
-  async apply(monitorId: string, previous: HealthSnapshot, health: "pending" | "up" | "down", heartbeat: Heartbeat, at: number, failedLocations: readonly string[] = []): Promise<Transition | undefined> {
+  async apply(
+    monitorId: string,
+    previous: HealthSnapshot,
+    health: "pending" | "up" | "down",
+    heartbeat: Heartbeat,
+    at: number,
+    failedLocations: readonly string[] = [],
+  ): Promise<Transition | undefined> {
     // Degraded is up (no incident, counted as up) with a flag, shown as its own health.
     const degraded = health === "up" && heartbeat.status === "degraded" ? 1 : 0;
     const was = previous.degraded;
@@ -92,7 +108,9 @@ export class HealthRepository {
       return "down";
     }
     if (health === "up" && previous.health === "down") {
-      await this.db.prepare("UPDATE incidents SET ended_at = ? WHERE monitor_id = ? AND ended_at IS NULL").run(at, monitorId);
+      await this.db
+        .prepare("UPDATE incidents SET ended_at = ? WHERE monitor_id = ? AND ended_at IS NULL")
+        .run(at, monitorId);
       return "up";
     }
     if (health === "up" && degraded !== was) return degraded ? "degraded" : "degraded_resolved";
@@ -102,18 +120,20 @@ export class HealthRepository {
   /** Incidents overlapping [from, now], and their downtime clipped to that window. */
   async summary(monitorId: string, from: number, now: number): Promise<IncidentSummary> {
     const { least, greatest } = this.db.dialect;
-    const row = await this.db
+    const row = (await this.db
       .prepare(
         `SELECT COUNT(*) AS n, COALESCE(SUM(${least("COALESCE(ended_at, ?)", "?")} - ${greatest("started_at", "?")}), 0) AS down_ms
          FROM incidents WHERE monitor_id = ? AND started_at <= ? AND (ended_at IS NULL OR ended_at >= ?)`,
       )
-      .get(now, now, from, monitorId, now, from) as { n: number; down_ms: number };
+      .get(now, now, from, monitorId, now, from)) as { n: number; down_ms: number };
     return { count: row.n, downMs: row.down_ms };
   }
 
   /** Incidents open now, across every account (a metric). */
   async openCount(): Promise<number> {
-    return (await this.db.prepare("SELECT COUNT(*) AS n FROM incidents WHERE ended_at IS NULL").get() as { n: number }).n;
+    return (
+      (await this.db.prepare("SELECT COUNT(*) AS n FROM incidents WHERE ended_at IS NULL").get()) as { n: number }
+    ).n;
   }
 
   /** Deletes closed incidents that ended before `cutoff`. */

@@ -1,12 +1,20 @@
 import type { Executor } from "./sql/executor";
-import type { BrowserEvidence, CheckAttempt, CheckTimings, ErrorClass, Heartbeat, LocationStats, Stats, StepResult } from "../../api";
+import type {
+  BrowserEvidence,
+  CheckAttempt,
+  CheckTimings,
+  ErrorClass,
+  Heartbeat,
+  LocationStats,
+  Stats,
+  StepResult,
+} from "../../api";
 
 export type { CheckAttempt } from "../../api";
 import type { HealthRepository, Transition } from "./health";
 import { newId } from "./ids";
 import { readScreenshot, saveScreenshot } from "./screenshots";
 import { bucketOf, type Histogram, quantile } from "./rollup";
-
 
 /** What a check found, to be recorded. */
 export interface CheckOutcome {
@@ -66,7 +74,9 @@ interface HeartbeatRow {
 
 /** A stored row as the API answers it (rows from before version 4 have no details). */
 function toHeartbeat(r: HeartbeatRow): Heartbeat {
-  const details = r.details ? (JSON.parse(r.details) as Pick<Heartbeat, "assertions" | "timings" | "steps" | "attempts" | "browser">) : { assertions: [], timings: null };
+  const details = r.details
+    ? (JSON.parse(r.details) as Pick<Heartbeat, "assertions" | "timings" | "steps" | "attempts" | "browser">)
+    : { assertions: [], timings: null };
   return {
     id: r.id,
     monitor_id: r.monitor_id,
@@ -105,10 +115,24 @@ export class HeartbeatRepository {
    * failure inside a maintenance window is recorded as `maintenance`, not downtime. `histogram`:
    * the day's roll-up histogram as the transaction read it (undefined: the day has no roll-up yet).
    */
-  async insert(monitorId: string, outcome: CheckOutcome, at: number, maintenance: boolean, location: string | null, checkKey: string | undefined, histogram: string | undefined): Promise<Heartbeat> {
+  async insert(
+    monitorId: string,
+    outcome: CheckOutcome,
+    at: number,
+    maintenance: boolean,
+    location: string | null,
+    checkKey: string | undefined,
+    histogram: string | undefined,
+  ): Promise<Heartbeat> {
     const certExpires = outcome.cert_expires_at ? Date.parse(outcome.cert_expires_at) : null;
     const degraded = outcome.up && outcome.degraded === true;
-    const details = { assertions: outcome.assertions ?? [], timings: outcome.timings ?? null, ...(outcome.steps ? { steps: outcome.steps } : {}), ...(outcome.attempts ? { attempts: outcome.attempts } : {}), ...(outcome.browser ? { browser: outcome.browser } : {}) };
+    const details = {
+      assertions: outcome.assertions ?? [],
+      timings: outcome.timings ?? null,
+      ...(outcome.steps ? { steps: outcome.steps } : {}),
+      ...(outcome.attempts ? { attempts: outcome.attempts } : {}),
+      ...(outcome.browser ? { browser: outcome.browser } : {}),
+    };
     const row: HeartbeatRow = {
       id: newId("hb"),
       monitor_id: monitorId,
@@ -128,7 +152,22 @@ export class HeartbeatRepository {
       .prepare(
         "INSERT INTO heartbeats (id, monitor_id, checked_at, up, response_time_ms, status_code, error, maintenance, cert_expires_at, degraded, error_class, details, location, check_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(row.id, monitorId, at, row.up, row.response_time_ms, row.status_code, row.error, row.maintenance, certExpires, row.degraded, row.error_class, row.details, location, checkKey ?? null);
+      .run(
+        row.id,
+        monitorId,
+        at,
+        row.up,
+        row.response_time_ms,
+        row.status_code,
+        row.error,
+        row.maintenance,
+        certExpires,
+        row.degraded,
+        row.error_class,
+        row.details,
+        location,
+        checkKey ?? null,
+      );
     if (outcome.screenshot) await saveScreenshot(this.db, row.id, monitorId, outcome.screenshot);
     const heartbeat = toHeartbeat(row);
     await this.rollUp(monitorId, at, outcome, maintenance, histogram);
@@ -138,10 +177,16 @@ export class HeartbeatRepository {
 
   /** Whether an agent's check (`<monitor>/<location>/<due>`) was recorded already. */
   async hasCheck(checkKey: string): Promise<boolean> {
-    return await this.db.prepare("SELECT 1 FROM heartbeats WHERE check_key = ?").get(checkKey) !== undefined;
+    return (await this.db.prepare("SELECT 1 FROM heartbeats WHERE check_key = ?").get(checkKey)) !== undefined;
   }
 
-  private async rollUpLocation(monitorId: string, location: string, at: number, outcome: CheckOutcome, maintenance: boolean): Promise<void> {
+  private async rollUpLocation(
+    monitorId: string,
+    location: string,
+    at: number,
+    outcome: CheckOutcome,
+    maintenance: boolean,
+  ): Promise<void> {
     const ms = outcome.response_time_ms;
     await this.db
       .prepare(
@@ -149,10 +194,24 @@ export class HeartbeatRepository {
          ON CONFLICT (monitor_id, location, day) DO UPDATE SET checks = location_days.checks + 1, up_checks = location_days.up_checks + excluded.up_checks,
          maintenance_checks = location_days.maintenance_checks + excluded.maintenance_checks, timed = location_days.timed + excluded.timed, sum_ms = location_days.sum_ms + excluded.sum_ms`,
       )
-      .run(monitorId, location, Math.floor(at / DAY_MS), outcome.up ? 1 : 0, maintenance ? 1 : 0, ms === null ? 0 : 1, ms ?? 0);
+      .run(
+        monitorId,
+        location,
+        Math.floor(at / DAY_MS),
+        outcome.up ? 1 : 0,
+        maintenance ? 1 : 0,
+        ms === null ? 0 : 1,
+        ms ?? 0,
+      );
   }
 
-  private async rollUp(monitorId: string, at: number, outcome: CheckOutcome, maintenance: boolean, known: string | undefined): Promise<void> {
+  private async rollUp(
+    monitorId: string,
+    at: number,
+    outcome: CheckOutcome,
+    maintenance: boolean,
+    known: string | undefined,
+  ): Promise<void> {
     const day = Math.floor(at / DAY_MS);
     const histogram: Histogram = known ? JSON.parse(known) : {};
     const timed = outcome.response_time_ms === null ? 0 : 1;
@@ -167,7 +226,16 @@ export class HeartbeatRepository {
          timed = heartbeat_days.timed + excluded.timed, sum_ms = heartbeat_days.sum_ms + excluded.sum_ms, histogram = excluded.histogram,
          maintenance_checks = heartbeat_days.maintenance_checks + excluded.maintenance_checks, degraded_checks = heartbeat_days.degraded_checks + excluded.degraded_checks`,
       )
-      .run(monitorId, day, outcome.up ? 1 : 0, timed, outcome.response_time_ms ?? 0, JSON.stringify(histogram), maintenance ? 1 : 0, outcome.up && outcome.degraded ? 1 : 0);
+      .run(
+        monitorId,
+        day,
+        outcome.up ? 1 : 0,
+        timed,
+        outcome.response_time_ms ?? 0,
+        JSON.stringify(histogram),
+        maintenance ? 1 : 0,
+        outcome.up && outcome.degraded ? 1 : 0,
+      );
   }
 
   /**
@@ -175,17 +243,30 @@ export class HeartbeatRepository {
    * `locations` first (in that order, zero checks where none ran), then any other location that
    * recorded checks in the window. `live` is decided by the caller.
    */
-  async locationStats(monitorId: string, days: number, locations: readonly string[], live: (location: string) => boolean, now = Date.now()): Promise<LocationStats[]> {
+  async locationStats(
+    monitorId: string,
+    days: number,
+    locations: readonly string[],
+    live: (location: string) => boolean,
+    now = Date.now(),
+  ): Promise<LocationStats[]> {
     const today = Math.floor(now / DAY_MS);
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `SELECT location, SUM(checks) AS checks, SUM(up_checks) AS up, SUM(maintenance_checks) AS maint, SUM(timed) AS timed, SUM(sum_ms) AS sum_ms
          FROM location_days WHERE monitor_id = ? AND day > ? AND day <= ? GROUP BY location ORDER BY location`,
       )
-      .all(monitorId, today - days, today) as { location: string; checks: number; up: number; maint: number; timed: number; sum_ms: number }[];
-    const states = await this.db
+      .all(monitorId, today - days, today)) as {
+      location: string;
+      checks: number;
+      up: number;
+      maint: number;
+      timed: number;
+      sum_ms: number;
+    }[];
+    const states = (await this.db
       .prepare("SELECT location, health, last_checked_at FROM location_health WHERE monitor_id = ?")
-      .all(monitorId) as { location: string; health: LocationStats["health"]; last_checked_at: number }[];
+      .all(monitorId)) as { location: string; health: LocationStats["health"]; last_checked_at: number }[];
     const byLocation = new Map(rows.map((r) => [r.location, r]));
     const stateOf = new Map(states.map((r) => [r.location, r]));
     const names = [...locations, ...rows.map((r) => r.location).filter((l) => !locations.includes(l))];
@@ -216,28 +297,30 @@ export class HeartbeatRepository {
 
   /** Heartbeats of the last `hours` hours, newest first. */
   async recent(monitorId: string, hours: number, now = Date.now()): Promise<Heartbeat[]> {
-    const rows = await this.db
-      .prepare(
-        "SELECT * FROM heartbeats WHERE monitor_id = ? AND checked_at >= ? ORDER BY checked_at DESC, id DESC",
-      )
-      .all(monitorId, now - hours * 3_600_000) as unknown as HeartbeatRow[];
+    const rows = (await this.db
+      .prepare("SELECT * FROM heartbeats WHERE monitor_id = ? AND checked_at >= ? ORDER BY checked_at DESC, id DESC")
+      .all(monitorId, now - hours * 3_600_000)) as unknown as HeartbeatRow[];
     return rows.map(toHeartbeat);
   }
 
   /** Uptime % over [since, now] from the heartbeats (short windows), or null with no checks. */
   async uptime(monitorId: string, since: number): Promise<number | null> {
-    const row = await this.db
-      .prepare("SELECT COUNT(*) - COALESCE(SUM(maintenance), 0) AS n, SUM(up) AS up FROM heartbeats WHERE monitor_id = ? AND checked_at >= ?")
-      .get(monitorId, since) as { n: number; up: number | null };
+    const row = (await this.db
+      .prepare(
+        "SELECT COUNT(*) - COALESCE(SUM(maintenance), 0) AS n, SUM(up) AS up FROM heartbeats WHERE monitor_id = ? AND checked_at >= ?",
+      )
+      .get(monitorId, since)) as { n: number; up: number | null };
     return row.n === 0 ? null : round((100 * (row.up ?? 0)) / row.n);
   }
 
   /** Uptime % over the last `days` UTC days (today included) from the roll-up, or null. */
   async uptimeDays(monitorId: string, days: number, now = Date.now()): Promise<number | null> {
     const today = Math.floor(now / DAY_MS);
-    const row = await this.db
-      .prepare("SELECT SUM(checks - maintenance_checks) AS n, SUM(up_checks) AS up FROM heartbeat_days WHERE monitor_id = ? AND day > ? AND day <= ?")
-      .get(monitorId, today - days, today) as { n: number | null; up: number | null };
+    const row = (await this.db
+      .prepare(
+        "SELECT SUM(checks - maintenance_checks) AS n, SUM(up_checks) AS up FROM heartbeat_days WHERE monitor_id = ? AND day > ? AND day <= ?",
+      )
+      .get(monitorId, today - days, today)) as { n: number | null; up: number | null };
     return !row.n ? null : round((100 * (row.up ?? 0)) / row.n);
   }
 
@@ -250,9 +333,9 @@ export class HeartbeatRepository {
     const today = Math.floor(now / DAY_MS);
     const firstDay = today - days + 1;
     const from = firstDay * DAY_MS;
-    const rows = await this.db
+    const rows = (await this.db
       .prepare("SELECT * FROM heartbeat_days WHERE monitor_id = ? AND day >= ? AND day <= ? ORDER BY day")
-      .all(monitorId, firstDay, today) as unknown as {
+      .all(monitorId, firstDay, today)) as unknown as {
       day: number;
       checks: number;
       up_checks: number;
@@ -282,7 +365,10 @@ export class HeartbeatRepository {
       maintenance_checks: maintenanceChecks,
       uptime_pct: judged === 0 ? null : round((100 * upChecks) / judged),
       avg_response_ms: timed === 0 ? null : round(sum((r) => r.sum_ms) / timed, 1),
-      p95_response_ms: quantile(rows.map((r) => JSON.parse(r.histogram) as Histogram), 0.95),
+      p95_response_ms: quantile(
+        rows.map((r) => JSON.parse(r.histogram) as Histogram),
+        0.95,
+      ),
       incidents: incidents.count,
       downtime_sec: Math.round(incidents.downMs / 1000),
       daily: Array.from({ length: days }, (_, i) => {
@@ -290,7 +376,10 @@ export class HeartbeatRepository {
         return {
           date: new Date((firstDay + i) * DAY_MS).toISOString().slice(0, 10),
           checks: d?.checks ?? 0,
-          uptime_pct: d && d.checks > d.maintenance_checks ? round((100 * d.up_checks) / (d.checks - d.maintenance_checks)) : null,
+          uptime_pct:
+            d && d.checks > d.maintenance_checks
+              ? round((100 * d.up_checks) / (d.checks - d.maintenance_checks))
+              : null,
           avg_response_ms: d?.timed ? round(d.sum_ms / d.timed, 1) : null,
         };
       }),

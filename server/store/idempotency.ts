@@ -30,13 +30,12 @@ export class IdempotencyRepository {
   ) {}
 
   async find(accountId: string, key: string, now = Date.now()): Promise<StoredResponse | undefined> {
-    const row = await this.db
+    const row = (await this.db
       .prepare(
         "SELECT fingerprint, status_code, response FROM idempotency_keys WHERE account_id = ? AND key = ? AND created_at > ? AND status_code > 0",
       )
-      .get(accountId, key, now - IDEMPOTENCY_TTL_MS) as
-      | { fingerprint: string; status_code: number; response: string }
-      | undefined;
+      .get(accountId, key, now - IDEMPOTENCY_TTL_MS)) as
+      { fingerprint: string; status_code: number; response: string } | undefined;
     return row
       ? { fingerprint: row.fingerprint, statusCode: row.status_code, body: this.secrets.open(row.response) }
       : undefined;
@@ -50,7 +49,13 @@ export class IdempotencyRepository {
    * answer; `abandon` drops it when there is none.
    * `replaceAnswer`: a stored answer that can no longer be replayed is replaced.
    */
-  async reserve(accountId: string, key: string, fingerprint: string, replaceAnswer = false, now = Date.now()): Promise<string | undefined> {
+  async reserve(
+    accountId: string,
+    key: string,
+    fingerprint: string,
+    replaceAnswer = false,
+    now = Date.now(),
+  ): Promise<string | undefined> {
     const holder = randomUUID();
     const token = this.db.processToken;
     const result = await this.db
@@ -61,13 +66,27 @@ export class IdempotencyRepository {
          WHERE (idempotency_keys.status_code = 0 AND (idempotency_keys.created_at <= ? OR ${this.db.dialect.processGone("idempotency_keys.process_token")}))
            OR idempotency_keys.created_at <= ? OR (? = 1 AND idempotency_keys.status_code > 0)`,
       )
-      .run(accountId, key, fingerprint, this.secrets.seal(""), now, holder, token, now - RESERVATION_MS, token, now - IDEMPOTENCY_TTL_MS, replaceAnswer ? 1 : 0);
+      .run(
+        accountId,
+        key,
+        fingerprint,
+        this.secrets.seal(""),
+        now,
+        holder,
+        token,
+        now - RESERVATION_MS,
+        token,
+        now - IDEMPOTENCY_TTL_MS,
+        replaceAnswer ? 1 : 0,
+      );
     return result.changes === 1 ? holder : undefined;
   }
 
   /** Drops `holder`'s reservation, which got no answer to keep (the request failed before one). */
   async abandon(accountId: string, key: string, holder: string): Promise<void> {
-    await this.db.prepare("DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND holder = ? AND status_code = 0").run(accountId, key, holder);
+    await this.db
+      .prepare("DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND holder = ? AND status_code = 0")
+      .run(accountId, key, holder);
   }
 
   /**
@@ -75,7 +94,13 @@ export class IdempotencyRepository {
    * replica took it over, believing this process gone), and nothing is kept. Called in the
    * transaction that made the request's changes, a false there must undo them.
    */
-  async save(accountId: string, key: string, holder: string, response: StoredResponse, now = Date.now()): Promise<boolean> {
+  async save(
+    accountId: string,
+    key: string,
+    holder: string,
+    response: StoredResponse,
+    now = Date.now(),
+  ): Promise<boolean> {
     const result = await this.db
       .prepare(
         `UPDATE idempotency_keys SET fingerprint = ?, status_code = ?, response = ?, created_at = ?, holder = NULL, process_token = NULL
@@ -87,17 +112,23 @@ export class IdempotencyRepository {
 
   /** Reseals answers not sealed under the current key. */
   async reseal(): Promise<number> {
-    const rows = await this.db.prepare("SELECT account_id, key, response FROM idempotency_keys").all() as { account_id: string; key: string; response: string }[];
+    const rows = (await this.db.prepare("SELECT account_id, key, response FROM idempotency_keys").all()) as {
+      account_id: string;
+      key: string;
+      response: string;
+    }[];
     const update = this.db.prepare("UPDATE idempotency_keys SET response = ? WHERE account_id = ? AND key = ?");
     const stale = rows.filter((row) => !this.secrets.isCurrent(row.response));
-    for (const row of stale) await update.run(this.secrets.seal(this.secrets.open(row.response)), row.account_id, row.key);
+    for (const row of stale)
+      await update.run(this.secrets.seal(this.secrets.open(row.response)), row.account_id, row.key);
     return stale.length;
   }
 
   async prune(now = Date.now()): Promise<number> {
     return Number(
-      await (await this.db.prepare("DELETE FROM idempotency_keys WHERE created_at <= ?").run(now - IDEMPOTENCY_TTL_MS))
-        .changes,
+      await (
+        await this.db.prepare("DELETE FROM idempotency_keys WHERE created_at <= ?").run(now - IDEMPOTENCY_TTL_MS)
+      ).changes,
     );
   }
 }

@@ -8,7 +8,9 @@ let sequence = 0;
  * (milliseconds, then a per-process sequence), so "creation time, then id" is creation order
  * even for objects created within the same millisecond.
  */
-export function newId(prefix: "mon" | "chn" | "sp" | "hb" | "key" | "acc" | "inc" | "evt" | "mw" | "spi" | "spu" | "sub"): string {
+export function newId(
+  prefix: "mon" | "chn" | "sp" | "hb" | "key" | "acc" | "inc" | "evt" | "mw" | "spi" | "spu" | "sub",
+): string {
   const ms = Date.now();
   sequence = ms === lastMs ? sequence + 1 : 0;
   lastMs = ms;

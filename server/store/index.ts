@@ -105,7 +105,9 @@ export class Store {
   static async open(path: string, options: { secretKeyFile?: string } = {}): Promise<Store> {
     const postgres = isPostgresUrl(path);
     if (postgres && !options.secretKeyFile) {
-      throw new Error("--secret-key-file (UPTIME_SECRET_KEY_FILE) is required with a PostgreSQL database: every replica must open secrets with the same key file");
+      throw new Error(
+        "--secret-key-file (UPTIME_SECRET_KEY_FILE) is required with a PostgreSQL database: every replica must open secrets with the same key file",
+      );
     }
     const file = options.secretKeyFile ?? (path === ":memory:" ? undefined : `${path}.key`);
     const db = postgres ? await openPostgres(path) : openSqlite(path);
@@ -135,16 +137,45 @@ export class Store {
    * pause stops heartbeats at once. `policy`: confirmations, and whether a maintenance window
    * covers the monitor now.
    */
-  async recordCheck(monitorId: string, outcome: CheckOutcome, at = Date.now(), policy: HealthPolicy = IMMEDIATE, checkKey?: string): Promise<Recorded | undefined> {
+  async recordCheck(
+    monitorId: string,
+    outcome: CheckOutcome,
+    at = Date.now(),
+    policy: HealthPolicy = IMMEDIATE,
+    checkKey?: string,
+  ): Promise<Recorded | undefined> {
     const located = { ...policy, location: policy.location ?? this.location };
     return await this.db.transaction(async () => {
       // One read for the whole record: the monitor's health, the day's roll-up, the locations' streaks.
       const previous = await this.health.snapshot(monitorId, Math.floor(at / DAY_MS));
       if (previous === undefined) return undefined;
       if (checkKey !== undefined && (await this.heartbeats.hasCheck(checkKey))) return { duplicate: true };
-      const heartbeat = await this.heartbeats.insert(monitorId, outcome, at, !outcome.up && policy.maintenance, located.location, checkKey, previous.histogram);
-      const change = await advanceHealth(this.db, monitorId, previous.health, outcome.up, located, at, previous.streaks);
-      const transition = await this.health.apply(monitorId, previous, change.health, heartbeat, at, change.failedLocations);
+      const heartbeat = await this.heartbeats.insert(
+        monitorId,
+        outcome,
+        at,
+        !outcome.up && policy.maintenance,
+        located.location,
+        checkKey,
+        previous.histogram,
+      );
+      const change = await advanceHealth(
+        this.db,
+        monitorId,
+        previous.health,
+        outcome.up,
+        located,
+        at,
+        previous.streaks,
+      );
+      const transition = await this.health.apply(
+        monitorId,
+        previous,
+        change.health,
+        heartbeat,
+        at,
+        change.failedLocations,
+      );
       return { heartbeat, transition, failedLocations: change.failedLocations };
     });
   }

@@ -71,7 +71,16 @@ export class KeyRepository {
         .prepare(
           "INSERT INTO api_keys (id, account_id, name, lookup, hash, created_at, scope, location) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         )
-        .run(id, accountId, name, lookup(key), hash(key), nowIso(), agentLocation === null ? "manage" : "agent", agentLocation);
+        .run(
+          id,
+          accountId,
+          name,
+          lookup(key),
+          hash(key),
+          nowIso(),
+          agentLocation === null ? "manage" : "agent",
+          agentLocation,
+        );
     });
     return { key, info: (await this.list()).find((k) => k.id === id) as KeyInfo };
   }
@@ -91,33 +100,48 @@ export class KeyRepository {
 
   private async verify(key: string): Promise<Principal | undefined> {
     if (!key.startsWith("uk_") || key.length < 3 + LOOKUP_LENGTH) return undefined;
-    const row = await this.db
+    const row = (await this.db
       .prepare(
         `SELECT k.id, k.hash, k.account_id, k.scope, k.location, a.monitor_limit FROM api_keys k JOIN accounts a ON a.id = k.account_id
          WHERE k.lookup = ? AND k.revoked_at IS NULL`,
       )
-      .get(lookup(key)) as
-      | { id: string; hash: Uint8Array; account_id: string; monitor_limit: number | null; scope: KeyScope; location: string | null }
+      .get(lookup(key))) as
+      | {
+          id: string;
+          hash: Uint8Array;
+          account_id: string;
+          monitor_limit: number | null;
+          scope: KeyScope;
+          location: string | null;
+        }
       | undefined;
     if (!row || !timingSafeEqual(Buffer.from(row.hash), hash(key))) return undefined;
-    return { accountId: row.account_id, keyId: row.id, monitorLimit: row.monitor_limit, scope: row.scope, location: row.location };
+    return {
+      accountId: row.account_id,
+      keyId: row.id,
+      monitorLimit: row.monitor_limit,
+      scope: row.scope,
+      location: row.location,
+    };
   }
 
   async list(account?: string): Promise<KeyInfo[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `SELECT k.id, a.name AS account, k.name, k.lookup, k.created_at, k.revoked_at, k.scope, k.location FROM api_keys k
          JOIN accounts a ON a.id = k.account_id WHERE CAST(? AS TEXT) IS NULL OR a.name = ? ORDER BY k.created_at, k.id`,
       )
-      .all(account ?? null, account ?? null) as unknown as (Omit<KeyInfo, "prefix"> & { lookup: string })[];
+      .all(account ?? null, account ?? null)) as unknown as (Omit<KeyInfo, "prefix"> & { lookup: string })[];
     return rows.map(({ lookup: l, ...rest }) => ({ ...rest, prefix: `uk_${l}…` }));
   }
 
   /** The locations the account's active agent keys serve, sorted. */
   async agentLocations(accountId: string): Promise<string[]> {
-    const rows = await this.db
-      .prepare("SELECT DISTINCT location FROM api_keys WHERE account_id = ? AND scope = 'agent' AND revoked_at IS NULL ORDER BY location")
-      .all(accountId) as { location: string }[];
+    const rows = (await this.db
+      .prepare(
+        "SELECT DISTINCT location FROM api_keys WHERE account_id = ? AND scope = 'agent' AND revoked_at IS NULL ORDER BY location",
+      )
+      .all(accountId)) as { location: string }[];
     return rows.map((r) => r.location);
   }
 
@@ -125,9 +149,11 @@ export class KeyRepository {
   async revoke(id: string): Promise<boolean> {
     this.cache.clear();
     return (
-      await (await this.db
-        .prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
-        .run(nowIso(), id)).changes > 0
+      (await (
+        await this.db
+          .prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
+          .run(nowIso(), id)
+      ).changes) > 0
     );
   }
 
@@ -139,9 +165,8 @@ export class KeyRepository {
   }
 
   private async ensureAccount(name: string): Promise<string> {
-    const existing = await this.db.prepare("SELECT id FROM accounts WHERE name = ?").get(name) as
-      | { id: string }
-      | undefined;
+    const existing = (await this.db.prepare("SELECT id FROM accounts WHERE name = ?").get(name)) as
+      { id: string } | undefined;
     if (existing) return existing.id;
     const id = newId("acc");
     await this.db.prepare("INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)").run(id, name, nowIso());

@@ -20,16 +20,18 @@ export class MaintenanceWindowRepository {
 
   async list(accountId: string, limit: number, cursor?: string): Promise<Page<MaintenanceWindow>> {
     const after = afterCursor(cursor);
-    const rows = await this.db
-      .prepare(`SELECT * FROM maintenance_windows WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`)
-      .all(accountId, ...after.params, limit + 1) as unknown as WindowRow[];
+    const rows = (await this.db
+      .prepare(
+        `SELECT * FROM maintenance_windows WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`,
+      )
+      .all(accountId, ...after.params, limit + 1)) as unknown as WindowRow[];
     return await toPage(rows, limit, (kept) => Promise.all(kept.map(async (row) => await this.hydrate(row))));
   }
 
   async get(accountId: string, id: string): Promise<MaintenanceWindow | undefined> {
-    const row = await this.db
+    const row = (await this.db
       .prepare("SELECT * FROM maintenance_windows WHERE id = ? AND account_id = ?")
-      .get(id, accountId) as WindowRow | undefined;
+      .get(id, accountId)) as WindowRow | undefined;
     return row ? await this.hydrate(row) : undefined;
   }
 
@@ -38,20 +40,31 @@ export class MaintenanceWindowRepository {
     return await ownedIds(this.db, "monitors", accountId, ids);
   }
 
-  async create(accountId: string, spec: MaintenanceWindowSpec, externalId: string | null = null): Promise<MaintenanceWindow> {
+  async create(
+    accountId: string,
+    spec: MaintenanceWindowSpec,
+    externalId: string | null = null,
+  ): Promise<MaintenanceWindow> {
     const id = newId("mw");
     const now = nowIso();
     await this.db.transaction(async () => {
       await this.db
-        .prepare("INSERT INTO maintenance_windows (id, account_id, spec, external_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)")
+        .prepare(
+          "INSERT INTO maintenance_windows (id, account_id, spec, external_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+        )
         .run(id, accountId, specJson(spec), externalId, now, now);
       await this.link(id, spec.monitor_ids);
     });
-    return await this.get(accountId, id) as MaintenanceWindow;
+    return (await this.get(accountId, id)) as MaintenanceWindow;
   }
 
   /** `externalId` undefined keeps the mark, null clears it. */
-  async update(accountId: string, id: string, spec: MaintenanceWindowSpec, externalId?: string | null): Promise<MaintenanceWindow | undefined> {
+  async update(
+    accountId: string,
+    id: string,
+    spec: MaintenanceWindowSpec,
+    externalId?: string | null,
+  ): Promise<MaintenanceWindow | undefined> {
     const changed = await this.db.transaction(async () => {
       const result = await this.db
         .prepare(
@@ -68,29 +81,30 @@ export class MaintenanceWindowRepository {
 
   async delete(accountId: string, id: string): Promise<MaintenanceWindow | undefined> {
     const window = await this.get(accountId, id);
-    if (window) await this.db.prepare("DELETE FROM maintenance_windows WHERE id = ? AND account_id = ?").run(id, accountId);
+    if (window)
+      await this.db.prepare("DELETE FROM maintenance_windows WHERE id = ? AND account_id = ?").run(id, accountId);
     return window;
   }
 
   /** Whether a window covering the monitor is in effect at `now` (the checker asks before each record). */
   async inMaintenance(monitorId: string, now = Date.now()): Promise<boolean> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `SELECT w.spec FROM maintenance_windows w JOIN maintenance_window_monitors l ON l.window_id = w.id
          WHERE l.monitor_id = ?`,
       )
-      .all(monitorId) as { spec: string }[];
+      .all(monitorId)) as { spec: string }[];
     return rows.some((r) => windowActiveAt({ ...JSON.parse(r.spec), monitor_ids: [] }, now));
   }
 
   /** The windows covering any of the monitors, in creation order. */
   async forMonitors(monitorIds: readonly string[]): Promise<MaintenanceWindow[]> {
     if (monitorIds.length === 0) return [];
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `SELECT * FROM maintenance_windows WHERE id IN (SELECT window_id FROM maintenance_window_monitors WHERE monitor_id IN (${monitorIds.map(() => "?").join(", ")})) ORDER BY created_at, id`,
       )
-      .all(...monitorIds) as unknown as WindowRow[];
+      .all(...monitorIds)) as unknown as WindowRow[];
     return await Promise.all(rows.map(async (row) => await this.hydrate(row)));
   }
 
@@ -100,10 +114,13 @@ export class MaintenanceWindowRepository {
   }
 
   private async hydrate(row: WindowRow): Promise<MaintenanceWindow> {
-    const links = await this.db
+    const links = (await this.db
       .prepare("SELECT monitor_id FROM maintenance_window_monitors WHERE window_id = ? ORDER BY monitor_id")
-      .all(row.id) as { monitor_id: string }[];
-    const spec = { ...(JSON.parse(row.spec) as Omit<MaintenanceWindowSpec, "monitor_ids">), monitor_ids: links.map((l) => l.monitor_id) };
+      .all(row.id)) as { monitor_id: string }[];
+    const spec = {
+      ...(JSON.parse(row.spec) as Omit<MaintenanceWindowSpec, "monitor_ids">),
+      monitor_ids: links.map((l) => l.monitor_id),
+    };
     return {
       id: row.id,
       ...spec,

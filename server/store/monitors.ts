@@ -1,6 +1,14 @@
 import type { Executor } from "./sql/executor";
 import { LRUCache } from "lru-cache";
-import { ASSERTION_DEFAULTS, type Monitor, MONITOR_BROWSER_DEFAULTS, MONITOR_EXTENSION_DEFAULTS, MONITOR_NETWORK_DEFAULTS, MONITOR_PROTOCOL_DEFAULTS, type MonitorSpec } from "../../api";
+import {
+  ASSERTION_DEFAULTS,
+  type Monitor,
+  MONITOR_BROWSER_DEFAULTS,
+  MONITOR_EXTENSION_DEFAULTS,
+  MONITOR_NETWORK_DEFAULTS,
+  MONITOR_PROTOCOL_DEFAULTS,
+  type MonitorSpec,
+} from "../../api";
 import type { SecretBox } from "../secrets";
 import { type ExternalCommits, ownedIds } from "./sql/database";
 import type { Dialect } from "./sql/dialect";
@@ -64,7 +72,9 @@ export class MonitorRepository {
    * and the agents' leases read a monitor at every check, and its row changes with every result,
    * but its spec only with an update. Opening sealed fields again each time was most of a read.
    */
-  private readonly opened = new LRUCache<string, { text: string; spec: Omit<MonitorSpec, "channel_ids"> }>({ max: 50_000 });
+  private readonly opened = new LRUCache<string, { text: string; spec: Omit<MonitorSpec, "channel_ids"> }>({
+    max: 50_000,
+  });
 
   /** The SELECT of a monitor's row, in this engine's spelling. */
   private readonly row: string;
@@ -77,7 +87,11 @@ export class MonitorRepository {
     this.row = monitorRow(db.dialect);
     // Deleting a channel or an account deletes rows of monitor_channels or monitors with it. A
     // check on another replica (its monitor's health) is announced as that monitor's row.
-    commits.subscribe(["monitors", "monitor_channels", "channels", "accounts"], () => this.forget(), (id) => this.forget(id));
+    commits.subscribe(
+      ["monitors", "monitor_channels", "channels", "accounts"],
+      () => this.forget(),
+      (id) => this.forget(id),
+    );
   }
 
   /**
@@ -99,7 +113,7 @@ export class MonitorRepository {
 
   async count(accountId: string): Promise<number> {
     return (
-      await this.db.prepare("SELECT COUNT(*) AS n FROM monitors WHERE account_id = ?").get(accountId) as {
+      (await this.db.prepare("SELECT COUNT(*) AS n FROM monitors WHERE account_id = ?").get(accountId)) as {
         n: number;
       }
     ).n;
@@ -117,9 +131,9 @@ export class MonitorRepository {
       where.push(this.db.dialect.jsonArrayHas("spec", "tags"));
       params.push(filter.tag.toLowerCase());
     }
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(`${this.row} WHERE ${where.join(" AND ")} ORDER BY created_at, id LIMIT ?`)
-      .all(...params, filter.limit + 1) as unknown as MonitorRow[];
+      .all(...params, filter.limit + 1)) as unknown as MonitorRow[];
     return await toPage(rows, filter.limit, (kept) => this.hydrate(kept));
   }
 
@@ -132,7 +146,8 @@ export class MonitorRepository {
     this.reading.set(id, [...reads, read]);
     let row: MonitorRow | undefined;
     try {
-      row = await this.db.prepare(`${this.row} WHERE id = ? AND account_id = ?`).get(id, accountId) as MonitorRow | undefined;
+      row = (await this.db.prepare(`${this.row} WHERE id = ? AND account_id = ?`).get(id, accountId)) as
+        MonitorRow | undefined;
     } finally {
       const left = (this.reading.get(id) ?? []).filter((r) => r !== read);
       if (left.length > 0) this.reading.set(id, left);
@@ -148,9 +163,7 @@ export class MonitorRepository {
 
   /** Every active monitor of every account, for the checker's schedule. */
   async active(): Promise<ScheduledMonitor[]> {
-    const rows = await this.db
-      .prepare(`${this.row} WHERE status = 'active'`)
-      .all() as unknown as MonitorRow[];
+    const rows = (await this.db.prepare(`${this.row} WHERE status = 'active'`).all()) as unknown as MonitorRow[];
     return this.hydrate(rows).map((m, i) => ({ ...m, account_id: (rows[i] as MonitorRow).account_id }));
   }
 
@@ -158,21 +171,27 @@ export class MonitorRepository {
    * What the agents' schedule needs of every active monitor, read without opening a sealed field
    * (a start-up with many monitors decrypts nothing).
    */
-  async placements(): Promise<{ id: string; account_id: string; type: string; interval_sec: number; locations: string[] | null }[]> {
+  async placements(): Promise<
+    { id: string; account_id: string; type: string; interval_sec: number; locations: string[] | null }[]
+  > {
     const json = this.db.dialect.jsonMember;
-    const rows = await this.db
+    const rows = (await this.db
       .prepare(
         `SELECT id, account_id, ${json("spec", "type")} AS type, ${json("spec", "interval_sec")} AS interval_sec,
          ${json("spec", "locations")} AS locations FROM monitors WHERE status = 'active'`,
       )
-      .all() as { id: string; account_id: string; type: string; interval_sec: number; locations: string | null }[];
+      .all()) as { id: string; account_id: string; type: string; interval_sec: number; locations: string | null }[];
     // PostgreSQL answers every member as text.
-    return rows.map((r) => ({ ...r, interval_sec: Number(r.interval_sec), locations: r.locations === null ? null : (JSON.parse(r.locations) as string[]) }));
+    return rows.map((r) => ({
+      ...r,
+      interval_sec: Number(r.interval_sec),
+      locations: r.locations === null ? null : (JSON.parse(r.locations) as string[]),
+    }));
   }
 
   /** A monitor of any account, for the checker. */
   async find(id: string): Promise<ScheduledMonitor | undefined> {
-    const row = await this.db.prepare(`${this.row} WHERE id = ?`).get(id) as MonitorRow | undefined;
+    const row = (await this.db.prepare(`${this.row} WHERE id = ?`).get(id)) as MonitorRow | undefined;
     return row ? { ...(this.hydrate([row])[0] as Monitor), account_id: row.account_id } : undefined;
   }
 
@@ -192,11 +211,16 @@ export class MonitorRepository {
         .run(id, accountId, this.specJson(spec), externalId, now, now);
       await this.linkChannels(id, spec.channel_ids);
     });
-    return await this.get(accountId, id) as Monitor;
+    return (await this.get(accountId, id)) as Monitor;
   }
 
   /** Stores a new spec; `externalId` undefined keeps the current mark. */
-  async update(accountId: string, id: string, spec: MonitorSpec, externalId?: string | null): Promise<Monitor | undefined> {
+  async update(
+    accountId: string,
+    id: string,
+    spec: MonitorSpec,
+    externalId?: string | null,
+  ): Promise<Monitor | undefined> {
     this.forget(id);
     const changed = await this.db.transaction(async () => {
       const result = await this.db
@@ -216,7 +240,9 @@ export class MonitorRepository {
   async setStatus(accountId: string, id: string, status: Monitor["status"]): Promise<Monitor | undefined> {
     this.forget(id);
     await this.db
-      .prepare("UPDATE monitors SET status = ?, updated_at = ? WHERE id = ? AND account_id = ? AND status <> ?", { row: 2 })
+      .prepare("UPDATE monitors SET status = ?, updated_at = ? WHERE id = ? AND account_id = ? AND status <> ?", {
+        row: 2,
+      })
       .run(status, nowIso(), id, accountId, status);
     return await this.get(accountId, id);
   }
@@ -263,7 +289,7 @@ export class MonitorRepository {
   /** Reseals specs whose secrets are not sealed under the current key. */
   async reseal(): Promise<number> {
     this.forget();
-    const rows = await this.db.prepare("SELECT id, spec FROM monitors").all() as { id: string; spec: string }[];
+    const rows = (await this.db.prepare("SELECT id, spec FROM monitors").all()) as { id: string; spec: string }[];
     const update = this.db.prepare("UPDATE monitors SET spec = ? WHERE id = ?");
     let changed = 0;
     for (const row of rows) {
@@ -308,7 +334,10 @@ export class MonitorRepository {
     return {
       ...stored,
       url: stored.url === null ? null : open(stored.url),
-      headers: typeof stored.headers === "string" ? (JSON.parse(open(stored.headers)) as Record<string, string>) : stored.headers,
+      headers:
+        typeof stored.headers === "string"
+          ? (JSON.parse(open(stored.headers)) as Record<string, string>)
+          : stored.headers,
       body: stored.body === null ? null : open(stored.body),
       steps: stored.steps === undefined ? [] : (JSON.parse(open(stored.steps)) as MonitorSpec["steps"]),
       variables: stored.variables === undefined ? {} : (JSON.parse(open(stored.variables)) as Record<string, string>),

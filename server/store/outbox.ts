@@ -27,8 +27,8 @@ export class OutboxRepository {
   }
 
   async list(limit = 100): Promise<OutboxMessage[]> {
-    return await this.db
+    return (await this.db
       .prepare("SELECT * FROM outbox ORDER BY created_at DESC, id DESC LIMIT ?")
-      .all(limit) as unknown as OutboxMessage[];
+      .all(limit)) as unknown as OutboxMessage[];
   }
 }

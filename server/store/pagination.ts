@@ -48,7 +48,11 @@ export function afterCursor(cursor: string | undefined): { sql: string; params: 
 }
 
 /** Cuts the extra row fetched to learn whether another page follows. */
-export async function toPage<R extends Position, T>(rows: R[], limit: number, map: (rows: R[]) => T[] | Promise<T[]>): Promise<Page<T>> {
+export async function toPage<R extends Position, T>(
+  rows: R[],
+  limit: number,
+  map: (rows: R[]) => T[] | Promise<T[]>,
+): Promise<Page<T>> {
   const more = rows.length > limit;
   const kept = more ? rows.slice(0, limit) : rows;
   const last = kept[kept.length - 1];

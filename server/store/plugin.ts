@@ -11,13 +11,16 @@ export const storePlugin = fp(
   async (app) => {
     const { db, devKey, secretKeyFile } = app.settings;
     const store = await Store.open(db, { secretKeyFile });
-    if (devKey && !await store.keys.authenticate(devKey)) await store.keys.create("dev", "dev key", devKey);
+    if (devKey && !(await store.keys.authenticate(devKey))) await store.keys.create("dev", "dev key", devKey);
     app.decorate("store", store);
     const prune = async () => {
       await store.pruneChecks();
       await store.idempotency.prune();
     };
-    const timer = setInterval(() => void prune().catch((err: Error) => app.log.error({ err }, "pruning old records failed")), PRUNE_EVERY_MS).unref();
+    const timer = setInterval(
+      () => void prune().catch((err: Error) => app.log.error({ err }, "pruning old records failed")),
+      PRUNE_EVERY_MS,
+    ).unref();
     app.addHook("onReady", async () => await prune());
     app.addHook("onClose", async () => {
       clearInterval(timer);

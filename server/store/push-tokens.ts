@@ -25,9 +25,8 @@ export class PushTokenRepository {
 
   /** The monitor a token belongs to, or undefined. */
   async monitorOf(token: string): Promise<string | undefined> {
-    const row = await this.db.prepare("SELECT monitor_id FROM push_tokens WHERE digest = ?").get(digest(token)) as
-      | { monitor_id: string }
-      | undefined;
+    const row = (await this.db.prepare("SELECT monitor_id FROM push_tokens WHERE digest = ?").get(digest(token))) as
+      { monitor_id: string } | undefined;
     return row?.monitor_id;
   }
 }

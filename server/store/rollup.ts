@@ -17,7 +17,8 @@ export type Histogram = Record<string, number>;
 /** The `q` quantile (nearest rank) of merged histograms, or null when they are empty. */
 export function quantile(histograms: readonly Histogram[], q: number): number | null {
   const merged = new Map<number, number>();
-  for (const h of histograms) for (const [bucket, n] of Object.entries(h)) merged.set(Number(bucket), (merged.get(Number(bucket)) ?? 0) + n);
+  for (const h of histograms)
+    for (const [bucket, n] of Object.entries(h)) merged.set(Number(bucket), (merged.get(Number(bucket)) ?? 0) + n);
   const total = [...merged.values()].reduce((a, b) => a + b, 0);
   if (total === 0) return null;
   const rank = Math.ceil(q * total);

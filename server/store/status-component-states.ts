@@ -14,18 +14,22 @@ export class ComponentStateRepository {
 
   /** Every manual state set on the page, by component key. */
   async all(pageId: string): Promise<Map<string, ManualState>> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare("SELECT component_key, state, set_at FROM status_component_states WHERE status_page_id = ?")
-      .all(pageId) as unknown as ManualState[];
+      .all(pageId)) as unknown as ManualState[];
     return new Map(rows.map((r) => [r.component_key, r]));
   }
 
   async set(pageId: string, key: string, state: ManualState["state"]): Promise<void> {
     const now = nowIso();
     await this.db.transaction(async () => {
-      await this.db.prepare("DELETE FROM status_component_states WHERE status_page_id = ? AND component_key = ?").run(pageId, key);
       await this.db
-        .prepare("INSERT INTO status_component_states (status_page_id, component_key, state, set_at) VALUES (?, ?, ?, ?)")
+        .prepare("DELETE FROM status_component_states WHERE status_page_id = ? AND component_key = ?")
+        .run(pageId, key);
+      await this.db
+        .prepare(
+          "INSERT INTO status_component_states (status_page_id, component_key, state, set_at) VALUES (?, ?, ?, ?)",
+        )
         .run(pageId, key, state, now);
     });
   }

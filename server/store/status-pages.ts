@@ -67,68 +67,82 @@ export class StatusPageRepository {
 
   async list(accountId: string, limit: number, cursor?: string): Promise<Page<StatusPage>> {
     const after = afterCursor(cursor);
-    const rows = await this.db
-      .prepare(
-        `SELECT * FROM status_pages WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`,
-      )
-      .all(accountId, ...after.params, limit + 1) as unknown as StatusPageRow[];
+    const rows = (await this.db
+      .prepare(`SELECT * FROM status_pages WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`)
+      .all(accountId, ...after.params, limit + 1)) as unknown as StatusPageRow[];
     return await toPage(rows, limit, (kept) => Promise.all(kept.map(async (row) => await this.hydrate(row))));
   }
 
   async get(accountId: string, id: string): Promise<StatusPage | undefined> {
-    const row = await this.db
+    const row = (await this.db
       .prepare("SELECT * FROM status_pages WHERE id = ? AND account_id = ?")
-      .get(id, accountId) as StatusPageRow | undefined;
+      .get(id, accountId)) as StatusPageRow | undefined;
     return row ? await this.hydrate(row) : undefined;
   }
 
   async bySlug(slug: string): Promise<PrivateStatusPage | undefined> {
-    const row = await this.db.prepare("SELECT * FROM status_pages WHERE slug = ?").get(slug) as
-      | StatusPageRow
-      | undefined;
-    return row ? { ...await this.hydrate(row), account_id: row.account_id, password_hash: row.password_hash } : undefined;
+    const row = (await this.db.prepare("SELECT * FROM status_pages WHERE slug = ?").get(slug)) as
+      StatusPageRow | undefined;
+    return row
+      ? { ...(await this.hydrate(row)), account_id: row.account_id, password_hash: row.password_hash }
+      : undefined;
   }
 
   /** The page served at a custom domain. */
   async byDomain(host: string): Promise<PrivateStatusPage | undefined> {
-    const row = await this.db.prepare("SELECT * FROM status_pages WHERE custom_domain = ?").get(host) as
-      | StatusPageRow
-      | undefined;
-    return row ? { ...await this.hydrate(row), account_id: row.account_id, password_hash: row.password_hash } : undefined;
+    const row = (await this.db.prepare("SELECT * FROM status_pages WHERE custom_domain = ?").get(host)) as
+      StatusPageRow | undefined;
+    return row
+      ? { ...(await this.hydrate(row)), account_id: row.account_id, password_hash: row.password_hash }
+      : undefined;
   }
 
   /** Every page with incident rules (the rule sweep reads them). */
   async withRules(): Promise<PrivateStatusPage[]> {
-    const rows = await this.db
+    const rows = (await this.db
       .prepare("SELECT * FROM status_pages WHERE structure IS NOT NULL ORDER BY created_at, id")
-      .all() as unknown as StatusPageRow[];
-    const pages = await Promise.all(rows.map(async (row) => ({ ...await this.hydrate(row), account_id: row.account_id, password_hash: row.password_hash })));
+      .all()) as unknown as StatusPageRow[];
+    const pages = await Promise.all(
+      rows.map(async (row) => ({
+        ...(await this.hydrate(row)),
+        account_id: row.account_id,
+        password_hash: row.password_hash,
+      })),
+    );
     return pages.filter((p) => p.incident_rules.length > 0);
   }
 
   /** Every page with a confirmed subscriber (the maintenance sweep tells them). */
   async withSubscribers(): Promise<PrivateStatusPage[]> {
-    const rows = await this.db
-      .prepare("SELECT * FROM status_pages WHERE id IN (SELECT status_page_id FROM status_subscribers WHERE confirmed_at IS NOT NULL AND unsubscribed_at IS NULL) ORDER BY created_at, id")
-      .all() as unknown as StatusPageRow[];
-    return await Promise.all(rows.map(async (row) => ({ ...await this.hydrate(row), account_id: row.account_id, password_hash: row.password_hash })));
+    const rows = (await this.db
+      .prepare(
+        "SELECT * FROM status_pages WHERE id IN (SELECT status_page_id FROM status_subscribers WHERE confirmed_at IS NOT NULL AND unsubscribed_at IS NULL) ORDER BY created_at, id",
+      )
+      .all()) as unknown as StatusPageRow[];
+    return await Promise.all(
+      rows.map(async (row) => ({
+        ...(await this.hydrate(row)),
+        account_id: row.account_id,
+        password_hash: row.password_hash,
+      })),
+    );
   }
 
   /** Whether another page (not `exceptId`) is served at the domain. */
   async domainTaken(domain: string, exceptId?: string): Promise<boolean> {
     return (
-      await this.db
+      (await this.db
         .prepare("SELECT 1 FROM status_pages WHERE custom_domain = ? AND id IS DISTINCT FROM ?")
-        .get(domain, exceptId ?? null) !== undefined
+        .get(domain, exceptId ?? null)) !== undefined
     );
   }
 
   /** Whether another page (not `exceptId`) already has the slug. */
   async slugTaken(slug: string, exceptId?: string): Promise<boolean> {
     return (
-      await this.db
+      (await this.db
         .prepare("SELECT 1 FROM status_pages WHERE slug = ? AND id IS DISTINCT FROM ?")
-        .get(slug, exceptId ?? null) !== undefined
+        .get(slug, exceptId ?? null)) !== undefined
     );
   }
 
@@ -145,23 +159,49 @@ export class StatusPageRepository {
         .prepare(
           "INSERT INTO status_pages (id, account_id, slug, title, description, external_id, structure, custom_domain, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
-        .run(id, accountId, spec.slug, spec.title, spec.description, externalId, structureJson(spec), spec.custom_domain, spec.password_hash ?? null, now, now);
+        .run(
+          id,
+          accountId,
+          spec.slug,
+          spec.title,
+          spec.description,
+          externalId,
+          structureJson(spec),
+          spec.custom_domain,
+          spec.password_hash ?? null,
+          now,
+          now,
+        );
       await this.link(id, spec.monitor_ids);
     });
-    return await this.get(accountId, id) as StatusPage;
+    return (await this.get(accountId, id)) as StatusPage;
   }
 
   /** Stores a new spec; `externalId` undefined keeps the current mark. */
-  async update(accountId: string, id: string, spec: StatusPageSpec, externalId?: string | null): Promise<StatusPage | undefined> {
+  async update(
+    accountId: string,
+    id: string,
+    spec: StatusPageSpec,
+    externalId?: string | null,
+  ): Promise<StatusPage | undefined> {
     await this.db.transaction(async () => {
       await this.db
         .prepare(
           "UPDATE status_pages SET slug = ?, title = ?, description = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, structure = ?, custom_domain = ?, password_hash = CASE WHEN ? = 1 THEN ? ELSE password_hash END, updated_at = ? WHERE id = ? AND account_id = ?",
         )
         .run(
-          spec.slug, spec.title, spec.description, externalId !== undefined ? 1 : 0, externalId ?? null,
-          structureJson(spec), spec.custom_domain, spec.password_hash !== undefined ? 1 : 0, spec.password_hash ?? null,
-          nowIso(), id, accountId,
+          spec.slug,
+          spec.title,
+          spec.description,
+          externalId !== undefined ? 1 : 0,
+          externalId ?? null,
+          structureJson(spec),
+          spec.custom_domain,
+          spec.password_hash !== undefined ? 1 : 0,
+          spec.password_hash ?? null,
+          nowIso(),
+          id,
+          accountId,
         );
       await this.db.prepare("DELETE FROM status_page_monitors WHERE status_page_id = ?").run(id);
       await this.link(id, spec.monitor_ids);
@@ -177,27 +217,28 @@ export class StatusPageRepository {
 
   /** The page's monitors in creation order, for the public document. */
   async publicMonitors(statusPageId: string): Promise<PublicMonitorRow[]> {
-    return await this.db
+    return (await this.db
       .prepare(
         `SELECT m.id, m.spec, m.status, CASE WHEN m.health = 'up' AND m.degraded = 1 THEN 'degraded' ELSE m.health END AS health, m.last_checked_at FROM monitors m
          JOIN status_page_monitors spm ON spm.monitor_id = m.id
          WHERE spm.status_page_id = ? ORDER BY m.created_at, m.id`,
       )
-      .all(statusPageId) as unknown as PublicMonitorRow[];
+      .all(statusPageId)) as unknown as PublicMonitorRow[];
   }
 
   private async link(statusPageId: string, monitorIds: readonly string[]): Promise<void> {
-    const insert = this.db.prepare(
-      "INSERT INTO status_page_monitors (status_page_id, monitor_id) VALUES (?, ?)",
-    );
+    const insert = this.db.prepare("INSERT INTO status_page_monitors (status_page_id, monitor_id) VALUES (?, ?)");
     for (const monitorId of monitorIds) await insert.run(statusPageId, monitorId);
   }
 
   private async hydrate(row: StatusPageRow): Promise<StatusPage> {
-    const monitorIds = await this.db
+    const monitorIds = (await this.db
       .prepare("SELECT monitor_id FROM status_page_monitors WHERE status_page_id = ? ORDER BY monitor_id")
-      .all(row.id) as { monitor_id: string }[];
-    const structure = { ...EMPTY_STRUCTURE, ...(row.structure ? JSON.parse(row.structure) as Partial<StatusPageStructure> : {}) };
+      .all(row.id)) as { monitor_id: string }[];
+    const structure = {
+      ...EMPTY_STRUCTURE,
+      ...(row.structure ? (JSON.parse(row.structure) as Partial<StatusPageStructure>) : {}),
+    };
     return {
       id: row.id,
       slug: row.slug,
@@ -234,34 +275,50 @@ export interface ComponentMonitorRow extends PublicMonitorRow {
 }
 
 /** The facts component rules read of the given monitors. */
-export async function componentMonitors(db: Executor, monitorIds: readonly string[]): Promise<Map<string, ComponentMonitorRow>> {
+export async function componentMonitors(
+  db: Executor,
+  monitorIds: readonly string[],
+): Promise<Map<string, ComponentMonitorRow>> {
   if (monitorIds.length === 0) return new Map();
   const marks = monitorIds.map(() => "?").join(", ");
-  const rows = await db
+  const rows = (await db
     .prepare(
       `SELECT m.id, m.spec, m.status, CASE WHEN m.health = 'up' AND m.degraded = 1 THEN 'degraded' ELSE m.health END AS health, m.last_checked_at,
          (SELECT h.response_time_ms FROM heartbeats h WHERE h.monitor_id = m.id ORDER BY h.checked_at DESC LIMIT 1) AS last_response_ms,
          (SELECT MIN(i.started_at) FROM incidents i WHERE i.monitor_id = m.id AND i.ended_at IS NULL) AS down_since
        FROM monitors m WHERE m.id IN (${marks})`,
     )
-    .all(...monitorIds) as unknown as (PublicMonitorRow & { last_response_ms: number | null; down_since: number | null })[];
-  return new Map(rows.map((r) => [r.id, {
-    ...r,
-    tags: (JSON.parse(r.spec) as { tags?: string[] }).tags ?? [],
-    last_response_ms: r.last_response_ms === null ? null : Number(r.last_response_ms),
-    down_since: r.down_since === null ? null : Number(r.down_since),
-  }]));
+    .all(...monitorIds)) as unknown as (PublicMonitorRow & {
+    last_response_ms: number | null;
+    down_since: number | null;
+  })[];
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        ...r,
+        tags: (JSON.parse(r.spec) as { tags?: string[] }).tags ?? [],
+        last_response_ms: r.last_response_ms === null ? null : Number(r.last_response_ms),
+        down_since: r.down_since === null ? null : Number(r.down_since),
+      },
+    ]),
+  );
 }
 
 /** Mean response time of the monitors per bucket of `bucketMs` since `since` (bucket start → ms). */
-export async function responseSeries(db: Executor, monitorIds: readonly string[], since: number, bucketMs: number): Promise<Map<number, number>> {
+export async function responseSeries(
+  db: Executor,
+  monitorIds: readonly string[],
+  since: number,
+  bucketMs: number,
+): Promise<Map<number, number>> {
   if (monitorIds.length === 0) return new Map();
   const marks = monitorIds.map(() => "?").join(", ");
-  const rows = await db
+  const rows = (await db
     .prepare(
       `SELECT checked_at / CAST(? AS BIGINT) AS bucket, AVG(response_time_ms) AS ms FROM heartbeats
        WHERE monitor_id IN (${marks}) AND checked_at >= ? AND response_time_ms IS NOT NULL GROUP BY 1`,
     )
-    .all(bucketMs, ...monitorIds, since) as { bucket: number | string; ms: number | string }[];
+    .all(bucketMs, ...monitorIds, since)) as { bucket: number | string; ms: number | string }[];
   return new Map(rows.map((r) => [Number(r.bucket) * bucketMs, Math.round(Number(r.ms))]));
 }

@@ -61,12 +61,22 @@ export async function advanceHealth(
   const was = row?.health ?? health;
   const failures = up ? 0 : (row?.failures ?? 0) + 1;
   const successes = up ? (row?.successes ?? 0) + 1 : 0;
-  const next: Health = !up ? (failures >= policy.confirmations ? "down" : was) : was === "down" ? (successes >= policy.recoveryConfirmations ? "up" : "down") : "up";
-  await db.prepare(
-    `INSERT INTO location_health (monitor_id, location, health, failures, successes, last_checked_at) VALUES (?, ?, ?, ?, ?, ?)
+  const next: Health = !up
+    ? failures >= policy.confirmations
+      ? "down"
+      : was
+    : was === "down"
+      ? successes >= policy.recoveryConfirmations
+        ? "up"
+        : "down"
+      : "up";
+  await db
+    .prepare(
+      `INSERT INTO location_health (monitor_id, location, health, failures, successes, last_checked_at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (monitor_id, location) DO UPDATE SET health = excluded.health, failures = excluded.failures,
      successes = excluded.successes, last_checked_at = excluded.last_checked_at`,
-  ).run(monitorId, location, next, failures, successes, at);
+    )
+    .run(monitorId, location, next, failures, successes, at);
   const after = [...streaks.filter((s) => s.location !== location), { location, health: next, failures, successes }];
   const failed = downLocations(after, policy, location);
   if (failed.length >= (policy.failureThreshold ?? 1)) return { health: "down", failedLocations: failed };
@@ -77,10 +87,12 @@ export async function advanceHealth(
 /** The monitor's locations that find it down now, served by a live checker, sorted. */
 function downLocations(streaks: readonly LocationStreak[], policy: HealthPolicy, location: string): string[] {
   const mine = new Set(policy.locations ?? [location]);
-  return streaks
-    .filter((s) => s.health === "down")
-    .map((s) => s.location)
-    // In the order SQL's ORDER BY gives text in C collation (code units).
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .filter((l) => mine.has(l) && (l === location || !policy.live || policy.live.has(l)));
+  return (
+    streaks
+      .filter((s) => s.health === "down")
+      .map((s) => s.location)
+      // In the order SQL's ORDER BY gives text in C collation (code units).
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .filter((l) => mine.has(l) && (l === location || !policy.live || policy.live.has(l)))
+  );
 }

@@ -21,7 +21,10 @@ export function driftControls(url: string, apiKey: string): Drift {
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await request(`${url}${path}`, {
       method: method as "GET",
-      headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const answer = (await res.body.json()) as { ok: boolean; data?: T; error?: { code: string; message: string } };

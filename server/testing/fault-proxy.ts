@@ -93,16 +93,20 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     const decision: Decision = fault ? { kind: "forward", latencyMs: 0 } : decide();
     if (decision.latencyMs) await sleep(decision.latencyMs);
     if (decision.kind === "429") return answer(429, { "retry-after": "1" });
-    if (decision.kind === "error-before") return counts.serverErrors++, answer(decision.status as number);
+    if (decision.kind === "error-before") return (counts.serverErrors++, answer(decision.status as number));
     const headers = { ...req.headers };
     delete headers.host;
     delete headers.connection;
     try {
       counts.forwarded++;
-      const upstream = await request(`${target}${path}`, { method: method as "GET", headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+      const upstream = await request(`${target}${path}`, {
+        method: method as "GET",
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
       const body = Buffer.from(await upstream.body.arrayBuffer());
       if (fault) return answerFault(fault);
-      if (decision.kind === "error-after") return counts.serverErrorsAfterWork++, answer(decision.status as number);
+      if (decision.kind === "error-after") return (counts.serverErrorsAfterWork++, answer(decision.status as number));
       if (decision.kind === "reset") {
         counts.resets++;
         line("RESET");

@@ -25,7 +25,8 @@ export interface Faults {
 }
 
 function check(name: string, value: number, min: number, max = Infinity): void {
-  if (!(value >= min && value <= max)) throw new RangeError(`faults.${name} must be between ${min} and ${max}, got ${value}`);
+  if (!(value >= min && value <= max))
+    throw new RangeError(`faults.${name} must be between ${min} and ${max}, got ${value}`);
 }
 
 /** The `Faults` controls of a fault proxy. */

@@ -13,7 +13,13 @@ export type { DryRun } from "./dry-run";
 export type { MonitorTestResult } from "../../api";
 export { type Fault, type FaultProxy, type Storm, type StormCounts, startFaultProxy } from "./fault-proxy";
 export type { Faults, Match } from "./faults";
-export { startVendorReceiver, type Vendor, type VendorAnswer, type VendorReceiver, type VendorRequest } from "./vendors";
+export {
+  startVendorReceiver,
+  type Vendor,
+  type VendorAnswer,
+  type VendorReceiver,
+  type VendorRequest,
+} from "./vendors";
 
 /** Options of `startUptimeServer`. */
 export interface UptimeServerOptions {

@@ -67,7 +67,11 @@ export function stormDecider(current: () => Storm | undefined): () => Decision {
     const roll = r();
     let edge = storm.serverError;
     if (roll < edge) {
-      return { kind: r() < 0.5 ? "error-before" : "error-after", latencyMs, status: [500, 502, 503][Math.floor(r() * 3)] };
+      return {
+        kind: r() < 0.5 ? "error-before" : "error-after",
+        latencyMs,
+        status: [500, 502, 503][Math.floor(r() * 3)],
+      };
     }
     if (roll < (edge += storm.rateLimitBurst)) {
       burstLeft = storm.burstLength - 1;

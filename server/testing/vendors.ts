@@ -1,6 +1,12 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { discordProblems, opsgenieCreateProblems, pagerDutyProblems, teamsProblems, telegramProblems } from "./vendor-checks";
+import {
+  discordProblems,
+  opsgenieCreateProblems,
+  pagerDutyProblems,
+  teamsProblems,
+  telegramProblems,
+} from "./vendor-checks";
 
 /** The vendors a receiver stands in for. */
 export type Vendor = "pagerduty" | "opsgenie" | "teams" | "discord" | "telegram";
@@ -64,39 +70,84 @@ function vendorOf(method: string, path: string): Vendor | "unknown" {
 }
 
 /** The vendor's answer to a request it accepts, or to one it refuses (with the vendor's status and shape). */
-function judge(vendor: Vendor, path: string, headers: IncomingHttpHeaders, body: unknown): { status: number; body: unknown; problems: string[] } {
+function judge(
+  vendor: Vendor,
+  path: string,
+  headers: IncomingHttpHeaders,
+  body: unknown,
+): { status: number; body: unknown; problems: string[] } {
   const json = (headers["content-type"] ?? "").startsWith("application/json");
   switch (vendor) {
     case "pagerduty": {
       const problems = json ? pagerDutyProblems(body) : ["Content-Type must be application/json"];
-      if (problems.length) return { status: 400, problems, body: { status: "invalid event", message: "Event object is invalid", errors: problems } };
-      return { status: 202, problems, body: { status: "success", message: "Event processed", dedup_key: (body as { dedup_key?: string }).dedup_key } };
+      if (problems.length)
+        return {
+          status: 400,
+          problems,
+          body: { status: "invalid event", message: "Event object is invalid", errors: problems },
+        };
+      return {
+        status: 202,
+        problems,
+        body: { status: "success", message: "Event processed", dedup_key: (body as { dedup_key?: string }).dedup_key },
+      };
     }
     case "opsgenie": {
       if (!/^GenieKey [A-Za-z0-9-]{8,128}$/.test(headers.authorization ?? "")) {
-        return { status: 401, problems: ["Could not authenticate"], body: { message: "Could not authenticate", took: 0, requestId: "r" } };
+        return {
+          status: 401,
+          problems: ["Could not authenticate"],
+          body: { message: "Could not authenticate", took: 0, requestId: "r" },
+        };
       }
       const closing = path.includes("/close");
-      const problems = !json ? ["Content-Type must be application/json"] : closing ? (/[?&]identifierType=alias(&|$)/.test(path) ? [] : ["identifierType=alias expected"]) : opsgenieCreateProblems(body);
+      const problems = !json
+        ? ["Content-Type must be application/json"]
+        : closing
+          ? /[?&]identifierType=alias(&|$)/.test(path)
+            ? []
+            : ["identifierType=alias expected"]
+          : opsgenieCreateProblems(body);
       // Opsgenie refuses an invalid body with 422 (its documented validation status).
-      if (problems.length) return { status: 422, problems, body: { message: "Request body is not processable. Please check the errors.", errors: { message: problems.join(" ") }, took: 0, requestId: "r" } };
+      if (problems.length)
+        return {
+          status: 422,
+          problems,
+          body: {
+            message: "Request body is not processable. Please check the errors.",
+            errors: { message: problems.join(" ") },
+            took: 0,
+            requestId: "r",
+          },
+        };
       return { status: 202, problems, body: { result: "Request will be processed", took: 0.01, requestId: "r" } };
     }
     case "teams": {
       const problems = json ? teamsProblems(body) : ["Content-Type must be application/json"];
-      if (problems.length) return { status: 400, problems, body: { error: { code: "InvalidRequestContent", message: problems.join("; ") } } };
+      if (problems.length)
+        return {
+          status: 400,
+          problems,
+          body: { error: { code: "InvalidRequestContent", message: problems.join("; ") } },
+        };
       return { status: 202, problems, body: undefined };
     }
     case "discord": {
       const problems = json ? discordProblems(body) : ["Cannot send an empty message"];
-      if (problems.length) return { status: 400, problems, body: { message: "Invalid Form Body", code: 50035, errors: problems } };
+      if (problems.length)
+        return { status: 400, problems, body: { message: "Invalid Form Body", code: 50035, errors: problems } };
       return { status: 204, problems, body: undefined };
     }
     case "telegram": {
       const problems = json ? telegramProblems(body) : ["Bad Request: message text is empty"];
-      if (problems.length) return { status: 400, problems, body: { ok: false, error_code: 400, description: problems[0] } };
+      if (problems.length)
+        return { status: 400, problems, body: { ok: false, error_code: 400, description: problems[0] } };
       const chat = (body as { chat_id: unknown }).chat_id;
-      return { status: 200, problems, body: { ok: true, result: { message_id: 1, chat: { id: chat }, text: (body as { text: string }).text } } };
+      return {
+        status: 200,
+        problems,
+        body: { ok: true, result: { message_id: 1, chat: { id: chat }, text: (body as { text: string }).text } },
+      };
     }
   }
 }
@@ -136,7 +187,8 @@ export async function startVendorReceiver(): Promise<VendorReceiver> {
       answer(vendor, method, path, body);
     });
     function answer(vendor: Vendor | "unknown", method: string, path: string, body: unknown): void {
-      const record = (status: number, problems: string[]) => received.push({ vendor, method, path, headers: req.headers, body, status, at: Date.now(), problems });
+      const record = (status: number, problems: string[]) =>
+        received.push({ vendor, method, path, headers: req.headers, body, status, at: Date.now(), problems });
       if (vendor === "unknown") {
         record(404, ["no vendor endpoint here"]);
         send(res, 404, { message: "Not Found" });

@@ -53,7 +53,13 @@ export async function blocksOf(file: string, text: string): Promise<DocBlock[]> 
         const code = token as Tokens.Code;
         const at = text.indexOf(code.raw, from);
         from = at >= 0 ? at + code.raw.length : from;
-        out.push({ file, line: text.slice(0, Math.max(0, at)).split("\n").length, lang: (code.lang ?? "").split(/\s/)[0] ?? "", code: code.text, marker });
+        out.push({
+          file,
+          line: text.slice(0, Math.max(0, at)).split("\n").length,
+          lang: (code.lang ?? "").split(/\s/)[0] ?? "",
+          code: code.text,
+          marker,
+        });
       } else {
         const nested = (token as { tokens?: Token[]; items?: Token[] }).items ?? (token as { tokens?: Token[] }).tokens;
         if (nested) visit(nested);

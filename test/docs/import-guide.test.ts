@@ -14,7 +14,8 @@ const sources = (host: string) =>
 describe("the import guide on the language hosts this project builds", () => {
   it("says which hosts cannot generate code, and the version of each built from upstream", () => {
     // Our own hosts (a main.go of their own) implement no GenerateProgram; upstream's are pinned in go.mod.
-    for (const host of ["pulumi-language-nodejs", "pulumi-language-go"]) expect(sources(host)).not.toContain("GenerateProgram");
+    for (const host of ["pulumi-language-nodejs", "pulumi-language-go"])
+      expect(sources(host)).not.toContain("GenerateProgram");
     expect(guide()).toContain("its own Node.js and Go hosts, which run programs and do nothing else");
     const python = /github\.com\/pulumi\/pulumi\/sdk\/v3 v(\d+\.\d+)\.\d+/.exec(sources("pulumi-language-python"))?.[1];
     expect(guide()).toContain(`Python's (v${python},`);

@@ -14,7 +14,9 @@ const FILES = ["Pulumi.yaml", "pom.xml", "src/main/java/myproject/App.java"];
 /** The guide's Java program: its `<!-- file: NAME -->` blocks, by name. */
 async function guideProgram(): Promise<Map<string, DocBlock>> {
   const blocks = await blocksOf(GUIDE, readFileSync(join(REPO_ROOT, GUIDE), "utf8"));
-  return new Map(blocks.filter((b) => b.marker?.startsWith("file: ")).map((b) => [b.marker!.slice("file: ".length).trim(), b]));
+  return new Map(
+    blocks.filter((b) => b.marker?.startsWith("file: ")).map((b) => [b.marker!.slice("file: ".length).trim(), b]),
+  );
 }
 
 describe("the languages guide's Java program", () => {
@@ -41,7 +43,10 @@ describe("the languages guide's Java program", () => {
 
   it("is a whole Maven program, the one the engine test deploys (examples/native-java)", () => {
     expect([...program.keys()].sort()).toEqual([...FILES].sort());
-    for (const name of FILES) expect(`${program.get(name)!.code}\n`, name).toBe(readFileSync(join(REPO_ROOT, "examples/native-java", name), "utf8"));
+    for (const name of FILES)
+      expect(`${program.get(name)!.code}\n`, name).toBe(
+        readFileSync(join(REPO_ROOT, "examples/native-java", name), "utf8"),
+      );
   });
 
   it("runs as written: up creates its four resources, a second preview is clean, destroy leaves nothing", async () => {

@@ -30,12 +30,25 @@ async function repositoryOnlyMentions(file: string, text: string): Promise<strin
     for (const t of tokens) {
       if (t.type === "link") {
         const href = (t as { href: string }).href;
-        const inRepository = href.startsWith(`${REPOSITORY}/`) ? /^\/(?:blob|tree)\/main\/([^#]+)/.exec(href.slice(REPOSITORY.length))?.[1] : undefined;
-        if (inRepository !== undefined && !existsSync(join(REPO_ROOT, inRepository))) found.push(`${file}: ${href} (no ${inRepository} in the repository)`);
-        if (!/^(https?|mailto):/.test(href) && REPOSITORY_ONLY.test(normalize(join(dirname(file), href.split("#")[0] as string)))) found.push(`${file}: relative link ${href}`);
+        const inRepository = href.startsWith(`${REPOSITORY}/`)
+          ? /^\/(?:blob|tree)\/main\/([^#]+)/.exec(href.slice(REPOSITORY.length))?.[1]
+          : undefined;
+        if (inRepository !== undefined && !existsSync(join(REPO_ROOT, inRepository)))
+          found.push(`${file}: ${href} (no ${inRepository} in the repository)`);
+        if (
+          !/^(https?|mailto):/.test(href) &&
+          REPOSITORY_ONLY.test(normalize(join(dirname(file), href.split("#")[0] as string)))
+        )
+          found.push(`${file}: relative link ${href}`);
       }
-      if (t.type === "codespan" && !inLink && REPOSITORY_ONLY.test((t as { text: string }).text)) found.push(`${file}: \`${(t as { text: string }).text}\` is not a link to the repository`);
-      const nested = [(t as { tokens?: Token[] }).tokens, (t as { items?: Token[] }).items, ...((t as { rows?: { tokens: Token[] }[][] }).rows?.flat().map((c) => c.tokens) ?? []), ...((t as { header?: { tokens: Token[] }[] }).header?.map((c) => c.tokens) ?? [])];
+      if (t.type === "codespan" && !inLink && REPOSITORY_ONLY.test((t as { text: string }).text))
+        found.push(`${file}: \`${(t as { text: string }).text}\` is not a link to the repository`);
+      const nested = [
+        (t as { tokens?: Token[] }).tokens,
+        (t as { items?: Token[] }).items,
+        ...((t as { rows?: { tokens: Token[] }[][] }).rows?.flat().map((c) => c.tokens) ?? []),
+        ...((t as { header?: { tokens: Token[] }[] }).header?.map((c) => c.tokens) ?? []),
+      ];
       for (const n of nested) if (n) visit(n, inLink || t.type === "link");
     }
   };
@@ -55,7 +68,12 @@ async function linksAndAnchors(text: string): Promise<{ links: string[]; anchors
     for (const t of tokens) {
       if (t.type === "link") links.push((t as { href: string }).href);
       if (t.type === "heading") anchors.add(slug((t as { text: string }).text));
-      const nested = [(t as { tokens?: Token[] }).tokens, (t as { items?: Token[] }).items, ...((t as { rows?: { tokens: Token[] }[][] }).rows?.flat().map((c) => c.tokens) ?? []), ...((t as { header?: { tokens: Token[] }[] }).header?.map((c) => c.tokens) ?? [])];
+      const nested = [
+        (t as { tokens?: Token[] }).tokens,
+        (t as { items?: Token[] }).items,
+        ...((t as { rows?: { tokens: Token[] }[][] }).rows?.flat().map((c) => c.tokens) ?? []),
+        ...((t as { header?: { tokens: Token[] }[] }).header?.map((c) => c.tokens) ?? []),
+      ];
       for (const n of nested) if (n) visit(n);
     }
   };
@@ -67,7 +85,8 @@ describe("the links of the README and docs/", () => {
   it("point at files of the repository and at headings that exist", async () => {
     const broken: string[] = [];
     const pages = new Map<string, Awaited<ReturnType<typeof linksAndAnchors>>>();
-    for (const file of docFiles(REPO_ROOT)) pages.set(file, await linksAndAnchors(readFileSync(join(REPO_ROOT, file), "utf8")));
+    for (const file of docFiles(REPO_ROOT))
+      pages.set(file, await linksAndAnchors(readFileSync(join(REPO_ROOT, file), "utf8")));
     for (const [file, { links }] of pages) {
       for (const href of links) {
         if (/^(https?|mailto):/.test(href)) continue;
@@ -78,7 +97,8 @@ describe("the links of the README and docs/", () => {
           continue;
         }
         if (!anchor || statSync(join(REPO_ROOT, target)).isDirectory() || !target.endsWith(".md")) continue;
-        const targetAnchors = pages.get(target)?.anchors ?? (await linksAndAnchors(readFileSync(join(REPO_ROOT, target), "utf8"))).anchors;
+        const targetAnchors =
+          pages.get(target)?.anchors ?? (await linksAndAnchors(readFileSync(join(REPO_ROOT, target), "utf8"))).anchors;
         if (!targetAnchors.has(anchor)) broken.push(`${file}: ${href} (no heading #${anchor} in ${target})`);
       }
     }
@@ -87,7 +107,8 @@ describe("the links of the README and docs/", () => {
 
   it("send a user of the npm packages to the repository's address for its tests and examples, never relatively", async () => {
     const found: string[] = [];
-    for (const file of docFiles(REPO_ROOT).filter(USER_PAGES)) found.push(...(await repositoryOnlyMentions(file, readFileSync(join(REPO_ROOT, file), "utf8"))));
+    for (const file of docFiles(REPO_ROOT).filter(USER_PAGES))
+      found.push(...(await repositoryOnlyMentions(file, readFileSync(join(REPO_ROOT, file), "utf8"))));
     expect(found).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@ import { docFiles } from "./blocks";
 /** The minimum as the docs write it: `22.19`. */
 const MINIMUM = NODE_REQUIRED.replace(/\.0$/, "");
 /** A page's every statement of a minimum Node.js: "Node.js 22.19 or later", "Node >= 22", "Node.js v22+". */
-const MINIMA = /\bNode(?:\.js)?\s*(?:>=\s*|v)?(\d+(?:\.\d+)*)(?:\+|\s+or\s+later)|\bNode(?:\.js)?\s*>=\s*(\d+(?:\.\d+)*)/g;
+const MINIMA =
+  /\bNode(?:\.js)?\s*(?:>=\s*|v)?(\d+(?:\.\d+)*)(?:\+|\s+or\s+later)|\bNode(?:\.js)?\s*>=\s*(\d+(?:\.\d+)*)/g;
 const pages = () => [...docFiles(REPO_ROOT), "provider/README.md", "server/README.md"];
 
 describe("the Node.js the packages need", () => {
@@ -19,7 +20,9 @@ describe("the Node.js the packages need", () => {
     expect(stated.length).toBeGreaterThan(0);
     expect(stated.filter((s) => !s.endsWith(`: ${MINIMUM}`))).toEqual([]);
     for (const pkg of ["provider", "server"]) {
-      expect(JSON.parse(readFileSync(join(REPO_ROOT, pkg, "package.json"), "utf8")).engines.node, pkg).toBe(`>=${MINIMUM}`);
+      expect(JSON.parse(readFileSync(join(REPO_ROOT, pkg, "package.json"), "utf8")).engines.node, pkg).toBe(
+        `>=${MINIMUM}`,
+      );
     }
   });
 
@@ -27,7 +30,12 @@ describe("the Node.js the packages need", () => {
     const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
     const quickstarts = readme.split(/^## /m).filter((s) => s.startsWith("Quickstart"));
     expect(quickstarts).toHaveLength(2);
-    for (const text of [...quickstarts, ...["provider/README.md", "server/README.md", "docs/installation-configuration.md"].map((f) => readFileSync(join(REPO_ROOT, f), "utf8"))]) {
+    for (const text of [
+      ...quickstarts,
+      ...["provider/README.md", "server/README.md", "docs/installation-configuration.md"].map((f) =>
+        readFileSync(join(REPO_ROOT, f), "utf8"),
+      ),
+    ]) {
       expect(text.replace(/\s+/g, " ")).toContain(`Node.js ${MINIMUM} or later`);
     }
   });

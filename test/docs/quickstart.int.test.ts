@@ -20,7 +20,6 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-
 describe("the README's quickstarts", () => {
   const root = mkdtempSync(join(tmpdir(), "pulumi-uptime-quickstart-"));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -28,7 +27,10 @@ describe("the README's quickstarts", () => {
   let readme: DocBlock[];
   beforeAll(async () => {
     const all = await docBlocks(REPO_ROOT);
-    readme = [...all.filter((b) => b.file === "README.md"), ...all.filter((b) => b.file !== "README.md" && b.marker === "test: quickstart-server")];
+    readme = [
+      ...all.filter((b) => b.file === "README.md"),
+      ...all.filter((b) => b.file !== "README.md" && b.marker === "test: quickstart-server"),
+    ];
   });
 
   it("run as written in a fresh folder: packed packages, a server on its own port, a program deployed, tested, drifted, repaired, destroyed", async () => {
@@ -40,7 +42,8 @@ describe("the README's quickstarts", () => {
     // (a folder that is no such clone it deletes): the template is laid down as in one.
     const templates = join(engine.envVars.PULUMI_HOME as string, "templates");
     mkdirSync(join(templates, "typescript"), { recursive: true });
-    for (const [name, text] of Object.entries(TYPESCRIPT_TEMPLATE)) writeFileSync(join(templates, "typescript", name), text);
+    for (const [name, text] of Object.entries(TYPESCRIPT_TEMPLATE))
+      writeFileSync(join(templates, "typescript", name), text);
     await run("git", ["init", "-q", templates]);
     await run("git", ["-C", templates, "remote", "add", "origin", "https://github.com/pulumi/templates.git"]);
     const work = join(root, "work");
@@ -57,9 +60,13 @@ describe("the README's quickstarts", () => {
       npm_config_prefer_offline: "true",
       PATH: [join(globalPrefix, "bin"), engine.envVars.PATH].join(delimiter),
     };
-    const result = await run("bash", ["-c", script], { cwd: work, env, encoding: "utf8", maxBuffer: 64 << 20, timeout: 15 * 60_000 }).catch(
-      (err: { stdout: string; stderr: string; code: number }) => ({ ...err, failed: true }),
-    );
+    const result = await run("bash", ["-c", script], {
+      cwd: work,
+      env,
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+      timeout: 15 * 60_000,
+    }).catch((err: { stdout: string; stderr: string; code: number }) => ({ ...err, failed: true }));
     const out = `${result.stdout}\n${result.stderr}`;
     expect("failed" in result ? out : "", "a quickstart command failed").toBe("");
     expect(out).toMatch(/"ok":true,"data":\[\]/); // the first list: no monitors yet
@@ -77,7 +84,22 @@ describe("the README's quickstarts", () => {
   });
 
   it("stop at the first command that fails, and name it", async () => {
-    const broken = await blocksOf("README.md", ["<!-- test: quickstart-server -->", "```sh", "echo started", "ls no-such-file", "echo never", "```", "<!-- test: quickstart-pulumi -->", "```sh", "true", "```", ""].join("\n"));
+    const broken = await blocksOf(
+      "README.md",
+      [
+        "<!-- test: quickstart-server -->",
+        "```sh",
+        "echo started",
+        "ls no-such-file",
+        "echo never",
+        "```",
+        "<!-- test: quickstart-pulumi -->",
+        "```sh",
+        "true",
+        "```",
+        "",
+      ].join("\n"),
+    );
     const failed = await run("bash", ["-c", quickstartScript(broken, [])], { cwd: root, encoding: "utf8" }).then(
       () => expect.unreachable("the script succeeded"),
       (err: { stdout: string; stderr: string; code: number }) => err,
@@ -89,7 +111,22 @@ describe("the README's quickstarts", () => {
   });
 
   it("refuse to run when the README no longer holds a command the test substitutes", async () => {
-    const blocks = await blocksOf("README.md", ["<!-- test: quickstart-server -->", "```sh", "npm install -g some-other-server", "```", "<!-- test: quickstart-pulumi -->", "```sh", "true", "```", ""].join("\n"));
-    expect(() => quickstartScript(blocks, substitutions({ provider: "p.tgz", server: "s.tgz" }, 1))).toThrow(/no longer contain/);
+    const blocks = await blocksOf(
+      "README.md",
+      [
+        "<!-- test: quickstart-server -->",
+        "```sh",
+        "npm install -g some-other-server",
+        "```",
+        "<!-- test: quickstart-pulumi -->",
+        "```sh",
+        "true",
+        "```",
+        "",
+      ].join("\n"),
+    );
+    expect(() => quickstartScript(blocks, substitutions({ provider: "p.tgz", server: "s.tgz" }, 1))).toThrow(
+      /no longer contain/,
+    );
   });
 });

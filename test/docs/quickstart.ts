@@ -17,9 +17,21 @@ export interface Substitution {
 /** The substitutions for a run with these tarballs and this port. */
 export function substitutions(tarballs: { provider: string; server: string }, port: number): Substitution[] {
   return [
-    { from: /^npm install -g pulumi-uptime-server$/m, to: `npm install -g ${tarballs.server}`, why: "the package as packed now, not as published" },
-    { from: /^npm install pulumi-uptime$/m, to: `npm install ${tarballs.provider}`, why: "the package as packed now, not as published" },
-    { from: /^pulumi new typescript --yes$/m, to: "pulumi new typescript --yes --offline", why: "no network: the template comes from PULUMI_HOME/templates" },
+    {
+      from: /^npm install -g pulumi-uptime-server$/m,
+      to: `npm install -g ${tarballs.server}`,
+      why: "the package as packed now, not as published",
+    },
+    {
+      from: /^npm install pulumi-uptime$/m,
+      to: `npm install ${tarballs.provider}`,
+      why: "the package as packed now, not as published",
+    },
+    {
+      from: /^pulumi new typescript --yes$/m,
+      to: "pulumi new typescript --yes --offline",
+      why: "no network: the template comes from PULUMI_HOME/templates",
+    },
     { from: /\b8080\b/g, to: String(port), why: "a port of the test's own" },
   ];
 }
@@ -31,7 +43,8 @@ export function substitutions(tarballs: { provider: string; server: string }, po
 export function quickstartScript(blocks: DocBlock[], subs: Substitution[]): string {
   const server = blocks.filter((b) => b.marker === "test: quickstart-server");
   const program = blocks.filter((b) => b.marker === "test: quickstart-pulumi" || b.marker?.startsWith("file: "));
-  if (!server.length || !program.length) throw new Error("the README has no quickstart blocks (<!-- test: quickstart-… -->)");
+  if (!server.length || !program.length)
+    throw new Error("the README has no quickstart blocks (<!-- test: quickstart-… -->)");
   const steps = [...server, ...program].map((b) => {
     if (!b.marker?.startsWith("file: ")) return b.code;
     const name = b.marker.slice("file: ".length).trim();

@@ -14,7 +14,8 @@ describe("secrets a guide's program reads from the stack's config", () => {
       const text = readFileSync(join(REPO_ROOT, file), "utf8");
       for (const block of await blocksOf(file, text)) {
         for (const [, name] of block.code.matchAll(/requireSecret\("([^"]+)"\)/g)) {
-          if (!text.includes(`pulumi config set --secret ${name} `)) missing.push(`${file}:${block.line}: requireSecret("${name}")`);
+          if (!text.includes(`pulumi config set --secret ${name} `))
+            missing.push(`${file}:${block.line}: requireSecret("${name}")`);
         }
       }
     }

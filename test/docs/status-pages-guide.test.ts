@@ -23,12 +23,29 @@ describe("the status pages guide", () => {
   });
 
   it("has request bodies the server accepts, in order, on a page like the program's", async () => {
-    const mon = (await s.call("POST", "/api/v1/monitors", { name: "api", type: "http", url: "https://example.com/", interval_sec: 60 })).body.data.id as string;
-    const page = (await s.call("POST", "/api/v1/status-pages", {
-      slug: "guide",
-      title: "Guide",
-      sections: [{ name: "Core", components: [{ key: "api", name: "Public API", monitors: [mon] }, { key: "support", name: "Support desk", rule: "manual" }] }],
-    })).body.data.id as string;
+    const mon = (
+      await s.call("POST", "/api/v1/monitors", {
+        name: "api",
+        type: "http",
+        url: "https://example.com/",
+        interval_sec: 60,
+      })
+    ).body.data.id as string;
+    const page = (
+      await s.call("POST", "/api/v1/status-pages", {
+        slug: "guide",
+        title: "Guide",
+        sections: [
+          {
+            name: "Core",
+            components: [
+              { key: "api", name: "Public API", monitors: [mon] },
+              { key: "support", name: "Support desk", rule: "manual" },
+            ],
+          },
+        ],
+      })
+    ).body.data.id as string;
     const requests = blocks.filter((b) => b.marker?.startsWith("body: "));
     expect(requests).toHaveLength(3);
     let incident = "";
@@ -40,6 +57,8 @@ describe("the status pages guide", () => {
       if (path.endsWith("/incidents")) incident = res.body.data.id as string;
     }
     const open = (await s.call("GET", `/api/v1/status-pages/${page}/incidents?state=open`)).body.data;
-    expect(open.map((i: { title: string; state: string }) => [i.title, i.state])).toEqual([["Elevated API errors", "identified"]]);
+    expect(open.map((i: { title: string; state: string }) => [i.title, i.state])).toEqual([
+      ["Elevated API errors", "identified"],
+    ]);
   });
 });

@@ -64,15 +64,18 @@ export function typeCheck(blocks: DocBlock[], nodeModules: string, tsconfigPath:
     // internal, so `tsc` without skipLibCheck fails inside that package whatever a pack says.
     // ts-node, which runs packs, checks only the files it compiles. Drop once its typings compile.
     const ours = (d: ts.Diagnostic) => !d.file?.fileName.includes("/node_modules/@pulumi/policy/");
-    return ts.getPreEmitDiagnostics(program).filter(ours).map((d) => {
-      const text = ts.flattenDiagnosticMessageText(d.messageText, " ");
-      const origin = d.file ? files.get(d.file.fileName) : undefined;
-      if (!d.file || !origin) return `${d.file?.fileName ?? "tsc"}: TS${d.code}: ${text}`;
-      const { line } = d.file.getLineAndCharacterOfPosition(d.start ?? 0);
-      // +1: the block starts on the line after its opening fence.
-      const docLine = origin.block.line + 1 + (line - origin.firstLine);
-      return `${origin.block.file}:${docLine}: TS${d.code}: ${text}`;
-    });
+    return ts
+      .getPreEmitDiagnostics(program)
+      .filter(ours)
+      .map((d) => {
+        const text = ts.flattenDiagnosticMessageText(d.messageText, " ");
+        const origin = d.file ? files.get(d.file.fileName) : undefined;
+        if (!d.file || !origin) return `${d.file?.fileName ?? "tsc"}: TS${d.code}: ${text}`;
+        const { line } = d.file.getLineAndCharacterOfPosition(d.start ?? 0);
+        // +1: the block starts on the line after its opening fence.
+        const docLine = origin.block.line + 1 + (line - origin.firstLine);
+        return `${origin.block.file}:${docLine}: TS${d.code}: ${text}`;
+      });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -32,7 +32,15 @@ describe("the TypeScript blocks of the README and docs/", () => {
   it("fail the check when one stops compiling, naming its file and line", async () => {
     const broken = await blocksOf(
       "docs/broken.md",
-      ["# A broken example", "", "```ts", 'import * as uptime from "pulumi-uptime";', 'new uptime.Monitor("m", { type: "http", intervalSec: "60" });', "```", ""].join("\n"),
+      [
+        "# A broken example",
+        "",
+        "```ts",
+        'import * as uptime from "pulumi-uptime";',
+        'new uptime.Monitor("m", { type: "http", intervalSec: "60" });',
+        "```",
+        "",
+      ].join("\n"),
     );
     const errors = typeCheck(broken, inject("packedModules"), TEMPLATE_TSCONFIG);
     expect(errors).toEqual([expect.stringMatching(/^docs\/broken\.md:5: TS2322: Type 'string' is not assignable/)]);

@@ -27,8 +27,13 @@ describe("replacement, endpoints, credentials and time limits through the real e
   type Live = { id: string; url: string; interval_sec: number; external_id: string | null };
   const liveMonitors = async () => (await s.call("GET", "/api/v1/monitors")).body.data as Live[];
   type Outputs = { ids: string[]; urns: string[]; endpoints: string[] };
-  const outputs = async () => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value])) as Outputs;
-  const failure = (run: Promise<unknown>) => run.then(() => "", (e: Error) => String(e));
+  const outputs = async () =>
+    Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value])) as Outputs;
+  const failure = (run: Promise<unknown>) =>
+    run.then(
+      () => "",
+      (e: Error) => String(e),
+    );
 
   it("creates three monitors on the resource's connection", async () => {
     const up = await stack.up();
@@ -46,7 +51,9 @@ describe("replacement, endpoints, credentials and time limits through the real e
     expect(after.ids[0]).not.toBe(before.ids[0]);
     const live = await liveMonitors();
     const forA = live.filter((m) => m.external_id === mark("a"));
-    expect(forA).toEqual([expect.objectContaining({ id: after.ids[0], url: "https://a.example.com/health", interval_sec: 60 })]);
+    expect(forA).toEqual([
+      expect.objectContaining({ id: after.ids[0], url: "https://a.example.com/health", interval_sec: 60 }),
+    ]);
     expect(live.map((m) => m.id).sort()).toEqual([...after.ids].sort());
     expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
   });
@@ -66,11 +73,15 @@ describe("replacement, endpoints, credentials and time limits through the real e
   it("preview fails on plain http to another host and on a missing URL, naming `connection` and where to set it", async () => {
     await stack.setConfig("serviceUrl", { value: "http://uptime.example.com" });
     const insecure = await failure(stack.preview());
-    expect(insecure).toMatch(/property connection .* has a problem: baseUrl \(from the resource's `connection.baseUrl`\) is plain http:\/\/ to uptime\.example\.com/);
+    expect(insecure).toMatch(
+      /property connection .* has a problem: baseUrl \(from the resource's `connection.baseUrl`\) is plain http:\/\/ to uptime\.example\.com/,
+    );
     expect(insecure).toMatch(/uptime:allowInsecureHttp/);
     await stack.removeConfig("serviceUrl");
     const missing = await failure(stack.preview());
-    expect(missing).toMatch(/property connection .* has a problem: No service URL: set the stack config `pulumi config set uptime:baseUrl/);
+    expect(missing).toMatch(
+      /property connection .* has a problem: No service URL: set the stack config `pulumi config set uptime:baseUrl/,
+    );
     expect(missing).toMatch(/UPTIME_API_URL/);
     await stack.setConfig("serviceUrl", { value: `http://localhost:${new URL(s.url).port}` });
     expect(await failure(stack.preview())).toBe("");
@@ -81,11 +92,21 @@ describe("replacement, endpoints, credentials and time limits through the real e
     try {
       proxy = await startFaultProxy(s.url);
       // Updates: single PATCHes, or batches of them against a server with batched writes (this one).
-      proxy.faults.push({ times: Infinity, status: 503, match: (m, path) => m === "PATCH" || (m === "POST" && path.endsWith("/batch")) });
-      await stack.setAllConfig({ serviceUrl: { value: proxy.url }, timeout: { value: "3s" }, interval: { value: "120" } });
+      proxy.faults.push({
+        times: Infinity,
+        status: 503,
+        match: (m, path) => m === "PATCH" || (m === "POST" && path.endsWith("/batch")),
+      });
+      await stack.setAllConfig({
+        serviceUrl: { value: proxy.url },
+        timeout: { value: "3s" },
+        interval: { value: "120" },
+      });
       const started = Date.now();
       const err = await failure(stack.up());
-      expect(err).toMatch(/could not be updated: uptime API timeout.*gave up after 3s \(customTimeouts\.update\) while (retrying|waiting for the answer to) PATCH/);
+      expect(err).toMatch(
+        /could not be updated: uptime API timeout.*gave up after 3s \(customTimeouts\.update\) while (retrying|waiting for the answer to) PATCH/,
+      );
       expect(Date.now() - started).toBeLessThan(60_000);
     } finally {
       await stack.setConfig("serviceUrl", { value: `http://localhost:${new URL(s.url).port}` });

@@ -40,7 +40,11 @@ describe("vendor channels through the real engine", () => {
     const preview = await stack.preview();
     expect(preview.changeSummary).toEqual({ same: 8 });
     // The state files as the backend keeps them (an export through the Automation API decrypts).
-    expectNotInState(engine, String(up.outputs.monitorId?.value), [...Object.values(SECRETS), "TEAMS-SIG-SECRET", "DISCORD-TOKEN-SECRET"]);
+    expectNotInState(engine, String(up.outputs.monitorId?.value), [
+      ...Object.values(SECRETS),
+      "TEAMS-SIG-SECRET",
+      "DISCORD-TOKEN-SECRET",
+    ]);
     const destroyed = await stack.destroy();
     expect(destroyed.summary.resourceChanges).toMatchObject({ delete: 8 });
     expect((await s.call("GET", "/api/v1/channels")).body.data).toEqual([]);

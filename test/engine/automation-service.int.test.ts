@@ -35,15 +35,29 @@ describe("a deploy service runs several operations and stacks in one process", (
   async function service(scenario: string): Promise<Record<string, Operation>> {
     const { stdout } = await run(process.execPath, ["service.js", scenario], {
       cwd: project,
-      env: { ...process.env, ...engine.envVars, PULUMI_BIN: engine.binDir, UPTIME_URL: s.url, UPTIME_KEY: s.key, OPERATION_LIMIT_MS: "120000" },
+      env: {
+        ...process.env,
+        ...engine.envVars,
+        PULUMI_BIN: engine.binDir,
+        UPTIME_URL: s.url,
+        UPTIME_KEY: s.key,
+        OPERATION_LIMIT_MS: "120000",
+      },
       maxBuffer: 64 * 1024 * 1024,
       timeout: 600_000,
     });
-    const ops = stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Operation);
+    const ops = stdout
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Operation);
     return Object.fromEntries(ops.map((o) => [o.label, o]));
   }
 
-  const tagged = async () => ((await s.call("GET", "/api/v1/monitors?limit=200")).body.data as { tags: string[] }[]).filter((m) => m.tags.includes("deploy-service"));
+  const tagged = async () =>
+    ((await s.call("GET", "/api/v1/monitors?limit=200")).body.data as { tags: string[] }[]).filter((m) =>
+      m.tags.includes("deploy-service"),
+    );
 
   it("up, preview, up, refresh and destroy of one stack: each sees the stack as the last one left it", async () => {
     const ops = await service("lifecycle");
@@ -68,7 +82,10 @@ describe("a deploy service runs several operations and stacks in one process", (
 
   it("an operation after a failed one runs normally", async () => {
     const ops = await service("after-failure");
-    expect(ops["failing up"]).toMatchObject({ outcome: "error", error: expect.stringContaining("the program failed on purpose") });
+    expect(ops["failing up"]).toMatchObject({
+      outcome: "error",
+      error: expect.stringContaining("the program failed on purpose"),
+    });
     // The failed run left the stack resource in state; the next creates the identity and the monitors.
     expect(ops["up"]).toMatchObject({ outcome: "ok", changes: { create: 3, same: 1 } });
     expect(ops["preview"]).toMatchObject({ outcome: "ok", changes: { same: 4 } });
@@ -79,7 +96,10 @@ describe("a deploy service runs several operations and stacks in one process", (
   it("an inline program whose folder has no @pulumi/pulumi fails at once, and the next operation runs", async () => {
     const ops = await service("no-sdk-folder");
     // Pulumi's own limit for every dynamic provider (the docs' Automation API guide says to set workDir).
-    expect(ops["up in a folder without the SDK"]).toMatchObject({ outcome: "error", error: expect.stringContaining("Cannot find module '@pulumi/pulumi/cmd/dynamic-provider'") });
+    expect(ops["up in a folder without the SDK"]).toMatchObject({
+      outcome: "error",
+      error: expect.stringContaining("Cannot find module '@pulumi/pulumi/cmd/dynamic-provider'"),
+    });
     expect(ops["up"]).toMatchObject({ outcome: "ok" });
     expect(ops["up"]?.changes).toMatchObject({ create: expect.any(Number) });
     expect(ops["destroy"]).toMatchObject({ outcome: "ok" });

@@ -52,15 +52,25 @@ describe("browser monitors deployed by the engine", () => {
     const up = await stack.up({ onOutput });
     expect(up.summary.resourceChanges).toEqual({ create: 4 });
     ids = up.outputs.ids?.value;
-    const heartbeats = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data as Hb[];
-    const [ok] = await eventually(async () => ((await heartbeats(ids.dashboard)).length > 0 ? await heartbeats(ids.dashboard) : undefined), 90_000);
+    const heartbeats = async (id: string) =>
+      (await s.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data as Hb[];
+    const [ok] = await eventually(
+      async () => ((await heartbeats(ids.dashboard)).length > 0 ? await heartbeats(ids.dashboard) : undefined),
+      90_000,
+    );
     expect(ok).toMatchObject({ status: "up", error: null });
-    const [failed] = await eventually(async () => ((await heartbeats(ids.promotion)).length > 0 ? await heartbeats(ids.promotion) : undefined), 90_000);
+    const [failed] = await eventually(
+      async () => ((await heartbeats(ids.promotion)).length > 0 ? await heartbeats(ids.promotion) : undefined),
+      90_000,
+    );
     expect(failed).toMatchObject({
       status: "down",
       error_class: "assertion",
       browser: {
-        failing_line: { line: 12, text: 'await expect(page.getByText("50% off everything")).toBeVisible({ timeout: 2000 });' },
+        failing_line: {
+          line: 12,
+          text: 'await expect(page.getByText("50% off everything")).toBeVisible({ timeout: 2000 });',
+        },
         console_errors: ["orders widget failed to load"],
         screenshot: true,
       },
@@ -70,7 +80,9 @@ describe("browser monitors deployed by the engine", () => {
       ["see the promotion", true],
       ["log in and see the promotion", true],
     ]);
-    const res = await fetch(`${s.url}/api/v1/monitors/${ids.promotion}/heartbeats/${(failed as Hb).id}/screenshot`, { headers: { authorization: `Bearer ${s.key}` } });
+    const res = await fetch(`${s.url}/api/v1/monitors/${ids.promotion}/heartbeats/${(failed as Hb).id}/screenshot`, {
+      headers: { authorization: `Bearer ${s.key}` },
+    });
     expect(res.headers.get("content-type")).toBe("image/png");
     const png = Buffer.from(await res.arrayBuffer());
     expect(png.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
@@ -91,7 +103,11 @@ describe("browser monitors deployed by the engine", () => {
     const shot = /screenshot: (\S+\.png)/.exec(test.stdout)?.[1];
     expect(shot, test.stdout).toBeDefined();
     expect(existsSync(shot as string)).toBe(true);
-    expect(readFileSync(shot as string).subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+    expect(
+      readFileSync(shot as string)
+        .subarray(0, 8)
+        .toString("hex"),
+    ).toBe("89504e470d0a1a0a");
   }, 400_000);
 
   it("a script changed outside the program is drift: the preview shows the script as the diff", async () => {
@@ -101,7 +117,9 @@ describe("browser monitors deployed by the engine", () => {
     expect(preview.changeSummary).toEqual({ same: 3, update: 1 });
     expect(preview.stdout).toMatch(/~ script\s*:/);
     await stack.up({ onOutput });
-    expect((await s.call("GET", `/api/v1/monitors/${ids.dashboard}`)).body.data.script).toContain('test("log in and see the dashboard"');
+    expect((await s.call("GET", `/api/v1/monitors/${ids.dashboard}`)).body.data.script).toContain(
+      'test("log in and see the dashboard"',
+    );
   }, 400_000);
 
   it("the password shows in no output and no state file", () => {
@@ -110,6 +128,7 @@ describe("browser monitors deployed by the engine", () => {
       .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"))
       .join("\n");
     expect(state).toContain("log in and see the dashboard");
-    for (const [where, text] of Object.entries({ state, output: output.join("") })) expect(text.includes(PASSWORD), where).toBe(false);
+    for (const [where, text] of Object.entries({ state, output: output.join("") }))
+      expect(text.includes(PASSWORD), where).toBe(false);
   });
 });

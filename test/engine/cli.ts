@@ -16,7 +16,10 @@ export function cli(engine: OfflineEngine, workDir: string, args: string[]): Pro
 }
 
 /** Runs `pulumi-uptime drift --json` as a pipeline would (a process of its own): its exit code and report. */
-export async function driftCommand(engine: OfflineEngine, workDir: string): Promise<{ code: number; report: DriftReport }> {
+export async function driftCommand(
+  engine: OfflineEngine,
+  workDir: string,
+): Promise<{ code: number; report: DriftReport }> {
   const { code, stdout } = await cli(engine, workDir, ["drift", "--json"]);
   try {
     return { code, report: JSON.parse(stdout) as DriftReport };

@@ -17,7 +17,9 @@ describe("npm run demo", () => {
     expect(stdout).toMatch(/\+ 9 created/);
     expect(stdout).toMatch(/homepage\s+up in \d+ ms/);
     expect(stdout).toMatch(/"status": "operational"/);
-    expect(stdout).toMatch(/uptime:Monitor homepage: `pulumi up` will update it\n\s+intervalSec: live 900, declared 60\n\s+paused: live true, declared false/);
+    expect(stdout).toMatch(
+      /uptime:Monitor homepage: `pulumi up` will update it\n\s+intervalSec: live 900, declared 60\n\s+paused: live true, declared false/,
+    );
     expect(stdout).toMatch(/in sync with the live service/);
     expect(stdout).toMatch(/Demo finished\./);
   });

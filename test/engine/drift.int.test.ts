@@ -31,7 +31,13 @@ describe("drift detection on examples/full-stack", () => {
   }
 
   const cases: { name: string; change: () => Promise<unknown>; resource: string; field?: string; action: string }[] = [
-    { name: "a field edited", change: () => s.call("PATCH", `/api/v1/monitors/${ids.monitors.api}`, { timeout_sec: 20 }), resource: "api-health", field: "timeoutSec", action: "update" },
+    {
+      name: "a field edited",
+      change: () => s.call("PATCH", `/api/v1/monitors/${ids.monitors.api}`, { timeout_sec: 20 }),
+      resource: "api-health",
+      field: "timeoutSec",
+      action: "update",
+    },
     {
       name: "an assertion changed",
       change: () =>
@@ -46,16 +52,34 @@ describe("drift detection on examples/full-stack", () => {
       field: "assertions",
       action: "update",
     },
-    { name: "a monitor paused", change: () => s.call("POST", `/api/v1/monitors/${ids.monitors.homepage}/pause`), resource: "homepage", field: "paused", action: "update" },
-    { name: "an object deleted", change: () => s.call("DELETE", `/api/v1/monitors/${ids.monitors.port}`), resource: "web-port", action: "create" },
+    {
+      name: "a monitor paused",
+      change: () => s.call("POST", `/api/v1/monitors/${ids.monitors.homepage}/pause`),
+      resource: "homepage",
+      field: "paused",
+      action: "update",
+    },
+    {
+      name: "an object deleted",
+      change: () => s.call("DELETE", `/api/v1/monitors/${ids.monitors.port}`),
+      resource: "web-port",
+      action: "create",
+    },
     {
       name: "a channel removed from a monitor",
-      change: () => s.call("PATCH", `/api/v1/monitors/${ids.monitors.homepage}`, { channel_ids: [ids.channels.oncall] }),
+      change: () =>
+        s.call("PATCH", `/api/v1/monitors/${ids.monitors.homepage}`, { channel_ids: [ids.channels.oncall] }),
       resource: "homepage",
       field: "channelIds",
       action: "update",
     },
-    { name: "a status page slug changed", change: () => s.call("PATCH", `/api/v1/status-pages/${ids.page}`, { slug: "renamed-by-hand" }), resource: "public-status", field: "slug", action: "update" },
+    {
+      name: "a status page slug changed",
+      change: () => s.call("PATCH", `/api/v1/status-pages/${ids.page}`, { slug: "renamed-by-hand" }),
+      resource: "public-status",
+      field: "slug",
+      action: "update",
+    },
   ];
 
   it("reports each kind of drift made by hand, in one run; refresh + up restore them all; then preview is clean", async () => {
@@ -68,7 +92,11 @@ describe("drift detection on examples/full-stack", () => {
       const drifted = report.resources.find((r) => r.name === c.resource);
       expect(drifted, `${c.name}: ${JSON.stringify(report)}`).toBeDefined();
       expect(drifted?.action, c.name).toBe(c.action);
-      if (c.field) expect(drifted?.fields.map((f) => f.field), c.name).toContain(c.field);
+      if (c.field)
+        expect(
+          drifted?.fields.map((f) => f.field),
+          c.name,
+        ).toContain(c.field);
     }
     // Only those: every other resource of the example reads back as it was declared.
     expect(report.resources.map((r) => r.name).sort()).toEqual([...new Set(cases.map((c) => c.resource))].sort());

@@ -43,7 +43,8 @@ describe("dry runs in the engine: pulumi-uptime test and uptime:testChecks", () 
         join(REPO_ROOT, "node_modules/.bin/node"),
         [join(REPO_ROOT, "dist/provider/commands/cli.js"), "test", "--stack", "dev", "--cwd", program.workDir, ...args],
         { env: { ...process.env, ...engine.envVars }, timeout: 150_000 },
-        (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        (err, stdout, stderr) =>
+          resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
 
@@ -73,11 +74,20 @@ describe("dry runs in the engine: pulumi-uptime test and uptime:testChecks", () 
     const filtered = JSON.parse((await testCommand("--json", "--filter", "tag:prod")).stdout) as TestReport;
     expect(filtered.monitors.map((m) => m.resource)).toEqual(["search"]);
     // --location reaches the service: a location it does not know is named back, per monitor.
-    const elsewhere = JSON.parse((await testCommand("--json", "--filter", "tag:prod", "--location", "nowhere")).stdout) as TestReport;
-    expect(elsewhere.monitors).toEqual([expect.objectContaining({ resource: "search", outcome: "error", failure: expect.stringContaining("location nowhere is not one of the account's locations") })]);
+    const elsewhere = JSON.parse(
+      (await testCommand("--json", "--filter", "tag:prod", "--location", "nowhere")).stdout,
+    ) as TestReport;
+    expect(elsewhere.monitors).toEqual([
+      expect.objectContaining({
+        resource: "search",
+        outcome: "error",
+        failure: expect.stringContaining("location nowhere is not one of the account's locations"),
+      }),
+    ]);
     // The headers reached the target, and were printed nowhere.
     expect(ok.hits).toBeGreaterThan(0);
-    for (const out of [text.stdout, text.stderr, asJson.stdout, asJson.stderr, serverLog.join("")]) expect(out).not.toContain(SECRET);
+    for (const out of [text.stdout, text.stderr, asJson.stdout, asJson.stderr, serverLog.join("")])
+      expect(out).not.toContain(SECRET);
     // A dry run stores nothing: no monitor exists yet.
     expect((await s.call("GET", "/api/v1/monitors")).body.data).toEqual([]);
   }, 400_000);

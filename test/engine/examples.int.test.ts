@@ -49,7 +49,9 @@ describe("examples deploy, stay clean, update and destroy", () => {
   const count = async (key?: string) => {
     const opts = key ? { key } : {};
     const [m, c, p] = await Promise.all(
-      ["/api/v1/monitors", "/api/v1/channels", "/api/v1/status-pages"].map(async (path) => (await s.call("GET", path, undefined, opts)).body.data.length),
+      ["/api/v1/monitors", "/api/v1/channels", "/api/v1/status-pages"].map(
+        async (path) => (await s.call("GET", path, undefined, opts)).body.data.length,
+      ),
     );
     return (m as number) + (c as number) + (p as number);
   };

@@ -58,18 +58,27 @@ describe("pulumi preview in the first hour", () => {
   it("fails the guide's retry example at preview: the account has no location eu-west", async () => {
     const example = guideBlock("journeys-and-retries.md", `locations: ["local", "eu-west"]`);
     const failed = await previewOf(`const base = "https://shop.example.com";\n${example}`);
-    expect(failed).toContain("locations[1]: eu-west is not one of the account's locations (local); an agent key makes it one: uptime-server keys create --db <database> --account <account> --scope agent --location eu-west");
+    expect(failed).toContain(
+      "locations[1]: eu-west is not one of the account's locations (local); an agent key makes it one: uptime-server keys create --db <database> --account <account> --scope agent --location eu-west",
+    );
     expect((await s.call("GET", "/api/v1/monitors")).body.data).toEqual([]);
   });
 
   it("fails the preview with a wrong API key, saying where the key came from", async () => {
-    const failed = await previewOf(`new uptime.Monitor("api", { type: "http", url: "https://api.example.com", intervalSec: 60 });\n`, { apiKey: "uk_wrongwrongwrongwrongwrongwrongwrong" });
-    expect(failed).toMatch(/property connection .* has a problem: the service at http:\/\/127\.0\.0\.1:\d+ refused the API key from the stack config `uptime:apiKey` \(HTTP 401\)/);
+    const failed = await previewOf(
+      `new uptime.Monitor("api", { type: "http", url: "https://api.example.com", intervalSec: 60 });\n`,
+      { apiKey: "uk_wrongwrongwrongwrongwrongwrongwrong" },
+    );
+    expect(failed).toMatch(
+      /property connection .* has a problem: the service at http:\/\/127\.0\.0\.1:\d+ refused the API key from the stack config `uptime:apiKey` \(HTTP 401\)/,
+    );
     expect(failed).toContain("pulumi config set --secret uptime:apiKey");
   });
 
   it("fails a typo that came through a spread, with the name it meant", async () => {
-    const failed = await previewOf(`const common = { intervalSec: 60, expectedStatusCode: [204] };\nnew uptime.Monitor("api", { type: "http", url: "https://api.example.com", ...common });\n`);
+    const failed = await previewOf(
+      `const common = { intervalSec: 60, expectedStatusCode: [204] };\nnew uptime.Monitor("api", { type: "http", url: "https://api.example.com", ...common });\n`,
+    );
     expect(failed).toContain("expectedStatusCode: a monitor has no such input; did you mean `expectedStatusCodes`?");
   });
 
@@ -78,14 +87,19 @@ describe("pulumi preview in the first hour", () => {
     const failed = await previewOf(`const ops = uptime.getChannelOutput({ name: "opps" });
 new uptime.Monitor("api", { type: "http", url: "https://api.example.com", intervalSec: 60, channelIds: [ops.id] });
 `);
-    expect(failed).toContain(`getChannel({ name: "opps" }) failed: name "opps" matches 0 channels at ${s.url}, not exactly 1; the account's channels are "ops": check the name's spelling`);
+    expect(failed).toContain(
+      `getChannel({ name: "opps" }) failed: name "opps" matches 0 channels at ${s.url}, not exactly 1; the account's channels are "ops": check the name's spelling`,
+    );
     expect(failed).not.toMatch(/PromiseRejectionHandledWarning|\n\s+at /);
     expect(failed).not.toContain(ESC);
   });
 
   it("fails a lookup with a wrong API key with one clean error saying where the key came from", async () => {
-    const failed = await previewOf(`export const ops = uptime.getChannel({ name: "ops" }).then((c) => c.id);
-`, { apiKey: "uk_wrongwrongwrongwrongwrongwrongwrong" });
+    const failed = await previewOf(
+      `export const ops = uptime.getChannel({ name: "ops" }).then((c) => c.id);
+`,
+      { apiKey: "uk_wrongwrongwrongwrongwrongwrongwrong" },
+    );
     expect(failed).toContain(`getChannel({ name: "ops" }) failed: uptime API unauthorized (HTTP 401`);
     expect(failed).toContain("refused the API key from the stack config `uptime:apiKey`");
     expect(failed).not.toMatch(/UptimeApiError|PromiseRejectionHandledWarning|\n\s+at /);
@@ -107,12 +121,16 @@ new uptime.Monitor("api", { type: "http", url: "https://api.example.com", interv
   "await expect(page).toHaveURL(/checkout/);",
 ].join("\\n") });
 `);
-    expect(script).toMatch(/ui'? has a problem: script: does not parse as JavaScript: Unexpected token at line 3, column 24: `await page\.click\('#buy';`/);
+    expect(script).toMatch(
+      /ui'? has a problem: script: does not parse as JavaScript: Unexpected token at line 3, column 24: `await page\.click\('#buy';`/,
+    );
     expect(script).not.toContain("Welcome");
   });
 
   it("passes the same monitors spelled right, at a location the account has", async () => {
-    const passed = await previewOf(`new uptime.Monitor("api", { type: "http", url: "https://api.example.com", intervalSec: 60, expectedStatusCodes: [204], locations: ["local"] });\n`);
+    const passed = await previewOf(
+      `new uptime.Monitor("api", { type: "http", url: "https://api.example.com", intervalSec: 60, expectedStatusCodes: [204], locations: ["local"] });\n`,
+    );
     expect(passed).toBe("no error");
   });
 });
@@ -125,14 +143,18 @@ describe("pulumi-uptime drift in the first hour", () => {
   let program: ReturnType<typeof programCopy>;
 
   const drift = (json: boolean) => cli(engine, program.workDir, ["drift", ...(json ? ["--json"] : [])]);
-  const setKey = (key: string) => stack.setAllConfig({ "uptime:baseUrl": { value: s.url }, "uptime:apiKey": { value: key, secret: true } });
+  const setKey = (key: string) =>
+    stack.setAllConfig({ "uptime:baseUrl": { value: s.url }, "uptime:apiKey": { value: key, secret: true } });
 
   beforeAll(async () => {
     s = await startServer();
     engine = await offlineEngine();
     program = programCopy("test/engine/programs/smoke");
     stack = await engine.stack(program.workDir, "dev");
-    writeFileSync(join(program.workDir, "index.ts"), `${PRELUDE}new uptime.Monitor("api", { type: "http", url: "https://api.example.com", intervalSec: 60 });\n`);
+    writeFileSync(
+      join(program.workDir, "index.ts"),
+      `${PRELUDE}new uptime.Monitor("api", { type: "http", url: "https://api.example.com", intervalSec: 60 });\n`,
+    );
     await setKey(s.key);
     await stack.up();
   });

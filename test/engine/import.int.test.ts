@@ -13,10 +13,14 @@ import type { TestServer } from "../support/server";
 /** Runs `pulumi-uptime import` as a user would: a separate process, connection from the environment. */
 async function importCommand(s: TestServer, outDir: string, ...args: string[]): Promise<string> {
   // Asynchronous: the server answers from this process.
-  const { stdout } = await promisify(execFile)(join(REPO_ROOT, "node_modules/.bin/node"), [join(REPO_ROOT, "dist/provider/commands/cli.js"), "import", "--out", outDir, ...args], {
-    env: { ...process.env, UPTIME_API_URL: s.url, UPTIME_API_KEY: s.key },
-    encoding: "utf8",
-  });
+  const { stdout } = await promisify(execFile)(
+    join(REPO_ROOT, "node_modules/.bin/node"),
+    [join(REPO_ROOT, "dist/provider/commands/cli.js"), "import", "--out", outDir, ...args],
+    {
+      env: { ...process.env, UPTIME_API_URL: s.url, UPTIME_API_KEY: s.key },
+      encoding: "utf8",
+    },
+  );
   return stdout;
 }
 
@@ -35,10 +39,29 @@ async function seedAccount(s: TestServer): Promise<Map<string, Record<string, st
     secrets.set(id, camel);
     return id;
   };
-  const hook = await channel("On-call", "webhook", { url: `${s.url}/hooks/tok1`, secret: SECRET }, { url: `${s.url}/hooks/tok1`, secret: SECRET });
-  const hook2 = await channel("On-call", "webhook", { url: "https://hooks.example.com/a?token=x" }, { url: "https://hooks.example.com/a?token=x" });
-  const slack = await channel("#ops alerts", "slack", { webhook_url: "https://hooks.slack.com/services/T0/B0/X" }, { webhookUrl: "https://hooks.slack.com/services/T0/B0/X" });
-  const mail = await post("/api/v1/channels", { name: "Ops mail", type: "email", config: { address: "ops@example.com" } });
+  const hook = await channel(
+    "On-call",
+    "webhook",
+    { url: `${s.url}/hooks/tok1`, secret: SECRET },
+    { url: `${s.url}/hooks/tok1`, secret: SECRET },
+  );
+  const hook2 = await channel(
+    "On-call",
+    "webhook",
+    { url: "https://hooks.example.com/a?token=x" },
+    { url: "https://hooks.example.com/a?token=x" },
+  );
+  const slack = await channel(
+    "#ops alerts",
+    "slack",
+    { webhook_url: "https://hooks.slack.com/services/T0/B0/X" },
+    { webhookUrl: "https://hooks.slack.com/services/T0/B0/X" },
+  );
+  const mail = await post("/api/v1/channels", {
+    name: "Ops mail",
+    type: "email",
+    config: { address: "ops@example.com" },
+  });
   const monitors: string[] = [];
   for (let i = 0; i < 18; i++) {
     const type = (["http", "keyword", "tcp"] as const)[i % 3];
@@ -50,7 +73,9 @@ async function seedAccount(s: TestServer): Promise<Map<string, Record<string, st
         interval_sec: 60 + i * 30,
         ...(i % 4 === 0 ? { timeout_sec: 20 } : {}),
         ...(type === "keyword" ? { keyword: "OK", keyword_case_sensitive: i % 2 === 0 } : {}),
-        ...(type === "http" && i % 2 === 0 ? { method: "POST", body: `{"probe":${i}}`, headers: { "X-Api-Token": `t${i}`, Accept: "application/json" } } : {}),
+        ...(type === "http" && i % 2 === 0
+          ? { method: "POST", body: `{"probe":${i}}`, headers: { "X-Api-Token": `t${i}`, Accept: "application/json" } }
+          : {}),
         ...(type === "http" && i % 2 === 1 ? { expected_status_codes: [204, "2xx"], follow_redirects: false } : {}),
         channel_ids: [[hook], [hook, slack], [mail, hook2], []][i % 4],
         tags: i % 3 === 0 ? ["Prod", "api"] : ["staging"],
@@ -59,23 +84,75 @@ async function seedAccount(s: TestServer): Promise<Map<string, Record<string, st
   }
   // One of each protocol type, with its own fields and secrets (metadata, message, datagram).
   monitors.push(
-    await post("/api/v1/monitors", { name: "Cart gRPC", type: "grpc", url: "grpcs://cart.example.com:443", grpc_service: "shop.Cart", headers: { authorization: "Bearer g1" }, interval_sec: 60 }),
     await post("/api/v1/monitors", {
-      name: "Feed socket", type: "websocket", url: "wss://feed.example.com/live", body: '{"subscribe":"ticks"}', interval_sec: 60,
+      name: "Cart gRPC",
+      type: "grpc",
+      url: "grpcs://cart.example.com:443",
+      grpc_service: "shop.Cart",
+      headers: { authorization: "Bearer g1" },
+      interval_sec: 60,
+    }),
+    await post("/api/v1/monitors", {
+      name: "Feed socket",
+      type: "websocket",
+      url: "wss://feed.example.com/live",
+      body: '{"subscribe":"ticks"}',
+      interval_sec: 60,
       assertions: [{ source: "json_body", property: "$.type", comparison: "equals", target: "tick" }],
     }),
-    await post("/api/v1/monitors", { name: "NTP-ish", type: "udp", url: "udp://time.example.com:123", body: "ping", interval_sec: 60, assertions: [{ source: "text_body", comparison: "matches", target: "^pong" }] }),
+    await post("/api/v1/monitors", {
+      name: "NTP-ish",
+      type: "udp",
+      url: "udp://time.example.com:123",
+      body: "ping",
+      interval_sec: 60,
+      assertions: [{ source: "text_body", comparison: "matches", target: "^pong" }],
+    }),
   );
   // One of each network type, with its own fields (no secrets: they send none).
   monitors.push(
-    await post("/api/v1/monitors", { name: "Gateway ping", type: "ping", url: "ping://gw.example.com", ping_count: 5, interval_sec: 60, assertions: [{ source: "json_body", property: "$.packet_loss_pct", comparison: "less_than", target: "20" }] }),
-    await post("/api/v1/monitors", { name: "Mail relay", type: "smtp", url: "smtp://mx.example.com:587", ssl_expiry_days: 14, interval_sec: 60 }),
-    await post("/api/v1/monitors", { name: "Shop domain", type: "domain", url: "domain://shop.example", domain_expiry_days: 45, interval_sec: 3600 }),
-    await post("/api/v1/monitors", { name: "Plain relay", type: "smtp", url: "smtp://relay.example.com", smtp_starttls: false, interval_sec: 60 }),
+    await post("/api/v1/monitors", {
+      name: "Gateway ping",
+      type: "ping",
+      url: "ping://gw.example.com",
+      ping_count: 5,
+      interval_sec: 60,
+      assertions: [{ source: "json_body", property: "$.packet_loss_pct", comparison: "less_than", target: "20" }],
+    }),
+    await post("/api/v1/monitors", {
+      name: "Mail relay",
+      type: "smtp",
+      url: "smtp://mx.example.com:587",
+      ssl_expiry_days: 14,
+      interval_sec: 60,
+    }),
+    await post("/api/v1/monitors", {
+      name: "Shop domain",
+      type: "domain",
+      url: "domain://shop.example",
+      domain_expiry_days: 45,
+      interval_sec: 3600,
+    }),
+    await post("/api/v1/monitors", {
+      name: "Plain relay",
+      type: "smtp",
+      url: "smtp://relay.example.com",
+      smtp_starttls: false,
+      interval_sec: 60,
+    }),
   );
   for (const i of [2, 7]) expect((await s.call("POST", `/api/v1/monitors/${monitors[i]}/pause`)).status).toBe(200);
-  await post("/api/v1/status-pages", { slug: "public", title: "Public status", description: "Everything we run", monitor_ids: monitors.slice(0, 6) });
-  await post("/api/v1/status-pages", { slug: "internal", title: "Internal", monitor_ids: [...monitors.slice(6, 12), ...monitors.slice(18)] });
+  await post("/api/v1/status-pages", {
+    slug: "public",
+    title: "Public status",
+    description: "Everything we run",
+    monitor_ids: monitors.slice(0, 6),
+  });
+  await post("/api/v1/status-pages", {
+    slug: "internal",
+    title: "Internal",
+    monitor_ids: [...monitors.slice(6, 12), ...monitors.slice(18)],
+  });
   await post("/api/v1/status-pages", { slug: "empty-page", title: "Public status" });
   return secrets;
 }
@@ -113,7 +190,9 @@ describe("pulumi-uptime import", () => {
     expect(index).toMatch(/const api = .*const api[a-f0-9]{4} = /s);
     expect(index).not.toContain('"t0"');
     expect(index).toMatch(/type: "grpc",[^}]*grpcService: "shop\.Cart"/);
-    expect(index).toMatch(/type: "udp",\n {2}url: "udp:\/\/time\.example\.com:123",[\s\S]*?body: config\.requireSecret\("ntpIshBody"\),/);
+    expect(index).toMatch(
+      /type: "udp",\n {2}url: "udp:\/\/time\.example\.com:123",[\s\S]*?body: config\.requireSecret\("ntpIshBody"\),/,
+    );
     // The udp datagram "ping" is a secret (`type: "ping"` is not).
     for (const secret of ["Bearer g1", "subscribe", 'body: "ping"']) expect(index).not.toContain(secret);
     expect(index).toMatch(/type: "ping",\n {2}url: "ping:\/\/gw\.example\.com",[\s\S]*?pingCount: 5,/);
@@ -129,7 +208,9 @@ describe("pulumi-uptime import", () => {
       "uptime:baseUrl": { value: proxy.url },
       "uptime:apiKey": { value: s.key, secret: true },
     };
-    const rows = [...readme.matchAll(/^\| `([A-Za-z0-9]+)` \| .*\((\w+)\): (config\.(\w+)|header (\S+)|request body) \|$/gm)];
+    const rows = [
+      ...readme.matchAll(/^\| `([A-Za-z0-9]+)` \| .*\((\w+)\): (config\.(\w+)|header (\S+)|request body) \|$/gm),
+    ];
     expect(rows.length).toBe(4 + 3 * 3 + 3);
     for (const [, key, id, , prop, header] of rows) {
       const live = prop ? undefined : (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;

@@ -11,13 +11,11 @@ const MONITORS = 24;
 /** Few operations at once: each batch holds a few writes, so a kill lands between batches. */
 const PARALLEL = 4;
 
-
 /** Requests the server answered on the monitors' batch route so far. */
 async function batchRequests(s: TestServer): Promise<number> {
   const { values } = await s.app.metrics.httpRequests.get();
   return values.filter((v) => v.labels.route === "/api/v1/monitors/batch").reduce((sum, v) => sum + v.value, 0);
 }
-
 
 // Updates and deletes of the default mode (checkpoints written) go out in batches, several writes
 // to a request: a `pulumi up` and a `pulumi destroy` killed between two of them leave nothing
@@ -29,21 +27,30 @@ describe("an update of every monitor and a destroy, killed with SIGKILL between 
   beforeAll(async () => {
     accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
   });
-  const { stack, engine, program } = useStack({ program: "test/engine/programs/fleet", server: s, config: () => ({ monitors: { value: String(MONITORS) } }) });
+  const { stack, engine, program } = useStack({
+    program: "test/engine/programs/fleet",
+    server: s,
+    config: () => ({ monitors: { value: String(MONITORS) } }),
+  });
   // A killed run leaves the stack locked: unlocked before the destroy at the end.
   afterAll(() => stack.cancel().catch(() => undefined));
 
   /** Runs `pulumi <command>` as CI would, and kills it and its plugins once `reached()` holds. */
   async function killedWhen(command: "up" | "destroy", reached: () => Promise<boolean>): Promise<void> {
-    const cli = spawn(join(engine.binDir, "pulumi"), [command, "--yes", "--skip-preview", "--non-interactive", "--stack", "dev", "--parallel", String(PARALLEL)], {
-      cwd: program.workDir,
-      env: { ...process.env, ...engine.envVars },
-      detached: true,
-      stdio: "ignore",
-    });
+    const cli = spawn(
+      join(engine.binDir, "pulumi"),
+      [command, "--yes", "--skip-preview", "--non-interactive", "--stack", "dev", "--parallel", String(PARALLEL)],
+      {
+        cwd: program.workDir,
+        env: { ...process.env, ...engine.envVars },
+        detached: true,
+        stdio: "ignore",
+      },
+    );
     const exited = new Promise((resolve) => cli.once("exit", resolve));
     const deadline = Date.now() + 120_000;
-    while (!(await reached()) && cli.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    while (!(await reached()) && cli.exitCode === null && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 5));
     killTree(cli.pid as number);
     await exited;
     // A request in flight at the kill may still land.

@@ -20,13 +20,23 @@ const CLI_FLAGS = ["--yes", "--skip-preview", "--non-interactive", "--stack", "d
 type LiveMonitor = { id: string; name: string; type: string; interval_sec: number; external_id: string | null };
 
 /** The figures of one killed run after its recovery; every count but `atKill` must be 0. */
-export type PhaseFigures = { phase: string; atKill: number; duplicates: number; orphans: number; lost: number; undeleted: number };
+export type PhaseFigures = {
+  phase: string;
+  atKill: number;
+  duplicates: number;
+  orphans: number;
+  lost: number;
+  undeleted: number;
+};
 
 /**
  * `rounds` rounds of four killed runs (create, update-all, replace-all, destroy), each followed by
  * the README's recovery, on a stack whose every command skips checkpoints.
  */
-export function describeKilledUpSkippingCheckpoints(title: string, options: { monitors: number; rounds: number; timeoutMs: number }): void {
+export function describeKilledUpSkippingCheckpoints(
+  title: string,
+  options: { monitors: number; rounds: number; timeoutMs: number },
+): void {
   const N = options.monitors;
   describe(title, () => {
     let accountId: string;
@@ -42,8 +52,10 @@ export function describeKilledUpSkippingCheckpoints(title: string, options: { mo
     });
     // A killed run leaves the stack locked: unlocked before the destroy at the end.
     afterAll(() => stack.cancel().catch(() => undefined));
-    const live = async (): Promise<LiveMonitor[]> => (await s.app.store.monitors.list(accountId, { limit: 1000 })).items as LiveMonitor[];
-    const stateIds = async () => new Set((await stateResources(stack)).filter((r) => r.type.endsWith("uptime:Monitor")).map((r) => r.id));
+    const live = async (): Promise<LiveMonitor[]> =>
+      (await s.app.store.monitors.list(accountId, { limit: 1000 })).items as LiveMonitor[];
+    const stateIds = async () =>
+      new Set((await stateResources(stack)).filter((r) => r.type.endsWith("uptime:Monitor")).map((r) => r.id));
 
     /** Runs `pulumi <command>` as CI would, and kills it and its plugins once `reached()` holds. */
     async function killedWhen(command: "up" | "destroy", reached: () => Promise<boolean>): Promise<void> {
@@ -55,7 +67,8 @@ export function describeKilledUpSkippingCheckpoints(title: string, options: { mo
       });
       const exited = new Promise((resolve) => cli.once("exit", resolve));
       const deadline = Date.now() + 120_000;
-      while (!(await reached()) && cli.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      while (!(await reached()) && cli.exitCode === null && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 10));
       killTree(cli.pid as number);
       await exited;
       // Settle: a request in flight at the kill may still land on the server.
@@ -89,7 +102,12 @@ export function describeKilledUpSkippingCheckpoints(title: string, options: { mo
     const target = () => Math.floor(N / 4) + Math.floor(Math.random() * (N / 2));
 
     /** One run killed during `phase`, recovered, counted. */
-    async function phase(name: string, config: Record<string, string | undefined>, reached: (k: number) => Promise<boolean>, wanted: (m: LiveMonitor) => boolean) {
+    async function phase(
+      name: string,
+      config: Record<string, string | undefined>,
+      reached: (k: number) => Promise<boolean>,
+      wanted: (m: LiveMonitor) => boolean,
+    ) {
       for (const [key, value] of Object.entries(config)) {
         if (value === undefined) await stack.removeConfig(key);
         else await stack.setConfig(key, { value });
@@ -101,46 +119,65 @@ export function describeKilledUpSkippingCheckpoints(title: string, options: { mo
       return count(name, atKill, wanted);
     }
 
-    it("a first up that skips checkpoints stops before it creates anything, and says how to go on", async () => {
-      await killedWhen("up", async () => (await live()).length >= N / 4);
-      await stack.cancel();
-      const first = await stack.up().then(
-        () => "succeeded",
-        (err: Error) => String(err),
-      );
-      const names = (await live()).map((m) => m.name);
-      console.log(`first up: ${first.slice(0, 300)}; live ${names.length}, duplicates ${names.length - new Set(names).size}`);
-      expect(first).toContain("PULUMI_SKIP_CHECKPOINTS");
-      expect(first).toContain(IDENTITY_URN);
-      expect(await live()).toEqual([]);
-    }, options.timeoutMs);
+    it(
+      "a first up that skips checkpoints stops before it creates anything, and says how to go on",
+      async () => {
+        await killedWhen("up", async () => (await live()).length >= N / 4);
+        await stack.cancel();
+        const first = await stack.up().then(
+          () => "succeeded",
+          (err: Error) => String(err),
+        );
+        const names = (await live()).map((m) => m.name);
+        console.log(
+          `first up: ${first.slice(0, 300)}; live ${names.length}, duplicates ${names.length - new Set(names).size}`,
+        );
+        expect(first).toContain("PULUMI_SKIP_CHECKPOINTS");
+        expect(first).toContain(IDENTITY_URN);
+        expect(await live()).toEqual([]);
+      },
+      options.timeoutMs,
+    );
 
-    it(`leaves 0 duplicates, orphans, lost updates and undeleted objects over ${options.rounds} round(s) of killed runs`, async () => {
-      const figures: PhaseFigures[] = [];
-      for (let round = 1; round <= options.rounds; round++) {
-        // The README's first step: the stack instance, written with a checkpoint.
-        const env = (stack.workspace as LocalWorkspace).envVars;
-        env.PULUMI_SKIP_CHECKPOINTS = "false";
-        await stack.up({ target: [IDENTITY_URN] });
-        env.PULUMI_SKIP_CHECKPOINTS = "true";
-        const made = async (k: number) => (await live()).length >= k;
-        figures.push(await phase("create", {}, made, (m) => m.interval_sec === 60));
-        const updated = async (k: number) => (await live()).filter((m) => m.interval_sec === 120).length >= k;
-        figures.push(await phase("update", { intervalSec: "120" }, updated, (m) => m.interval_sec === 120));
-        const replaced = async (k: number) => (await live()).filter((m) => m.type === "keyword").length >= k;
-        figures.push(await phase("replace", { keyword: "ok" }, replaced, (m) => m.type === "keyword" && m.interval_sec === 120));
-        const k = target();
-        await killedWhen("destroy", async () => (await live()).length <= N - k);
-        const atKill = N - (await live()).length;
-        await recover("destroy");
-        figures.push({ phase: "destroy", atKill, duplicates: 0, orphans: 0, lost: 0, undeleted: (await live()).length });
-        await stack.removeConfig("intervalSec");
-        await stack.removeConfig("keyword");
-        for (const f of figures.slice(-4)) console.log(`round ${round}: ${JSON.stringify(f)}`);
-      }
-      console.table(figures);
-      const bad = figures.filter((f) => f.duplicates + f.orphans + f.lost + f.undeleted > 0);
-      expect(bad).toEqual([]);
-    }, options.timeoutMs);
+    it(
+      `leaves 0 duplicates, orphans, lost updates and undeleted objects over ${options.rounds} round(s) of killed runs`,
+      async () => {
+        const figures: PhaseFigures[] = [];
+        for (let round = 1; round <= options.rounds; round++) {
+          // The README's first step: the stack instance, written with a checkpoint.
+          const env = (stack.workspace as LocalWorkspace).envVars;
+          env.PULUMI_SKIP_CHECKPOINTS = "false";
+          await stack.up({ target: [IDENTITY_URN] });
+          env.PULUMI_SKIP_CHECKPOINTS = "true";
+          const made = async (k: number) => (await live()).length >= k;
+          figures.push(await phase("create", {}, made, (m) => m.interval_sec === 60));
+          const updated = async (k: number) => (await live()).filter((m) => m.interval_sec === 120).length >= k;
+          figures.push(await phase("update", { intervalSec: "120" }, updated, (m) => m.interval_sec === 120));
+          const replaced = async (k: number) => (await live()).filter((m) => m.type === "keyword").length >= k;
+          figures.push(
+            await phase("replace", { keyword: "ok" }, replaced, (m) => m.type === "keyword" && m.interval_sec === 120),
+          );
+          const k = target();
+          await killedWhen("destroy", async () => (await live()).length <= N - k);
+          const atKill = N - (await live()).length;
+          await recover("destroy");
+          figures.push({
+            phase: "destroy",
+            atKill,
+            duplicates: 0,
+            orphans: 0,
+            lost: 0,
+            undeleted: (await live()).length,
+          });
+          await stack.removeConfig("intervalSec");
+          await stack.removeConfig("keyword");
+          for (const f of figures.slice(-4)) console.log(`round ${round}: ${JSON.stringify(f)}`);
+        }
+        console.table(figures);
+        const bad = figures.filter((f) => f.duplicates + f.orphans + f.lost + f.undeleted > 0);
+        expect(bad).toEqual([]);
+      },
+      options.timeoutMs,
+    );
   });
 }

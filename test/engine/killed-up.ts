@@ -14,7 +14,10 @@ import { type StackOptions, useServer, useStack } from "../support/engine-suite"
 import { killTree } from "../support/process-tree";
 
 /** Runs `pulumi-uptime orphans --json` as a user's pipeline would: a separate process. */
-export function orphansCommand(engine: OfflineEngine, workDir: string): Promise<{ code: number; report: OrphanReport }> {
+export function orphansCommand(
+  engine: OfflineEngine,
+  workDir: string,
+): Promise<{ code: number; report: OrphanReport }> {
   return new Promise((resolve, reject) => {
     execFile(
       join(REPO_ROOT, "node_modules/.bin/node"),
@@ -74,13 +77,18 @@ export function describeKilledUp(title: string, options: KilledUpOptions): void 
     beforeAll(async () => {
       accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
     });
-    const { stack, engine, program } = useStack({ ...options.program, server: s, config: () => ({ monitors: { value: String(MONITORS) } }) });
+    const { stack, engine, program } = useStack({
+      ...options.program,
+      server: s,
+      config: () => ({ monitors: { value: String(MONITORS) } }),
+    });
     // A killed run leaves the stack locked: unlocked before the destroy at the end.
     afterAll(() => stack.cancel().catch(() => undefined));
     const rig = { engine, project: options.project, others: options.others };
 
     const liveMonitors = async () => (await s.app.store.monitors.list(accountId, { limit: 1000 })).items;
-    const stateIds = async () => new Set((await stateResources(stack)).filter((r) => /uptime:(index:)?Monitor$/.test(r.type)).map((r) => r.id));
+    const stateIds = async () =>
+      new Set((await stateResources(stack)).filter((r) => /uptime:(index:)?Monitor$/.test(r.type)).map((r) => r.id));
 
     /**
      * The file backend writes the stack's `.json.attrs` sidecar (content type and MD5 only) in
@@ -98,12 +106,16 @@ export function describeKilledUp(title: string, options: KilledUpOptions): void 
 
     /** Starts `pulumi up` as CI would, and kills it and its plugins once `target` monitors exist. */
     async function upKilledAt(target: number): Promise<number> {
-      const cli = spawn(join(rig.engine.binDir, "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "dev"], {
-        cwd: program.workDir,
-        env: { ...process.env, ...rig.engine.envVars },
-        detached: true,
-        stdio: "ignore",
-      });
+      const cli = spawn(
+        join(rig.engine.binDir, "pulumi"),
+        ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "dev"],
+        {
+          cwd: program.workDir,
+          env: { ...process.env, ...rig.engine.envVars },
+          detached: true,
+          stdio: "ignore",
+        },
+      );
       const exited = new Promise((resolve) => cli.once("exit", resolve));
       const deadline = Date.now() + 90_000;
       while ((await liveMonitors()).length < target && cli.exitCode === null && Date.now() < deadline) {
@@ -139,8 +151,22 @@ export function describeKilledUp(title: string, options: KilledUpOptions): void 
       const monitor = { type: "http", url: "https://stray.example.com", interval_sec: 60 };
       const post = async (path: string, body: object) => (await s.call("POST", path, body)).body.data.id as string;
       const ours = [
-        ["Monitor", await post("/api/v1/monitors", { ...monitor, name: "stray", external_id: `pulumi/${rig.project}/dev/${instance}/Monitor/stray` })],
-        ["Monitor", await post("/api/v1/monitors", { ...monitor, name: "legacy", external_id: `pulumi/${rig.project}/dev/Monitor/legacy` })],
+        [
+          "Monitor",
+          await post("/api/v1/monitors", {
+            ...monitor,
+            name: "stray",
+            external_id: `pulumi/${rig.project}/dev/${instance}/Monitor/stray`,
+          }),
+        ],
+        [
+          "Monitor",
+          await post("/api/v1/monitors", {
+            ...monitor,
+            name: "legacy",
+            external_id: `pulumi/${rig.project}/dev/Monitor/legacy`,
+          }),
+        ],
         [
           "MaintenanceWindow",
           await post("/api/v1/maintenance-windows", {
@@ -153,7 +179,11 @@ export function describeKilledUp(title: string, options: KilledUpOptions): void 
         ],
       ] as const;
       // Another backend's stack of the same names.
-      const theirs = await post("/api/v1/monitors", { ...monitor, name: "theirs", external_id: `pulumi/${rig.project}/dev/0000000000000000/Monitor/stray` });
+      const theirs = await post("/api/v1/monitors", {
+        ...monitor,
+        name: "theirs",
+        external_id: `pulumi/${rig.project}/dev/0000000000000000/Monitor/stray`,
+      });
       const found = await orphansCommand(engine, program.workDir);
       expect(found.code).toBe(2);
       expect(found.report.orphans.map((o) => [o.kind, o.id]).sort()).toEqual(ours.map(([k, id]) => [k, id]).sort());
@@ -161,39 +191,62 @@ export function describeKilledUp(title: string, options: KilledUpOptions): void 
       for (const id of [ours[0][1], ours[1][1], theirs]) await s.call("DELETE", `/api/v1/monitors/${id}`);
     }
 
-    it(`leaves 0 duplicates and 0 orphans after cancel, refresh and up, over ${ROUNDS} rounds`, async () => {
-      const figures: Record<string, number>[] = [];
-      const started = performance.now();
-      for (let round = 1; round <= ROUNDS; round++) {
-        const target = Math.floor(MONITORS / 4) + Math.floor(Math.random() * (MONITORS / 6));
-        const atKill = await upKilledAt(target);
-        // Settle: a request in flight at the kill may still land on the server.
-        await new Promise((r) => setTimeout(r, 300));
-        const afterKill = (await liveMonitors()).length;
-        const recovered = await recover();
-        const up = await stack.up();
-        expect(up.summary.result).toBe("succeeded");
+    it(
+      `leaves 0 duplicates and 0 orphans after cancel, refresh and up, over ${ROUNDS} rounds`,
+      async () => {
+        const figures: Record<string, number>[] = [];
+        const started = performance.now();
+        for (let round = 1; round <= ROUNDS; round++) {
+          const target = Math.floor(MONITORS / 4) + Math.floor(Math.random() * (MONITORS / 6));
+          const atKill = await upKilledAt(target);
+          // Settle: a request in flight at the kill may still land on the server.
+          await new Promise((r) => setTimeout(r, 300));
+          const afterKill = (await liveMonitors()).length;
+          const recovered = await recover();
+          const up = await stack.up();
+          expect(up.summary.result).toBe("succeeded");
 
-        const live = await liveMonitors();
-        const ids = await stateIds();
-        const duplicates = live.length - new Set(live.map((m) => m.name)).size;
-        const orphans = live.filter((m) => !ids.has(m.id)).length;
-        const figure = { round, target, atKill, afterKill, ...recovered, live: live.length, inState: ids.size, duplicates, orphans };
-        figures.push(figure);
-        console.log(`round ${round}: ${JSON.stringify(figure)} at ${Math.round((performance.now() - started) / 1000)} s`);
-        expect({ duplicates, orphans, live: live.length, inState: ids.size }).toEqual({ duplicates: 0, orphans: 0, live: MONITORS, inState: MONITORS });
-        // Every object carries the stack's mark, with the instance its state holds.
-        const instance = await stackInstanceOf(stack);
-        expect(live.map((m) => m.external_id).sort()).toEqual(live.map((m) => `pulumi/${rig.project}/dev/${instance}/Monitor/${m.name}`).sort());
-        expect((await stack.preview()).changeSummary).toEqual({ same: MONITORS + rig.others });
+          const live = await liveMonitors();
+          const ids = await stateIds();
+          const duplicates = live.length - new Set(live.map((m) => m.name)).size;
+          const orphans = live.filter((m) => !ids.has(m.id)).length;
+          const figure = {
+            round,
+            target,
+            atKill,
+            afterKill,
+            ...recovered,
+            live: live.length,
+            inState: ids.size,
+            duplicates,
+            orphans,
+          };
+          figures.push(figure);
+          console.log(
+            `round ${round}: ${JSON.stringify(figure)} at ${Math.round((performance.now() - started) / 1000)} s`,
+          );
+          expect({ duplicates, orphans, live: live.length, inState: ids.size }).toEqual({
+            duplicates: 0,
+            orphans: 0,
+            live: MONITORS,
+            inState: MONITORS,
+          });
+          // Every object carries the stack's mark, with the instance its state holds.
+          const instance = await stackInstanceOf(stack);
+          expect(live.map((m) => m.external_id).sort()).toEqual(
+            live.map((m) => `pulumi/${rig.project}/dev/${instance}/Monitor/${m.name}`).sort(),
+          );
+          expect((await stack.preview()).changeSummary).toEqual({ same: MONITORS + rig.others });
 
-        expect(await orphansCommand(engine, program.workDir)).toMatchObject({ code: 0, report: { orphans: [] } });
-        if (round === ROUNDS) await expectStraysReported();
-        // The next round starts from nothing: destroy, then the same program again.
-        await stack.destroy();
-        expect(await liveMonitors()).toEqual([]);
-      }
-      console.table(figures);
-    }, options.timeoutMs);
+          expect(await orphansCommand(engine, program.workDir)).toMatchObject({ code: 0, report: { orphans: [] } });
+          if (round === ROUNDS) await expectStraysReported();
+          // The next round starts from nothing: destroy, then the same program again.
+          await stack.destroy();
+          expect(await liveMonitors()).toEqual([]);
+        }
+        console.table(figures);
+      },
+      options.timeoutMs,
+    );
   });
 }

@@ -16,8 +16,12 @@ describe("the Node language host (tools/pulumi-language-nodejs) from the user's 
   /** Runs the CLI in the program's folder, as a user at a shell would. */
   const pulumi = (...args: string[]): Promise<string> =>
     new Promise((resolve, reject) => {
-      execFile(join(engine.binDir, "pulumi"), args, { cwd: workDir, env: { ...process.env, ...engine.envVars }, timeout: 240_000 }, (err, stdout, stderr) =>
-        err ? reject(new Error(`pulumi ${args.join(" ")}: ${err.message}\n${stdout}${stderr}`)) : resolve(stdout),
+      execFile(
+        join(engine.binDir, "pulumi"),
+        args,
+        { cwd: workDir, env: { ...process.env, ...engine.envVars }, timeout: 240_000 },
+        (err, stdout, stderr) =>
+          err ? reject(new Error(`pulumi ${args.join(" ")}: ${err.message}\n${stdout}${stderr}`)) : resolve(stdout),
       );
     });
 
@@ -26,7 +30,11 @@ describe("the Node language host (tools/pulumi-language-nodejs) from the user's 
     const tgz = basename(packPackage("provider", workDir));
     writeFileSync(
       join(workDir, "package.json"),
-      JSON.stringify({ name: "js-options", main: "index.js", dependencies: { "pulumi-uptime": `file:./${tgz}`, "@pulumi/pulumi": sdkVersion() } }),
+      JSON.stringify({
+        name: "js-options",
+        main: "index.js",
+        dependencies: { "pulumi-uptime": `file:./${tgz}`, "@pulumi/pulumi": sdkVersion() },
+      }),
     );
   });
 
@@ -52,7 +60,16 @@ describe("the Node language host (tools/pulumi-language-nodejs) from the user's 
 
   it("pulumi about names Node and the program's dependencies", async () => {
     const about = JSON.parse(await pulumi("about", "--json", "--stack", "dev"));
-    expect(about.runtime).toMatchObject({ language: "nodejs", packagemanager: "npm", version: expect.stringMatching(/^v24\./) });
-    expect(about.dependencies).toEqual(expect.arrayContaining([{ name: "pulumi-uptime", version: "0.1.0" }, { name: "@pulumi/pulumi", version: sdkVersion() }]));
+    expect(about.runtime).toMatchObject({
+      language: "nodejs",
+      packagemanager: "npm",
+      version: expect.stringMatching(/^v24\./),
+    });
+    expect(about.dependencies).toEqual(
+      expect.arrayContaining([
+        { name: "pulumi-uptime", version: "0.1.0" },
+        { name: "@pulumi/pulumi", version: sdkVersion() },
+      ]),
+    );
   });
 });

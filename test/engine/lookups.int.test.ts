@@ -9,9 +9,21 @@ describe("lookups through the real engine", () => {
     server: s,
     config: async () => {
       // Made outside the program, as another team (or a person in the web UI) would.
-      const made = await s.call("POST", "/api/v1/channels", { name: "ops-webhook", type: "webhook", config: { url: "https://hooks.example.com/ops" } });
+      const made = await s.call("POST", "/api/v1/channels", {
+        name: "ops-webhook",
+        type: "webhook",
+        config: { url: "https://hooks.example.com/ops" },
+      });
       channelId = made.body.data.id;
-      expect((await s.call("POST", "/api/v1/status-pages", { slug: "public-status", title: "Public status", monitor_ids: [] })).status).toBe(201);
+      expect(
+        (
+          await s.call("POST", "/api/v1/status-pages", {
+            slug: "public-status",
+            title: "Public status",
+            monitor_ids: [],
+          })
+        ).status,
+      ).toBe(201);
       return { channelName: { value: "ops-webhook" }, statusSlug: { value: "public-status" } };
     },
   });
@@ -29,7 +41,11 @@ describe("lookups through the real engine", () => {
   });
 
   it("fails the preview when the name matches two channels, saying how many matched", async () => {
-    const twin = await s.call("POST", "/api/v1/channels", { name: "ops-webhook", type: "email", config: { address: "ops@example.com" } });
+    const twin = await s.call("POST", "/api/v1/channels", {
+      name: "ops-webhook",
+      type: "email",
+      config: { address: "ops@example.com" },
+    });
     expect(twin.status).toBe(201);
     const failed = await stack.preview().then(
       () => "no error",

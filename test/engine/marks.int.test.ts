@@ -7,7 +7,8 @@ import { programCopy } from "./programs";
 
 const PROJECT = "uptime-engine-test";
 /** The mark of a resource of `stack`, with the stack instance its state holds. */
-const mark = async (stack: Stack, kind: string, name: string) => `pulumi/${PROJECT}/${stack.name}/${await stackInstanceOf(stack)}/${kind}/${name}`;
+const mark = async (stack: Stack, kind: string, name: string) =>
+  `pulumi/${PROJECT}/${stack.name}/${await stackInstanceOf(stack)}/${kind}/${name}`;
 /** The program's resources besides the stack: its StackIdentity, a channel, a monitor and a status page. */
 const ALL = 5;
 
@@ -17,12 +18,22 @@ describe("marked creates through the real engine", () => {
   let program: ReturnType<typeof programCopy>;
   const stacks: Record<string, Stack> = {};
 
-  const liveMonitors = async () => (await s.call("GET", "/api/v1/monitors")).body.data as { id: string; name: string; external_id: string | null; interval_sec: number }[];
+  const liveMonitors = async () =>
+    (await s.call("GET", "/api/v1/monitors")).body.data as {
+      id: string;
+      name: string;
+      external_id: string | null;
+      interval_sec: number;
+    }[];
   type Outputs = { monitorId: string; monitorUrn: string; channelId: string; statusPageId: string };
   const outputs = async (stack: Stack) =>
     Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value])) as Outputs;
 
-  async function stackFor(name: string, on = { engine, workDir: program.workDir }, slug = `marks-${name}`): Promise<Stack> {
+  async function stackFor(
+    name: string,
+    on = { engine, workDir: program.workDir },
+    slug = `marks-${name}`,
+  ): Promise<Stack> {
     const stack = await on.engine.stack(on.workDir, name);
     await stack.setAllConfig({
       "uptime:baseUrl": { value: s.url },
@@ -53,8 +64,12 @@ describe("marked creates through the real engine", () => {
     const byId = new Map((await liveMonitors()).map((m) => [m.id, m]));
     expect(byId.get(a.monitorId)?.external_id).toBe(await mark(dev, "Monitor", "api"));
     expect(byId.get(b.monitorId)?.external_id).toBe(await mark(prod, "Monitor", "api"));
-    expect((await s.call("GET", `/api/v1/channels/${a.channelId}`)).body.data.external_id).toBe(await mark(dev, "Channel", "ops"));
-    expect((await s.call("GET", `/api/v1/status-pages/${b.statusPageId}`)).body.data.external_id).toBe(await mark(prod, "StatusPage", "public"));
+    expect((await s.call("GET", `/api/v1/channels/${a.channelId}`)).body.data.external_id).toBe(
+      await mark(dev, "Channel", "ops"),
+    );
+    expect((await s.call("GET", `/api/v1/status-pages/${b.statusPageId}`)).body.data.external_id).toBe(
+      await mark(prod, "StatusPage", "public"),
+    );
     expect((await dev.preview({ refresh: true })).changeSummary).toEqual({ same: ALL });
     await prod.destroy();
   });
@@ -82,7 +97,9 @@ describe("marked creates through the real engine", () => {
     expect(live.map((m) => m.id)).toEqual([third.monitorId]);
     // Deleted first, so the replacement carries the resource's mark.
     expect(live[0]?.external_id).toBe(await mark(dev, "Monitor", "api"));
-    expect((await s.call("GET", `/api/v1/status-pages/${third.statusPageId}`)).body.data.monitor_ids).toEqual([third.monitorId]);
+    expect((await s.call("GET", `/api/v1/status-pages/${third.statusPageId}`)).body.data.monitor_ids).toEqual([
+      third.monitorId,
+    ]);
     await dev.removeConfig("monitorType");
     await dev.destroy();
   });
@@ -110,7 +127,12 @@ describe("marked creates through the real engine", () => {
   });
 
   it("adopt takes over an object made elsewhere and leaves its mark as it was", async () => {
-    const made = await s.call("POST", "/api/v1/monitors", { name: "legacy", type: "http", url: "https://legacy.example.com", interval_sec: 300 });
+    const made = await s.call("POST", "/api/v1/monitors", {
+      name: "legacy",
+      type: "http",
+      url: "https://legacy.example.com",
+      interval_sec: 300,
+    });
     const adopting = await stackFor("adopting");
     await adopting.setConfig("adoptMonitor", { value: made.body.data.id });
     await adopting.up();

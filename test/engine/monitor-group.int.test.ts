@@ -35,12 +35,16 @@ describe("a MonitorGroup and pulumi-uptime trigger through the real engine", () 
         join(REPO_ROOT, "node_modules/.bin/node"),
         [join(inject("packedModules"), "pulumi-uptime/dist/provider/commands/cli.js"), ...args],
         { env: { ...process.env, ...engine.envVars, UPTIME_API_URL: s.url, UPTIME_API_KEY: s.key }, timeout: 150_000 },
-        (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        (err, stdout, stderr) =>
+          resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
   const trigger = (...args: string[]) => cli("trigger", ...args);
   const monitor = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
-  const heartbeats = async () => (await Promise.all(ids.map(async (id) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data))).flat();
+  const heartbeats = async () =>
+    (
+      await Promise.all(ids.map(async (id) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data))
+    ).flat();
 
   it("creates the group's monitors with its settings, a monitor's own value winning", async () => {
     const up = await stack.up();
@@ -61,7 +65,9 @@ describe("a MonitorGroup and pulumi-uptime trigger through the real engine", () 
     expect(failing.stderr).toBe("");
     expect(failing.code).toBe(2);
     expect(failing.stdout).toMatch(/^MONITOR\s+TARGET\s+RESULT\s+FAILING ASSERTION\s+TIME/m);
-    expect(failing.stdout).toMatch(new RegExp(`^shop-api\\s+${api.url.replace(/[.]/g, "\\.")}/health\\s+fail\\s+.*503`, "m"));
+    expect(failing.stdout).toMatch(
+      new RegExp(`^shop-api\\s+${api.url.replace(/[.]/g, "\\.")}/health\\s+fail\\s+.*503`, "m"),
+    );
     expect(failing.stdout).toMatch(/^shop-web\s+\S+\s+pass/m);
     expect(failing.stdout).toContain("tag shop: 2 pass, 1 fail.");
     api.healthy = true;
@@ -74,7 +80,16 @@ describe("a MonitorGroup and pulumi-uptime trigger through the real engine", () 
 
   it("trigger --stack names the stack's resources, and --record stores each result as a heartbeat", async () => {
     const hits = api.hits;
-    const run = await trigger("--stack", "dev", "--cwd", program.workDir, "--id", ids[1] as string, "--record", "--json");
+    const run = await trigger(
+      "--stack",
+      "dev",
+      "--cwd",
+      program.workDir,
+      "--id",
+      ids[1] as string,
+      "--record",
+      "--json",
+    );
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report).toMatchObject({ passed: true, monitors: [{ resource: "shop-api", outcome: "pass" }] });

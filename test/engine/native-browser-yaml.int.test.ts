@@ -29,7 +29,13 @@ describe("a browser monitor in YAML through the native plugin", () => {
     const id = up.outputs.id?.value as string;
     const monitor = (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
     // Variables are write-only: reads give each one's fingerprint, never its value.
-    expect(monitor).toMatchObject({ type: "browser", variables: { SITE_URL: expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/), PASSWORD: expect.stringMatching(/^hmac-sha256:/) } });
+    expect(monitor).toMatchObject({
+      type: "browser",
+      variables: {
+        SITE_URL: expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/),
+        PASSWORD: expect.stringMatching(/^hmac-sha256:/),
+      },
+    });
     expect(monitor.script).toContain('test("log in and see the dashboard"');
     const [hb] = await eventually(async () => {
       const list = (await s.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data as { status: string }[];

@@ -13,7 +13,10 @@ describe("a Java program through the native plugin and its generated Java SDK", 
     program: "examples/native-java",
     native: { java: true },
     server: s,
-    config: () => ({ hookUrl: { value: `${s.url}/hooks/${HOOK_TOKEN}`, secret: true }, headerToken: { value: HEADER_TOKEN, secret: true } }),
+    config: () => ({
+      hookUrl: { value: `${s.url}/hooks/${HOOK_TOKEN}`, secret: true },
+      headerToken: { value: HEADER_TOKEN, secret: true },
+    }),
   });
 
   const live = async (path: string) => (await s.call("GET", path)).body;
@@ -34,9 +37,17 @@ describe("a Java program through the native plugin and its generated Java SDK", 
       tags: ["api", "prod"],
     });
     const journey = (await live(`/api/v1/monitors/${out.journeyId}`)).data;
-    expect(journey).toMatchObject({ name: "journey", type: "multistep", retry: { strategy: "exponential", delay: 200, retries: 3 } });
+    expect(journey).toMatchObject({
+      name: "journey",
+      type: "multistep",
+      retry: { strategy: "exponential", delay: 200, retries: 3 },
+    });
     expect(journey.steps).toMatchObject([
-      { name: "log in", method: "POST", extract: [{ name: "token", source: "json_body", property: "$.token", secret: true }] },
+      {
+        name: "log in",
+        method: "POST",
+        extract: [{ name: "token", source: "json_body", property: "$.token", secret: true }],
+      },
       { name: "profile", url: "https://example.com/me" },
     ]);
     const page = (await live(`/api/v1/status-pages/${out.statusPageId}`)).data;

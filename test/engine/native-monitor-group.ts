@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { useServer, useStack } from "../support/engine-suite";
 
 /** The same MonitorGroup program, in the language of `program`, through the plugin. */
-export function describeNativeGroup(label: string, program: string, options: { python?: boolean; go?: boolean } = {}): void {
+export function describeNativeGroup(
+  label: string,
+  program: string,
+  options: { python?: boolean; go?: boolean } = {},
+): void {
   describe(label, () => {
     let channelId: string;
     const s = useServer();
@@ -11,7 +15,13 @@ export function describeNativeGroup(label: string, program: string, options: { p
       native: options,
       server: s,
       config: async () => {
-        channelId = (await s.call("POST", "/api/v1/channels", { name: "ops-webhook", type: "webhook", config: { url: "https://hooks.example.com/ops" } })).body.data.id;
+        channelId = (
+          await s.call("POST", "/api/v1/channels", {
+            name: "ops-webhook",
+            type: "webhook",
+            config: { url: "https://hooks.example.com/ops" },
+          })
+        ).body.data.id;
         return {
           intervalSec: { value: "60" },
           webUrl: { value: "https://web.example.com" },
@@ -23,15 +33,28 @@ export function describeNativeGroup(label: string, program: string, options: { p
     });
     const monitor = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
     /** The group's monitors by name (a YAML map reaches the plugin with its keys sorted). */
-    const byName = async (ids: string[]) => Object.fromEntries((await Promise.all(ids.map(monitor))).map((m) => [m.name, m]));
+    const byName = async (ids: string[]) =>
+      Object.fromEntries((await Promise.all(ids.map(monitor))).map((m) => [m.name, m]));
 
     it("creates the group's monitors with its settings and the looked-up channel; a second preview is clean", async () => {
       const up = await stack.up();
       const ids = up.outputs.monitorIds?.value as string[];
       expect(ids).toHaveLength(3);
       const { "shop-web": web, "shop-api": api, "shop-admin": admin } = await byName(ids);
-      expect(web).toMatchObject({ name: "shop-web", interval_sec: 60, confirmations: 2, tags: ["shop"], channel_ids: [channelId] });
-      expect(api).toMatchObject({ name: "shop-api", interval_sec: 60, confirmations: 2, tags: ["shop"], channel_ids: [channelId] });
+      expect(web).toMatchObject({
+        name: "shop-web",
+        interval_sec: 60,
+        confirmations: 2,
+        tags: ["shop"],
+        channel_ids: [channelId],
+      });
+      expect(api).toMatchObject({
+        name: "shop-api",
+        interval_sec: 60,
+        confirmations: 2,
+        tags: ["shop"],
+        channel_ids: [channelId],
+      });
       expect(admin).toMatchObject({ name: "shop-admin", interval_sec: 300, tags: ["back-office", "shop"] });
       const windowId = (up.outputs.windowIds?.value as string[])[0];
       const window = (await s.call("GET", `/api/v1/maintenance-windows/${windowId}`)).body.data;

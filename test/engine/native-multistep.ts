@@ -5,7 +5,11 @@ import { eventually } from "../support/target";
 import { expectNotInState } from "./native";
 
 /** The same multi-step program, in the language of `program`, through the plugin (and its generated SDK). */
-export function describeNativeMultistep(label: string, program: string, options: { python?: boolean; go?: boolean } = {}): void {
+export function describeNativeMultistep(
+  label: string,
+  program: string,
+  options: { python?: boolean; go?: boolean } = {},
+): void {
   describe(label, () => {
     let svc: JourneyService;
     const s = useServer({ checker: true });
@@ -28,7 +32,9 @@ export function describeNativeMultistep(label: string, program: string, options:
         () => "",
         (err: Error) => err.message,
       );
-      expect(failed).toMatch(/steps\[2\]\.url: step "read" uses \{\{itemid\}\}, which neither variables nor an earlier step's extract defines/);
+      expect(failed).toMatch(
+        /steps\[2\]\.url: step "read" uses \{\{itemid\}\}, which neither variables nor an earlier step's extract defines/,
+      );
       await stack.removeConfig("idVariable");
     }, 300_000);
 
@@ -36,11 +42,33 @@ export function describeNativeMultistep(label: string, program: string, options:
       const up = await stack.up();
       const id = up.outputs.id?.value as string;
       const live = (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
-      expect(live.retry).toEqual({ strategy: "exponential", delay: 200, retries: 3, duration: 60, trigger: "failure", location: "same" });
-      expect(live.steps[0]).toMatchObject({ name: "log in", method: "POST", headers: { "content-type": "application/json" }, extract: [{ name: "token", source: "json_body", property: "$.token", secret: true }] });
-      const hb = await eventually(async () => ((await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[])[0]);
+      expect(live.retry).toEqual({
+        strategy: "exponential",
+        delay: 200,
+        retries: 3,
+        duration: 60,
+        trigger: "failure",
+        location: "same",
+      });
+      expect(live.steps[0]).toMatchObject({
+        name: "log in",
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        extract: [{ name: "token", source: "json_body", property: "$.token", secret: true }],
+      });
+      const hb = await eventually(
+        async () =>
+          (
+            (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[]
+          )[0],
+      );
       expect(hb).toMatchObject({ status: "up" });
-      expect((hb.steps as { status: string }[]).map((st) => st.status)).toEqual(["passed", "passed", "passed", "passed"]);
+      expect((hb.steps as { status: string }[]).map((st) => st.status)).toEqual([
+        "passed",
+        "passed",
+        "passed",
+        "passed",
+      ]);
       // The secret input stays sealed in the state as the backend keeps it, whatever the language.
       expectNotInState(native.engine, '"steps"', [svc.password]);
       const refreshed = await stack.preview({ refresh: true } as never);

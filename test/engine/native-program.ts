@@ -43,7 +43,11 @@ export interface NativeProgramContext {
  * secrets kept out of state, drift repaired by refresh + up, then destroy. `more` adds the
  * language's own tests before the destroy.
  */
-export function describeNativeProgram(title: string, options: NativeProgramOptions, more?: (ctx: NativeProgramContext) => void): void {
+export function describeNativeProgram(
+  title: string,
+  options: NativeProgramOptions,
+  more?: (ctx: NativeProgramContext) => void,
+): void {
   describe(title, () => {
     const s = useServer();
     const { stack, native } = useStack({
@@ -89,30 +93,47 @@ export function describeNativeProgram(title: string, options: NativeProgramOptio
       // Marked like the dynamic resources' objects, with the instance kept in the provider's inputs.
       const project = (await stack.workspace.projectSettings()).name;
       const instance = await stackInstanceOf(stack);
-      expect((await live(`/api/v1/monitors/${out.monitorId}`)).data.external_id).toBe(`pulumi/${project}/dev/${instance}/Monitor/api`);
-      expect((await live(`/api/v1/channels/${out.channelId}`)).data.external_id).toBe(`pulumi/${project}/dev/${instance}/Channel/hooks`);
+      expect((await live(`/api/v1/monitors/${out.monitorId}`)).data.external_id).toBe(
+        `pulumi/${project}/dev/${instance}/Monitor/api`,
+      );
+      expect((await live(`/api/v1/channels/${out.channelId}`)).data.external_id).toBe(
+        `pulumi/${project}/dev/${instance}/Channel/hooks`,
+      );
       expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
     });
 
     it("keeps the API key, webhook URL and header secret in state", async () => {
-      expectNotInState(native.engine, String((await outputs()).monitorId), [s.key, options.hookToken, options.headerToken]);
+      expectNotInState(native.engine, String((await outputs()).monitorId), [
+        s.key,
+        options.hookToken,
+        options.headerToken,
+      ]);
     });
 
     // Programs whose drift is checked elsewhere do not register this test (no skipped test in the count).
-    if (options.drift !== false) it("reports a monitor edited outside Pulumi, naming only the properties that drifted; refresh + up restore it", async () => {
-      const { monitorId } = await outputs();
-      await s.call("PATCH", `/api/v1/monitors/${monitorId}`, { interval_sec: 900, tags: ["edited"] });
-      await s.call("POST", `/api/v1/monitors/${monitorId}/pause`);
-      const drift = await stack.preview({ refresh: true, diff: true });
-      expect(drift.changeSummary).toMatchObject({ update: 1 });
-      expect(diffedProperties(drift.stdout, "api")).toEqual(["intervalSec", "paused", "tags"]);
-      await stack.refresh();
-      expect(diffedProperties((await stack.preview({ diff: true })).stdout, "api")).toEqual(["intervalSec", "paused", "tags"]);
-      await stack.up();
-      expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({ interval_sec: 60, tags: ["api", "prod"], status: expect.not.stringMatching(/^paused$/) });
-      expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 5 });
-      expectNotInState(native.engine, String(monitorId), [s.key, options.hookToken, options.headerToken]);
-    });
+    if (options.drift !== false)
+      it("reports a monitor edited outside Pulumi, naming only the properties that drifted; refresh + up restore it", async () => {
+        const { monitorId } = await outputs();
+        await s.call("PATCH", `/api/v1/monitors/${monitorId}`, { interval_sec: 900, tags: ["edited"] });
+        await s.call("POST", `/api/v1/monitors/${monitorId}/pause`);
+        const drift = await stack.preview({ refresh: true, diff: true });
+        expect(drift.changeSummary).toMatchObject({ update: 1 });
+        expect(diffedProperties(drift.stdout, "api")).toEqual(["intervalSec", "paused", "tags"]);
+        await stack.refresh();
+        expect(diffedProperties((await stack.preview({ diff: true })).stdout, "api")).toEqual([
+          "intervalSec",
+          "paused",
+          "tags",
+        ]);
+        await stack.up();
+        expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({
+          interval_sec: 60,
+          tags: ["api", "prod"],
+          status: expect.not.stringMatching(/^paused$/),
+        });
+        expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 5 });
+        expectNotInState(native.engine, String(monitorId), [s.key, options.hookToken, options.headerToken]);
+      });
 
     more?.({ s, native, stack, live });
 

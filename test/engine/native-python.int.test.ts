@@ -8,13 +8,32 @@ describeNativeProgram(
   (ctx) => {
     it("imports a monitor with `pulumi import --generate-code=false`; declared by hand, the preview is clean", async () => {
       const { s, native, live } = ctx;
-      const body = { name: "made by hand", type: "keyword", url: "https://example.com/", interval_sec: 300, keyword: "Example Domain", tags: ["legacy"] };
+      const body = {
+        name: "made by hand",
+        type: "keyword",
+        url: "https://example.com/",
+        interval_sec: 300,
+        keyword: "Example Domain",
+        tags: ["legacy"],
+      };
       const monitor = (await s.call("POST", "/api/v1/monitors", body)).body.data;
       const workDir = native.program("native-python-import");
       const imported = await native.engine.stack(workDir, "import");
       try {
-        await imported.setAllConfig({ "uptime:baseUrl": { value: s.url }, "uptime:apiKey": { value: s.key, secret: true } });
-        const args = ["import", "uptime:index:Monitor", "legacy", monitor.id, "--yes", "--protect=false", "--stack", "import"];
+        await imported.setAllConfig({
+          "uptime:baseUrl": { value: s.url },
+          "uptime:apiKey": { value: s.key, secret: true },
+        });
+        const args = [
+          "import",
+          "uptime:index:Monitor",
+          "legacy",
+          monitor.id,
+          "--yes",
+          "--protect=false",
+          "--stack",
+          "import",
+        ];
         await native.pulumi([...args, "--generate-code=false"], workDir);
         expect((await imported.preview()).changeSummary).toEqual({ same: 2 });
         // A declaration that differs from the live object shows exactly where.

@@ -26,7 +26,12 @@ describe("a status page declared in YAML through the native plugin: sections, co
     pageId = up.outputs.statusPageId?.value as string;
     expect(up.outputs.passwordSet?.value).toBe(true);
     const live = (await s.call("GET", `/api/v1/status-pages/${pageId}`)).body.data;
-    expect(live.sections.map((sec: { name: string; components: { key: string; name: string }[] }) => [sec.name, sec.components.map((c) => [c.key, c.name])])).toEqual([
+    expect(
+      live.sections.map((sec: { name: string; components: { key: string; name: string }[] }) => [
+        sec.name,
+        sec.components.map((c) => [c.key, c.name]),
+      ]),
+    ).toEqual([
       [
         "Core",
         [
@@ -42,8 +47,22 @@ describe("a status page declared in YAML through the native plugin: sections, co
         ],
       ],
     ]);
-    expect(live).toMatchObject({ slug: "native-page", custom_domain: "status.example.test", password_set: true, locale: "de", brand_color: "#0969da" });
-    expect(live.incident_rules).toEqual([{ component: "api", tag: null, minutes: 5, title: "{name} is down", message: "{name} has been down for {minutes} minutes." }]);
+    expect(live).toMatchObject({
+      slug: "native-page",
+      custom_domain: "status.example.test",
+      password_set: true,
+      locale: "de",
+      brand_color: "#0969da",
+    });
+    expect(live.incident_rules).toEqual([
+      {
+        component: "api",
+        tag: null,
+        minutes: 5,
+        title: "{name} is down",
+        message: "{name} has been down for {minutes} minutes.",
+      },
+    ]);
     // The password works: the page on its domain refuses a visitor without it.
     const atDomain = await request(`${s.url}/`, { headers: { host: "status.example.test" } });
     await atDomain.body.dump();
@@ -54,8 +73,13 @@ describe("a status page declared in YAML through the native plugin: sections, co
   });
 
   it("reports a component renamed through the API as drift, which `up` repairs; a manual state set through the API is not drift", async () => {
-    expect((await s.call("PATCH", `/api/v1/status-pages/${pageId}/components/web`, { name: "Web (renamed by hand)" })).status).toBe(200);
-    expect((await s.call("PUT", `/api/v1/status-pages/${pageId}/components/support`, { state: "degraded" })).status).toBe(200);
+    expect(
+      (await s.call("PATCH", `/api/v1/status-pages/${pageId}/components/web`, { name: "Web (renamed by hand)" }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await s.call("PUT", `/api/v1/status-pages/${pageId}/components/support`, { state: "degraded" })).status,
+    ).toBe(200);
     const drift = await stack.preview({ refresh: true, diff: true });
     expect(drift.changeSummary).toMatchObject({ update: 1 });
     expect(drift.stdout).toMatch(/sections/);

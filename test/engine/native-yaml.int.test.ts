@@ -17,7 +17,10 @@ describeNativeProgram(
       const context = async () => {
         if (!replace) {
           replace = await ctx.native.engine.stack(ctx.native.program("native-replace"), "replace");
-          await replace.setAllConfig({ "uptime:baseUrl": { value: ctx.s.url }, "uptime:apiKey": { value: ctx.s.key, secret: true } });
+          await replace.setAllConfig({
+            "uptime:baseUrl": { value: ctx.s.url },
+            "uptime:apiKey": { value: ctx.s.key, secret: true },
+          });
         }
         return { stack: replace, s: ctx.s };
       };
@@ -51,7 +54,21 @@ describeNativeProgram(
           hookUrl: { value: `${s.url}/hooks/unused`, secret: true },
         });
         const generated = join(workDir, "generated.yaml");
-        await native.pulumi(["import", "uptime:index:Monitor", "legacy", id, "--yes", "--protect=false", "--stack", "import-secrets", "--out", generated], workDir);
+        await native.pulumi(
+          [
+            "import",
+            "uptime:index:Monitor",
+            "legacy",
+            id,
+            "--yes",
+            "--protect=false",
+            "--stack",
+            "import-secrets",
+            "--out",
+            generated,
+          ],
+          workDir,
+        );
         const code = readFileSync(generated, "utf8");
         expect(code).toMatch(/type: uptime:(index:)?Monitor/);
         expect(code).not.toMatch(/import-header-9e1c|import-body-3b7a|headers|body/);
@@ -60,15 +77,29 @@ describeNativeProgram(
         // The generated program as it is: the first preview fails, naming what to declare.
         writeFileSync(join(workDir, "Pulumi.yaml"), `name: uptime-native-import\nruntime: yaml\n${code}`);
         const failed = String(await stack.preview().catch((e: Error) => e));
-        expect(failed).toMatch(new RegExp(`headers: monitor ${id} holds 2 request headers this program does not declare`));
+        expect(failed).toMatch(
+          new RegExp(`headers: monitor ${id} holds 2 request headers this program does not declare`),
+        );
         expect(failed).toMatch(new RegExp(`body: monitor ${id} holds a request body this program does not declare`));
         await expect(stack.up()).rejects.toThrow(/holds 2 request headers/);
-        expect((await live(`/api/v1/monitors/${id}`)).data).toMatchObject({ headers: { "x-api-token": s.shownHeader(id, "x-api-token", headers["X-Api-Token"]), accept: headers.Accept } });
+        expect((await live(`/api/v1/monitors/${id}`)).data).toMatchObject({
+          headers: { "x-api-token": s.shownHeader(id, "x-api-token", headers["X-Api-Token"]), accept: headers.Accept },
+        });
 
         // Declared from secret config, as the message says: nothing to change, nothing wiped.
-        await stack.setAllConfig({ token: { value: headers["X-Api-Token"], secret: true }, probe: { value: "probe=import-body-3b7a", secret: true } });
-        const declared = code.replace(/^(\s+)properties:\n/m, (line, indent: string) => `${line}${indent}  headers:\n${indent}    x-api-token: \${token}\n${indent}    accept: application/json\n${indent}  body: \${probe}\n`);
-        writeFileSync(join(workDir, "Pulumi.yaml"), `name: uptime-native-import\nruntime: yaml\nconfig:\n  token: { type: string, secret: true }\n  probe: { type: string, secret: true }\n${declared}`);
+        await stack.setAllConfig({
+          token: { value: headers["X-Api-Token"], secret: true },
+          probe: { value: "probe=import-body-3b7a", secret: true },
+        });
+        const declared = code.replace(
+          /^(\s+)properties:\n/m,
+          (line, indent: string) =>
+            `${line}${indent}  headers:\n${indent}    x-api-token: \${token}\n${indent}    accept: application/json\n${indent}  body: \${probe}\n`,
+        );
+        writeFileSync(
+          join(workDir, "Pulumi.yaml"),
+          `name: uptime-native-import\nruntime: yaml\nconfig:\n  token: { type: string, secret: true }\n  probe: { type: string, secret: true }\n${declared}`,
+        );
         // A read shows a secret header only as its fingerprint, so the first up writes the declared
         // headers once (the same values); the body and everything else compare as they are.
         const first = await stack.preview({ diff: true });
@@ -77,7 +108,10 @@ describeNativeProgram(
         expect(first.stdout).not.toMatch(/~ body|- body|\+ body/);
         await stack.up();
         expect((await stack.preview()).changeSummary).toEqual({ same: 2 });
-        expect((await live(`/api/v1/monitors/${id}`)).data).toMatchObject({ headers: { "x-api-token": s.shownHeader(id, "x-api-token", headers["X-Api-Token"]) }, body: "probe=import-body-3b7a" });
+        expect((await live(`/api/v1/monitors/${id}`)).data).toMatchObject({
+          headers: { "x-api-token": s.shownHeader(id, "x-api-token", headers["X-Api-Token"]) },
+          body: "probe=import-body-3b7a",
+        });
         expectNotInState(native.engine, id, ["import-header-9e1c", "import-body-3b7a"]);
         await stack.destroy();
       } finally {
@@ -101,9 +135,16 @@ describeNativeProgram(
           tags: ["legacy"],
         })
       ).body.data;
-      const channel = (await s.call("POST", "/api/v1/channels", { name: "oncall", type: "webhook", config: { url: hookUrl } })).body.data;
-      const page = (await s.call("POST", "/api/v1/status-pages", { slug: "legacy-status", title: "Legacy status", monitor_ids: [monitor.id] }))
-        .body.data;
+      const channel = (
+        await s.call("POST", "/api/v1/channels", { name: "oncall", type: "webhook", config: { url: hookUrl } })
+      ).body.data;
+      const page = (
+        await s.call("POST", "/api/v1/status-pages", {
+          slug: "legacy-status",
+          title: "Legacy status",
+          monitor_ids: [monitor.id],
+        })
+      ).body.data;
       const workDir = native.program("native-import");
       const imported = await native.engine.stack(workDir, "import");
       try {

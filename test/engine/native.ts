@@ -39,7 +39,9 @@ export interface NativeEngine {
  * and the Go language host; with `nodejs`, the compiled Node.js SDK; with `java`, the Java SDK in
  * the project's Maven repository and the Java language host) and installs it.
  */
-export async function nativeEngine(options: { python?: boolean; go?: boolean; nodejs?: boolean; java?: boolean } = {}): Promise<NativeEngine> {
+export async function nativeEngine(
+  options: { python?: boolean; go?: boolean; nodejs?: boolean; java?: boolean } = {},
+): Promise<NativeEngine> {
   const ensure = await loadEnsure();
   const cli = await ensure.ensurePulumi();
   const hosts = (await ensure.ensureHosts()).binDir;
@@ -51,24 +53,46 @@ export async function nativeEngine(options: { python?: boolean; go?: boolean; no
   if (options.java) await installJavaSdk(await buildJavaSdk(plugin));
   const javaBin = options.java ? [await ensureJavaToolsBin()] : [];
   // The v3.68 Python host ignores runtime.options.virtualenv: the venv's bin comes first instead.
-  const path = [cli.binDir, hosts, ...goBin, ...javaBin, ...venvBin, join(REPO_ROOT, "node_modules", ".bin"), process.env.PATH ?? ""].join(delimiter);
+  const path = [
+    cli.binDir,
+    hosts,
+    ...goBin,
+    ...javaBin,
+    ...venvBin,
+    join(REPO_ROOT, "node_modules", ".bin"),
+    process.env.PATH ?? "",
+  ].join(delimiter);
   const go = goEnv();
-  const engine = await offlineEngine({ env: { PATH: path, GOCACHE: go.GOCACHE ?? "", GOMODCACHE: go.GOMODCACHE ?? "" } });
+  const engine = await offlineEngine({
+    env: { PATH: path, GOCACHE: go.GOCACHE ?? "", GOMODCACHE: go.GOMODCACHE ?? "" },
+  });
   const env = { ...process.env, ...engine.envVars };
   const pulumi = async (args: string[], cwd: string) =>
-    (await promisify(execFile)(join(engine.binDir, "pulumi"), [...args, "--non-interactive"], { cwd, env, timeout: 120_000 })).stdout;
-  execFileSync(join(engine.binDir, "pulumi"), ["plugin", "install", "resource", "uptime", plugin.version, "--file", plugin.tarball], {
-    cwd: buildDir,
-    env,
-    stdio: "ignore",
-  });
+    (
+      await promisify(execFile)(join(engine.binDir, "pulumi"), [...args, "--non-interactive"], {
+        cwd,
+        env,
+        timeout: 120_000,
+      })
+    ).stdout;
+  execFileSync(
+    join(engine.binDir, "pulumi"),
+    ["plugin", "install", "resource", "uptime", plugin.version, "--file", plugin.tarball],
+    {
+      cwd: buildDir,
+      env,
+      stdio: "ignore",
+    },
+  );
   const programs: string[] = [];
   return {
     engine,
     plugin,
     pulumi,
     program(name) {
-      const source = isAbsolute(name) ? name : join(REPO_ROOT, name.includes("/") ? name : join("test/engine/programs", name));
+      const source = isAbsolute(name)
+        ? name
+        : join(REPO_ROOT, name.includes("/") ? name : join("test/engine/programs", name));
       const dir = prepareProgram(source, {});
       programs.push(dir);
       if (sdks && existsSync(join(dir, "go.mod"))) useGoSdk(dir, plugin, sdks);

@@ -21,7 +21,11 @@ describe("ping, smtp and domain monitors deployed by the engine", () => {
     await Promise.all([smtp?.close(), rdap?.close()]);
   });
   const s = useServer(() => ({ checker: true, minIntervalSec: 1, rdapBootstrapUrl: rdap.bootstrapUrl }));
-  const { stack, engine, program } = useStack({ program: "test/engine/programs/network", server: s, config: () => ({ smtpUrl: { value: smtp.url } }) });
+  const { stack, engine, program } = useStack({
+    program: "test/engine/programs/network",
+    server: s,
+    config: () => ({ smtpUrl: { value: smtp.url } }),
+  });
 
   it("a ping URL with a port fails the preview, naming the field and the rule", async () => {
     await stack.setConfig("badPingUrl", { value: "ping://127.0.0.1:7" });
@@ -41,7 +45,12 @@ describe("ping, smtp and domain monitors deployed by the engine", () => {
     ids = up.outputs.ids?.value;
     const live = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
     expect(await live(ids.ping)).toMatchObject({ type: "ping", url: "ping://127.0.0.1", ping_count: 2 });
-    expect(await live(ids.smtp)).toMatchObject({ type: "smtp", ssl_expiry_days: 7, verify_tls: false, smtp_starttls: null });
+    expect(await live(ids.smtp)).toMatchObject({
+      type: "smtp",
+      ssl_expiry_days: 7,
+      verify_tls: false,
+      smtp_starttls: null,
+    });
     expect(await live(ids.domain)).toMatchObject({ type: "domain", domain_expiry_days: 30 });
     for (const id of Object.values(ids)) {
       // A resumed monitor is checked at once: no wait for the next of its 30 s.
@@ -56,7 +65,8 @@ describe("ping, smtp and domain monitors deployed by the engine", () => {
     const test = await cli(engine, program.workDir, ["test"]);
     output.push(test.stdout);
     expect(test.code, test.stdout).toBe(0);
-    for (const name of ["loopback-ping", "relay-smtp", "shop-domain"]) expect(test.stdout).toMatch(new RegExp(`^${name}\\s+\\S+\\s+pass\\b`, "m"));
+    for (const name of ["loopback-ping", "relay-smtp", "shop-domain"])
+      expect(test.stdout).toMatch(new RegExp(`^${name}\\s+\\S+\\s+pass\\b`, "m"));
   }, 400_000);
 
   it("drift in each is caught by name and field, and refresh + up restore them", async () => {
@@ -67,7 +77,11 @@ describe("ping, smtp and domain monitors deployed by the engine", () => {
     const report = JSON.parse(drift.stdout) as DriftReport;
     expect(drift.code).toBe(2);
     const fields = Object.fromEntries(report.resources.map((r) => [r.name, r.fields.map((f) => f.field)]));
-    expect(fields).toEqual({ "loopback-ping": ["pingCount"], "relay-smtp": ["sslExpiryDays"], "shop-domain": ["domainExpiryDays"] });
+    expect(fields).toEqual({
+      "loopback-ping": ["pingCount"],
+      "relay-smtp": ["sslExpiryDays"],
+      "shop-domain": ["domainExpiryDays"],
+    });
 
     await stack.refresh({ onOutput });
     await stack.up({ onOutput });

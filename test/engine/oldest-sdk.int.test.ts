@@ -6,14 +6,17 @@ import { prepareProgram, REPO_ROOT } from "../../scripts/pulumi-engine";
 import { useServer, useStack } from "../support/engine-suite";
 
 /** The oldest `@pulumi/pulumi` the provider supports: the floor of its peer dependency. */
-export const OLDEST_SDK = (JSON.parse(readFileSync(join(REPO_ROOT, "provider/package.json"), "utf8")).peerDependencies["@pulumi/pulumi"] as string).replace(
-  /^\^/,
-  "",
-);
+export const OLDEST_SDK = (
+  JSON.parse(readFileSync(join(REPO_ROOT, "provider/package.json"), "utf8")).peerDependencies[
+    "@pulumi/pulumi"
+  ] as string
+).replace(/^\^/, "");
 
 /** Every installed copy of @pulumi/pulumi under `modules`, nested ones included. */
 const sdkCopies = (modules: string) =>
-  readdirSync(modules, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(join("@pulumi", "pulumi", "package.json")));
+  readdirSync(modules, { recursive: true, encoding: "utf8" }).filter((f) =>
+    f.endsWith(join("@pulumi", "pulumi", "package.json")),
+  );
 
 describe(`a program on the oldest supported @pulumi/pulumi (${OLDEST_SDK})`, () => {
   const s = useServer();
@@ -24,7 +27,12 @@ describe(`a program on the oldest supported @pulumi/pulumi (${OLDEST_SDK})`, () 
       const tgz = packPackage("provider", workDir);
       writeFileSync(
         join(workDir, "package.json"),
-        JSON.stringify({ name: "oldest-sdk", main: "index.ts", dependencies: { "@pulumi/pulumi": OLDEST_SDK }, devDependencies: programDevDependencies() }),
+        JSON.stringify({
+          name: "oldest-sdk",
+          main: "index.ts",
+          dependencies: { "@pulumi/pulumi": OLDEST_SDK },
+          devDependencies: programDevDependencies(),
+        }),
       );
       npmInstall(workDir);
       npmInstall(workDir, [tgz]);

@@ -3,7 +3,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DriftReport } from "../../provider/commands/drift";
 import { useServer, useStack } from "../support/engine-suite";
-import { type GrpcHealthServer, startGrpcHealthServer, startUdpEcho, startWebSocketServer, type UdpEcho, type WebSocketTarget } from "../support/protocol-servers";
+import {
+  type GrpcHealthServer,
+  startGrpcHealthServer,
+  startUdpEcho,
+  startWebSocketServer,
+  type UdpEcho,
+  type WebSocketTarget,
+} from "../support/protocol-servers";
 import { eventually } from "../support/target";
 import { cli } from "./cli";
 
@@ -30,7 +37,12 @@ describe("grpc, websocket and udp monitors deployed by the engine", () => {
   const { stack, engine, program } = useStack({
     program: "test/engine/programs/protocols",
     server: s,
-    config: () => ({ grpcUrl: { value: grpc.url }, wsUrl: { value: ws.url }, udpUrl: { value: udp.url }, token: { value: TOKEN, secret: true } }),
+    config: () => ({
+      grpcUrl: { value: grpc.url },
+      wsUrl: { value: ws.url },
+      udpUrl: { value: udp.url },
+      token: { value: TOKEN, secret: true },
+    }),
   });
 
   it("a grpc URL without a port fails the preview, naming the field and the rule", async () => {
@@ -50,7 +62,11 @@ describe("grpc, websocket and udp monitors deployed by the engine", () => {
     expect(up.summary.resourceChanges).toEqual({ create: 5 });
     ids = up.outputs.ids?.value;
     const live = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
-    expect(await live(ids.grpc)).toMatchObject({ type: "grpc", grpc_service: "shop.Cart", headers: { authorization: s.shownHeader(ids.grpc, "authorization", `Bearer ${TOKEN}`) } });
+    expect(await live(ids.grpc)).toMatchObject({
+      type: "grpc",
+      grpc_service: "shop.Cart",
+      headers: { authorization: s.shownHeader(ids.grpc, "authorization", `Bearer ${TOKEN}`) },
+    });
     expect(await live(ids.udp)).toMatchObject({ type: "udp", body: "ping", grpc_service: null });
     for (const id of Object.values(ids)) {
       // A resumed monitor is checked at once: no wait for the next of its 30 s.
@@ -66,18 +82,25 @@ describe("grpc, websocket and udp monitors deployed by the engine", () => {
     const test = await cli(engine, program.workDir, ["test"]);
     output.push(test.stdout);
     expect(test.code, test.stdout).toBe(0);
-    for (const name of ["cart-grpc", "feed-ws", "echo-udp"]) expect(test.stdout).toMatch(new RegExp(`^${name}\\s+\\S+\\s+pass\\b`, "m"));
+    for (const name of ["cart-grpc", "feed-ws", "echo-udp"])
+      expect(test.stdout).toMatch(new RegExp(`^${name}\\s+\\S+\\s+pass\\b`, "m"));
   }, 400_000);
 
   it("drift in each is caught by name and field, and refresh + up restore them", async () => {
     await s.call("PATCH", `/api/v1/monitors/${ids.grpc}`, { grpc_service: "shop.Billing" });
     await s.call("PATCH", `/api/v1/monitors/${ids.websocket}`, { body: "drifted-body-9" });
-    await s.call("PATCH", `/api/v1/monitors/${ids.udp}`, { assertions: [{ source: "text_body", comparison: "contains", target: "pong" }] });
+    await s.call("PATCH", `/api/v1/monitors/${ids.udp}`, {
+      assertions: [{ source: "text_body", comparison: "contains", target: "pong" }],
+    });
     const drift = await cli(engine, program.workDir, ["drift", "--json"]);
     const report = JSON.parse(drift.stdout) as DriftReport;
     expect(drift.code).toBe(2);
     const fields = Object.fromEntries(report.resources.map((r) => [r.name, r.fields.map((f) => f.field)]));
-    expect(fields).toEqual({ "cart-grpc": ["grpcService"], "feed-ws": ["(secret fields)"], "echo-udp": ["assertions"] });
+    expect(fields).toEqual({
+      "cart-grpc": ["grpcService"],
+      "feed-ws": ["(secret fields)"],
+      "echo-udp": ["assertions"],
+    });
     // The secret body drifted: the report says secret fields changed, never the value.
     expect(drift.stdout).not.toContain("drifted-body-9");
 
@@ -93,6 +116,7 @@ describe("grpc, websocket and udp monitors deployed by the engine", () => {
       .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"))
       .join("\n");
     expect(state).toContain("grpcService");
-    for (const [where, text] of Object.entries({ state, output: output.join("") })) expect(text.includes(TOKEN), where).toBe(false);
+    for (const [where, text] of Object.entries({ state, output: output.join("") }))
+      expect(text.includes(TOKEN), where).toBe(false);
   });
 });

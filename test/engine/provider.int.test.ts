@@ -29,7 +29,11 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     expect(up.summary.resourceChanges).toMatchObject({ create: 5 });
     const out = await outputs();
     const monitor = (await live(`/api/v1/monitors/${out.monitorId}`)).data;
-    expect(monitor).toMatchObject({ channel_ids: [out.channelId], tags: ["api", "prod"], headers: { "x-token": s.shownHeader(out.monitorId, "x-token", HEADER_TOKEN) } });
+    expect(monitor).toMatchObject({
+      channel_ids: [out.channelId],
+      tags: ["api", "prod"],
+      headers: { "x-token": s.shownHeader(out.monitorId, "x-token", HEADER_TOKEN) },
+    });
     expect((await live(`/api/v1/status-pages/${out.statusPageId}`)).data.monitor_ids).toEqual([out.monitorId]);
     expect(out.publicUrl).toBe(`${s.url}/api/status/engine-acme.json`);
     // Every output the Monitor type declares resolves, also for an input left unset.
@@ -74,7 +78,10 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     expect(up.summary.resourceChanges).toMatchObject({ update: 1, same: 4 });
     const after = await outputs();
     expect(after.monitorId).toBe(before.monitorId);
-    expect((await live(`/api/v1/monitors/${after.monitorId}`)).data).toMatchObject({ interval_sec: 120, status: "paused" });
+    expect((await live(`/api/v1/monitors/${after.monitorId}`)).data).toMatchObject({
+      interval_sec: 120,
+      status: "paused",
+    });
     expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
   });
 
@@ -87,17 +94,26 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     // The diff shows what differs, and none of the fields the program leaves at their defaults.
     expect(drift.stdout).toMatch(/~ intervalSec\s*: 900 => 120/);
     expect(drift.stdout).toMatch(/~ name\s*: "edited by hand" => "api"/);
-    expect(drift.stdout).not.toMatch(/^\s*[-+~] (confirmations|followRedirects|expectedStatusCodes|timeoutSec|verifyTls|method)\b/m);
+    expect(drift.stdout).not.toMatch(
+      /^\s*[-+~] (confirmations|followRedirects|expectedStatusCodes|timeoutSec|verifyTls|method)\b/m,
+    );
     await stack.refresh();
     await expectNoPlaintextSecrets();
     await stack.up();
-    expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({ name: "api", interval_sec: 120, status: "paused" });
+    expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({
+      name: "api",
+      interval_sec: 120,
+      status: "paused",
+    });
     expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 5 });
   });
 
   it("after a refresh, an unchanged program and one that ignores headers change nothing; the live headers stay", async () => {
     const { monitorId, channelId } = await outputs();
-    const before = { monitor: (await live(`/api/v1/monitors/${monitorId}`)).data, channel: (await live(`/api/v1/channels/${channelId}`)).data };
+    const before = {
+      monitor: (await live(`/api/v1/monitors/${monitorId}`)).data,
+      channel: (await live(`/api/v1/channels/${channelId}`)).data,
+    };
     await stack.refresh();
     await expectNoPlaintextSecrets();
     expect((await stack.preview({ diff: true })).changeSummary).toEqual({ same: 5 });
@@ -109,7 +125,10 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
       await stack.removeConfig("ignoreHeaders");
     }
     expect((await stack.up()).summary.resourceChanges).toEqual({ same: 5 });
-    expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({ headers: before.monitor.headers, updated_at: before.monitor.updated_at });
+    expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({
+      headers: before.monitor.headers,
+      updated_at: before.monitor.updated_at,
+    });
     expect((await live(`/api/v1/channels/${channelId}`)).data).toEqual(before.channel);
     expect(before.monitor.headers).toEqual({ "x-token": s.shownHeader(monitorId, "x-token", HEADER_TOKEN) });
     // Five engine runs: more than the default timeout on a loaded machine.

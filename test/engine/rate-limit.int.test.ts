@@ -44,7 +44,9 @@ function spendElsewhere(url: string, key: string, count: number): Promise<void> 
     env: { ...process.env, SPEND_URL: url, SPEND_KEY: key, SPEND_COUNT: String(count) },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  return new Promise((resolve, reject) => child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`spender exited ${code}`)))));
+  return new Promise((resolve, reject) =>
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`spender exited ${code}`)))),
+  );
 }
 
 describe(`pulumi up on an API key whose window is spent (${N} monitors per deploy, ${LIMIT} requests per ${WINDOW_MS / 1000} s)`, () => {
@@ -97,35 +99,52 @@ describe(`pulumi up on an API key whose window is spent (${N} monitors per deplo
     expect(ids.filter((id) => !live.has(id as string))).toEqual([]);
   }
 
-  it("two deploys back to back on one key: every monitor is created, the wait for the window never shown as an error", { timeout: TIMEOUT_MS }, async () => {
-    const key = (await s.app.store.keys.create("back-to-back", "pipeline")).key;
-    const [first, second] = [await fleet("first", key), await fleet("second", key)];
-    const before = proxy.seen.length;
-    const a = await up(first);
-    // Where the engine is slower than the limit, the first deploy alone leaves some of the window:
-    // the rest is spent here, as a faster first deploy would (the window may still reopen before
-    // the second deploy's engine sends its first request).
-    await spendElsewhere(s.url, key, 0);
-    const b = await up(second);
-    await allCreated(first, key);
-    await allCreated(second, key);
-    expect(a.output + b.output).not.toContain(key);
-    const answers = proxy.seen.slice(before);
-    console.table({ first: a.seconds, second: b.seconds, requests: answers.length, refused: answers.filter((l) => l.endsWith(" 429")).length });
-  });
+  it(
+    "two deploys back to back on one key: every monitor is created, the wait for the window never shown as an error",
+    { timeout: TIMEOUT_MS },
+    async () => {
+      const key = (await s.app.store.keys.create("back-to-back", "pipeline")).key;
+      const [first, second] = [await fleet("first", key), await fleet("second", key)];
+      const before = proxy.seen.length;
+      const a = await up(first);
+      // Where the engine is slower than the limit, the first deploy alone leaves some of the window:
+      // the rest is spent here, as a faster first deploy would (the window may still reopen before
+      // the second deploy's engine sends its first request).
+      await spendElsewhere(s.url, key, 0);
+      const b = await up(second);
+      await allCreated(first, key);
+      await allCreated(second, key);
+      expect(a.output + b.output).not.toContain(key);
+      const answers = proxy.seen.slice(before);
+      console.table({
+        first: a.seconds,
+        second: b.seconds,
+        requests: answers.length,
+        refused: answers.filter((l) => l.endsWith(" 429")).length,
+      });
+    },
+  );
 
-  it("one deploy while another process spends the same key: every monitor is created", { timeout: TIMEOUT_MS }, async () => {
-    const key = (await s.app.store.keys.create("shared", "pipeline")).key;
-    const stack = await fleet("shared", key);
-    const before = proxy.seen.length;
-    // The other process starts when the deploy does (the engine may take a while to send its first request).
-    const started = async () => {
-      while (proxy.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 100));
-    };
-    const [deploy] = await Promise.all([up(stack), started().then(() => spendElsewhere(s.url, key, N))]);
-    await allCreated(stack, key);
-    expect(deploy.output).not.toContain(key);
-    const answers = proxy.seen.slice(before);
-    console.table({ deploy: deploy.seconds, requests: answers.length, refused: answers.filter((l) => l.endsWith(" 429")).length });
-  });
+  it(
+    "one deploy while another process spends the same key: every monitor is created",
+    { timeout: TIMEOUT_MS },
+    async () => {
+      const key = (await s.app.store.keys.create("shared", "pipeline")).key;
+      const stack = await fleet("shared", key);
+      const before = proxy.seen.length;
+      // The other process starts when the deploy does (the engine may take a while to send its first request).
+      const started = async () => {
+        while (proxy.seen.length === before) await new Promise((resolve) => setTimeout(resolve, 100));
+      };
+      const [deploy] = await Promise.all([up(stack), started().then(() => spendElsewhere(s.url, key, N))]);
+      await allCreated(stack, key);
+      expect(deploy.output).not.toContain(key);
+      const answers = proxy.seen.slice(before);
+      console.table({
+        deploy: deploy.seconds,
+        requests: answers.length,
+        refused: answers.filter((l) => l.endsWith(" 429")).length,
+      });
+    },
+  );
 });

@@ -90,7 +90,8 @@ describe("secret variables and headers are write-only, and drift still finds the
     // The state as the backend keeps it on disk (an export would decrypt its secrets).
     const state = stateFiles(join(engine.stateDir, "backend"));
     expect(state).toContain(id);
-    for (const secret of [PASSWORD, BY_HAND]) for (const spelled of spellings(secret)) expect(state).not.toContain(spelled);
+    for (const secret of [PASSWORD, BY_HAND])
+      for (const spelled of spellings(secret)) expect(state).not.toContain(spelled);
   }, 600_000);
   it("a secret header changed through the API is drift, repaired by up; the check sends the program's value; no value in state", async () => {
     const id = (await stack.outputs()).api?.value as string;
@@ -100,7 +101,9 @@ describe("secret variables and headers are write-only, and drift still finds the
     expect(read.headers.accept).toBe("text/plain");
     expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 4 });
 
-    const patched = await s.call("PATCH", `/api/v1/monitors/${id}`, { headers: { authorization: HEADER_BY_HAND, accept: "text/plain" } });
+    const patched = await s.call("PATCH", `/api/v1/monitors/${id}`, {
+      headers: { authorization: HEADER_BY_HAND, accept: "text/plain" },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.data.headers.authorization).not.toBe(written);
     const { code, report } = await driftCommand(engine, program.workDir);
@@ -120,6 +123,7 @@ describe("secret variables and headers are write-only, and drift still finds the
 
     const state = stateFiles(join(engine.stateDir, "backend"));
     expect(state).toContain(id);
-    for (const secret of [TOKEN, `Bearer ${TOKEN}`, HEADER_BY_HAND, HEADER_BY_HAND.slice("Bearer ".length)]) for (const spelled of spellings(secret)) expect(state, spelled).not.toContain(spelled);
+    for (const secret of [TOKEN, `Bearer ${TOKEN}`, HEADER_BY_HAND, HEADER_BY_HAND.slice("Bearer ".length)])
+      for (const spelled of spellings(secret)) expect(state, spelled).not.toContain(spelled);
   }, 600_000);
 });

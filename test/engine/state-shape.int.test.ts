@@ -20,13 +20,18 @@ describe("a monitor's state, from earlier versions' shape to this one's", () => 
 
   /** The monitors' outputs as the stack's state file holds them (secrets encrypted), `__provider` left out, by name. */
   const monitorsInState = (): Record<string, Props> => {
-    const [file] = readdirSync(join(engine.stateDir, "backend"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name === `${stack.name}.json`);
-    const resources: Resource[] = JSON.parse(readFileSync(join(file!.parentPath, file!.name), "utf8")).checkpoint.latest.resources;
+    const [file] = readdirSync(join(engine.stateDir, "backend"), { recursive: true, withFileTypes: true }).filter(
+      (e) => e.isFile() && e.name === `${stack.name}.json`,
+    );
+    const resources: Resource[] = JSON.parse(readFileSync(join(file!.parentPath, file!.name), "utf8")).checkpoint.latest
+      .resources;
     return Object.fromEntries(
-      resources.filter((r) => r.type.endsWith("uptime:Monitor")).map((r) => {
-        const { __provider: _p, ...outputs } = r.outputs ?? {};
-        return [r.urn.split("::").pop() as string, outputs];
-      }),
+      resources
+        .filter((r) => r.type.endsWith("uptime:Monitor"))
+        .map((r) => {
+          const { __provider: _p, ...outputs } = r.outputs ?? {};
+          return [r.urn.split("::").pop() as string, outputs];
+        }),
     );
   };
   const reads = async () => (await stack.outputs()).reads?.value as Record<string, unknown>;
@@ -42,7 +47,11 @@ describe("a monitor's state, from earlier versions' shape to this one's", () => 
       // Earlier versions wrote `pushUrl` (which reads show only once) as null for every monitor but a heartbeat.
       const all = { ...new Fields(MONITOR_FIELDS).fromApi(api), pushUrl: api.push_url ?? null };
       const rows = MONITOR_FIELDS as Readonly<Record<string, Field>>;
-      const sealed = Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined).map(([p, v]) => [p, rows[p]?.secret ? secretValue(v) : v]));
+      const sealed = Object.fromEntries(
+        Object.entries(all)
+          .filter(([, v]) => v !== undefined)
+          .map(([p, v]) => [p, rows[p]?.secret ? secretValue(v) : v]),
+      );
       r.outputs = { ...sealed, ...r.outputs };
     }
     await stack.importStack(exported);
@@ -78,12 +87,15 @@ describe("a monitor's state, from earlier versions' shape to this one's", () => 
     expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
     expect((await stack.up()).summary.resourceChanges).toEqual({ same: 5 });
     // Nothing was written to the service, nothing replaced.
-    expect((await Promise.all(Object.values(ids).map(live))).map((m) => m.updated_at)).toEqual(before.map((m) => m.updated_at));
+    expect((await Promise.all(Object.values(ids).map(live))).map((m) => m.updated_at)).toEqual(
+      before.map((m) => m.updated_at),
+    );
     expect((await stack.outputs()).ids?.value).toEqual(ids);
 
     // A refresh leaves out what each type does not need; then no diff, and the same reads.
     await stack.refresh();
-    for (const [name, outputs] of Object.entries(monitorsInState())) expect(Object.keys(outputs).sort(), name).toEqual(Object.keys(now[name]!).sort());
+    for (const [name, outputs] of Object.entries(monitorsInState()))
+      expect(Object.keys(outputs).sort(), name).toEqual(Object.keys(now[name]!).sort());
     expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
     expect((await stack.up()).summary.resourceChanges).toEqual({ same: 5 });
     expect(await reads()).toEqual(expected);
@@ -96,7 +108,11 @@ describe("a monitor's state, from earlier versions' shape to this one's", () => 
     await s.call("PATCH", `/api/v1/monitors/${ids.job}`, { grace_sec: 90 });
     expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 2, update: 3 });
     await stack.refresh();
-    expect(monitorsInState()).toMatchObject({ api: { followRedirects: false }, search: { keywordCaseSensitive: true }, job: { graceSec: 90 } });
+    expect(monitorsInState()).toMatchObject({
+      api: { followRedirects: false },
+      search: { keywordCaseSensitive: true },
+      job: { graceSec: 90 },
+    });
     expect((await stack.up()).summary.resourceChanges).toEqual({ same: 2, update: 3 });
     expect((await live(ids.api!)).follow_redirects).toBe(true);
     expect((await live(ids.search!)).keyword_case_sensitive).toBe(false);

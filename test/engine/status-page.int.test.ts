@@ -38,23 +38,51 @@ describe("a status page declared in TypeScript: sections, components, a custom d
     expect(up.summary.result).toBe("succeeded");
     pageId = (await stack.outputs()).statusPageId?.value as string;
     const live = (await s.call("GET", `/api/v1/status-pages/${pageId}`)).body.data;
-    expect(live.sections.map((sec: { name: string; components: { key: string }[] }) => [sec.name, sec.components.map((c) => c.key)])).toEqual([
+    expect(
+      live.sections.map((sec: { name: string; components: { key: string }[] }) => [
+        sec.name,
+        sec.components.map((c) => c.key),
+      ]),
+    ).toEqual([
       ["Core", ["api", "web"]],
       ["Help", ["docs", "support"]],
     ]);
-    expect(live).toMatchObject({ custom_domain: "status.example.test", password_set: true, locale: "de", brand_color: "#0969da" });
-    expect(live.incident_rules).toEqual([{ component: "api", tag: null, minutes: 5, title: "{name} is down", message: "{name} has been down for {minutes} minutes." }]);
+    expect(live).toMatchObject({
+      custom_domain: "status.example.test",
+      password_set: true,
+      locale: "de",
+      brand_color: "#0969da",
+    });
+    expect(live.incident_rules).toEqual([
+      {
+        component: "api",
+        tag: null,
+        minutes: 5,
+        title: "{name} is down",
+        message: "{name} has been down for {minutes} minutes.",
+      },
+    ]);
     // The password is a secret in state (exportStack shows it decrypted, under the secret signature).
-    const state = (await stack.exportStack()).deployment as { resources: { type: string; outputs?: { password?: unknown } }[] };
+    const state = (await stack.exportStack()).deployment as {
+      resources: { type: string; outputs?: { password?: unknown } }[];
+    };
     const pageState = state.resources.find((r) => r.type.endsWith(":StatusPage"));
-    expect(pageState?.outputs?.password).toEqual({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(PASSWORD) });
+    expect(pageState?.outputs?.password).toEqual({
+      "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+      plaintext: JSON.stringify(PASSWORD),
+    });
     const preview = await stack.preview({ diff: true });
     expect(preview.changeSummary).toEqual({ same: 7 });
   });
 
   it("reports a component renamed through the API as drift, which `up` repairs; a manual state set through the API is not drift", async () => {
-    expect((await s.call("PATCH", `/api/v1/status-pages/${pageId}/components/web`, { name: "Web (renamed by hand)" })).status).toBe(200);
-    expect((await s.call("PUT", `/api/v1/status-pages/${pageId}/components/support`, { state: "degraded" })).status).toBe(200);
+    expect(
+      (await s.call("PATCH", `/api/v1/status-pages/${pageId}/components/web`, { name: "Web (renamed by hand)" }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await s.call("PUT", `/api/v1/status-pages/${pageId}/components/support`, { state: "degraded" })).status,
+    ).toBe(200);
     await stack.refresh();
     const drift = await stack.preview({ diff: true });
     expect(drift.changeSummary).toMatchObject({ update: 1 });

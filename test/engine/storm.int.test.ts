@@ -41,7 +41,14 @@ describe("pulumi up through a storm of faults", () => {
     // Per request: 20% 5xx (half after the server did the work), 10% start a burst of three 429s,
     // 10% connections cut after the work (writes go in batches, so fewer requests meet the storm),
     // 0..1 s of latency.
-    proxy.storm = { seed: 7, serverError: 0.2, rateLimitBurst: 0.1, burstLength: 3, resetAfterForward: 0.1, maxLatencyMs: 1000 };
+    proxy.storm = {
+      seed: 7,
+      serverError: 0.2,
+      rateLimitBurst: 0.1,
+      burstLength: 3,
+      resetAfterForward: 0.1,
+      maxLatencyMs: 1000,
+    };
     let started = performance.now();
     const up = await stack.up();
     expect(up.summary.result).toBe("succeeded");
@@ -50,8 +57,15 @@ describe("pulumi up through a storm of faults", () => {
     const { monitors, channels, pages } = await live();
     const deployment = (await stack.exportStack()).deployment as { resources?: { id?: string; type: string }[] };
     const stateIds = (kind: string) =>
-      (deployment.resources ?? []).filter((r) => r.type.endsWith(`uptime:${kind}`)).map((r) => r.id).sort();
-    expect({ monitors: monitors.length, channels: channels.length, pages: pages.length }).toEqual({ monitors: MONITORS, channels: 2, pages: 1 });
+      (deployment.resources ?? [])
+        .filter((r) => r.type.endsWith(`uptime:${kind}`))
+        .map((r) => r.id)
+        .sort();
+    expect({ monitors: monitors.length, channels: channels.length, pages: pages.length }).toEqual({
+      monitors: MONITORS,
+      channels: 2,
+      pages: 1,
+    });
     expect(new Set(monitors.map((m) => m.name)).size).toBe(MONITORS);
     expect(stateIds("Monitor")).toEqual(monitors.map((m) => m.id).sort());
     expect(stateIds("Channel")).toEqual(channels.map((c) => c.id).sort());

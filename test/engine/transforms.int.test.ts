@@ -11,11 +11,10 @@ describe("a program with a resource transform (pulumi.runtime.registerResourceTr
     expect(up.summary.resourceChanges).toEqual({ create: 5 });
     const ids = up.outputs.monitorIds?.value as string[];
     expect(ids).toHaveLength(2);
-    const tags = await Promise.all(ids.map(async (id) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data.tags as string[]));
-    expect(tags).toEqual([
-      ["prod", "team:payments"],
-      ["team:payments"],
-    ]);
+    const tags = await Promise.all(
+      ids.map(async (id) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data.tags as string[]),
+    );
+    expect(tags).toEqual([["prod", "team:payments"], ["team:payments"]]);
 
     const again = await stack.preview();
     expect(again.changeSummary).toEqual({ same: 5 });

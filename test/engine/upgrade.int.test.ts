@@ -16,7 +16,8 @@ describe("resources an earlier version wrote, under this version", () => {
     config: () => ({ hookUrl: { value: `${s.url}/hooks/upgrade-token`, secret: true }, earlier: { value: "true" } }),
   });
 
-  const outputs = async () => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value as string]));
+  const outputs = async () =>
+    Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value as string]));
   /** The uptime resources as the stack's state file holds them. */
   const stateResources = () => {
     const [file] = readdirSync(join(engine.stateDir, "backend"), { recursive: true, withFileTypes: true }).filter(
@@ -34,16 +35,23 @@ describe("resources an earlier version wrote, under this version", () => {
     expect((await stack.up()).summary.resourceChanges).toEqual({ create: 3 });
     for (const provider of await providers()) expect(provider).toMatch(/with\(\{ kind: "(Monitor|Channel)"/);
     const { monitorId, channelId } = await outputs();
-    const before = await Promise.all([`/api/v1/monitors/${monitorId}`, `/api/v1/channels/${channelId}`].map((p) => s.call("GET", p)));
+    const before = await Promise.all(
+      [`/api/v1/monitors/${monitorId}`, `/api/v1/channels/${channelId}`].map((p) => s.call("GET", p)),
+    );
 
     // Marks of earlier versions carry no stack instance.
-    expect(before.map((b) => b.body.data.external_id)).toEqual(["pulumi/uptime-upgrade/dev/Monitor/api", "pulumi/uptime-upgrade/dev/Channel/ops"]);
+    expect(before.map((b) => b.body.data.external_id)).toEqual([
+      "pulumi/uptime-upgrade/dev/Monitor/api",
+      "pulumi/uptime-upgrade/dev/Channel/ops",
+    ]);
 
     await stack.removeConfig("earlier");
     // The only change: the stack's StackIdentity, which new creates will carry in their marks.
     expect((await stack.preview()).changeSummary).toEqual({ same: 3, create: 1 });
     expect((await stack.up()).summary.resourceChanges).toEqual({ same: 3, create: 1 });
-    const after = await Promise.all([`/api/v1/monitors/${monitorId}`, `/api/v1/channels/${channelId}`].map((p) => s.call("GET", p)));
+    const after = await Promise.all(
+      [`/api/v1/monitors/${monitorId}`, `/api/v1/channels/${channelId}`].map((p) => s.call("GET", p)),
+    );
     expect(after.map((a) => a.body.data.updated_at)).toEqual(before.map((b) => b.body.data.updated_at));
     // The state now names each provider in one line.
     expect(await providers()).toEqual([

@@ -72,7 +72,12 @@ describe("the packed packages in a fresh Pulumi TypeScript project", () => {
     server = packPackage("server", dir);
     writeFileSync(
       join(dir, "package.json"),
-      JSON.stringify({ name: "fresh", main: "index.ts", dependencies: { "@pulumi/pulumi": sdkVersion() }, devDependencies: programDevDependencies() }),
+      JSON.stringify({
+        name: "fresh",
+        main: "index.ts",
+        dependencies: { "@pulumi/pulumi": sdkVersion() },
+        devDependencies: programDevDependencies(),
+      }),
     );
     npmInstall(dir);
     const before = installed(dir);
@@ -88,11 +93,16 @@ describe("the packed packages in a fresh Pulumi TypeScript project", () => {
     // told it is 22.18.0 by a preload, stands for an older one (whose undici import would crash).
     const bin = join(dir, "node_modules", ".bin", "uptime-server");
     const olderVersion = join(dir, "node-22.18.cjs");
-    writeFileSync(olderVersion, `Object.defineProperty(process, "versions", { value: { ...process.versions, node: "22.18.0" } });\n`);
+    writeFileSync(
+      olderVersion,
+      `Object.defineProperty(process, "versions", { value: { ...process.versions, node: "22.18.0" } });\n`,
+    );
     const older = spawnSync(process.execPath, ["--require", olderVersion, bin, "--help"], { encoding: "utf8" });
     expect(older.status).toBe(1);
     expect(older.stdout).toBe("");
-    expect(older.stderr.trim()).toBe(`uptime-server needs Node.js 22.19.0 or later; this is Node.js 22.18.0 (${process.execPath}).`);
+    expect(older.stderr.trim()).toBe(
+      `uptime-server needs Node.js 22.19.0 or later; this is Node.js 22.18.0 (${process.execPath}).`,
+    );
     const ours = spawnSync(process.execPath, [bin, "--help"], { encoding: "utf8" });
     expect(ours.status, ours.stderr).toBe(0);
     expect(ours.stdout).toContain("uptime-server serve");
@@ -102,15 +112,24 @@ describe("the packed packages in a fresh Pulumi TypeScript project", () => {
     // A preload makes this Node.js stand for Node.js 20, whose undici import crashes with an
     // error that names neither the version nor the fix.
     const older = join(dir, "node-20.cjs");
-    writeFileSync(older, `Object.defineProperty(process, "versions", { value: { ...process.versions, node: "20.19.0" } });\n`);
+    writeFileSync(
+      older,
+      `Object.defineProperty(process, "versions", { value: { ...process.versions, node: "20.19.0" } });\n`,
+    );
     const message = `pulumi-uptime needs Node.js 22.19.0 or later; this is Node.js 20.19.0 (${process.execPath}).`;
     for (const entry of ["pulumi-uptime", "pulumi-uptime/provider/runtime", "pulumi-uptime/drift"]) {
-      const loaded = spawnSync(process.execPath, ["--require", older, "-e", `require(${JSON.stringify(entry)})`], { cwd: dir, encoding: "utf8" });
+      const loaded = spawnSync(process.execPath, ["--require", older, "-e", `require(${JSON.stringify(entry)})`], {
+        cwd: dir,
+        encoding: "utf8",
+      });
       expect(loaded.status, entry).toBe(1);
       expect(loaded.stderr, entry).toContain(`Error: ${message}`);
     }
     const bin = join(dir, "node_modules", ".bin", "pulumi-uptime");
-    const command = spawnSync(process.execPath, ["--require", older, bin, "drift", "--stack", "dev"], { cwd: dir, encoding: "utf8" });
+    const command = spawnSync(process.execPath, ["--require", older, bin, "drift", "--stack", "dev"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
     expect(command.status).toBe(1);
     expect(command.stderr.trim()).toBe(message);
   });
@@ -118,9 +137,11 @@ describe("the packed packages in a fresh Pulumi TypeScript project", () => {
   it.each([
     ["the test kit, then the package", ["pulumi-uptime-server/testing", "pulumi-uptime"]],
     ["the package, then the test kit", ["pulumi-uptime", "pulumi-uptime-server/testing"]],
-  ])("a test server in one process with the package (%s) serves its OpenAPI document", (_order, modules) => {
-    // npm dedupes zod, so both packages' schemas meet in zod's one global registry.
-    const script = `const loaded = ${JSON.stringify(modules)}.map((m) => require(m));
+  ])(
+    "a test server in one process with the package (%s) serves its OpenAPI document",
+    (_order, modules) => {
+      // npm dedupes zod, so both packages' schemas meet in zod's one global registry.
+      const script = `const loaded = ${JSON.stringify(modules)}.map((m) => require(m));
 const kit = loaded.find((m) => m.startUptimeServer);
 (async () => {
   const server = await kit.startUptimeServer();
@@ -133,24 +154,43 @@ const kit = loaded.find((m) => m.startUptimeServer);
   }
 })();
 `;
-    const out = spawnSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8", timeout: 60_000 });
-    expect(out.stderr).toBe("");
-    expect(out.stdout.trim()).toBe("200 Assertion");
-  }, 90_000);
+      const out = spawnSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+      expect(out.stderr).toBe("");
+      expect(out.stdout.trim()).toBe("200 Assertion");
+    },
+    90_000,
+  );
 
   const files = (tgz: string) => execFileSync("tar", ["tzf", tgz], { encoding: "utf8" }).trim().split("\n");
 
   it("pulumi-uptime ships its license, readme and built provider, with no maps, tests or sources", () => {
     const shipped = files(provider);
-    expect(shipped).toEqual(expect.arrayContaining(["package/LICENSE", "package/README.md", "package/package.json", "package/dist/provider/index.js"]));
+    expect(shipped).toEqual(
+      expect.arrayContaining([
+        "package/LICENSE",
+        "package/README.md",
+        "package/package.json",
+        "package/dist/provider/index.js",
+      ]),
+    );
     expect(shipped.filter((f) => /\.map$|\.test\.|(?<!\.d)\.ts$/.test(f))).toEqual([]);
-    expect(shipped.filter((f) => f.startsWith("package/dist/") && !/^package\/dist\/(node10\/)?(api|provider)\//.test(f))).toEqual([]);
+    expect(
+      shipped.filter((f) => f.startsWith("package/dist/") && !/^package\/dist\/(node10\/)?(api|provider)\//.test(f)),
+    ).toEqual([]);
     expect(readFileSync(join(REPO_ROOT, "LICENSE"), "utf8")).toMatch(/Apache License\s+Version 2\.0/);
   });
 
   it("pulumi-uptime exports its entry points and, for state written by earlier versions, its runtime only", () => {
     const pkg = JSON.parse(readFileSync(join(dir, "node_modules/pulumi-uptime/package.json"), "utf8"));
-    expect(Object.keys(pkg.exports)).toEqual([".", "./drift", "./orphans", "./test", "./trigger", "./provider/runtime", "./package.json"]);
+    expect(Object.keys(pkg.exports)).toEqual([
+      ".",
+      "./drift",
+      "./orphans",
+      "./test",
+      "./trigger",
+      "./provider/runtime",
+      "./package.json",
+    ]);
     const run = (code: string) => execFileSync(process.execPath, ["-e", code], { cwd: dir, encoding: "utf8" }).trim();
     expect(run('console.log(typeof require("pulumi-uptime/provider/runtime").providerOf)')).toBe("function");
     expect(() => run('require("pulumi-uptime/provider/kinds/fields")')).toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
@@ -159,7 +199,18 @@ const kit = loaded.find((m) => m.startUptimeServer);
   it("installs only the provider's runtime dependencies beside the program's own @pulumi/pulumi", () => {
     const pkg = JSON.parse(readFileSync(join(dir, "node_modules/pulumi-uptime/package.json"), "utf8"));
     expect(pkg.peerDependencies).toEqual({ "@pulumi/pulumi": expect.stringMatching(/^\^3\.\d+\.0$/) });
-    expect(Object.keys(pkg.dependencies).sort()).toEqual(["acorn", "acorn-walk", "ipaddr.js", "leven", "p-throttle", "parse-duration", "re2js", "rrule", "undici", "zod"]);
+    expect(Object.keys(pkg.dependencies).sort()).toEqual([
+      "acorn",
+      "acorn-walk",
+      "ipaddr.js",
+      "leven",
+      "p-throttle",
+      "parse-duration",
+      "re2js",
+      "rrule",
+      "undici",
+      "zod",
+    ]);
     expect(added.filter((p) => /fastify|nodemailer|pino|p-limit|lru-cache|@pulumi\//.test(nameOf(p)))).toEqual([]);
     // The dependencies and their own (rrule's tslib), where the SDK did not bring them: nothing else.
     const allowed = new Set(["pulumi-uptime", ...Object.keys(pkg.dependencies), "tslib"]);
@@ -167,18 +218,21 @@ const kit = loaded.find((m) => m.startUptimeServer);
     expect(added.map(nameOf)).toEqual(expect.arrayContaining(["pulumi-uptime", "zod", "rrule"]));
   });
 
-  it.each(["node", "node16"] as const)("types compile under the template tsconfig (moduleResolution %s), no skipLibCheck", (resolution) => {
-    writeFileSync(join(dir, "index.ts"), PROGRAM);
-    writeFileSync(join(dir, "kit.ts"), TEST_KIT);
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(templateTsconfig(resolution, ["index.ts", "kit.ts"])));
-    const tsc = join(dir, "node_modules/typescript/bin/tsc");
-    const out = (() => {
-      try {
-        return execFileSync(process.execPath, [tsc, "--noEmit", "-p", "."], { cwd: dir, encoding: "utf8" });
-      } catch (err) {
-        return (err as { stdout: string }).stdout;
-      }
-    })();
-    expect(out).toBe("");
-  });
+  it.each(["node", "node16"] as const)(
+    "types compile under the template tsconfig (moduleResolution %s), no skipLibCheck",
+    (resolution) => {
+      writeFileSync(join(dir, "index.ts"), PROGRAM);
+      writeFileSync(join(dir, "kit.ts"), TEST_KIT);
+      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(templateTsconfig(resolution, ["index.ts", "kit.ts"])));
+      const tsc = join(dir, "node_modules/typescript/bin/tsc");
+      const out = (() => {
+        try {
+          return execFileSync(process.execPath, [tsc, "--noEmit", "-p", "."], { cwd: dir, encoding: "utf8" });
+        } catch (err) {
+          return (err as { stdout: string }).stdout;
+        }
+      })();
+      expect(out).toBe("");
+    },
+  );
 });

@@ -5,16 +5,26 @@ import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
 
 const SERVER = join(REPO_ROOT, "server");
-const pkg = JSON.parse(readFileSync(join(SERVER, "package.json"), "utf8")) as { name: string; bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(SERVER, "package.json"), "utf8")) as {
+  name: string;
+  bin: Record<string, string>;
+};
 /** What `npm pack` puts in the server's tarball. */
-const packed = (JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: SERVER, encoding: "utf8" })) as { files: { path: string }[] }[])[0]!.files.map(
-  (f) => f.path,
-);
+const packed = (
+  JSON.parse(
+    execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: SERVER, encoding: "utf8" }),
+  ) as { files: { path: string }[] }[]
+)[0]!.files.map((f) => f.path);
 
 describe("the server package's deployment files", () => {
   it("are in the package: the server's and the agent's systemd units and environment files", () => {
     expect(packed).toEqual(
-      expect.arrayContaining(["deploy/uptime-server.service", "deploy/uptime-server.env", "deploy/uptime-agent.service", "deploy/uptime-agent.env"]),
+      expect.arrayContaining([
+        "deploy/uptime-server.service",
+        "deploy/uptime-server.env",
+        "deploy/uptime-agent.service",
+        "deploy/uptime-agent.env",
+      ]),
     );
   });
 

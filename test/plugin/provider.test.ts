@@ -18,7 +18,13 @@ describe("the native plugin's diff against a real server", () => {
   let s: TestServer;
   const provider = uptimeProvider(PLUGIN_KINDS, "0.0.0");
   // What the Python SDK sends for `Monitor("storefront", type=..., url=..., interval_sec=60, tags=[...])`.
-  const program: Props = { ...SDK_DEFAULTS, type: "http", url: "https://shop.example.com/", intervalSec: 60, tags: ["shop"] };
+  const program: Props = {
+    ...SDK_DEFAULTS,
+    type: "http",
+    url: "https://shop.example.com/",
+    intervalSec: 60,
+    tags: ["shop"],
+  };
   // The same as the engine sends it to diff: checked, with the name defaulted; the SDK's defaults
   // are kept, to show that the diff does not list them whichever form it receives.
   const news: Props = { ...program, name: "storefront" };
@@ -30,9 +36,17 @@ describe("the native plugin's diff against a real server", () => {
   afterAll(() => s.close());
 
   it("check leaves out the defaults an SDK fills in, so a program's inputs compare equal to refreshed ones", async () => {
-    expect(Object.keys(SDK_DEFAULTS)).toEqual(expect.arrayContaining(["method", "paused", "confirmations", "followRedirects"]));
+    expect(Object.keys(SDK_DEFAULTS)).toEqual(
+      expect.arrayContaining(["method", "paused", "confirmations", "followRedirects"]),
+    );
     const { inputs } = await provider.check!(URN, {}, program);
-    expect(inputs).toEqual({ type: "http", url: "https://shop.example.com/", intervalSec: 60, tags: ["shop"], name: "storefront" });
+    expect(inputs).toEqual({
+      type: "http",
+      url: "https://shop.example.com/",
+      intervalSec: 60,
+      tags: ["shop"],
+      name: "storefront",
+    });
     const created = await provider.create!(URN, inputs);
     const refreshed = await provider.read!(created.id, URN, created.outs);
     expect(refreshed.inputs).toEqual(inputs);
@@ -44,7 +58,13 @@ describe("the native plugin's diff against a real server", () => {
     await s.call("PATCH", `/api/v1/monitors/${created.id}`, { interval_sec: 900, tags: ["edited"] });
     await s.call("POST", `/api/v1/monitors/${created.id}/pause`);
     const refreshed = await provider.read!(created.id, URN, created.outs);
-    const diff = await provider.detailedDiff(created.id, URN, refreshed.props as Props, news, refreshed.inputs as Props);
+    const diff = await provider.detailedDiff(
+      created.id,
+      URN,
+      refreshed.props as Props,
+      news,
+      refreshed.inputs as Props,
+    );
     expect(diff.diffs.sort()).toEqual(["intervalSec", "paused", "tags"]);
     expect(diff.detailedDiff).toEqual({
       intervalSec: { kind: "update", replace: false },
@@ -54,7 +74,13 @@ describe("the native plugin's diff against a real server", () => {
     });
     expect(diff).toMatchObject({ changes: true, replaces: [] });
     // A YAML program leaves `paused` out: the state's value is deleted.
-    const yaml = await provider.detailedDiff(created.id, URN, refreshed.props as Props, inputs, refreshed.inputs as Props);
+    const yaml = await provider.detailedDiff(
+      created.id,
+      URN,
+      refreshed.props as Props,
+      inputs,
+      refreshed.inputs as Props,
+    );
     expect(yaml.detailedDiff.paused).toEqual({ kind: "delete", replace: false });
   });
 
@@ -63,9 +89,18 @@ describe("the native plugin's diff against a real server", () => {
     const created = await provider.create!(URN, inputs);
     const same = await provider.detailedDiff(created.id, URN, created.outs, news, inputs);
     expect(same).toMatchObject({ changes: false, diffs: [], detailedDiff: {} });
-    const retyped = await provider.detailedDiff(created.id, URN, created.outs, { ...news, type: "keyword", keyword: "Shop" }, inputs);
+    const retyped = await provider.detailedDiff(
+      created.id,
+      URN,
+      created.outs,
+      { ...news, type: "keyword", keyword: "Shop" },
+      inputs,
+    );
     expect(retyped.replaces).toEqual(["type"]);
-    expect(retyped.detailedDiff).toEqual({ type: { kind: "update", replace: true }, keyword: { kind: "add", replace: false } });
+    expect(retyped.detailedDiff).toEqual({
+      type: { kind: "update", replace: true },
+      keyword: { kind: "add", replace: false },
+    });
   });
 });
 
@@ -86,43 +121,87 @@ describe("the native plugin's typed shapes and functions against a real server",
     expect(failures).toEqual([]);
     const created = await provider.create!(CHANNEL, inputs);
     expect((created.outs as Props).config).toMatchObject({ value: config });
-    expect((await s.call("GET", `/api/v1/channels/${created.id}`)).body.data).toMatchObject({ type: "webhook", name: "oncall" });
+    expect((await s.call("GET", `/api/v1/channels/${created.id}`)).body.data).toMatchObject({
+      type: "webhook",
+      name: "oncall",
+    });
     const refreshed = await provider.read!(created.id, CHANNEL, created.outs);
     expect((refreshed.props as Props).config).toMatchObject({ value: config });
-    const same = await provider.detailedDiff(created.id, CHANNEL, refreshed.props as Props, { ...inputs, name: "oncall" }, inputs);
+    const same = await provider.detailedDiff(
+      created.id,
+      CHANNEL,
+      refreshed.props as Props,
+      { ...inputs, name: "oncall" },
+      inputs,
+    );
     expect(same.changes).toBe(false);
   });
 
   it("fails a check naming the typed property: a rule of the type's config, a block of another type", async () => {
     const bad = await provider.check!(CHANNEL, {}, { type: "webhook", config: { webhook: { url: "ftp://x" } } });
-    expect(bad.failures).toEqual([expect.objectContaining({ property: "", reason: expect.stringMatching(/^config\.webhook\.url: /) })]);
-    const other = await provider.check!(CHANNEL, {}, { type: "webhook", config: { slack: { webhookUrl: "https://hooks.example.com/x" } } });
-    expect(other.failures?.[0]).toEqual(expect.objectContaining({ reason: "config.slack: a webhook channel takes only config.webhook" }));
+    expect(bad.failures).toEqual([
+      expect.objectContaining({ property: "", reason: expect.stringMatching(/^config\.webhook\.url: /) }),
+    ]);
+    const other = await provider.check!(
+      CHANNEL,
+      {},
+      { type: "webhook", config: { slack: { webhookUrl: "https://hooks.example.com/x" } } },
+    );
+    expect(other.failures?.[0]).toEqual(
+      expect.objectContaining({ reason: "config.slack: a webhook channel takes only config.webhook" }),
+    );
   });
 
   it("answers getMonitor with the live monitor's outputs, secrets left out, and the reads as functions", async () => {
-    const { inputs } = await provider.check!(URN, {}, { type: "http", url: "https://shop.example.com/", intervalSec: 60, headers: { "x-token": "lookup-secret-1" } });
+    const { inputs } = await provider.check!(
+      URN,
+      {},
+      { type: "http", url: "https://shop.example.com/", intervalSec: 60, headers: { "x-token": "lookup-secret-1" } },
+    );
     const created = await provider.create!(URN, inputs);
     const found = (await provider.invoke!("uptime:index:getMonitor", { id: created.id })).outputs as Props;
     expect(found).toMatchObject({ id: created.id, url: "https://shop.example.com/", intervalSec: 60, type: "http" });
     expect(JSON.stringify(found)).not.toContain("lookup-secret-1");
-    const stats = (await provider.invoke!("uptime:index:getMonitorStats", { monitorId: created.id, days: 1 })).outputs as Props;
+    const stats = (await provider.invoke!("uptime:index:getMonitorStats", { monitorId: created.id, days: 1 }))
+      .outputs as Props;
     expect(stats).toMatchObject({ monitorId: created.id, checks: expect.any(Number) });
-    const beats = (await provider.invoke!("uptime:index:getMonitorHeartbeats", { monitorId: created.id })).outputs as Props;
+    const beats = (await provider.invoke!("uptime:index:getMonitorHeartbeats", { monitorId: created.id }))
+      .outputs as Props;
     expect(beats.heartbeats).toEqual(expect.any(Array));
-    await expect(provider.invoke!("uptime:index:getMonitor", { id: "mon_missing" })).rejects.toThrow(/getMonitor: there is no monitor with id mon_missing/);
+    await expect(provider.invoke!("uptime:index:getMonitor", { id: "mon_missing" })).rejects.toThrow(
+      /getMonitor: there is no monitor with id mon_missing/,
+    );
   });
 
   it("answers a lookup by name, and refuses one that matches none or two, saying how many matched", async () => {
-    const { inputs } = await provider.check!(URN, {}, { name: "by-name", type: "http", url: "https://name.example.com/", intervalSec: 60 });
+    const { inputs } = await provider.check!(
+      URN,
+      {},
+      { name: "by-name", type: "http", url: "https://name.example.com/", intervalSec: 60 },
+    );
     const created = await provider.create!(URN, inputs);
     const found = (await provider.invoke!("uptime:index:getMonitor", { name: "by-name" })).outputs as Props;
     expect(found).toMatchObject({ id: created.id, name: "by-name", url: "https://name.example.com/" });
-    await expect(provider.invoke!("uptime:index:getMonitor", { name: "nobody" })).rejects.toThrow(/name "nobody" matches 0 monitors/);
+    await expect(provider.invoke!("uptime:index:getMonitor", { name: "nobody" })).rejects.toThrow(
+      /name "nobody" matches 0 monitors/,
+    );
     const twin = `${URN}-twin`;
-    await provider.create!(twin, (await provider.check!(twin, {}, { name: "by-name", type: "http", url: "https://twin.example.com/", intervalSec: 60 })).inputs);
-    await expect(provider.invoke!("uptime:index:getMonitor", { name: "by-name" })).rejects.toThrow(/name "by-name" matches 2 monitors/);
-    expect(await provider.invoke!("uptime:index:getMonitor", {})).toEqual({ failures: [{ property: "id", reason: "id: give either id or name" }] });
+    await provider.create!(
+      twin,
+      (
+        await provider.check!(
+          twin,
+          {},
+          { name: "by-name", type: "http", url: "https://twin.example.com/", intervalSec: 60 },
+        )
+      ).inputs,
+    );
+    await expect(provider.invoke!("uptime:index:getMonitor", { name: "by-name" })).rejects.toThrow(
+      /name "by-name" matches 2 monitors/,
+    );
+    expect(await provider.invoke!("uptime:index:getMonitor", {})).toEqual({
+      failures: [{ property: "id", reason: "id: give either id or name" }],
+    });
     expect(await provider.invoke!("uptime:index:getStatusPage", { id: "sp_x", slug: "x" })).toEqual({
       failures: [{ property: "slug", reason: "slug: give either id or slug, not both" }],
     });
@@ -137,7 +216,9 @@ describe("the native plugin's typed shapes and functions against a real server",
       // What an SDK sends when the argument was lost or left empty: no request reaches the service.
       for (const inputs of [{}, { [property!]: "" }]) {
         const result = await provider.invoke!(token!, inputs);
-        expect(result, `${token} ${JSON.stringify(inputs)}`).toEqual({ failures: [{ property, reason: `${property}: is required` }] });
+        expect(result, `${token} ${JSON.stringify(inputs)}`).toEqual({
+          failures: [{ property, reason: `${property}: is required` }],
+        });
       }
     }
   });
@@ -153,21 +234,32 @@ describe("the native plugin's check of values of the wrong type (what an untyped
   afterAll(() => s.close());
 
   it("fails the preview naming each property and its rule: scalars, enums, object types, a channel type's config", async () => {
-    const monitor = await provider.check!(URN, {}, {
-      type: "http",
-      url: "https://shop.example.com/",
-      intervalSec: "sixty",
-      method: "FETCH",
-      followRedirects: "yes",
-      assertions: [{ source: "json_body", property: "$.ok", comparison: "equals", target: 5 }],
-      escalation: [{ after: "soon", channels: ["chn_1"] }],
-    });
+    const monitor = await provider.check!(
+      URN,
+      {},
+      {
+        type: "http",
+        url: "https://shop.example.com/",
+        intervalSec: "sixty",
+        method: "FETCH",
+        followRedirects: "yes",
+        assertions: [{ source: "json_body", property: "$.ok", comparison: "equals", target: 5 }],
+        escalation: [{ after: "soon", channels: ["chn_1"] }],
+      },
+    );
     // A nested path goes without a property (Pulumi would print the whole input's value): the reason names it.
     const nameOf = (f: { property: string; reason: string }) => f.property || f.reason.slice(0, f.reason.indexOf(": "));
     const named = (monitor.failures ?? []).map(nameOf).sort();
     expect(named).toEqual(["assertions[0].target", "escalation[0].after", "followRedirects", "intervalSec", "method"]);
     for (const f of monitor.failures ?? []) expect(f.reason.startsWith(`${nameOf(f)}: `), f.reason).toBe(true);
-    const channel = await provider.check!("urn:pulumi:dev::shop::uptime:index:Channel::oncall", {}, { type: "pagerduty", config: { pagerduty: { routingKey: 42, severity: "loud" } } });
-    expect((channel.failures ?? []).map(nameOf).sort()).toEqual(["config.pagerduty.routingKey", "config.pagerduty.severity"]);
+    const channel = await provider.check!(
+      "urn:pulumi:dev::shop::uptime:index:Channel::oncall",
+      {},
+      { type: "pagerduty", config: { pagerduty: { routingKey: 42, severity: "loud" } } },
+    );
+    expect((channel.failures ?? []).map(nameOf).sort()).toEqual([
+      "config.pagerduty.routingKey",
+      "config.pagerduty.severity",
+    ]);
   });
 });

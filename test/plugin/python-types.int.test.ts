@@ -13,7 +13,10 @@ describe("the generated Python SDK's types, checked by mypy", () => {
   let dir: string;
   let python: string;
   const check = (file: string) => {
-    const run = spawnSync(python, ["-m", "mypy", "--no-incremental", "--no-error-summary", file], { encoding: "utf8", cwd: dir });
+    const run = spawnSync(python, ["-m", "mypy", "--no-incremental", "--no-error-summary", file], {
+      encoding: "utf8",
+      cwd: dir,
+    });
     return { code: run.status, output: `${run.stdout}${run.stderr}` };
   };
 
@@ -43,7 +46,9 @@ describe("the generated Python SDK's types, checked by mypy", () => {
       ].join("\n"),
     );
     const result = check(file);
-    expect(result.output.trim().split("\n")).toEqual([expect.stringMatching(/network\.py:5: error: Argument "ping_count" to "MonitorArgs" has incompatible type "str"/)]);
+    expect(result.output.trim().split("\n")).toEqual([
+      expect.stringMatching(/network\.py:5: error: Argument "ping_count" to "MonitorArgs" has incompatible type "str"/),
+    ]);
   }, 120_000);
 
   it("reject a value of the wrong type before any deployment, naming the argument", () => {
@@ -60,8 +65,14 @@ describe("the generated Python SDK's types, checked by mypy", () => {
     );
     const result = check(bad);
     expect(result.code).toBe(1);
-    expect(result.output).toMatch(/bad\.py:2: error: Argument "interval_sec" to "MonitorArgs" has incompatible type "str"/);
-    expect(result.output).toMatch(/bad\.py:3: error: Argument "url" to "WebhookConfigArgs" has incompatible type "int"/);
-    expect(result.output).toMatch(/bad\.py:4: error: Argument "source" to "AssertionArgs" has incompatible type "str"; expected "AssertionSource/);
+    expect(result.output).toMatch(
+      /bad\.py:2: error: Argument "interval_sec" to "MonitorArgs" has incompatible type "str"/,
+    );
+    expect(result.output).toMatch(
+      /bad\.py:3: error: Argument "url" to "WebhookConfigArgs" has incompatible type "int"/,
+    );
+    expect(result.output).toMatch(
+      /bad\.py:4: error: Argument "source" to "AssertionArgs" has incompatible type "str"; expected "AssertionSource/,
+    );
   }, 120_000);
 });

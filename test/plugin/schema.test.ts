@@ -5,9 +5,21 @@ import { resourceRows, typedRows } from "../../plugin/schema-rows";
 import { CONFIG_KEY_DESCRIPTIONS } from "../../plugin/channel-config";
 import { KINDS } from "../../provider/kinds/registry";
 import { toCamel } from "../../provider/kinds/values";
-import { CHANNEL_CONFIG_SCHEMAS, CHANNEL_EVENTS, CHANNEL_TYPES, type FieldType, MONITOR_TYPES, PLAIN_CONFIG_KEYS } from "../../api";
+import {
+  CHANNEL_CONFIG_SCHEMAS,
+  CHANNEL_EVENTS,
+  CHANNEL_TYPES,
+  type FieldType,
+  MONITOR_TYPES,
+  PLAIN_CONFIG_KEYS,
+} from "../../api";
 
-type TypeSpec = { type: string; properties: Record<string, TypeSpec>; required?: string[]; enum?: { value: unknown }[] };
+type TypeSpec = {
+  type: string;
+  properties: Record<string, TypeSpec>;
+  required?: string[];
+  enum?: { value: unknown }[];
+};
 
 type Prop = { type?: string; secret?: boolean; replaceOnChanges?: boolean; default?: unknown; description?: string };
 type Resource = { properties: Record<string, Prop>; inputProperties: Record<string, Prop>; requiredInputs: string[] };
@@ -20,7 +32,9 @@ const schema = packageSchema(PLUGIN_KINDS, "1.2.3") as {
 
 describe("the native plugin's schema is the kinds' field tables", () => {
   it("has one resource per kind the runtime serves, and the MonitorGroup component, at the plugin's version", () => {
-    expect(Object.keys(schema.resources).sort()).toEqual([...Object.keys(KINDS), "MonitorGroup"].map((k) => `uptime:index:${k}`).sort());
+    expect(Object.keys(schema.resources).sort()).toEqual(
+      [...Object.keys(KINDS), "MonitorGroup"].map((k) => `uptime:index:${k}`).sort(),
+    );
     expect(schema.version).toBe("1.2.3");
   });
 
@@ -28,8 +42,19 @@ describe("the native plugin's schema is the kinds' field tables", () => {
     const group = schema.resources["uptime:index:MonitorGroup"] as unknown as Resource & { isComponent: boolean };
     expect(group.isComponent).toBe(true);
     expect(group.requiredInputs).toEqual(["monitors"]);
-    expect(Object.keys(group.inputProperties)).toEqual(["locations", "channelIds", "intervalSec", "confirmations", "tags", "connection", "monitors", "maintenanceWindows"]);
-    const types = (schema as unknown as { types: Record<string, { properties: Record<string, unknown>; required?: string[] }> }).types;
+    expect(Object.keys(group.inputProperties)).toEqual([
+      "locations",
+      "channelIds",
+      "intervalSec",
+      "confirmations",
+      "tags",
+      "connection",
+      "monitors",
+      "maintenanceWindows",
+    ]);
+    const types = (
+      schema as unknown as { types: Record<string, { properties: Record<string, unknown>; required?: string[] }> }
+    ).types;
     const groupMonitor = types["uptime:index:GroupMonitor"]!;
     const monitor = schema.resources["uptime:index:Monitor"] as Resource;
     expect(Object.keys(groupMonitor.properties)).toEqual(Object.keys(monitor.inputProperties));
@@ -39,7 +64,9 @@ describe("the native plugin's schema is the kinds' field tables", () => {
     expect(groupMonitor.properties.confirmations).not.toHaveProperty("default");
     expect(group.inputProperties.confirmations).not.toHaveProperty("default");
     // The ids as a list in key order, and by key: what a program looks one monitor up by.
-    const outputs = (group as unknown as { properties: Record<string, { type: string; additionalProperties?: { type: string } }> }).properties;
+    const outputs = (
+      group as unknown as { properties: Record<string, { type: string; additionalProperties?: { type: string } }> }
+    ).properties;
     expect(outputs.monitorIdsByName).toMatchObject({ type: "object", additionalProperties: { type: "string" } });
     expect(outputs.monitorIds).toMatchObject({ type: "array" });
   });
@@ -61,7 +88,12 @@ describe("the native plugin's schema is the kinds' field tables", () => {
         }
         expect(Object.keys(resource.inputProperties).sort()).toEqual(inputs.map(([p]) => p).sort());
         expect(Object.keys(resource.properties).sort()).toEqual(outputs.map(([p]) => p).sort());
-        expect(resource.requiredInputs.sort()).toEqual(inputs.filter(([, f]) => f.required).map(([p]) => p).sort());
+        expect(resource.requiredInputs.sort()).toEqual(
+          inputs
+            .filter(([, f]) => f.required)
+            .map(([p]) => p)
+            .sort(),
+        );
       });
 
       it("carries each row's secret, replace-on-change and description", () => {
@@ -76,7 +108,9 @@ describe("the native plugin's schema is the kinds' field tables", () => {
       });
 
       it("replaces on the same properties as the runtime's diff", () => {
-        const replacing = Object.entries(resource.inputProperties).filter(([, p]) => p.replaceOnChanges).map(([k]) => k);
+        const replacing = Object.entries(resource.inputProperties)
+          .filter(([, p]) => p.replaceOnChanges)
+          .map(([k]) => k);
         expect(replacing.sort()).toEqual(kind.fields.replaceOnChange().sort());
       });
     });
@@ -91,7 +125,10 @@ describe("the native plugin's schema is the kinds' field tables", () => {
         if (!values) continue;
         const p = resource.inputProperties[prop] as Prop & { $ref?: string; items?: { $ref?: string } };
         const token = (p.$ref ?? p.items?.$ref ?? "").replace("#/types/", "");
-        expect(types[token]?.enum?.map((e) => e.value), `${name}.${prop}`).toEqual([...values]);
+        expect(
+          types[token]?.enum?.map((e) => e.value),
+          `${name}.${prop}`,
+        ).toEqual([...values]);
       }
     }
     expect(types["uptime:index:MonitorType"]?.enum?.map((e) => e.value)).toEqual([...MONITOR_TYPES]);
@@ -110,12 +147,17 @@ describe("the native plugin's schema is the kinds' field tables", () => {
       for (const [p, pt] of Object.entries(t.properties ?? {})) {
         const ps = spec.properties[p] as TypeSpec & { $ref?: string; secret?: boolean };
         expect(Boolean(ps.secret), `${t.ref}.${p} secret`).toBe(Boolean(pt.secret));
-        if (pt.enum) expect(types[(ps.$ref ?? "").replace("#/types/", "")]?.enum?.map((e) => e.value), `${t.ref}.${p}`).toEqual([...pt.enum]);
+        if (pt.enum)
+          expect(
+            types[(ps.$ref ?? "").replace("#/types/", "")]?.enum?.map((e) => e.value),
+            `${t.ref}.${p}`,
+          ).toEqual([...pt.enum]);
         else if (!pt.ref) expect(ps.type, `${t.ref}.${p}`).toBe(pt.type);
         check(pt);
       }
     };
-    for (const kind of Object.values(PLUGIN_KINDS)) for (const [, row] of typedRows(kind).outputs.concat(typedRows(kind).inputs)) check(row.type);
+    for (const kind of Object.values(PLUGIN_KINDS))
+      for (const [, row] of typedRows(kind).outputs.concat(typedRows(kind).inputs)) check(row.type);
   });
 
   it("types a channel's config per channel type from the API's schemas, the secret keys secret", () => {
@@ -133,35 +175,55 @@ describe("the native plugin's schema is the kinds' field tables", () => {
         expect(CONFIG_KEY_DESCRIPTIONS[key], `${key} is described`).toBeDefined();
       }
     }
-    expect(types["uptime:index:WebhookConfig"]).toMatchObject({ properties: { url: { secret: true }, secret: { secret: true } }, required: ["url"] });
-    expect(types["uptime:index:EmailConfig"]).toMatchObject({ properties: { address: { type: "string" } }, required: ["address"] });
+    expect(types["uptime:index:WebhookConfig"]).toMatchObject({
+      properties: { url: { secret: true }, secret: { secret: true } },
+      required: ["url"],
+    });
+    expect(types["uptime:index:EmailConfig"]).toMatchObject({
+      properties: { address: { type: "string" } },
+      required: ["address"],
+    });
   });
 
   it("describes every property of every object type (the docs' rules), the functions' results included", () => {
     const types = (schema as unknown as { types: Record<string, TypeSpec & { description?: string }> }).types;
     for (const [token, t] of Object.entries(types)) {
       if (t.type !== "object") continue;
-      for (const [p, spec] of Object.entries(t.properties)) expect((spec as { description?: string }).description, `${token}.${p}`).toMatch(/\S/);
+      for (const [p, spec] of Object.entries(t.properties))
+        expect((spec as { description?: string }).description, `${token}.${p}`).toMatch(/\S/);
     }
-    const functions = (schema as unknown as { functions: Record<string, { outputs: { properties: Record<string, { description?: string }> } }> }).functions;
+    const functions = (
+      schema as unknown as {
+        functions: Record<string, { outputs: { properties: Record<string, { description?: string }> } }>;
+      }
+    ).functions;
     for (const [token, f] of Object.entries(functions)) {
-      for (const [p, spec] of Object.entries(f.outputs.properties)) expect(spec.description, `${token}.${p}`).toMatch(/\S/);
+      for (const [p, spec] of Object.entries(f.outputs.properties))
+        expect(spec.description, `${token}.${p}`).toMatch(/\S/);
     }
   });
 
   it("types the connection: the key secret, the insecure flag a boolean", () => {
     const types = (schema as unknown as { types: Record<string, TypeSpec> }).types;
     expect(types["uptime:index:Connection"]).toMatchObject({
-      properties: { baseUrl: { type: "string" }, apiKey: { type: "string", secret: true }, allowInsecureHttp: { type: "boolean" } },
+      properties: {
+        baseUrl: { type: "string" },
+        apiKey: { type: "string", secret: true },
+        allowInsecureHttp: { type: "boolean" },
+      },
     });
   });
 
   it("requires only the outputs the service always sets: nullable ones and those defaulting to none are optional", () => {
-    const required = (kind: string) => (schema.resources[`uptime:index:${kind}`] as Resource & { required: string[] }).required;
-    for (const p of ["url", "body", "keyword", "pushUrl", "lastCheckedAt", "externalId", "degradedResponseMs"]) expect(required("Monitor"), p).not.toContain(p);
+    const required = (kind: string) =>
+      (schema.resources[`uptime:index:${kind}`] as Resource & { required: string[] }).required;
+    for (const p of ["url", "body", "keyword", "pushUrl", "lastCheckedAt", "externalId", "degradedResponseMs"])
+      expect(required("Monitor"), p).not.toContain(p);
     expect(required("StatusPage")).not.toContain("description");
     expect(required("MaintenanceWindow")).not.toContain("rrule");
-    expect(required("Monitor")).toEqual(expect.arrayContaining(["type", "intervalSec", "health", "status", "endpoint", "name"]));
+    expect(required("Monitor")).toEqual(
+      expect.arrayContaining(["type", "intervalSec", "health", "status", "endpoint", "name"]),
+    );
     for (const [name, kind] of Object.entries(PLUGIN_KINDS)) {
       for (const [p, f] of resourceRows(kind.table).outputs) {
         if (f.type.nullable || f.default === null) expect(required(name), `${name}.${p}`).not.toContain(p);
@@ -176,41 +238,88 @@ describe("the native plugin's schema is the kinds' field tables", () => {
   });
 
   it("offers a lookup per kind and the reads of the TypeScript package as functions", () => {
-    const functions = (schema as unknown as { functions: Record<string, { inputs: { required?: string[] }; outputs: { properties: Record<string, Prop> } }> }).functions;
+    const functions = (
+      schema as unknown as {
+        functions: Record<string, { inputs: { required?: string[] }; outputs: { properties: Record<string, Prop> } }>;
+      }
+    ).functions;
     expect(Object.keys(functions).sort()).toEqual(
-      [...Object.keys(KINDS).map((k) => `uptime:index:get${k}`), "uptime:index:getMonitorHeartbeats", "uptime:index:getMonitorStats", "uptime:index:getStatusDocument"].sort(),
+      [
+        ...Object.keys(KINDS).map((k) => `uptime:index:get${k}`),
+        "uptime:index:getMonitorHeartbeats",
+        "uptime:index:getMonitorStats",
+        "uptime:index:getStatusDocument",
+      ].sort(),
     );
     const getMonitor = functions["uptime:index:getMonitor"]!;
     // By id or by name (a status page by slug): neither is required alone.
     expect(getMonitor.inputs.required).toBeUndefined();
-    expect(Object.keys((getMonitor.inputs as unknown as { properties: object }).properties)).toEqual(["id", "name", "connection"]);
-    expect(Object.keys((functions["uptime:index:getStatusPage"]!.inputs as unknown as { properties: object }).properties)).toEqual(["id", "slug", "connection"]);
+    expect(Object.keys((getMonitor.inputs as unknown as { properties: object }).properties)).toEqual([
+      "id",
+      "name",
+      "connection",
+    ]);
+    expect(
+      Object.keys((functions["uptime:index:getStatusPage"]!.inputs as unknown as { properties: object }).properties),
+    ).toEqual(["id", "slug", "connection"]);
     // Secrets never come back from a lookup.
     expect(Object.keys(getMonitor.outputs.properties)).not.toContain("headers");
-    expect(Object.keys(getMonitor.outputs.properties)).toEqual(expect.arrayContaining(["id", "url", "intervalSec", "health"]));
+    expect(Object.keys(getMonitor.outputs.properties)).toEqual(
+      expect.arrayContaining(["id", "url", "intervalSec", "health"]),
+    );
   });
 
   it("names its repository, publisher, homepage, license and keywords", () => {
-    expect(schema).toMatchObject({ repository: expect.stringMatching(/^https:\/\//), homepage: expect.stringMatching(/^https:\/\//), publisher: expect.any(String), license: "Apache-2.0" });
-    expect((schema as unknown as { keywords: string[] }).keywords).toEqual(expect.arrayContaining(["pulumi", "category/monitoring"]));
+    expect(schema).toMatchObject({
+      repository: expect.stringMatching(/^https:\/\//),
+      homepage: expect.stringMatching(/^https:\/\//),
+      publisher: expect.any(String),
+      license: "Apache-2.0",
+    });
+    expect((schema as unknown as { keywords: string[] }).keywords).toEqual(
+      expect.arrayContaining(["pulumi", "category/monitoring"]),
+    );
   });
 
   it("types a monitor's assertions as a list of objects, so SDKs get a class with typed properties", () => {
-    const types = (schema as unknown as { types: Record<string, { type: string; properties: Record<string, { type?: string }>; required: string[] }> }).types;
+    const types = (
+      schema as unknown as {
+        types: Record<string, { type: string; properties: Record<string, { type?: string }>; required: string[] }>;
+      }
+    ).types;
     const monitor = schema.resources["uptime:index:Monitor"] as Resource;
-    expect(monitor.inputProperties.assertions).toMatchObject({ type: "array", items: { $ref: "#/types/uptime:index:Assertion" } });
+    expect(monitor.inputProperties.assertions).toMatchObject({
+      type: "array",
+      items: { $ref: "#/types/uptime:index:Assertion" },
+    });
     expect(types["uptime:index:Assertion"]).toMatchObject({
       type: "object",
-      properties: { source: { $ref: "#/types/uptime:index:AssertionSource" }, property: { type: "string" }, comparison: { $ref: "#/types/uptime:index:AssertionComparison" }, target: { type: "string" } },
+      properties: {
+        source: { $ref: "#/types/uptime:index:AssertionSource" },
+        property: { type: "string" },
+        comparison: { $ref: "#/types/uptime:index:AssertionComparison" },
+        target: { type: "string" },
+      },
       required: ["source", "comparison"],
     });
   });
 
   it("types a multi-step monitor's steps, their extractions and a retry strategy as objects, so SDKs get typed step classes", () => {
-    const types = (schema as unknown as { types: Record<string, { type: string; properties: Record<string, unknown>; required?: string[] }> }).types;
+    const types = (
+      schema as unknown as {
+        types: Record<string, { type: string; properties: Record<string, unknown>; required?: string[] }>;
+      }
+    ).types;
     const monitor = schema.resources["uptime:index:Monitor"] as Resource;
-    expect(monitor.inputProperties.steps).toMatchObject({ type: "array", items: { $ref: "#/types/uptime:index:MonitorStep" } });
-    expect(monitor.inputProperties.variables).toMatchObject({ type: "object", additionalProperties: { type: "string" }, secret: true });
+    expect(monitor.inputProperties.steps).toMatchObject({
+      type: "array",
+      items: { $ref: "#/types/uptime:index:MonitorStep" },
+    });
+    expect(monitor.inputProperties.variables).toMatchObject({
+      type: "object",
+      additionalProperties: { type: "string" },
+      secret: true,
+    });
     expect(monitor.inputProperties.retry).toMatchObject({ $ref: "#/types/uptime:index:RetryStrategy" });
     expect(types["uptime:index:MonitorStep"]).toMatchObject({
       type: "object",
@@ -224,8 +333,14 @@ describe("the native plugin's schema is the kinds' field tables", () => {
       },
       required: ["name", "url"],
     });
-    expect(types["uptime:index:StepExtraction"]?.properties.source).toEqual(expect.objectContaining({ $ref: "#/types/uptime:index:StepExtractionSource" }));
-    expect(types["uptime:index:RetryStrategy"]).toMatchObject({ type: "object", properties: { strategy: { $ref: "#/types/uptime:index:RetryStrategyStrategy" }, delay: { type: "integer" } }, required: ["strategy"] });
+    expect(types["uptime:index:StepExtraction"]?.properties.source).toEqual(
+      expect.objectContaining({ $ref: "#/types/uptime:index:StepExtractionSource" }),
+    );
+    expect(types["uptime:index:RetryStrategy"]).toMatchObject({
+      type: "object",
+      properties: { strategy: { $ref: "#/types/uptime:index:RetryStrategyStrategy" }, delay: { type: "integer" } },
+      required: ["strategy"],
+    });
   });
 
   it("reads the stack config the dynamic resources read, with environment defaults, the key secret", () => {

@@ -4,7 +4,9 @@ import { currentDeadline, type Deadline } from "../../provider/client/deadline";
 import { patchProviderServer } from "../../plugin/sdk-gaps";
 
 // The SDK's generated gRPC service, as the plugin's server registers it.
-const { ResourceProviderService } = require("@pulumi/pulumi/proto/provider_grpc_pb") as { ResourceProviderService: grpc.ServiceDefinition };
+const { ResourceProviderService } = require("@pulumi/pulumi/proto/provider_grpc_pb") as {
+  ResourceProviderService: grpc.ServiceDefinition;
+};
 
 type Handler = (call: { request: unknown }, callback: () => void) => Promise<Deadline | undefined>;
 
@@ -16,7 +18,14 @@ describe("the plugin's gRPC handlers", () => {
       (_olds, news) => news,
     );
     const seen = async () => currentDeadline();
-    const impl: Record<string, Handler> = { configure: seen, read: seen, create: seen, update: seen, delete: seen, check: seen };
+    const impl: Record<string, Handler> = {
+      configure: seen,
+      read: seen,
+      create: seen,
+      update: seen,
+      delete: seen,
+      check: seen,
+    };
     new grpc.Server().addService(ResourceProviderService, impl as unknown as grpc.UntypedServiceImplementation);
     const call = (timeout: number) => ({ request: { getTimeout: () => timeout } });
     for (const action of ["create", "update", "delete"]) {

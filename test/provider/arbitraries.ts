@@ -25,7 +25,9 @@ const casing = fc.array(fc.boolean(), { minLength: 1, maxLength: 8 });
 
 const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
 /** A host name in any case, e.g. `Api.EXAMPLE.com`. */
-const host = fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), casing).map(([parts, c]) => mixCase(`${parts.join(".")}.example.com`, c));
+const host = fc
+  .tuple(fc.array(label, { minLength: 1, maxLength: 3 }), casing)
+  .map(([parts, c]) => mixCase(`${parts.join(".")}.example.com`, c));
 
 /** `http(s)://HOST[:port][/path[/]]`, with default ports written out or not. */
 export const httpUrl = fc
@@ -63,15 +65,46 @@ const textTarget = fc.string({ maxLength: 20 });
 const regex = fc.constantFrom("^ok$", "(?i)healthy", "v\\d+\\.\\d+", "a|b");
 const jsonPath = fc.constantFrom("$", "$.status", "$.data.items[0].id", "$['weird key']", "$..name");
 /** One valid assertion of any source, header names in any case, optional parts left out or null. */
-const assertion: fc.Arbitrary<Props> = fc.oneof(
-  fc.record({ source: fc.constantFrom("status_code", "response_time"), comparison: fc.constantFrom("equals", "not_equals", "greater_than", "less_than"), target: numberText, property: absent }),
-  fc.record({ source: fc.constant("headers"), property: headerName, comparison: fc.constantFrom("equals", "contains", "not_contains"), target: textTarget }),
-  fc.record({ source: fc.constant("headers"), property: headerName, comparison: fc.constantFrom("is_empty", "not_empty"), target: absent }),
-  fc.record({ source: fc.constant("json_body"), property: fc.oneof(jsonPath, absent), comparison: fc.constantFrom("equals", "not_equals", "contains"), target: textTarget }),
-  fc.record({ source: fc.constant("json_body"), property: jsonPath, comparison: fc.constantFrom("greater_than", "less_than"), target: numberText }),
-  fc.record({ source: fc.constantFrom("text_body", "json_body"), comparison: fc.constant("matches"), target: regex }),
-  fc.record({ source: fc.constant("text_body"), comparison: fc.constantFrom("is_empty", "not_empty"), target: absent }),
-).map((a) => Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)));
+const assertion: fc.Arbitrary<Props> = fc
+  .oneof(
+    fc.record({
+      source: fc.constantFrom("status_code", "response_time"),
+      comparison: fc.constantFrom("equals", "not_equals", "greater_than", "less_than"),
+      target: numberText,
+      property: absent,
+    }),
+    fc.record({
+      source: fc.constant("headers"),
+      property: headerName,
+      comparison: fc.constantFrom("equals", "contains", "not_contains"),
+      target: textTarget,
+    }),
+    fc.record({
+      source: fc.constant("headers"),
+      property: headerName,
+      comparison: fc.constantFrom("is_empty", "not_empty"),
+      target: absent,
+    }),
+    fc.record({
+      source: fc.constant("json_body"),
+      property: fc.oneof(jsonPath, absent),
+      comparison: fc.constantFrom("equals", "not_equals", "contains"),
+      target: textTarget,
+    }),
+    fc.record({
+      source: fc.constant("json_body"),
+      property: jsonPath,
+      comparison: fc.constantFrom("greater_than", "less_than"),
+      target: numberText,
+    }),
+    fc.record({ source: fc.constantFrom("text_body", "json_body"), comparison: fc.constant("matches"), target: regex }),
+    fc.record({
+      source: fc.constant("text_body"),
+      comparison: fc.constantFrom("is_empty", "not_empty"),
+      target: absent,
+    }),
+  )
+  .map((a) => Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)));
 
 /** Valid Monitor inputs; `channelIds` from existing channels. */
 export function monitorInputs(channelIds: readonly string[]): fc.Arbitrary<Props> {
@@ -101,7 +134,13 @@ export function monitorInputs(channelIds: readonly string[]): fc.Arbitrary<Props
       escalation: maybe(
         channelIds.length === 0
           ? fc.constant<Props[]>([])
-          : fc.array<Props>(fc.record({ after: fc.integer({ min: 0, max: 604_800 }), channels: fc.array(fc.constantFrom(...channelIds), { minLength: 1, maxLength: 3 }) }), { maxLength: 5 }),
+          : fc.array<Props>(
+              fc.record({
+                after: fc.integer({ min: 0, max: 604_800 }),
+                channels: fc.array(fc.constantFrom(...channelIds), { minLength: 1, maxLength: 3 }),
+              }),
+              { maxLength: 5 },
+            ),
       ),
     })
     .map((g) => {
@@ -148,26 +187,46 @@ const baseUrl = httpUrl.map((u) => u.replace(/[?#].*$/, ""));
 export const channelInputs: fc.Arbitrary<Props> = fc
   .tuple(
     fc.oneof(
-      fc.record({ name: displayName, type: fc.constant("webhook"), config: fc.record({ url: httpUrl, secret: maybe(fc.string({ minLength: 16, maxLength: 40 })) }) }),
+      fc.record({
+        name: displayName,
+        type: fc.constant("webhook"),
+        config: fc.record({ url: httpUrl, secret: maybe(fc.string({ minLength: 16, maxLength: 40 })) }),
+      }),
       fc.record({ name: displayName, type: fc.constant("slack"), config: fc.record({ webhookUrl: httpUrl }) }),
       fc.record({ name: displayName, type: fc.constant("email"), config: fc.record({ address: email }) }),
       fc.record({
         name: displayName,
         type: fc.constant("pagerduty"),
-        config: fc.record({ routingKey: alnum(32, 32), severity: maybe(fc.constantFrom(...PAGERDUTY_SEVERITIES)), apiUrl: maybe(baseUrl) }),
+        config: fc.record({
+          routingKey: alnum(32, 32),
+          severity: maybe(fc.constantFrom(...PAGERDUTY_SEVERITIES)),
+          apiUrl: maybe(baseUrl),
+        }),
       }),
       fc.record({
         name: displayName,
         type: fc.constant("opsgenie"),
-        config: fc.record({ apiKey: alnum(8, 40), region: maybe(fc.constantFrom("us", "eu")), priority: maybe(fc.constantFrom("P1", "P3", "P5")), apiUrl: maybe(baseUrl) }),
+        config: fc.record({
+          apiKey: alnum(8, 40),
+          region: maybe(fc.constantFrom("us", "eu")),
+          priority: maybe(fc.constantFrom("P1", "P3", "P5")),
+          apiUrl: maybe(baseUrl),
+        }),
       }),
-      fc.record({ name: displayName, type: fc.constantFrom("teams", "discord"), config: fc.record({ webhookUrl: httpUrl }) }),
+      fc.record({
+        name: displayName,
+        type: fc.constantFrom("teams", "discord"),
+        config: fc.record({ webhookUrl: httpUrl }),
+      }),
       fc.record({
         name: displayName,
         type: fc.constant("telegram"),
         config: fc.record({
           botToken: fc.tuple(fc.integer({ min: 1, max: 9_999_999_999 }), alnum(35, 40)).map(([id, t]) => `${id}:${t}`),
-          chatId: fc.oneof(fc.integer({ min: -1_000_000_000_000, max: 1_000_000_000 }).map(String), fc.stringMatching(/^@[A-Za-z][A-Za-z0-9_]{4,20}$/)),
+          chatId: fc.oneof(
+            fc.integer({ min: -1_000_000_000_000, max: 1_000_000_000 }).map(String),
+            fc.stringMatching(/^@[A-Za-z][A-Za-z0-9_]{4,20}$/),
+          ),
           apiUrl: maybe(baseUrl),
         }),
       }),

@@ -20,7 +20,12 @@ async function rig(batchWrites: boolean, rateLimit = 10_000) {
     __identity: { project: "shop", stack: "dev", instance: "0123456789abcdef", kind: "Monitor", name: `batched-${i}` },
     ...over,
   });
-  const live = async () => (await s.call("GET", "/api/v1/monitors?limit=200")).body.data as { id: string; name: string; interval_sec: number }[];
+  const live = async () =>
+    (await s.call("GET", "/api/v1/monitors?limit=200")).body.data as {
+      id: string;
+      name: string;
+      interval_sec: number;
+    }[];
   const accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
   const count = async () => (await s.app.store.monitors.list(accountId, { limit: 1000 })).items.length;
   const requests = () => proxy.seen.splice(0).filter((r) => !r.startsWith("GET "));
@@ -40,7 +45,12 @@ describe("batched writes against a server with the extension", () => {
   afterAll(() => r.close());
 
   it("gathers concurrent creates into batches of at most 100; each create gets its own object", async () => {
-    created = await Promise.all(Array.from({ length: N }, (_, i) => runtime.create("Monitor", r.monitor(i)) as Promise<{ id: string; outs: Props }>));
+    created = await Promise.all(
+      Array.from(
+        { length: N },
+        (_, i) => runtime.create("Monitor", r.monitor(i)) as Promise<{ id: string; outs: Props }>,
+      ),
+    );
     const sent = r.requests();
     expect(sent.every((line) => line === "POST /api/v1/monitors/batch 200")).toBe(true);
     expect(sent.length).toBeGreaterThanOrEqual(3);
@@ -51,7 +61,10 @@ describe("batched writes against a server with the extension", () => {
 
   it("a rerun of the same creates is replayed item by item: the same objects, no duplicate", async () => {
     // Other names than the first test's: an object taken over is kept by this process's deletes.
-    const run = () => Promise.all(Array.from({ length: 50 }, (_, i) => runtime.create("Monitor", r.monitor(1000 + i)) as Promise<{ id: string }>));
+    const run = () =>
+      Promise.all(
+        Array.from({ length: 50 }, (_, i) => runtime.create("Monitor", r.monitor(1000 + i)) as Promise<{ id: string }>),
+      );
     const first = await run();
     const again = await run();
     expect(again.map((c) => c.id)).toEqual(first.map((c) => c.id));
@@ -60,7 +73,10 @@ describe("batched writes against a server with the extension", () => {
   });
 
   it("a refused item fails only its own create, naming the field", async () => {
-    const results = await Promise.allSettled([runtime.create("Monitor", r.monitor(900)), runtime.create("Monitor", r.monitor(901, { intervalSec: 5 }))]);
+    const results = await Promise.allSettled([
+      runtime.create("Monitor", r.monitor(900)),
+      runtime.create("Monitor", r.monitor(901, { intervalSec: 5 })),
+    ]);
     expect(results[0].status).toBe("fulfilled");
     expect(results[1].status).toBe("rejected");
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/interval_?[sS]ec/);
@@ -68,7 +84,9 @@ describe("batched writes against a server with the extension", () => {
   });
 
   it("updates and deletes go in batches too", async () => {
-    await Promise.all(created.map((c, i) => runtime.update("Monitor", c.id, c.outs, r.monitor(i, { intervalSec: 120 }))));
+    await Promise.all(
+      created.map((c, i) => runtime.update("Monitor", c.id, c.outs, r.monitor(i, { intervalSec: 120 }))),
+    );
     const updates = r.requests();
     expect(updates.every((line) => line === "POST /api/v1/monitors/batch 200") && updates.length < N / 10).toBe(true);
     const accountId = (await r.s.app.store.keys.authenticate(r.s.key))?.accountId as string;
@@ -168,7 +186,12 @@ describe("writes against a server without batched writes", () => {
   it("are single calls, as before", async () => {
     const r = await rig(false);
     try {
-      const made = await Promise.all(Array.from({ length: 20 }, (_, i) => runtime.create("Monitor", r.monitor(i)) as Promise<{ id: string; outs: Props }>));
+      const made = await Promise.all(
+        Array.from(
+          { length: 20 },
+          (_, i) => runtime.create("Monitor", r.monitor(i)) as Promise<{ id: string; outs: Props }>,
+        ),
+      );
       expect(r.requests()).toEqual(Array(20).fill("POST /api/v1/monitors 201"));
       await Promise.all(made.map((c) => runtime.remove("Monitor", c.id, c.outs)));
       expect(r.requests()).toHaveLength(20);

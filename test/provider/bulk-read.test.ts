@@ -4,7 +4,12 @@ import * as runtime from "../../provider/runtime";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { startServer, type TestServer } from "../support/server";
 
-const monitor = (i: number) => ({ name: `bulk-${i}`, type: "http", url: `https://site-${i}.example.com`, interval_sec: 60 });
+const monitor = (i: number) => ({
+  name: `bulk-${i}`,
+  type: "http",
+  url: `https://site-${i}.example.com`,
+  interval_sec: 60,
+});
 
 describe("bulk reads", () => {
   let s: TestServer;
@@ -39,9 +44,15 @@ describe("bulk reads", () => {
     const gone = ids[3] as string;
     await s.call("DELETE", `/api/v1/monitors/${gone}`);
     // A write through the client ends the list, so the next read lists again.
-    await clientFor(props().connection).request("POST", "/api/v1/monitors", { body: monitor(999), idempotencyKey: "bulk-999" });
+    await clientFor(props().connection).request("POST", "/api/v1/monitors", {
+      body: monitor(999),
+      idempotencyKey: "bulk-999",
+    });
     requests();
-    const [missing, present] = await Promise.all([runtime.read("Monitor", gone, props()), runtime.read("Monitor", ids[4] as string, props())]);
+    const [missing, present] = await Promise.all([
+      runtime.read("Monitor", gone, props()),
+      runtime.read("Monitor", ids[4] as string, props()),
+    ]);
     expect(missing).toEqual({});
     expect(present.id).toBe(ids[4]);
     expect(requests()).toEqual([...Array(3).fill("GET /api/v1/monitors 200"), `GET /api/v1/monitors/${gone} 404`]);
@@ -78,7 +89,9 @@ describe("bulk reads", () => {
     requests();
     const read = await runtime.read("Monitor", ids[6] as string, props());
     expect(read.props).toMatchObject({ name: "again" });
-    expect(requests().filter((l) => l.startsWith(`GET /api/v1/monitors/${ids[6]}`))).toEqual([`GET /api/v1/monitors/${ids[6]} 200`]);
+    expect(requests().filter((l) => l.startsWith(`GET /api/v1/monitors/${ids[6]}`))).toEqual([
+      `GET /api/v1/monitors/${ids[6]} 200`,
+    ]);
     await runtime.read("Monitor", ids[6] as string, props());
     expect(requests()).toEqual(Array(3).fill("GET /api/v1/monitors 200"));
   });

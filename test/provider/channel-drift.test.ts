@@ -31,13 +31,18 @@ describe("channel config drift through the keyed fingerprint", () => {
 
     // The program declares another config: a change of `config`, and after the update none.
     const changed = channel("https://hooks.example.com/a?token=two");
-    expect(await runtime.diff("Channel", created.id, read.props as Props, changed)).toMatchObject({ changes: true, replaces: [] });
+    expect(await runtime.diff("Channel", created.id, read.props as Props, changed)).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
     const updated = (await runtime.update("Channel", created.id, read.props as Props, changed)).outs as Props;
     expect(updated.writtenFingerprint).not.toBe(outs.writtenFingerprint);
     expect((await runtime.diff("Channel", created.id, updated, changed)).changes).toBe(false);
 
     // Someone changes it behind Pulumi's back: the refresh shows it, the update puts it back.
-    const patched = await s.call("PATCH", `/api/v1/channels/${created.id}`, { config: { url: "https://hooks.example.com/b?token=x" } });
+    const patched = await s.call("PATCH", `/api/v1/channels/${created.id}`, {
+      config: { url: "https://hooks.example.com/b?token=x" },
+    });
     expect(patched.status).toBe(200);
     const refreshed = (await runtime.read("Channel", created.id, updated)).props as Props;
     expect(refreshed.configFingerprint).not.toBe(updated.writtenFingerprint);
@@ -51,7 +56,9 @@ describe("channel config drift through the keyed fingerprint", () => {
     const inputs = channel("https://hooks.example.com/legacy?token=t");
     const created = await runtime.create("Channel", inputs);
     const { writtenFingerprint: _dropped, ...legacy } = created.outs as Props;
-    const oldHash = createHash("sha256").update(`${created.id}\n${JSON.stringify({ url: "https://hooks.example.com/legacy?token=t" })}`).digest("hex");
+    const oldHash = createHash("sha256")
+      .update(`${created.id}\n${JSON.stringify({ url: "https://hooks.example.com/legacy?token=t" })}`)
+      .digest("hex");
     const old = { ...legacy, configFingerprint: oldHash };
     // Without a refresh, the old state is trusted as it is.
     expect((await runtime.diff("Channel", created.id, old, inputs)).changes).toBe(false);

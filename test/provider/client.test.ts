@@ -24,7 +24,12 @@ describe("API client", () => {
   it("retries GETs through 5xx and a 429 with Retry-After, and succeeds", async () => {
     proxy.faults.push(
       { match: (m, p) => m === "GET" && p.startsWith("/api/v1/monitors"), status: 503, times: 2 },
-      { match: (m, p) => m === "GET" && p.startsWith("/api/v1/monitors"), status: 429, times: 1, headers: { "retry-after": "0" } },
+      {
+        match: (m, p) => m === "GET" && p.startsWith("/api/v1/monitors"),
+        status: 429,
+        times: 1,
+        headers: { "retry-after": "0" },
+      },
     );
     const res = await client().request<unknown[]>("GET", "/api/v1/monitors");
     expect(Array.isArray(res.data)).toBe(true);
@@ -45,13 +50,20 @@ describe("API client", () => {
 
   it("retries a create whose response was lost, and the Idempotency-Key keeps it to one monitor", async () => {
     // The server has batched writes: the create goes in a batch, retried whole, its item replayed by key.
-    proxy.faults.push({ match: (m, p) => m === "POST" && p === "/api/v1/monitors/batch", status: 502, times: 1, afterForward: true });
+    proxy.faults.push({
+      match: (m, p) => m === "POST" && p === "/api/v1/monitors/batch",
+      status: 502,
+      times: 1,
+      afterForward: true,
+    });
     const created = await runtime.create("Monitor", {
       ...monitorBody,
       intervalSec: 60,
       connection: { baseUrl: proxy.url, apiKey: s.key },
     });
-    const named = (await s.call("GET", "/api/v1/monitors?limit=200")).body.data.filter((m: { name: string }) => m.name === "retry");
+    const named = (await s.call("GET", "/api/v1/monitors?limit=200")).body.data.filter(
+      (m: { name: string }) => m.name === "retry",
+    );
     expect(named.map((m: { id: string }) => m.id)).toEqual([created.id]);
     expect(proxy.seen.filter((l) => l.startsWith("POST /api/v1/monitors/batch ")).slice(-2)).toEqual([
       "POST /api/v1/monitors/batch 502",
@@ -81,7 +93,10 @@ describe("API client", () => {
     const limited = await startServer({ rateLimit: 8, rateLimitWindowMs: 1000 });
     const counting = await startFaultProxy(limited.url);
     try {
-      const c = new UptimeClient({ baseUrl: counting.url, apiKey: limited.key }, { requestsPerMinute: 240, maxRetries: 0 });
+      const c = new UptimeClient(
+        { baseUrl: counting.url, apiKey: limited.key },
+        { requestsPerMinute: 240, maxRetries: 0 },
+      );
       await Promise.all(Array.from({ length: 12 }, () => c.request("GET", "/api/v1/monitors")));
       expect(counting.seen).toHaveLength(12);
       expect(counting.seen.filter((l) => l.endsWith(" 429"))).toEqual([]);
@@ -94,7 +109,16 @@ describe("API client", () => {
   it("refuses a missing key before any request, naming where to set it", () => {
     expect(() => resolveConnection({ baseUrl: "http://127.0.0.1:1" }, {}, {})).toThrow(/uptime:apiKey.*UPTIME_API_KEY/);
     expect(() => resolveConnection({ apiKey: "uk_x", baseUrl: "ftp://x" }, {}, {})).toThrow(/baseUrl/);
-    expect(resolveConnection(undefined, { apiKey: "uk_cfg", baseUrl: "https://a.example" }, { UPTIME_API_KEY: "uk_env" }).apiKey).toBe("uk_env");
-    expect(resolveConnection({ apiKey: "uk_arg" }, { apiKey: "uk_cfg", baseUrl: "https://a.example" }, { UPTIME_API_KEY: "uk_env" }).apiKey).toBe("uk_arg");
+    expect(
+      resolveConnection(undefined, { apiKey: "uk_cfg", baseUrl: "https://a.example" }, { UPTIME_API_KEY: "uk_env" })
+        .apiKey,
+    ).toBe("uk_env");
+    expect(
+      resolveConnection(
+        { apiKey: "uk_arg" },
+        { apiKey: "uk_cfg", baseUrl: "https://a.example" },
+        { UPTIME_API_KEY: "uk_env" },
+      ).apiKey,
+    ).toBe("uk_arg");
   });
 });

@@ -53,7 +53,12 @@ describe("connections, replacements and time limits of resources", () => {
     const created = await runtime.create("Monitor", monitor({ baseUrl: s.url, apiKey: s.key }));
     const port = new URL(s.url).port;
     for (const spelling of [`http://LOCALHOST:${port}/`, `http://localhost:${port}`, `${s.url}/`]) {
-      const diff = await runtime.diff("Monitor", created.id, created.outs as Props, monitor({ baseUrl: spelling, apiKey: s.key }));
+      const diff = await runtime.diff(
+        "Monitor",
+        created.id,
+        created.outs as Props,
+        monitor({ baseUrl: spelling, apiKey: s.key }),
+      );
       expect(diff, spelling).toMatchObject({ replaces: [] });
     }
     const news = monitor({ baseUrl: `http://localhost:${port}`, apiKey: s.key });
@@ -65,8 +70,13 @@ describe("connections, replacements and time limits of resources", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     try {
       const moved = monitor({ baseUrl: other.url, apiKey: other.key });
-      expect(await runtime.diff("Monitor", created.id, updated.outs as Props, moved)).toMatchObject({ changes: true, replaces: ["connection"] });
-      expect(warn.mock.calls.join("\n")).toContain(`not found at the new endpoint ${other.url} (it was created at http://localhost:${port})`);
+      expect(await runtime.diff("Monitor", created.id, updated.outs as Props, moved)).toMatchObject({
+        changes: true,
+        replaces: ["connection"],
+      });
+      expect(warn.mock.calls.join("\n")).toContain(
+        `not found at the new endpoint ${other.url} (it was created at http://localhost:${port})`,
+      );
     } finally {
       warn.mockRestore();
       await other.close();
@@ -86,7 +96,10 @@ describe("connections, replacements and time limits of resources", () => {
       const replacement = await runtime.create("Monitor", inputs);
       expect(replacement.id).not.toBe(old.id);
       await runtime.remove("Monitor", old.id, old.outs as Props);
-      expect((await s.call("GET", `/api/v1/monitors/${replacement.id}`)).body.data).toMatchObject({ name: "api", interval_sec: 60 });
+      expect((await s.call("GET", `/api/v1/monitors/${replacement.id}`)).body.data).toMatchObject({
+        name: "api",
+        interval_sec: 60,
+      });
       expect((await s.call("GET", `/api/v1/monitors/${old.id}`)).body.error.code).toBe("not_found");
     } finally {
       warn.mockRestore();
@@ -95,10 +108,14 @@ describe("connections, replacements and time limits of resources", () => {
 
   it("customTimeouts end a resource's retries and waits against a stalling service, with an error naming the limit", async () => {
     const proxy = await startFaultProxy(s.url);
-    const timed = (timeouts: Props, over: Props = {}) => monitor({ baseUrl: proxy.url, apiKey: s.key }, { __timeouts: timeouts, ...over });
+    const timed = (timeouts: Props, over: Props = {}) =>
+      monitor({ baseUrl: proxy.url, apiKey: s.key }, { __timeouts: timeouts, ...over });
     const quickly = async (run: () => Promise<unknown>) => {
       const started = Date.now();
-      const err = await run().then(() => undefined, (e: Error) => e);
+      const err = await run().then(
+        () => undefined,
+        (e: Error) => e,
+      );
       expect(Date.now() - started).toBeLessThan(6_000);
       return String(err);
     };
@@ -107,14 +124,20 @@ describe("connections, replacements and time limits of resources", () => {
       // A PATCH that never answers.
       // (The server has batched writes: the PATCH goes in a batch, the POST below.)
       proxy.faults.push({ times: Infinity, delayMs: 120_000, match: (m, p) => m === "POST" && p.endsWith("/batch") });
-      expect(await quickly(() => runtime.update("Monitor", created.id, created.outs as Props, timed({ update: "1s" }, { intervalSec: 120 })))).toMatch(
+      expect(
+        await quickly(() =>
+          runtime.update("Monitor", created.id, created.outs as Props, timed({ update: "1s" }, { intervalSec: 120 })),
+        ),
+      ).toMatch(
         /Monitor "api" could not be updated: uptime API timeout.*gave up after 1s \(customTimeouts\.update\) while waiting for the answer to PATCH \/api\/v1\/monitors\/mon_\w+ \(in a batch\)/,
       );
       // A service that answers 503 for ever: the retries end at the limit.
       proxy.faults.length = 0;
       proxy.faults.push({ times: Infinity, status: 503, match: (m, p) => m === "POST" && p.endsWith("/batch") });
       const outs = { ...(created.outs as Props), __timeouts: { delete: "2s" } };
-      expect(await quickly(() => runtime.remove("Monitor", created.id, outs))).toMatch(/gave up after 2s \(customTimeouts\.delete\) while waiting for the answer to DELETE \/api\/v1\/monitors\/mon_\w+ \(in a batch\)/);
+      expect(await quickly(() => runtime.remove("Monitor", created.id, outs))).toMatch(
+        /gave up after 2s \(customTimeouts\.delete\) while waiting for the answer to DELETE \/api\/v1\/monitors\/mon_\w+ \(in a batch\)/,
+      );
       // One that refuses with 429 for ever: the wait for the key's rate limit ends there too.
       proxy.faults.length = 0;
       proxy.faults.push({ times: Infinity, status: 429, headers: { "retry-after": "30" }, match: (m) => m === "POST" });

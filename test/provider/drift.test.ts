@@ -1,4 +1,10 @@
-import { specialArchiveSig, specialAssetSig, specialResourceSig, specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+import {
+  specialArchiveSig,
+  specialAssetSig,
+  specialResourceSig,
+  specialSecretSig,
+  specialSigKey,
+} from "@pulumi/pulumi/runtime/rpc";
 import { describe, expect, it } from "vitest";
 import { isSecret } from "../../provider/commands/drift";
 

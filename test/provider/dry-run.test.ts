@@ -22,9 +22,16 @@ describe("dryRunMonitor (the client's dry run)", () => {
     expect(await dryRunMonitor(client(), spec)).toMatchObject({ status: "up", status_code: 200 });
     target.healthy = false;
     const id = (await s.call("POST", "/api/v1/monitors", spec)).body.data.id as string;
-    expect(await dryRunMonitor(client(), { id })).toMatchObject({ status: "down", error_class: "http", status_code: 503 });
+    expect(await dryRunMonitor(client(), { id })).toMatchObject({
+      status: "down",
+      error_class: "http",
+      status_code: 503,
+    });
     target.healthy = true;
-    await expect(dryRunMonitor(client(), { ...spec, url: "ftp://x" })).rejects.toMatchObject({ code: "validation_failed", details: [expect.objectContaining({ field: "url" })] });
+    await expect(dryRunMonitor(client(), { ...spec, url: "ftp://x" })).rejects.toMatchObject({
+      code: "validation_failed",
+      details: [expect.objectContaining({ field: "url" })],
+    });
   });
 
   it("waits out the per-key cap of 4 dry runs at once instead of failing", async () => {

@@ -30,19 +30,30 @@ describe("escalation steps with channel ids as Outputs", () => {
 
   it("take a list of Outputs in `channels`, and an Output for `after`", () => {
     expectTypeOf<[{ after: number; channels: pulumi.Output<string>[] }]>().toExtend<MonitorArgs["escalation"]>();
-    expectTypeOf<[{ after: pulumi.Output<number>; channels: pulumi.Output<string[]> }]>().toExtend<MonitorArgs["escalation"]>();
+    expectTypeOf<[{ after: pulumi.Output<number>; channels: pulumi.Output<string[]> }]>().toExtend<
+      MonitorArgs["escalation"]
+    >();
     expectTypeOf<pulumi.Output<{ after: number; channels: string[] }[]>>().toExtend<MonitorArgs["escalation"]>();
     expectTypeOf<[{ after: string; channels: string[] }]>().not.toExtend<MonitorArgs["escalation"]>();
   });
 
   it("reach the provider as the channels' ids", async () => {
-    const pager = new Channel("pager", { type: "pagerduty", config: { routingKey: "R0uting0Key0000000000000000000a1" } });
-    const chat = new Channel("chat", { type: "discord", config: { webhookUrl: "https://discord.com/api/webhooks/1/t" } });
+    const pager = new Channel("pager", {
+      type: "pagerduty",
+      config: { routingKey: "R0uting0Key0000000000000000000a1" },
+    });
+    const chat = new Channel("chat", {
+      type: "discord",
+      config: { webhookUrl: "https://discord.com/api/webhooks/1/t" },
+    });
     const monitor = new Monitor("api", {
       type: "http",
       url: "https://example.com",
       intervalSec: 60,
-      escalation: [{ after: 300, channels: [pager.id] }, { after: pulumi.output(900), channels: pulumi.all([pager.id, chat.id]) }],
+      escalation: [
+        { after: 300, channels: [pager.id] },
+        { after: pulumi.output(900), channels: pulumi.all([pager.id, chat.id]) },
+      ],
     });
     await new Promise<void>((resolve) => monitor.id.apply(() => resolve()));
     expect(registered.get("api")?.escalation).toEqual([
@@ -52,10 +63,26 @@ describe("escalation steps with channel ids as Outputs", () => {
   });
 
   it("are judged at preview while a channel id is not known yet, and only on what is known", async () => {
-    const monitor = { name: "api", type: "http", url: "https://example.com", intervalSec: 60, connection: { baseUrl: "http://127.0.0.1:9", apiKey: "uk_x" } };
+    const monitor = {
+      name: "api",
+      type: "http",
+      url: "https://example.com",
+      intervalSec: 60,
+      connection: { baseUrl: "http://127.0.0.1:9", apiKey: "uk_x" },
+    };
     const check = (escalation: unknown) => runtime.check("Monitor", {}, { ...monitor, escalation });
     expect((await check([{ after: 300, channels: [UNKNOWN] }])).failures ?? []).toEqual([]);
-    expect((await check([{ after: 300, channels: [UNKNOWN, "chn_b"] }, { after: UNKNOWN, channels: [UNKNOWN] }])).failures ?? []).toEqual([]);
-    expect((await check([{ after: -1, channels: [UNKNOWN, ""] }])).failures?.map((f) => f.property)).toEqual(["escalation[0].after", "escalation[0].channels[1]"]);
+    expect(
+      (
+        await check([
+          { after: 300, channels: [UNKNOWN, "chn_b"] },
+          { after: UNKNOWN, channels: [UNKNOWN] },
+        ])
+      ).failures ?? [],
+    ).toEqual([]);
+    expect((await check([{ after: -1, channels: [UNKNOWN, ""] }])).failures?.map((f) => f.property)).toEqual([
+      "escalation[0].after",
+      "escalation[0].channels[1]",
+    ]);
   });
 });

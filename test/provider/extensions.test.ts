@@ -17,7 +17,8 @@ describe("hasExtensions", () => {
     await proxy.close();
     await s.close();
   });
-  const client = (over = {}) => new UptimeClient({ baseUrl: proxy.url, apiKey: s.key }, { baseDelayMs: 5, maxDelayMs: 20, ...over });
+  const client = (over = {}) =>
+    new UptimeClient({ baseUrl: proxy.url, apiKey: s.key }, { baseDelayMs: 5, maxDelayMs: 20, ...over });
 
   it("retries a failed look-up through the client instead of concluding there are none", async () => {
     proxy.faults.push({ match: isDocument, status: 503, times: 2 });
@@ -33,13 +34,20 @@ describe("hasExtensions", () => {
     const other = await startServer();
     const flaky = await startFaultProxy(other.url);
     try {
-      const c = new UptimeClient({ baseUrl: flaky.url, apiKey: other.key }, { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 20 });
+      const c = new UptimeClient(
+        { baseUrl: flaky.url, apiKey: other.key },
+        { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 20 },
+      );
       flaky.faults.push({ match: isDocument, status: 502, times: 2 });
       await expect(hasExtensions(c)).rejects.toMatchObject({ status: 502 });
       await expect(hasExtensions(c)).resolves.toBe(true);
       // Once known, the answer is kept: no further request.
       await expect(hasExtensions(c)).resolves.toBe(true);
-      expect(flaky.seen).toEqual(["GET /api/v1/openapi.json 502", "GET /api/v1/openapi.json 502", "GET /api/v1/openapi.json 200"]);
+      expect(flaky.seen).toEqual([
+        "GET /api/v1/openapi.json 502",
+        "GET /api/v1/openapi.json 502",
+        "GET /api/v1/openapi.json 200",
+      ]);
     } finally {
       await flaky.close();
       await other.close();
@@ -49,7 +57,9 @@ describe("hasExtensions", () => {
   it("a server without the document has no extensions", async () => {
     const seedOnly = await startServer({ extensions: false });
     try {
-      await expect(hasExtensions(new UptimeClient({ baseUrl: seedOnly.url, apiKey: seedOnly.key }))).resolves.toBe(false);
+      await expect(hasExtensions(new UptimeClient({ baseUrl: seedOnly.url, apiKey: seedOnly.key }))).resolves.toBe(
+        false,
+      );
     } finally {
       await seedOnly.close();
     }

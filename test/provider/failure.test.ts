@@ -25,7 +25,11 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable("the call succeeded"), (e: Error) => e.message);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable("the call succeeded"),
+    (e: Error) => e.message,
+  );
 
 describe("errors a user sees during pulumi up", () => {
   let s: TestServer;
@@ -65,7 +69,9 @@ describe("errors a user sees during pulumi up", () => {
     await s.app.store.keys.revoke(revoked.info.id);
     for (const apiKey of [newKey(), revoked.key]) {
       const message = await failure(runtime.create("Monitor", monitor({ baseUrl: s.url, apiKey })));
-      expect(message).toMatch(/Monitor "checkout" could not be created: uptime API unauthorized \(HTTP 401, request req_[0-9a-f]+\)/);
+      expect(message).toMatch(
+        /Monitor "checkout" could not be created: uptime API unauthorized \(HTTP 401, request req_[0-9a-f]+\)/,
+      );
       expect(message).toContain("wrong or has been revoked");
       expect(message).toContain("pulumi config set --secret uptime:apiKey");
       expect(message).not.toContain(apiKey);
@@ -75,7 +81,9 @@ describe("errors a user sees during pulumi up", () => {
   it("a field the service refuses at create (422) is given once, in input property names, and no rule is said to be checked at preview", async () => {
     const connection = { baseUrl: s.url, apiKey: s.key };
     const message = await failure(runtime.create("Monitor", monitor(connection, { locations: ["local", "nowhere"] })));
-    expect(message).toMatch(/Monitor "checkout" could not be created: uptime API validation_failed \(HTTP 422, request req_[0-9a-f]+\): locations\[1\]: /);
+    expect(message).toMatch(
+      /Monitor "checkout" could not be created: uptime API validation_failed \(HTTP 422, request req_[0-9a-f]+\): locations\[1\]: /,
+    );
     const rule = /locations\[1\]: [^.;]+/.exec(message)?.[0] as string;
     expect(message.split(rule).length - 1).toBe(1);
     expect(message).not.toContain("Request is invalid");
@@ -85,10 +93,17 @@ describe("errors a user sees during pulumi up", () => {
 
   it("over the monitor allowance: the code, the request id and what to do", async () => {
     for (let i = 0; i < 10; i++) {
-      await s.call("POST", "/api/v1/monitors", { name: `m${i}`, type: "http", url: "https://example.com", interval_sec: 60 });
+      await s.call("POST", "/api/v1/monitors", {
+        name: `m${i}`,
+        type: "http",
+        url: "https://example.com",
+        interval_sec: 60,
+      });
     }
     const message = await failure(runtime.create("Monitor", monitor({ baseUrl: s.url, apiKey: s.key })));
-    expect(message).toMatch(/uptime API monitor_limit_reached \(HTTP 403, request req_[0-9a-f]+\): This account may have at most 10 monitors/);
+    expect(message).toMatch(
+      /uptime API monitor_limit_reached \(HTTP 403, request req_[0-9a-f]+\): This account may have at most 10 monitors/,
+    );
     expect(message).toContain("allowance");
   });
 
@@ -97,7 +112,9 @@ describe("errors a user sees during pulumi up", () => {
     const page = { slug: "taken-slug", title: "A", connection, __identity: { ...identity, kind: "StatusPage" } };
     await s.call("POST", "/api/v1/status-pages", { slug: "taken-slug", title: "First" });
     const message = await failure(runtime.create("StatusPage", page));
-    expect(message).toMatch(/StatusPage "checkout" could not be created: uptime API conflict \(HTTP 409, request req_[0-9a-f]+\)/);
+    expect(message).toMatch(
+      /StatusPage "checkout" could not be created: uptime API conflict \(HTTP 409, request req_[0-9a-f]+\)/,
+    );
     expect(message).toContain("Field slug: is already taken");
   });
 
@@ -113,7 +130,9 @@ describe("errors a user sees during pulumi up", () => {
 
     proxy.faults.push({ match: post, status: 429, times: 1, headers: { "retry-after": "2" } });
     const limited = await failure(runtime.create("Monitor", monitor(connection)));
-    expect(limited).toMatch(/uptime API rate_limited \(HTTP 429, request req_proxy\d+\): The API key's rate limit was still spent at this request's deadline/);
+    expect(limited).toMatch(
+      /uptime API rate_limited \(HTTP 429, request req_proxy\d+\): The API key's rate limit was still spent at this request's deadline/,
+    );
     expect(limited).toContain("Raise the resource's timeout (`customTimeouts`");
     expect(limited).not.toContain(s.key);
   });

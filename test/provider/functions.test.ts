@@ -22,7 +22,15 @@ describe("provider functions", () => {
   });
 
   it("read heartbeats, stats and the public document, and test a channel", async () => {
-    const m = (await s.call("POST", "/api/v1/monitors", { name: "fn", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1 })).body.data;
+    const m = (
+      await s.call("POST", "/api/v1/monitors", {
+        name: "fn",
+        type: "http",
+        url: target.url,
+        interval_sec: 2,
+        timeout_sec: 1,
+      })
+    ).body.data;
     await s.call("POST", "/api/v1/status-pages", { slug: "functions", title: "F", monitor_ids: [m.id] });
     const beats = await eventually(async () => {
       const hb = await getMonitorHeartbeats({ monitorId: m.id, hours: 1 }, { connection });
@@ -32,12 +40,22 @@ describe("provider functions", () => {
     const stats = await getMonitorStats({ monitorId: m.id, days: 2 }, { connection });
     expect(stats).toMatchObject({ monitor_id: m.id, uptime_pct: 100 });
     expect(stats.daily).toHaveLength(2);
-    expect(await getStatusDocument({ slug: "functions", baseUrl: s.url })).toMatchObject({ status: "operational", monitors: [{ name: "fn" }] });
-    await expect(getStatusDocument({ slug: "nope", baseUrl: s.url })).rejects.toMatchObject({ code: "not_found", status: 404 });
+    expect(await getStatusDocument({ slug: "functions", baseUrl: s.url })).toMatchObject({
+      status: "operational",
+      monitors: [{ name: "fn" }],
+    });
+    await expect(getStatusDocument({ slug: "nope", baseUrl: s.url })).rejects.toMatchObject({
+      code: "not_found",
+      status: 404,
+    });
 
-    const c = (await s.call("POST", "/api/v1/channels", { name: "c", type: "webhook", config: { url: `${receiver.url}/x` } })).body.data;
+    const c = (
+      await s.call("POST", "/api/v1/channels", { name: "c", type: "webhook", config: { url: `${receiver.url}/x` } })
+    ).body.data;
     expect(await testChannel({ channelId: c.id }, { connection })).toMatchObject({ delivered: true, status_code: 200 });
     expect(receiver.received).toHaveLength(1);
-    await expect(getMonitorStats({ monitorId: "mon_missing" }, { connection })).rejects.toMatchObject({ code: "not_found" });
+    await expect(getMonitorStats({ monitorId: "mon_missing" }, { connection })).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ExternalIdSchema } from "../../api";
-import { createKey, instanceOfMark, isStackMark, markOf, newStackInstance, stackMarkPrefix } from "../../provider/runtime/identity";
+import {
+  createKey,
+  instanceOfMark,
+  isStackMark,
+  markOf,
+  newStackInstance,
+  stackMarkPrefix,
+} from "../../provider/runtime/identity";
 import { checkProviderInputs, urnIdentity } from "../../plugin/identity";
 import { stackInstancesOf } from "../../provider/commands/orphans";
 
@@ -64,7 +71,11 @@ describe("stack instances in marks", () => {
 
   it("the state names its instances: the StackIdentity resource, each native provider, the marks of its objects", () => {
     const found = stackInstancesOf([
-      { type: "pulumi-nodejs:dynamic/uptime:StackIdentity", id: "1111111111111111", outputs: { instance: "1111111111111111" } },
+      {
+        type: "pulumi-nodejs:dynamic/uptime:StackIdentity",
+        id: "1111111111111111",
+        outputs: { instance: "1111111111111111" },
+      },
       { type: "pulumi:providers:uptime", inputs: { stackInstance: "2222222222222222" } },
       { type: "uptime:index:Monitor", outputs: { externalId: markOf({ ...base, instance: "3333333333333333" }) } },
       { type: "uptime:index:Monitor", outputs: { externalId: markOf(base) } },
@@ -76,7 +87,10 @@ describe("stack instances in marks", () => {
 
 describe("the native plugin's identity", () => {
   it("a provider keeps the instance its state holds, and a new provider draws one", () => {
-    const kept = checkProviderInputs({ stackInstance: "0123456789abcdef", version: "0.1.0" }, { baseUrl: "http://127.0.0.1:1", version: "0.1.0" });
+    const kept = checkProviderInputs(
+      { stackInstance: "0123456789abcdef", version: "0.1.0" },
+      { baseUrl: "http://127.0.0.1:1", version: "0.1.0" },
+    );
     expect(kept).toEqual({ baseUrl: "http://127.0.0.1:1", version: "0.1.0", stackInstance: "0123456789abcdef" });
     const fresh = checkProviderInputs({}, { version: "0.1.0" });
     expect(fresh.stackInstance).toMatch(/^[0-9a-f]{16}$/);
@@ -84,14 +98,21 @@ describe("the native plugin's identity", () => {
   });
 
   it("a resource's identity comes from its URN: project, stack, name, and its parents' types", () => {
-    expect(urnIdentity("urn:pulumi:dev::shop::uptime:index:Monitor::api", "Monitor", "api", "0123456789abcdef")).toEqual({
+    expect(
+      urnIdentity("urn:pulumi:dev::shop::uptime:index:Monitor::api", "Monitor", "api", "0123456789abcdef"),
+    ).toEqual({
       project: "shop",
       stack: "dev",
       kind: "Monitor",
       name: "api",
       instance: "0123456789abcdef",
     });
-    const child = urnIdentity("urn:pulumi:dev::shop::my:Site$uptime:index:Monitor::api", "Monitor", "api", "0123456789abcdef");
+    const child = urnIdentity(
+      "urn:pulumi:dev::shop::my:Site$uptime:index:Monitor::api",
+      "Monitor",
+      "api",
+      "0123456789abcdef",
+    );
     expect(child.parentUrn).toBe("my:Site");
     expect(markOf(child)).toMatch(/^pulumi\/shop\/dev\/0123456789abcdef\/Monitor\/api@[0-9a-f]{8}$/);
   });

@@ -7,12 +7,23 @@ import { startServer, type TestServer } from "../support/server";
 type Props = Record<string, unknown>;
 
 /** The outputs as versions before this one wrote them: every field of the table, as the service returns it. */
-const wholeOutputs = (api: object, outputs: Props): Props => ({ ...new Fields(MONITOR_FIELDS).fromApi(api), ...outputs });
+const wholeOutputs = (api: object, outputs: Props): Props => ({
+  ...new Fields(MONITOR_FIELDS).fromApi(api),
+  ...outputs,
+});
 
 describe("a monitor's state holds what its type needs", () => {
   let s: TestServer;
   let connection: { baseUrl: string; apiKey: string };
-  const monitor = (over: Props = {}): Props => ({ name: "api", type: "http", url: "https://api.example.com/health", intervalSec: 60, tags: ["bench"], connection, ...over });
+  const monitor = (over: Props = {}): Props => ({
+    name: "api",
+    type: "http",
+    url: "https://api.example.com/health",
+    intervalSec: 60,
+    tags: ["bench"],
+    connection,
+    ...over,
+  });
   const live = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
   let writes = 0;
   /** A read after a write through the provider's client: reads share one list until its next write. */
@@ -35,8 +46,27 @@ describe("a monitor's state holds what its type needs", () => {
     expect(Object.keys(kept).length).toBeLessThanOrEqual(0.6 * Object.keys(all).length);
     expect(JSON.stringify(kept).length).toBeLessThanOrEqual(0.6 * JSON.stringify(all).length);
     // Its own properties stay, at their defaults too; those of other types and its nulls go.
-    expect(outs).toMatchObject({ method: "GET", headers: {}, expectedStatusCodes: ["2xx", "3xx"], followRedirects: true, verifyTls: true, assertions: [] });
-    for (const gone of ["keyword", "keywordCaseSensitive", "graceSec", "pushUrl", "dnsRecordType", "steps", "variables", "script", "body", "sslExpiryDays", "retry"]) {
+    expect(outs).toMatchObject({
+      method: "GET",
+      headers: {},
+      expectedStatusCodes: ["2xx", "3xx"],
+      followRedirects: true,
+      verifyTls: true,
+      assertions: [],
+    });
+    for (const gone of [
+      "keyword",
+      "keywordCaseSensitive",
+      "graceSec",
+      "pushUrl",
+      "dnsRecordType",
+      "steps",
+      "variables",
+      "script",
+      "body",
+      "sslExpiryDays",
+      "retry",
+    ]) {
       expect(outs, gone).not.toHaveProperty(gone);
     }
   });
@@ -69,7 +99,10 @@ describe("a monitor's state holds what its type needs", () => {
     await s.call("PATCH", `/api/v1/monitors/${id}`, { follow_redirects: false, ssl_expiry_days: 14 });
     const drifted = await readAfterChange(id, outs);
     expect(drifted.props).toMatchObject({ followRedirects: false, sslExpiryDays: 14 });
-    expect((await runtime.diff("Monitor", id, drifted.props as Props, inputs)).changed.sort()).toEqual(["followRedirects", "sslExpiryDays"]);
+    expect((await runtime.diff("Monitor", id, drifted.props as Props, inputs)).changed.sort()).toEqual([
+      "followRedirects",
+      "sslExpiryDays",
+    ]);
     const repaired = await runtime.update("Monitor", id, drifted.props as Props, inputs);
     expect(repaired.outs).toEqual({ ...outs, updatedAt: expect.any(String) });
     const declared = monitor({ name: "drift", sslExpiryDays: 14 });

@@ -25,8 +25,25 @@ describe("no perpetual diff: create → read → diff reports no change, for gen
     connection = { baseUrl: s.url, apiKey: s.key };
     clientFor(connection, { requestsPerMinute: 600_000_000 });
     for (let i = 0; i < 4; i++) {
-      channelIds.push((await s.call("POST", "/api/v1/channels", { name: `c${i}`, type: "email", config: { address: `c${i}@example.com` } })).body.data.id);
-      monitorIds.push((await s.call("POST", "/api/v1/monitors", { name: `m${i}`, type: "http", url: "https://example.com", interval_sec: 60 })).body.data.id);
+      channelIds.push(
+        (
+          await s.call("POST", "/api/v1/channels", {
+            name: `c${i}`,
+            type: "email",
+            config: { address: `c${i}@example.com` },
+          })
+        ).body.data.id,
+      );
+      monitorIds.push(
+        (
+          await s.call("POST", "/api/v1/monitors", {
+            name: `m${i}`,
+            type: "http",
+            url: "https://example.com",
+            interval_sec: 60,
+          })
+        ).body.data.id,
+      );
     }
   });
   afterAll(async () => {

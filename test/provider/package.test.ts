@@ -14,6 +14,10 @@ describe("package entry points (built: npm run build)", () => {
   it("require('pulumi-uptime') loads no Automation API module; the drift subpath does", () => {
     expect(automationModulesAfter('require("pulumi-uptime")')).toBe(0);
     expect(automationModulesAfter('require("pulumi-uptime/drift")')).toBeGreaterThan(0);
-    expect(automationModulesAfter('const d = require("pulumi-uptime/drift"); if (typeof d.detectDrift !== "function") throw 1')).toBeGreaterThan(0);
+    expect(
+      automationModulesAfter(
+        'const d = require("pulumi-uptime/drift"); if (typeof d.detectDrift !== "function") throw 1',
+      ),
+    ).toBeGreaterThan(0);
   });
 });

@@ -18,27 +18,57 @@ describe("provider: heartbeat, DNS, certificate and confirmation fields, and mai
     ((await runtime.check(kind, {}, { connection, ...inputs })).failures ?? []).map((f) => f.reason);
 
   it("check names the property and the rule of each new field", async () => {
-    expect(await failures("Monitor", { name: "j", type: "heartbeat", intervalSec: 60, graceSec: -1 })).toEqual(["graceSec: must be at least 0"]);
-    expect(await failures("Monitor", { name: "j", type: "heartbeat", url: "https://x.test", intervalSec: 60 })).toEqual([
-      "url: is not allowed for heartbeat monitors (they are pinged, not probed)",
+    expect(await failures("Monitor", { name: "j", type: "heartbeat", intervalSec: 60, graceSec: -1 })).toEqual([
+      "graceSec: must be at least 0",
     ]);
-    expect(await failures("Monitor", { name: "w", type: "http", url: "http://x.test", intervalSec: 60, sslExpiryDays: 14 })).toEqual([
-      "sslExpiryDays: is only allowed for https:// monitors",
-    ]);
-    expect(await failures("Monitor", { name: "d", type: "dns", url: "dns://x.test", intervalSec: 60, dnsExpectedValues: ["x"], dnsResolver: "a.b" })).toEqual([
+    expect(await failures("Monitor", { name: "j", type: "heartbeat", url: "https://x.test", intervalSec: 60 })).toEqual(
+      ["url: is not allowed for heartbeat monitors (they are pinged, not probed)"],
+    );
+    expect(
+      await failures("Monitor", { name: "w", type: "http", url: "http://x.test", intervalSec: 60, sslExpiryDays: 14 }),
+    ).toEqual(["sslExpiryDays: is only allowed for https:// monitors"]);
+    expect(
+      await failures("Monitor", {
+        name: "d",
+        type: "dns",
+        url: "dns://x.test",
+        intervalSec: 60,
+        dnsExpectedValues: ["x"],
+        dnsResolver: "a.b",
+      }),
+    ).toEqual([
       "dnsExpectedValues[0]: must be an IPv4 address for A records",
       "dnsResolver: must be an IP address, optionally with :port ([v6]:port)",
     ]);
-    expect(await failures("Monitor", { name: "c", type: "http", url: "http://x.test", intervalSec: 60, confirmations: 11 })).toEqual([
-      "confirmations: must be between 1 and 10",
-    ]);
     expect(
-      await failures("MaintenanceWindow", { name: "m", monitorIds: ["mon_x"], startsAt: "2026-01-01T02:00:00Z", endsAt: "2026-01-01T01:00:00Z", timeZone: "Nowhere/Land" }),
+      await failures("Monitor", { name: "c", type: "http", url: "http://x.test", intervalSec: 60, confirmations: 11 }),
+    ).toEqual(["confirmations: must be between 1 and 10"]);
+    expect(
+      await failures("MaintenanceWindow", {
+        name: "m",
+        monitorIds: ["mon_x"],
+        startsAt: "2026-01-01T02:00:00Z",
+        endsAt: "2026-01-01T01:00:00Z",
+        timeZone: "Nowhere/Land",
+      }),
     ).toEqual(["timeZone: must be an IANA time zone such as UTC or Europe/Berlin"]);
-    expect(await failures("MaintenanceWindow", { name: "m", monitorIds: ["mon_x"], startsAt: "2026-01-01T02:00:00Z", endsAt: "2026-01-01T01:00:00Z" })).toEqual([
-      "endsAt: must be after the start (2026-01-01T02:00:00Z)",
-    ]);
-    expect(await failures("MaintenanceWindow", { name: "m", monitorIds: [], startsAt: "x", endsAt: "2026-01-01T01:00:00Z", rrule: "FREQ=SOMETIMES" })).toEqual([
+    expect(
+      await failures("MaintenanceWindow", {
+        name: "m",
+        monitorIds: ["mon_x"],
+        startsAt: "2026-01-01T02:00:00Z",
+        endsAt: "2026-01-01T01:00:00Z",
+      }),
+    ).toEqual(["endsAt: must be after the start (2026-01-01T02:00:00Z)"]);
+    expect(
+      await failures("MaintenanceWindow", {
+        name: "m",
+        monitorIds: [],
+        startsAt: "x",
+        endsAt: "2026-01-01T01:00:00Z",
+        rrule: "FREQ=SOMETIMES",
+      }),
+    ).toEqual([
       "monitorIds: must list at least one monitor",
       "startsAt: must be an RFC 3339 timestamp",
       "rrule: FREQ must be YEARLY, MONTHLY, WEEKLY, DAILY, HOURLY, MINUTELY or SECONDLY",
@@ -59,18 +89,39 @@ describe("provider: heartbeat, DNS, certificate and confirmation fields, and mai
     expect(read.inputs).not.toHaveProperty("pushUrl");
     expect((await runtime.diff("Monitor", created.id, read.props as Props, changed)).changes).toBe(false);
 
-    const dns: Props = { name: "d", type: "dns", url: "dns://x.test", intervalSec: 60, dnsExpectedValues: ["192.0.2.2", "192.0.2.1", "192.0.2.1"], connection };
+    const dns: Props = {
+      name: "d",
+      type: "dns",
+      url: "dns://x.test",
+      intervalSec: 60,
+      dnsExpectedValues: ["192.0.2.2", "192.0.2.1", "192.0.2.1"],
+      connection,
+    };
     const d = await runtime.create("Monitor", dns);
     const dRead = await runtime.read("Monitor", d.id, d.outs as Props);
     expect(dRead.props?.dnsExpectedValues).toEqual(["192.0.2.1", "192.0.2.2"]);
     expect((await runtime.diff("Monitor", d.id, dRead.props as Props, dns)).changes).toBe(false);
 
-    const window: Props = { name: "w", monitorIds: [d.id, created.id], startsAt: "2026-01-04T01:00:00+00:00", endsAt: "2026-01-04T02:00:00Z", rrule: "FREQ=WEEKLY", connection };
+    const window: Props = {
+      name: "w",
+      monitorIds: [d.id, created.id],
+      startsAt: "2026-01-04T01:00:00+00:00",
+      endsAt: "2026-01-04T02:00:00Z",
+      rrule: "FREQ=WEEKLY",
+      connection,
+    };
     const w = await runtime.create("MaintenanceWindow", window);
     const wRead = await runtime.read("MaintenanceWindow", w.id, w.outs as Props);
-    expect(wRead.props).toMatchObject({ timeZone: "UTC", startsAt: "2026-01-04T01:00:00+00:00", active: expect.any(Boolean) });
+    expect(wRead.props).toMatchObject({
+      timeZone: "UTC",
+      startsAt: "2026-01-04T01:00:00+00:00",
+      active: expect.any(Boolean),
+    });
     expect((await runtime.diff("MaintenanceWindow", w.id, wRead.props as Props, window)).changes).toBe(false);
-    expect((await runtime.diff("MaintenanceWindow", w.id, wRead.props as Props, { ...window, timeZone: "Europe/Berlin" })).changes).toBe(true);
+    expect(
+      (await runtime.diff("MaintenanceWindow", w.id, wRead.props as Props, { ...window, timeZone: "Europe/Berlin" }))
+        .changes,
+    ).toBe(true);
     await runtime.remove("MaintenanceWindow", w.id, wRead.props as Props);
     expect((await s.call("GET", `/api/v1/maintenance-windows/${w.id}`)).status).toBe(404);
     for (const id of [created.id, d.id]) await runtime.remove("Monitor", id, { connection });

@@ -8,10 +8,20 @@ const FRAME = /\n\s+at /;
 describe("stacks while a resource registers", () => {
   const limit = Error.stackTraceLimit;
   afterEach(() => {
-    Object.defineProperty(Error, "stackTraceLimit", { value: limit, writable: true, configurable: true, enumerable: true });
+    Object.defineProperty(Error, "stackTraceLimit", {
+      value: limit,
+      writable: true,
+      configurable: true,
+      enumerable: true,
+    });
   });
   beforeAll(() => {
-    pulumi.runtime.setMocks({ newResource: async (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs }, "project", "stack", false);
+    pulumi.runtime.setMocks(
+      { newResource: async (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs },
+      "project",
+      "stack",
+      false,
+    );
   });
 
   it("captures no frame for the SDK's promise stacks, then gives the program its own limit back", () => {
@@ -40,7 +50,11 @@ describe("stacks while a resource registers", () => {
   it("an error the SDK's constructor throws carries the stack from the program's call", () => {
     let thrown: unknown;
     try {
-      new Monitor("api", { type: "http", url: "https://api.example.com/health", intervalSec: 60 }, { parent: "not a resource" as unknown as pulumi.Resource });
+      new Monitor(
+        "api",
+        { type: "http", url: "https://api.example.com/health", intervalSec: 60 },
+        { parent: "not a resource" as unknown as pulumi.Resource },
+      );
     } catch (err) {
       thrown = err;
     }

@@ -18,7 +18,10 @@ async function processCopy(): Promise<ClientModule> {
 /** A proxy that drops the rate-limit headers: a server that does not send them. */
 async function startStrippingProxy(target: string): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer(async (req, res) => {
-    const upstream = await request(`${target}${req.url}`, { method: req.method as "GET", headers: { authorization: req.headers.authorization ?? "" } });
+    const upstream = await request(`${target}${req.url}`, {
+      method: req.method as "GET",
+      headers: { authorization: req.headers.authorization ?? "" },
+    });
     const body = await upstream.body.text();
     res.writeHead(upstream.statusCode, { "content-type": "application/json" }).end(body);
   });
@@ -34,10 +37,16 @@ describe("rate budget", () => {
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
-  async function limitedServer(rateLimit: number, rateLimitWindowMs: number): Promise<{ s: TestServer; proxy: FaultProxy }> {
+  async function limitedServer(
+    rateLimit: number,
+    rateLimitWindowMs: number,
+  ): Promise<{ s: TestServer; proxy: FaultProxy }> {
     const s = await startServer({ rateLimit, rateLimitWindowMs });
     const proxy = await startFaultProxy(s.url);
-    cleanups.push(() => s.close(), () => proxy.close());
+    cleanups.push(
+      () => s.close(),
+      () => proxy.close(),
+    );
     return { s, proxy };
   }
 
@@ -96,7 +105,9 @@ describe("rate budget", () => {
     setTimeout(() => (hogging = false), 3000);
     // No retry at all for failures: waiting for the rate limit is not one.
     const client = new UptimeClient({ baseUrl: proxy.url, apiKey: s.key }, { maxRetries: 0, notify: () => undefined });
-    const results = await Promise.allSettled(Array.from({ length: 8 }, () => client.request("GET", "/api/v1/monitors")));
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () => client.request("GET", "/api/v1/monitors")),
+    );
     await hog;
     expect(results.filter((r) => r.status === "rejected")).toEqual([]);
     expect(proxy.seen.filter((l) => l.endsWith(" 200"))).toHaveLength(8);
@@ -115,13 +126,19 @@ describe("rate budget", () => {
     const started = Date.now();
     const late = await client.request("GET", "/api/v1/monitors", { deadline: started + 800 }).catch((e: unknown) => e);
     expect(late).toMatchObject({ code: "rate_limited", status: 429 });
-    expect((late as Error).message).toMatch(/rate limit was still spent at this request's deadline, after 1 s of waiting \(it reopens in \d s\)/);
+    expect((late as Error).message).toMatch(
+      /rate limit was still spent at this request's deadline, after 1 s of waiting \(it reopens in \d s\)/,
+    );
     expect(Date.now() - started).toBeLessThan(2000);
-    const results = await Promise.allSettled(Array.from({ length: 3 }, () => client.request("GET", "/api/v1/monitors")));
+    const results = await Promise.allSettled(
+      Array.from({ length: 3 }, () => client.request("GET", "/api/v1/monitors")),
+    );
     expect(results.filter((r) => r.status === "rejected")).toEqual([]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(5500);
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatch(/^uptime: the API at http:\/\/127\.0\.0\.1:\d+ says this API key has used its limit of 12 requests per window; requests wait [67] s for it to reopen/);
+    expect(notices[0]).toMatch(
+      /^uptime: the API at http:\/\/127\.0\.0\.1:\d+ says this API key has used its limit of 12 requests per window; requests wait [67] s for it to reopen/,
+    );
     expect(notices.join("")).not.toContain(s.key);
     expect(proxy.seen.filter((l) => l.endsWith(" 429"))).toHaveLength(1);
   });
@@ -129,7 +146,10 @@ describe("rate budget", () => {
   it("paces a server without the headers at the configured rate", async () => {
     const s = await startServer();
     const stripping = await startStrippingProxy(s.url);
-    cleanups.push(() => s.close(), () => stripping.close());
+    cleanups.push(
+      () => s.close(),
+      () => stripping.close(),
+    );
     const { UptimeClient } = await processCopy();
     const client = new UptimeClient({ baseUrl: stripping.url, apiKey: s.key }, { requestsPerMinute: 120 });
     const started = Date.now();
@@ -145,11 +165,19 @@ describe("rate budget", () => {
     let ticking = false;
     const clock = vi.spyOn(Date, "now").mockImplementation(() => (ticking ? now++ : now));
     try {
-      const budget = new RateBudget({ fallback: async () => (fn) => fn(), blindWait: () => 10, notify: () => undefined, label: "test" });
+      const budget = new RateBudget({
+        fallback: async () => (fn) => fn(),
+        blindWait: () => 10,
+        notify: () => undefined,
+        label: "test",
+      });
       (await budget.acquire())({}, 429); // no rate-limit headers: spent for the blind wait (10 ms)
       now += 9;
       ticking = true;
-      const went = await Promise.race([budget.acquire().then(() => "went"), new Promise((r) => setTimeout(() => r("stuck"), 2000))]);
+      const went = await Promise.race([
+        budget.acquire().then(() => "went"),
+        new Promise((r) => setTimeout(() => r("stuck"), 2000)),
+      ]);
       expect(went).toBe("went");
     } finally {
       clock.mockRestore();

@@ -21,7 +21,10 @@ describe("while resources register", () => {
         newResource: async (args) => {
           // The engine answers once the test has counted what the pending registrations hold.
           await answered;
-          return { id: `${args.name}-id`, state: args.type.endsWith(":StackIdentity") ? { ...args.inputs, instance: INSTANCE } : args.inputs };
+          return {
+            id: `${args.name}-id`,
+            state: args.type.endsWith(":StackIdentity") ? { ...args.inputs, instance: INSTANCE } : args.inputs,
+          };
         },
         call: (args) => args.inputs,
       },
@@ -55,9 +58,18 @@ describe("while resources register", () => {
     const plain = identityInput("Monitor", "api", undefined).__identity;
     const child = identityInput("Monitor", "db", { parent }).__identity;
     answer();
-    const [a, b] = await Promise.all([plain, child].map((v) => new Promise((resolve) => pulumi.output(v).apply(resolve))));
+    const [a, b] = await Promise.all(
+      [plain, child].map((v) => new Promise((resolve) => pulumi.output(v).apply(resolve))),
+    );
     expect(a).toEqual({ project: "project", stack: "stack", kind: "Monitor", name: "api", instance: INSTANCE });
     expect(Object.keys(a as object)).toEqual(["project", "stack", "kind", "name", "instance"]);
-    expect(b).toEqual({ project: "project", stack: "stack", kind: "Monitor", name: "db", instance: INSTANCE, parentUrn: await new Promise((r) => parent.urn.apply(r)) });
+    expect(b).toEqual({
+      project: "project",
+      stack: "stack",
+      kind: "Monitor",
+      name: "db",
+      instance: INSTANCE,
+      parentUrn: await new Promise((r) => parent.urn.apply(r)),
+    });
   });
 });

@@ -45,15 +45,38 @@ describe("provider methods against a real server", () => {
         "assertions[2].target",
         /assertions\[2\]\.target: must be a valid RE2 regular expression/,
       ],
-      [monitor({ assertions: [{ source: "body", comparison: "equals", target: "x" }] }), "assertions[0].source", /must be one of/],
-      [monitor({ assertions: [{ source: "status_code", comparison: "less_than", target: "fast" }] }), "assertions[0].target", /must be a number/],
+      [
+        monitor({ assertions: [{ source: "body", comparison: "equals", target: "x" }] }),
+        "assertions[0].source",
+        /must be one of/,
+      ],
+      [
+        monitor({ assertions: [{ source: "status_code", comparison: "less_than", target: "fast" }] }),
+        "assertions[0].target",
+        /must be a number/,
+      ],
       [monitor({ degradedResponseMs: 2000, maxResponseMs: 1000 }), "degradedResponseMs", /less than max_response_ms/],
       [
-        monitor({ type: "multistep", url: undefined, steps: [{ name: "log in", url: "https://a.example/login" }, { name: "read", url: "https://a.example/items/{{id}}" }] }),
+        monitor({
+          type: "multistep",
+          url: undefined,
+          steps: [
+            { name: "log in", url: "https://a.example/login" },
+            { name: "read", url: "https://a.example/items/{{id}}" },
+          ],
+        }),
         "steps[1].url",
         /steps\[1\]\.url: step "read" uses \{\{id\}\}, which neither variables nor an earlier step's extract defines/,
       ],
-      [monitor({ type: "multistep", url: undefined, steps: [{ name: "a", url: "https://a.example/", extract: [{ name: "id", source: "json_body" }] }] }), "steps[0].extract[0].property", /required for json_body extractions/],
+      [
+        monitor({
+          type: "multistep",
+          url: undefined,
+          steps: [{ name: "a", url: "https://a.example/", extract: [{ name: "id", source: "json_body" }] }],
+        }),
+        "steps[0].extract[0].property",
+        /required for json_body extractions/,
+      ],
     ];
     const saved = process.env.UPTIME_API_KEY;
     delete process.env.UPTIME_API_KEY;
@@ -68,22 +91,41 @@ describe("provider methods against a real server", () => {
       if (saved !== undefined) process.env.UPTIME_API_KEY = saved;
     }
     expect((await runtime.check("Monitor", {}, monitor({ channelIds: [UNKNOWN] }))).failures).toEqual([]);
-    expect((await runtime.check("Channel", {}, { name: "c", type: "webhook", config: { url: "nope" }, connection })).failures)
-      .toEqual([{ property: "config.url", reason: expect.stringMatching(/config\.url: must be an http/) }]);
+    expect(
+      (await runtime.check("Channel", {}, { name: "c", type: "webhook", config: { url: "nope" }, connection }))
+        .failures,
+    ).toEqual([{ property: "config.url", reason: expect.stringMatching(/config\.url: must be an http/) }]);
     expect((await s.call("GET", "/api/v1/monitors")).body.data.length).toBe(before);
   });
 
   it("creates, diffs clean against reordered sets and header case, updates in place, replaces on type", async () => {
-    const inputs = monitor({ headers: { "X-Api-Key": "k" }, tags: ["b", "a"], channelIds: [], expectedStatusCodes: ["2xx", 200] });
+    const inputs = monitor({
+      headers: { "X-Api-Key": "k" },
+      tags: ["b", "a"],
+      channelIds: [],
+      expectedStatusCodes: ["2xx", 200],
+    });
     const created = await runtime.create("Monitor", inputs);
     expect(created.id).toMatch(/^mon_/);
     // Header names as written: the service lower-cases them, and a refresh records this output as the input.
-    expect(created.outs).toMatchObject({ intervalSec: 60, timeoutSec: 10, headers: { "X-Api-Key": "k" }, tags: ["a", "b"], paused: false });
+    expect(created.outs).toMatchObject({
+      intervalSec: 60,
+      timeoutSec: 10,
+      headers: { "X-Api-Key": "k" },
+      tags: ["a", "b"],
+      paused: false,
+    });
     // A credential (by name) reads as its fingerprint.
-    expect((await live(created.id)).data.headers).toEqual({ "x-api-key": expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/) });
+    expect((await live(created.id)).data.headers).toEqual({
+      "x-api-key": expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/),
+    });
     const olds = created.outs as Props;
 
-    const reordered = monitor({ headers: { "x-api-key": "k" }, tags: ["A", "b"], expectedStatusCodes: [200, "2xx", 200] });
+    const reordered = monitor({
+      headers: { "x-api-key": "k" },
+      tags: ["A", "b"],
+      expectedStatusCodes: [200, "2xx", 200],
+    });
     expect(await runtime.diff("Monitor", created.id, olds, reordered)).toMatchObject({ changes: false, replaces: [] });
 
     const edited = { ...reordered, intervalSec: 120, name: "api v2" };
@@ -92,24 +134,52 @@ describe("provider methods against a real server", () => {
     expect(updated.outs).toMatchObject({ intervalSec: 120, name: "api v2" });
     expect((await live(created.id)).data).toMatchObject({ interval_sec: 120, name: "api v2", tags: ["a", "b"] });
 
-    const retyped = await runtime.diff("Monitor", created.id, updated.outs as Props, { ...edited, type: "keyword", keyword: "ok" });
+    const retyped = await runtime.diff("Monitor", created.id, updated.outs as Props, {
+      ...edited,
+      type: "keyword",
+      keyword: "ok",
+    });
     expect(retyped).toMatchObject({ changes: true, replaces: ["type"] });
   });
 
   it("creates a multi-step monitor whose steps, written with defaults left out, diff clean; a changed step is an update", async () => {
     const steps = [
-      { name: "log in", method: "POST", url: "https://a.example/login", body: '{"p":"{{password}}"}', headers: { "Content-Type": "application/json" }, extract: [{ name: "token", source: "json_body", property: "$.token", secret: true }] },
-      { name: "read", url: "https://a.example/me", headers: { Authorization: "Bearer {{token}}" }, assertions: [{ source: "status_code", comparison: "equals", target: "200" }] },
+      {
+        name: "log in",
+        method: "POST",
+        url: "https://a.example/login",
+        body: '{"p":"{{password}}"}',
+        headers: { "Content-Type": "application/json" },
+        extract: [{ name: "token", source: "json_body", property: "$.token", secret: true }],
+      },
+      {
+        name: "read",
+        url: "https://a.example/me",
+        headers: { Authorization: "Bearer {{token}}" },
+        assertions: [{ source: "status_code", comparison: "equals", target: "200" }],
+      },
     ];
     const inputs = monitor({ type: "multistep", url: undefined, steps, variables: { password: "pw-1" } });
     const created = await runtime.create("Monitor", inputs);
     expect((await live(created.id)).data.steps[1]).toEqual({
-      name: "read", method: "GET", url: "https://a.example/me", headers: { authorization: expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/) }, body: null, statuses: ["2xx", "3xx"], extract: [],
-      assertions: [{ source: "status_code", property: null, comparison: "equals", target: "200" }], cleanup: false,
+      name: "read",
+      method: "GET",
+      url: "https://a.example/me",
+      headers: { authorization: expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/) },
+      body: null,
+      statuses: ["2xx", "3xx"],
+      extract: [],
+      assertions: [{ source: "status_code", property: null, comparison: "equals", target: "200" }],
+      cleanup: false,
     });
     const olds = created.outs as Props;
     expect(await runtime.diff("Monitor", created.id, olds, inputs)).toMatchObject({ changes: false });
-    const changed = monitor({ type: "multistep", url: undefined, steps: [steps[0], { ...steps[1], cleanup: true }], variables: { password: "pw-1" } });
+    const changed = monitor({
+      type: "multistep",
+      url: undefined,
+      steps: [steps[0], { ...steps[1], cleanup: true }],
+      variables: { password: "pw-1" },
+    });
     expect(await runtime.diff("Monitor", created.id, olds, changed)).toMatchObject({ changes: true, replaces: [] });
   });
 
@@ -137,25 +207,47 @@ describe("provider methods against a real server", () => {
   });
 
   it("adopts an existing monitor, updating it to the declared inputs", async () => {
-    const existing = (await s.call("POST", "/api/v1/monitors", { name: "legacy", type: "http", url: "https://old.example", interval_sec: 600 }))
-      .body.data;
+    const existing = (
+      await s.call("POST", "/api/v1/monitors", {
+        name: "legacy",
+        type: "http",
+        url: "https://old.example",
+        interval_sec: 600,
+      })
+    ).body.data;
     const adopted = await runtime.create("Monitor", monitor({ adopt: existing.id, name: "adopted" }));
     expect(adopted.id).toBe(existing.id);
-    expect((await live(existing.id)).data).toMatchObject({ name: "adopted", url: "https://api.example.com/health", interval_sec: 60 });
-    expect((await s.call("GET", "/api/v1/monitors?limit=200")).body.data.filter((m: { id: string }) => m.id === existing.id)).toHaveLength(1);
-    await expect(runtime.create("Monitor", monitor({ adopt: existing.id, type: "tcp", url: "tcp://x.example:1" }))).rejects.toThrow(
-      /is of type http/,
+    expect((await live(existing.id)).data).toMatchObject({
+      name: "adopted",
+      url: "https://api.example.com/health",
+      interval_sec: 60,
+    });
+    expect(
+      (await s.call("GET", "/api/v1/monitors?limit=200")).body.data.filter((m: { id: string }) => m.id === existing.id),
+    ).toHaveLength(1);
+    await expect(
+      runtime.create("Monitor", monitor({ adopt: existing.id, type: "tcp", url: "tcp://x.example:1" })),
+    ).rejects.toThrow(/is of type http/);
+    await expect(runtime.create("Monitor", monitor({ adopt: "mon_missing" }))).rejects.toThrow(
+      /no monitor mon_missing/,
     );
-    await expect(runtime.create("Monitor", monitor({ adopt: "mon_missing" }))).rejects.toThrow(/no monitor mon_missing/);
   });
 
   it("compares channel configs through the server's fingerprint, and sees a config changed elsewhere", async () => {
-    const inputs = { name: "hook", type: "webhook", config: { url: "https://hooks.example.com/T/abc", secret: "0123456789abcdef" }, connection };
+    const inputs = {
+      name: "hook",
+      type: "webhook",
+      config: { url: "https://hooks.example.com/T/abc", secret: "0123456789abcdef" },
+      connection,
+    };
     const created = await runtime.create("Channel", inputs);
     expect(created.outs).toMatchObject({ config: inputs.config });
     expect(await runtime.diff("Channel", created.id, created.outs as Props, inputs)).toMatchObject({ changes: false });
     const rotated = { ...inputs, config: { ...inputs.config, secret: "fedcba9876543210" } };
-    expect(await runtime.diff("Channel", created.id, created.outs as Props, rotated)).toMatchObject({ changes: true, replaces: [] });
+    expect(await runtime.diff("Channel", created.id, created.outs as Props, rotated)).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
 
     await s.call("PATCH", `/api/v1/channels/${created.id}`, { config: { url: "https://hooks.example.com/T/other" } });
     const read = await runtime.read("Channel", created.id, created.outs as Props);
@@ -170,13 +262,24 @@ describe("provider methods against a real server", () => {
     const b = await runtime.create("Monitor", monitor({ name: "b" }));
     const inputs = { slug: "rt-page", title: "T", monitorIds: [b.id, a.id], connection };
     const page = await runtime.create("StatusPage", inputs);
-    expect(page.outs).toMatchObject({ monitorIds: [a.id, b.id].sort(), publicUrl: `${s.url}/api/status/rt-page.json`, pageUrl: `${s.url}/status/rt-page` });
-    expect(await runtime.diff("StatusPage", page.id, page.outs as Props, { ...inputs, monitorIds: [a.id, b.id] })).toMatchObject({
+    expect(page.outs).toMatchObject({
+      monitorIds: [a.id, b.id].sort(),
+      publicUrl: `${s.url}/api/status/rt-page.json`,
+      pageUrl: `${s.url}/status/rt-page`,
+    });
+    expect(
+      await runtime.diff("StatusPage", page.id, page.outs as Props, { ...inputs, monitorIds: [a.id, b.id] }),
+    ).toMatchObject({
       changes: false,
     });
     const moved = { ...inputs, slug: "rt-page-2" };
-    expect(await runtime.diff("StatusPage", page.id, page.outs as Props, moved)).toMatchObject({ changes: true, replaces: [] });
-    expect((await runtime.update("StatusPage", page.id, page.outs as Props, moved)).outs).toMatchObject({ slug: "rt-page-2" });
+    expect(await runtime.diff("StatusPage", page.id, page.outs as Props, moved)).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
+    expect((await runtime.update("StatusPage", page.id, page.outs as Props, moved)).outs).toMatchObject({
+      slug: "rt-page-2",
+    });
   });
 });
 
@@ -193,7 +296,9 @@ describe("provider methods against a server without the extensions", () => {
       const renamed = await runtime.diff("Channel", created.id, created.outs as Props, { ...inputs, name: "renamed" });
       expect(renamed).toMatchObject({ changes: true, replaces: ["name"] });
       await runtime.remove("Channel", created.id, created.outs as Props);
-      expect((await s.call("GET", "/api/v1/channels")).body.data.map((c: { id: string }) => c.id)).toContain(created.id);
+      expect((await s.call("GET", "/api/v1/channels")).body.data.map((c: { id: string }) => c.id)).toContain(
+        created.id,
+      );
     } finally {
       await s.close();
     }

@@ -11,7 +11,13 @@ import { outputNames } from "../../provider/kinds/fields";
 import { MONITOR_FIELDS } from "../../api";
 
 /** What the service adds to a monitor's inputs: defaults and output-only fields. */
-const SERVED = { method: "GET", timeoutSec: 30, status: "active", createdAt: "2026-11-24T00:00:00Z", pushUrl: "https://push.example.com/abc" };
+const SERVED = {
+  method: "GET",
+  timeoutSec: 30,
+  status: "active",
+  createdAt: "2026-11-24T00:00:00Z",
+  pushUrl: "https://push.example.com/abc",
+};
 
 function settle<T>(out: pulumi.Output<T>): Promise<{ value: T | undefined; known: boolean; secret: boolean }> {
   const o = out as unknown as { promise(): Promise<T>; isKnown: Promise<boolean>; isSecret: Promise<boolean> };
@@ -39,7 +45,9 @@ describe("outputs after an update", () => {
 
   it("registers only the inputs the program gave; a default and an output-only field read from state", async () => {
     const monitor = new Monitor("api", { type: "http", url: "https://api.example.com/health", intervalSec: 60 });
-    const own = Object.keys(monitor).filter((k) => pulumi.Output.isInstance((monitor as unknown as Record<string, unknown>)[k]));
+    const own = Object.keys(monitor).filter((k) =>
+      pulumi.Output.isInstance((monitor as unknown as Record<string, unknown>)[k]),
+    );
     expect(own).toEqual(expect.arrayContaining(["url", "intervalSec", "type", "name"]));
     expect(own).not.toContain("method");
     expect(own).not.toContain("status");
@@ -62,12 +70,18 @@ describe("outputs after an update", () => {
       const out = (monitor as unknown as Record<string, pulumi.Output<unknown>>)[name];
       expect(pulumi.Output.isInstance(out), name).toBe(true);
     }
-    const deps = await (monitor.createdAt as unknown as { allResources(): Promise<Set<pulumi.Resource>> }).allResources();
+    const deps = await (
+      monitor.createdAt as unknown as { allResources(): Promise<Set<pulumi.Resource>> }
+    ).allResources();
     expect([...deps]).toContain(monitor);
   });
 
   it("an output read from state is secret where the resource's secret outputs name it", async () => {
-    const monitor = new Monitor("beat", { type: "http", url: "https://beat.example.com/", intervalSec: 60 }, { additionalSecretOutputs: ["method"] });
+    const monitor = new Monitor(
+      "beat",
+      { type: "http", url: "https://beat.example.com/", intervalSec: 60 },
+      { additionalSecretOutputs: ["method"] },
+    );
     expect(await settle(monitor.pushUrl)).toEqual({ value: SERVED.pushUrl, known: true, secret: true });
     expect(await settle(monitor.method)).toEqual({ value: "GET", known: true, secret: true });
     expect(await settle(monitor.createdAt)).toMatchObject({ secret: false });

@@ -23,13 +23,38 @@ describe("multi-step step URLs and the outbound policy", () => {
     { name: "inside", url: second },
   ];
   const variables = { order_id: "42", tenant: "shop", token: "t0k3n" };
-  const body = (second: string) => ({ name: "journey", type: "multistep", interval_sec: 60, variables, steps: steps(second) });
-  const preview = async (second: string) => (await runtime.check("Monitor", {}, { name: "journey", type: "multistep", intervalSec: 60, variables, steps: steps(second), connection })).failures;
+  const body = (second: string) => ({
+    name: "journey",
+    type: "multistep",
+    interval_sec: 60,
+    variables,
+    steps: steps(second),
+  });
+  const preview = async (second: string) =>
+    (
+      await runtime.check(
+        "Monitor",
+        {},
+        { name: "journey", type: "multistep", intervalSec: 60, variables, steps: steps(second), connection },
+      )
+    ).failures;
 
   it.each([
-    ["a loopback address", "http://127.0.0.1:9/", /^must not point at a private, loopback or metadata host: 127\.0\.0\.1 is not a global unicast address \(loopback\); start the server with --allow-private-targets to reach it$/],
-    ["the metadata address", "http://169.254.169.254/latest/meta-data/iam", /^must not point at a private, loopback or metadata host: 169\.254\.169\.254 is a linkLocal address, which is never reached$/],
-    ["a local name with a variable in its path", "http://localhost:8080/orders/{{order_id}}", /^must not point at a private, loopback or metadata host: localhost is a local name/],
+    [
+      "a loopback address",
+      "http://127.0.0.1:9/",
+      /^must not point at a private, loopback or metadata host: 127\.0\.0\.1 is not a global unicast address \(loopback\); start the server with --allow-private-targets to reach it$/,
+    ],
+    [
+      "the metadata address",
+      "http://169.254.169.254/latest/meta-data/iam",
+      /^must not point at a private, loopback or metadata host: 169\.254\.169\.254 is a linkLocal address, which is never reached$/,
+    ],
+    [
+      "a local name with a variable in its path",
+      "http://localhost:8080/orders/{{order_id}}",
+      /^must not point at a private, loopback or metadata host: localhost is a local name/,
+    ],
   ])("%s is refused at create, PATCH, dry run and preview, naming steps[1].url", async (_what, url, message) => {
     const created = await s.call("POST", "/api/v1/monitors", body(url));
     expect(created.status, JSON.stringify(created.body)).toBe(422);
@@ -48,7 +73,10 @@ describe("multi-step step URLs and the outbound policy", () => {
   });
 
   it("a step whose host is a variable, or a public host, is accepted (the run judges the variable's host)", async () => {
-    for (const url of ["https://{{tenant}}.example.com/api", "https://example.com/orders/{{order_id}}?token={{token}}"]) {
+    for (const url of [
+      "https://{{tenant}}.example.com/api",
+      "https://example.com/orders/{{order_id}}?token={{token}}",
+    ]) {
       expect(await preview(url)).toEqual([]);
       const created = await s.call("POST", "/api/v1/monitors", body(url));
       expect(created.status, JSON.stringify(created.body)).toBe(201);

@@ -40,14 +40,18 @@ describe("uptime:testChecks (the provider's check runs the dry run)", () => {
     const { failures } = await runtime.check("Monitor", {}, monitor());
     expect(failures).toHaveLength(1);
     expect(failures?.[0]?.property).toBe("assertions");
-    expect(failures?.[0]?.reason).toMatch(/monitor "api-health" failed: json_body \$\.status equals "ok": found "down"/);
+    expect(failures?.[0]?.reason).toMatch(
+      /monitor "api-health" failed: json_body \$\.status equals "ok": found "down"/,
+    );
     expect(JSON.stringify(failures)).not.toMatch(/s3cret/);
   });
 
   it("lets through a monitor expected to fail, an unchanged one, and one with unknown inputs", async () => {
     await configure({ baseUrl: s.url, apiKey: s.key, testChecks: "true" });
     const hits = target.hits;
-    expect((await runtime.check("Monitor", {}, monitor({ __dryRun: { resource: "later", expectFailing: true } }))).failures).toEqual([]);
+    expect(
+      (await runtime.check("Monitor", {}, monitor({ __dryRun: { resource: "later", expectFailing: true } }))).failures,
+    ).toEqual([]);
     expect((await runtime.check("Monitor", monitor(), monitor())).failures).toEqual([]);
     expect((await runtime.check("Monitor", {}, monitor({ url: UNKNOWN }))).failures).toEqual([]);
     expect(target.hits).toBe(hits + 1);
@@ -66,11 +70,24 @@ describe("uptime:testChecks (the provider's check runs the dry run)", () => {
     process.env.PULUMI_UPTIME_TEST_REPORT = join(dir, "report.jsonl");
     try {
       expect((await runtime.check("Monitor", {}, monitor())).failures).toEqual([]);
-      expect((await runtime.check("Monitor", {}, monitor({ connection: UNKNOWN, __dryRun: { resource: "later" } }))).failures).toEqual([]);
+      expect(
+        (await runtime.check("Monitor", {}, monitor({ connection: UNKNOWN, __dryRun: { resource: "later" } })))
+          .failures,
+      ).toEqual([]);
       const text = readFileSync(join(dir, "report.jsonl"), "utf8");
       expect(text).not.toMatch(/s3cret/);
-      expect(text.trim().split("\n").map((l) => JSON.parse(l))).toEqual([
-        expect.objectContaining({ resource: "api-health", outcome: "fail", target: `${target.url}/health`, failure: 'json_body $.status equals "ok": found "down"' }),
+      expect(
+        text
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l)),
+      ).toEqual([
+        expect.objectContaining({
+          resource: "api-health",
+          outcome: "fail",
+          target: `${target.url}/health`,
+          failure: 'json_body $.status equals "ok": found "down"',
+        }),
         expect.objectContaining({ resource: "later", outcome: "skipped", ms: null }),
       ]);
     } finally {

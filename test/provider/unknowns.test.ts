@@ -21,7 +21,10 @@ const connection = { baseUrl: "http://127.0.0.1:9", apiKey: "uk_unknowns_test" }
 const RUNS = 40;
 
 const maintenanceWindowInputs: fc.Arbitrary<Props> = fc
-  .record({ hours: fc.integer({ min: 1, max: 48 }), monitorIds: fc.array(fc.constantFrom("mon_a", "mon_b"), { minLength: 1, maxLength: 3 }) })
+  .record({
+    hours: fc.integer({ min: 1, max: 48 }),
+    monitorIds: fc.array(fc.constantFrom("mon_a", "mon_b"), { minLength: 1, maxLength: 3 }),
+  })
   .map(({ hours, monitorIds }) => ({
     name: "deploy",
     monitorIds,
@@ -39,7 +42,9 @@ const VALID: Record<KindName, fc.Arbitrary<Props>> = {
 
 /** Every input property of a kind: its table's rows a program can set, and `adopt`, `connection`. */
 function inputFields(kind: KindName): [string, Field][] {
-  return Object.entries({ ...KINDS[kind].fields.table, ...RESOURCE_FIELDS } as Record<string, Field>).filter(([, f]) => !f.outputOnly);
+  return Object.entries({ ...KINDS[kind].fields.table, ...RESOURCE_FIELDS } as Record<string, Field>).filter(
+    ([, f]) => !f.outputOnly,
+  );
 }
 
 /** The value with an unknown inside: an unknown element in a list, an unknown value in a map. */
@@ -88,11 +93,18 @@ describe("check with inputs not known yet", () => {
     it(`${kind}: any set of inputs unknown at once, no failure`, async () => {
       const fields = inputFields(kind);
       await fc.assert(
-        fc.asyncProperty(VALID[kind], fc.subarray(fields.map(([p]) => p), { minLength: 1 }), async (valid, unknown) => {
-          const inputs: Props = { ...valid, connection };
-          for (const p of unknown) inputs[p] = UNKNOWN;
-          expect(await failures(kind, inputs)).toEqual([]);
-        }),
+        fc.asyncProperty(
+          VALID[kind],
+          fc.subarray(
+            fields.map(([p]) => p),
+            { minLength: 1 },
+          ),
+          async (valid, unknown) => {
+            const inputs: Props = { ...valid, connection };
+            for (const p of unknown) inputs[p] = UNKNOWN;
+            expect(await failures(kind, inputs)).toEqual([]);
+          },
+        ),
         { numRuns: RUNS },
       );
     });
@@ -103,11 +115,18 @@ describe("check with inputs not known yet", () => {
     expect(await runtime.check("Monitor", {}, { ...monitor, intervalSec: UNKNOWN, timeoutSec: 90 })).toMatchObject({
       failures: [{ property: "timeoutSec", reason: expect.stringMatching(/^timeoutSec: must be at most 60/) }],
     });
-    expect((await runtime.check("Monitor", {}, { ...monitor, intervalSec: 60, channelIds: [UNKNOWN, UNKNOWN, ""] })).failures).toEqual([
-      { property: "channelIds[2]", reason: expect.stringMatching(/^channelIds\[2\]: /) },
+    expect(
+      (await runtime.check("Monitor", {}, { ...monitor, intervalSec: 60, channelIds: [UNKNOWN, UNKNOWN, ""] }))
+        .failures,
+    ).toEqual([{ property: "channelIds[2]", reason: expect.stringMatching(/^channelIds\[2\]: /) }]);
+    const channel = await plugin.check(
+      urn("Channel"),
+      {},
+      { type: "webhook", config: { url: "ftp://x", secret: UNKNOWN }, connection },
+    );
+    expect(channel.failures).toEqual([
+      { property: "", reason: expect.stringMatching(/^config\.url: must be an http/) },
     ]);
-    const channel = await plugin.check(urn("Channel"), {}, { type: "webhook", config: { url: "ftp://x", secret: UNKNOWN }, connection });
-    expect(channel.failures).toEqual([{ property: "", reason: expect.stringMatching(/^config\.url: must be an http/) }]);
     const page = await runtime.check("StatusPage", {}, { slug: UNKNOWN, title: "", monitorIds: [UNKNOWN], connection });
     expect(page.failures?.map((f) => f.property)).toEqual(["title", "title"]);
   });

@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
 
-const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { allowScripts?: Record<string, boolean> };
+const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+  allowScripts?: Record<string, boolean>;
+};
 
 describe("install scripts declared for npm's allowScripts", () => {
   it("allows the scripts that install Node 24 and esbuild's binary", () => {
@@ -14,7 +16,11 @@ describe("install scripts declared for npm's allowScripts", () => {
   });
 
   it("leaves no installed package with an install script unreviewed", () => {
-    const out = execFileSync("npm", ["install-scripts", "ls"], { cwd: REPO_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const out = execFileSync("npm", ["install-scripts", "ls"], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     expect(out.trim()).toBe("No packages with unreviewed install scripts.");
   });
 });

@@ -50,25 +50,39 @@ describe("the project's build cache (scripts/cache.mjs)", () => {
       for (const r of results) expect(r, r.stderr).toMatchObject({ code: 0 });
       expect(readFileSync(`${dir}.builds.log`, "utf8").trim().split("\n")).toHaveLength(1);
       // No staging folder or lock is left beside the entry.
-      expect(readdirSync(root).filter((f) => f.startsWith(inPlace ? "venv" : "entry")).sort()).toEqual(
-        [inPlace ? "venv" : "entry", `${inPlace ? "venv" : "entry"}.builds.log`].sort(),
-      );
+      expect(
+        readdirSync(root)
+          .filter((f) => f.startsWith(inPlace ? "venv" : "entry"))
+          .sort(),
+      ).toEqual([inPlace ? "venv" : "entry", `${inPlace ? "venv" : "entry"}.builds.log`].sort());
     }, 60_000);
   }
 
   it("builds again an entry whose build was interrupted, and reports a build that fails", async () => {
     const dir = join(root, "failing");
-    await expect(cache.buildOnce(dir, () => existsSync(join(dir, "done")), () => Promise.reject(new Error("compiler crashed")))).rejects.toThrow("compiler crashed");
+    await expect(
+      cache.buildOnce(
+        dir,
+        () => existsSync(join(dir, "done")),
+        () => Promise.reject(new Error("compiler crashed")),
+      ),
+    ).rejects.toThrow("compiler crashed");
     expect(existsSync(`${dir}.lock`)).toBe(false);
-    await cache.buildOnce(dir, () => existsSync(join(dir, "done")), async (into) => {
-      await cache.run("mkdir", ["-p", into]);
-      await cache.run("touch", [join(into, "done")]);
-    });
+    await cache.buildOnce(
+      dir,
+      () => existsSync(join(dir, "done")),
+      async (into) => {
+        await cache.run("mkdir", ["-p", into]);
+        await cache.run("touch", [join(into, "done")]);
+      },
+    );
     expect(existsSync(join(dir, "done"))).toBe(true);
   });
 
   it("names the command and its error output when a command fails", async () => {
-    await expect(cache.run("go", ["no-such-command"])).rejects.toThrow(/^go no-such-command failed:\n.*unknown command/);
+    await expect(cache.run("go", ["no-such-command"])).rejects.toThrow(
+      /^go no-such-command failed:\n.*unknown command/,
+    );
   });
 
   it("puts every cache under PULUMI_UPTIME_CACHE when it is set, Go's build cache too", () => {
@@ -76,12 +90,18 @@ describe("the project's build cache (scripts/cache.mjs)", () => {
     expect(cache.cacheRoot(env)).toBe("/c");
     expect(cache.goEnv(env)).toMatchObject({ GOCACHE: "/c/go/build", GOMODCACHE: "/c/go/mod" });
     // Go's module cache (downloads checked against go.sum) may stay the user's.
-    expect(cache.goEnv({ ...env, GOMODCACHE: "/users/mod" })).toMatchObject({ GOCACHE: "/c/go/build", GOMODCACHE: "/users/mod" });
+    expect(cache.goEnv({ ...env, GOMODCACHE: "/users/mod" })).toMatchObject({
+      GOCACHE: "/c/go/build",
+      GOMODCACHE: "/users/mod",
+    });
   });
 
   it("defaults to XDG_CACHE_HOME, then ~/.cache, and keeps the user's GOCACHE there", () => {
     expect(cache.cacheRoot({ XDG_CACHE_HOME: "/x" })).toBe("/x/pulumi-uptime");
     expect(cache.cacheRoot({})).toMatch(/\/\.cache\/pulumi-uptime$/);
-    expect(cache.goEnv({ XDG_CACHE_HOME: "/x", GOCACHE: "/users/go-build" })).toMatchObject({ GOCACHE: "/users/go-build", GOMODCACHE: "/x/pulumi-uptime/go/mod" });
+    expect(cache.goEnv({ XDG_CACHE_HOME: "/x", GOCACHE: "/users/go-build" })).toMatchObject({
+      GOCACHE: "/users/go-build",
+      GOMODCACHE: "/x/pulumi-uptime/go/mod",
+    });
   });
 });

@@ -51,7 +51,9 @@ describe("ensure-chromium", () => {
   it("CHROMIUM_PATH wins, and one that does not start is an error naming it", () => {
     const file = fakeBrowser("my-chrome");
     expect(findChromium({ env: { CHROMIUM_PATH: file }, systemPaths: [] })?.source).toBe("env");
-    expect(() => findChromium({ env: { CHROMIUM_PATH: join(dir, "missing") } })).toThrow(/^CHROMIUM_PATH=.*missing is not a working browser/);
+    expect(() => findChromium({ env: { CHROMIUM_PATH: join(dir, "missing") } })).toThrow(
+      /^CHROMIUM_PATH=.*missing is not a working browser/,
+    );
   });
 
   // Runs apt-get for real (a no-op install where the package is already there), as on a machine

@@ -31,12 +31,18 @@ describe("ensure-ping", () => {
     const file = join(dir, "ping");
     writeFileSync(file, "#!/bin/sh\necho 'ping: socktype: SOCK_RAW: Operation not permitted' >&2\nexit 2\n");
     chmodSync(file, 0o755);
-    expect(() => findPing({ env: { PATH: dir } })).toThrow(/cannot send echo requests \(ping: socktype: SOCK_RAW: Operation not permitted\)[\s\S]*setcap cap_net_raw\+ep[\s\S]*ping_group_range/);
+    expect(() => findPing({ env: { PATH: dir } })).toThrow(
+      /cannot send echo requests \(ping: socktype: SOCK_RAW: Operation not permitted\)[\s\S]*setcap cap_net_raw\+ep[\s\S]*ping_group_range/,
+    );
   });
 
   it("the host's ping answers 127.0.0.1 (the set-up installed it), and `npm run ping:ensure` prints its path", () => {
     expect(findPing()).toMatchObject({ source: "path", path: expect.stringMatching(/\/ping$/) });
-    const out = execFileSync("npm", ["run", "--silent", "ping:ensure"], { cwd: REPO_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const out = execFileSync("npm", ["run", "--silent", "ping:ensure"], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     expect(out.trim().split("\n").at(-1)).toBe(findPing()?.path);
   });
 });

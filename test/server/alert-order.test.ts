@@ -12,12 +12,22 @@ describe("the order of one incident's notifications on one channel", () => {
   let target: Target;
   const monitor = async (name: string, channelId: string) => {
     const created = await s.call("POST", "/api/v1/monitors", {
-      name, type: "http", url: target.url, interval_sec: 2, timeout_sec: 1, channel_ids: [channelId], remind_every_sec: 2,
+      name,
+      type: "http",
+      url: target.url,
+      interval_sec: 2,
+      timeout_sec: 1,
+      channel_ids: [channelId],
+      remind_every_sec: 2,
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     return created.body.data as { id: string };
   };
-  const stepsOf = (who: Who) => v.of("pagerduty").map((r) => ({ ...stepOf("pagerduty", r), status: r.status })).filter((x) => x.who === who);
+  const stepsOf = (who: Who) =>
+    v
+      .of("pagerduty")
+      .map((r) => ({ ...stepOf("pagerduty", r), status: r.status }))
+      .filter((x) => x.who === who);
   beforeAll(async () => {
     s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [20_000], alertTickMs: 100 });
     v = await startVendorReceiver();
@@ -30,7 +40,13 @@ describe("the order of one incident's notifications on one channel", () => {
   });
 
   it("a reminder still being sent when the monitor recovers lands before the resolve", async () => {
-    const channel = (await s.call("POST", "/api/v1/channels", { name: "pd", type: "pagerduty", config: vendorConfig(v, "pagerduty", "primary") })).body.data;
+    const channel = (
+      await s.call("POST", "/api/v1/channels", {
+        name: "pd",
+        type: "pagerduty",
+        config: vendorConfig(v, "pagerduty", "primary"),
+      })
+    ).body.data;
     target.healthy = false;
     const m = await monitor("slow-vendor", channel.id);
     try {
@@ -45,7 +61,9 @@ describe("the order of one incident's notifications on one channel", () => {
       await eventually(async () => v.of("pagerduty").some((r) => stepOf("pagerduty", r).step === "resolve"));
       await sleep(300);
       expect(stepsOf("primary").map((x) => x.step)).toEqual(["trigger", "reminder#1", "resolve"]);
-      const kinds = (await s.call("GET", `/api/v1/channels/${channel.id}/deliveries`)).body.data.map((d: { kind: string; status: string }) => `${d.kind}:${d.status}`);
+      const kinds = (await s.call("GET", `/api/v1/channels/${channel.id}/deliveries`)).body.data.map(
+        (d: { kind: string; status: string }) => `${d.kind}:${d.status}`,
+      );
       expect(kinds.sort()).toEqual(["reminder:delivered", "resolve:delivered", "trigger:delivered"]);
     } finally {
       await s.call("DELETE", `/api/v1/monitors/${m.id}`);
@@ -53,7 +71,13 @@ describe("the order of one incident's notifications on one channel", () => {
   });
 
   it("a reminder waiting to retry when the monitor recovers is dropped, and does not hold the resolve back", async () => {
-    const channel = (await s.call("POST", "/api/v1/channels", { name: "pd2", type: "pagerduty", config: vendorConfig(v, "pagerduty", "oncall") })).body.data;
+    const channel = (
+      await s.call("POST", "/api/v1/channels", {
+        name: "pd2",
+        type: "pagerduty",
+        config: vendorConfig(v, "pagerduty", "oncall"),
+      })
+    ).body.data;
     target.healthy = false;
     await monitor("busy-vendor", channel.id);
     await eventually(async () => stepsOf("oncall").length === 1);
@@ -65,8 +89,14 @@ describe("the order of one incident's notifications on one channel", () => {
     await eventually(async () => stepsOf("oncall").some((x) => x.step === "resolve"), 9_000);
     expect(Date.now() - recovered).toBeLessThan(9_000);
     await sleep(500);
-    expect(stepsOf("oncall").map((x) => `${x.step}:${x.status}`)).toEqual(["trigger:202", "reminder#1:503", "resolve:202"]);
-    const kinds = (await s.call("GET", `/api/v1/channels/${channel.id}/deliveries`)).body.data.map((d: { kind: string; status: string }) => `${d.kind}:${d.status}`);
+    expect(stepsOf("oncall").map((x) => `${x.step}:${x.status}`)).toEqual([
+      "trigger:202",
+      "reminder#1:503",
+      "resolve:202",
+    ]);
+    const kinds = (await s.call("GET", `/api/v1/channels/${channel.id}/deliveries`)).body.data.map(
+      (d: { kind: string; status: string }) => `${d.kind}:${d.status}`,
+    );
     // (A second reminder may have come due meanwhile: it is cancelled too, never sent.)
     expect([...new Set(kinds)].sort()).toEqual(["reminder:cancelled", "resolve:delivered", "trigger:delivered"]);
   });

@@ -60,7 +60,9 @@ describe("keys in query strings", () => {
     try {
       const base = await app.listen({ port: 0, host: "127.0.0.1" });
       for (const q of [`api_key=${key}`, `key=${key}`, `token=${key}`, "cursor=secret-cursor-value"]) {
-        await request(`${base}/api/v1/monitors?${q}`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.body.text());
+        await request(`${base}/api/v1/monitors?${q}`, { headers: { authorization: `Bearer ${key}` } }).then((r) =>
+          r.body.text(),
+        );
       }
     } finally {
       await app.close();

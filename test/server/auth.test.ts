@@ -52,12 +52,7 @@ describe("API keys and accounts", () => {
     expect((await s.call("POST", `/api/v1/monitors/${mine.id}/pause`, undefined, theirs)).status).toBe(404);
     expect((await s.call("GET", `/api/v1/channels/${channel.id}`, undefined, theirs)).status).toBe(404);
     expect((await s.call("GET", "/api/v1/monitors", undefined, theirs)).body.data).toEqual([]);
-    const borrowing = await s.call(
-      "POST",
-      "/api/v1/monitors",
-      { ...monitor(), channel_ids: [channel.id] },
-      theirs,
-    );
+    const borrowing = await s.call("POST", "/api/v1/monitors", { ...monitor(), channel_ids: [channel.id] }, theirs);
     expect(borrowing.status).toBe(422);
     expect(borrowing.body.error.details[0]).toMatchObject({ field: "channel_ids[0]" });
     expect((await s.call("GET", `/api/v1/monitors/${mine.id}`)).body.data.name).toBe("mine");

@@ -30,14 +30,18 @@ describe("POST <collection>/batch", () => {
     expect(items[0].data).toMatchObject({ name: "a", interval_sec: 60 });
     expect(items[1].error).toMatchObject({ code: "validation_failed", details: [{ field: "interval_sec" }] });
     expect(items[2].data).toMatchObject({ id: kept, interval_sec: 120 });
-    expect(items[3].error.details).toEqual([{ field: "type", message: "cannot be changed; create a new resource instead" }]);
+    expect(items[3].error.details).toEqual([
+      { field: "type", message: "cannot be changed; create a new resource instead" },
+    ]);
     expect(items[5].error.code).toBe("not_found");
     const names = (await s.call("GET", "/api/v1/monitors")).body.data.map((m: { name: string }) => m.name).sort();
     expect(names).toEqual(["a", "kept"]);
   });
 
   it("replays each item's key, the single create's header and the batch's key alike", async () => {
-    const first = await s.call("POST", BATCH, { items: [{ op: "create", idempotency_key: "k-1", body: monitor("r1") }] });
+    const first = await s.call("POST", BATCH, {
+      items: [{ op: "create", idempotency_key: "k-1", body: monitor("r1") }],
+    });
     const single = await s.call("POST", "/api/v1/monitors", monitor("r2"), { headers: { "idempotency-key": "k-2" } });
     const again = await s.call("POST", BATCH, {
       items: [
@@ -53,7 +57,9 @@ describe("POST <collection>/batch", () => {
     const byBatch = await s.call("POST", "/api/v1/monitors", monitor("r1"), { headers: { "idempotency-key": "k-1" } });
     expect(byBatch.headers["idempotent-replayed"]).toBe("true");
     expect(byBatch.body.data.id).toBe(first.body.data.items[0].data.id);
-    const made = (await s.call("GET", "/api/v1/monitors")).body.data.filter((m: { name: string }) => /^r\d$/.test(m.name));
+    const made = (await s.call("GET", "/api/v1/monitors")).body.data.filter((m: { name: string }) =>
+      /^r\d$/.test(m.name),
+    );
     expect(made).toHaveLength(2);
   });
 
@@ -67,7 +73,9 @@ describe("POST <collection>/batch", () => {
   });
 
   it("refuses more than 100 items, and an item of no known op, in the error envelope", async () => {
-    const tooMany = await s.call("POST", BATCH, { items: Array.from({ length: 101 }, () => ({ op: "delete", id: "x" })) });
+    const tooMany = await s.call("POST", BATCH, {
+      items: Array.from({ length: 101 }, () => ({ op: "delete", id: "x" })),
+    });
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.error.details[0].field).toBe("items");
     const unknown = await s.call("POST", BATCH, { items: [{ op: "rename", id: "x" }] });

@@ -32,13 +32,17 @@ describe("the events each channel hears", () => {
     // A PATCH of the flag alone adds or removes degraded; of events alone, the flag follows.
     const off = await s.call("PATCH", `/api/v1/channels/${slow.id}`, { notify_degraded: false });
     expect(off.body.data).toMatchObject({ events: ["down", "recovered"], notify_degraded: false });
-    const chosen = await s.call("PATCH", `/api/v1/channels/${plain.id}`, { events: ["certificate_expiring", "degraded", "degraded"] });
+    const chosen = await s.call("PATCH", `/api/v1/channels/${plain.id}`, {
+      events: ["certificate_expiring", "degraded", "degraded"],
+    });
     expect(chosen.body.data).toMatchObject({ events: ["degraded", "certificate_expiring"], notify_degraded: true });
     const unknown = await s.call("PATCH", `/api/v1/channels/${plain.id}`, { events: ["down", "paged"] });
     expect(unknown.status).toBe(422);
     expect(unknown.body.error.details[0].field).toBe("events[1]");
     // The same events again write nothing.
-    const again = await s.call("PATCH", `/api/v1/channels/${plain.id}`, { events: ["degraded", "certificate_expiring"] });
+    const again = await s.call("PATCH", `/api/v1/channels/${plain.id}`, {
+      events: ["degraded", "certificate_expiring"],
+    });
     expect(again.body.data.updated_at).toBe(chosen.body.data.updated_at);
   });
 
@@ -50,7 +54,12 @@ describe("the events each channel hears", () => {
     const before = receiver.received.length;
     const m = (
       await s.call("POST", "/api/v1/monitors", {
-        name: "site", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1, channel_ids: [downOnly.id, upOnly.id, none.id],
+        name: "site",
+        type: "http",
+        url: target.url,
+        interval_sec: 2,
+        timeout_sec: 1,
+        channel_ids: [downOnly.id, upOnly.id, none.id],
       })
     ).body.data;
     try {

@@ -41,7 +41,11 @@ describe("channel config_fingerprint", () => {
     // Not testable offline: neither the unkeyed SHA-256 of the config the previous version served.
     const plain = (s: string) => createHash("sha256").update(s).digest("hex");
     const canonical = canonicalConfigJson(CONFIG);
-    expect([plain(`${id}\n${canonical}`), plain(canonical), plain(`channel-config\0${id}\0${canonical}`)]).not.toContain(written);
+    expect([
+      plain(`${id}\n${canonical}`),
+      plain(canonical),
+      plain(`channel-config\0${id}\0${canonical}`),
+    ]).not.toContain(written);
 
     // The same database and key file after a restart: the same fingerprint.
     expect(await fingerprintOn(db, keyFile, devKey, id)).toBe(written);
@@ -51,7 +55,9 @@ describe("channel config_fingerprint", () => {
     const copy = join(dir, "b.db");
     copyFileSync(db, copy);
     const otherKey = join(dir, "b.key");
-    writeFileSync(otherKey, `${readFileSync(keyFile, "utf8")}kother ${randomBytes(32).toString("base64")}\n`, { mode: 0o600 });
+    writeFileSync(otherKey, `${readFileSync(keyFile, "utf8")}kother ${randomBytes(32).toString("base64")}\n`, {
+      mode: 0o600,
+    });
     const other = await fingerprintOn(copy, otherKey, devKey, id);
     expect(other).toMatch(/^[0-9a-f]{64}$/);
     expect(other).not.toBe(written);

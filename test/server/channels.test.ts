@@ -55,10 +55,7 @@ describe("channels API", () => {
   it("validates config by type and names the field", async () => {
     const cases: [unknown, string][] = [
       [{ name: "x", type: "webhook", config: { url: "not a url" } }, "config.url"],
-      [
-        { name: "x", type: "webhook", config: { url: "https://x.example", secret: "short" } },
-        "config.secret",
-      ],
+      [{ name: "x", type: "webhook", config: { url: "https://x.example", secret: "short" } }, "config.secret"],
       [{ name: "x", type: "email", config: { address: "nope" } }, "config.address"],
       [{ name: "x", type: "pager", config: {} }, "type"],
       [{ name: "x", type: "slack", config: { webhook_url: "https://x.example", extra: 1 } }, "config.extra"],
@@ -101,9 +98,7 @@ describe("channels API", () => {
     const bad = await s.call("PATCH", `/api/v1/channels/${c.id}`, { config: { address: "x" } });
     expect(bad.status).toBe(422);
     expect(bad.body.error.details[0].field).toBe("config.address");
-    expect(
-      (await s.call("PATCH", `/api/v1/channels/${c.id}`, { type: "slack" })).body.error.details[0],
-    ).toEqual({
+    expect((await s.call("PATCH", `/api/v1/channels/${c.id}`, { type: "slack" })).body.error.details[0]).toEqual({
       field: "type",
       message: expect.stringMatching(/cannot be changed/),
     });
@@ -193,7 +188,13 @@ describe("outbound safety", () => {
     try {
       const db = join(dir, "u.db");
       const first = await startServer({ db, allowPrivateTargets: true });
-      const c = (await first.call("POST", "/api/v1/channels", { name: "x", type: "webhook", config: { url: `${receiver.url}/x` } })).body.data;
+      const c = (
+        await first.call("POST", "/api/v1/channels", {
+          name: "x",
+          type: "webhook",
+          config: { url: `${receiver.url}/x` },
+        })
+      ).body.data;
       await first.close();
       const s = await startServer({ db, allowPrivateTargets: false, devKey: first.key });
       const res = await s.call("POST", `/api/v1/channels/${c.id}/test`);

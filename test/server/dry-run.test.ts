@@ -24,10 +24,25 @@ describe("dry run of a monitor (POST /api/v1/monitors/test)", () => {
 
   it("runs a passing check and answers what a stored check would record, storing nothing", async () => {
     const beforeList = (await s.call("GET", "/api/v1/monitors")).body.data;
-    const res = await dryRun(spec({ url: ok.url, headers: { "x-token": "s3cret" }, assertions: [{ source: "status_code", comparison: "equals", target: "200" }] }));
+    const res = await dryRun(
+      spec({
+        url: ok.url,
+        headers: { "x-token": "s3cret" },
+        assertions: [{ source: "status_code", comparison: "equals", target: "200" }],
+      }),
+    );
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ status: "up", error: null, error_class: null, status_code: 200, cert_expires_at: null, cert_days_left: null });
-    expect(res.body.data.assertions).toEqual([expect.objectContaining({ source: "status_code", pass: true, actual: "200" })]);
+    expect(res.body.data).toMatchObject({
+      status: "up",
+      error: null,
+      error_class: null,
+      status_code: 200,
+      cert_expires_at: null,
+      cert_days_left: null,
+    });
+    expect(res.body.data.assertions).toEqual([
+      expect.objectContaining({ source: "status_code", pass: true, actual: "200" }),
+    ]);
     expect(res.body.data.timings).toMatchObject({ first_byte_ms: expect.any(Number), total_ms: expect.any(Number) });
     expect(ok.hits).toBe(1);
     expect((await s.call("GET", "/api/v1/monitors")).body.data).toEqual(beforeList);
@@ -40,7 +55,12 @@ describe("dry run of a monitor (POST /api/v1/monitors/test)", () => {
   });
 
   it("fails on a JSON assertion, naming it, with the assertion error class", async () => {
-    const res = await dryRun(spec({ url: json.url, assertions: [{ source: "json_body", property: "$.status", comparison: "equals", target: "ok" }] }));
+    const res = await dryRun(
+      spec({
+        url: json.url,
+        assertions: [{ source: "json_body", property: "$.status", comparison: "equals", target: "ok" }],
+      }),
+    );
     expect(res.body.data).toMatchObject({ status: "down", error_class: "assertion" });
     expect(res.body.data.error).toMatch(/json_body \$\.status equals "ok": found "down"/);
     expect(res.body.data.assertions[0]).toMatchObject({ pass: false, actual: "down" });
@@ -56,7 +76,9 @@ describe("dry run of a monitor (POST /api/v1/monitors/test)", () => {
   it("refuses an address the outbound policy never reaches with a 422 naming url", async () => {
     const res = await dryRun(spec({ url: "http://169.254.169.254/latest/meta-data" }));
     expect(res.status).toBe(422);
-    expect(res.body.error.details).toEqual([expect.objectContaining({ field: "url", message: expect.stringMatching(/link-local|never reached/) })]);
+    expect(res.body.error.details).toEqual([
+      expect.objectContaining({ field: "url", message: expect.stringMatching(/link-local|never reached/) }),
+    ]);
   });
 
   it("validates the spec exactly as a create does: a 422 naming the field", async () => {
@@ -64,16 +86,30 @@ describe("dry run of a monitor (POST /api/v1/monitors/test)", () => {
     const [test, create] = await Promise.all([dryRun(body), s.call("POST", "/api/v1/monitors", body)]);
     expect(test.status).toBe(422);
     expect(test.body.error.details).toEqual(create.body.error.details);
-    expect(test.body.error.details.map((d: { field: string }) => d.field)).toEqual(expect.arrayContaining(["timeout_sec", "channel_ids[0]"]));
+    expect(test.body.error.details.map((d: { field: string }) => d.field)).toEqual(
+      expect.arrayContaining(["timeout_sec", "channel_ids[0]"]),
+    );
   });
 
   it("runs a stored monitor by id without a heartbeat, a health change or a checked time", async () => {
-    const m = (await s.call("POST", "/api/v1/monitors", spec({ url: json.url, assertions: [{ source: "json_body", property: "$.status", comparison: "equals", target: "ok" }] }))).body.data;
+    const m = (
+      await s.call(
+        "POST",
+        "/api/v1/monitors",
+        spec({
+          url: json.url,
+          assertions: [{ source: "json_body", property: "$.status", comparison: "equals", target: "ok" }],
+        }),
+      )
+    ).body.data;
     const res = await s.call("POST", `/api/v1/monitors/${m.id}/test`);
     expect(res.status).toBe(200);
     expect(res.body.data.status).toBe("down");
     expect((await s.call("GET", `/api/v1/monitors/${m.id}/heartbeats`)).body.data).toEqual([]);
-    expect((await s.call("GET", `/api/v1/monitors/${m.id}`)).body.data).toMatchObject({ health: "pending", last_checked_at: null });
+    expect((await s.call("GET", `/api/v1/monitors/${m.id}`)).body.data).toMatchObject({
+      health: "pending",
+      last_checked_at: null,
+    });
     expect((await s.call("POST", "/api/v1/monitors/mon_missing/test")).status).toBe(404);
   });
 

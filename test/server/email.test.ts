@@ -30,7 +30,13 @@ describe("email channels", () => {
   it("are sent through the configured SMTP server", async () => {
     const s: TestServer = await startServer({ smtpUrl: `smtp://127.0.0.1:${port}`, smtpFrom: "alerts@example.com" });
     try {
-      const c = (await s.call("POST", "/api/v1/channels", { name: "mail", type: "email", config: { address: "oncall@example.com" } })).body.data;
+      const c = (
+        await s.call("POST", "/api/v1/channels", {
+          name: "mail",
+          type: "email",
+          config: { address: "oncall@example.com" },
+        })
+      ).body.data;
       const res = await s.call("POST", `/api/v1/channels/${c.id}/test`);
       expect(res.body.data).toMatchObject({ delivered: true });
       expect(mails).toHaveLength(1);

@@ -51,7 +51,14 @@ describe("every refusal in the error envelope", () => {
   });
 
   it("refuses query integers that are not plain decimal digits with a 422 naming the parameter", async () => {
-    const m = (await s.call("POST", "/api/v1/monitors", { name: "q", type: "http", url: "https://example.com", interval_sec: 60 })).body.data;
+    const m = (
+      await s.call("POST", "/api/v1/monitors", {
+        name: "q",
+        type: "http",
+        url: "https://example.com",
+        interval_sec: 60,
+      })
+    ).body.data;
     for (const q of ["hours=0x10", "hours=1e2", "hours=%2024", "hours=24.0", "hours=-1", "hours="]) {
       const res = await s.call("GET", `/api/v1/monitors/${m.id}/heartbeats?${q}`);
       expect(res.status, q).toBe(422);
@@ -91,7 +98,10 @@ describe("every refusal in the error envelope", () => {
 
   it("answers a method the path does not serve with 405 and Allow, even TRACE and QUERY", async () => {
     for (const method of ["TRACE", "QUERY", "OPTIONS", "PUT"]) {
-      const res = await raw(s.url, `${method} /api/v1/monitors HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${s.key}\r\nConnection: close\r\n\r\n`);
+      const res = await raw(
+        s.url,
+        `${method} /api/v1/monitors HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${s.key}\r\nConnection: close\r\n\r\n`,
+      );
       expect(res.status, method).toBe(405);
       expect(res.headers).toMatch(/allow: get, head, post/);
       expectEnvelope(res.body, "method_not_allowed");
@@ -112,7 +122,10 @@ describe("every refusal in the error envelope", () => {
     expect(operations).toHaveLength(49);
     for (const { path, method, op } of operations) {
       const statuses = Object.keys(op.responses);
-      expect(statuses.filter((c) => c.startsWith("2")), `${method} ${path}`).toHaveLength(1);
+      expect(
+        statuses.filter((c) => c.startsWith("2")),
+        `${method} ${path}`,
+      ).toHaveLength(1);
       for (const code of ["400", "405", "429", "500"]) expect(statuses, `${method} ${path}`).toContain(code);
       for (const code of statuses.filter((c) => Number(c) >= 400)) {
         expect(op.responses[code]).toMatchObject({
@@ -125,6 +138,10 @@ describe("every refusal in the error envelope", () => {
     // No key, ever: its 401 is a private page's (its password or address range), not a key's.
     expect(Object.keys(pub.responses)).toContain("401");
     const heartbeats = doc.paths["/api/v1/monitors/{id}/heartbeats"].get.parameters;
-    expect(heartbeats.find((p: { name: string }) => p.name === "hours").schema).toMatchObject({ type: "integer", minimum: 1, maximum: 720 });
+    expect(heartbeats.find((p: { name: string }) => p.name === "hours").schema).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      maximum: 720,
+    });
   });
 });

@@ -32,7 +32,12 @@ describe("external_id", () => {
       ]);
 
       const other = (await s.app.store.keys.create(`ext-other-${path.length}`, null)).key;
-      const theirs = await s.call("POST", path, { ...twin, ...("slug" in body ? { slug: "ext-c" } : {}) }, { key: other });
+      const theirs = await s.call(
+        "POST",
+        path,
+        { ...twin, ...("slug" in body ? { slug: "ext-c" } : {}) },
+        { key: other },
+      );
       expect(theirs.status).toBe(201);
 
       // PATCH of other fields keeps the mark; an explicit null clears it.
@@ -46,19 +51,32 @@ describe("external_id", () => {
 
   it("/api/v1/maintenance-windows: set at create, returned by reads, unique per account, changed or cleared by PATCH", async () => {
     const monitor = (await s.call("POST", kinds[0][0], kinds[0][1])).body.data;
-    const body = { name: "w", monitor_ids: [monitor.id], starts_at: "2030-01-01T00:00:00Z", ends_at: "2030-01-01T01:00:00Z" };
+    const body = {
+      name: "w",
+      monitor_ids: [monitor.id],
+      starts_at: "2030-01-01T00:00:00Z",
+      ends_at: "2030-01-01T01:00:00Z",
+    };
     const path = "/api/v1/maintenance-windows";
     const mark = "pulumi/proj/dev/0123456789abcdef/MaintenanceWindow/w";
     const created = await s.call("POST", path, { ...body, external_id: mark });
     expect(created.status).toBe(201);
     expect(created.body.data.external_id).toBe(mark);
     expect((await s.call("GET", `${path}/${created.body.data.id}`)).body.data.external_id).toBe(mark);
-    expect((await s.call("GET", path)).body.data.find((o: { id: string }) => o.id === created.body.data.id).external_id).toBe(mark);
+    expect(
+      (await s.call("GET", path)).body.data.find((o: { id: string }) => o.id === created.body.data.id).external_id,
+    ).toBe(mark);
     const dup = await s.call("POST", path, { ...body, external_id: mark });
     expect(dup.status).toBe(409);
-    expect(dup.body.error.details).toEqual([{ field: "external_id", message: expect.stringContaining(created.body.data.id) }]);
-    expect((await s.call("PATCH", `${path}/${created.body.data.id}`, { name: "renamed" })).body.data.external_id).toBe(mark);
-    expect((await s.call("PATCH", `${path}/${created.body.data.id}`, { external_id: null })).body.data.external_id).toBeNull();
+    expect(dup.body.error.details).toEqual([
+      { field: "external_id", message: expect.stringContaining(created.body.data.id) },
+    ]);
+    expect((await s.call("PATCH", `${path}/${created.body.data.id}`, { name: "renamed" })).body.data.external_id).toBe(
+      mark,
+    );
+    expect(
+      (await s.call("PATCH", `${path}/${created.body.data.id}`, { external_id: null })).body.data.external_id,
+    ).toBeNull();
     expect((await s.call("POST", path, { ...body, external_id: mark })).status).toBe(201);
     expect((await s.call("POST", path, body)).body.data.external_id).toBeNull();
   });

@@ -18,9 +18,7 @@ describe("Idempotency-Key", () => {
     expect(retry.status).toBe(201);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers["idempotent-replayed"]).toBe("true");
-    const all = (await s.call("GET", "/api/v1/monitors")).body.data.filter(
-      (m: { name: string }) => m.name === "once",
-    );
+    const all = (await s.call("GET", "/api/v1/monitors")).body.data.filter((m: { name: string }) => m.name === "once");
     expect(all).toHaveLength(1);
   });
 

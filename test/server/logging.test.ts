@@ -17,8 +17,12 @@ describe("server logs", () => {
     const app = await buildApp({ devKey: key, checker: false, logger: { level: "info", stream } as never });
     try {
       const base = await app.listen({ port: 0, host: "127.0.0.1" });
-      await request(`${base}/api/v1/monitors`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.body.text());
-      await request(`${base}/api/v1/monitors`, { headers: { authorization: `Bearer ${newKey()}x` } }).then((r) => r.body.text());
+      await request(`${base}/api/v1/monitors`, { headers: { authorization: `Bearer ${key}` } }).then((r) =>
+        r.body.text(),
+      );
+      await request(`${base}/api/v1/monitors`, { headers: { authorization: `Bearer ${newKey()}x` } }).then((r) =>
+        r.body.text(),
+      );
     } finally {
       await app.close();
     }

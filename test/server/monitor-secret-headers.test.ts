@@ -41,9 +41,21 @@ describe("monitor reads show fingerprints of secret headers", () => {
     name: "journey",
     type: "multistep",
     interval_sec: 60,
-    steps: [{ name: "one", url: `${url}/`, headers: { Cookie: `session=${token}`, "X-Auth-Token": SHORT, Accept: "text/plain" } }],
+    steps: [
+      {
+        name: "one",
+        url: `${url}/`,
+        headers: { Cookie: `session=${token}`, "X-Auth-Token": SHORT, Accept: "text/plain" },
+      },
+    ],
   });
-  const spellings = (secret: string) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), "tok \\\"en", SHORT];
+  const spellings = (secret: string) => [
+    secret,
+    JSON.stringify(secret).slice(1, -1),
+    encodeURIComponent(secret),
+    'tok \\"en',
+    SHORT,
+  ];
 
   for (const [type, body, headersOf] of [
     ["http", http, (m: { headers: Record<string, string> }) => m.headers],
@@ -77,7 +89,10 @@ describe("monitor reads show fingerprints of secret headers", () => {
     });
 
     it(`${type}: the fingerprint changes with the value, a PATCH that sends it back keeps the value, and the check sends the value`, async () => {
-      const [first, second] = [await s.call("POST", "/api/v1/monitors", body(TOKEN)), await s.call("POST", "/api/v1/monitors", body(TOKEN))];
+      const [first, second] = [
+        await s.call("POST", "/api/v1/monitors", body(TOKEN)),
+        await s.call("POST", "/api/v1/monitors", body(TOKEN)),
+      ];
       expect([first.status, second.status], JSON.stringify(second.body)).toEqual([201, 201]);
       const [a, b] = [first.body.data, second.body.data];
       const name = Object.keys(headersOf(a)).find((n) => n !== "accept" && !headersOf(a)[n]!.includes(SHORT))!;
@@ -107,7 +122,11 @@ describe("monitor reads show fingerprints of secret headers", () => {
       }
       // A fingerprint of another monitor's value is not this monitor's: it is written as text.
       const foreign = { ...headersOf(b) };
-      const stranger = await s.call("PATCH", `/api/v1/monitors/${a.id}`, type === "http" ? { headers: foreign } : { steps: [{ name: "one", url: `${url}/`, headers: foreign }] });
+      const stranger = await s.call(
+        "PATCH",
+        `/api/v1/monitors/${a.id}`,
+        type === "http" ? { headers: foreign } : { steps: [{ name: "one", url: `${url}/`, headers: foreign }] },
+      );
       expect(stranger.status, JSON.stringify(stranger.body)).toBe(200);
       received = {};
       await s.call("POST", `/api/v1/monitors/${a.id}/test`);

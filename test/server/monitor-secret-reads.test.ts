@@ -28,13 +28,17 @@ describe("monitor reads show fingerprints of secret variables", () => {
   });
 
   it("the create answer, GET, the list, PATCH, pause, a replayed create and DELETE hold no value", async () => {
-    const created = await s.call("POST", "/api/v1/monitors", monitor(TOKEN), { headers: { "idempotency-key": "create-secret-reads" } });
+    const created = await s.call("POST", "/api/v1/monitors", monitor(TOKEN), {
+      headers: { "idempotency-key": "create-secret-reads" },
+    });
     expect(created.status).toBe(201);
     const id = created.body.data.id as string;
     const fp = created.body.data.variables.token as string;
     expect(fp).toMatch(FINGERPRINT);
     expect(created.body.data.variables.empty).toMatch(FINGERPRINT);
-    const replay = await s.call("POST", "/api/v1/monitors", monitor(TOKEN), { headers: { "idempotency-key": "create-secret-reads" } });
+    const replay = await s.call("POST", "/api/v1/monitors", monitor(TOKEN), {
+      headers: { "idempotency-key": "create-secret-reads" },
+    });
     const answers = [
       created,
       replay,
@@ -57,7 +61,9 @@ describe("monitor reads show fingerprints of secret variables", () => {
     const a = (await s.call("POST", "/api/v1/monitors", monitor(TOKEN))).body.data;
     const b = (await s.call("POST", "/api/v1/monitors", monitor(TOKEN))).body.data;
     expect(a.variables.token).not.toBe(b.variables.token);
-    const changed = (await s.call("PATCH", `/api/v1/monitors/${a.id}`, { variables: { token: "another value", empty: "" } })).body.data;
+    const changed = (
+      await s.call("PATCH", `/api/v1/monitors/${a.id}`, { variables: { token: "another value", empty: "" } })
+    ).body.data;
     expect(changed.variables.token).toMatch(FINGERPRINT);
     expect(changed.variables.token).not.toBe(a.variables.token);
     // Read-modify-write: the fingerprint written back stands for the value it was read from.
@@ -71,10 +77,19 @@ describe("monitor reads show fingerprints of secret variables", () => {
   });
 
   it("a browser monitor's variables read as fingerprints too", async () => {
-    const created = await s.call("POST", "/api/v1/monitors", { name: "b", type: "browser", interval_sec: 60, timeout_sec: 20, script: "await page.goto(process.env.URL);", variables: { URL: target.url, PASSWORD: TOKEN } });
+    const created = await s.call("POST", "/api/v1/monitors", {
+      name: "b",
+      type: "browser",
+      interval_sec: 60,
+      timeout_sec: 20,
+      script: "await page.goto(process.env.URL);",
+      variables: { URL: target.url, PASSWORD: TOKEN },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.data.variables.PASSWORD).toMatch(FINGERPRINT);
-    expect(JSON.stringify((await s.call("GET", `/api/v1/monitors/${created.body.data.id}`)).body)).not.toContain("pa55");
+    expect(JSON.stringify((await s.call("GET", `/api/v1/monitors/${created.body.data.id}`)).body)).not.toContain(
+      "pa55",
+    );
     await s.call("DELETE", `/api/v1/monitors/${created.body.data.id}`);
   });
 });

@@ -13,10 +13,28 @@ import { startServer, type TestServer } from "../support/server";
 /** Values of each field, valid for some types and not for others. */
 const POOLS = {
   url: [
-    "https://example.com/", "http://example.com/x?q=1", "http://127.0.0.1:8080/", "tcp://example.com:5432", "dns://example.com", null, "ftp://example.com", "not a url",
-    "grpc://example.com:50051", "grpcs://example.com:443/", "grpc://example.com", "ws://example.com/feed", "wss://example.com", "udp://example.com:53",
-    "ping://example.com", "ping://192.0.2.1", "ping://example.com:7", "smtp://mx.example.com", "smtps://mx.example.com:465", "smtp://mx.example.com/x",
-    "domain://example.com", "domain://192.0.2.1",
+    "https://example.com/",
+    "http://example.com/x?q=1",
+    "http://127.0.0.1:8080/",
+    "tcp://example.com:5432",
+    "dns://example.com",
+    null,
+    "ftp://example.com",
+    "not a url",
+    "grpc://example.com:50051",
+    "grpcs://example.com:443/",
+    "grpc://example.com",
+    "ws://example.com/feed",
+    "wss://example.com",
+    "udp://example.com:53",
+    "ping://example.com",
+    "ping://192.0.2.1",
+    "ping://example.com:7",
+    "smtp://mx.example.com",
+    "smtps://mx.example.com:465",
+    "smtp://mx.example.com/x",
+    "domain://example.com",
+    "domain://192.0.2.1",
   ],
   keyword: ["up", null, ""],
   keyword_case_sensitive: [true],
@@ -24,7 +42,12 @@ const POOLS = {
   headers: [{}, { "x-a": "1" }],
   body: ["{}", null],
   expected_status_codes: [[200, "3xx"]],
-  assertions: [[], [{ source: "status_code", comparison: "equals", target: "200" }], [{ source: "text_body", comparison: "contains", target: "SERVING" }], [{ source: "json_body", property: "$.packet_loss_pct", comparison: "less_than", target: "50" }]],
+  assertions: [
+    [],
+    [{ source: "status_code", comparison: "equals", target: "200" }],
+    [{ source: "text_body", comparison: "contains", target: "SERVING" }],
+    [{ source: "json_body", property: "$.packet_loss_pct", comparison: "less_than", target: "50" }],
+  ],
   degraded_response_ms: [null, 500],
   ssl_expiry_days: [null, 14],
   grace_sec: [0, 120],
@@ -40,8 +63,23 @@ const POOLS = {
   // Steps without {{variables}}: that each is defined before use is a rule no schema states.
   steps: [
     [],
-    [{ name: "a", url: "https://example.com/login", method: "POST", body: "{}", extract: [{ name: "t", source: "json_body", property: "$.t" }] }],
-    [{ name: "a", url: "http://127.0.0.1:8080/x", cleanup: true, assertions: [{ source: "status_code", comparison: "equals", target: "200" }] }],
+    [
+      {
+        name: "a",
+        url: "https://example.com/login",
+        method: "POST",
+        body: "{}",
+        extract: [{ name: "t", source: "json_body", property: "$.t" }],
+      },
+    ],
+    [
+      {
+        name: "a",
+        url: "http://127.0.0.1:8080/x",
+        cleanup: true,
+        assertions: [{ source: "status_code", comparison: "equals", target: "200" }],
+      },
+    ],
     [{ name: "a", url: "ftp://example.com/" }],
     [{ name: "a", url: "https://example.com/", body: "{}" }],
     [{ name: "a", url: "https://example.com/", extract: [{ name: "t", source: "headers" }] }],
@@ -56,7 +94,23 @@ const POOLS = {
 
 /** A body of one type with up to four other fields: as many valid bodies as refused ones. */
 const body = fc
-  .tuple(fc.constantFrom("http", "keyword", "tcp", "heartbeat", "dns", "multistep", "grpc", "websocket", "udp", "ping", "smtp", "domain"), fc.subarray(Object.keys(POOLS) as (keyof typeof POOLS)[], { maxLength: 4 }))
+  .tuple(
+    fc.constantFrom(
+      "http",
+      "keyword",
+      "tcp",
+      "heartbeat",
+      "dns",
+      "multistep",
+      "grpc",
+      "websocket",
+      "udp",
+      "ping",
+      "smtp",
+      "domain",
+    ),
+    fc.subarray(Object.keys(POOLS) as (keyof typeof POOLS)[], { maxLength: 4 }),
+  )
   .chain(([type, keys]) =>
     fc.record({
       name: fc.constant("m"),
@@ -87,7 +141,9 @@ describe("the document's monitor union and the server's validation", () => {
       fc.asyncProperty(body, async (b) => {
         const res = await s.call("POST", "/api/v1/monitors", b);
         const accepted = documented(b);
-        expect([res.status, res.body.error?.details], JSON.stringify(b)).toEqual(accepted ? [201, undefined] : [422, expect.any(Array)]);
+        expect([res.status, res.body.error?.details], JSON.stringify(b)).toEqual(
+          accepted ? [201, undefined] : [422, expect.any(Array)],
+        );
         if (res.status === 201) created += 1;
       }),
       { numRuns: 800, seed: 22 },

@@ -83,12 +83,40 @@ describe("monitors API", () => {
         "assertions[2].target",
         /must be a number/,
       ],
-      [http({ assertions: [{ source: "text_body", comparison: "matches", target: "a(?=b)" }] }), "assertions[0].target", /RE2 regular expression/],
-      [http({ assertions: [{ source: "cookies", comparison: "equals", target: "1" }] }), "assertions[0].source", /must be one of/],
-      [http({ assertions: [{ source: "text_body", comparison: "resembles", target: "1" }] }), "assertions[0].comparison", /must be one of/],
-      [http({ assertions: [{ source: "status_code", comparison: "equals", target: 200 }] }), "assertions[0].target", /must be a string/],
-      [http({ assertions: [{ source: "json_body", property: "$[?(@.x)]", comparison: "not_empty" }] }), "assertions[0].property", /filter or script/],
-      [http({ type: "tcp", url: "tcp://db.example.com:5432", assertions: [{ source: "status_code", comparison: "equals", target: "200" }] }), "assertions", /only allowed for http, keyword, grpc, websocket, udp, ping, smtp and domain monitors, not tcp/],
+      [
+        http({ assertions: [{ source: "text_body", comparison: "matches", target: "a(?=b)" }] }),
+        "assertions[0].target",
+        /RE2 regular expression/,
+      ],
+      [
+        http({ assertions: [{ source: "cookies", comparison: "equals", target: "1" }] }),
+        "assertions[0].source",
+        /must be one of/,
+      ],
+      [
+        http({ assertions: [{ source: "text_body", comparison: "resembles", target: "1" }] }),
+        "assertions[0].comparison",
+        /must be one of/,
+      ],
+      [
+        http({ assertions: [{ source: "status_code", comparison: "equals", target: 200 }] }),
+        "assertions[0].target",
+        /must be a string/,
+      ],
+      [
+        http({ assertions: [{ source: "json_body", property: "$[?(@.x)]", comparison: "not_empty" }] }),
+        "assertions[0].property",
+        /filter or script/,
+      ],
+      [
+        http({
+          type: "tcp",
+          url: "tcp://db.example.com:5432",
+          assertions: [{ source: "status_code", comparison: "equals", target: "200" }],
+        }),
+        "assertions",
+        /only allowed for http, keyword, grpc, websocket, udp, ping, smtp and domain monitors, not tcp/,
+      ],
       [http({ degraded_response_ms: 500, max_response_ms: 500 }), "degraded_response_ms", /less than max_response_ms/],
       [http({ max_response_ms: 0 }), "max_response_ms", /between 1 and 60000/],
     ];
@@ -109,7 +137,11 @@ describe("monitors API", () => {
       { source: "headers", property: "Content-Type", comparison: "contains", target: "json" },
       { source: "text_body", comparison: "not_empty" },
     ];
-    const res = await s.call("POST", "/api/v1/monitors", http({ assertions, degraded_response_ms: 800, max_response_ms: 3000 }));
+    const res = await s.call(
+      "POST",
+      "/api/v1/monitors",
+      http({ assertions, degraded_response_ms: 800, max_response_ms: 3000 }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       degraded_response_ms: 800,
@@ -222,11 +254,7 @@ describe("monitor lists", () => {
   it("pages in creation order with a stable cursor, and filters by tag and status", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
-      const res = await s.call(
-        "POST",
-        "/api/v1/monitors",
-        http({ name: `m${i}`, tags: i % 2 ? ["odd"] : ["even"] }),
-      );
+      const res = await s.call("POST", "/api/v1/monitors", http({ name: `m${i}`, tags: i % 2 ? ["odd"] : ["even"] }));
       ids.push(res.body.data.id);
     }
     const seen: string[] = [];

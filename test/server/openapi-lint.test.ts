@@ -12,7 +12,11 @@ const run = promisify(execFile);
 
 describe("the OpenAPI document under real tooling", () => {
   let s: TestServer;
-  let doc: { paths: Record<string, Record<string, { operationId?: string; summary?: string }>>; servers?: unknown[]; info: { license?: unknown } };
+  let doc: {
+    paths: Record<string, Record<string, { operationId?: string; summary?: string }>>;
+    servers?: unknown[];
+    info: { license?: unknown };
+  };
   const dir = mkdtempSync(join(tmpdir(), "pulumi-uptime-openapi-"));
   beforeAll(async () => {
     s = await startServer();
@@ -25,7 +29,11 @@ describe("the OpenAPI document under real tooling", () => {
 
   it("gives every operation the stable operationId and the summary of its table, unique, and a server and a license", () => {
     const seen = Object.entries(doc.paths).flatMap(([path, methods]) =>
-      Object.entries(methods).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, id: op.operationId, summary: op.summary })),
+      Object.entries(methods).map(([method, op]) => ({
+        key: `${method.toUpperCase()} ${path}`,
+        id: op.operationId,
+        summary: op.summary,
+      })),
     );
     expect(seen.map((o) => o.key).sort()).toEqual(Object.keys(OPERATIONS).sort());
     for (const o of seen) expect([o.id, o.summary], o.key).toEqual(OPERATIONS[o.key]);
@@ -38,10 +46,12 @@ describe("the OpenAPI document under real tooling", () => {
     const file = join(dir, "openapi.json");
     writeFileSync(file, JSON.stringify(doc));
     const redocly = join(REPO_ROOT, "node_modules", ".bin", "redocly");
-    const { stdout } = await run(redocly, ["lint", file, "--format=json", "--max-problems=1000"], { encoding: "utf8", maxBuffer: 32 << 20 }).catch(
-      (err: { stdout: string }) => err,
-    );
-    const problems = (JSON.parse(stdout) as { problems: { ruleId: string; severity: string; message: string }[] }).problems;
+    const { stdout } = await run(redocly, ["lint", file, "--format=json", "--max-problems=1000"], {
+      encoding: "utf8",
+      maxBuffer: 32 << 20,
+    }).catch((err: { stdout: string }) => err);
+    const problems = (JSON.parse(stdout) as { problems: { ruleId: string; severity: string; message: string }[] })
+      .problems;
     const errors = problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId}: ${p.message}`);
     expect(errors).toEqual([]);
     // Warnings left (printed for review): unused input copies of schemas, inline discriminator variants.

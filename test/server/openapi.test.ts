@@ -36,7 +36,9 @@ describe("OpenAPI document", () => {
     const create = doc.components.schemas.CreateMonitor;
     expect(create.discriminator.propertyName).toBe("type");
     expect(create.discriminator.mapping.http).toBe("#/components/schemas/CreateMonitorHttp");
-    const variants = Object.fromEntries(create.oneOf.map((r: { $ref: string }) => [named(r).properties.type.const, named(r)]));
+    const variants = Object.fromEntries(
+      create.oneOf.map((r: { $ref: string }) => [named(r).properties.type.const, named(r)]),
+    );
     expect(Object.keys(variants).sort()).toEqual([...MONITOR_TYPES].sort());
     expect(variants.keyword.required).toEqual(["name", "type", "url", "interval_sec", "keyword"]);
     expect(variants.http.required).toEqual(["name", "type", "url", "interval_sec"]);
@@ -63,13 +65,22 @@ describe("OpenAPI document", () => {
     const lowered = await startServer({ minIntervalSec: 5 });
     try {
       const doc = (await lowered.call("GET", "/api/v1/openapi.json", undefined, { key: null })).body;
-      const variants = doc.components.schemas.CreateMonitor.oneOf.map((r: { $ref: string }) => doc.components.schemas[r.$ref.split("/").pop() as string]);
-      expect(variants.map((v: { properties: { interval_sec: { minimum: number } } }) => v.properties.interval_sec.minimum)).toEqual(MONITOR_TYPES.map(() => 5));
+      const variants = doc.components.schemas.CreateMonitor.oneOf.map(
+        (r: { $ref: string }) => doc.components.schemas[r.$ref.split("/").pop() as string],
+      );
+      expect(
+        variants.map((v: { properties: { interval_sec: { minimum: number } } }) => v.properties.interval_sec.minimum),
+      ).toEqual(MONITOR_TYPES.map(() => 5));
       expect(doc.components.schemas.UpdateMonitor.properties.interval_sec.minimum).toBe(5);
       const below = await lowered.call("POST", "/api/v1/monitors", { name: "m", type: "heartbeat", interval_sec: 4 });
       expect(below.status).toBe(422);
       expect(below.body.error.details).toEqual([{ field: "interval_sec", message: "must be between 5 and 86400" }]);
-      const at = await lowered.call("POST", "/api/v1/monitors", { name: "m", type: "heartbeat", interval_sec: 5, timeout_sec: 1 });
+      const at = await lowered.call("POST", "/api/v1/monitors", {
+        name: "m",
+        type: "heartbeat",
+        interval_sec: 5,
+        timeout_sec: 1,
+      });
       expect(at.status).toBe(201);
     } finally {
       await lowered.close();

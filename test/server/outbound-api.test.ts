@@ -36,15 +36,29 @@ describe("outbound policy at create and PATCH time (private targets not allowed)
   });
 
   it("refuses webhook and Slack channels aimed at private hosts, naming config.url / config.webhook_url", async () => {
-    const hook = await s.call("POST", "/api/v1/channels", { name: "h", type: "webhook", config: { url: "http://169.254.169.254/x" } });
+    const hook = await s.call("POST", "/api/v1/channels", {
+      name: "h",
+      type: "webhook",
+      config: { url: "http://169.254.169.254/x" },
+    });
     expect(hook.status).toBe(422);
     expect(fields(hook.body)).toEqual(["config.url"]);
-    const slack = await s.call("POST", "/api/v1/channels", { name: "s", type: "slack", config: { webhook_url: "http://localhost/hook" } });
+    const slack = await s.call("POST", "/api/v1/channels", {
+      name: "s",
+      type: "slack",
+      config: { webhook_url: "http://localhost/hook" },
+    });
     expect(slack.status).toBe(422);
     expect(fields(slack.body)).toEqual(["config.webhook_url"]);
-    const ok = await s.call("POST", "/api/v1/channels", { name: "h", type: "webhook", config: { url: "https://hooks.example.com/x" } });
+    const ok = await s.call("POST", "/api/v1/channels", {
+      name: "h",
+      type: "webhook",
+      config: { url: "https://hooks.example.com/x" },
+    });
     expect(ok.status).toBe(201);
-    const patched = await s.call("PATCH", `/api/v1/channels/${ok.body.data.id}`, { config: { url: "http://[fd00::5]/" } });
+    const patched = await s.call("PATCH", `/api/v1/channels/${ok.body.data.id}`, {
+      config: { url: "http://[fd00::5]/" },
+    });
     expect(patched.status).toBe(422);
     expect(fields(patched.body)).toEqual(["config.url"]);
   });

@@ -15,7 +15,9 @@ interface Row {
 // Every address the table dials lives on the loopback device of a fresh network namespace.
 const SETUP = [
   "ip link set lo up",
-  ...["8.8.8.8/32", "10.0.0.1/32", "169.254.169.254/32", "192.168.1.1/32", "100.64.0.1/32"].map((a) => `ip addr add ${a} dev lo`),
+  ...["8.8.8.8/32", "10.0.0.1/32", "169.254.169.254/32", "192.168.1.1/32", "100.64.0.1/32"].map(
+    (a) => `ip addr add ${a} dev lo`,
+  ),
   ...["2001:4860:4860::8888/128", "fd00::1/128"].map((a) => `ip -6 addr add ${a} dev lo nodad`),
   "exec node_modules/.bin/node test/support/ssrf-table.mjs",
 ].join(" && ");
@@ -25,11 +27,15 @@ describe("outbound policy table (in a private network namespace)", () => {
     const out = execFileSync("unshare", ["-rn", "sh", "-c", SETUP], { encoding: "utf8", timeout: 120_000 });
     const { rows, reached } = JSON.parse(out) as { rows: Row[]; reached: { local: string; path: string }[] };
     const table = rows
-      .map((r) => `${r.kind}\t${r.allowPrivate ? "private-allowed" : "default"}\t${r.target}\t→ ${r.outcome}${r.error ? ` (${r.error})` : ""}`)
+      .map(
+        (r) =>
+          `${r.kind}\t${r.allowPrivate ? "private-allowed" : "default"}\t${r.target}\t→ ${r.outcome}${r.error ? ` (${r.error})` : ""}`,
+      )
       .join("\n");
     console.log(table);
     expect(rows.length).toBeGreaterThanOrEqual(30);
-    for (const row of rows) expect({ target: row.target, outcome: row.outcome }).toEqual({ target: row.target, outcome: row.expected });
+    for (const row of rows)
+      expect({ target: row.target, outcome: row.outcome }).toEqual({ target: row.target, outcome: row.expected });
     expect(reached.filter((r) => r.path === "/secret")).toEqual([]);
     const refusedErrors = rows.filter((r) => r.outcome === "refused" && r.kind === "probe").map((r) => r.error ?? "");
     for (const error of refusedErrors) expect(error).toMatch(/outbound policy|never reached/);

@@ -68,16 +68,7 @@ describe("the embedded store", () => {
     const port = await freePort();
     const child: ChildProcess = spawn(
       join(REPO_ROOT, "node_modules/.bin/node"),
-      [
-        join(REPO_ROOT, "dist/server/cli.js"),
-        "serve",
-        "--db",
-        db,
-        "--port",
-        String(port),
-        "--log-level",
-        "warn",
-      ],
+      [join(REPO_ROOT, "dist/server/cli.js"), "serve", "--db", db, "--port", String(port), "--log-level", "warn"],
       { stdio: "inherit", env: { ...process.env, UPTIME_DEV_KEY: key } },
     );
     try {

@@ -23,13 +23,25 @@ describe("heartbeat (push) monitors", () => {
 
   const monitor = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
   const ping = async (url: string, method: "GET" | "POST" = "GET", body?: string) => {
-    const res = await request(url, { method, body, headers: body ? { "content-type": "application/x-www-form-urlencoded" } : {} });
+    const res = await request(url, {
+      method,
+      body,
+      headers: body ? { "content-type": "application/x-www-form-urlencoded" } : {},
+    });
     return { status: res.statusCode, body: (await res.body.json()) as { ok: boolean } };
   };
 
   it("goes down and notifies when pings stop, and recovers on the next ping", async () => {
-    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${receiver.url}/p` } })).body.data;
-    const created = await s.call("POST", "/api/v1/monitors", { name: "nightly job", type: "heartbeat", interval_sec: 2, grace_sec: 1, channel_ids: [channel.id] });
+    const channel = (
+      await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${receiver.url}/p` } })
+    ).body.data;
+    const created = await s.call("POST", "/api/v1/monitors", {
+      name: "nightly job",
+      type: "heartbeat",
+      interval_sec: 2,
+      grace_sec: 1,
+      channel_ids: [channel.id],
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const m = created.body.data;
     expect(m).toMatchObject({ type: "heartbeat", url: null, interval_sec: 2, grace_sec: 1, health: "pending" });
@@ -60,25 +72,47 @@ describe("heartbeat (push) monitors", () => {
   });
 
   it("rate limits pings per token, and refuses push URLs for other monitor types and a URL on heartbeat monitors", async () => {
-    const m = (await s.call("POST", "/api/v1/monitors", { name: "chatty", type: "heartbeat", interval_sec: 60 })).body.data;
+    const m = (await s.call("POST", "/api/v1/monitors", { name: "chatty", type: "heartbeat", interval_sec: 60 })).body
+      .data;
     const pushUrl = (await s.call("POST", `/api/v1/monitors/${m.id}/push-token`)).body.data.push_url;
     for (let i = 0; i < PUSH_RATE_LIMIT; i++) expect((await ping(pushUrl)).status).toBe(200);
     const limited = await request(pushUrl);
     expect(limited.statusCode).toBe(429);
     expect(((await limited.body.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
     // Another token has its own budget.
-    const other = (await s.call("POST", "/api/v1/monitors", { name: "quiet", type: "heartbeat", interval_sec: 60 })).body.data;
-    expect((await ping((await s.call("POST", `/api/v1/monitors/${other.id}/push-token`)).body.data.push_url)).status).toBe(200);
+    const other = (await s.call("POST", "/api/v1/monitors", { name: "quiet", type: "heartbeat", interval_sec: 60 }))
+      .body.data;
+    expect(
+      (await ping((await s.call("POST", `/api/v1/monitors/${other.id}/push-token`)).body.data.push_url)).status,
+    ).toBe(200);
 
-    const http = (await s.call("POST", "/api/v1/monitors", { name: "site", type: "http", url: "http://example.test", interval_sec: 60 })).body.data;
+    const http = (
+      await s.call("POST", "/api/v1/monitors", {
+        name: "site",
+        type: "http",
+        url: "http://example.test",
+        interval_sec: 60,
+      })
+    ).body.data;
     const refused = await s.call("POST", `/api/v1/monitors/${http.id}/push-token`);
     expect(refused.status).toBe(422);
-    const withUrl = await s.call("POST", "/api/v1/monitors", { name: "x", type: "heartbeat", url: "http://example.test", interval_sec: 60, grace_sec: -1 });
-    expect(withUrl.body.error.details).toEqual([
-      { field: "grace_sec", message: "must be at least 0" },
+    const withUrl = await s.call("POST", "/api/v1/monitors", {
+      name: "x",
+      type: "heartbeat",
+      url: "http://example.test",
+      interval_sec: 60,
+      grace_sec: -1,
+    });
+    expect(withUrl.body.error.details).toEqual([{ field: "grace_sec", message: "must be at least 0" }]);
+    const withUrl2 = await s.call("POST", "/api/v1/monitors", {
+      name: "x",
+      type: "heartbeat",
+      url: "http://example.test",
+      interval_sec: 60,
+    });
+    expect(withUrl2.body.error.details).toEqual([
+      { field: "url", message: "is not allowed for heartbeat monitors (they are pinged, not probed)" },
     ]);
-    const withUrl2 = await s.call("POST", "/api/v1/monitors", { name: "x", type: "heartbeat", url: "http://example.test", interval_sec: 60 });
-    expect(withUrl2.body.error.details).toEqual([{ field: "url", message: "is not allowed for heartbeat monitors (they are pinged, not probed)" }]);
     for (const id of [m.id, other.id, http.id]) await s.call("DELETE", `/api/v1/monitors/${id}`);
   });
 
@@ -86,9 +120,13 @@ describe("heartbeat (push) monitors", () => {
     const dir = mkdtempSync(join(tmpdir(), "push-digest-"));
     const local = await startServer({ db: join(dir, "u.db"), checker: false });
     try {
-      const m = (await local.call("POST", "/api/v1/monitors", { name: "job", type: "heartbeat", interval_sec: 60 })).body.data;
-      const pushUrl: string = (await local.call("POST", `/api/v1/monitors/${m.id}/push-token`, undefined, { headers: { "idempotency-key": "once" } })).body
-        .data.push_url;
+      const m = (await local.call("POST", "/api/v1/monitors", { name: "job", type: "heartbeat", interval_sec: 60 }))
+        .body.data;
+      const pushUrl: string = (
+        await local.call("POST", `/api/v1/monitors/${m.id}/push-token`, undefined, {
+          headers: { "idempotency-key": "once" },
+        })
+      ).body.data.push_url;
       expect((await ping(pushUrl)).status).toBe(200);
       const token = pushUrl.split("/").pop() as string;
       for (const file of readdirSync(dir)) expect(readFileSync(join(dir, file)).includes(token)).toBe(false);

@@ -18,8 +18,16 @@ describe("monitor read cache", () => {
     dir = mkdtempSync(join(tmpdir(), "read-cache-"));
     db = join(dir, "u.db");
     s = await startServer({ db });
-    channelId = (await s.call("POST", "/api/v1/channels", { name: "ops", type: "email", config: { address: "ops@example.com" } })).body.data.id;
-    const created = await s.call("POST", "/api/v1/monitors", { name: "api", type: "http", url: "https://example.com", interval_sec: 60, channel_ids: [channelId] });
+    channelId = (
+      await s.call("POST", "/api/v1/channels", { name: "ops", type: "email", config: { address: "ops@example.com" } })
+    ).body.data.id;
+    const created = await s.call("POST", "/api/v1/monitors", {
+      name: "api",
+      type: "http",
+      url: "https://example.com",
+      interval_sec: 60,
+      channel_ids: [channelId],
+    });
     id = created.body.data.id;
   });
 

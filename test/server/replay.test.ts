@@ -41,7 +41,12 @@ describe("Idempotency-Key replays while the created object exists", () => {
 
   it("/api/v1/maintenance-windows: a replay returns the original window while it exists", async () => {
     const m = (await s.call("POST", "/api/v1/monitors", { ...monitor, name: "for a window" })).body.data;
-    const window = { name: "w", monitor_ids: [m.id], starts_at: "2030-01-01T00:00:00Z", ends_at: "2030-01-01T01:00:00Z" };
+    const window = {
+      name: "w",
+      monitor_ids: [m.id],
+      starts_at: "2030-01-01T00:00:00Z",
+      ends_at: "2030-01-01T01:00:00Z",
+    };
     const first = await post("/api/v1/maintenance-windows", window, "replay-window");
     expect(first.status).toBe(201);
     const replay = await post("/api/v1/maintenance-windows", window, "replay-window");

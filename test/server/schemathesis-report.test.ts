@@ -71,6 +71,15 @@ describe("reading a Schemathesis report", () => {
     // No failure, only a warning: none found; no summary at all (a crash) stays unknown.
     expect(statedTotal("============================= 1 warning in 19.27s ==============================")).toBe(0);
     expect(statedTotal("Schemathesis v4.32.5")).toBeUndefined();
-    expect(countKinds(failures)).toEqual({ cursor: 1, missing_id: 0, delivery: 1, order: 0, stored_type: 0, body_size: 0, expression: 2, unexplained: 1 });
+    expect(countKinds(failures)).toEqual({
+      cursor: 1,
+      missing_id: 0,
+      delivery: 1,
+      order: 0,
+      stored_type: 0,
+      body_size: 0,
+      expression: 2,
+      unexplained: 1,
+    });
   });
 });

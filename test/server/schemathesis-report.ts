@@ -21,7 +21,8 @@ export const UNPREVENTABLE = {
    * Schema cannot state: `degraded_response_ms < max_response_ms`, `ends_at` after `starts_at`,
    * `failure_threshold` at most the number of `locations`, an incident rule's `component` or `tag`.
    */
-  order: "timeout_sec < interval_sec (and the like: degraded < max response time, ends_at after starts_at, failure_threshold <= locations)",
+  order:
+    "timeout_sec < interval_sec (and the like: degraded < max response time, ends_at after starts_at, failure_threshold <= locations)",
   /**
    * A change valid for some type but not for the stored object's: a PATCH body (or a push token)
    * does not name the type, so no schema can tie its fields to it.
@@ -78,7 +79,16 @@ export function statedTotal(report: string): number | undefined {
 
 /** Counts of each kind, every kind listed. */
 export function countKinds(failures: readonly Failure[]): Record<Kind, number> {
-  const counts = { cursor: 0, missing_id: 0, delivery: 0, order: 0, stored_type: 0, body_size: 0, expression: 0, unexplained: 0 };
+  const counts = {
+    cursor: 0,
+    missing_id: 0,
+    delivery: 0,
+    order: 0,
+    stored_type: 0,
+    body_size: 0,
+    expression: 0,
+    unexplained: 0,
+  };
   for (const f of failures) counts[f.kind] += 1;
   return counts;
 }
@@ -93,8 +103,15 @@ function classify(f: Omit<Failure, "kind">): Kind {
   const code = parsed.error?.code;
   if (f.status === 404 && code === "not_found") return "missing_id";
   if (f.status === 413 && code === "payload_too_large") return "body_size";
-  if (f.status === 409 && code === "conflict" && /^POST \/api\/v1\/monitors(\/\{id\})?\/test$/.test(f.operation) && /^Location \S+ has no live agent /.test(parsed.error?.message ?? "")) return "missing_id";
-  if (f.status === 502 && code === "delivery_failed" && /^POST \/api\/v1\/channels\/\{id\}\/test$/.test(f.operation)) return "delivery";
+  if (
+    f.status === 409 &&
+    code === "conflict" &&
+    /^POST \/api\/v1\/monitors(\/\{id\})?\/test$/.test(f.operation) &&
+    /^Location \S+ has no live agent /.test(parsed.error?.message ?? "")
+  )
+    return "missing_id";
+  if (f.status === 502 && code === "delivery_failed" && /^POST \/api\/v1\/channels\/\{id\}\/test$/.test(f.operation))
+    return "delivery";
   if (f.status !== 422 || code !== "validation_failed") return "unexplained";
   const kinds = new Set((parsed.error?.details ?? []).map((d) => detailKind(d, f.operation)));
   if (kinds.size === 0 || kinds.has("unexplained")) return "unexplained";
@@ -103,30 +120,50 @@ function classify(f: Omit<Failure, "kind">): Kind {
 }
 
 /** Fields whose rule is the stored monitor's type (or, for `body`, its stored method; `locations`: not for heartbeat monitors). */
-const TYPED_MONITOR_FIELDS = /^(locations|url|keyword|assertions|ssl_expiry_days|dns_expected_values(\[\d+\])?|dns_resolver|degraded_response_ms|max_response_ms|body|steps|variables|retry)$/;
+const TYPED_MONITOR_FIELDS =
+  /^(locations|url|keyword|assertions|ssl_expiry_days|dns_expected_values(\[\d+\])?|dns_resolver|degraded_response_ms|max_response_ms|body|steps|variables|retry)$/;
 /** The status page structure's rules between fields, in the server's words. */
-const STRUCTURE_RULE = /^(".*" is used by another component of the page|must be empty for a manual component|must name at least 1 monitor \(rule .*\)|is required with rule response-time|is allowed only with rule response-time|must have at most \d+ components in all)$/;
+const STRUCTURE_RULE =
+  /^(".*" is used by another component of the page|must be empty for a manual component|must name at least 1 monitor \(rule .*\)|is required with rule response-time|is allowed only with rule response-time|must have at most \d+ components in all)$/;
 
 /** Where an assertion or an extraction holds an expression, and the server's words for one that does not run. */
 const EXPRESSION_FIELD = /^(steps\[\d+\]\.)?(assertions\[\d+\]\.(target|property)|extract\[\d+\]\.property)$|^script$/;
-const EXPRESSION_PROBLEM = /^(must be a valid RE2 regular expression|must be a JSONPath starting with|must not use filter or script expressions|does not parse as JavaScript: )/;
+const EXPRESSION_PROBLEM =
+  /^(must be a valid RE2 regular expression|must be a JSONPath starting with|must not use filter or script expressions|does not parse as JavaScript: )/;
 
 function detailKind(d: { field: string; message: string }, operation: string): Kind {
   if (d.field === "cursor" && d.message === "is not a cursor returned by this API") return "cursor";
-  if (/^(channel_ids|monitor_ids|escalation\[\d+\]\.channels)\[\d+\]$/.test(d.field) && / does not exist$/.test(d.message)) return "missing_id";
+  if (
+    /^(channel_ids|monitor_ids|escalation\[\d+\]\.channels)\[\d+\]$/.test(d.field) &&
+    / does not exist$/.test(d.message)
+  )
+    return "missing_id";
   if (d.field === "timeout_sec" && /^must be less than interval_sec \(\d+\)$/.test(d.message)) return "order";
-  if (d.field === "degraded_response_ms" && /^must be less than max_response_ms \(\d+\)$/.test(d.message)) return "order";
+  if (d.field === "degraded_response_ms" && /^must be less than max_response_ms \(\d+\)$/.test(d.message))
+    return "order";
   if (d.field === "ends_at" && /^must be after the start \(/.test(d.message)) return "order";
-  if (d.field === "failure_threshold" && /^must be at most the number of locations \(\d+\)$/.test(d.message)) return "order";
+  if (d.field === "failure_threshold" && /^must be at most the number of locations \(\d+\)$/.test(d.message))
+    return "order";
   // A status page's component, named by its key in an incident's `components`, must be on the page.
-  if (/^(components\.[^.]+|incident_rules\[\d+\]\.component)$/.test(d.field) && /^no component ".*" on the page$/.test(d.message)) return "missing_id";
-  if (/^sections\[\d+\]\.components\[\d+\]\.monitors\[\d+\]$/.test(d.field) && / does not exist$/.test(d.message)) return "missing_id";
+  if (
+    /^(components\.[^.]+|incident_rules\[\d+\]\.component)$/.test(d.field) &&
+    /^no component ".*" on the page$/.test(d.message)
+  )
+    return "missing_id";
+  if (/^sections\[\d+\]\.components\[\d+\]\.monitors\[\d+\]$/.test(d.field) && / does not exist$/.test(d.message))
+    return "missing_id";
   // A page's structure: keys unique across sections, fields that depend on a component's rule, a
   // total of components: rules between fields (or items), as `order`.
-  if (/^sections(\[\d+\]\.components\[\d+\]\.(key|monitors|threshold))?$/.test(d.field) && STRUCTURE_RULE.test(d.message)) return "order";
+  if (
+    /^sections(\[\d+\]\.components\[\d+\]\.(key|monitors|threshold))?$/.test(d.field) &&
+    STRUCTURE_RULE.test(d.message)
+  )
+    return "order";
   // An incident rule names a component or a tag, not both: a rule between two fields, as `order`.
-  if (/^incident_rules\[\d+\]$/.test(d.field) && d.message === "must give exactly one of component and tag") return "order";
-  if (/^locations\[\d+\]$|^location$/.test(d.field) && /^\S+ is not one of the account's locations /.test(d.message)) return "missing_id";
+  if (/^incident_rules\[\d+\]$/.test(d.field) && d.message === "must give exactly one of component and tag")
+    return "order";
+  if (/^locations\[\d+\]$|^location$/.test(d.field) && /^\S+ is not one of the account's locations /.test(d.message))
+    return "missing_id";
   if (operation === "PATCH /api/v1/monitors/{id}" && TYPED_MONITOR_FIELDS.test(d.field)) return "stored_type";
   if (EXPRESSION_FIELD.test(d.field) && EXPRESSION_PROBLEM.test(d.message)) return "expression";
   if (operation === "PATCH /api/v1/channels/{id}" && d.field.startsWith("config.")) return "stored_type";

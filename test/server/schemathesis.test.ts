@@ -53,29 +53,38 @@ async function fuzz(bin: string, name: string, extra: string[]) {
     .map((l) => l.trim())
     .filter((l) => /^=+ .* in [\d.]+s =+$/.test(l) || /^(Selected: |Tested: |\d+ generated, )/.test(l));
   const failures = parseFailures(output);
-  const table = Object.entries(countKinds(failures)).map(([kind, n]) => `${kind}=${n}`).join(" ");
+  const table = Object.entries(countKinds(failures))
+    .map(([kind, n]) => `${kind}=${n}`)
+    .join(" ");
   process.stderr.write(`${name} (${isolated ? "network namespace" : "no namespace"}): ${summary.join(" | ")}\n`);
   process.stderr.write(`${name} failures by kind: ${table}\n`);
   return { ...run, failures };
 }
 
 describe("the API against its OpenAPI document (Schemathesis)", () => {
-  it("finds, with every check and no relaxation, only failures no schema can prevent", { timeout: RUN_LIMIT_MS + 60_000 }, async () => {
-    const { ensureSchemathesis } = await import("../../scripts/ensure-schemathesis.mjs");
-    const bin = await ensureSchemathesis();
-    // The whole API with a management key (the agent operations answer it 403), and beside it
-    // the agent operations with an agent key.
-    const runs = await Promise.all([fuzz(bin, "schemathesis", []), fuzz(bin, "schemathesis-agent", ["--agent-operations"])]);
-    for (const { output, failures, status } of runs) {
-      expect(output).toMatch(/Selected: \d+\/\d+/);
-      // Every failure Schemathesis states was read, so none can hide from the classification.
-      expect(failures.length, output.slice(-6000)).toBe(statedTotal(output));
-      const unexplained = failures.filter((f) => f.kind === "unexplained");
-      expect(unexplained, `allowed: ${Object.values(UNPREVENTABLE).join("; ")}`).toEqual([]);
-      // Exit status 1 means failures were found (all of them allowed above); anything else is a crash.
-      expect(status, output.slice(-6000)).toBe(failures.length === 0 ? 0 : 1);
-    }
-    // The agent run tested the two agent operations (a refused key would fail its positive cases).
-    expect(runs[1]?.output).toMatch(/Tested: 2$/m);
-  });
+  it(
+    "finds, with every check and no relaxation, only failures no schema can prevent",
+    { timeout: RUN_LIMIT_MS + 60_000 },
+    async () => {
+      const { ensureSchemathesis } = await import("../../scripts/ensure-schemathesis.mjs");
+      const bin = await ensureSchemathesis();
+      // The whole API with a management key (the agent operations answer it 403), and beside it
+      // the agent operations with an agent key.
+      const runs = await Promise.all([
+        fuzz(bin, "schemathesis", []),
+        fuzz(bin, "schemathesis-agent", ["--agent-operations"]),
+      ]);
+      for (const { output, failures, status } of runs) {
+        expect(output).toMatch(/Selected: \d+\/\d+/);
+        // Every failure Schemathesis states was read, so none can hide from the classification.
+        expect(failures.length, output.slice(-6000)).toBe(statedTotal(output));
+        const unexplained = failures.filter((f) => f.kind === "unexplained");
+        expect(unexplained, `allowed: ${Object.values(UNPREVENTABLE).join("; ")}`).toEqual([]);
+        // Exit status 1 means failures were found (all of them allowed above); anything else is a crash.
+        expect(status, output.slice(-6000)).toBe(failures.length === 0 ? 0 : 1);
+      }
+      // The agent run tested the two agent operations (a refused key would fail its positive cases).
+      expect(runs[1]?.output).toMatch(/Tested: 2$/m);
+    },
+  );
 });

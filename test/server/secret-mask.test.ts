@@ -9,18 +9,25 @@ const WIDE = [..."éü€漢🐴"];
 
 /** A secret of 6..24 characters, mixed from the sets above, never holding the mask's `*`. */
 const secret = fc
-  .array(fc.oneof(fc.constantFrom(...TRICKY), fc.constantFrom(...PLAIN), fc.constantFrom(...WIDE)), { minLength: 6, maxLength: 24 })
+  .array(fc.oneof(fc.constantFrom(...TRICKY), fc.constantFrom(...PLAIN), fc.constantFrom(...WIDE)), {
+    minLength: 6,
+    maxLength: 24,
+  })
   .map((chars) => chars.join(""));
 /** Text around a spelling: plain words, so that it cannot itself spell the secret. */
 const around = fc.stringMatching(/^[a-z ]{0,20}$/);
 
-const html = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+const html = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 /** The spellings a check, a browser or a receiver prints a value in, each as its printer writes it. */
 const PRINTERS: Record<string, (s: string) => string> = {
   "as is": (s) => s,
-  "JSON-escaped (Playwright's Received: \"…\")": (s) => JSON.stringify(s).slice(1, -1),
-  "JSON-escaped, ASCII only": (s) => JSON.stringify(s).slice(1, -1).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+  'JSON-escaped (Playwright\'s Received: "…")': (s) => JSON.stringify(s).slice(1, -1),
+  "JSON-escaped, ASCII only": (s) =>
+    JSON.stringify(s)
+      .slice(1, -1)
+      .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
   encodeURIComponent: (s) => encodeURIComponent(s),
   "URL-encoded with + for spaces": (s) => encodeURIComponent(s).replace(/%20/g, "+"),
   "form encoding (URLSearchParams)": (s) => new URLSearchParams({ q: s }).toString().slice(2),
@@ -78,7 +85,9 @@ describe("SecretMask: one secret in every spelling a check can print", () => {
     fc.assert(
       fc.property(fc.uniqueArray(secret, { minLength: 2, maxLength: 4 }), (secrets) => {
         const printers = Object.values(PRINTERS);
-        const text = secrets.map((s, i) => `v${i}=${(printers[i % printers.length] as (s: string) => string)(s)}`).join(" ");
+        const text = secrets
+          .map((s, i) => `v${i}=${(printers[i % printers.length] as (s: string) => string)(s)}`)
+          .join(" ");
         const out = new SecretMask(secrets).mask(text);
         for (const s of secrets) expect(out).not.toContain(s);
       }),
@@ -92,6 +101,10 @@ describe("SecretMask: one secret in every spelling a check can print", () => {
     expect(mask.mask("?token=Tr0ub4dor%263%20%22horse%22%20%5C%20x&a=1")).toBe("?token=****&a=1");
     expect(mask.mask("found: Tr0ub4d")).toBe("found: ****");
     expect(mask.mask("all fine")).toBe("all fine");
-    expect(mask.maskDeep({ a: ["x Tr0ub4dor&amp;3 &quot;horse&quot; \\ x"], n: 1, b: null })).toEqual({ a: ["x ****"], n: 1, b: null });
+    expect(mask.maskDeep({ a: ["x Tr0ub4dor&amp;3 &quot;horse&quot; \\ x"], n: 1, b: null })).toEqual({
+      a: ["x ****"],
+      n: 1,
+      b: null,
+    });
   });
 });

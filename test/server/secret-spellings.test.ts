@@ -9,7 +9,8 @@ import { ensureBrowserTools } from "../support/browser-tools";
 import { newKey } from "../support/server";
 import { type Served, serveProcess } from "./replicas/serve";
 
-const html = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+const html = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 /** Each spelling of `secret` the target echoes back, by name: what a check may then print. */
 function spelled(secret: string): Record<string, string> {
@@ -34,7 +35,9 @@ async function startEcho(): Promise<{ url: string; close: () => Promise<void> }>
     if (url.pathname === "/page") {
       const token = url.searchParams.get("token") ?? "";
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><title>echo</title><p id="v">${html(token)}</p><a href="/page?token=${encodeURIComponent(token)}">again</a>`);
+      res.end(
+        `<!doctype html><title>echo</title><p id="v">${html(token)}</p><a href="/page?token=${encodeURIComponent(token)}">again</a>`,
+      );
       return;
     }
     let body = "";
@@ -46,21 +49,30 @@ async function startEcho(): Promise<{ url: string; close: () => Promise<void> }>
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 /** Secrets with what changes between spellings: quotes, backslashes, spaces, `&`, `%`, `+`, non-ASCII. */
 const SECRETS = [
   'Tr0ub4dor&3 "horse" \\ x',
   ...fc.sample(
-    fc.array(fc.constantFrom(..."\"'\\ &%+<>=?#/:;éü€漢abcXYZ0189-_."), { minLength: 8, maxLength: 20 }).map((c) => `k${c.join("")}`),
+    fc
+      .array(fc.constantFrom(..."\"'\\ &%+<>=?#/:;éü€漢abcXYZ0189-_."), { minLength: 8, maxLength: 20 })
+      .map((c) => `k${c.join("")}`),
     { numRuns: 4, seed: 47 },
   ),
 ];
 
 /** Every spelling of every secret found in `text`, by secret and spelling name. */
 function leaks(text: string, secrets: readonly string[]): string[] {
-  return secrets.flatMap((s) => Object.entries({ raw: s, ...spelled(s) }).filter(([, v]) => text.includes(v)).map(([name]) => `${JSON.stringify(s)} as ${name}`));
+  return secrets.flatMap((s) =>
+    Object.entries({ raw: s, ...spelled(s) })
+      .filter(([, v]) => text.includes(v))
+      .map(([name]) => `${JSON.stringify(s)} as ${name}`),
+  );
 }
 
 describe("secrets in every spelling, through `uptime-server serve`", () => {
@@ -85,18 +97,25 @@ describe("secrets in every spelling, through `uptime-server serve`", () => {
     interval_sec: 3600,
     tags: ["spellings"],
     variables: { token: secret },
-    steps: [{
-      name: "echo",
-      method: "POST",
-      url: `${echo.url}/echo`,
-      body: "{{token}}",
-      // Each assertion fails and reports what it found: one spelling each.
-      assertions: [
-        ...Object.keys(spelled(secret)).map((k) => ({ source: "json_body", property: `$.${k}`, comparison: "equals", target: "nope" })),
-        { source: "headers", property: "x-echo", comparison: "equals", target: "nope" },
-        { source: "text_body", comparison: "contains", target: "nope" },
-      ],
-    }],
+    steps: [
+      {
+        name: "echo",
+        method: "POST",
+        url: `${echo.url}/echo`,
+        body: "{{token}}",
+        // Each assertion fails and reports what it found: one spelling each.
+        assertions: [
+          ...Object.keys(spelled(secret)).map((k) => ({
+            source: "json_body",
+            property: `$.${k}`,
+            comparison: "equals",
+            target: "nope",
+          })),
+          { source: "headers", property: "x-echo", comparison: "equals", target: "nope" },
+          { source: "text_body", comparison: "contains", target: "nope" },
+        ],
+      },
+    ],
   });
 
   it("a multi-step dry run, a recorded trigger and the heartbeat it stored show no spelling of a variable", async () => {
@@ -130,7 +149,14 @@ describe("secrets in every spelling, through `uptime-server serve`", () => {
         `await page.goto(${JSON.stringify(`${echo.url}/page?token=`)} + encodeURIComponent(process.env.TOKEN));`,
         `await expect(page.locator("#v")).toHaveText("nope", { timeout: 1000 });`,
       ].join("\n");
-      const res = await server.call("POST", "/api/v1/monitors/test", { name: "b", type: "browser", interval_sec: 60, timeout_sec: 20, script, variables: { TOKEN: secret } });
+      const res = await server.call("POST", "/api/v1/monitors/test", {
+        name: "b",
+        type: "browser",
+        interval_sec: 60,
+        timeout_sec: 20,
+        script,
+        variables: { TOKEN: secret },
+      });
       expect(res.status, res.body).toBe(200);
       const data = JSON.parse(res.body).data;
       expect(data.status).toBe("down");

@@ -64,14 +64,21 @@ describe("secrets at rest", () => {
       const vendors = [
         { type: "pagerduty", config: { routing_key: SECRETS.pagerDuty } },
         { type: "opsgenie", config: { api_key: SECRETS.opsgenie, region: "eu" } },
-        { type: "teams", config: { webhook_url: `https://prod-01.westus.logic.azure.com/workflows/1/triggers/manual/paths/invoke?sig=${SECRETS.teamsSig}` } },
+        {
+          type: "teams",
+          config: {
+            webhook_url: `https://prod-01.westus.logic.azure.com/workflows/1/triggers/manual/paths/invoke?sig=${SECRETS.teamsSig}`,
+          },
+        },
         { type: "discord", config: { webhook_url: `https://discord.com/api/webhooks/1/${SECRETS.discordToken}` } },
         { type: "telegram", config: { bot_token: SECRETS.telegramToken, chat_id: "-100123" } },
       ];
       for (const v of vendors) {
         const created = await s.call("POST", "/api/v1/channels", { name: v.type, ...v });
         expect(created.status, JSON.stringify(created.body)).toBe(201);
-        expect(JSON.stringify(created.body)).not.toMatch(/pdroutingkey|opsgenie-key|teamssig|discordtoken|telegram-bot-secret/);
+        expect(JSON.stringify(created.body)).not.toMatch(
+          /pdroutingkey|opsgenie-key|teamssig|discordtoken|telegram-bot-secret/,
+        );
       }
       const monitor = await s.call(
         "POST",
@@ -91,9 +98,14 @@ describe("secrets at rest", () => {
       expect(monitor.status).toBe(201);
       const patched = await s.call("PATCH", `/api/v1/monitors/${monitor.body.data.id}`, { body: `${SECRETS.body}-2` });
       expect(patched.body.data.body).toBe(`${SECRETS.body}-2`);
-      await s.call("POST", "/api/v1/channels", { name: "i", type: "webhook", config: { url: `https://h.example.com/${SECRETS.idemBody}` } }, {
-        headers: { "idempotency-key": "create-2" },
-      });
+      await s.call(
+        "POST",
+        "/api/v1/channels",
+        { name: "i", type: "webhook", config: { url: `https://h.example.com/${SECRETS.idemBody}` } },
+        {
+          headers: { "idempotency-key": "create-2" },
+        },
+      );
       // The server still reads its secrets back: the header (write-only) as the fingerprint of the value it was created with.
       expect(monitor.body.data.headers.authorization).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
       expect((await s.call("GET", `/api/v1/monitors/${monitor.body.data.id}`)).body.data).toMatchObject({
@@ -118,25 +130,38 @@ describe("secrets at rest", () => {
     const account = await first.keys.create("acme", null);
     const accountId = (await first.keys.authenticate(account.key))?.accountId as string;
     await first.db
-      .prepare("INSERT INTO channels (id, account_id, name, type, config, created_at, updated_at) VALUES ('chn_1', ?, 'old', 'webhook', ?, 'x', 'x')")
+      .prepare(
+        "INSERT INTO channels (id, account_id, name, type, config, created_at, updated_at) VALUES ('chn_1', ?, 'old', 'webhook', ?, 'x', 'x')",
+      )
       .run(accountId, JSON.stringify({ url: `https://hooks.example.com/${SECRETS.hookToken}` }));
     await first.close();
     const second = await Store.open(db);
-    expect((await second.channels.stored(accountId, "chn_1"))?.config).toEqual({ url: `https://hooks.example.com/${SECRETS.hookToken}` });
+    expect((await second.channels.stored(accountId, "chn_1"))?.config).toEqual({
+      url: `https://hooks.example.com/${SECRETS.hookToken}`,
+    });
     await second.close();
     expect(grepDatabase(db)[SECRETS.hookToken]).toBe(0);
 
     const before = readFileSync(`${db}.key`, "utf8");
-    execFileSync(join(REPO_ROOT, "node_modules/.bin/node"), [join(REPO_ROOT, "dist/server/cli.js"), "keys", "rotate-secret", "--db", db], { stdio: "pipe" });
+    execFileSync(
+      join(REPO_ROOT, "node_modules/.bin/node"),
+      [join(REPO_ROOT, "dist/server/cli.js"), "keys", "rotate-secret", "--db", db],
+      { stdio: "pipe" },
+    );
     const after = readFileSync(`${db}.key`, "utf8");
     expect(after.trim().split("\n")).toHaveLength(2);
     expect(after.endsWith(before)).toBe(true);
     const newId = after.split(" ")[0] as string;
     const third = await Store.open(db);
     try {
-      const row = await third.db.prepare("SELECT config FROM channels WHERE id = 'chn_1'").get() as { config: string };
+      const row = (await third.db.prepare("SELECT config FROM channels WHERE id = 'chn_1'").get()) as {
+        config: string;
+      };
       expect(row.config.startsWith(`enc1.${newId}.`)).toBe(true);
-      expect((await third.channels.stored(accountId, "chn_1"))?.config).toHaveProperty("url", `https://hooks.example.com/${SECRETS.hookToken}`);
+      expect((await third.channels.stored(accountId, "chn_1"))?.config).toHaveProperty(
+        "url",
+        `https://hooks.example.com/${SECRETS.hookToken}`,
+      );
     } finally {
       await third.close();
     }

@@ -18,7 +18,8 @@ function slowSocket(port: number, localAddress: string, head: string): Promise<S
   });
 }
 
-const closed = (socket: Socket) => new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once("close", () => resolve())));
+const closed = (socket: Socket) =>
+  new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once("close", () => resolve())));
 
 async function timed(url: string, headers: Record<string, string> = {}): Promise<{ ms: number; status: number }> {
   const started = performance.now();
@@ -38,9 +39,12 @@ describe("slow clients", () => {
   afterAll(() => s.close());
 
   it(`answers normal requests within 1 s while ${SLOW} slow sockets are open, and sheds them`, async () => {
-    const partialBody = "POST /api/v1/monitors HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"na";
+    const partialBody =
+      'POST /api/v1/monitors HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"na';
     const partialHeaders = "GET /api/v1/monitors HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n";
-    const keyedBody = partialBody.replace("Host: x", `Host: x\r\nAuthorization: Bearer ${s.key}`).replace("100000", "10000");
+    const keyedBody = partialBody
+      .replace("Host: x", `Host: x\r\nAuthorization: Bearer ${s.key}`)
+      .replace("100000", "10000");
     const heads = [partialBody, partialHeaders, keyedBody];
     const sockets: Socket[] = [];
     try {
@@ -60,7 +64,9 @@ describe("slow clients", () => {
         answers.push(await timed(`${s.url}/api/status/public.json`));
       }
       const worst = Math.max(...answers.map((a) => a.ms));
-      console.log(`${SLOW} slow sockets (${held} still open): ${answers.length} normal requests, slowest ${worst.toFixed(1)} ms`);
+      console.log(
+        `${SLOW} slow sockets (${held} still open): ${answers.length} normal requests, slowest ${worst.toFixed(1)} ms`,
+      );
       expect(held).toBeGreaterThanOrEqual(500);
       expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
       expect(worst).toBeLessThan(1_000);
@@ -96,7 +102,9 @@ describe("slow clients", () => {
       for (let i = 0; i < 15; i++) sockets.push(await slowSocket(capPort, "127.0.0.5", "GET / HTTP/1.1\r\n"));
       await new Promise((r) => setTimeout(r, 200));
       expect(sockets.filter((x) => x.destroyed || x.readyState === "closed").length).toBe(5);
-      expect((await timed(`${capped.url}/api/v1/monitors`, { authorization: `Bearer ${capped.key}` })).status).toBe(200);
+      expect((await timed(`${capped.url}/api/v1/monitors`, { authorization: `Bearer ${capped.key}` })).status).toBe(
+        200,
+      );
     } finally {
       for (const socket of sockets) socket.destroy();
       await capped.close();

@@ -13,10 +13,15 @@ const EVIL = `Shop <script>alert(1)</script> & "co"`;
 /** A page with three monitors and 90 days of history: one flaky day, a gap, an open incident. */
 async function seed(s: TestServer, now: number): Promise<{ flakyDay: string; gapDay: string; ids: string[] }> {
   const create = async (name: string) =>
-    (await s.call("POST", "/api/v1/monitors", { name, type: "http", url: "https://example.com/", interval_sec: 60 })).body.data.id as string;
+    (await s.call("POST", "/api/v1/monitors", { name, type: "http", url: "https://example.com/", interval_sec: 60 }))
+      .body.data.id as string;
   const ids = [await create("API"), await create(EVIL), await create("Docs")];
   const record = async (id: string, up: boolean, at: number) =>
-    await s.app.store.recordCheck(id, { up, response_time_ms: up ? 120 : null, status_code: up ? 200 : 503, error: up ? null : "HTTP 503" }, at);
+    await s.app.store.recordCheck(
+      id,
+      { up, response_time_ms: up ? 120 : null, status_code: up ? 200 : 503, error: up ? null : "HTTP 503" },
+      at,
+    );
   const today = Math.floor(now / DAY_MS) * DAY_MS;
   for (let ago = 89; ago >= 0; ago--) {
     if (ago >= 50 && ago <= 60) continue;
@@ -27,7 +32,12 @@ async function seed(s: TestServer, now: number): Promise<{ flakyDay: string; gap
     }
   }
   expect((await s.call("POST", `/api/v1/monitors/${ids[2]}/pause`)).status).toBe(200);
-  const page = await s.call("POST", "/api/v1/status-pages", { slug: "acme", title: "Acme <Status>", description: "Our services", monitor_ids: ids });
+  const page = await s.call("POST", "/api/v1/status-pages", {
+    slug: "acme",
+    title: "Acme <Status>",
+    description: "Our services",
+    monitor_ids: ids,
+  });
   expect(page.status).toBe(201);
   const date = (ago: number) => new Date(today - ago * DAY_MS).toISOString().slice(0, 10);
   return { flakyDay: date(10), gapDay: date(55), ids };
@@ -41,7 +51,11 @@ describe("HTML status page at /status/<slug>", () => {
   beforeAll(async () => {
     s = await startServer();
     seeded = await seed(s, Date.now());
-    browser = await puppeteer.launch({ executablePath: inject("chromiumPath"), headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+    browser = await puppeteer.launch({
+      executablePath: inject("chromiumPath"),
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu"],
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -64,7 +78,9 @@ describe("HTML status page at /status/<slug>", () => {
     expect(missing.statusCode).toBe(404);
     expect(await missing.body.text()).toContain("No status page");
     // The JSON document stays.
-    expect((await s.call("GET", "/api/status/acme.json", undefined, { key: null })).body.data.title).toBe("Acme <Status>");
+    expect((await s.call("GET", "/api/status/acme.json", undefined, { key: null })).body.data.title).toBe(
+      "Acme <Status>",
+    );
   });
 
   it("renders in a real browser: names, states, 90 labelled cells per monitor, incidents", async () => {
@@ -78,16 +94,28 @@ describe("HTML status page at /status/<slug>", () => {
       items.map((li) => ({
         name: li.querySelector("h3")?.textContent,
         state: li.querySelector(".state")?.textContent,
-        cells: [...li.querySelectorAll("ol.bar > li")].map((c) => ({ cls: c.className, label: c.getAttribute("title"), text: c.textContent })),
+        cells: [...li.querySelectorAll("ol.bar > li")].map((c) => ({
+          cls: c.className,
+          label: c.getAttribute("title"),
+          text: c.textContent,
+        })),
       })),
     );
-    expect(monitors.map((m) => [m.name, m.state])).toEqual([["API", "✓ Up"], [EVIL, "✗ Down"], ["Docs", "‖ Paused"]]);
+    expect(monitors.map((m) => [m.name, m.state])).toEqual([
+      ["API", "✓ Up"],
+      [EVIL, "✗ Down"],
+      ["Docs", "‖ Paused"],
+    ]);
     for (const m of monitors) {
       expect(m.cells).toHaveLength(90);
       for (const c of m.cells) expect(c.text).toBe(c.label);
     }
     const api = monitors[0]?.cells ?? [];
-    expect(api.find((c) => c.label?.startsWith(seeded.flakyDay))).toEqual({ cls: "bad", label: `${seeded.flakyDay}: 75% up`, text: `${seeded.flakyDay}: 75% up` });
+    expect(api.find((c) => c.label?.startsWith(seeded.flakyDay))).toEqual({
+      cls: "bad",
+      label: `${seeded.flakyDay}: 75% up`,
+      text: `${seeded.flakyDay}: 75% up`,
+    });
     expect(api.find((c) => c.label?.startsWith(seeded.gapDay))?.label).toBe(`${seeded.gapDay}: no data`);
     expect(api.filter((c) => c.cls === "ok")).toHaveLength(90 - 11 - 1);
     expect(monitors[2]?.cells.every((c) => c.cls === "none")).toBe(true);
@@ -100,7 +128,9 @@ describe("HTML status page at /status/<slug>", () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, "status-page.png"), fullPage: true });
     await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);
-    expect(await page.$eval("body", (b) => b.ownerDocument.defaultView?.getComputedStyle(b).backgroundColor)).toBe("rgb(13, 17, 23)");
+    expect(await page.$eval("body", (b) => b.ownerDocument.defaultView?.getComputedStyle(b).backgroundColor)).toBe(
+      "rgb(13, 17, 23)",
+    );
     await page.screenshot({ path: join(ARTIFACTS, "status-page-dark.png"), fullPage: true });
     expect(existsSync(join(ARTIFACTS, "status-page.png"))).toBe(true);
     await page.close();
@@ -108,15 +138,36 @@ describe("HTML status page at /status/<slug>", () => {
 
   it("shows a degraded monitor as its own state, in its own colour, and the page as degraded performance", async () => {
     const create = async (name: string) =>
-      (await s.call("POST", "/api/v1/monitors", { name, type: "http", url: "https://example.com/", interval_sec: 60, degraded_response_ms: 500 })).body.data.id as string;
+      (
+        await s.call("POST", "/api/v1/monitors", {
+          name,
+          type: "http",
+          url: "https://example.com/",
+          interval_sec: 60,
+          degraded_response_ms: 500,
+        })
+      ).body.data.id as string;
     const [fast, slow] = [await create("Fast"), await create("Slow")];
     const now = Date.now();
     await s.app.store.recordCheck(fast, { up: true, response_time_ms: 120, status_code: 200, error: null }, now - 2000);
-    await s.app.store.recordCheck(slow, { up: true, degraded: true, response_time_ms: 900, status_code: 200, error: null }, now - 1000);
-    expect((await s.call("POST", "/api/v1/status-pages", { slug: "slowish", title: "Slowish", monitor_ids: [fast, slow] })).status).toBe(201);
+    await s.app.store.recordCheck(
+      slow,
+      { up: true, degraded: true, response_time_ms: 900, status_code: 200, error: null },
+      now - 1000,
+    );
+    expect(
+      (await s.call("POST", "/api/v1/status-pages", { slug: "slowish", title: "Slowish", monitor_ids: [fast, slow] }))
+        .status,
+    ).toBe(201);
     const doc = (await s.call("GET", "/api/status/slowish.json", undefined, { key: null })).body.data;
     expect(doc.status).toBe("degraded");
-    expect(doc.monitors.map((m: { name: string; status: string; uptime_pct_24h: number }) => [m.name, m.status, m.uptime_pct_24h])).toEqual([
+    expect(
+      doc.monitors.map((m: { name: string; status: string; uptime_pct_24h: number }) => [
+        m.name,
+        m.status,
+        m.uptime_pct_24h,
+      ]),
+    ).toEqual([
       ["Fast", "up", 100],
       ["Slow", "degraded", 100],
     ]);

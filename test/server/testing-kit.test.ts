@@ -10,10 +10,21 @@ describe("pulumi-uptime-server/testing: startUptimeServer", () => {
       headers: { authorization: `Bearer ${server.apiKey}`, ...(body ? { "content-type": "application/json" } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
-    return { status: res.statusCode, headers: res.headers, body: (await res.body.json()) as { data: Record<string, unknown> } };
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      body: (await res.body.json()) as { data: Record<string, unknown> },
+    };
   };
   const create = async () =>
-    (await call("POST", "/api/v1/monitors", { name: "API", type: "http", url: "https://example.com/", interval_sec: 60 })).body.data.id as string;
+    (
+      await call("POST", "/api/v1/monitors", {
+        name: "API",
+        type: "http",
+        url: "https://example.com/",
+        interval_sec: 60,
+      })
+    ).body.data.id as string;
 
   beforeAll(async () => {
     server = await startUptimeServer({ monitorLimit: 10, rateLimit: 1000 });
@@ -25,7 +36,16 @@ describe("pulumi-uptime-server/testing: startUptimeServer", () => {
     expect(first.status).toBe(200);
     expect(first.headers["x-ratelimit-limit"]).toBe("1000");
     for (let i = 0; i < 10; i++) await create();
-    expect((await call("POST", "/api/v1/monitors", { name: "x", type: "http", url: "https://example.com/", interval_sec: 60 })).status).toBe(403);
+    expect(
+      (
+        await call("POST", "/api/v1/monitors", {
+          name: "x",
+          type: "http",
+          url: "https://example.com/",
+          interval_sec: 60,
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it("injects 429 bursts, 5xx, latency and dropped responses, then clears them", async () => {
@@ -71,7 +91,8 @@ describe("pulumi-uptime-server/testing: startUptimeServer", () => {
     const spec = { name: "kit", type: "http" as const, url: `${server.directUrl}/healthz`, interval_sec: 60 };
     const result = await server.dryRun(spec);
     expect(result).toMatchObject({ status: "up", status_code: 200, error: null });
-    const id = (await call("POST", "/api/v1/monitors", { ...spec, url: `${server.directUrl}/nowhere` })).body.data.id as string;
+    const id = (await call("POST", "/api/v1/monitors", { ...spec, url: `${server.directUrl}/nowhere` })).body.data
+      .id as string;
     expect(await server.dryRun(id)).toMatchObject({ status: "down", error_class: "http", status_code: 404 });
     expect((await call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data).toEqual([]);
     await expect(server.dryRun({ ...spec, interval_sec: 5 })).rejects.toThrow(/interval_sec/);

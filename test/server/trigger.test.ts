@@ -17,9 +17,25 @@ describe("trigger of deployed monitors (POST /api/v1/monitors/trigger)", () => {
     [ok, bad] = await Promise.all([startTarget(), startTarget()]);
     receiver = await startReceiver();
     bad.healthy = false;
-    const hook = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${receiver.url}/hook` } })).body.data;
+    const hook = (
+      await s.call("POST", "/api/v1/channels", {
+        name: "hook",
+        type: "webhook",
+        config: { url: `${receiver.url}/hook` },
+      })
+    ).body.data;
     const make = async (name: string, url: string, tags: string[], extra: Record<string, unknown> = {}) => {
-      ids[name] = (await s.call("POST", "/api/v1/monitors", { name, type: "http", url, interval_sec: 3600, tags, channel_ids: [hook.id], ...extra })).body.data.id;
+      ids[name] = (
+        await s.call("POST", "/api/v1/monitors", {
+          name,
+          type: "http",
+          url,
+          interval_sec: 3600,
+          tags,
+          channel_ids: [hook.id],
+          ...extra,
+        })
+      ).body.data.id;
     };
     await make("web", ok.url, ["shop"]);
     await make("api", bad.url, ["shop"]);
@@ -33,14 +49,21 @@ describe("trigger of deployed monitors (POST /api/v1/monitors/trigger)", () => {
   });
 
   const trigger = (body: unknown) => s.call("POST", "/api/v1/monitors/trigger", body);
-  const beats = async (name: string) => (await s.call("GET", `/api/v1/monitors/${ids[name]}/heartbeats`)).body.data as unknown[];
+  const beats = async (name: string) =>
+    (await s.call("GET", `/api/v1/monitors/${ids[name]}/heartbeats`)).body.data as unknown[];
 
   it("runs the tag's active monitors now, reports each, and stores nothing without record", async () => {
     const res = await trigger({ tag: "SHOP" });
     expect(res.status).toBe(200);
     expect(res.body.data.passed).toBe(false);
     expect(res.body.data.runs).toEqual([
-      expect.objectContaining({ monitor_id: ids.web, name: "web", location: expect.any(String), status: "up", recorded: false }),
+      expect.objectContaining({
+        monitor_id: ids.web,
+        name: "web",
+        location: expect.any(String),
+        status: "up",
+        recorded: false,
+      }),
       expect.objectContaining({ monitor_id: ids.api, name: "api", status: "down", status_code: 503, recorded: false }),
     ]);
     expect(res.body.data.skipped).toEqual([{ monitor_id: ids.paused, name: "paused", reason: "paused" }]);
@@ -51,16 +74,24 @@ describe("trigger of deployed monitors (POST /api/v1/monitors/trigger)", () => {
 
   it("stores each check with record: health moves and the monitor's channels hear it", async () => {
     const res = await trigger({ monitor_ids: [ids.api], record: true });
-    expect(res.body.data.runs).toEqual([expect.objectContaining({ monitor_id: ids.api, status: "down", recorded: true })]);
+    expect(res.body.data.runs).toEqual([
+      expect.objectContaining({ monitor_id: ids.api, status: "down", recorded: true }),
+    ]);
     expect(await beats("api")).toHaveLength(1);
     expect((await s.call("GET", `/api/v1/monitors/${ids.api}`)).body.data.health).toBe("down");
-    const event = await eventually(async () => receiver.received.find((r) => (JSON.parse(r.body) as { event?: string }).event === "monitor.down"));
+    const event = await eventually(async () =>
+      receiver.received.find((r) => (JSON.parse(r.body) as { event?: string }).event === "monitor.down"),
+    );
     expect(event).toBeDefined();
   });
 
   it("selects by ids and tag together, and passes when every check is up", async () => {
     const res = await trigger({ monitor_ids: [ids.web, ids.admin], tag: "shop" });
-    expect(res.body.data).toMatchObject({ passed: true, runs: [expect.objectContaining({ name: "web", status: "up" })], skipped: [] });
+    expect(res.body.data).toMatchObject({
+      passed: true,
+      runs: [expect.objectContaining({ name: "web", status: "up" })],
+      skipped: [],
+    });
   });
 
   it("never runs more checks of one key at once than the dry-run cap", async () => {
@@ -78,7 +109,13 @@ describe("trigger of deployed monitors (POST /api/v1/monitors/trigger)", () => {
     const url = `http://127.0.0.1:${(counting.address() as AddressInfo).port}`;
     try {
       for (let i = 0; i < DRY_RUN_CONCURRENCY * 2 + 1; i++) {
-        await s.call("POST", "/api/v1/monitors", { name: `slow-${i}`, type: "http", url, interval_sec: 3600, tags: ["slow"] });
+        await s.call("POST", "/api/v1/monitors", {
+          name: `slow-${i}`,
+          type: "http",
+          url,
+          interval_sec: 3600,
+          tags: ["slow"],
+        });
       }
       const res = await trigger({ tag: "slow" });
       expect(res.body.data.runs).toHaveLength(DRY_RUN_CONCURRENCY * 2 + 1);
@@ -96,25 +133,47 @@ describe("trigger of deployed monitors (POST /api/v1/monitors/trigger)", () => {
     expect(here.body.data.runs).toEqual([expect.objectContaining({ location: builtin, status: "up" })]);
     const unknown = await trigger({ monitor_ids: [ids.web], location: "mars-1" });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.error.details).toEqual([{ field: "location", message: expect.stringContaining("mars-1 is not one of the account's locations") }]);
+    expect(unknown.body.error.details).toEqual([
+      { field: "location", message: expect.stringContaining("mars-1 is not one of the account's locations") },
+    ]);
   });
 
   it("a location with no live agent fails its own check with the reason; the monitor's other locations run", async () => {
     await s.app.store.keys.create("dev", "us agent", undefined, "us");
-    const edge = (await s.call("POST", "/api/v1/monitors", { name: "edge", type: "http", url: ok.url, interval_sec: 3600, tags: ["edge"], locations: ["local", "us"] })).body.data.id as string;
+    const edge = (
+      await s.call("POST", "/api/v1/monitors", {
+        name: "edge",
+        type: "http",
+        url: ok.url,
+        interval_sec: 3600,
+        tags: ["edge"],
+        locations: ["local", "us"],
+      })
+    ).body.data.id as string;
     const res = await trigger({ monitor_ids: [edge] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.passed).toBe(false);
     expect(res.body.data.runs).toEqual([
       expect.objectContaining({ monitor_id: edge, location: "local", status: "up" }),
-      expect.objectContaining({ monitor_id: edge, location: "us", status: "down", error: expect.stringMatching(/^Location us has no live agent .*uptime-server agent --location us$/), recorded: false }),
+      expect.objectContaining({
+        monitor_id: edge,
+        location: "us",
+        status: "down",
+        error: expect.stringMatching(/^Location us has no live agent .*uptime-server agent --location us$/),
+        recorded: false,
+      }),
     ]);
   });
 
   it("refuses a body without a selection, and an unknown id, naming the field", async () => {
     const none = await trigger({ record: true });
     expect(none.status).toBe(422);
-    expect(none.body.error.details).toEqual([expect.objectContaining({ field: "monitor_ids", message: expect.stringContaining("give monitor_ids, tag or both") })]);
+    expect(none.body.error.details).toEqual([
+      expect.objectContaining({
+        field: "monitor_ids",
+        message: expect.stringContaining("give monitor_ids, tag or both"),
+      }),
+    ]);
     const unknown = await trigger({ monitor_ids: ["mon_0000000000000000000000000000"] });
     expect(unknown.status).toBe(404);
     const typo = await trigger({ tag: "shop", recrod: true });

@@ -78,8 +78,20 @@ async function agentServer() {
   await maker.ready();
   const agentKey = maker.store.keys.create("dev", "fuzz agent", undefined, "fuzz").key;
   for (let i = 0; i < 400; i++) {
-    const spec = { name: `m${i}`, type: "http", url: "http://127.0.0.1:9/", interval_sec: 2, timeout_sec: 1, locations: ["fuzz"] };
-    const res = await maker.inject({ method: "POST", url: "/api/v1/monitors", headers: { authorization: `Bearer ${key}` }, payload: spec });
+    const spec = {
+      name: `m${i}`,
+      type: "http",
+      url: "http://127.0.0.1:9/",
+      interval_sec: 2,
+      timeout_sec: 1,
+      locations: ["fuzz"],
+    };
+    const res = await maker.inject({
+      method: "POST",
+      url: "/api/v1/monitors",
+      headers: { authorization: `Bearer ${key}` },
+      payload: spec,
+    });
     if (res.statusCode !== 201) throw new Error(`monitor not created: ${res.body}`);
   }
   await maker.close();

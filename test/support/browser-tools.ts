@@ -9,8 +9,14 @@ import { browserCapability } from "../../server/checker/browser/run";
  */
 export function ensureBrowserTools(): void {
   if (!existsSync("/usr/bin/bwrap") && process.getuid?.() === 0 && existsSync("/usr/bin/apt-get")) {
-    const options = { stdio: ["ignore", "inherit", "inherit"] as const, env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } };
-    execFileSync("apt-get", ["-o", "DPkg::Lock::Timeout=300", "install", "-y", "bubblewrap"], { ...options, stdio: [...options.stdio] });
+    const options = {
+      stdio: ["ignore", "inherit", "inherit"] as const,
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    };
+    execFileSync("apt-get", ["-o", "DPkg::Lock::Timeout=300", "install", "-y", "bubblewrap"], {
+      ...options,
+      stdio: [...options.stdio],
+    });
   }
   const capability = browserCapability();
   if (!capability.ok) throw new Error(`browser checks cannot run on this machine: ${capability.reason}`);

@@ -9,6 +9,10 @@ const { options, body } = JSON.parse(process.argv[2]);
 const key = `uk_${randomBytes(24).toString("base64url")}`;
 const app = await buildApp({ logger: false, checker: false, allowPrivateTargets: true, ...options, devKey: key });
 const url = await app.listen({ port: 0, host: "127.0.0.1" });
-const res = await fetch(`${url}/api/v1/monitors/test`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+const res = await fetch(`${url}/api/v1/monitors/test`, {
+  method: "POST",
+  headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
 process.stdout.write(`${JSON.stringify(await res.json())}\n`);
 await app.close();

@@ -33,7 +33,8 @@ import { startServer, type TestServer } from "./server";
 function standIn<T extends object>(what: string, current: () => T | undefined): T {
   const real = (prop: string | symbol): T => {
     const value = current();
-    if (value === undefined) throw new Error(`${what} is made in a beforeAll: use it in a test or a later hook (read .${String(prop)})`);
+    if (value === undefined)
+      throw new Error(`${what} is made in a beforeAll: use it in a test or a later hook (read .${String(prop)})`);
     return value;
   };
   return new Proxy({} as T, {
@@ -138,7 +139,10 @@ export function useStack(options: StackOptions): TestStack {
     }
     stack = await engine.stack(workDir, options.name ?? "dev");
     const connection: ConfigMap = options.server
-      ? { "uptime:baseUrl": { value: options.server.url }, "uptime:apiKey": { value: options.server.key, secret: true } }
+      ? {
+          "uptime:baseUrl": { value: options.server.url },
+          "uptime:apiKey": { value: options.server.key, secret: true },
+        }
       : {};
     const config = { ...connection, ...(await options.config?.()) };
     if (Object.keys(config).length > 0) await stack.setAllConfig(config);

@@ -26,7 +26,15 @@ export interface JourneyService {
 /** Starts the service on a loopback port. */
 export async function startJourneyService(password = `pw-${randomBytes(6).toString("hex")}`): Promise<JourneyService> {
   const items = new Map<string, { id: string; name: string }>();
-  const svc: JourneyService = { url: "", password, tokens: [], calls: [], deleted: [], brokenRead: false, close: async () => undefined };
+  const svc: JourneyService = {
+    url: "",
+    password,
+    tokens: [],
+    calls: [],
+    deleted: [],
+    brokenRead: false,
+    close: async () => undefined,
+  };
   const json = (res: import("node:http").ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
   const server = createServer((req, res) => {
@@ -42,7 +50,8 @@ export async function startJourneyService(password = `pw-${randomBytes(6).toStri
         svc.tokens.push(token);
         return json(res, 200, { token });
       }
-      if (req.method === "POST" && path === "/echo") return res.writeHead(200, { "content-type": "text/plain" }).end(raw);
+      if (req.method === "POST" && path === "/echo")
+        return res.writeHead(200, { "content-type": "text/plain" }).end(raw);
       const auth = req.headers.authorization ?? "";
       if (!svc.tokens.some((t) => auth === `Bearer ${t}`)) return json(res, 401, { error: "no token" });
       if (req.method === "POST" && path === "/items") {
@@ -96,7 +105,9 @@ export function journeySteps(base: string) {
       name: "read",
       url: `${base}/items/{{id}}`,
       headers: { authorization: "Bearer {{token}}" },
-      assertions: [{ source: "json_body" as const, property: "$.name", comparison: "equals" as const, target: "probe item" }],
+      assertions: [
+        { source: "json_body" as const, property: "$.name", comparison: "equals" as const, target: "probe item" },
+      ],
     },
     {
       name: "delete",

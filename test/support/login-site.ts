@@ -32,15 +32,30 @@ export async function startLoginSite(password = "correct horse"): Promise<LoginS
       return;
     }
     if (url.pathname === "/dashboard") {
-      res.end(page(`<h1>Dashboard</h1><p id="welcome">Welcome back, Ada</p><script>console.error("orders widget failed to load")</script>`));
+      res.end(
+        page(
+          `<h1>Dashboard</h1><p id="welcome">Welcome back, Ada</p><script>console.error("orders widget failed to load")</script>`,
+        ),
+      );
       return;
     }
     const error = url.searchParams.has("error") ? `<p role="alert">Wrong password</p>` : "";
-    res.end(page(`${error}<form method="post" action="/login"><label>Email <input name="email"></label><label>Password <input name="password" type="password"></label><button type="submit">Sign in</button></form>`));
+    res.end(
+      page(
+        `${error}<form method="post" action="/login"><label>Email <input name="email"></label><label>Password <input name="password" type="password"></label><button type="submit">Sign in</button></form>`,
+      ),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, password, get hits() { return hits; }, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    password,
+    get hits() {
+      return hits;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** A Checkly-style browser check that logs in and asserts `text` on the dashboard. */

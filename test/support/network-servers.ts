@@ -14,7 +14,9 @@ export interface SmtpTarget {
  * Starts an SMTP server on 127.0.0.1: STARTTLS offered (unless `starttls` is false), or TLS from
  * the start (`implicit`); its certificate is self-signed and expires in `certDays` days.
  */
-export async function startSmtpServer(options: { implicit?: boolean; starttls?: boolean; certDays?: number } = {}): Promise<SmtpTarget> {
+export async function startSmtpServer(
+  options: { implicit?: boolean; starttls?: boolean; certDays?: number } = {},
+): Promise<SmtpTarget> {
   const { key, cert } = await localhostCert(options.certDays ?? 30);
   const server = new SMTPServer({
     secure: options.implicit ?? false,
@@ -58,9 +60,14 @@ export async function startRdapServer(registrations: Record<string, number>): Pr
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     requests.push(path);
-    const json = (status: number, body: unknown) => res.writeHead(status, { "content-type": "application/rdap+json" }).end(JSON.stringify(body));
+    const json = (status: number, body: unknown) =>
+      res.writeHead(status, { "content-type": "application/rdap+json" }).end(JSON.stringify(body));
     if (path === "/bootstrap.json") {
-      return json(200, { version: "1.0", publication: new Date().toISOString(), services: [[["example", "test"], [`${base}/rdap/`]]] });
+      return json(200, {
+        version: "1.0",
+        publication: new Date().toISOString(),
+        services: [[["example", "test"], [`${base}/rdap/`]]],
+      });
     }
     const name = /^\/rdap\/domain\/([^/]+)$/.exec(path)?.[1]?.toLowerCase();
     const days = name === undefined ? undefined : registrations[name];
@@ -77,5 +84,9 @@ export async function startRdapServer(registrations: Record<string, number>): Pr
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { bootstrapUrl: `${base}/bootstrap.json`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    bootstrapUrl: `${base}/bootstrap.json`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

@@ -8,7 +8,10 @@ function processTable(): Map<number, number> {
     try {
       // Fields after the command (which may hold spaces) start after the last ")".
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const [, ppid] = stat.slice(stat.lastIndexOf(")") + 1).trim().split(" ");
+      const [, ppid] = stat
+        .slice(stat.lastIndexOf(")") + 1)
+        .trim()
+        .split(" ");
       table.set(Number(entry), Number(ppid));
     } catch {
       // The process ended while we looked.

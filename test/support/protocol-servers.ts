@@ -1,6 +1,12 @@
 import { createSocket } from "node:dgram";
 import type { AddressInfo } from "node:net";
-import { type Metadata, Server, ServerCredentials, ServerInterceptingCall, type ServerInterceptor } from "@grpc/grpc-js";
+import {
+  type Metadata,
+  Server,
+  ServerCredentials,
+  ServerInterceptingCall,
+  type ServerInterceptor,
+} from "@grpc/grpc-js";
 import { HealthImplementation, type ServingStatusMap } from "grpc-health-check";
 import selfsigned from "selfsigned";
 import { WebSocketServer } from "ws";
@@ -27,7 +33,10 @@ export async function localhostCert(days = 30): Promise<{ key: string; cert: str
   return { key: pems.private, cert: pems.cert };
 }
 
-export async function startGrpcHealthServer(statuses: ServingStatusMap, options: { tls?: boolean } = {}): Promise<GrpcHealthServer> {
+export async function startGrpcHealthServer(
+  statuses: ServingStatusMap,
+  options: { tls?: boolean } = {},
+): Promise<GrpcHealthServer> {
   const metadata: Record<string, string>[] = [];
   const record: ServerInterceptor = (_method, call) =>
     new ServerInterceptingCall(call, {
@@ -43,9 +52,13 @@ export async function startGrpcHealthServer(statuses: ServingStatusMap, options:
   const health = new HealthImplementation(statuses);
   health.addToServer(server);
   const credentials = options.tls
-    ? await localhostCert().then(({ key, cert }) => ServerCredentials.createSsl(null, [{ private_key: Buffer.from(key), cert_chain: Buffer.from(cert) }]))
+    ? await localhostCert().then(({ key, cert }) =>
+        ServerCredentials.createSsl(null, [{ private_key: Buffer.from(key), cert_chain: Buffer.from(cert) }]),
+      )
     : ServerCredentials.createInsecure();
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync("127.0.0.1:0", credentials, (err, p) => (err ? reject(err) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", credentials, (err, p) => (err ? reject(err) : resolve(p))),
+  );
   return {
     url: options.tls ? `grpcs://localhost:${port}` : `grpc://127.0.0.1:${port}`,
     health,
@@ -96,7 +109,10 @@ export async function startUdpEcho(): Promise<UdpEcho> {
     if (String(data) !== "quiet") socket.send(`pong:${String(data)}`, from.port, from.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
-  return { url: `udp://127.0.0.1:${socket.address().port}`, close: () => new Promise((resolve) => socket.close(() => resolve())) };
+  return {
+    url: `udp://127.0.0.1:${socket.address().port}`,
+    close: () => new Promise((resolve) => socket.close(() => resolve())),
+  };
 }
 
 /** A UDP port on loopback with nothing listening: bound, then closed. */

@@ -37,14 +37,16 @@ export async function startServer(options: ServerOptionsInput = {}): Promise<Tes
   const key = options.devKey ?? newKey();
   // Under the postgres project a server without a database of its own gets a new PostgreSQL database.
   const database = options.db === undefined && serverEngine() === "postgres" ? await freshDatabase("postgres") : {};
-  const app = await buildApp({ logger: false, allowPrivateTargets: true, checker: false, ...database, ...options, devKey: key });
+  const app = await buildApp({
+    logger: false,
+    allowPrivateTargets: true,
+    checker: false,
+    ...database,
+    ...options,
+    devKey: key,
+  });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
-  const call = async (
-    method: string,
-    path: string,
-    body?: unknown,
-    opts: CallOptions = {},
-  ): Promise<ApiAnswer> => {
+  const call = async (method: string, path: string, body?: unknown, opts: CallOptions = {}): Promise<ApiAnswer> => {
     const headers: Record<string, string> = { ...opts.headers };
     const useKey = opts.key === undefined ? key : opts.key;
     if (useKey) headers.authorization = `Bearer ${useKey}`;
@@ -57,6 +59,7 @@ export async function startServer(options: ServerOptionsInput = {}): Promise<Tes
     const text = await res.body.text();
     return { status: res.statusCode, headers: res.headers, body: text ? JSON.parse(text) : undefined };
   };
-  const shownHeader = (monitorId: string, name: string, value: string) => headerFingerprint(app.store.secrets, monitorId, name, value);
+  const shownHeader = (monitorId: string, name: string, value: string) =>
+    headerFingerprint(app.store.secrets, monitorId, name, value);
   return { app, url: address, key, call, shownHeader, close: () => app.close() };
 }

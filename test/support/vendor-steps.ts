@@ -28,7 +28,9 @@ export function vendorConfig(v: VendorReceiver, vendor: Vendor, who: Who): Json 
     case "opsgenie":
       return { api_key: `${who}-genie-key-0123456789`, region: "eu", api_url: v.url };
     case "teams":
-      return { webhook_url: `${v.url}/workflows/${who}/triggers/manual/paths/invoke?api-version=2016-06-01&sv=1.0&sig=SIG-${who}` };
+      return {
+        webhook_url: `${v.url}/workflows/${who}/triggers/manual/paths/invoke?api-version=2016-06-01&sv=1.0&sig=SIG-${who}`,
+      };
     case "discord":
       return { webhook_url: `${v.url}/api/webhooks/123456789012345678/${who}-token` };
     case "telegram":
@@ -38,7 +40,11 @@ export function vendorConfig(v: VendorReceiver, vendor: Vendor, who: Who): Json 
 
 /** The text a chat vendor shows: the Teams card's text blocks, the Discord embed, the Telegram message. */
 function chatText(vendor: Vendor, body: Json): string {
-  if (vendor === "teams") return (body.attachments[0].content.body as Json[]).filter((b) => b.type === "TextBlock").map((b) => b.text).join("\n");
+  if (vendor === "teams")
+    return (body.attachments[0].content.body as Json[])
+      .filter((b) => b.type === "TextBlock")
+      .map((b) => b.text)
+      .join("\n");
   if (vendor === "discord") return `${body.embeds[0].title}\n${body.embeds[0].description ?? ""}`;
   return body.text;
 }
@@ -50,7 +56,9 @@ function chatStep(text: string): string {
   if (!n) return "trigger";
   const kind = n[1] === "reminder" ? "reminder" : "escalation";
   // The subject says it too (what people read first).
-  return text.startsWith(kind === "reminder" ? "Reminder: " : "Escalation: ") ? `${kind}#${n[2]}` : `mislabelled ${kind}#${n[2]}`;
+  return text.startsWith(kind === "reminder" ? "Reminder: " : "Escalation: ")
+    ? `${kind}#${n[2]}`
+    : `mislabelled ${kind}#${n[2]}`;
 }
 
 /** What a request to `vendor` was: whose channel, which step, which incident. */
@@ -62,7 +70,11 @@ export function stepOf(vendor: Vendor, r: VendorRequest): Step {
       const d = body.payload?.custom_details ?? {};
       const n = d.reminder ?? d.escalation;
       const step = body.event_action === "resolve" ? "resolve" : `${d.notification}${n === undefined ? "" : `#${n}`}`;
-      return { who: body.routing_key === ROUTING.primary ? "primary" : "oncall", step, incident: strip(body.dedup_key) };
+      return {
+        who: body.routing_key === ROUTING.primary ? "primary" : "oncall",
+        step,
+        incident: strip(body.dedup_key),
+      };
     }
     case "opsgenie": {
       const who = (r.headers.authorization ?? "").includes("primary") ? "primary" : "oncall";
@@ -73,7 +85,14 @@ export function stepOf(vendor: Vendor, r: VendorRequest): Step {
       return { who, step: `${d.notification}${n === undefined ? "" : `#${n}`}`, incident: strip(body.alias) };
     }
     default: {
-      const who = vendor === "telegram" ? (body.chat_id === CHAT.primary ? "primary" : "oncall") : r.path.includes("primary") ? "primary" : "oncall";
+      const who =
+        vendor === "telegram"
+          ? body.chat_id === CHAT.primary
+            ? "primary"
+            : "oncall"
+          : r.path.includes("primary")
+            ? "primary"
+            : "oncall";
       const text = chatText(vendor, body);
       return { who, step: chatStep(text), incident: /Incident (\S+)/.exec(text)?.[1] };
     }

@@ -4,7 +4,10 @@ import * as pulumi from "@pulumi/pulumi";
 // Read by the provider at run time: a value captured here would be serialized into every resource.
 const provider: pulumi.dynamic.ResourceProvider = {
   async create(inputs) {
-    return { id: `shaped-${inputs.i}`, outs: { ...JSON.parse(process.env.BENCH_SHAPE ?? "{}"), i: inputs.i, v: inputs.v } };
+    return {
+      id: `shaped-${inputs.i}`,
+      outs: { ...JSON.parse(process.env.BENCH_SHAPE ?? "{}"), i: inputs.i, v: inputs.v },
+    };
   },
   async diff(_id, olds, news) {
     return { changes: olds.v !== news.v };

@@ -13,7 +13,9 @@ import type { ProbeContext } from "../probe";
 /** Throws TargetRefusedError when `address:port` is one of the context's own ports on this machine. */
 export function assertNotOwnPort(address: string, port: number, ctx: ProbeContext): void {
   if (!ctx.ownPorts?.().includes(port) || !onThisMachine(address)) return;
-  throw new TargetRefusedError(`connection refused: ${address}:${port} is the uptime server's own API, which browser scripts never reach`);
+  throw new TargetRefusedError(
+    `connection refused: ${address}:${port} is the uptime server's own API, which browser scripts never reach`,
+  );
 }
 
 /** Whether `address` (an IP literal) is this machine's: loopback, unspecified, or an interface's. */
@@ -22,5 +24,9 @@ function onThisMachine(address: string): boolean {
   const ip = ipaddr.process(address);
   if (ip.range() === "loopback" || ip.range() === "unspecified") return true;
   const mine = Object.values(networkInterfaces()).flatMap((list) => list ?? []);
-  return mine.some((i) => ipaddr.isValid(i.address.split("%")[0] as string) && ipaddr.process(i.address.split("%")[0] as string).toString() === ip.toString());
+  return mine.some(
+    (i) =>
+      ipaddr.isValid(i.address.split("%")[0] as string) &&
+      ipaddr.process(i.address.split("%")[0] as string).toString() === ip.toString(),
+  );
 }

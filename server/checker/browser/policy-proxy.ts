@@ -19,7 +19,10 @@ export class PolicyProxy {
 
   constructor(private readonly ctx: ProbeContext) {
     this.server = createServer((req, res) => void this.forward(req, res));
-    this.server.on("connect", (req: IncomingMessage, client: Socket, head: Buffer) => void this.tunnel(req, client, head));
+    this.server.on(
+      "connect",
+      (req: IncomingMessage, client: Socket, head: Buffer) => void this.tunnel(req, client, head),
+    );
     this.server.on("connection", (s: Socket) => {
       this.sockets.add(s);
       s.on("close", () => this.sockets.delete(s));
@@ -48,7 +51,12 @@ export class PolicyProxy {
     } catch (err) {
       // Names that do not resolve are the page's problem; only the policy's refusals are evidence.
       const entry = `${host}: ${(err as Error).message}`;
-      if ((err as { code?: string }).code === "target_refused" && this.refused.length < 20 && !this.refused.includes(entry)) this.refused.push(entry);
+      if (
+        (err as { code?: string }).code === "target_refused" &&
+        this.refused.length < 20 &&
+        !this.refused.includes(entry)
+      )
+        this.refused.push(entry);
       return undefined;
     }
   }
@@ -86,7 +94,13 @@ export class PolicyProxy {
       return;
     }
     const upstream = httpRequest(
-      { host: allowed.address, port: url.port || 80, path: `${url.pathname}${url.search}`, method: req.method, headers: { ...req.headers, host: url.host } },
+      {
+        host: allowed.address,
+        port: url.port || 80,
+        path: `${url.pathname}${url.search}`,
+        method: req.method,
+        headers: { ...req.headers, host: url.host },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

@@ -17,7 +17,11 @@ export const SCREENSHOT_LIMIT_BYTES = 1_048_576;
 const BROWSER_START_MS = 5_000;
 
 /** The limits every run gets unless a caller (a test, the benchmark) says otherwise. */
-export const DEFAULT_LIMITS: Omit<SandboxLimits, "timeoutMs"> = { memoryBytes: 1024 * 1048576, processes: 64, runnerHeapMib: 256 };
+export const DEFAULT_LIMITS: Omit<SandboxLimits, "timeoutMs"> = {
+  memoryBytes: 1024 * 1048576,
+  processes: 64,
+  runnerHeapMib: 256,
+};
 
 /** How a browser check went: the runner's result, the sandbox's verdict and the evidence. */
 export interface BrowserRun extends BrowserRunResult {
@@ -63,18 +67,30 @@ export function browserCapability(): { ok: true } | { ok: false; reason: string 
 }
 
 /** Runs `script` once in the sandbox, within `timeoutSec`, under `ctx`'s outbound policy. */
-export function runBrowserCheck(script: string, timeoutSec: number, ctx: ProbeContext, options: RunOptions = {}): Promise<BrowserRun> {
+export function runBrowserCheck(
+  script: string,
+  timeoutSec: number,
+  ctx: ProbeContext,
+  options: RunOptions = {},
+): Promise<BrowserRun> {
   return limit().then((l) => l(() => runOnce(script, timeoutSec, ctx, options)));
 }
 
-async function runOnce(script: string, timeoutSec: number, ctx: ProbeContext, options: RunOptions): Promise<BrowserRun> {
+async function runOnce(
+  script: string,
+  timeoutSec: number,
+  ctx: ProbeContext,
+  options: RunOptions,
+): Promise<BrowserRun> {
   options.onStart?.();
   const tools = browserTools();
-  if (typeof tools === "string") throw Object.assign(new Error(`browser checks cannot run here: ${tools}`), { code: "ERR_BROWSER_UNAVAILABLE" });
+  if (typeof tools === "string")
+    throw Object.assign(new Error(`browser checks cannot run here: ${tools}`), { code: "ERR_BROWSER_UNAVAILABLE" });
   const program = browserProgram(script);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   // A spare started ahead serves runs with the default limits; it is then replaced for the next run.
-  const { sandbox, dir } = (options.limits === undefined ? takeSpare(tools) : undefined) ?? (await startSandbox(tools, limits));
+  const { sandbox, dir } =
+    (options.limits === undefined ? takeSpare(tools) : undefined) ?? (await startSandbox(tools, limits));
   const proxy = new PolicyProxy(ctx);
   try {
     const timeoutMs = timeoutSec * 1000;
@@ -93,11 +109,18 @@ async function runOnce(script: string, timeoutSec: number, ctx: ProbeContext, op
     // The browser's start is not the script's time: the sandbox gets a few seconds more.
     const exit = await sandbox.go(timeoutMs + BROWSER_START_MS);
     // V8 ends a runner past its heap limit itself: that is the memory limit too.
-    const heap = /heap limit|heap out of memory/i.test(exit.stderr) ? `killed at the memory limit (the script's heap of ${limits.runnerHeapMib} MiB)` : null;
+    const heap = /heap limit|heap out of memory/i.test(exit.stderr)
+      ? `killed at the memory limit (the script's heap of ${limits.runnerHeapMib} MiB)`
+      : null;
     const killed = exit.killed ?? heap;
     const result = killed ? undefined : await readResult(dir);
     const png = result?.screenshot ? await readOwn(join(dir, "screenshot.png"), SCREENSHOT_LIMIT_BYTES) : null;
-    const base = result ?? killedResult(killed ?? `the runner ended without a result (exit code ${exit.code}): ${exit.stderr.split("\n").slice(-3).join(" ")}`);
+    const base =
+      result ??
+      killedResult(
+        killed ??
+          `the runner ended without a result (exit code ${exit.code}): ${exit.stderr.split("\n").slice(-3).join(" ")}`,
+      );
     return {
       ...base,
       // The sandbox's own files are its to write: only a real PNG within the limit is kept.
@@ -117,7 +140,11 @@ async function runOnce(script: string, timeoutSec: number, ctx: ProbeContext, op
 /** A sandbox started in a job folder of its own, its runner loading Playwright and the browser. */
 async function startSandbox(tools: BrowserTools, limits: Omit<SandboxLimits, "timeoutMs">): Promise<Started> {
   const dir = await mkdtemp(join(tmpdir(), "uptime-browser-"));
-  const launch: BrowserLaunch = { chromium: tools.chromium, proxy_socket: `${INSIDE.job}/proxy.sock`, page_heap_mib: 256 };
+  const launch: BrowserLaunch = {
+    chromium: tools.chromium,
+    proxy_socket: `${INSIDE.job}/proxy.sock`,
+    page_heap_mib: 256,
+  };
   await writeFile(join(dir, "launch.json"), JSON.stringify(launch));
   return { sandbox: new Sandbox(tools, runnerFile(), dir, limits), dir };
 }
@@ -147,7 +174,10 @@ function takeSpare(tools: BrowserTools): Started | undefined {
   spare = undefined;
   if (spareWanted()) {
     const next: Spare = { starting: startSandbox(tools, DEFAULT_LIMITS) };
-    next.starting.then((s) => void (next.started = s), () => undefined);
+    next.starting.then(
+      (s) => void (next.started = s),
+      () => undefined,
+    );
     spare = next;
     clearTimeout(spareIdle);
     spareIdle = setTimeout(() => void closeBrowserSpare(), SPARE_IDLE_MS).unref();
@@ -176,7 +206,9 @@ export async function closeBrowserSpare(): Promise<void> {
 
 /** The compiled runner (tests run this module from source; the runner always runs compiled). */
 function runnerFile(): string {
-  return __filename.endsWith(".ts") ? join(__dirname, "../../../dist/server/checker/browser/runner.js") : join(__dirname, "runner.js");
+  return __filename.endsWith(".ts")
+    ? join(__dirname, "../../../dist/server/checker/browser/runner.js")
+    : join(__dirname, "runner.js");
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -209,5 +241,15 @@ async function readResult(dir: string): Promise<BrowserRunResult | undefined> {
 }
 
 function killedResult(why: string): BrowserRunResult {
-  return { up: false, error: why, timed_out: why.includes("timeout"), failing_line: null, console_errors: [], steps: [], total_ms: 0, screenshot: false, url: null };
+  return {
+    up: false,
+    error: why,
+    timed_out: why.includes("timeout"),
+    failing_line: null,
+    console_errors: [],
+    steps: [],
+    total_ms: 0,
+    screenshot: false,
+    url: null,
+  };
 }

@@ -29,7 +29,9 @@ function forwarder(): Promise<number> {
     client.on("error", () => upstream.destroy());
     upstream.on("error", () => client.destroy());
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)),
+  );
 }
 
 /** Playwright Test's `test`, enough of it for browser checks: tests, steps and describe blocks. */
@@ -42,12 +44,23 @@ function testApi(tests: { name: string; fn: (f: object) => Promise<void> }[]) {
       steps.push({ name, duration_ms: Math.round(performance.now() - at), error: null });
       return value;
     } catch (err) {
-      steps.push({ name, duration_ms: Math.round(performance.now() - at), error: (err as Error).message ?? String(err) });
+      steps.push({
+        name,
+        duration_ms: Math.round(performance.now() - at),
+        error: (err as Error).message ?? String(err),
+      });
       throw err;
     }
   };
   const noop = () => undefined;
-  return Object.assign(test, { step, describe: (_name: string, fn: () => void) => fn(), setTimeout: noop, slow: noop, use: noop, info: () => ({ annotations: [] }) });
+  return Object.assign(test, {
+    step,
+    describe: (_name: string, fn: () => void) => fn(),
+    setTimeout: noop,
+    slow: noop,
+    use: noop,
+    info: () => ({ annotations: [] }),
+  });
 }
 
 /** The script's line that failed: the first frame of the script in the error's stack. */
@@ -67,7 +80,11 @@ async function startBrowser(): Promise<Browser> {
     executablePath: launch.chromium,
     chromiumSandbox: false,
     // Loopback too goes through the proxy: the policy decides whether it is reachable.
-    args: [`--proxy-server=http://127.0.0.1:${port}`, "--proxy-bypass-list=<-loopback>", `--js-flags=--max-old-space-size=${launch.page_heap_mib}`],
+    args: [
+      `--proxy-server=http://127.0.0.1:${port}`,
+      "--proxy-bypass-list=<-loopback>",
+      `--js-flags=--max-old-space-size=${launch.page_heap_mib}`,
+    ],
   });
 }
 
@@ -114,25 +131,55 @@ async function main(): Promise<BrowserRunResult> {
     throw new Error(`may import only @playwright/test, not ${name}`);
   };
   const wrapped = `(async (page, require, __pw) => { const { test, expect } = __pw; {\n${source}\n}})`;
-  const run = new Script(wrapped, { filename: job.script_file, lineOffset: -1 }).runInThisContext() as (p: unknown, r: unknown, pw: unknown) => Promise<void>;
+  const run = new Script(wrapped, { filename: job.script_file, lineOffset: -1 }).runInThisContext() as (
+    p: unknown,
+    r: unknown,
+    pw: unknown,
+  ) => Promise<void>;
   const deadline = new Promise<never>((_, reject) => {
-    setTimeout(() => reject(Object.assign(new Error(`timed out after ${job.timeout_ms / 1000} s`), { name: "TimeoutError" })), job.script_budget_ms).unref();
+    setTimeout(
+      () => reject(Object.assign(new Error(`timed out after ${job.timeout_ms / 1000} s`), { name: "TimeoutError" })),
+      job.script_budget_ms,
+    ).unref();
   });
   try {
     await Promise.race([
       (async () => {
         await run(page, requireShim, pw);
-        for (const t of tests) await test.step(t.name, () => t.fn({ page, context, browser, request: context.request, browserName: "chromium" }));
+        for (const t of tests)
+          await test.step(t.name, () =>
+            t.fn({ page, context, browser, request: context.request, browserName: "chromium" }),
+          );
       })(),
       deadline,
     ]);
-    return { up: true, error: null, timed_out: false, failing_line: null, console_errors: consoleErrors, steps, total_ms: ms(), screenshot: false, url: page.url() };
+    return {
+      up: true,
+      error: null,
+      timed_out: false,
+      failing_line: null,
+      console_errors: consoleErrors,
+      steps,
+      total_ms: ms(),
+      screenshot: false,
+      url: page.url(),
+    };
   } catch (err) {
     const shot = await page.screenshot({ type: "png", timeout: 3_000 }).catch(() => undefined);
     if (shot && shot.length <= job.screenshot_limit_bytes) writeFileSync(`${JOB_DIR}/screenshot.png`, shot);
     const message = stripVTControlCharacters(String((err as Error)?.message ?? err));
     const timedOut = (err as Error)?.name === "TimeoutError";
-    return { up: false, error: message.slice(0, 2000), timed_out: timedOut, failing_line: failingLine(err, source), console_errors: consoleErrors, steps, total_ms: ms(), screenshot: Boolean(shot && shot.length <= job.screenshot_limit_bytes), url: page.url() };
+    return {
+      up: false,
+      error: message.slice(0, 2000),
+      timed_out: timedOut,
+      failing_line: failingLine(err, source),
+      console_errors: consoleErrors,
+      steps,
+      total_ms: ms(),
+      screenshot: Boolean(shot && shot.length <= job.screenshot_limit_bytes),
+      url: page.url(),
+    };
   } finally {
     await browser.close().catch(() => undefined);
   }
@@ -144,7 +191,24 @@ main().then(
     process.exit(0);
   },
   (err) => {
-    writeFileSync(`${JOB_DIR}/result.json`, JSON.stringify({ up: false, error: `the browser did not start: ${(err as Error).message}${(err as { resource?: string }).resource ? ` (${(err as { resource?: string }).resource})` : ""}`.slice(0, 2000), timed_out: false, failing_line: null, console_errors: consoleErrors, steps, total_ms: ms(), screenshot: false, url: null }));
+    writeFileSync(
+      `${JOB_DIR}/result.json`,
+      JSON.stringify({
+        up: false,
+        error:
+          `the browser did not start: ${(err as Error).message}${(err as { resource?: string }).resource ? ` (${(err as { resource?: string }).resource})` : ""}`.slice(
+            0,
+            2000,
+          ),
+        timed_out: false,
+        failing_line: null,
+        console_errors: consoleErrors,
+        steps,
+        total_ms: ms(),
+        screenshot: false,
+        url: null,
+      }),
+    );
     process.exit(0);
   },
 );

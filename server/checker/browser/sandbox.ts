@@ -40,10 +40,23 @@ export interface SandboxExit {
 }
 
 /** Where the sandbox sees what it is given. */
-export const INSIDE = { root: "/sandbox", job: "/sandbox/job", runner: "/sandbox/runner.js", node: "/sandbox/node" } as const;
+export const INSIDE = {
+  root: "/sandbox",
+  job: "/sandbox/job",
+  runner: "/sandbox/runner.js",
+  node: "/sandbox/node",
+} as const;
 
 /** Parts of /etc Chromium reads (fonts, its own flags); the rest of /etc is not there. */
-const ETC = ["/etc/fonts", "/etc/chromium", "/etc/chromium.d", "/etc/ld.so.cache", "/etc/ssl/certs", "/etc/alternatives", "/etc/localtime"];
+const ETC = [
+  "/etc/fonts",
+  "/etc/chromium",
+  "/etc/chromium.d",
+  "/etc/ld.so.cache",
+  "/etc/ssl/certs",
+  "/etc/alternatives",
+  "/etc/localtime",
+];
 
 const WATCH_EVERY_MS = 250;
 
@@ -63,7 +76,11 @@ export class Sandbox {
 
   /** Starts `runner` with job folder `jobDir` under `limits` (all but the timeout, which `go` sets). */
   constructor(tools: BrowserTools, runner: string, jobDir: string, limits: Omit<SandboxLimits, "timeoutMs">) {
-    this.child = spawn(tools.prlimit, sandboxArgs(tools, runner, jobDir, limits), { stdio: ["pipe", "ignore", "pipe"], detached: true, env: {} });
+    this.child = spawn(tools.prlimit, sandboxArgs(tools, runner, jobDir, limits), {
+      stdio: ["pipe", "ignore", "pipe"],
+      detached: true,
+      env: {},
+    });
     this.child.stdin?.on("error", () => undefined);
     let stderr = "";
     this.child.stderr?.setEncoding("utf8").on("data", (d: string) => void (stderr = (stderr + d).slice(-2000)));
@@ -74,8 +91,12 @@ export class Sandbox {
       const memory = pids.reduce((sum, pid) => sum + pss(pid), 0);
       peakMemoryBytes = Math.max(peakMemoryBytes, memory);
       peakProcesses = Math.max(peakProcesses, pids.length);
-      if (memory > limits.memoryBytes) this.kill(`killed at the memory limit (${Math.round(limits.memoryBytes / 1048576)} MiB; it used ${Math.round(memory / 1048576)} MiB)`);
-      else if (pids.length > limits.processes) this.kill(`killed at the process limit (${limits.processes}; it ran ${pids.length})`);
+      if (memory > limits.memoryBytes)
+        this.kill(
+          `killed at the memory limit (${Math.round(limits.memoryBytes / 1048576)} MiB; it used ${Math.round(memory / 1048576)} MiB)`,
+        );
+      else if (pids.length > limits.processes)
+        this.kill(`killed at the process limit (${limits.processes}; it ran ${pids.length})`);
     }, WATCH_EVERY_MS));
     // Waiting for its job, it keeps no one alive (a spare's owner may exit); from `go` it does.
     this.hold(false);
@@ -97,13 +118,21 @@ export class Sandbox {
   /** Lets the runner read its job (written to the job folder by then); kills it after `timeoutMs`. */
   go(timeoutMs: number): Promise<SandboxExit> {
     this.hold(true);
-    this.timer = setTimeout(() => this.kill(`killed at the timeout (${timeoutMs / 1000} s with the browser's start)`), timeoutMs);
+    this.timer = setTimeout(
+      () => this.kill(`killed at the timeout (${timeoutMs / 1000} s with the browser's start)`),
+      timeoutMs,
+    );
     this.child.stdin?.end("go\n");
     return this.exited;
   }
 
   private hold(on: boolean): void {
-    for (const handle of [this.child, this.watch, this.child.stdin as Socket | null, this.child.stderr as Socket | null]) {
+    for (const handle of [
+      this.child,
+      this.watch,
+      this.child.stdin as Socket | null,
+      this.child.stderr as Socket | null,
+    ]) {
       if (on) handle?.ref();
       else handle?.unref();
     }
@@ -124,11 +153,21 @@ export class Sandbox {
 }
 
 /** Runs `runner` with job folder `jobDir` (its job already written) under `limits`. */
-export function runSandboxed(tools: BrowserTools, runner: string, jobDir: string, limits: SandboxLimits): Promise<SandboxExit> {
+export function runSandboxed(
+  tools: BrowserTools,
+  runner: string,
+  jobDir: string,
+  limits: SandboxLimits,
+): Promise<SandboxExit> {
   return new Sandbox(tools, runner, jobDir, limits).go(limits.timeoutMs);
 }
 
-function sandboxArgs(tools: BrowserTools, runner: string, jobDir: string, limits: Omit<SandboxLimits, "timeoutMs">): string[] {
+function sandboxArgs(
+  tools: BrowserTools,
+  runner: string,
+  jobDir: string,
+  limits: Omit<SandboxLimits, "timeoutMs">,
+): string[] {
   return [
     `--nproc=${limits.processes}`,
     "--nofile=2048",
@@ -141,11 +180,28 @@ function sandboxArgs(tools: BrowserTools, runner: string, jobDir: string, limits
     "--new-session",
     "--clearenv",
     ...["--setenv", "HOME", "/tmp", "--setenv", "PATH", "/usr/bin", "--setenv", "TMPDIR", "/tmp"],
-    ...["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin"],
+    ...[
+      "--ro-bind",
+      "/usr",
+      "/usr",
+      "--symlink",
+      "usr/lib",
+      "/lib",
+      "--symlink",
+      "usr/lib64",
+      "/lib64",
+      "--symlink",
+      "usr/bin",
+      "/bin",
+    ],
     ...ETC.flatMap((p) => ["--ro-bind-try", p, p]),
     ...["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"],
     ...["--ro-bind", tools.node, INSIDE.node, "--ro-bind", runner, INSIDE.runner],
-    ...Object.entries(tools.packages).flatMap(([name, dir]) => ["--ro-bind", dir, `${INSIDE.root}/node_modules/${name}`]),
+    ...Object.entries(tools.packages).flatMap(([name, dir]) => [
+      "--ro-bind",
+      dir,
+      `${INSIDE.root}/node_modules/${name}`,
+    ]),
     ...["--bind", jobDir, INSIDE.job, "--chdir", INSIDE.job],
     INSIDE.node,
     "--permission",

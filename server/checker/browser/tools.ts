@@ -33,9 +33,11 @@ function find(env: NodeJS.ProcessEnv): BrowserTools | string {
     return undefined;
   };
   const chromium = env.CHROMIUM_PATH ?? onPath(["chromium", "chromium-browser"], ["/usr/bin/chromium"]);
-  if (!chromium || !runnable(chromium)) return "Chromium was not found (CHROMIUM_PATH, /usr/bin/chromium, chromium on PATH); install it with: apt-get install -y chromium";
+  if (!chromium || !runnable(chromium))
+    return "Chromium was not found (CHROMIUM_PATH, /usr/bin/chromium, chromium on PATH); install it with: apt-get install -y chromium";
   const bwrap = onPath(["bwrap"], ["/usr/bin/bwrap"]);
-  if (!bwrap) return "bubblewrap (bwrap), the browser checks' sandbox, was not found; install it with: apt-get install -y bubblewrap";
+  if (!bwrap)
+    return "bubblewrap (bwrap), the browser checks' sandbox, was not found; install it with: apt-get install -y bubblewrap";
   const prlimit = onPath(["prlimit"], ["/usr/bin/prlimit"]);
   if (!prlimit) return "prlimit (util-linux) was not found; install it with: apt-get install -y util-linux";
   try {

@@ -24,9 +24,19 @@ export async function checkBrowser(monitor: CheckedMonitor, ctx: ProbeContext): 
   const vars = new RunVariables(monitor.variables);
   let run: BrowserRun;
   try {
-    run = await runBrowserCheck(monitor.script ?? "", monitor.timeout_sec, ctx, { verifyTls: monitor.verify_tls, env: monitor.variables });
+    run = await runBrowserCheck(monitor.script ?? "", monitor.timeout_sec, ctx, {
+      verifyTls: monitor.verify_tls,
+      env: monitor.variables,
+    });
   } catch (err) {
-    return { up: false, response_time_ms: null, status_code: null, error: vars.mask((err as Error).message), error_class: "connect", timings: NO_TIMINGS };
+    return {
+      up: false,
+      response_time_ms: null,
+      status_code: null,
+      error: vars.mask((err as Error).message),
+      error_class: "connect",
+      timings: NO_TIMINGS,
+    };
   }
   return judge(run, vars);
 }
@@ -36,9 +46,15 @@ export function judge(run: BrowserRun, vars: RunVariables): CheckOutcome {
   // The runner's result is the script's to write: every text and list is capped here.
   const mask = (t: unknown) => vars.mask(String(t).slice(0, 2000));
   const browser: BrowserEvidence = {
-    failing_line: run.failing_line ? { line: Math.round(Number(run.failing_line.line)) || 0, text: mask(run.failing_line.text).slice(0, 500) } : null,
+    failing_line: run.failing_line
+      ? { line: Math.round(Number(run.failing_line.line)) || 0, text: mask(run.failing_line.text).slice(0, 500) }
+      : null,
     console_errors: run.console_errors.slice(0, 50).map((e) => mask(e).slice(0, 500)),
-    steps: run.steps.slice(0, 50).map((s) => ({ name: mask(s.name).slice(0, 200), duration_ms: Math.round(Number(s.duration_ms)) || 0, error: s.error === null ? null : mask(firstLine(String(s.error))).slice(0, 500) })),
+    steps: run.steps.slice(0, 50).map((s) => ({
+      name: mask(s.name).slice(0, 200),
+      duration_ms: Math.round(Number(s.duration_ms)) || 0,
+      error: s.error === null ? null : mask(firstLine(String(s.error))).slice(0, 500),
+    })),
     url: run.url === null ? null : mask(run.url).slice(0, 2048),
     refused: run.refused,
     killed: run.killed,
@@ -50,10 +66,11 @@ export function judge(run: BrowserRun, vars: RunVariables): CheckOutcome {
   const base = { response_time_ms: totalMs, status_code: null, timings, browser, screenshot: up ? null : run.png };
   if (up) return { ...base, up: true, error: null, error_class: null };
   const where = run.failing_line ? ` (script line ${run.failing_line.line}: ${run.failing_line.text})` : "";
-  const error =
-    run.killed ? `sandbox: ${run.killed}`
-    : run.refused.length > 0 ? `${run.refused[0]}${run.error ? `; ${firstLine(run.error)}` : ""}`
-    : `${summary(run.error ?? "the script failed")}${where}`;
+  const error = run.killed
+    ? `sandbox: ${run.killed}`
+    : run.refused.length > 0
+      ? `${run.refused[0]}${run.error ? `; ${firstLine(run.error)}` : ""}`
+      : `${summary(run.error ?? "the script failed")}${where}`;
   return { ...base, up: false, error: mask(error).slice(0, 1000), error_class: classOf(run) };
 }
 
@@ -68,10 +85,19 @@ function classOf(run: BrowserRun): ErrorClass {
 
 /** The first line of a message and Playwright's own lines of what it expected and found, without the call log. */
 function summary(text: string): string {
-  const [head, ...rest] = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  const facts = rest.slice(0, rest.indexOf("Call log:") === -1 ? rest.length : rest.indexOf("Call log:")).filter((l) => /^(Locator|Expected|Received|Timeout|Error):/.test(l));
+  const [head, ...rest] = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  const facts = rest
+    .slice(0, rest.indexOf("Call log:") === -1 ? rest.length : rest.indexOf("Call log:"))
+    .filter((l) => /^(Locator|Expected|Received|Timeout|Error):/.test(l));
   return [head ?? text, ...facts].join("; ");
 }
 
 /** The first line of a message (Playwright's add their call log below it). */
-const firstLine = (text: string) => text.split("\n").find((l) => l.trim() !== "")?.trim() ?? text;
+const firstLine = (text: string) =>
+  text
+    .split("\n")
+    .find((l) => l.trim() !== "")
+    ?.trim() ?? text;

@@ -41,7 +41,9 @@ export async function probeDns(monitor: DnsMonitor, allowPrivate: boolean): Prom
     if (!server) return down(`resolver ${monitor.dns_resolver} is not an IP address`);
     const why = refusal(server.host, allowPrivate);
     if (why) return down(`resolver refused: ${why}`);
-    resolver.setServers([server.host.includes(":") ? `[${server.host}]:${server.port}` : `${server.host}:${server.port}`]);
+    resolver.setServers([
+      server.host.includes(":") ? `[${server.host}]:${server.port}` : `${server.host}:${server.port}`,
+    ]);
   }
   const name = new URL(monitor.url).hostname;
   const type = monitor.dns_record_type;
@@ -50,7 +52,12 @@ export async function probeDns(monitor: DnsMonitor, allowPrivate: boolean): Prom
     const response_time_ms = Math.round(performance.now() - started);
     const expected = [...new Set(monitor.dns_expected_values.map((v) => normalizeDnsValue(type, v)))].sort();
     if (got.length !== expected.length || got.some((v, i) => v !== expected[i])) {
-      return { up: false, response_time_ms, status_code: null, error: `${type} ${name} is [${got.join(", ")}], expected [${expected.join(", ")}]` };
+      return {
+        up: false,
+        response_time_ms,
+        status_code: null,
+        error: `${type} ${name} is [${got.join(", ")}], expected [${expected.join(", ")}]`,
+      };
     }
     return { up: true, response_time_ms, status_code: null, error: null };
   } catch (err) {
@@ -65,5 +72,6 @@ export async function probeDns(monitor: DnsMonitor, allowPrivate: boolean): Prom
 export const dnsType: MonitorType = {
   name: "dns",
   probes: true,
-  check: async (monitor, ctx) => classed(await probeDns({ ...monitor, url: monitor.url ?? "" }, ctx.probe.allowPrivate), "dns"),
+  check: async (monitor, ctx) =>
+    classed(await probeDns({ ...monitor, url: monitor.url ?? "" }, ctx.probe.allowPrivate), "dns"),
 };

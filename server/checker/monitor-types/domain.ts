@@ -9,16 +9,41 @@ import type { MonitorType } from "./monitor-type";
 export const DOMAIN_EXPIRING_PREFIX = "domain registration expires in ";
 
 /** What RDAP says of `domain`, and whether it expires sooner than `domain_expiry_days`. */
-async function registrationReply(monitor: CheckedMonitor, ctx: ProbeContext, domain: string, now: number): Promise<NetworkReply> {
+async function registrationReply(
+  monitor: CheckedMonitor,
+  ctx: ProbeContext,
+  domain: string,
+  now: number,
+): Promise<NetworkReply> {
   const started = performance.now();
-  const found = await lookupRegistration(ctx, ctx.rdapBootstrapUrl ?? IANA_RDAP_BOOTSTRAP_URL, domain, monitor.timeout_sec * 1000);
+  const found = await lookupRegistration(
+    ctx,
+    ctx.rdapBootstrapUrl ?? IANA_RDAP_BOOTSTRAP_URL,
+    domain,
+    monitor.timeout_sec * 1000,
+  );
   const left = found.expires_at === null ? null : daysLeft(Date.parse(found.expires_at), now);
   const reply = { ...found, days_left: left };
   const response_time_ms = Math.round(performance.now() - started);
-  if (left !== null && left < 0) return { reply, response_time_ms, problem: { error: `domain registration expired ${-left} days ago (${found.expires_at})`, error_class: "assertion" } };
+  if (left !== null && left < 0)
+    return {
+      reply,
+      response_time_ms,
+      problem: {
+        error: `domain registration expired ${-left} days ago (${found.expires_at})`,
+        error_class: "assertion",
+      },
+    };
   const threshold = monitor.domain_expiry_days;
   if (left !== null && threshold !== null && left < threshold) {
-    return { reply, response_time_ms, problem: { error: `${DOMAIN_EXPIRING_PREFIX}${left} days (${found.expires_at}), fewer than ${threshold}`, error_class: "assertion" } };
+    return {
+      reply,
+      response_time_ms,
+      problem: {
+        error: `${DOMAIN_EXPIRING_PREFIX}${left} days (${found.expires_at}), fewer than ${threshold}`,
+        error_class: "assertion",
+      },
+    };
   }
   return { reply, response_time_ms };
 }
@@ -35,11 +60,22 @@ export function probeDomain(monitor: CheckedMonitor, ctx: ProbeContext, now: num
  * An http or keyword check with `domain_expiry_days`: once the request passed, the registration of
  * the URL host's registrable domain (by the public suffix list) must last at least that many days.
  */
-export async function withDomainExpiry(result: ProbeResult, monitor: CheckedMonitor, ctx: ProbeContext, now: number): Promise<ProbeResult> {
+export async function withDomainExpiry(
+  result: ProbeResult,
+  monitor: CheckedMonitor,
+  ctx: ProbeContext,
+  now: number,
+): Promise<ProbeResult> {
   if (monitor.domain_expiry_days === null || !result.up) return result;
   const url = new URL(monitor.url ?? "");
   const domain = registrableDomain(url.hostname);
-  if (!domain) return { ...result, up: false, error: `${url.hostname} has no registrable domain to check (domain_expiry_days)`, error_class: "assertion" };
+  if (!domain)
+    return {
+      ...result,
+      up: false,
+      error: `${url.hostname} has no registrable domain to check (domain_expiry_days)`,
+      error_class: "assertion",
+    };
   const started = performance.now();
   try {
     assertTargetAllowed(url, ctx.allowPrivate);

@@ -1,4 +1,12 @@
-import { type ChannelCredentials, type Client, credentials, makeGenericClientConstructor, Metadata, type ServiceError, status } from "@grpc/grpc-js";
+import {
+  type ChannelCredentials,
+  type Client,
+  credentials,
+  makeGenericClientConstructor,
+  Metadata,
+  type ServiceError,
+  status,
+} from "@grpc/grpc-js";
 import { service as healthService } from "grpc-health-check";
 import { assertTargetAllowed } from "../../outbound";
 import type { CheckedMonitor } from "../monitor-fields";
@@ -9,7 +17,12 @@ import type { MonitorType } from "./monitor-type";
 /** The client of `grpc.health.v1.Health`, from the protocol's own definition. */
 const HealthClient = makeGenericClientConstructor(healthService, "Health");
 
-type HealthCheck = (request: { service: string }, metadata: Metadata, options: { deadline: number }, callback: (err: ServiceError | null, reply?: { status: string }) => void) => void;
+type HealthCheck = (
+  request: { service: string },
+  metadata: Metadata,
+  options: { deadline: number },
+  callback: (err: ServiceError | null, reply?: { status: string }) => void,
+) => void;
 
 /**
  * Asks the server's health service about `grpc_service` (the whole server when null) over the
@@ -22,7 +35,9 @@ export function probeGrpc(monitor: CheckedMonitor, ctx: ProbeContext): Promise<P
     const { address, family } = await allowedAddress(url.hostname, ctx);
     const authority = `${url.hostname}:${url.port}`;
     const tls = url.protocol === "grpcs:";
-    const creds: ChannelCredentials = tls ? credentials.createSsl(null, null, null, { rejectUnauthorized: monitor.verify_tls }) : credentials.createInsecure();
+    const creds: ChannelCredentials = tls
+      ? credentials.createSsl(null, null, null, { rejectUnauthorized: monitor.verify_tls })
+      : credentials.createInsecure();
     const client = new HealthClient(`${family === 6 ? `[${address}]` : address}:${url.port}`, creds, {
       "grpc.default_authority": authority,
       ...(tls ? { "grpc.ssl_target_name_override": url.hostname.replace(/^\[|\]$/g, "") } : {}),
@@ -31,14 +46,31 @@ export function probeGrpc(monitor: CheckedMonitor, ctx: ProbeContext): Promise<P
     for (const [name, value] of Object.entries(monitor.headers)) metadata.set(name, value);
     try {
       const reply = await new Promise<{ status: string }>((resolve, reject) =>
-        client.check({ service: monitor.grpc_service ?? "" }, metadata, { deadline: Date.now() + monitor.timeout_sec * 1000 }, (err, res) => (err ? reject(err) : resolve(res as { status: string }))),
+        client.check(
+          { service: monitor.grpc_service ?? "" },
+          metadata,
+          { deadline: Date.now() + monitor.timeout_sec * 1000 },
+          (err, res) => (err ? reject(err) : resolve(res as { status: string })),
+        ),
       );
       const serving = reply.status === "SERVING";
-      return await judgeReply(ctx, monitor, started, reply.status, serving ? undefined : `health of ${describe(monitor)} is ${reply.status}, expected SERVING`);
+      return await judgeReply(
+        ctx,
+        monitor,
+        started,
+        reply.status,
+        serving ? undefined : `health of ${describe(monitor)} is ${reply.status}, expected SERVING`,
+      );
     } catch (err) {
       // The server answered, but not about this service: a verdict, not a connection failure.
       if ((err as ServiceError).code === status.NOT_FOUND) {
-        return await judgeReply(ctx, monitor, started, "SERVICE_UNKNOWN", `the health service does not know ${describe(monitor)} (NOT_FOUND)`);
+        return await judgeReply(
+          ctx,
+          monitor,
+          started,
+          "SERVICE_UNKNOWN",
+          `the health service does not know ${describe(monitor)} (NOT_FOUND)`,
+        );
       }
       throw grpcError(err as ServiceError, monitor);
     } finally {
@@ -54,10 +86,15 @@ function describe(monitor: CheckedMonitor): string {
 /** A failed call as the probe's failure classes it: deadline a timeout, TLS a tls error, the rest connect. */
 function grpcError(err: ServiceError, monitor: CheckedMonitor): Error {
   if (err.code === status.DEADLINE_EXCEEDED) return timedOut(monitor.timeout_sec);
-  const code = /certificate|SSL|TLS|self[- ]signed/i.test(err.details ?? "") ? "ERR_TLS_CERT" : err.code === status.UNAVAILABLE ? "ECONNREFUSED" : `GRPC_${status[err.code] ?? err.code}`;
+  const code = /certificate|SSL|TLS|self[- ]signed/i.test(err.details ?? "")
+    ? "ERR_TLS_CERT"
+    : err.code === status.UNAVAILABLE
+      ? "ECONNREFUSED"
+      : `GRPC_${status[err.code] ?? err.code}`;
   const why =
-    err.code === status.UNIMPLEMENTED ? "the server does not implement grpc.health.v1 (UNIMPLEMENTED)"
-    : `${status[err.code] ?? err.code}: ${err.details}`;
+    err.code === status.UNIMPLEMENTED
+      ? "the server does not implement grpc.health.v1 (UNIMPLEMENTED)"
+      : `${status[err.code] ?? err.code}: ${err.details}`;
   return Object.assign(new Error(`gRPC health check failed: ${why}`), { code });
 }
 

@@ -49,7 +49,18 @@ export function parsePingSummary(out: string): PingStats | undefined {
  */
 function runPing(address: string, family: number, count: number, timeoutSec: number): Promise<PingStats> {
   const waitSec = Math.max(1, Math.floor(timeoutSec - (count - 1) * INTERVAL_SEC));
-  const args = [family === 6 ? "-6" : "-4", "-n", "-q", "-c", String(count), "-i", String(INTERVAL_SEC), "-W", String(waitSec), address];
+  const args = [
+    family === 6 ? "-6" : "-4",
+    "-n",
+    "-q",
+    "-c",
+    String(count),
+    "-i",
+    String(INTERVAL_SEC),
+    "-W",
+    String(waitSec),
+    address,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn("ping", args, { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -67,7 +78,13 @@ function runPing(address: string, family: number, count: number, timeoutSec: num
     child.once("error", (err: Error & { code?: string }) => {
       clearTimeout(timer);
       clearTimeout(hardStop);
-      if (err.code === "ENOENT") reject(Object.assign(new Error("the ping binary is not installed on this host (Debian: apt-get install iputils-ping)"), { code: "PING_MISSING" }));
+      if (err.code === "ENOENT")
+        reject(
+          Object.assign(
+            new Error("the ping binary is not installed on this host (Debian: apt-get install iputils-ping)"),
+            { code: "PING_MISSING" },
+          ),
+        );
       else reject(err);
     });
     child.once("close", () => {
@@ -75,8 +92,13 @@ function runPing(address: string, family: number, count: number, timeoutSec: num
       clearTimeout(hardStop);
       const stats = parsePingSummary(stdout);
       if (stats) return resolve(stats);
-      if (interrupted) return reject(Object.assign(new Error(`timed out after ${timeoutSec} s`), { name: "TimeoutError" }));
-      reject(Object.assign(new Error(`ping failed: ${(stderr || stdout).trim().split("\n").at(-1) ?? "no output"}`), { code: "PING_FAILED" }));
+      if (interrupted)
+        return reject(Object.assign(new Error(`timed out after ${timeoutSec} s`), { name: "TimeoutError" }));
+      reject(
+        Object.assign(new Error(`ping failed: ${(stderr || stdout).trim().split("\n").at(-1) ?? "no output"}`), {
+          code: "PING_FAILED",
+        }),
+      );
     });
   });
 }
@@ -90,7 +112,13 @@ export function probePing(monitor: CheckedMonitor, ctx: ProbeContext): Promise<P
     const count = monitor.ping_count ?? DEFAULT_PING_COUNT;
     const stats = await runPing(address, family, count, monitor.timeout_sec);
     const response_time_ms = stats.rtt_avg_ms === null ? null : Math.round(stats.rtt_avg_ms);
-    const problem = stats.received === 0 ? { error: `no reply to ${stats.transmitted} echo requests (100% packet loss)`, error_class: "timeout" as const } : undefined;
+    const problem =
+      stats.received === 0
+        ? {
+            error: `no reply to ${stats.transmitted} echo requests (100% packet loss)`,
+            error_class: "timeout" as const,
+          }
+        : undefined;
     const timings = { total_ms: Math.round(performance.now() - started) };
     return judgeNetworkReply(ctx, monitor, { reply: { address, ...stats }, response_time_ms, problem, timings });
   });

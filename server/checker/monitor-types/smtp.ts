@@ -14,10 +14,19 @@ import type { MonitorType } from "./monitor-type";
 const EHLO_NAME = "uptime-check.invalid";
 
 /** A socket opened at `address`, TLS from the start for smtps://; kept in `sockets` to be closed. */
-function open(url: URL, address: string, tls: boolean, verify: boolean, servername: string | undefined, sockets: Socket[]): Promise<Socket> {
+function open(
+  url: URL,
+  address: string,
+  tls: boolean,
+  verify: boolean,
+  servername: string | undefined,
+  sockets: Socket[],
+): Promise<Socket> {
   const port = Number(url.port || (tls ? 465 : 25));
   return new Promise((resolve, reject) => {
-    const socket = tls ? tlsConnect({ host: address, port, servername, rejectUnauthorized: verify }) : netConnect({ host: address, port });
+    const socket = tls
+      ? tlsConnect({ host: address, port, servername, rejectUnauthorized: verify })
+      : netConnect({ host: address, port });
     sockets.push(socket);
     socket.once(tls ? "secureConnect" : "connect", () => {
       socket.removeListener("error", reject);
@@ -28,7 +37,12 @@ function open(url: URL, address: string, tls: boolean, verify: boolean, serverna
 }
 
 /** TLS over the plain socket after `STARTTLS` was accepted. */
-function upgrade(socket: Socket, verify: boolean, servername: string | undefined, sockets: Socket[]): Promise<TLSSocket> {
+function upgrade(
+  socket: Socket,
+  verify: boolean,
+  servername: string | undefined,
+  sockets: Socket[],
+): Promise<TLSSocket> {
   return new Promise((resolve, reject) => {
     const secure = tlsConnect({ socket, servername, rejectUnauthorized: verify });
     sockets.push(secure);
@@ -51,14 +65,24 @@ async function converse(monitor: CheckedMonitor, url: URL, address: string, sock
   const connect_ms = Math.round(performance.now() - started);
   const session = new SmtpSession(first);
   const banner = await session.read();
-  const reply: Record<string, unknown> = { banner: banner.lines.join("\n"), banner_code: banner.code, tls: implicit, starttls: false };
-  const down = (error: string): NetworkReply => ({ reply, response_time_ms: Math.round(performance.now() - started), problem: { error, error_class: "assertion" } });
+  const reply: Record<string, unknown> = {
+    banner: banner.lines.join("\n"),
+    banner_code: banner.code,
+    tls: implicit,
+    starttls: false,
+  };
+  const down = (error: string): NetworkReply => ({
+    reply,
+    response_time_ms: Math.round(performance.now() - started),
+    problem: { error, error_class: "assertion" },
+  });
   if (banner.code !== 220) return down(`the banner is ${banner.code}, not 220: ${banner.lines[0] ?? ""}`);
   let ehlo = await session.command(`EHLO ${EHLO_NAME}`);
   if (ehlo.code !== 250) return down(`EHLO answered ${ehlo.code}: ${ehlo.lines.join(" ")}`);
   let secure: TLSSocket | undefined = implicit ? (first as TLSSocket) : undefined;
   if (starttls) {
-    if (!ehlo.lines.slice(1).some((l) => /^STARTTLS\b/i.test(l))) return down("the server does not offer STARTTLS (set smtp_starttls false to check it without TLS)");
+    if (!ehlo.lines.slice(1).some((l) => /^STARTTLS\b/i.test(l)))
+      return down("the server does not offer STARTTLS (set smtp_starttls false to check it without TLS)");
     const ready = await session.command("STARTTLS");
     if (ready.code !== 220) return down(`STARTTLS answered ${ready.code}: ${ready.lines.join(" ")}`);
     secure = await upgrade(session.release(), monitor.verify_tls, servername, sockets);
@@ -69,7 +93,11 @@ async function converse(monitor: CheckedMonitor, url: URL, address: string, sock
   }
   reply.ehlo = ehlo.lines.slice(1);
   await session.command("QUIT").catch(() => undefined);
-  const found: NetworkReply = { reply, response_time_ms: Math.round(performance.now() - started), timings: { connect_ms } };
+  const found: NetworkReply = {
+    reply,
+    response_time_ms: Math.round(performance.now() - started),
+    timings: { connect_ms },
+  };
   if (!secure) return found;
   const cert = secure.getPeerCertificate();
   const expires = Date.parse(cert.valid_to);
@@ -78,7 +106,10 @@ async function converse(monitor: CheckedMonitor, url: URL, address: string, sock
   Object.assign(reply, { tls_protocol: secure.getProtocol(), cert_expires_at, cert_days_left: left });
   found.cert_expires_at = cert_expires_at;
   if (monitor.ssl_expiry_days !== null && left !== null && left < monitor.ssl_expiry_days) {
-    found.problem = { error: `${CERT_EXPIRING_PREFIX}${left} days (${cert_expires_at}), fewer than ${monitor.ssl_expiry_days}`, error_class: "tls" };
+    found.problem = {
+      error: `${CERT_EXPIRING_PREFIX}${left} days (${cert_expires_at}), fewer than ${monitor.ssl_expiry_days}`,
+      error_class: "tls",
+    };
   }
   return found;
 }
@@ -94,7 +125,9 @@ export function probeSmtp(monitor: CheckedMonitor, ctx: ProbeContext): Promise<P
     try {
       const found = await Promise.race([
         converse(monitor, url, address, sockets),
-        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(timedOut(monitor.timeout_sec)), monitor.timeout_sec * 1000))),
+        new Promise<never>(
+          (_, reject) => (timer = setTimeout(() => reject(timedOut(monitor.timeout_sec)), monitor.timeout_sec * 1000)),
+        ),
       ]);
       return await judgeNetworkReply(ctx, monitor, found);
     } finally {

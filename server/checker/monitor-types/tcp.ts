@@ -13,7 +13,14 @@ export const tcpType: MonitorType = {
       assertTargetAllowed(url, ctx.probe.allowPrivate);
       await tcpConnect(url.hostname, Number(url.port), monitor.timeout_sec * 1000, ctx.probe);
       const ms = Math.round(performance.now() - started);
-      return { up: true, response_time_ms: ms, status_code: null, error: null, error_class: null, timings: { ...NO_TIMINGS, connect_ms: ms, total_ms: ms } };
+      return {
+        up: true,
+        response_time_ms: ms,
+        status_code: null,
+        error: null,
+        error_class: null,
+        timings: { ...NO_TIMINGS, connect_ms: ms, total_ms: ms },
+      };
     }),
 };
 

@@ -42,10 +42,24 @@ export function probeWebSocket(monitor: CheckedMonitor, ctx: ProbeContext): Prom
         connectMs = Math.round(performance.now() - started);
         if (monitor.body !== null) socket.send(monitor.body);
       });
-      socket.once("message", (data: WebSocket.RawData) => done(null, Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.concat(data as Buffer[]).toString("utf8")));
-      socket.once("unexpected-response", (_req, res) => done(Object.assign(new Error(`handshake answered with status ${res.statusCode}, not 101`), { code: "WS_HANDSHAKE" })));
+      socket.once("message", (data: WebSocket.RawData) =>
+        done(null, Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.concat(data as Buffer[]).toString("utf8")),
+      );
+      socket.once("unexpected-response", (_req, res) =>
+        done(
+          Object.assign(new Error(`handshake answered with status ${res.statusCode}, not 101`), {
+            code: "WS_HANDSHAKE",
+          }),
+        ),
+      );
       // 1006: the connection dropped without a close frame (a network failure); any other code is the server's answer.
-      socket.once("close", (code) => done(Object.assign(new Error(`closed (${code}) before a message arrived`), { code: code === 1006 ? "ECONNRESET" : "WS_CLOSED" })));
+      socket.once("close", (code) =>
+        done(
+          Object.assign(new Error(`closed (${code}) before a message arrived`), {
+            code: code === 1006 ? "ECONNRESET" : "WS_CLOSED",
+          }),
+        ),
+      );
       socket.once("error", (err) => done(err));
     });
     return judgeReply(ctx, monitor, started, message, undefined, { connect_ms: connectMs });
@@ -62,10 +76,14 @@ function guardedConnection(allowPrivate: boolean) {
     const why = isIP(host) ? refusal(host, allowPrivate) : undefined;
     if (why) {
       const socket = new Socket();
-      process.nextTick(() => socket.destroy(new TargetRefusedError(`connection refused by the outbound policy: ${why}`)));
+      process.nextTick(() =>
+        socket.destroy(new TargetRefusedError(`connection refused by the outbound policy: ${why}`)),
+      );
       return socket;
     }
-    return options.protocol === "wss:" || options.protocol === "https:" ? tlsConnect(options) : netConnect(options as never);
+    return options.protocol === "wss:" || options.protocol === "https:"
+      ? tlsConnect(options)
+      : netConnect(options as never);
   };
 }
 

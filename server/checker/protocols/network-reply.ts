@@ -20,10 +20,21 @@ export interface NetworkReply {
  * The result of a network check: down with the type's own problem, else down at the first failed
  * assertion over the JSON reply, else up.
  */
-export async function judgeNetworkReply(ctx: ProbeContext, monitor: CheckedMonitor, found: NetworkReply): Promise<ProbeResult & { cert_expires_at?: string | null }> {
+export async function judgeNetworkReply(
+  ctx: ProbeContext,
+  monitor: CheckedMonitor,
+  found: NetworkReply,
+): Promise<ProbeResult & { cert_expires_at?: string | null }> {
   const body = JSON.stringify(found.reply);
   const response_time_ms = found.response_time_ms;
-  const outcomes = ctx.evaluator ? await ctx.evaluator.evaluate(monitor.assertions, { status_code: 0, response_time_ms: response_time_ms ?? 0, headers: {}, body }) : [];
+  const outcomes = ctx.evaluator
+    ? await ctx.evaluator.evaluate(monitor.assertions, {
+        status_code: 0,
+        response_time_ms: response_time_ms ?? 0,
+        headers: {},
+        body,
+      })
+    : [];
   const base = {
     response_time_ms,
     status_code: null,
@@ -34,7 +45,12 @@ export async function judgeNetworkReply(ctx: ProbeContext, monitor: CheckedMonit
   if (found.problem) return { ...base, up: false, ...found.problem };
   const failed = outcomes.filter((o) => !o.pass);
   if (failed.length > 0) {
-    return { ...base, up: false, error: `${failed.length} of ${outcomes.length} assertions failed: ${describeFailure(failed[0] as AssertionOutcome)}`, error_class: "assertion" };
+    return {
+      ...base,
+      up: false,
+      error: `${failed.length} of ${outcomes.length} assertions failed: ${describeFailure(failed[0] as AssertionOutcome)}`,
+      error_class: "assertion",
+    };
   }
   return { ...base, up: true, error: null, error_class: null };
 }

@@ -40,7 +40,10 @@ async function getJson(ctx: ProbeContext, url: string, timeoutMs: number): Promi
     signal: AbortSignal.timeout(timeoutMs),
   });
   const text = await res.body.text();
-  if (text.length > MAX_BYTES) throw Object.assign(new Error(`the RDAP answer of ${url} is larger than ${MAX_BYTES} bytes`), { code: "RDAP_TOO_LARGE" });
+  if (text.length > MAX_BYTES)
+    throw Object.assign(new Error(`the RDAP answer of ${url} is larger than ${MAX_BYTES} bytes`), {
+      code: "RDAP_TOO_LARGE",
+    });
   try {
     return { status: res.statusCode, body: res.statusCode === 404 ? null : JSON.parse(text) };
   } catch {
@@ -54,7 +57,10 @@ async function baseUrlOf(ctx: ProbeContext, bootstrapUrl: string, domain: string
   if (!file) {
     const { status, body } = await getJson(ctx, bootstrapUrl, timeoutMs);
     const services = (body as { services?: unknown } | null)?.services;
-    if (status !== 200 || !Array.isArray(services)) throw Object.assign(new Error(`the RDAP bootstrap file ${bootstrapUrl} answered ${status} without services`), { code: "RDAP_BOOTSTRAP" });
+    if (status !== 200 || !Array.isArray(services))
+      throw Object.assign(new Error(`the RDAP bootstrap file ${bootstrapUrl} answered ${status} without services`), {
+        code: "RDAP_BOOTSTRAP",
+      });
     file = { services: services as Services };
     bootstraps.set(bootstrapUrl, file);
   }
@@ -66,22 +72,34 @@ async function baseUrlOf(ctx: ProbeContext, bootstrapUrl: string, domain: string
     const base = urls.find((u) => u.startsWith("https://")) ?? urls[0];
     if (base) return base.endsWith("/") ? base : `${base}/`;
   }
-  throw Object.assign(new Error(`no RDAP service for .${labels.at(-1)} in the bootstrap file`), { code: "RDAP_NO_SERVICE" });
+  throw Object.assign(new Error(`no RDAP service for .${labels.at(-1)} in the bootstrap file`), {
+    code: "RDAP_NO_SERVICE",
+  });
 }
 
 /** The registration of `domain` by RDAP: the base URL from the bootstrap, then `domain/<name>`; cached an hour. */
-export async function lookupRegistration(ctx: ProbeContext, bootstrapUrl: string, domain: string, timeoutMs: number): Promise<DomainRegistration> {
+export async function lookupRegistration(
+  ctx: ProbeContext,
+  bootstrapUrl: string,
+  domain: string,
+  timeoutMs: number,
+): Promise<DomainRegistration> {
   const key = `${bootstrapUrl} ${domain.toLowerCase()}`;
   const cached = registrations.get(key);
   if (cached) return cached;
   const rdap_url = `${await baseUrlOf(ctx, bootstrapUrl, domain, timeoutMs)}domain/${encodeURIComponent(domain.toLowerCase())}`;
   const { status, body } = await getJson(ctx, rdap_url, timeoutMs);
-  if (status === 404) throw Object.assign(new Error(`${domain} is not registered (RDAP answered 404)`), { code: "RDAP_NOT_FOUND" });
+  if (status === 404)
+    throw Object.assign(new Error(`${domain} is not registered (RDAP answered 404)`), { code: "RDAP_NOT_FOUND" });
   if (status !== 200) throw Object.assign(new Error(`RDAP answered ${status} for ${domain}`), { code: "RDAP_STATUS" });
   const events = (body as { events?: { eventAction?: string; eventDate?: string }[] }).events ?? [];
   const date = events.find((e) => e.eventAction === "expiration")?.eventDate;
   const at = date === undefined ? NaN : Date.parse(date);
-  const found = { domain: domain.toLowerCase(), expires_at: Number.isNaN(at) ? null : new Date(at).toISOString(), rdap_url };
+  const found = {
+    domain: domain.toLowerCase(),
+    expires_at: Number.isNaN(at) ? null : new Date(at).toISOString(),
+    rdap_url,
+  };
   registrations.set(key, found);
   return found;
 }

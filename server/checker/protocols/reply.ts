@@ -40,14 +40,33 @@ export function timedOut(timeoutSec: number): Error {
  * `started`: down with `problem` (the protocol's own verdict), else down at the first failed
  * assertion, else up.
  */
-export async function judgeReply(ctx: ProbeContext, monitor: CheckedMonitor, started: number, reply: string, problem?: string, timings?: Partial<CheckTimings>): Promise<ProbeResult> {
+export async function judgeReply(
+  ctx: ProbeContext,
+  monitor: CheckedMonitor,
+  started: number,
+  reply: string,
+  problem?: string,
+  timings?: Partial<CheckTimings>,
+): Promise<ProbeResult> {
   const response_time_ms = Math.round(performance.now() - started);
-  const outcomes = ctx.evaluator ? await ctx.evaluator.evaluate(monitor.assertions, { status_code: 0, response_time_ms, headers: {}, body: reply }) : [];
-  const base = { response_time_ms, status_code: null, assertions: outcomes, timings: { ...NO_TIMINGS, ...timings, total_ms: response_time_ms } };
+  const outcomes = ctx.evaluator
+    ? await ctx.evaluator.evaluate(monitor.assertions, { status_code: 0, response_time_ms, headers: {}, body: reply })
+    : [];
+  const base = {
+    response_time_ms,
+    status_code: null,
+    assertions: outcomes,
+    timings: { ...NO_TIMINGS, ...timings, total_ms: response_time_ms },
+  };
   if (problem) return { ...base, up: false, error: problem, error_class: "assertion" };
   const failed = outcomes.filter((o) => !o.pass);
   if (failed.length > 0) {
-    return { ...base, up: false, error: `${failed.length} of ${outcomes.length} assertions failed: ${describeFailure(failed[0] as AssertionOutcome)}`, error_class: "assertion" };
+    return {
+      ...base,
+      up: false,
+      error: `${failed.length} of ${outcomes.length} assertions failed: ${describeFailure(failed[0] as AssertionOutcome)}`,
+      error_class: "assertion",
+    };
   }
   return { ...base, up: true, error: null, error_class: null };
 }

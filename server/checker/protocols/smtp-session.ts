@@ -33,7 +33,9 @@ export class SmtpSession {
     socket.setEncoding("utf8");
     socket.on("data", (chunk: string) => this.take(chunk));
     socket.on("error", (err) => this.fail(err));
-    socket.on("close", () => this.fail(Object.assign(new Error("the server closed the connection mid-exchange"), { code: "ECONNRESET" })));
+    socket.on("close", () =>
+      this.fail(Object.assign(new Error("the server closed the connection mid-exchange"), { code: "ECONNRESET" })),
+    );
   }
 
   /** Stops reading the plain socket, so TLS can take it over (STARTTLS). */
@@ -60,7 +62,8 @@ export class SmtpSession {
 
   private take(chunk: string): void {
     this.buffer += chunk;
-    if (this.buffer.length > MAX_REPLY_BYTES) return this.fail(new Error(`the server sent more than ${MAX_REPLY_BYTES} bytes without ending its reply`));
+    if (this.buffer.length > MAX_REPLY_BYTES)
+      return this.fail(new Error(`the server sent more than ${MAX_REPLY_BYTES} bytes without ending its reply`));
     let end: number;
     while ((end = this.buffer.indexOf("\n")) >= 0) {
       this.lines.push(this.buffer.slice(0, end).replace(/\r$/, ""));
@@ -77,7 +80,8 @@ export class SmtpSession {
     const code = Number(lines[last]?.slice(0, 3));
     const waiting = this.waiting;
     this.waiting = undefined;
-    if (!Number.isInteger(code) || code < 200) return waiting.reject(new Error(`not an SMTP reply: ${JSON.stringify(lines[last]?.slice(0, 80))}`));
+    if (!Number.isInteger(code) || code < 200)
+      return waiting.reject(new Error(`not an SMTP reply: ${JSON.stringify(lines[last]?.slice(0, 80))}`));
     waiting.resolve({ code, lines: lines.map((l) => l.slice(4)) });
   }
 

@@ -28,7 +28,12 @@ export async function ownedIds(
  * looks, so no request is answered from what another process replaced.
  */
 export class ExternalCommits {
-  private readonly subscribers: { tables: readonly string[]; listener: () => void; row?: (id: string) => void; version: number | undefined }[] = [];
+  private readonly subscribers: {
+    tables: readonly string[];
+    listener: () => void;
+    row?: (id: string) => void;
+    version: number | undefined;
+  }[] = [];
   /** The version of any commit at the last look. */
   private any: number | undefined = -1;
 

@@ -40,7 +40,8 @@ export const POSTGRES_DIALECT: Dialect = {
   least: (a, b) => `LEAST(${a}, ${b})`,
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
   jsonMember: (column, key) => `(${column}::jsonb ->> '${key}')`,
-  jsonArrayHas: (column, key) => `EXISTS (SELECT 1 FROM jsonb_array_elements_text(${column}::jsonb -> '${key}') AS t(value) WHERE t.value = ?)`,
+  jsonArrayHas: (column, key) =>
+    `EXISTS (SELECT 1 FROM jsonb_array_elements_text(${column}::jsonb -> '${key}') AS t(value) WHERE t.value = ?)`,
   jsonArrayOf: (expr) => `COALESCE(json_agg(${expr} ORDER BY ${expr})::text, '[]')`,
   leftFirstJoin: "JOIN",
   // The token is a session's advisory lock: taken here (until this statement's transaction ends)

@@ -2,7 +2,15 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { POSTGRES_DIALECT } from "./dialect";
-import { type Executor, newProcessToken, type PrepareOptions, type RunResult, type SqlValue, type Statement, type TransactionOptions } from "./executor";
+import {
+  type Executor,
+  newProcessToken,
+  type PrepareOptions,
+  type RunResult,
+  type SqlValue,
+  type Statement,
+  type TransactionOptions,
+} from "./executor";
 import { MIGRATIONS } from "./migrations";
 import { postgresDdl, postgresPlaceholders } from "./postgres-sql";
 
@@ -14,7 +22,8 @@ const COMMITS_CHANNEL = "uptime_commits";
  * request and every check, so announcing them would empty every other replica's caches all the
  * time, and cost each of them a second round trip.
  */
-const UNCACHED_WRITE = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:rate_counters|check_leases|idempotency_keys)\b/i;
+const UNCACHED_WRITE =
+  /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:rate_counters|check_leases|idempotency_keys)\b/i;
 /** The table a plain write statement changes; any other statement (DDL, a CTE) is announced as `*`. */
 const WRITTEN_TABLE = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_]+)\b/i;
 /** The tables a write changes, as announced: `*` for every table. */
@@ -127,11 +136,14 @@ export class PostgresExecutor implements Executor {
     let name = this.names.get(text);
     if (name === undefined && this.names.size < MAX_NAMED) this.names.set(text, (name = `s${this.names.size + 1}`));
     const query: pg.QueryConfig = { text, name };
-    const write = (params: SqlValue[]): Written | undefined => (table === undefined ? undefined : row === undefined ? { table } : { table, id: String(params[row]) });
+    const write = (params: SqlValue[]): Written | undefined =>
+      table === undefined ? undefined : row === undefined ? { table } : { table, id: String(params[row]) };
     return {
       get: async (...params) => (await this.query(query, params, write(params))).rows[0],
       all: async (...params) => (await this.query(query, params, write(params))).rows,
-      run: async (...params): Promise<RunResult> => ({ changes: (await this.query(query, params, write(params))).rowCount ?? 0 }),
+      run: async (...params): Promise<RunResult> => ({
+        changes: (await this.query(query, params, write(params))).rowCount ?? 0,
+      }),
     };
   }
 
@@ -143,7 +155,15 @@ export class PostgresExecutor implements Executor {
     const outer = this.scope.getStore();
     if (outer?.open) return outer.flat ? fn() : this.savepoint(outer, fn);
     const client = await this.current.connect();
-    const scope: Scope = { client, open: true, depth: 0, flat: options.flat === true, wrote: new Set(), rows: new Map(), committed: [] };
+    const scope: Scope = {
+      client,
+      open: true,
+      depth: 0,
+      flat: options.flat === true,
+      wrote: new Set(),
+      rows: new Map(),
+      committed: [],
+    };
     let result: T;
     try {
       await client.query("BEGIN");
@@ -184,8 +204,11 @@ export class PostgresExecutor implements Executor {
   }
 
   async probeWrite(): Promise<void> {
-    const row = (await this.pool.query("SELECT pg_is_in_recovery() AS standby, current_setting('transaction_read_only') AS ro")).rows[0] as { standby: boolean; ro: string };
-    if (row.standby || row.ro === "on") throw new Error("the PostgreSQL server is read-only (a standby, or default_transaction_read_only)");
+    const row = (
+      await this.pool.query("SELECT pg_is_in_recovery() AS standby, current_setting('transaction_read_only') AS ro")
+    ).rows[0] as { standby: boolean; ro: string };
+    if (row.standby || row.ro === "on")
+      throw new Error("the PostgreSQL server is read-only (a standby, or default_transaction_read_only)");
   }
 
   async sizeBytes(): Promise<number> {
@@ -214,7 +237,11 @@ export class PostgresExecutor implements Executor {
    * entries: `table`, or `table=id;id;…` for rows; a commit with more rows than one payload holds
    * sends several, in one statement.
    */
-  private async announce(client: pg.ClientBase | pg.Pool, tables: ReadonlySet<string>, rows: ReadonlyMap<string, ReadonlySet<string>>): Promise<void> {
+  private async announce(
+    client: pg.ClientBase | pg.Pool,
+    tables: ReadonlySet<string>,
+    rows: ReadonlyMap<string, ReadonlySet<string>>,
+  ): Promise<void> {
     const room = MAX_PAYLOAD - this.origin.length - 1;
     const entries = [...tables];
     for (const [table, ids] of rows) {
@@ -222,7 +249,8 @@ export class PostgresExecutor implements Executor {
       if (tables.has(table) || tables.has("*")) continue;
       const chunk: string[] = [];
       for (const id of ids) {
-        if (chunk.length > 0 && table.length + (chunk.length + 1) * (id.length + 1) > room) entries.push(`${table}=${chunk.splice(0).join(";")}`);
+        if (chunk.length > 0 && table.length + (chunk.length + 1) * (id.length + 1) > room)
+          entries.push(`${table}=${chunk.splice(0).join(";")}`);
         chunk.push(id);
       }
       if (chunk.length > 0) entries.push(`${table}=${chunk.join(";")}`);
@@ -241,7 +269,8 @@ export class PostgresExecutor implements Executor {
     }
     if (payload.length > 0) payloads.push(`${this.origin} ${payload.join(",")}`);
     if (payloads.length === 1) await client.query("SELECT pg_notify($1, $2)", [COMMITS_CHANNEL, payloads[0]]);
-    else if (payloads.length > 1) await client.query("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", [COMMITS_CHANNEL, payloads]);
+    else if (payloads.length > 1)
+      await client.query("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", [COMMITS_CHANNEL, payloads]);
   }
 
   async compact(): Promise<void> {
@@ -293,14 +322,20 @@ export class PostgresExecutor implements Executor {
     await client.query("SET tcp_keepalives_idle = 5; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = 3");
     // Another live process holding the same random token is all but impossible; draw again if so.
     for (let attempt = 0; attempt < 5; attempt++) {
-      const taken = (await client.query("SELECT pg_try_advisory_lock($1) AS taken", [this.processToken])).rows[0] as { taken: boolean };
+      const taken = (await client.query("SELECT pg_try_advisory_lock($1) AS taken", [this.processToken])).rows[0] as {
+        taken: boolean;
+      };
       if (taken.taken) return;
       this.processToken = newProcessToken();
     }
     throw new Error("could not take a process token (an advisory lock) on PostgreSQL");
   }
 
-  private async query(query: pg.QueryConfig, params: SqlValue[], written: Written | undefined): Promise<pg.QueryResult> {
+  private async query(
+    query: pg.QueryConfig,
+    params: SqlValue[],
+    written: Written | undefined,
+  ): Promise<pg.QueryResult> {
     const scope = this.scope.getStore();
     if (scope?.open) {
       if (written?.id !== undefined) {
@@ -313,7 +348,11 @@ export class PostgresExecutor implements Executor {
     const pool = this.current;
     const result = await pool.query({ ...query, values: params });
     if (written) {
-      await this.announce(pool, written.id === undefined ? new Set([written.table]) : new Set(), written.id === undefined ? new Map() : new Map([[written.table, new Set([written.id])]]));
+      await this.announce(
+        pool,
+        written.id === undefined ? new Set([written.table]) : new Set(),
+        written.id === undefined ? new Map() : new Map([[written.table, new Set([written.id])]]),
+      );
     }
     return result;
   }
@@ -329,15 +368,22 @@ export async function openPostgres(url: string): Promise<PostgresExecutor> {
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    await client.query("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at TEXT NOT NULL)");
-    const current = Number((await client.query("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")).rows[0].v);
+    await client.query(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at TEXT NOT NULL)",
+    );
+    const current = Number(
+      (await client.query("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")).rows[0].v,
+    );
     for (const [index, sql] of MIGRATIONS.entries()) {
       const version = index + 1;
       if (version <= current) continue;
       await client.query("BEGIN");
       try {
         await client.query(postgresDdl(sql));
-        await client.query("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)", [version, new Date().toISOString()]);
+        await client.query("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)", [
+          version,
+          new Date().toISOString(),
+        ]);
         await client.query("COMMIT");
       } catch (err) {
         await client.query("ROLLBACK");

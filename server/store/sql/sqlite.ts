@@ -2,7 +2,14 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { chmodSync, closeSync, existsSync, openSync, readSync, realpathSync } from "node:fs";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { SQLITE_DIALECT } from "./dialect";
-import { type Executor, newProcessToken, type RunResult, type SqlValue, type Statement, type TransactionOptions } from "./executor";
+import {
+  type Executor,
+  newProcessToken,
+  type RunResult,
+  type SqlValue,
+  type Statement,
+  type TransactionOptions,
+} from "./executor";
 import { MIGRATIONS } from "./migrations";
 
 /** Distinct SQL texts kept; lists with `IN (?, …)` of many lengths cannot grow it past this. */
@@ -64,7 +71,8 @@ export class SqliteExecutor implements Executor {
     return {
       get: (...params) => this.when(() => this.compiled(sql).get(...params)),
       all: (...params) => this.when(() => this.compiled(sql).all(...params)),
-      run: (...params) => this.when(() => ({ changes: Number(this.compiled(sql).run(...(params as SqlValue[])).changes) }) as RunResult),
+      run: (...params) =>
+        this.when(() => ({ changes: Number(this.compiled(sql).run(...(params as SqlValue[])).changes) }) as RunResult),
     };
   }
 
@@ -268,7 +276,10 @@ function migrate(db: DatabaseSync): void {
     db.exec("BEGIN IMMEDIATE");
     try {
       db.exec(sql);
-      db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(version, new Date().toISOString());
+      db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(
+        version,
+        new Date().toISOString(),
+      );
       db.exec("COMMIT");
     } catch (err) {
       db.exec("ROLLBACK");

@@ -18,8 +18,13 @@ describe("the plugin package", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("is a tarball of the launcher and the bundle, named for the package's version", () => {
-    expect(plugin.tarball).toMatch(new RegExp(`pulumi-resource-uptime-v${VERSION.replace(/\./g, "\\.")}-linux-amd64\\.tar\\.gz$`));
-    const listing = execFileSync("tar", ["-tzf", plugin.tarball], { encoding: "utf8" }).split("\n").filter(Boolean).sort();
+    expect(plugin.tarball).toMatch(
+      new RegExp(`pulumi-resource-uptime-v${VERSION.replace(/\./g, "\\.")}-linux-amd64\\.tar\\.gz$`),
+    );
+    const listing = execFileSync("tar", ["-tzf", plugin.tarball], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean)
+      .sort();
     expect(listing).toEqual(["pulumi-resource-uptime", "pulumi-resource-uptime.js"]);
   });
 

@@ -17,7 +17,13 @@ interface Schema {
 
 const name = (token: string) => token.split(":")[2]!;
 /** Javadoc escapes what HTML would read; the docs are compared as a reader of the source sees them. */
-const unescape = (text: string) => text.replace(/&#39;/g, "'").replace(/&#34;|&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const unescape = (text: string) =>
+  text
+    .replace(/&#39;/g, "'")
+    .replace(/&#34;|&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 /** A description's first line, as the generator writes it into a Javadoc comment. */
 const firstLine = (text: string) => text.split("\n")[0]!.trim();
 
@@ -26,14 +32,19 @@ describe("the generated Java SDK", () => {
   let schema: Schema;
   let sdk: JavaSdkBuild;
   let classes: Set<string>;
-  const source = (path: string) => unescape(readFileSync(join(sdk.dir, "src/main/java/com/pulumi/uptime", path), "utf8"));
+  const source = (path: string) =>
+    unescape(readFileSync(join(sdk.dir, "src/main/java/com/pulumi/uptime", path), "utf8"));
 
   beforeAll(async () => {
     const plugin = await bundlePlugin(join(work, "plugin"));
     schema = JSON.parse(readFileSync(plugin.schemaPath, "utf8")) as Schema;
     sdk = await buildJavaSdk(plugin);
     const listing = execFileSync("jar", ["tf", sdk.jar], { encoding: "utf8" }).split("\n");
-    classes = new Set(listing.filter((f) => f.startsWith("com/pulumi/uptime/") && f.endsWith(".class")).map((f) => f.slice("com/pulumi/uptime/".length, -".class".length)));
+    classes = new Set(
+      listing
+        .filter((f) => f.startsWith("com/pulumi/uptime/") && f.endsWith(".class"))
+        .map((f) => f.slice("com/pulumi/uptime/".length, -".class".length)),
+    );
   }, 600_000);
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -50,7 +61,11 @@ describe("the generated Java SDK", () => {
     const objects = types.filter(([, t]) => !t.enum).map(([token]) => name(token));
     expect(enums.length).toBeGreaterThan(10);
     expect(enums.filter((e) => !classes.has(`enums/${e}`))).toEqual([]);
-    expect(objects.filter((o) => !["inputs/", "outputs/"].some((dir) => classes.has(`${dir}${o}`) || classes.has(`${dir}${o}Args`)))).toEqual([]);
+    expect(
+      objects.filter(
+        (o) => !["inputs/", "outputs/"].some((dir) => classes.has(`${dir}${o}`) || classes.has(`${dir}${o}Args`)),
+      ),
+    ).toEqual([]);
   });
 
   it("has every function, the lookups and the reads, as a method of UptimeFunctions", () => {

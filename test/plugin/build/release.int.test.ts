@@ -9,7 +9,8 @@ import { PLUGIN_KINDS } from "../../../plugin/kinds";
 import { packageSchema } from "../../../plugin/schema";
 import { type OfflineEngine, offlineEngine } from "../../../scripts/pulumi-engine";
 
-const listing = (tarball: string) => execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n").filter(Boolean).sort();
+const listing = (tarball: string) =>
+  execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n").filter(Boolean).sort();
 
 describe("the plugin's release tarballs", () => {
   let dir: string;
@@ -29,11 +30,14 @@ describe("the plugin's release tarballs", () => {
   });
 
   it("linux-amd64 is one executable that serves the engine with no Node on PATH", () => {
-    expect(tarballs["linux-amd64"]).toMatch(new RegExp(`pulumi-resource-uptime-v${VERSION.replace(/\./g, "\\.")}-linux-amd64\\.tar\\.gz$`));
+    expect(tarballs["linux-amd64"]).toMatch(
+      new RegExp(`pulumi-resource-uptime-v${VERSION.replace(/\./g, "\\.")}-linux-amd64\\.tar\\.gz$`),
+    );
     expect(listing(tarballs["linux-amd64"] as string)).toEqual(["pulumi-resource-uptime"]);
     // PATH holds the CLI alone: the system's Node (and the devDependency's) cannot be found.
     const env = { ...engine.envVars, PATH: engine.binDir };
-    const pulumi = (args: string[]) => execFileSync(join(engine.binDir, "pulumi"), args, { cwd: dir, env, encoding: "utf8" });
+    const pulumi = (args: string[]) =>
+      execFileSync(join(engine.binDir, "pulumi"), args, { cwd: dir, env, encoding: "utf8" });
     pulumi(["plugin", "install", "resource", "uptime", VERSION, "--file", tarballs["linux-amd64"] as string]);
     // The engine starts the plugin and asks it for its schema over gRPC (GetSchema).
     const schema = JSON.parse(pulumi(["package", "get-schema", "uptime"]));
@@ -42,6 +46,9 @@ describe("the plugin's release tarballs", () => {
   });
 
   it("darwin is the launcher and the bundle, run with the system's Node (>= 22)", () => {
-    expect(listing(tarballs["darwin-arm64"] as string)).toEqual(["pulumi-resource-uptime", "pulumi-resource-uptime.js"]);
+    expect(listing(tarballs["darwin-arm64"] as string)).toEqual([
+      "pulumi-resource-uptime",
+      "pulumi-resource-uptime.js",
+    ]);
   });
 });

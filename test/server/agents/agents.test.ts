@@ -15,7 +15,13 @@ describe("checker agents and locations", () => {
   const agents: CheckerAgent[] = [];
 
   beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1, leaseMs: 1_000, agentLiveMs: 3_000, notifyRetryDelaysMs: [100] });
+    s = await startServer({
+      checker: true,
+      minIntervalSec: 1,
+      leaseMs: 1_000,
+      agentLiveMs: 3_000,
+      notifyRetryDelaysMs: [100],
+    });
     euKey = (await s.app.store.keys.create("dev", "eu agent", undefined, "eu")).key;
     usKey = (await s.app.store.keys.create("dev", "us agent", undefined, "us")).key;
     target = await startTarget();
@@ -28,10 +34,20 @@ describe("checker agents and locations", () => {
     await receiver.close();
   });
 
-  const lease = (key: string, agent_id: string, max = 100) => s.call("POST", "/api/v1/agent/leases", { agent_id, max }, { key });
-  const post = (key: string, agent_id: string, results: object[]) => s.call("POST", "/api/v1/agent/results", { agent_id, results }, { key });
+  const lease = (key: string, agent_id: string, max = 100) =>
+    s.call("POST", "/api/v1/agent/leases", { agent_id, max }, { key });
+  const post = (key: string, agent_id: string, results: object[]) =>
+    s.call("POST", "/api/v1/agent/results", { agent_id, results }, { key });
   const agent = (key: string, location: string, allowPrivateTargets: boolean) => {
-    const a = new CheckerAgent({ server: s.url, key, location, allowPrivateTargets, concurrency: 8, maxBuffered: 100, waitMs: 500 });
+    const a = new CheckerAgent({
+      server: s.url,
+      key,
+      location,
+      allowPrivateTargets,
+      concurrency: 8,
+      maxBuffered: 100,
+      waitMs: 500,
+    });
     agents.push(a);
     a.start();
     return a;
@@ -47,22 +63,65 @@ describe("checker agents and locations", () => {
   });
 
   it("an unknown location is a 422 naming it; locations are a sorted set; the threshold stays within them", async () => {
-    const bad = await s.call("POST", "/api/v1/monitors", { name: "m", type: "http", url: target.url, interval_sec: 60, locations: ["eu", "mars"] });
+    const bad = await s.call("POST", "/api/v1/monitors", {
+      name: "m",
+      type: "http",
+      url: target.url,
+      interval_sec: 60,
+      locations: ["eu", "mars"],
+    });
     expect(bad.status).toBe(422);
-    expect(bad.body.error.details).toEqual([expect.objectContaining({ field: "locations[1]", message: expect.stringContaining("mars is not one of the account's locations") })]);
-    const over = await s.call("POST", "/api/v1/monitors", { name: "m", type: "http", url: target.url, interval_sec: 60, locations: ["eu"], failure_threshold: 2 });
-    expect(over.body.error.details).toEqual([{ field: "failure_threshold", message: "must be at most the number of locations (1)" }]);
-    const ok = await s.call("POST", "/api/v1/monitors", { name: "m", type: "http", url: target.url, interval_sec: 60, locations: ["us", "eu", "us"] });
+    expect(bad.body.error.details).toEqual([
+      expect.objectContaining({
+        field: "locations[1]",
+        message: expect.stringContaining("mars is not one of the account's locations"),
+      }),
+    ]);
+    const over = await s.call("POST", "/api/v1/monitors", {
+      name: "m",
+      type: "http",
+      url: target.url,
+      interval_sec: 60,
+      locations: ["eu"],
+      failure_threshold: 2,
+    });
+    expect(over.body.error.details).toEqual([
+      { field: "failure_threshold", message: "must be at most the number of locations (1)" },
+    ]);
+    const ok = await s.call("POST", "/api/v1/monitors", {
+      name: "m",
+      type: "http",
+      url: target.url,
+      interval_sec: 60,
+      locations: ["us", "eu", "us"],
+    });
     expect(ok.status).toBe(201);
-    expect(ok.body.data).toMatchObject({ locations: ["eu", "us"], failure_threshold: 1, unchecked_locations: ["eu", "us"] });
-    const plain = await s.call("POST", "/api/v1/monitors", { name: "p", type: "http", url: target.url, interval_sec: 60 });
+    expect(ok.body.data).toMatchObject({
+      locations: ["eu", "us"],
+      failure_threshold: 1,
+      unchecked_locations: ["eu", "us"],
+    });
+    const plain = await s.call("POST", "/api/v1/monitors", {
+      name: "p",
+      type: "http",
+      url: target.url,
+      interval_sec: 60,
+    });
     expect(plain.body.data).toMatchObject({ locations: null, unchecked_locations: [] });
     await s.call("DELETE", `/api/v1/monitors/${ok.body.data.id}`);
     await s.call("DELETE", `/api/v1/monitors/${plain.body.data.id}`);
   });
 
   it("records a result posted twice once, hands an expired lease to another agent, refuses a deleted monitor's result", async () => {
-    const m = (await s.call("POST", "/api/v1/monitors", { name: "leased", type: "http", url: target.url, interval_sec: 60, locations: ["eu"] })).body.data;
+    const m = (
+      await s.call("POST", "/api/v1/monitors", {
+        name: "leased",
+        type: "http",
+        url: target.url,
+        interval_sec: 60,
+        locations: ["eu"],
+      })
+    ).body.data;
     const first = await lease(euKey, "eu-1");
     const mine = first.body.data.leases.filter((l: { monitor: { id: string } }) => l.monitor.id === m.id);
     expect(mine).toHaveLength(1);
@@ -73,27 +132,59 @@ describe("checker agents and locations", () => {
     await new Promise((r) => setTimeout(r, 1_100));
     const taken = await lease(euKey, "eu-2");
     expect(taken.body.data.leases.map((l: { check_key: string }) => l.check_key)).toEqual([key]);
-    const result = { check_key: key, started_at: new Date().toISOString(), checked_at: new Date().toISOString(), outcome };
+    const result = {
+      check_key: key,
+      started_at: new Date().toISOString(),
+      checked_at: new Date().toISOString(),
+      outcome,
+    };
     expect((await post(euKey, "eu-2", [result])).body.data.results).toEqual([{ check_key: key, status: "recorded" }]);
     expect((await post(euKey, "eu-1", [result])).body.data.results).toEqual([{ check_key: key, status: "duplicate" }]);
     const beats = (await s.call("GET", `/api/v1/monitors/${m.id}/heartbeats`)).body.data;
     expect(beats).toHaveLength(1);
     expect(beats[0]).toMatchObject({ location: "eu", status: "up" });
     // Another location's key cannot post eu's checks.
-    expect((await post(usKey, "us-1", [result])).body.data.results[0]).toMatchObject({ status: "refused", reason: expect.stringContaining("location eu's") });
+    expect((await post(usKey, "us-1", [result])).body.data.results[0]).toMatchObject({
+      status: "refused",
+      reason: expect.stringContaining("location eu's"),
+    });
     await s.call("DELETE", `/api/v1/monitors/${m.id}`);
     const gone = { ...result, check_key: key.replace(/\d+$/, "1") };
-    expect((await post(euKey, "eu-1", [gone])).body.data.results[0]).toMatchObject({ status: "refused", reason: `monitor ${m.id} was deleted` });
+    expect((await post(euKey, "eu-1", [gone])).body.data.results[0]).toMatchObject({
+      status: "refused",
+      reason: `monitor ${m.id} was deleted`,
+    });
   });
 
   it("refuses the result of a check whose monitor moved to another location, and no longer leases it there", async () => {
-    const m = (await s.call("POST", "/api/v1/monitors", { name: "moving", type: "http", url: target.url, interval_sec: 60, locations: ["eu"] })).body.data;
-    const leased = (await lease(euKey, "eu-3")).body.data.leases.find((l: { monitor: { id: string } }) => l.monitor.id === m.id);
+    const m = (
+      await s.call("POST", "/api/v1/monitors", {
+        name: "moving",
+        type: "http",
+        url: target.url,
+        interval_sec: 60,
+        locations: ["eu"],
+      })
+    ).body.data;
+    const leased = (await lease(euKey, "eu-3")).body.data.leases.find(
+      (l: { monitor: { id: string } }) => l.monitor.id === m.id,
+    );
     expect(leased).toBeDefined();
     expect((await s.call("PATCH", `/api/v1/monitors/${m.id}`, { locations: ["us"] })).status).toBe(200);
-    const result = { check_key: leased.check_key, started_at: new Date().toISOString(), checked_at: new Date().toISOString(), outcome };
-    expect((await post(euKey, "eu-3", [result])).body.data.results[0]).toEqual({ check_key: leased.check_key, status: "refused", reason: `monitor ${m.id} is no longer checked at location eu` });
-    expect((await lease(usKey, "us-3")).body.data.leases.map((l: { monitor: { id: string } }) => l.monitor.id)).toContain(m.id);
+    const result = {
+      check_key: leased.check_key,
+      started_at: new Date().toISOString(),
+      checked_at: new Date().toISOString(),
+      outcome,
+    };
+    expect((await post(euKey, "eu-3", [result])).body.data.results[0]).toEqual({
+      check_key: leased.check_key,
+      status: "refused",
+      reason: `monitor ${m.id} is no longer checked at location eu`,
+    });
+    expect(
+      (await lease(usKey, "us-3")).body.data.leases.map((l: { monitor: { id: string } }) => l.monitor.id),
+    ).toContain(m.id);
     await s.call("DELETE", `/api/v1/monitors/${m.id}`);
   });
 
@@ -110,9 +201,19 @@ describe("checker agents and locations", () => {
     await waiting;
     await new Promise((r) => setTimeout(r, 100));
     // Due at once: before, the dead request (polling every 100 ms) took it for a whole lease.
-    const m = (await s.call("POST", "/api/v1/monitors", { name: "after hang-up", type: "http", url: target.url, interval_sec: 60, locations: ["eu"] })).body.data;
+    const m = (
+      await s.call("POST", "/api/v1/monitors", {
+        name: "after hang-up",
+        type: "http",
+        url: target.url,
+        interval_sec: 60,
+        locations: ["eu"],
+      })
+    ).body.data;
     await new Promise((r) => setTimeout(r, 300));
-    const leased = (await lease(euKey, "eu-alive")).body.data.leases.map((l: { monitor: { id: string } }) => l.monitor.id);
+    const leased = (await lease(euKey, "eu-alive")).body.data.leases.map(
+      (l: { monitor: { id: string } }) => l.monitor.id,
+    );
     expect(leased).toContain(m.id);
     await s.call("DELETE", `/api/v1/monitors/${m.id}`);
   });
@@ -121,8 +222,21 @@ describe("checker agents and locations", () => {
     // eu's outbound policy refuses loopback targets, us's allows them: eu fails, us passes. The
     // monitors come first: a location's policy is unknown until its agents report it, so the
     // server takes them, and the agent applies its own policy when it probes.
-    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${receiver.url}/hook` } })).body.data;
-    const both = { type: "http", url: target.url, interval_sec: 2, timeout_sec: 1, locations: ["eu", "us"], channel_ids: [channel.id] };
+    const channel = (
+      await s.call("POST", "/api/v1/channels", {
+        name: "hook",
+        type: "webhook",
+        config: { url: `${receiver.url}/hook` },
+      })
+    ).body.data;
+    const both = {
+      type: "http",
+      url: target.url,
+      interval_sec: 2,
+      timeout_sec: 1,
+      locations: ["eu", "us"],
+      channel_ids: [channel.id],
+    };
     const created = await s.call("POST", "/api/v1/monitors", { ...both, name: "two", failure_threshold: 2 });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const two = created.body.data;
@@ -143,7 +257,11 @@ describe("checker agents and locations", () => {
     expect(event).toMatchObject({ event: "monitor.down", monitor: { id: one.id }, failed_locations: ["eu"] });
     const listed = (await s.call("GET", "/api/v1/locations")).body.data;
     expect(listed.map((l: { name: string }) => l.name)).toEqual(["eu", "local", "us"]);
-    expect(listed.find((l: { name: string }) => l.name === "eu")).toMatchObject({ live: true, builtin: false, agents: expect.arrayContaining([expect.objectContaining({ live: true })]) });
+    expect(listed.find((l: { name: string }) => l.name === "eu")).toMatchObject({
+      live: true,
+      builtin: false,
+      agents: expect.arrayContaining([expect.objectContaining({ live: true })]),
+    });
     expect(listed.find((l: { name: string }) => l.name === "local")).toMatchObject({ live: true, builtin: true });
   });
 });

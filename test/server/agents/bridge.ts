@@ -7,7 +7,10 @@ import { connect, createServer, type Server } from "node:net";
  * file is shared by every namespace that sees the file system. `to` can change (a restarted
  * server on another port).
  */
-export async function unixBridge(path: string, to: { port: number }): Promise<{ close: () => Promise<void>; to: { port: number } }> {
+export async function unixBridge(
+  path: string,
+  to: { port: number },
+): Promise<{ close: () => Promise<void>; to: { port: number } }> {
   rmSync(path, { force: true });
   const server: Server = createServer((inbound) => {
     const outbound = connect(to.port, "127.0.0.1");

@@ -13,7 +13,15 @@ describe("multi-step monitors at an agent location", () => {
     s = await startServer({ checker: true, minIntervalSec: 1, leaseMs: 2_000, agentLiveMs: 3_000 });
     const key = (await s.app.store.keys.create("dev", "eu agent", undefined, "eu")).key;
     svc = await startJourneyService();
-    agent = new CheckerAgent({ server: s.url, key, location: "eu", allowPrivateTargets: true, concurrency: 4, maxBuffered: 100, waitMs: 500 });
+    agent = new CheckerAgent({
+      server: s.url,
+      key,
+      location: "eu",
+      allowPrivateTargets: true,
+      concurrency: 4,
+      maxBuffered: 100,
+      waitMs: 500,
+    });
     agent.start();
   });
   afterAll(async () => {
@@ -24,22 +32,39 @@ describe("multi-step monitors at an agent location", () => {
 
   it("the agent runs the journey, and the heartbeat it posts carries each step, secrets masked", async () => {
     const res = await s.call("POST", "/api/v1/monitors", {
-      name: "journey", type: "multistep", interval_sec: 2, timeout_sec: 1, locations: ["eu"],
-      variables: { password: svc.password }, steps: journeySteps(svc.url),
+      name: "journey",
+      type: "multistep",
+      interval_sec: 2,
+      timeout_sec: 1,
+      locations: ["eu"],
+      variables: { password: svc.password },
+      steps: journeySteps(svc.url),
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const id = res.body.data.id;
-    const hb = await eventually(async () => ((await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[])[0]);
+    const hb = await eventually(
+      async () =>
+        ((await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[])[0],
+    );
     expect(hb).toMatchObject({ location: "eu", status: "up" });
     expect((hb.steps as { status: string }[]).map((st) => st.status)).toEqual(["passed", "passed", "passed", "passed"]);
 
     svc.brokenRead = true;
-    const down = await eventually(async () => ((await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[]).find((h) => h.status === "down"));
+    const down = await eventually(async () =>
+      ((await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[]).find(
+        (h) => h.status === "down",
+      ),
+    );
     expect(down).toMatchObject({ location: "eu", error: expect.stringMatching(/^step 3 "read": /) });
     expect((down.steps as { status: string }[])[3]?.status).toBe("passed");
     const dry = await s.call("POST", `/api/v1/monitors/${id}/test?location=eu`);
     expect(dry.status, JSON.stringify(dry.body)).toBe(200);
-    expect(dry.body.data.steps.map((st: { status: string }) => st.status)).toEqual(["passed", "passed", "failed", "passed"]);
+    expect(dry.body.data.steps.map((st: { status: string }) => st.status)).toEqual([
+      "passed",
+      "passed",
+      "failed",
+      "passed",
+    ]);
     for (const secret of [svc.password, ...svc.tokens]) expect(JSON.stringify([down, dry.body])).not.toContain(secret);
   });
 });

@@ -34,15 +34,48 @@ describe("ping, smtp and domain monitors at agent locations", () => {
     [rdap, smtp] = await Promise.all([startRdapServer({ "shop.example": 200 }), startSmtpServer()]);
     s = await startServer({ checker: true, minIntervalSec: 1, leaseMs: 2_000, agentLiveMs: 5_000 });
     const key = (await s.app.store.keys.create("dev", "eu agent", undefined, "eu")).key;
-    agent = new CheckerAgent({ server: s.url, key, location: "eu", allowPrivateTargets: true, concurrency: 4, maxBuffered: 100, waitMs: 500, rdapBootstrapUrl: rdap.bootstrapUrl });
+    agent = new CheckerAgent({
+      server: s.url,
+      key,
+      location: "eu",
+      allowPrivateTargets: true,
+      concurrency: 4,
+      maxBuffered: 100,
+      waitMs: 500,
+      rdapBootstrapUrl: rdap.bootstrapUrl,
+    });
     agent.start();
     dir = mkdtempSync(join(tmpdir(), "uptime-ping-ns-"));
     bridge = await unixBridge(join(dir, "server.sock"), { port: Number(new URL(s.url).port) });
-    writeFileSync(join(dir, "ns.key"), (await s.app.store.keys.create("dev", "ns agent", undefined, "ns")).key, { mode: 0o600 });
-    const args = [join(REPO_ROOT, "dist/server/cli.js"), "agent", "--server", "http://uptime.internal", "--socket", join(dir, "server.sock"), "--location", "ns", "--key-file", join(dir, "ns.key"), "--allow-private-targets"];
-    nsAgent = spawn("unshare", ["-rn", "sh", "-c", `${NAMESPACE} && exec "${process.execPath}" ${args.map((a) => `"${a}"`).join(" ")}`], { stdio: ["ignore", "ignore", "pipe"] });
+    writeFileSync(join(dir, "ns.key"), (await s.app.store.keys.create("dev", "ns agent", undefined, "ns")).key, {
+      mode: 0o600,
+    });
+    const args = [
+      join(REPO_ROOT, "dist/server/cli.js"),
+      "agent",
+      "--server",
+      "http://uptime.internal",
+      "--socket",
+      join(dir, "server.sock"),
+      "--location",
+      "ns",
+      "--key-file",
+      join(dir, "ns.key"),
+      "--allow-private-targets",
+    ];
+    nsAgent = spawn(
+      "unshare",
+      ["-rn", "sh", "-c", `${NAMESPACE} && exec "${process.execPath}" ${args.map((a) => `"${a}"`).join(" ")}`],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
     nsAgent.stderr?.on("data", (d) => (nsLog += d));
-    await eventually(async () => (await s.call("GET", "/api/v1/locations")).body.data.some((l: { name: string; agents: unknown[] }) => l.name === "ns" && l.agents.length > 0), 20_000);
+    await eventually(
+      async () =>
+        (await s.call("GET", "/api/v1/locations")).body.data.some(
+          (l: { name: string; agents: unknown[] }) => l.name === "ns" && l.agents.length > 0,
+        ),
+      20_000,
+    );
   });
   afterAll(async () => {
     nsAgent?.kill("SIGKILL");
@@ -53,9 +86,19 @@ describe("ping, smtp and domain monitors at agent locations", () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const heartbeat = async (id: string) => eventually(async () => ((await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[])[0], 20_000);
+  const heartbeat = async (id: string) =>
+    eventually(
+      async () =>
+        ((await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[])[0],
+      20_000,
+    );
   const create = async (body: Record<string, unknown>) => {
-    const res = await s.call("POST", "/api/v1/monitors", { name: String(body.type), interval_sec: 2, timeout_sec: 1, ...body });
+    const res = await s.call("POST", "/api/v1/monitors", {
+      name: String(body.type),
+      interval_sec: 2,
+      timeout_sec: 1,
+      ...body,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.data.id as string;
   };
@@ -63,7 +106,12 @@ describe("ping, smtp and domain monitors at agent locations", () => {
   it("an agent checks each type and posts its heartbeats; a dry run at the location runs there", async () => {
     const bodies = [
       { type: "ping", url: "ping://127.0.0.1", ping_count: 2 },
-      { type: "smtp", url: smtp.url, verify_tls: false, assertions: [{ source: "json_body", property: "$.starttls", comparison: "equals", target: "true" }] },
+      {
+        type: "smtp",
+        url: smtp.url,
+        verify_tls: false,
+        assertions: [{ source: "json_body", property: "$.starttls", comparison: "equals", target: "true" }],
+      },
       { type: "domain", url: "domain://shop.example", domain_expiry_days: 30 },
     ];
     for (const body of bodies) {
@@ -79,6 +127,11 @@ describe("ping, smtp and domain monitors at agent locations", () => {
     const up = await create({ type: "ping", url: "ping://127.0.0.1", locations: ["ns"] });
     const silent = await create({ type: "ping", url: "ping://127.0.0.2", ping_count: 2, locations: ["ns"] });
     expect(await heartbeat(up), nsLog).toMatchObject({ location: "ns", status: "up" });
-    expect(await heartbeat(silent), nsLog).toMatchObject({ location: "ns", status: "down", error_class: "timeout", error: "no reply to 2 echo requests (100% packet loss)" });
+    expect(await heartbeat(silent), nsLog).toMatchObject({
+      location: "ns",
+      status: "down",
+      error_class: "timeout",
+      error: "no reply to 2 echo requests (100% packet loss)",
+    });
   });
 });

@@ -24,11 +24,31 @@ describe("an agent across a server restart", () => {
     let s: TestServer = await startServer(options);
     const key = (await s.app.store.keys.create("dev", "agent", undefined, "edge")).key;
     const bridge = await unixBridge(join(dir, "server.sock"), { port: Number(new URL(s.url).port) });
-    const agent = new CheckerAgent({ server: "http://uptime.internal", socketPath: join(dir, "server.sock"), key, location: "edge", allowPrivateTargets: true, concurrency: 16, maxBuffered: 1_000, waitMs: 200 });
+    const agent = new CheckerAgent({
+      server: "http://uptime.internal",
+      socketPath: join(dir, "server.sock"),
+      key,
+      location: "edge",
+      allowPrivateTargets: true,
+      concurrency: 16,
+      maxBuffered: 1_000,
+      waitMs: 200,
+    });
     agent.start();
     try {
       for (let i = 0; i < 5; i++) {
-        expect((await s.call("POST", "/api/v1/monitors", { name: `m${i}`, type: "http", url, interval_sec: 2, timeout_sec: 1, locations: ["edge"] })).status).toBe(201);
+        expect(
+          (
+            await s.call("POST", "/api/v1/monitors", {
+              name: `m${i}`,
+              type: "http",
+              url,
+              interval_sec: 2,
+              timeout_sec: 1,
+              locations: ["edge"],
+            })
+          ).status,
+        ).toBe(201);
       }
       // Checks leased and running: stop the server under them.
       await eventually(async () => s.app.leases.held(agent.client.agentId).length >= 5);
@@ -43,11 +63,19 @@ describe("an agent across a server restart", () => {
       // The agent's backoff between failed calls grows to 30 s (BACKOFF_MAX_MS): a server that was
       // away long (a slow close or start on a busy machine) is called again within that, not sooner.
       const back = Date.now();
-      await eventually(async () => agent.pending === 0 && agent.counts.delivered >= before + kept, 45_000).catch((err: Error) => {
-        const took = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
-        throw new Error(`${err.message}: ${agent.pending} pending, ${agent.counts.delivered - before} of ${kept} delivered, ${JSON.stringify(agent.counts)}; server away ${took(away)}, back ${took(back)} ago`);
-      });
-      const rows = await s.app.store.db.prepare("SELECT check_key, COUNT(*) AS n FROM heartbeats WHERE location = 'edge' GROUP BY check_key HAVING n > 1").all();
+      await eventually(async () => agent.pending === 0 && agent.counts.delivered >= before + kept, 45_000).catch(
+        (err: Error) => {
+          const took = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+          throw new Error(
+            `${err.message}: ${agent.pending} pending, ${agent.counts.delivered - before} of ${kept} delivered, ${JSON.stringify(agent.counts)}; server away ${took(away)}, back ${took(back)} ago`,
+          );
+        },
+      );
+      const rows = await s.app.store.db
+        .prepare(
+          "SELECT check_key, COUNT(*) AS n FROM heartbeats WHERE location = 'edge' GROUP BY check_key HAVING n > 1",
+        )
+        .all();
       expect(rows).toEqual([]);
       expect(agent.counts.dropped).toBe(0);
       expect(agent.counts.refused).toBe(0);

@@ -6,7 +6,13 @@ import { useCheckerRig } from "../../support/checker-rig";
 import { eventually } from "../../support/target";
 
 /** A target that fails its first `failFirst` requests (then passes), or every one while `down`. */
-async function startTarget(): Promise<{ url: string; down: boolean; failFirst: number; hits: number; close(): Promise<void> }> {
+async function startTarget(): Promise<{
+  url: string;
+  down: boolean;
+  failFirst: number;
+  hits: number;
+  close(): Promise<void>;
+}> {
   const t = {
     url: "",
     down: false,
@@ -37,20 +43,50 @@ describe("retries at other locations (retry.location: other)", () => {
 
   beforeAll(async () => {
     const key = (await s.server.app.store.keys.create("dev", "eu agent", undefined, "eu")).key;
-    agent = new CheckerAgent({ server: s.server.url, key, location: "eu", allowPrivateTargets: true, concurrency: 4, maxBuffered: 100, waitMs: 300 });
+    agent = new CheckerAgent({
+      server: s.server.url,
+      key,
+      location: "eu",
+      allowPrivateTargets: true,
+      concurrency: 4,
+      maxBuffered: 100,
+      waitMs: 300,
+    });
     agent.start();
-    channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${s.receiver.url}/elsewhere` } })).body.data.id;
+    channel = (
+      await s.call("POST", "/api/v1/channels", {
+        name: "hook",
+        type: "webhook",
+        config: { url: `${s.receiver.url}/elsewhere` },
+      })
+    ).body.data.id;
     // The agent's location is live once it asked for work.
-    await eventually(async () => ((await s.call("GET", "/api/v1/locations")).body.data as { name: string; live: boolean }[]).find((l) => l.name === "eu" && l.live));
+    await eventually(async () =>
+      ((await s.call("GET", "/api/v1/locations")).body.data as { name: string; live: boolean }[]).find(
+        (l) => l.name === "eu" && l.live,
+      ),
+    );
   });
   afterAll(async () => {
     await agent?.stop(1_000);
   });
 
-  const heartbeats = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as (Record<string, unknown> & { location: string; status: string; attempts?: Attempt[] })[];
+  const heartbeats = async (id: string) =>
+    (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as (Record<string, unknown> & {
+      location: string;
+      status: string;
+      attempts?: Attempt[];
+    })[];
   const create = async (retry: object) => {
     const res = await s.call("POST", "/api/v1/monitors", {
-      name: "elsewhere", type: "http", url: s.target.url, interval_sec: 30, timeout_sec: 2, locations: ["local", "eu"], channel_ids: [channel], retry,
+      name: "elsewhere",
+      type: "http",
+      url: s.target.url,
+      interval_sec: 30,
+      timeout_sec: 2,
+      locations: ["local", "eu"],
+      channel_ids: [channel],
+      retry,
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.data as { id: string; retry: Record<string, unknown> };
@@ -59,7 +95,14 @@ describe("retries at other locations (retry.location: other)", () => {
   it("a check that failed at one location passes on its retry at the other: the run is up, no alert", async () => {
     s.target.failFirst = 1;
     const m = await create({ strategy: "fixed", delay: 100, retries: 2, location: "other" });
-    expect(m.retry).toEqual({ strategy: "fixed", delay: 100, retries: 2, duration: 60, trigger: "failure", location: "other" });
+    expect(m.retry).toEqual({
+      strategy: "fixed",
+      delay: 100,
+      retries: 2,
+      duration: 60,
+      trigger: "failure",
+      location: "other",
+    });
     const hbs = await eventually(async () => {
       const all = await heartbeats(m.id);
       return all.length >= 2 ? all : undefined;
@@ -105,15 +148,30 @@ describe("retries at other locations (retry.location: other)", () => {
   });
 
   it("'other' with one location is refused, naming the field; retries at a location that is not live run where the check failed", async () => {
-    const one = await s.call("POST", "/api/v1/monitors", { name: "m", type: "http", url: s.target.url, interval_sec: 30, retry: { strategy: "fixed", location: "other" } });
+    const one = await s.call("POST", "/api/v1/monitors", {
+      name: "m",
+      type: "http",
+      url: s.target.url,
+      interval_sec: 30,
+      retry: { strategy: "fixed", location: "other" },
+    });
     expect(one.status).toBe(422);
-    expect(one.body.error.details).toContainEqual({ field: "retry.location", message: '"other" needs 2 or more locations (the monitor has 1); use "same", or add locations' });
+    expect(one.body.error.details).toContainEqual({
+      field: "retry.location",
+      message: '"other" needs 2 or more locations (the monitor has 1); use "same", or add locations',
+    });
 
     // "us" has an agent key but no agent running: not live, so the built-in checker retries itself.
     await s.server.app.store.keys.create("dev", "us agent", undefined, "us");
     s.target.failFirst = 1;
     const res = await s.call("POST", "/api/v1/monitors", {
-      name: "m", type: "http", url: s.target.url, interval_sec: 30, timeout_sec: 2, locations: ["local", "us"], retry: { strategy: "fixed", delay: 100, location: "other" },
+      name: "m",
+      type: "http",
+      url: s.target.url,
+      interval_sec: 30,
+      timeout_sec: 2,
+      locations: ["local", "us"],
+      retry: { strategy: "fixed", delay: 100, location: "other" },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const hb = await eventually(async () => (await heartbeats(res.body.data.id)).find((h) => h.location === "local"));

@@ -15,18 +15,38 @@ describe("targets judged by the outbound policy of the monitor's locations", () 
   const agents: CheckerAgent[] = [];
 
   beforeAll(async () => {
-    s = await startServer({ checker: true, allowPrivateTargets: false, minIntervalSec: 1, leaseMs: 1_000, agentLiveMs: 3_000 });
+    s = await startServer({
+      checker: true,
+      allowPrivateTargets: false,
+      minIntervalSec: 1,
+      leaseMs: 1_000,
+      agentLiveMs: 3_000,
+    });
     target = await startTarget();
-    for (const [location, allowPrivateTargets] of [["office-lan", true], ["dmz", false]] as const) {
+    for (const [location, allowPrivateTargets] of [
+      ["office-lan", true],
+      ["dmz", false],
+    ] as const) {
       const key = (await s.app.store.keys.create("dev", `${location} agent`, undefined, location)).key;
-      const agent = new CheckerAgent({ server: s.url, key, location, allowPrivateTargets, concurrency: 4, maxBuffered: 100, waitMs: 300 });
+      const agent = new CheckerAgent({
+        server: s.url,
+        key,
+        location,
+        allowPrivateTargets,
+        concurrency: 4,
+        maxBuffered: 100,
+        waitMs: 300,
+      });
       agents.push(agent);
       agent.start();
     }
     await s.app.store.keys.create("dev", "vpn agent", undefined, "vpn-gw");
     // Each agent reports its policy with its first lease request.
     const policies = async () => {
-      const listed = (await s.call("GET", "/api/v1/locations")).body.data as { name: string; allow_private_targets: boolean | null }[];
+      const listed = (await s.call("GET", "/api/v1/locations")).body.data as {
+        name: string;
+        allow_private_targets: boolean | null;
+      }[];
       return Object.fromEntries(listed.map((l) => [l.name, l.allow_private_targets]));
     };
     await eventually(async () => (await policies())["dmz"] === false && (await policies())["office-lan"] === true);
@@ -38,7 +58,8 @@ describe("targets judged by the outbound policy of the monitor's locations", () 
     await target.close();
   });
 
-  const create = (url: string, locations: string[] | null) => s.call("POST", "/api/v1/monitors", { name: "wiki", type: "http", url, interval_sec: 60, locations });
+  const create = (url: string, locations: string[] | null) =>
+    s.call("POST", "/api/v1/monitors", { name: "wiki", type: "http", url, interval_sec: 60, locations });
 
   it("takes a private name for an agent location that may reach it, and the agent probes it", async () => {
     const wiki = await create("http://wiki.corp.internal/", ["office-lan"]);
@@ -47,7 +68,10 @@ describe("targets judged by the outbound policy of the monitor's locations", () 
     const local = await create(target.url, ["office-lan"]);
     expect(local.status).toBe(201);
     const beat = await eventually(async () => {
-      const beats = (await s.call("GET", `/api/v1/monitors/${local.body.data.id}/heartbeats`)).body.data as { status: string; location: string }[];
+      const beats = (await s.call("GET", `/api/v1/monitors/${local.body.data.id}/heartbeats`)).body.data as {
+        status: string;
+        location: string;
+      }[];
       return beats[0];
     });
     expect(beat).toMatchObject({ status: "up", location: "office-lan" });
@@ -58,7 +82,11 @@ describe("targets judged by the outbound policy of the monitor's locations", () 
     const builtin = await create("http://wiki.corp.internal/", null);
     expect(builtin.status).toBe(422);
     expect(builtin.body.error.details).toEqual([
-      { field: "url", message: "must not point at a private, loopback or metadata host: wiki.corp.internal is a local name; start the server with --allow-private-targets to reach it" },
+      {
+        field: "url",
+        message:
+          "must not point at a private, loopback or metadata host: wiki.corp.internal is a local name; start the server with --allow-private-targets to reach it",
+      },
     ]);
     const both = await create("http://wiki.corp.internal/", ["dmz", "office-lan"]);
     expect(both.status).toBe(422);
@@ -68,7 +96,9 @@ describe("targets judged by the outbound policy of the monitor's locations", () 
     // Metadata hosts are refused wherever the check runs.
     const metadata = await create("http://169.254.169.254/latest/meta-data/", ["office-lan"]);
     expect(metadata.status).toBe(422);
-    expect(metadata.body.error.details[0].message).toContain("169.254.169.254 is a linkLocal address, which is never reached");
+    expect(metadata.body.error.details[0].message).toContain(
+      "169.254.169.254 is a linkLocal address, which is never reached",
+    );
   });
 
   it("takes it for a location whose agents have not reported yet: they apply their own policy when they probe", async () => {

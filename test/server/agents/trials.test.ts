@@ -27,13 +27,34 @@ describe("dry runs at an agent location", () => {
     dir = mkdtempSync(join(tmpdir(), "uptime-trials-"));
     s = await startServer({ checker: true, agentLiveMs: 5_000 });
     target = await startTarget();
-    writeFileSync(join(dir, "eu.key"), (await s.app.store.keys.create("dev", "eu agent", undefined, "eu")).key, { mode: 0o600 });
-    await s.app.store.keys.create("dev", "us agent", undefined, "us");
-    agent = spawn(process.execPath, [join(REPO_ROOT, "dist/server/cli.js"), "agent", "--server", s.url, "--location", "eu", "--key-file", join(dir, "eu.key")], {
-      stdio: ["ignore", "ignore", "pipe"],
+    writeFileSync(join(dir, "eu.key"), (await s.app.store.keys.create("dev", "eu agent", undefined, "eu")).key, {
+      mode: 0o600,
     });
+    await s.app.store.keys.create("dev", "us agent", undefined, "us");
+    agent = spawn(
+      process.execPath,
+      [
+        join(REPO_ROOT, "dist/server/cli.js"),
+        "agent",
+        "--server",
+        s.url,
+        "--location",
+        "eu",
+        "--key-file",
+        join(dir, "eu.key"),
+      ],
+      {
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     agent.stderr?.on("data", (d) => (agentLog += d));
-    await eventually(async () => (await s.call("GET", "/api/v1/locations")).body.data.some((l: { name: string; live: boolean }) => l.name === "eu" && l.live), 20_000);
+    await eventually(
+      async () =>
+        (await s.call("GET", "/api/v1/locations")).body.data.some(
+          (l: { name: string; live: boolean }) => l.name === "eu" && l.live,
+        ),
+      20_000,
+    );
   });
   afterAll(async () => {
     agent?.kill("SIGKILL");
@@ -52,8 +73,14 @@ describe("dry runs at an agent location", () => {
     expect(local.body.data).toMatchObject({ status: "up", status_code: 200 });
     // A stored monitor too; nothing is recorded.
     const m = (await s.call("POST", "/api/v1/monitors", { ...spec(), locations: ["local"] })).body.data;
-    expect((await s.call("POST", `/api/v1/monitors/${m.id}/test?location=eu`)).body.data).toMatchObject({ status: "down" });
-    expect((await s.call("GET", `/api/v1/monitors/${m.id}/heartbeats`)).body.data.filter((b: { location: string }) => b.location === "eu")).toEqual([]);
+    expect((await s.call("POST", `/api/v1/monitors/${m.id}/test?location=eu`)).body.data).toMatchObject({
+      status: "down",
+    });
+    expect(
+      (await s.call("GET", `/api/v1/monitors/${m.id}/heartbeats`)).body.data.filter(
+        (b: { location: string }) => b.location === "eu",
+      ),
+    ).toEqual([]);
     await s.call("DELETE", `/api/v1/monitors/${m.id}`);
     expect(agentLog).not.toMatch(/refused|fatal/i);
   });
@@ -61,7 +88,13 @@ describe("dry runs at an agent location", () => {
   it("an unknown location is a 422 naming it; a location with no live agent a 409 naming it", async () => {
     const unknown = await s.call("POST", "/api/v1/monitors/test?location=mars", spec());
     expect(unknown.status).toBe(422);
-    expect(unknown.body.error.details).toEqual([{ field: "location", message: "mars is not one of the account's locations (eu, local, us); an agent key makes it one: uptime-server keys create --db <database> --account <account> --scope agent --location mars" }]);
+    expect(unknown.body.error.details).toEqual([
+      {
+        field: "location",
+        message:
+          "mars is not one of the account's locations (eu, local, us); an agent key makes it one: uptime-server keys create --db <database> --account <account> --scope agent --location mars",
+      },
+    ]);
     const idle = await s.call("POST", "/api/v1/monitors/test?location=us", spec());
     expect(idle.status).toBe(409);
     expect(idle.body.error.message).toMatch(/^Location us has no live agent .*uptime-server agent --location us$/);
@@ -74,12 +107,20 @@ describe("dry runs at an agent location", () => {
     process.env[REPORT_ENV] = file;
     process.env[REPORT_LOCATION_ENV] = "eu";
     try {
-      await runtime.check("Monitor", {}, { name: "api", type: "http", url: target.url, intervalSec: 60, timeoutSec: 2, connection });
+      await runtime.check(
+        "Monitor",
+        {},
+        { name: "api", type: "http", url: target.url, intervalSec: 60, timeoutSec: 2, connection },
+      );
     } finally {
       delete process.env[REPORT_ENV];
       delete process.env[REPORT_LOCATION_ENV];
     }
     const line = JSON.parse(readFileSync(file, "utf8").trim());
-    expect(line).toMatchObject({ resource: "api", outcome: "fail", failure: expect.stringMatching(/loopback|private/i) });
+    expect(line).toMatchObject({
+      resource: "api",
+      outcome: "fail",
+      failure: expect.stringMatching(/loopback|private/i),
+    });
   });
 });

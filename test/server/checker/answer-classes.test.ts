@@ -21,12 +21,16 @@ describe("answers of the target are not network failures", () => {
     rdap = await startRdapServer({ "shop.example": 200 });
     s = await startServer({ minIntervalSec: 1, rdapBootstrapUrl: rdap.bootstrapUrl });
     // Answers a WebSocket handshake with a plain HTTP status: `/ok` 200, anything else 404.
-    site = createServer((req, res) => res.writeHead(req.url === "/ok" ? 200 : 404, { "content-type": "text/plain" }).end("no websocket here"));
+    site = createServer((req, res) =>
+      res.writeHead(req.url === "/ok" ? 200 : 404, { "content-type": "text/plain" }).end("no websocket here"),
+    );
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
     wsBase = `ws://127.0.0.1:${(site.address() as AddressInfo).port}`;
     // A gRPC server without the health service: every health check is UNIMPLEMENTED.
     grpc = new GrpcServer();
-    const port = await new Promise<number>((resolve, reject) => grpc.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
+    const port = await new Promise<number>((resolve, reject) =>
+      grpc.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    );
     grpcUrl = `grpc://127.0.0.1:${port}`;
   });
   afterAll(async () => {
@@ -37,17 +41,43 @@ describe("answers of the target are not network failures", () => {
 
   const retry = { strategy: "fixed", delay: 50, retries: 2, trigger: "network" };
   const dryRun = async (body: Record<string, unknown>) => {
-    const res = await s.call("POST", "/api/v1/monitors/test", { name: "answered", interval_sec: 30, timeout_sec: 2, retry, ...body });
+    const res = await s.call("POST", "/api/v1/monitors/test", {
+      name: "answered",
+      interval_sec: 30,
+      timeout_sec: 2,
+      retry,
+      ...body,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.data as { status: string; error: string; error_class: string; attempts?: unknown[] };
   };
 
   it.each([
-    ["a WebSocket handshake answered 200", "http", { type: "websocket", url: "WS/ok" }, /handshake answered with status 200, not 101/],
-    ["a WebSocket handshake answered 404", "http", { type: "websocket", url: "WS/nope" }, /handshake answered with status 404, not 101/],
-    ["gRPC UNIMPLEMENTED", "http", { type: "grpc", url: "GRPC" }, /does not implement grpc\.health\.v1 \(UNIMPLEMENTED\)/],
+    [
+      "a WebSocket handshake answered 200",
+      "http",
+      { type: "websocket", url: "WS/ok" },
+      /handshake answered with status 200, not 101/,
+    ],
+    [
+      "a WebSocket handshake answered 404",
+      "http",
+      { type: "websocket", url: "WS/nope" },
+      /handshake answered with status 404, not 101/,
+    ],
+    [
+      "gRPC UNIMPLEMENTED",
+      "http",
+      { type: "grpc", url: "GRPC" },
+      /does not implement grpc\.health\.v1 \(UNIMPLEMENTED\)/,
+    ],
     ["RDAP 404", "http", { type: "domain", url: "domain://nobody.example" }, /not registered \(RDAP answered 404\)/],
-    ["no RDAP service for the TLD", "assertion", { type: "domain", url: "domain://shop.invalid" }, /^no RDAP service for \.invalid in the bootstrap file$/],
+    [
+      "no RDAP service for the TLD",
+      "assertion",
+      { type: "domain", url: "domain://shop.invalid" },
+      /^no RDAP service for \.invalid in the bootstrap file$/,
+    ],
   ] as const)("%s is classed %s and not retried", async (_what, errorClass, monitor, error) => {
     const url = monitor.url.replace("WS", wsBase).replace("GRPC", grpcUrl);
     const out = await dryRun({ ...monitor, url });

@@ -8,14 +8,29 @@ interface Beat {
   error: string | null;
   error_class: string | null;
   response_time_ms: number | null;
-  assertions: { source: string; property: string | null; comparison: string; target: string | null; actual: string | null; pass: boolean; reason?: string }[];
-  timings: { dns_ms: number | null; connect_ms: number | null; tls_ms: number | null; first_byte_ms: number | null; total_ms: number | null } | null;
+  assertions: {
+    source: string;
+    property: string | null;
+    comparison: string;
+    target: string | null;
+    actual: string | null;
+    pass: boolean;
+    reason?: string;
+  }[];
+  timings: {
+    dns_ms: number | null;
+    connect_ms: number | null;
+    tls_ms: number | null;
+    first_byte_ms: number | null;
+    total_ms: number | null;
+  } | null;
 }
 
 describe("the checker judges assertions and response times", () => {
   const s = useCheckerRig(() => startTarget());
 
-  const beats = async (id: string): Promise<Beat[]> => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data;
+  const beats = async (id: string): Promise<Beat[]> =>
+    (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data;
   const create = async (body: Record<string, unknown>) => {
     const res = await s.call("POST", "/api/v1/monitors", { type: "http", interval_sec: 2, timeout_sec: 1, ...body });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -69,12 +84,21 @@ describe("the checker judges assertions and response times", () => {
   it("a body that is not JSON fails a json_body assertion with its reason, and the monitor goes down", async () => {
     await withTarget(async (t) => {
       t.body = "<html>maintenance</html>";
-      const m = await create({ name: "json", url: t.url, assertions: [{ source: "json_body", property: "$.status", comparison: "equals", target: "ok" }] });
+      const m = await create({
+        name: "json",
+        url: t.url,
+        assertions: [{ source: "json_body", property: "$.status", comparison: "equals", target: "ok" }],
+      });
       await eventually(async () => (await s.monitor(m.id)).health === "down");
       const [beat] = await beats(m.id);
       expect(beat).toMatchObject({ status: "down", error_class: "assertion" });
       expect(beat?.error).toMatch(/^1 of 1 assertions failed: json_body \$\.status equals "ok": the body is not JSON/);
-      expect(beat?.assertions[0]).toMatchObject({ pass: false, actual: null, target: "ok", reason: expect.stringMatching(/^the body is not JSON/) });
+      expect(beat?.assertions[0]).toMatchObject({
+        pass: false,
+        actual: null,
+        target: "ok",
+        reason: expect.stringMatching(/^the body is not JSON/),
+      });
       await s.call("DELETE", `/api/v1/monitors/${m.id}`);
     });
   });
@@ -83,7 +107,13 @@ describe("the checker judges assertions and response times", () => {
     await withTarget(async (t) => {
       t.contentType = "application/json";
       t.body = JSON.stringify({ status: "degraded" });
-      const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${s.receiver.url}/events` } })).body.data;
+      const channel = (
+        await s.call("POST", "/api/v1/channels", {
+          name: "hook",
+          type: "webhook",
+          config: { url: `${s.receiver.url}/events` },
+        })
+      ).body.data;
       const m = await create({
         name: "status",
         url: t.url,
@@ -98,7 +128,16 @@ describe("the checker judges assertions and response times", () => {
         heartbeat: {
           error_class: "assertion",
           error: '1 of 1 assertions failed: json_body $.status equals "ok": found "degraded"',
-          assertions: [{ source: "json_body", property: "$.status", comparison: "equals", target: "ok", actual: "degraded", pass: false }],
+          assertions: [
+            {
+              source: "json_body",
+              property: "$.status",
+              comparison: "equals",
+              target: "ok",
+              actual: "degraded",
+              pass: false,
+            },
+          ],
           timings: { first_byte_ms: expect.any(Number), total_ms: expect.any(Number) },
         },
       });
@@ -110,7 +149,14 @@ describe("the checker judges assertions and response times", () => {
   it("a slow target is degraded (up, no incident, shown apart, told to channels that ask), then down past max_response_ms", async () => {
     await withTarget(async (t) => {
       const hook = async (path: string, notify_degraded: boolean) =>
-        (await s.call("POST", "/api/v1/channels", { name: path, type: "webhook", config: { url: `${s.receiver.url}/${path}` }, notify_degraded })).body.data;
+        (
+          await s.call("POST", "/api/v1/channels", {
+            name: path,
+            type: "webhook",
+            config: { url: `${s.receiver.url}/${path}` },
+            notify_degraded,
+          })
+        ).body.data;
       const [wants, ignores] = [await hook("wants-degraded", true), await hook("ignores-degraded", false)];
       expect([wants.notify_degraded, ignores.notify_degraded]).toEqual([true, false]);
       const m = await create({
@@ -134,7 +180,9 @@ describe("the checker judges assertions and response times", () => {
       const stats = (await s.call("GET", `/api/v1/monitors/${m.id}/stats?days=1`)).body.data;
       expect(stats).toMatchObject({ incidents: 0, uptime_pct: 100, down_checks: 0 });
       expect(stats.degraded_checks).toBeGreaterThan(0);
-      const told = s.receiver.received.slice(from).map((r) => [r.path, JSON.parse(r.body).event, JSON.parse(r.body).monitor.health]);
+      const told = s.receiver.received
+        .slice(from)
+        .map((r) => [r.path, JSON.parse(r.body).event, JSON.parse(r.body).monitor.health]);
       expect(told).toEqual([["/wants-degraded", "monitor.degraded", "degraded"]]);
 
       t.delayMs = 1200;
@@ -144,7 +192,10 @@ describe("the checker judges assertions and response times", () => {
       expect(beat?.error).toMatch(/slower than max_response_ms \(900\)/);
       expect((await s.call("GET", `/api/v1/monitors/${m.id}/stats?days=1`)).body.data.incidents).toBe(1);
       // Down is told to every channel.
-      await eventually(async () => s.receiver.received.slice(from).filter((r) => JSON.parse(r.body).event === "monitor.down").length === 2);
+      await eventually(
+        async () =>
+          s.receiver.received.slice(from).filter((r) => JSON.parse(r.body).event === "monitor.down").length === 2,
+      );
       await s.call("DELETE", `/api/v1/monitors/${m.id}`);
       for (const c of [wants, ignores]) await s.call("DELETE", `/api/v1/channels/${c.id}`);
     });
@@ -163,13 +214,21 @@ describe("the checker judges assertions and response times", () => {
   it("a pathological regular expression over a 1 MiB body does not hold up other checks", async () => {
     await withTarget(async (big) => {
       big.body = `${"a".repeat(1024 * 1024 - 1)}!`;
-      const others = await Promise.all(Array.from({ length: 10 }, (_, i) => create({ name: `quick-${i}`, url: s.target.url })));
+      const others = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => create({ name: `quick-${i}`, url: s.target.url })),
+      );
       await new Promise((r) => setTimeout(r, 2_000));
       const checker = s.server.app.checker;
       checker.resetStats();
       await new Promise((r) => setTimeout(r, 4_000));
       const before = checker.stats();
-      const slow = await create({ name: "regex", url: big.url, timeout_sec: 5, interval_sec: 6, assertions: [{ source: "text_body", comparison: "matches", target: "^(\\w+\\s?)*$" }] });
+      const slow = await create({
+        name: "regex",
+        url: big.url,
+        timeout_sec: 5,
+        interval_sec: 6,
+        assertions: [{ source: "text_body", comparison: "matches", target: "^(\\w+\\s?)*$" }],
+      });
       checker.resetStats();
       await new Promise((r) => setTimeout(r, 4_000));
       const after = checker.stats();

@@ -22,7 +22,10 @@ describe("response bodies are read up to the documented limit exactly", () => {
       const [, , offset, first] = (req.url ?? "").split("/").map(Number);
       res.writeHead(200, { "content-type": "text/plain" });
       res.write("a".repeat(first as number));
-      setTimeout(() => res.end(`${"b".repeat((offset as number) - (first as number))}${MARKER}${"c".repeat(1024)}`), 100);
+      setTimeout(
+        () => res.end(`${"b".repeat((offset as number) - (first as number))}${MARKER}${"c".repeat(1024)}`),
+        100,
+      );
     });
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -37,24 +40,50 @@ describe("response bodies are read up to the documented limit exactly", () => {
   it("a multi-step step does not extract a value 70 KiB into its response (the limit is 64 KiB)", async () => {
     expect(STEP_BODY_LIMIT_BYTES).toBe(65_536);
     const steps = (offset: number) => [
-      { name: "read", url: `${base}/at/${offset}/61440`, extract: [{ name: "token", source: "text_body", property: "token=(\\w+)" }] },
+      {
+        name: "read",
+        url: `${base}/at/${offset}/61440`,
+        extract: [{ name: "token", source: "text_body", property: "token=(\\w+)" }],
+      },
       { name: "use", url: `${base}/at/10/5?t={{token}}` },
     ];
-    const beyond = await dryRun({ name: "limit", type: "multistep", interval_sec: 60, timeout_sec: 5, steps: steps(70 * 1024) });
+    const beyond = await dryRun({
+      name: "limit",
+      type: "multistep",
+      interval_sec: 60,
+      timeout_sec: 5,
+      steps: steps(70 * 1024),
+    });
     expect(beyond.status, JSON.stringify(beyond.body)).toBe(200);
     expect(beyond.body.data, JSON.stringify(beyond.body.data)).toMatchObject({ status: "down" });
     expect(beyond.body.data.error).toMatch(/token/);
     // Just inside the limit, it is read.
-    const inside = await dryRun({ name: "limit", type: "multistep", interval_sec: 60, timeout_sec: 5, steps: steps(STEP_BODY_LIMIT_BYTES - MARKER.length) });
+    const inside = await dryRun({
+      name: "limit",
+      type: "multistep",
+      interval_sec: 60,
+      timeout_sec: 5,
+      steps: steps(STEP_BODY_LIMIT_BYTES - MARKER.length),
+    });
     expect(inside.body.data, JSON.stringify(inside.body.data)).toMatchObject({ status: "up" });
   });
 
   it("an http check's assertions do not see past 1 MiB of body", async () => {
     expect(BODY_LIMIT_BYTES).toBe(1_048_576);
     const check = (offset: number) =>
-      dryRun({ name: "limit", type: "http", interval_sec: 60, timeout_sec: 5, url: `${base}/at/${offset}/${BODY_LIMIT_BYTES - 4096}`, assertions: [{ source: "text_body", comparison: "contains", target: MARKER }] });
+      dryRun({
+        name: "limit",
+        type: "http",
+        interval_sec: 60,
+        timeout_sec: 5,
+        url: `${base}/at/${offset}/${BODY_LIMIT_BYTES - 4096}`,
+        assertions: [{ source: "text_body", comparison: "contains", target: MARKER }],
+      });
     const beyond = await check(BODY_LIMIT_BYTES + 4096);
-    expect(beyond.body.data, JSON.stringify(beyond.body.data).slice(0, 2000)).toMatchObject({ status: "down", error_class: "assertion" });
+    expect(beyond.body.data, JSON.stringify(beyond.body.data).slice(0, 2000)).toMatchObject({
+      status: "down",
+      error_class: "assertion",
+    });
     const inside = await check(BODY_LIMIT_BYTES - MARKER.length);
     expect(inside.body.data, JSON.stringify(inside.body.data).slice(0, 2000)).toMatchObject({ status: "up" });
   });

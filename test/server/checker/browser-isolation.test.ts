@@ -21,15 +21,24 @@ describe("browser runs are isolated from each other", () => {
     site = createServer((req, res) => {
       if (req.url === "/cached") {
         cachedHits++;
-        res.writeHead(200, { "content-type": "text/plain", "cache-control": "public, max-age=3600" }).end("cached body");
+        res
+          .writeHead(200, { "content-type": "text/plain", "cache-control": "public, max-age=3600" })
+          .end("cached body");
       } else if (req.url === "/blank") {
         res.writeHead(200, { "content-type": "text/html" }).end("<p>blank</p>");
       } else if (req.url === "/download") {
-        res.writeHead(200, { "content-type": "application/octet-stream", "content-disposition": 'attachment; filename="left.txt"' }).end(`dl-${marker}`);
+        res
+          .writeHead(200, {
+            "content-type": "application/octet-stream",
+            "content-disposition": 'attachment; filename="left.txt"',
+          })
+          .end(`dl-${marker}`);
       } else if (req.url !== "/") {
         res.writeHead(404).end();
       } else {
-        res.writeHead(200, { "content-type": "text/html", "set-cookie": `${marker}=1; Max-Age=3600; Path=/` }).end('<a id="dl" href="/download">download</a>');
+        res
+          .writeHead(200, { "content-type": "text/html", "set-cookie": `${marker}=1; Max-Age=3600; Path=/` })
+          .end('<a id="dl" href="/download">download</a>');
       }
     });
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
@@ -41,7 +50,12 @@ describe("browser runs are isolated from each other", () => {
   });
 
   const run = async (script: string, key?: string) => {
-    const res = await s.call("POST", "/api/v1/monitors/test", { name: "isolation", type: "browser", interval_sec: 60, timeout_sec: 20, script }, { key });
+    const res = await s.call(
+      "POST",
+      "/api/v1/monitors/test",
+      { name: "isolation", type: "browser", interval_sec: 60, timeout_sec: 20, script },
+      { key },
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.data as { status: string; error: string | null };
   };
@@ -68,7 +82,8 @@ if (found.length === 0) throw new Error("no download in the first run");`);
     expect(cachedHits).toBe(1);
 
     const other = (await s.app.store.keys.create("isolation-other-account", null)).key;
-    const second = await run(`await page.goto(${JSON.stringify(`${url}/blank`)});
+    const second = await run(
+      `await page.goto(${JSON.stringify(`${url}/blank`)});
 await page.evaluate(async () => { await (await fetch("/cached")).text(); });
 const cookies = await page.context().cookies();
 const seen = [];
@@ -76,7 +91,9 @@ if (cookies.some((c) => c.name === ${JSON.stringify(marker)}) ) seen.push("cooki
 if (await page.evaluate(() => localStorage.getItem("left"))) seen.push("localStorage");
 ${findMarkerFiles}
 if (found.length > 0) seen.push("download " + found.join(" "));
-if (seen.length > 0) throw new Error("saw the first run's " + seen.join(", "));`, other);
+if (seen.length > 0) throw new Error("saw the first run's " + seen.join(", "));`,
+      other,
+    );
     expect(second).toMatchObject({ status: "up", error: null });
     // The cached response was fetched again: the first run's cache was not there.
     expect(cachedHits).toBe(2);

@@ -32,18 +32,28 @@ describe("browser check sandbox", () => {
     rmSync(dir, { recursive: true, force: true });
   });
   const run = async (server: TestServer, script: string, timeout_sec = 10) => {
-    const res = await server.call("POST", "/api/v1/monitors/test", { name: "sandbox", type: "browser", interval_sec: 60, timeout_sec, script });
+    const res = await server.call("POST", "/api/v1/monitors/test", {
+      name: "sandbox",
+      type: "browser",
+      interval_sec: 60,
+      timeout_sec,
+      script,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.data;
   };
-  const count = (pattern: string) => Number(execFileSync("sh", ["-c", `ps -eo args | grep -c '${pattern}' || true`], { encoding: "utf8" }).trim());
+  const count = (pattern: string) =>
+    Number(execFileSync("sh", ["-c", `ps -eo args | grep -c '${pattern}' || true`], { encoding: "utf8" }).trim());
   // Runners running a job; a spare (started ahead, waiting for its job) names itself otherwise.
   const runners = () => count("^/sandbox/node");
   const spares = () => count("^uptime-browser-spare");
 
   it("a script that reads the server's database file finds no such file, from Node or from the browser", async () => {
     expect(readFileSync(db).length).toBeGreaterThan(0);
-    const fromNode = await run(s, `const fs = process.getBuiltinModule("node:fs");\nconst data = fs.readFileSync(${JSON.stringify(db)});\nthrow new Error("read " + data.length + " bytes");`);
+    const fromNode = await run(
+      s,
+      `const fs = process.getBuiltinModule("node:fs");\nconst data = fs.readFileSync(${JSON.stringify(db)});\nthrow new Error("read " + data.length + " bytes");`,
+    );
     expect(fromNode).toMatchObject({ status: "down" });
     expect(fromNode.error).toMatch(/^ENOENT: no such file or directory, open '.*uptime\.db' \(script line 2: /);
     const fromBrowser = await run(s, `await page.goto(${JSON.stringify(`file://${db}`)});`);
@@ -53,13 +63,30 @@ describe("browser check sandbox", () => {
 
   it("a script that links its result files to files of the server's machine makes the server read neither", async () => {
     // Node's permission model refuses such links; ln, a child process, does not: the server's reads must.
-    const ln = (target: string, name: string) => `cp.execFileSync("/usr/bin/ln", ["-sf", ${JSON.stringify(target)}, "${name}"]);`;
+    const ln = (target: string, name: string) =>
+      `cp.execFileSync("/usr/bin/ln", ["-sf", ${JSON.stringify(target)}, "${name}"]);`;
     // Files of the server's machine a server that followed the links would take: a passing result and a PNG.
     const fakeResult = join(dir, "server-result.json");
-    writeFileSync(fakeResult, JSON.stringify({ up: true, error: null, timed_out: false, failing_line: null, console_errors: [], steps: [], total_ms: 1, screenshot: true, url: null }));
+    writeFileSync(
+      fakeResult,
+      JSON.stringify({
+        up: true,
+        error: null,
+        timed_out: false,
+        failing_line: null,
+        console_errors: [],
+        steps: [],
+        total_ms: 1,
+        screenshot: true,
+        url: null,
+      }),
+    );
     const fakePng = join(dir, "server-image.png");
     writeFileSync(fakePng, Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.alloc(64)]));
-    const linked = await run(s, `const cp = process.getBuiltinModule("node:child_process");\n${ln(fakeResult, "result.json")}\n${ln(fakePng, "screenshot.png")}\nprocess.exit(0);`);
+    const linked = await run(
+      s,
+      `const cp = process.getBuiltinModule("node:child_process");\n${ln(fakeResult, "result.json")}\n${ln(fakePng, "screenshot.png")}\nprocess.exit(0);`,
+    );
     expect(linked).toMatchObject({ status: "down", screenshot_png: null });
     expect(linked.error).toMatch(/^the runner ended without a result \(exit code 0\)/);
   });
@@ -70,7 +97,10 @@ describe("browser check sandbox", () => {
     // What bubblewrap sets, and Node's own NODE_OPTIONS carrying the permission flags to children.
     expect(env.error).toMatch(/^environment: HOME NODE_OPTIONS PATH PWD TMPDIR \(script line 1/);
     expect(JSON.stringify(env)).not.toContain(sentinel);
-    const key = await run(s, `const fs = process.getBuiltinModule("node:fs");\nfs.readFileSync(${JSON.stringify(keyFile)});`);
+    const key = await run(
+      s,
+      `const fs = process.getBuiltinModule("node:fs");\nfs.readFileSync(${JSON.stringify(keyFile)});`,
+    );
     expect(key.error).toMatch(/^ENOENT: no such file or directory, open '.*uptime\.key'/);
   });
 
@@ -78,11 +108,16 @@ describe("browser check sandbox", () => {
     const site2 = await startLoginSite();
     const browser = await run(strict, `await page.goto(${JSON.stringify(site2.url)});`);
     expect(browser).toMatchObject({ status: "down", error_class: "connect" });
-    expect(browser.error).toMatch(/^127\.0\.0\.1: connection refused by the outbound policy: 127\.0\.0\.1 is not a global unicast address \(loopback\)/);
+    expect(browser.error).toMatch(
+      /^127\.0\.0\.1: connection refused by the outbound policy: 127\.0\.0\.1 is not a global unicast address \(loopback\)/,
+    );
     expect(browser.browser.refused).toHaveLength(1);
     // The sandbox has a network of its own: the server's loopback is not in it.
     const port = new URL(site2.url).port;
-    const direct = await run(strict, `const net = process.getBuiltinModule("node:net");\nawait new Promise((resolve, reject) => net.connect(${port}, "127.0.0.1", resolve).on("error", reject));`);
+    const direct = await run(
+      strict,
+      `const net = process.getBuiltinModule("node:net");\nawait new Promise((resolve, reject) => net.connect(${port}, "127.0.0.1", resolve).on("error", reject));`,
+    );
     expect(direct.error).toMatch(/^connect ECONNREFUSED 127\.0\.0\.1:\d+/);
     expect(site2.hits).toBe(0);
     await site2.close();
@@ -91,7 +126,11 @@ describe("browser check sandbox", () => {
   it("a script that loops forever is killed at its timeout, browser and all", async () => {
     const started = Date.now();
     const looped = await run(s, "while (true) {}", 2);
-    expect(looped).toMatchObject({ status: "down", error_class: "timeout", error: "sandbox: killed at the timeout (7 s with the browser's start)" });
+    expect(looped).toMatchObject({
+      status: "down",
+      error_class: "timeout",
+      error: "sandbox: killed at the timeout (7 s with the browser's start)",
+    });
     expect(Date.now() - started).toBeLessThan(12_000);
     expect(runners()).toBe(0);
     expect(spares()).toBeLessThanOrEqual(1);

@@ -17,18 +17,36 @@ describe("browser monitors", () => {
     await s?.close();
     await site?.close();
   });
-  const body = (script: string, extra: Record<string, unknown> = {}) => ({ name: "b", type: "browser", interval_sec: 30, timeout_sec: 20, script, variables: { PASSWORD: site.password }, ...extra });
+  const body = (script: string, extra: Record<string, unknown> = {}) => ({
+    name: "b",
+    type: "browser",
+    interval_sec: 30,
+    timeout_sec: 20,
+    script,
+    variables: { PASSWORD: site.password },
+    ...extra,
+  });
 
   it("a Checkly-style check that logs in and finds the dashboard's text is up, with its step timed", async () => {
     const res = await s.call("POST", "/api/v1/monitors/test", body(loginScript(site, "Welcome back, Ada")));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data).toMatchObject({ status: "up", error: null, browser: { failing_line: null, screenshot: false, killed: null, refused: [] } });
-    expect(res.body.data.browser.steps).toEqual([expect.objectContaining({ name: "log in and see the dashboard", error: null })]);
+    expect(res.body.data).toMatchObject({
+      status: "up",
+      error: null,
+      browser: { failing_line: null, screenshot: false, killed: null, refused: [] },
+    });
+    expect(res.body.data.browser.steps).toEqual([
+      expect.objectContaining({ name: "log in and see the dashboard", error: null }),
+    ]);
     expect(res.body.data.browser.url).toBe(`${site.url}/dashboard`);
   });
 
   it("a stored check of a text that is not there fails with its line, the console error and a PNG readable through the API", async () => {
-    const created = await s.call("POST", "/api/v1/monitors", body(loginScript(site, "Welcome back, Grace"), { interval_sec: 15, timeout_sec: 10 }));
+    const created = await s.call(
+      "POST",
+      "/api/v1/monitors",
+      body(loginScript(site, "Welcome back, Grace"), { interval_sec: 15, timeout_sec: 10 }),
+    );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.data.id as string;
     const hb = await eventually(async () => {
@@ -39,11 +57,16 @@ describe("browser monitors", () => {
     expect(hb.error).toBe(
       `expect(locator).toBeVisible() failed; Locator: getByText('Welcome back, Grace'); Expected: visible; Timeout: 2000ms; Error: element(s) not found (script line 9: await expect(page.getByText("Welcome back, Grace")).toBeVisible({ timeout: 2000 });)`,
     );
-    expect(hb.browser.failing_line).toEqual({ line: 9, text: 'await expect(page.getByText("Welcome back, Grace")).toBeVisible({ timeout: 2000 });' });
+    expect(hb.browser.failing_line).toEqual({
+      line: 9,
+      text: 'await expect(page.getByText("Welcome back, Grace")).toBeVisible({ timeout: 2000 });',
+    });
     expect(hb.browser.console_errors).toEqual(["orders widget failed to load"]);
     expect(hb.browser.screenshot).toBe(true);
     expect(JSON.stringify(hb)).not.toContain(site.password);
-    const png = await fetch(`${s.url}/api/v1/monitors/${id}/heartbeats/${hb.id}/screenshot`, { headers: { authorization: `Bearer ${s.key}` } });
+    const png = await fetch(`${s.url}/api/v1/monitors/${id}/heartbeats/${hb.id}/screenshot`, {
+      headers: { authorization: `Bearer ${s.key}` },
+    });
     expect(png.status).toBe(200);
     expect(png.headers.get("content-type")).toBe("image/png");
     const bytes = Buffer.from(await png.arrayBuffer());
@@ -57,7 +80,10 @@ describe("browser monitors", () => {
     const script = `const { expect: check } = await import("@playwright/test");\nawait page.goto(${JSON.stringify(site.url)});\nawait check(page.getByText("No such text")).toBeVisible({ timeout: 500 });`;
     const res = await s.call("POST", "/api/v1/monitors/test", body(script));
     expect(res.body.data, JSON.stringify(res.body.data)).toMatchObject({ status: "down", error_class: "assertion" });
-    expect(res.body.data.browser.failing_line).toEqual({ line: 3, text: 'await check(page.getByText("No such text")).toBeVisible({ timeout: 500 });' });
+    expect(res.body.data.browser.failing_line).toEqual({
+      line: 3,
+      text: 'await check(page.getByText("No such text")).toBeVisible({ timeout: 500 });',
+    });
   });
 
   it("the monitor's variables are masked in what a run reports", async () => {
@@ -71,10 +97,19 @@ describe("browser monitors", () => {
   it("a script that does not parse, or loads another module, is refused with the field and the line", async () => {
     const bad = await s.call("POST", "/api/v1/monitors", body("await page.goto('x'\nfoo("));
     expect(bad.status).toBe(422);
-    expect(bad.body.error.details).toEqual([expect.objectContaining({ field: "script", message: expect.stringMatching(/^does not parse as JavaScript: .* at line 2/) })]);
+    expect(bad.body.error.details).toEqual([
+      expect.objectContaining({
+        field: "script",
+        message: expect.stringMatching(/^does not parse as JavaScript: .* at line 2/),
+      }),
+    ]);
     const other = await s.call("POST", "/api/v1/monitors", body('import fs from "node:fs";\nawait page.goto("x");'));
-    expect(other.body.error.details).toEqual([expect.objectContaining({ field: "script", message: 'may import only @playwright/test, not "node:fs" (line 1)' })]);
+    expect(other.body.error.details).toEqual([
+      expect.objectContaining({ field: "script", message: 'may import only @playwright/test, not "node:fs" (line 1)' }),
+    ]);
     const none = await s.call("POST", "/api/v1/monitors", { name: "b", type: "browser", interval_sec: 30 });
-    expect(none.body.error.details).toEqual([expect.objectContaining({ field: "script", message: "is required for browser monitors (the Playwright script)" })]);
+    expect(none.body.error.details).toEqual([
+      expect.objectContaining({ field: "script", message: "is required for browser monitors (the Playwright script)" }),
+    ]);
   });
 });

@@ -25,7 +25,8 @@ describe("cadence of both schedules", () => {
     expect(startDue("mon_a", minute, undefined, now, "unchecked")).toBe(now + spread);
     expect(startDue("mon_a", minute, undefined, now, false)).toBe(now);
     // Not due yet: an interval after the last check, whatever the spread.
-    for (const s of ["due", "unchecked", false] as const) expect(startDue("mon_a", minute, now - 1000, now, s)).toBe(now - 1000 + minute);
+    for (const s of ["due", "unchecked", false] as const)
+      expect(startDue("mon_a", minute, now - 1000, now, s)).toBe(now - 1000 + minute);
     // A short interval spreads over the interval only.
     expect(startDue("mon_a", 1000, undefined, now, "due")).toBe(now + phase("mon_a", 1000));
   });

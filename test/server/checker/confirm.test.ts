@@ -7,13 +7,28 @@ describe("alert confirmation", () => {
 
   const { monitor } = s;
   const statuses = async (id: string) =>
-    ((await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as { status: string }[]).map((h) => h.status);
+    ((await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as { status: string }[]).map(
+      (h) => h.status,
+    );
 
   it("with confirmations: 3, two failures alert nobody and the third does; recovery needs recovery_confirmations passes", async () => {
-    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${s.receiver.url}/c` } })).body.data;
+    const channel = (
+      await s.call("POST", "/api/v1/channels", {
+        name: "hook",
+        type: "webhook",
+        config: { url: `${s.receiver.url}/c` },
+      })
+    ).body.data;
     const m = (
       await s.call("POST", "/api/v1/monitors", {
-        name: "confirmed", type: "http", url: s.target.url, interval_sec: 2, timeout_sec: 1, channel_ids: [channel.id], confirmations: 3, recovery_confirmations: 2,
+        name: "confirmed",
+        type: "http",
+        url: s.target.url,
+        interval_sec: 2,
+        timeout_sec: 1,
+        channel_ids: [channel.id],
+        confirmations: 3,
+        recovery_confirmations: 2,
       })
     ).body.data;
     expect(m).toMatchObject({ confirmations: 3, recovery_confirmations: 2 });
@@ -44,13 +59,27 @@ describe("alert confirmation", () => {
   });
 
   it("keeps confirmations within 1..10 and defaults both to 1", async () => {
-    const bad = await s.call("POST", "/api/v1/monitors", { name: "x", type: "http", url: s.target.url, interval_sec: 30, confirmations: 0, recovery_confirmations: 11 });
+    const bad = await s.call("POST", "/api/v1/monitors", {
+      name: "x",
+      type: "http",
+      url: s.target.url,
+      interval_sec: 30,
+      confirmations: 0,
+      recovery_confirmations: 11,
+    });
     expect(bad.body.error.details).toEqual([
       { field: "confirmations", message: "must be between 1 and 10" },
       { field: "recovery_confirmations", message: "must be between 1 and 10" },
     ]);
-    const plain = (await s.call("POST", "/api/v1/monitors", { name: "x", type: "http", url: s.target.url, interval_sec: 30 })).body.data;
-    expect(plain).toMatchObject({ confirmations: 1, recovery_confirmations: 1, verify_tls: true, ssl_expiry_days: null });
+    const plain = (
+      await s.call("POST", "/api/v1/monitors", { name: "x", type: "http", url: s.target.url, interval_sec: 30 })
+    ).body.data;
+    expect(plain).toMatchObject({
+      confirmations: 1,
+      recovery_confirmations: 1,
+      verify_tls: true,
+      ssl_expiry_days: null,
+    });
     await s.call("DELETE", `/api/v1/monitors/${plain.id}`);
   });
 });

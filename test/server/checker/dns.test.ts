@@ -9,16 +9,38 @@ describe("DNS monitors", () => {
 
   const { monitor } = s;
   const create = async (body: Record<string, unknown>) => {
-    const res = await s.call("POST", "/api/v1/monitors", { name: "dns", type: "dns", interval_sec: 2, timeout_sec: 1, dns_resolver: s.target.address, ...body });
+    const res = await s.call("POST", "/api/v1/monitors", {
+      name: "dns",
+      type: "dns",
+      interval_sec: 2,
+      timeout_sec: 1,
+      dns_resolver: s.target.address,
+      ...body,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.data;
   };
 
   it("is up while the answers equal the expected set, and goes down and notifies when a record changes", async () => {
     s.target.set("app.example.test", "A", ["192.0.2.10", "192.0.2.11"]);
-    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${s.receiver.url}/dns` } })).body.data;
-    const m = await create({ url: "dns://app.example.test", dns_record_type: "A", dns_expected_values: ["192.0.2.11", "192.0.2.10"], channel_ids: [channel.id] });
-    expect(m).toMatchObject({ dns_record_type: "A", dns_expected_values: ["192.0.2.10", "192.0.2.11"], dns_resolver: s.target.address });
+    const channel = (
+      await s.call("POST", "/api/v1/channels", {
+        name: "hook",
+        type: "webhook",
+        config: { url: `${s.receiver.url}/dns` },
+      })
+    ).body.data;
+    const m = await create({
+      url: "dns://app.example.test",
+      dns_record_type: "A",
+      dns_expected_values: ["192.0.2.11", "192.0.2.10"],
+      channel_ids: [channel.id],
+    });
+    expect(m).toMatchObject({
+      dns_record_type: "A",
+      dns_expected_values: ["192.0.2.10", "192.0.2.11"],
+      dns_resolver: s.target.address,
+    });
     await eventually(async () => (await monitor(m.id)).health === "up");
 
     s.target.set("app.example.test", "A", ["192.0.2.10", "203.0.113.5"]);
@@ -37,11 +59,30 @@ describe("DNS monitors", () => {
     s.target.set("example.test", "NS", ["ns1.example.test"]);
     s.target.set("v6.example.test", "AAAA", ["2001:db8::1"]);
     const ids = [
-      (await create({ url: "dns://www.example.test", dns_record_type: "CNAME", dns_expected_values: ["App.Example.Test."] })).id,
-      (await create({ url: "dns://example.test", dns_record_type: "MX", dns_expected_values: ["20 mx2.example.test", "10 MX1.example.test."] })).id,
+      (
+        await create({
+          url: "dns://www.example.test",
+          dns_record_type: "CNAME",
+          dns_expected_values: ["App.Example.Test."],
+        })
+      ).id,
+      (
+        await create({
+          url: "dns://example.test",
+          dns_record_type: "MX",
+          dns_expected_values: ["20 mx2.example.test", "10 MX1.example.test."],
+        })
+      ).id,
       (await create({ url: "dns://example.test", dns_record_type: "TXT", dns_expected_values: ["v=spf1 -all"] })).id,
-      (await create({ url: "dns://example.test", dns_record_type: "NS", dns_expected_values: ["ns1.example.test"] })).id,
-      (await create({ url: "dns://v6.example.test", dns_record_type: "AAAA", dns_expected_values: ["2001:0db8:0:0:0:0:0:1"] })).id,
+      (await create({ url: "dns://example.test", dns_record_type: "NS", dns_expected_values: ["ns1.example.test"] }))
+        .id,
+      (
+        await create({
+          url: "dns://v6.example.test",
+          dns_record_type: "AAAA",
+          dns_expected_values: ["2001:0db8:0:0:0:0:0:1"],
+        })
+      ).id,
     ];
     await eventually(async () => {
       for (const id of ids) if ((await monitor(id)).health !== "up") return false;
@@ -52,13 +93,27 @@ describe("DNS monitors", () => {
 
   it("rejects bad DNS fields with the field named", async () => {
     const res = await s.call("POST", "/api/v1/monitors", {
-      name: "bad", type: "dns", url: "dns://x.test/path", interval_sec: 30, dns_record_type: "A", dns_expected_values: ["not-an-ip"], dns_resolver: "resolver.example",
+      name: "bad",
+      type: "dns",
+      url: "dns://x.test/path",
+      interval_sec: 30,
+      dns_record_type: "A",
+      dns_expected_values: ["not-an-ip"],
+      dns_resolver: "resolver.example",
     });
     expect(res.status).toBe(422);
     const fields = res.body.error.details.map((d: { field: string }) => d.field);
     expect(fields).toEqual(expect.arrayContaining(["url", "dns_expected_values[0]", "dns_resolver"]));
-    const http = await s.call("POST", "/api/v1/monitors", { name: "bad", type: "http", url: "http://x.test", interval_sec: 30, dns_expected_values: ["1.2.3.4"] });
-    expect(http.body.error.details).toEqual([{ field: "dns_expected_values", message: "is only allowed for dns monitors, not http" }]);
+    const http = await s.call("POST", "/api/v1/monitors", {
+      name: "bad",
+      type: "http",
+      url: "http://x.test",
+      interval_sec: 30,
+      dns_expected_values: ["1.2.3.4"],
+    });
+    expect(http.body.error.details).toEqual([
+      { field: "dns_expected_values", message: "is only allowed for dns monitors, not http" },
+    ]);
   });
 });
 
@@ -68,9 +123,17 @@ describe("DNS monitors under the outbound policy", () => {
     const s = await startServer({ checker: true, minIntervalSec: 1, allowPrivateTargets: false });
     try {
       dns.set("app.example.test", "A", ["192.0.2.10"]);
-      const id = (await s.call("POST", "/api/v1/monitors", {
-        name: "dns", type: "dns", url: "dns://app.example.test", interval_sec: 2, timeout_sec: 1, dns_resolver: dns.address, dns_expected_values: ["192.0.2.10"],
-      })).body.data.id;
+      const id = (
+        await s.call("POST", "/api/v1/monitors", {
+          name: "dns",
+          type: "dns",
+          url: "dns://app.example.test",
+          interval_sec: 2,
+          timeout_sec: 1,
+          dns_resolver: dns.address,
+          dns_expected_values: ["192.0.2.10"],
+        })
+      ).body.data.id;
       const hb = await eventually(async () => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data[0]);
       expect(hb).toMatchObject({ status: "down" });
       expect(hb.error).toMatch(/resolver refused: 127\.0\.0\.1 is not a global unicast address \(loopback\)/);

@@ -9,20 +9,37 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** What every monitor has, with a multi-step monitor: confirmations, maintenance windows, the status page. */
 describe("a multi-step monitor through confirmations, maintenance windows and the status page", () => {
   const s = useCheckerRig(() => startJourneyService());
-  const heartbeats = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[];
-  const statusDoc = async (slug: string) => (await s.call("GET", `/api/status/${slug}.json`, undefined, { key: null })).body.data;
+  const heartbeats = async (id: string) =>
+    (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[];
+  const statusDoc = async (slug: string) =>
+    (await s.call("GET", `/api/status/${slug}.json`, undefined, { key: null })).body.data;
 
   it("a broken step goes down only after its confirmations, alerts once without a secret, and shows on the status page", async () => {
-    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${s.receiver.url}/journey` } })).body.data;
+    const channel = (
+      await s.call("POST", "/api/v1/channels", {
+        name: "hook",
+        type: "webhook",
+        config: { url: `${s.receiver.url}/journey` },
+      })
+    ).body.data;
     const res = await s.call("POST", "/api/v1/monitors", {
-      name: "Checkout journey", type: "multistep", interval_sec: 2, timeout_sec: 1, confirmations: 2, channel_ids: [channel.id],
-      variables: { password: s.target.password }, steps: journeySteps(s.target.url),
+      name: "Checkout journey",
+      type: "multistep",
+      interval_sec: 2,
+      timeout_sec: 1,
+      confirmations: 2,
+      channel_ids: [channel.id],
+      variables: { password: s.target.password },
+      steps: journeySteps(s.target.url),
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const id = res.body.data.id as string;
     await s.call("POST", "/api/v1/status-pages", { slug: "journey-page", title: "Status", monitor_ids: [id] });
     await eventually(async () => (await s.monitor(id)).health === "up");
-    expect(await statusDoc("journey-page")).toMatchObject({ status: "operational", monitors: [{ name: "Checkout journey", status: "up" }] });
+    expect(await statusDoc("journey-page")).toMatchObject({
+      status: "operational",
+      monitors: [{ name: "Checkout journey", status: "up" }],
+    });
 
     s.target.brokenRead = true;
     const [event] = await s.receiver.waitFor(1);
@@ -42,14 +59,30 @@ describe("a multi-step monitor through confirmations, maintenance windows and th
 
   it("inside a maintenance window a failed journey records maintenance, opens nothing and notifies nobody", async () => {
     const before = s.receiver.received.length;
-    const channel = (await s.call("POST", "/api/v1/channels", { name: "hook2", type: "webhook", config: { url: `${s.receiver.url}/window` } })).body.data;
+    const channel = (
+      await s.call("POST", "/api/v1/channels", {
+        name: "hook2",
+        type: "webhook",
+        config: { url: `${s.receiver.url}/window` },
+      })
+    ).body.data;
     const res = await s.call("POST", "/api/v1/monitors", {
-      name: "Journey in a window", type: "multistep", interval_sec: 2, timeout_sec: 1, channel_ids: [channel.id],
-      variables: { password: s.target.password }, steps: journeySteps(s.target.url),
+      name: "Journey in a window",
+      type: "multistep",
+      interval_sec: 2,
+      timeout_sec: 1,
+      channel_ids: [channel.id],
+      variables: { password: s.target.password },
+      steps: journeySteps(s.target.url),
     });
     const id = res.body.data.id as string;
     await eventually(async () => (await s.monitor(id)).health === "up");
-    const window = await s.call("POST", "/api/v1/maintenance-windows", { name: "upgrade", monitor_ids: [id], starts_at: iso(Date.now() - HOUR), ends_at: iso(Date.now() + HOUR) });
+    const window = await s.call("POST", "/api/v1/maintenance-windows", {
+      name: "upgrade",
+      monitor_ids: [id],
+      starts_at: iso(Date.now() - HOUR),
+      ends_at: iso(Date.now() + HOUR),
+    });
     expect(window.status, JSON.stringify(window.body)).toBe(201);
     s.target.brokenRead = true;
     const hb = await eventually(async () => {

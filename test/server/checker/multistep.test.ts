@@ -21,7 +21,12 @@ describe("multi-step monitors", () => {
         done();
       },
     });
-    s = await startServer({ db: join(dir, "u.db"), checker: true, minIntervalSec: 1, logger: { level: "debug", stream } as never });
+    s = await startServer({
+      db: join(dir, "u.db"),
+      checker: true,
+      minIntervalSec: 1,
+      logger: { level: "debug", stream } as never,
+    });
     svc = await startJourneyService();
   });
   afterAll(async () => {
@@ -31,15 +36,30 @@ describe("multi-step monitors", () => {
   });
 
   const create = (body: Record<string, unknown>) =>
-    s.call("POST", "/api/v1/monitors", { name: "journey", type: "multistep", interval_sec: 2, timeout_sec: 1, variables: { password: svc.password }, steps: journeySteps(svc.url), ...body });
-  const heartbeats = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[];
+    s.call("POST", "/api/v1/monitors", {
+      name: "journey",
+      type: "multistep",
+      interval_sec: 2,
+      timeout_sec: 1,
+      variables: { password: svc.password },
+      steps: journeySteps(svc.url),
+      ...body,
+    });
+  const heartbeats = async (id: string) =>
+    (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[];
 
   it("runs a 4-step journey with variables passed between steps; a broken step 3 names itself and its assertion, and the clean-up still runs", async () => {
     const res = await create({});
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const m = res.body.data;
     expect(m.steps).toHaveLength(4);
-    expect(m.steps[2]).toMatchObject({ name: "read", method: "GET", statuses: ["2xx", "3xx"], cleanup: false, extract: [] });
+    expect(m.steps[2]).toMatchObject({
+      name: "read",
+      method: "GET",
+      statuses: ["2xx", "3xx"],
+      cleanup: false,
+      extract: [],
+    });
     const [up] = await eventually(async () => {
       const hbs = await heartbeats(m.id);
       return hbs.length > 0 ? hbs : undefined;
@@ -56,7 +76,9 @@ describe("multi-step monitors", () => {
     svc.brokenRead = true;
     const deletedBefore = svc.deleted.length;
     const down = await eventually(async () => (await heartbeats(m.id)).find((hb) => hb.status === "down"));
-    expect(down.error).toBe('step 3 "read": 1 of 1 assertions failed: json_body $.name equals "probe item": found nothing');
+    expect(down.error).toBe(
+      'step 3 "read": 1 of 1 assertions failed: json_body $.name equals "probe item": found nothing',
+    );
     expect(down.error_class).toBe("assertion");
     const steps = down.steps as { name: string; status: string; assertions: { pass: boolean }[] }[];
     expect(steps.map((st) => st.status)).toEqual(["passed", "passed", "failed", "passed"]);
@@ -69,20 +91,32 @@ describe("multi-step monitors", () => {
 
   it("masks a secret variable and a secret extraction wherever the run reports them, and keeps neither in the database files or the log", async () => {
     // The service echoes the password and the token: a failed assertion reports what it found.
-    const echo = { name: "echo", method: "POST", url: `${svc.url}/echo`, body: '{"p":"{{password}}","t":"{{token}}"}', assertions: [{ source: "text_body", comparison: "equals", target: "nothing" }] };
+    const echo = {
+      name: "echo",
+      method: "POST",
+      url: `${svc.url}/echo`,
+      body: '{"p":"{{password}}","t":"{{token}}"}',
+      assertions: [{ source: "text_body", comparison: "equals", target: "nothing" }],
+    };
     const res = await create({ steps: [journeySteps(svc.url)[0], echo] });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const down = await eventually(async () => (await heartbeats(res.body.data.id)).find((hb) => hb.status === "down"));
-    expect(down.error).toBe('step 2 "echo": 1 of 1 assertions failed: text_body equals "nothing": found "{\\"p\\":\\"****\\",\\"t\\":\\"****\\"}"');
+    expect(down.error).toBe(
+      'step 2 "echo": 1 of 1 assertions failed: text_body equals "nothing": found "{\\"p\\":\\"****\\",\\"t\\":\\"****\\"}"',
+    );
     const dry = await s.call("POST", `/api/v1/monitors/${res.body.data.id}/test`);
     expect(dry.status).toBe(200);
     expect(dry.body.data.steps.map((st: { status: string }) => st.status)).toEqual(["passed", "failed"]);
     await s.call("DELETE", `/api/v1/monitors/${res.body.data.id}`);
     await s.close();
     const everything = [JSON.stringify(down), JSON.stringify(dry.body), logLines.join("\n")];
-    const files = ["u.db", "u.db-wal", "u.db-shm"].map((f) => join(dir, f)).filter(existsSync).map((f) => readFileSync(f).toString("latin1"));
+    const files = ["u.db", "u.db-wal", "u.db-shm"]
+      .map((f) => join(dir, f))
+      .filter(existsSync)
+      .map((f) => readFileSync(f).toString("latin1"));
     for (const secret of [svc.password, ...svc.tokens]) {
-      for (const text of [...everything, ...files]) expect(text.includes(secret), `a secret in ${text.slice(0, 200)}`).toBe(false);
+      for (const text of [...everything, ...files])
+        expect(text.includes(secret), `a secret in ${text.slice(0, 200)}`).toBe(false);
     }
     expect(svc.tokens.length).toBeGreaterThan(0);
     expect(logLines.length).toBeGreaterThan(0);
@@ -99,13 +133,27 @@ describe("multi-step monitors", () => {
       field: "steps[2].url",
       message: 'step "read" uses {{idd}}, which neither variables nor an earlier step\'s extract defines',
     });
-    const onHttp = await s.call("POST", "/api/v1/monitors", { name: "h", type: "http", url: svc.url, interval_sec: 30, steps: journeySteps(svc.url) });
+    const onHttp = await s.call("POST", "/api/v1/monitors", {
+      name: "h",
+      type: "http",
+      url: svc.url,
+      interval_sec: 30,
+      steps: journeySteps(svc.url),
+    });
     expect(onHttp.status).toBe(422);
-    expect(onHttp.body.error.details).toContainEqual({ field: "steps", message: "is only allowed for multistep monitors, not http" });
-    const many = await create({ steps: Array.from({ length: 11 }, (_, i) => ({ name: `s${i}`, url: `${svc.url}/login` })) });
+    expect(onHttp.body.error.details).toContainEqual({
+      field: "steps",
+      message: "is only allowed for multistep monitors, not http",
+    });
+    const many = await create({
+      steps: Array.from({ length: 11 }, (_, i) => ({ name: `s${i}`, url: `${svc.url}/login` })),
+    });
     expect(many.status).toBe(422);
     expect(many.body.error.details).toContainEqual({ field: "steps", message: "must have at most 10 steps" });
     const none = await create({ steps: [] });
-    expect(none.body.error.details).toContainEqual({ field: "steps", message: "must list at least one step for multistep monitors" });
+    expect(none.body.error.details).toContainEqual({
+      field: "steps",
+      message: "must list at least one step for multistep monitors",
+    });
   });
 });

@@ -28,20 +28,43 @@ describe("retry strategies", () => {
   const s = useCheckerRig(() => startFlaky());
   let channel: string;
   beforeAll(async () => {
-    channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${s.receiver.url}/retry` } })).body.data.id;
+    channel = (
+      await s.call("POST", "/api/v1/channels", {
+        name: "hook",
+        type: "webhook",
+        config: { url: `${s.receiver.url}/retry` },
+      })
+    ).body.data.id;
   });
   afterAll(async () => undefined);
 
-  const heartbeats = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[];
+  const heartbeats = async (id: string) =>
+    (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[];
   const create = async (retry: object, extra: object = {}) => {
-    const res = await s.call("POST", "/api/v1/monitors", { name: "flaky", type: "http", url: s.target.url, interval_sec: 5, timeout_sec: 1, channel_ids: [channel], retry, ...extra });
+    const res = await s.call("POST", "/api/v1/monitors", {
+      name: "flaky",
+      type: "http",
+      url: s.target.url,
+      interval_sec: 5,
+      timeout_sec: 1,
+      channel_ids: [channel],
+      retry,
+      ...extra,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.data as { id: string; retry: unknown };
   };
 
   it("a target that fails the first attempt passes on a linear retry: 2 attempts recorded, no alert", async () => {
     const m = await create({ strategy: "linear", delay: 200, retries: 3 });
-    expect(m.retry).toEqual({ strategy: "linear", delay: 200, retries: 3, duration: 60, trigger: "failure", location: "same" });
+    expect(m.retry).toEqual({
+      strategy: "linear",
+      delay: 200,
+      retries: 3,
+      duration: 60,
+      trigger: "failure",
+      location: "same",
+    });
     const [hb] = await eventually(async () => {
       const hbs = await heartbeats(m.id);
       return hbs.length > 0 ? hbs : undefined;
@@ -83,15 +106,36 @@ describe("retry strategies", () => {
     await s.call("DELETE", `/api/v1/monitors/${status.id}`);
     s.target.down = false;
 
-    const closed = await create({ strategy: "fixed", delay: 100, retries: 2, trigger: "network" }, { url: "http://127.0.0.1:9/", channel_ids: [] });
+    const closed = await create(
+      { strategy: "fixed", delay: 100, retries: 2, trigger: "network" },
+      { url: "http://127.0.0.1:9/", channel_ids: [] },
+    );
     const refused = await eventually(async () => (await heartbeats(closed.id))[0]);
-    expect((refused.attempts as { error_class: string }[]).map((a) => a.error_class)).toEqual(["connect", "connect", "connect"]);
+    expect((refused.attempts as { error_class: string }[]).map((a) => a.error_class)).toEqual([
+      "connect",
+      "connect",
+      "connect",
+    ]);
     await s.call("DELETE", `/api/v1/monitors/${closed.id}`);
 
-    const heartbeat = await s.call("POST", "/api/v1/monitors", { name: "hb", type: "heartbeat", interval_sec: 60, retry: { strategy: "fixed" } });
+    const heartbeat = await s.call("POST", "/api/v1/monitors", {
+      name: "hb",
+      type: "heartbeat",
+      interval_sec: 60,
+      retry: { strategy: "fixed" },
+    });
     expect(heartbeat.status).toBe(422);
-    expect(heartbeat.body.error.details).toContainEqual({ field: "retry", message: "is not allowed for heartbeat monitors (they are pinged, not probed)" });
-    const bad = await s.call("POST", "/api/v1/monitors", { name: "m", type: "http", url: s.target.url, interval_sec: 60, retry: { strategy: "linear", retries: 9 } });
+    expect(heartbeat.body.error.details).toContainEqual({
+      field: "retry",
+      message: "is not allowed for heartbeat monitors (they are pinged, not probed)",
+    });
+    const bad = await s.call("POST", "/api/v1/monitors", {
+      name: "m",
+      type: "http",
+      url: s.target.url,
+      interval_sec: 60,
+      retry: { strategy: "linear", retries: 9 },
+    });
     expect(bad.body.error.details).toContainEqual({ field: "retry.retries", message: "must be between 1 and 5" });
   });
 });

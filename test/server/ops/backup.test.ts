@@ -14,16 +14,31 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** `uptime-server <args>` as users run it. */
 const cli = (...args: string[]) => run(process.execPath, ["dist/server/cli.js", ...args], { cwd: REPO_ROOT });
 
-const count = async (s: TestServer, table: string) => (await s.app.store.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = async (s: TestServer, table: string) =>
+  ((await s.app.store.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get()) as { n: number }).n;
 
-const monitorIds = async (s: TestServer) => (await s.app.store.db.prepare("SELECT id FROM monitors ORDER BY id").all() as { id: string }[]).map((r) => r.id);
+const monitorIds = async (s: TestServer) =>
+  ((await s.app.store.db.prepare("SELECT id FROM monitors ORDER BY id").all()) as { id: string }[]).map((r) => r.id);
 
 /** Monitors with a sealed header and a channel each, until `stop()`: the write load. */
 function writeLoad(s: TestServer) {
   let writing = true;
   const one = async (i: number) => {
-    const channel = (await s.call("POST", "/api/v1/channels", { name: `c${i}`, type: "webhook", config: { url: "https://example.com/hook", secret: `secret-${i}-0123456789` } })).body.data;
-    await s.call("POST", "/api/v1/monitors", { name: `m${i}`, type: "http", url: "https://example.com/", interval_sec: 60, headers: { authorization: `Bearer t${i}` }, channel_ids: [channel.id] });
+    const channel = (
+      await s.call("POST", "/api/v1/channels", {
+        name: `c${i}`,
+        type: "webhook",
+        config: { url: "https://example.com/hook", secret: `secret-${i}-0123456789` },
+      })
+    ).body.data;
+    await s.call("POST", "/api/v1/monitors", {
+      name: `m${i}`,
+      type: "http",
+      url: "https://example.com/",
+      interval_sec: 60,
+      headers: { authorization: `Bearer t${i}` },
+      channel_ids: [channel.id],
+    });
   };
   const loops = [0, 1, 2].map(async (w) => {
     for (let i = w; writing; i += 3) await one(i);
@@ -61,13 +76,23 @@ describe("uptime-server backup and restore", () => {
       const copy = await startServer({ db: restored, devKey: key, rateLimit: 1_000_000 });
       try {
         expect(await count(copy, "monitors")).toBe(n);
-        expect((await copy.app.store.db.prepare("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
+        expect(
+          ((await copy.app.store.db.prepare("PRAGMA integrity_check").get()) as { integrity_check: string })
+            .integrity_check,
+        ).toBe("ok");
         // Every restored object reads exactly as the live server serves it, sealed secrets included.
-        const monitors = (await copy.call("GET", "/api/v1/monitors?limit=200")).body.data as { id: string; channel_ids: string[] }[];
+        const monitors = (await copy.call("GET", "/api/v1/monitors?limit=200")).body.data as {
+          id: string;
+          channel_ids: string[];
+        }[];
         for (const m of monitors) {
-          expect((await copy.call("GET", `/api/v1/monitors/${m.id}`)).body).toEqual((await live.call("GET", `/api/v1/monitors/${m.id}`)).body);
+          expect((await copy.call("GET", `/api/v1/monitors/${m.id}`)).body).toEqual(
+            (await live.call("GET", `/api/v1/monitors/${m.id}`)).body,
+          );
           for (const c of m.channel_ids) {
-            expect((await copy.call("GET", `/api/v1/channels/${c}`)).body).toEqual((await live.call("GET", `/api/v1/channels/${c}`)).body);
+            expect((await copy.call("GET", `/api/v1/channels/${c}`)).body).toEqual(
+              (await live.call("GET", `/api/v1/channels/${c}`)).body,
+            );
           }
         }
       } finally {
@@ -81,18 +106,26 @@ describe("uptime-server backup and restore", () => {
   it("refuses a restore without the key file that sealed the backup, and leaves the database as it was", async () => {
     const db = join(dir, "sealed.db");
     const s = await startServer({ db });
-    await s.call("POST", "/api/v1/channels", { name: "c", type: "webhook", config: { url: "https://example.com/hook", secret: "s3cret-0123456789abc" } });
+    await s.call("POST", "/api/v1/channels", {
+      name: "c",
+      type: "webhook",
+      config: { url: "https://example.com/hook", secret: "s3cret-0123456789abc" },
+    });
     await s.close();
     const backupFile = join(dir, "sealed-backup.db");
     await cli("backup", "--db", db, "--to", backupFile);
 
     const target = join(dir, "elsewhere.db");
-    await expect(cli("restore", "--from", backupFile, "--db", target)).rejects.toThrow(/no key file at .*elsewhere\.db\.key.*cannot be read, by design/s);
+    await expect(cli("restore", "--from", backupFile, "--db", target)).rejects.toThrow(
+      /no key file at .*elsewhere\.db\.key.*cannot be read, by design/s,
+    );
     expect(existsSync(target)).toBe(false);
 
     // Another server's key file: the sealed secrets do not open, so nothing is replaced.
     await cli("keys", "rotate-secret", "--db", join(dir, "other.db"));
-    await expect(cli("restore", "--from", backupFile, "--db", target, "--secret-key-file", join(dir, "other.db.key"))).rejects.toThrow(/cannot be restored with the key file/);
+    await expect(
+      cli("restore", "--from", backupFile, "--db", target, "--secret-key-file", join(dir, "other.db.key")),
+    ).rejects.toThrow(/cannot be restored with the key file/);
     expect(existsSync(target)).toBe(false);
   });
 
@@ -110,11 +143,18 @@ describe("uptime-server backup and restore", () => {
         () => "",
         (e: Error & { stderr: string }) => e.stderr,
       );
-      expect(refused).toMatch(/held\.db is open in another process \(a running uptime-server\?\).*Stop every server of this database first.*uptime-server backup/s);
+      expect(refused).toMatch(
+        /held\.db is open in another process \(a running uptime-server\?\).*Stop every server of this database first.*uptime-server backup/s,
+      );
       // The server goes on answering and writing to the same file after the refusal.
       await new Promise((r) => setTimeout(r, 300));
       await stop();
-      const created = await live.call("POST", "/api/v1/monitors", { name: "after-refusal", type: "http", url: "https://example.com/", interval_sec: 60 });
+      const created = await live.call("POST", "/api/v1/monitors", {
+        name: "after-refusal",
+        type: "http",
+        url: "https://example.com/",
+        interval_sec: 60,
+      });
       expect(created.status).toBe(201);
       answered = await monitorIds(live);
       expect(answered).toContain(created.body.data.id);
@@ -138,13 +178,22 @@ describe("uptime-server backup and restore", () => {
     const db = join(dir, "tidy.db");
     const s = await startServer({ db });
     try {
-      await s.call("POST", "/api/v1/monitors", { name: "m", type: "http", url: "https://example.com/", interval_sec: 60 });
+      await s.call("POST", "/api/v1/monitors", {
+        name: "m",
+        type: "http",
+        url: "https://example.com/",
+        interval_sec: 60,
+      });
       const folder = mkdtempSync(join(dir, "tidy-"));
       await cli("backup", "--db", db, "--to", join(folder, "b.db"));
       expect(readdirSync(folder)).toEqual(["b.db"]);
       const missing = join(dir, "no-such-folder", "b.db");
-      await expect(cli("backup", "--db", db, "--to", missing)).rejects.toThrow(/--to .*no-such-folder\/b\.db: the folder .*no-such-folder does not exist/);
-      await expect(cli("restore", "--from", join(folder, "b.db"), "--db", missing)).rejects.toThrow(/--db .*: the folder .*no-such-folder does not exist/);
+      await expect(cli("backup", "--db", db, "--to", missing)).rejects.toThrow(
+        /--to .*no-such-folder\/b\.db: the folder .*no-such-folder does not exist/,
+      );
+      await expect(cli("restore", "--from", join(folder, "b.db"), "--db", missing)).rejects.toThrow(
+        /--db .*: the folder .*no-such-folder does not exist/,
+      );
     } finally {
       await s.close();
     }

@@ -15,8 +15,21 @@ describe("closing the server", () => {
     const failing = await startReceiver(500);
     const s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [60_000, 60_000] });
     try {
-      const channel = (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url: `${failing.url}/hook` } })).body.data;
-      await s.call("POST", "/api/v1/monitors", { name: "Site", type: "http", url: target.url, interval_sec: 2, timeout_sec: 1, channel_ids: [channel.id] });
+      const channel = (
+        await s.call("POST", "/api/v1/channels", {
+          name: "hook",
+          type: "webhook",
+          config: { url: `${failing.url}/hook` },
+        })
+      ).body.data;
+      await s.call("POST", "/api/v1/monitors", {
+        name: "Site",
+        type: "http",
+        url: target.url,
+        interval_sec: 2,
+        timeout_sec: 1,
+        channel_ids: [channel.id],
+      });
       await eventually(async () => failing.received.length >= 1);
       const started = Date.now();
       await s.close();
@@ -74,12 +87,16 @@ describe("closing the server", () => {
     const { port } = new URL(s.url);
     const stalled = connect(Number(port), "127.0.0.1");
     await once(stalled, "connect");
-    stalled.write(`POST /api/v1/channels HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${s.key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+    stalled.write(
+      `POST /api/v1/channels HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${s.key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+    );
     await new Promise((r) => setTimeout(r, 200));
     process.emit("SIGTERM");
     await eventually(async () => codes.length > 0, 5_000);
     expect(codes).toEqual([1]);
-    const timedOut = lines.map((l) => JSON.parse(l)).find((l) => l.msg === "shutdown timed out: exiting with work still in flight");
+    const timedOut = lines
+      .map((l) => JSON.parse(l))
+      .find((l) => l.msg === "shutdown timed out: exiting with work still in flight");
     expect(timedOut?.waiting).toEqual({ connections: 1, checks: 0, deliveries: 0 });
     stalled.destroy();
     await eventually(async () => codes.length === 2, 5_000);

@@ -18,7 +18,11 @@ describe("/healthz and /readyz", () => {
     const s = await startServer({ publicRateLimit: 2 });
     try {
       for (let i = 0; i < 5; i++) {
-        expect(await get(`${s.url}/healthz`)).toMatchObject({ status: 200, body: { status: "ok" }, headers: { "cache-control": "no-store" } });
+        expect(await get(`${s.url}/healthz`)).toMatchObject({
+          status: 200,
+          body: { status: "ok" },
+          headers: { "cache-control": "no-store" },
+        });
         expect(await get(`${s.url}/readyz`)).toMatchObject({ status: 200, body: { status: "ready" } });
       }
       const paths = Object.keys((await s.call("GET", "/api/v1/openapi.json")).body.paths);
@@ -39,7 +43,10 @@ describe("/healthz and /readyz", () => {
       await s.app.store.db.exec("PRAGMA busy_timeout = 0");
       const ready = await get(`${s.url}/readyz`);
       expect(ready.status).toBe(503);
-      expect(ready.body).toEqual({ status: "not_ready", problems: [expect.stringMatching(/^database not writable: .*locked/)] });
+      expect(ready.body).toEqual({
+        status: "not_ready",
+        problems: [expect.stringMatching(/^database not writable: .*locked/)],
+      });
       expect((await get(`${s.url}/healthz`)).status).toBe(200);
       other.exec("ROLLBACK");
       other.close();

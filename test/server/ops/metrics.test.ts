@@ -14,7 +14,9 @@ function parse(text: string): { name: string; labels: Record<string, string>; va
     .map((line) => {
       const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
       if (!m) throw new Error(`not a sample line: ${line}`);
-      const labels = Object.fromEntries([...(m[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]));
+      const labels = Object.fromEntries(
+        [...(m[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]),
+      );
       return { name: m[1] as string, labels, value: Number(m[3]) };
     });
 }
@@ -32,7 +34,9 @@ describe("/metrics", () => {
     return { status: res.statusCode, type: res.headers["content-type"], text: await res.body.text() };
   };
   const value = (samples: ReturnType<typeof parse>, name: string, labels: Record<string, string> = {}) =>
-    samples.filter((x) => x.name === name && Object.entries(labels).every(([k, v]) => x.labels[k] === v)).reduce((sum, x) => sum + x.value, 0);
+    samples
+      .filter((x) => x.name === name && Object.entries(labels).every(([k, v]) => x.labels[k] === v))
+      .reduce((sum, x) => sum + x.value, 0);
 
   it("is refused without the metrics key, and with an account's key", async () => {
     expect((await scrape(null)).status).toBe(401);
@@ -42,9 +46,19 @@ describe("/metrics", () => {
 
   it("moves every metric during a checker scenario: checks, lag, probe time, notifications, requests, size, incidents", async () => {
     const before = parse((await scrape()).text);
-    const hook = async (url: string) => (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url } })).body.data.id;
+    const hook = async (url: string) =>
+      (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url } })).body.data.id;
     const channelIds = [await hook(`${s.receiver.url}/ok`), await hook(`${failing.url}/fails`)];
-    const m = (await s.call("POST", "/api/v1/monitors", { name: "Site", type: "http", url: s.target.url, interval_sec: 2, timeout_sec: 1, channel_ids: channelIds })).body.data;
+    const m = (
+      await s.call("POST", "/api/v1/monitors", {
+        name: "Site",
+        type: "http",
+        url: s.target.url,
+        interval_sec: 2,
+        timeout_sec: 1,
+        channel_ids: channelIds,
+      })
+    ).body.data;
     await eventually(async () => (await s.monitor(m.id)).health === "up");
     s.target.healthy = false;
     await eventually(async () => (await s.monitor(m.id)).health === "down");
@@ -57,12 +71,15 @@ describe("/metrics", () => {
       const samples = parse((await scrape()).text);
       return value(samples, "uptime_notifications_failed_total", { channel_type: "webhook" }) >= 1 && samples;
     });
-    const moved = (name: string, labels?: Record<string, string>) => value(after, name, labels) - value(before, name, labels);
+    const moved = (name: string, labels?: Record<string, string>) =>
+      value(after, name, labels) - value(before, name, labels);
     expect(moved("uptime_checks_total", { result: "up", location: "eu-test" })).toBeGreaterThanOrEqual(1);
     expect(moved("uptime_checks_total", { result: "down", location: "eu-test" })).toBeGreaterThanOrEqual(1);
     expect(moved("uptime_scheduler_lag_seconds_count")).toBeGreaterThanOrEqual(2);
     expect(moved("uptime_probe_duration_seconds_count", { type: "http" })).toBeGreaterThanOrEqual(2);
-    expect(value(after, "uptime_scheduler_lag_seconds_bucket", { le: "+Inf" })).toBe(value(after, "uptime_scheduler_lag_seconds_count"));
+    expect(value(after, "uptime_scheduler_lag_seconds_bucket", { le: "+Inf" })).toBe(
+      value(after, "uptime_scheduler_lag_seconds_count"),
+    );
     expect(moved("uptime_notifications_sent_total", { channel_type: "webhook" })).toBe(1);
     expect(moved("uptime_notifications_failed_total", { channel_type: "webhook" })).toBe(1);
     expect(moved("uptime_http_requests_total", { method: "POST", route: "/api/v1/monitors", status: "201" })).toBe(1);

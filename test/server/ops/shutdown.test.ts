@@ -25,20 +25,44 @@ async function slowTarget(delayMs: number) {
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, started, close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }) };
+  return {
+    url,
+    started,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 /** `uptime-server serve` as users run it: the built CLI in a process of its own. */
 async function serveProcess(db: string, key: string): Promise<{ child: ChildProcess; url: string; log: () => string }> {
-  const args = ["dist/server/cli.js", "serve", "--port", "0", "--db", db, "--min-interval-sec", "1", "--allow-private-targets", "--shutdown-timeout-sec", "15"];
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...process.env, UPTIME_DEV_KEY: key }, stdio: ["ignore", "pipe", "pipe"] });
+  const args = [
+    "dist/server/cli.js",
+    "serve",
+    "--port",
+    "0",
+    "--db",
+    db,
+    "--min-interval-sec",
+    "1",
+    "--allow-private-targets",
+    "--shutdown-timeout-sec",
+    "15",
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, UPTIME_DEV_KEY: key },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout?.on("data", (d) => (out += d));
   child.stderr?.on("data", (d) => (out += d));
-  const url = await eventually(async () => /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(out)?.[1], 15_000);
+  const url = await eventually(
+    async () => /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(out)?.[1],
+    15_000,
+  );
   return { child, url, log: () => out };
 }
 
@@ -49,12 +73,22 @@ describe("SIGTERM", () => {
     const target = await slowTarget(400);
     const { child, url, log } = await serveProcess(db, key);
     const call = async (method: string, path: string, body?: unknown) => {
-      const res = await request(`${url}${path}`, { method: method as "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await request(`${url}${path}`, {
+        method: method as "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.statusCode, body: (await res.body.text()) || "{}" };
     };
     try {
       for (let i = 0; i < 8; i++) {
-        const res = await call("POST", "/api/v1/monitors", { name: `m${i}`, type: "http", url: `${target.url}/m${i}`, interval_sec: 2, timeout_sec: 1 });
+        const res = await call("POST", "/api/v1/monitors", {
+          name: `m${i}`,
+          type: "http",
+          url: `${target.url}/m${i}`,
+          interval_sec: 2,
+          timeout_sec: 1,
+        });
         expect(res.status, res.body).toBe(201);
       }
       await eventually(async () => target.started.length >= 8);
@@ -63,7 +97,11 @@ describe("SIGTERM", () => {
       const writer = async () => {
         for (let i = 0; writing; i++) {
           try {
-            const res = await call("POST", "/api/v1/channels", { name: `c${i}`, type: "webhook", config: { url: "https://example.com/hook" } });
+            const res = await call("POST", "/api/v1/channels", {
+              name: `c${i}`,
+              type: "webhook",
+              config: { url: "https://example.com/hook" },
+            });
             if (res.status === 201) accepted.push(JSON.parse(res.body).data.id);
           } catch {
             return; // the server stopped listening
@@ -85,12 +123,16 @@ describe("SIGTERM", () => {
       expect(log()).toContain("shutting down");
       const store = await Store.open(db);
       try {
-        const channels = new Set((await store.db.prepare("SELECT id FROM channels").all() as { id: string }[]).map((r) => r.id));
+        const channels = new Set(
+          ((await store.db.prepare("SELECT id FROM channels").all()) as { id: string }[]).map((r) => r.id),
+        );
         expect(accepted.filter((id) => !channels.has(id))).toEqual([]);
-        const heartbeats = (await store.db.prepare("SELECT COUNT(*) AS n FROM heartbeats").get() as { n: number }).n;
+        const heartbeats = ((await store.db.prepare("SELECT COUNT(*) AS n FROM heartbeats").get()) as { n: number }).n;
         // Each probe that reached the target is a started check; each one was recorded.
         expect(heartbeats).toBe(target.started.length);
-        expect((await store.db.prepare("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
+        expect(
+          ((await store.db.prepare("PRAGMA integrity_check").get()) as { integrity_check: string }).integrity_check,
+        ).toBe("ok");
       } finally {
         await store.close();
       }

@@ -47,12 +47,20 @@ describe("a database written by release 0.1.0", () => {
         }
       }
       const store = s.app.store;
-      expect((await store.db.prepare("SELECT MAX(version) AS v FROM schema_migrations").get() as { v: number }).v).toBe(MIGRATIONS.length);
-      expect((await store.db.prepare("SELECT COUNT(*) AS n FROM heartbeats").get() as { n: number }).n).toBe(expected.heartbeats);
+      expect(
+        ((await store.db.prepare("SELECT MAX(version) AS v FROM schema_migrations").get()) as { v: number }).v,
+      ).toBe(MIGRATIONS.length);
+      expect(((await store.db.prepare("SELECT COUNT(*) AS n FROM heartbeats").get()) as { n: number }).n).toBe(
+        expected.heartbeats,
+      );
       // The release kept the webhook's secret in plain text; the upgrade sealed it under the new key file.
-      const configs = (await store.db.prepare("SELECT config FROM channels").all() as { config: string }[]).map((r) => r.config).join("\n");
+      const configs = ((await store.db.prepare("SELECT config FROM channels").all()) as { config: string }[])
+        .map((r) => r.config)
+        .join("\n");
       expect(configs).not.toContain("webhook-signing-secret-0123");
-      expect((await store.db.prepare("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
+      expect(
+        ((await store.db.prepare("PRAGMA integrity_check").get()) as { integrity_check: string }).integrity_check,
+      ).toBe("ok");
     } finally {
       await s.close();
     }

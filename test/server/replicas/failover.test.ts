@@ -49,7 +49,14 @@ describe("two replicas on one PostgreSQL", () => {
     await seed.db.transaction(async () => {
       for (let i = 0; i < MONITORS; i++) {
         const failing = i < FAILING;
-        const spec = toMonitorSpec({ name: `m${i}`, type: "http", url: `${targetUrl}/${failing ? "down" : "ok"}/${i}`, interval_sec: INTERVAL_MS / 1000, timeout_sec: TIMEOUT_SEC, channel_ids: failing ? [channel.id] : [] });
+        const spec = toMonitorSpec({
+          name: `m${i}`,
+          type: "http",
+          url: `${targetUrl}/${failing ? "down" : "ok"}/${i}`,
+          interval_sec: INTERVAL_MS / 1000,
+          timeout_sec: TIMEOUT_SEC,
+          channel_ids: failing ? [channel.id] : [],
+        });
         await seed.monitors.create(account, spec);
       }
     });
@@ -77,9 +84,13 @@ describe("two replicas on one PostgreSQL", () => {
 
       const store = await Store.open(db, { secretKeyFile: keyFile });
       try {
-        const stored = new Set(((await store.db.prepare("SELECT id FROM channels").all()) as { id: string }[]).map((r) => r.id));
+        const stored = new Set(
+          ((await store.db.prepare("SELECT id FROM channels").all()) as { id: string }[]).map((r) => r.id),
+        );
         const lost = accepted.filter((id) => !stored.has(id));
-        const beats = (await store.db.prepare("SELECT monitor_id, checked_at FROM heartbeats ORDER BY monitor_id, checked_at").all()) as { monitor_id: string; checked_at: number }[];
+        const beats = (await store.db
+          .prepare("SELECT monitor_id, checked_at FROM heartbeats ORDER BY monitor_id, checked_at")
+          .all()) as { monitor_id: string; checked_at: number }[];
         const byMonitor = new Map<string, number[]>();
         for (const h of beats) byMonitor.set(h.monitor_id, [...(byMonitor.get(h.monitor_id) ?? []), h.checked_at]);
         let twice = 0;
@@ -99,7 +110,9 @@ describe("two replicas on one PostgreSQL", () => {
           worstTakeover = Math.max(worstTakeover, wait);
           if (wait > INTERVAL_MS + LEASE_MS + 5_000) late.push(`${id}: ${times.map((t) => t - killedAt).join(",")}`);
         }
-        const notices = receiver.received.map((r) => JSON.parse(r.body) as { incident?: { id: string }; notification?: string; monitor: { id: string } });
+        const notices = receiver.received.map(
+          (r) => JSON.parse(r.body) as { incident?: { id: string }; notification?: string; monitor: { id: string } },
+        );
         const keys = notices.map((n) => `${n.incident?.id ?? n.monitor.id}/${n.notification ?? "notice"}`);
         const duplicates = keys.length - new Set(keys).size;
         console.log(

@@ -28,14 +28,22 @@ afterAll(async () => {
 });
 
 /** The monitor as `server` answers it now. */
-async function read(server: Served, id: string): Promise<{ name: string; status: string; health: string; last_checked_at: string | null }> {
+async function read(
+  server: Served,
+  id: string,
+): Promise<{ name: string; status: string; health: string; last_checked_at: string | null }> {
   const res = await server.call("GET", `/api/v1/monitors/${id}`);
   expect(res.status, res.body).toBe(200);
   return JSON.parse(res.body).data;
 }
 
 /** Reads on `server` until `fresh` holds, within the bound; then it must keep holding (nothing older comes back). */
-async function seenWithin(server: Served, id: string, fresh: (m: Awaited<ReturnType<typeof read>>) => boolean, what: string): Promise<void> {
+async function seenWithin(
+  server: Served,
+  id: string,
+  fresh: (m: Awaited<ReturnType<typeof read>>) => boolean,
+  what: string,
+): Promise<void> {
   const from = Date.now();
   while (!fresh(await read(server, id))) {
     if (Date.now() - from > BOUND_MS) throw new Error(`${what}: not read on the other replica within ${BOUND_MS} ms`);
@@ -60,7 +68,13 @@ describe("two replicas on one PostgreSQL, reading monitors from their caches", (
       const b = await serveProcess(db, key, args);
       servers.push(b);
       // A monitor checked every two seconds (by one replica or the other), and one no replica checks (paused).
-      const first = await a.call("POST", "/api/v1/monitors", { name: "checked", type: "http", url, interval_sec: 2, timeout_sec: 1 });
+      const first = await a.call("POST", "/api/v1/monitors", {
+        name: "checked",
+        type: "http",
+        url,
+        interval_sec: 2,
+        timeout_sec: 1,
+      });
       expect(first.status, first.body).toBe(201);
       const checked = JSON.parse(first.body).data.id as string;
       const created = await a.call("POST", "/api/v1/monitors", { name: "v0", type: "http", url, interval_sec: 60 });
@@ -90,7 +104,12 @@ describe("two replicas on one PostgreSQL, reading monitors from their caches", (
       const direct = new pg.Client({ connectionString: db });
       await direct.connect();
       try {
-        const stored = async () => ((await direct.query("SELECT last_checked_at FROM monitors WHERE id = $1", [checked])).rows[0] as { last_checked_at: string | null }).last_checked_at;
+        const stored = async () =>
+          (
+            (await direct.query("SELECT last_checked_at FROM monitors WHERE id = $1", [checked])).rows[0] as {
+              last_checked_at: string | null;
+            }
+          ).last_checked_at;
         let previous = await stored();
         for (let i = 0; i < 4; i++) {
           const recorded = await eventually(async () => {
@@ -98,7 +117,13 @@ describe("two replicas on one PostgreSQL, reading monitors from their caches", (
             return now !== null && now !== previous && now;
           }, 20_000);
           previous = recorded;
-          for (const s of [a, b]) await seenWithin(s, checked, (m) => m.health === "up" && Date.parse(m.last_checked_at ?? "") >= Date.parse(recorded), `check ${i}`);
+          for (const s of [a, b])
+            await seenWithin(
+              s,
+              checked,
+              (m) => m.health === "up" && Date.parse(m.last_checked_at ?? "") >= Date.parse(recorded),
+              `check ${i}`,
+            );
         }
       } finally {
         await direct.end();

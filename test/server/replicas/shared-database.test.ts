@@ -25,13 +25,23 @@ describe("two replicas on one PostgreSQL database", () => {
   });
 
   it("serve what the other wrote, its secrets opened with the shared key file", async () => {
-    const created = await a.call("POST", "/api/v1/monitors", { name: "shop", type: "http", url: "https://shop.example", interval_sec: 60, headers: { authorization: "Bearer t0ken" } });
+    const created = await a.call("POST", "/api/v1/monitors", {
+      name: "shop",
+      type: "http",
+      url: "https://shop.example",
+      interval_sec: 60,
+      headers: { authorization: "Bearer t0ken" },
+    });
     expect(created.status).toBe(201);
     const read = await b.call("GET", `/api/v1/monitors/${created.body.data.id}`);
     expect(read.status).toBe(200);
     // A secret header reads as its fingerprint: the same on both, as both hold the same key file.
-    expect(read.body.data.headers).toEqual({ authorization: a.shownHeader(created.body.data.id, "authorization", "Bearer t0ken") });
-    expect(read.body.data.headers).toEqual((await a.call("GET", `/api/v1/monitors/${created.body.data.id}`)).body.data.headers);
+    expect(read.body.data.headers).toEqual({
+      authorization: a.shownHeader(created.body.data.id, "authorization", "Bearer t0ken"),
+    });
+    expect(read.body.data.headers).toEqual(
+      (await a.call("GET", `/api/v1/monitors/${created.body.data.id}`)).body.data.headers,
+    );
   });
 
   it("replay an Idempotency-Key's answer on the other replica, creating one monitor", async () => {
@@ -56,8 +66,18 @@ describe("two replicas on one PostgreSQL database", () => {
   });
 
   it("show on one replica a monitor changed, checked or unlinked through the other, and keep caches that no write touched", async () => {
-    const channel = (await a.call("POST", "/api/v1/channels", { name: "ops", type: "email", config: { address: "ops@example.com" } })).body.data.id as string;
-    const id = (await a.call("POST", "/api/v1/monitors", { name: "api", type: "http", url: "https://api.example", interval_sec: 60, channel_ids: [channel] })).body.data.id as string;
+    const channel = (
+      await a.call("POST", "/api/v1/channels", { name: "ops", type: "email", config: { address: "ops@example.com" } })
+    ).body.data.id as string;
+    const id = (
+      await a.call("POST", "/api/v1/monitors", {
+        name: "api",
+        type: "http",
+        url: "https://api.example",
+        interval_sec: 60,
+        channel_ids: [channel],
+      })
+    ).body.data.id as string;
     const onB = async () => (await b.call("GET", `/api/v1/monitors/${id}`)).body.data;
     expect(await onB()).toMatchObject({ name: "api", channel_ids: [channel], health: "pending" });
 
@@ -117,7 +137,8 @@ describe("two replicas on one PostgreSQL database count limits together", () => 
 
   it("failed authentications of an address: throttled on one replica after failures on the other", async () => {
     const wrong = `uk_${"x".repeat(32)}`;
-    for (let i = 0; i < 3; i++) expect((await a.call("GET", "/api/v1/monitors", undefined, { key: wrong })).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await a.call("GET", "/api/v1/monitors", undefined, { key: wrong })).status).toBe(401);
     const throttled = await b.call("GET", "/api/v1/monitors", undefined, { key: wrong });
     expect(throttled.status).toBe(429);
     expect(throttled.body.error.message).toMatch(/Too many failed authentications from this address/);

@@ -34,9 +34,13 @@ describe("one replica on SQLite", () => {
       expect((await again.call("GET", "/readyz")).status).toBe(200);
       const store = await Store.open(db);
       try {
-        const stored = new Set(((await store.db.prepare("SELECT id FROM channels").all()) as { id: string }[]).map((r) => r.id));
+        const stored = new Set(
+          ((await store.db.prepare("SELECT id FROM channels").all()) as { id: string }[]).map((r) => r.id),
+        );
         const lost = accepted.filter((id) => !stored.has(id));
-        console.log(`SQLite crash: ${accepted.length} writes answered 201 before SIGKILL, ${lost.length} missing after restart (${stored.size} stored)`);
+        console.log(
+          `SQLite crash: ${accepted.length} writes answered 201 before SIGKILL, ${lost.length} missing after restart (${stored.size} stored)`,
+        );
         expect(lost).toEqual([]);
       } finally {
         await store.close();

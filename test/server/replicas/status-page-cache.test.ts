@@ -25,7 +25,9 @@ describe("a status page kept by two replicas on one PostgreSQL database", () => 
   let monitorId: string;
   const component = async (s: TestServer, key: string) => {
     const res = await request(`${s.url}/api/status/shared.json`);
-    const doc = JSON.parse(await res.body.text()).data as { sections: { components: { key: string; status: string }[] }[] };
+    const doc = JSON.parse(await res.body.text()).data as {
+      sections: { components: { key: string; status: string }[] }[];
+    };
     return doc.sections.flatMap((x) => x.components).find((c) => c.key === key)?.status;
   };
   const html = async (s: TestServer) => await (await request(`${s.url}/status/shared`)).body.text();
@@ -36,12 +38,29 @@ describe("a status page kept by two replicas on one PostgreSQL database", () => 
     const devKey = newKey();
     a = await startServer({ db, secretKeyFile, devKey });
     b = await startServer({ db, secretKeyFile, devKey });
-    monitorId = (await a.call("POST", "/api/v1/monitors", { name: "api", type: "http", url: "https://api.example", interval_sec: 60 })).body.data.id as string;
-    pageId = (await a.call("POST", "/api/v1/status-pages", {
-      slug: "shared",
-      title: "Shared",
-      sections: [{ name: "Core", components: [{ key: "api", name: "API", monitors: [monitorId] }, { key: "desk", name: "Support desk", rule: "manual" }] }],
-    })).body.data.id as string;
+    monitorId = (
+      await a.call("POST", "/api/v1/monitors", {
+        name: "api",
+        type: "http",
+        url: "https://api.example",
+        interval_sec: 60,
+      })
+    ).body.data.id as string;
+    pageId = (
+      await a.call("POST", "/api/v1/status-pages", {
+        slug: "shared",
+        title: "Shared",
+        sections: [
+          {
+            name: "Core",
+            components: [
+              { key: "api", name: "API", monitors: [monitorId] },
+              { key: "desk", name: "Support desk", rule: "manual" },
+            ],
+          },
+        ],
+      })
+    ).body.data.id as string;
   });
   afterAll(async () => {
     await a?.close();
@@ -53,15 +72,48 @@ describe("a status page kept by two replicas on one PostgreSQL database", () => 
     // B has the page kept: nothing B wrote itself will tell it of A's writes.
     expect(await component(b, "api")).toBe("unknown");
     await html(b);
-    await a.app.store.recordCheck(monitorId, { up: false, response_time_ms: null, status_code: 503, error: "HTTP 503" });
-    expect(await shownWithin(() => component(b, "api"), (v) => v === "down", 2_000)).toBeLessThan(2_000);
+    await a.app.store.recordCheck(monitorId, {
+      up: false,
+      response_time_ms: null,
+      status_code: 503,
+      error: "HTTP 503",
+    });
+    expect(
+      await shownWithin(
+        () => component(b, "api"),
+        (v) => v === "down",
+        2_000,
+      ),
+    ).toBeLessThan(2_000);
     // The HTML is an answer kept apart from the JSON: it too shows the change within the interval.
-    await shownWithin(() => html(b), (page) => /API<\/h3>\s*<span class="state down">/.test(page), 2_000);
+    await shownWithin(
+      () => html(b),
+      (page) => /API<\/h3>\s*<span class="state down">/.test(page),
+      2_000,
+    );
 
-    expect((await a.call("POST", `/api/v1/status-pages/${pageId}/incidents`, { title: "API errors", message: "503s.", components: { api: "major-outage" } })).status).toBe(201);
-    await shownWithin(() => html(b), (page) => page.includes("API errors"), 2_000);
+    expect(
+      (
+        await a.call("POST", `/api/v1/status-pages/${pageId}/incidents`, {
+          title: "API errors",
+          message: "503s.",
+          components: { api: "major-outage" },
+        })
+      ).status,
+    ).toBe(201);
+    await shownWithin(
+      () => html(b),
+      (page) => page.includes("API errors"),
+      2_000,
+    );
 
-    expect((await a.call("PUT", `/api/v1/status-pages/${pageId}/components/desk`, { state: "maintenance" })).status).toBe(200);
-    await shownWithin(() => component(b, "desk"), (v) => v === "maintenance", 2_000);
+    expect(
+      (await a.call("PUT", `/api/v1/status-pages/${pageId}/components/desk`, { state: "maintenance" })).status,
+    ).toBe(200);
+    await shownWithin(
+      () => component(b, "desk"),
+      (v) => v === "maintenance",
+      2_000,
+    );
   });
 });

@@ -10,7 +10,14 @@ describe("where and for whom a status page is served", () => {
 
   beforeAll(async () => {
     s = await startServer();
-    const mon = (await s.call("POST", "/api/v1/monitors", { name: "api-1", type: "http", url: "https://example.com/", interval_sec: 60 })).body.data.id as string;
+    const mon = (
+      await s.call("POST", "/api/v1/monitors", {
+        name: "api-1",
+        type: "http",
+        url: "https://example.com/",
+        interval_sec: 60,
+      })
+    ).body.data.id as string;
     const page = await s.call("POST", "/api/v1/status-pages", {
       slug: "acme",
       title: "Acme",
@@ -30,7 +37,7 @@ describe("where and for whom a status page is served", () => {
   it("serves the page at its custom domain; an unknown host gets 404", async () => {
     const atDomain = await get("/", { host: "status.example.test" });
     expect(atDomain.status).toBe(200);
-    expect(atDomain.text).toContain("<h1><a href=\"/\">Acme</a></h1>");
+    expect(atDomain.text).toContain('<h1><a href="/">Acme</a></h1>');
     expect(atDomain.text).toContain("Public API");
     expect(atDomain.text).not.toContain("noindex");
     expect((await get("/", { host: "status.example.test:8443" })).status).toBe(200);
@@ -43,10 +50,18 @@ describe("where and for whom a status page is served", () => {
   });
 
   it("refuses a second page with the same domain, and a domain that is not a hostname, naming the field", async () => {
-    const taken = await s.call("POST", "/api/v1/status-pages", { slug: "other", title: "Other", custom_domain: "status.example.test" });
+    const taken = await s.call("POST", "/api/v1/status-pages", {
+      slug: "other",
+      title: "Other",
+      custom_domain: "status.example.test",
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.error.details).toEqual([{ field: "custom_domain", message: "is already taken" }]);
-    const bad = await s.call("POST", "/api/v1/status-pages", { slug: "other", title: "Other", custom_domain: "https://Status.example.test/" });
+    const bad = await s.call("POST", "/api/v1/status-pages", {
+      slug: "other",
+      title: "Other",
+      custom_domain: "https://Status.example.test/",
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.error.details[0].field).toBe("custom_domain");
   });
@@ -66,7 +81,11 @@ describe("where and for whom a status page is served", () => {
     expect((await get("/status/acme/feed.atom")).status).toBe(401);
 
     const login = async (password: string) =>
-      await request(`${s.url}/status/acme/login`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ password }).toString() });
+      await request(`${s.url}/status/acme/login`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ password }).toString(),
+      });
     const wrong = await login("not the password");
     expect(wrong.statusCode).toBe(401);
     expect(wrong.headers["set-cookie"]).toBeUndefined();
@@ -81,7 +100,9 @@ describe("where and for whom a status page is served", () => {
     expect(served.text).toContain("Public API");
     expect(served.text).toContain('<meta name="robots" content="noindex, nofollow">');
     expect(served.headers["cache-control"]).toBe("private, no-store");
-    expect((await s.call("GET", "/api/status/acme.json", undefined, { key: null, headers: { cookie } })).status).toBe(200);
+    expect((await s.call("GET", "/api/status/acme.json", undefined, { key: null, headers: { cookie } })).status).toBe(
+      200,
+    );
     // A new password ends every session.
     await s.call("PATCH", `/api/v1/status-pages/${pageId}`, { password: "another password!" });
     expect((await get("/status/acme", { cookie })).status).toBe(401);

@@ -8,21 +8,28 @@ import { startServer, type TestServer } from "../../support/server";
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 const AXE = readFileSync(createRequire(join(REPO_ROOT, "package.json")).resolve("axe-core/axe.min.js"), "utf8");
-const WIDTHS = [{ name: "desktop", width: 1280, height: 900 }, { name: "phone", width: 390, height: 844 }] as const;
+const WIDTHS = [
+  { name: "desktop", width: 1280, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
 
 /** What a person reads on the page: the overall state, each component's name and state, the open incident, the maintenance. */
 async function facts(page: Page) {
   return {
     overall: await page.$eval(".overall", (p) => p.textContent),
-    components: await page.$$eval("li.component", (items) => items.map((li) => `${li.querySelector("h3")?.textContent}: ${li.querySelector(".state")?.textContent}`)),
+    components: await page.$$eval("li.component", (items) =>
+      items.map((li) => `${li.querySelector("h3")?.textContent}: ${li.querySelector(".state")?.textContent}`),
+    ),
     sections: await page.$$eval("section h2", (hs) => hs.map((h) => h.textContent)),
     active: await page.$$eval("section.active article h3", (hs) => hs.map((h) => h.textContent)),
     // Times by the moment they name: with JavaScript they are shown in the viewer's zone.
-    maintenance: await page.$$eval("ul.maintenance li", (items) => items.map((li) => {
-      const copy = li.cloneNode(true) as typeof li;
-      for (const t of copy.querySelectorAll("time")) t.replaceWith(t.getAttribute("datetime") ?? "");
-      return copy.textContent;
-    })),
+    maintenance: await page.$$eval("ul.maintenance li", (items) =>
+      items.map((li) => {
+        const copy = li.cloneNode(true) as typeof li;
+        for (const t of copy.querySelectorAll("time")) t.replaceWith(t.getAttribute("datetime") ?? "");
+        return copy.textContent;
+      }),
+    ),
     cells: await page.$$eval("li.component ol.bar", (bars) => bars.map((b) => b.children.length)),
     charts: await page.$$eval("figure.chart svg", (svgs) => svgs.map((s) => s.getAttribute("aria-label"))),
   };
@@ -35,26 +42,57 @@ describe("the status page in Chromium", () => {
   beforeAll(async () => {
     s = await startServer();
     const monitor = async (name: string) =>
-      (await s.call("POST", "/api/v1/monitors", { name, type: "http", url: "https://example.com/", interval_sec: 60 })).body.data.id as string;
+      (await s.call("POST", "/api/v1/monitors", { name, type: "http", url: "https://example.com/", interval_sec: 60 }))
+        .body.data.id as string;
     const [api, web, cdn] = [await monitor("api-1"), await monitor("web-1"), await monitor("cdn-1")];
     const now = Date.now();
     for (let i = 48; i >= 1; i--) {
-      for (const id of [api, web, cdn]) await s.app.store.recordCheck(id, { up: true, response_time_ms: 80 + (i % 7) * 20, status_code: 200, error: null }, now - i * 1_800_000);
+      for (const id of [api, web, cdn])
+        await s.app.store.recordCheck(
+          id,
+          { up: true, response_time_ms: 80 + (i % 7) * 20, status_code: 200, error: null },
+          now - i * 1_800_000,
+        );
     }
-    await s.app.store.recordCheck(api, { up: false, response_time_ms: null, status_code: 503, error: "HTTP 503" }, now - 1000);
-    const page = (await s.call("POST", "/api/v1/status-pages", {
-      slug: "acme",
-      title: "Acme",
-      description: "Services of Acme",
-      sections: [
-        { name: "Core", components: [{ key: "api", name: "Public API", monitors: [api] }, { key: "web", name: "Website", monitors: [web, cdn], rule: "all-down" }] },
-        { name: "People", components: [{ key: "desk", name: "Support desk", rule: "manual" }] },
-      ],
-    })).body.data;
-    await s.call("POST", `/api/v1/status-pages/${page.id}/incidents`, { title: "API errors", message: "Requests fail with 503.", components: { api: "major-outage" } });
+    await s.app.store.recordCheck(
+      api,
+      { up: false, response_time_ms: null, status_code: 503, error: "HTTP 503" },
+      now - 1000,
+    );
+    const page = (
+      await s.call("POST", "/api/v1/status-pages", {
+        slug: "acme",
+        title: "Acme",
+        description: "Services of Acme",
+        sections: [
+          {
+            name: "Core",
+            components: [
+              { key: "api", name: "Public API", monitors: [api] },
+              { key: "web", name: "Website", monitors: [web, cdn], rule: "all-down" },
+            ],
+          },
+          { name: "People", components: [{ key: "desk", name: "Support desk", rule: "manual" }] },
+        ],
+      })
+    ).body.data;
+    await s.call("POST", `/api/v1/status-pages/${page.id}/incidents`, {
+      title: "API errors",
+      message: "Requests fail with 503.",
+      components: { api: "major-outage" },
+    });
     const start = new Date(now + 86_400_000).toISOString();
-    await s.call("POST", "/api/v1/maintenance-windows", { name: "Database upgrade", monitor_ids: [web], starts_at: start, ends_at: new Date(now + 90_000_000).toISOString() });
-    browser = await puppeteer.launch({ executablePath: inject("chromiumPath"), headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+    await s.call("POST", "/api/v1/maintenance-windows", {
+      name: "Database upgrade",
+      monitor_ids: [web],
+      starts_at: start,
+      ends_at: new Date(now + 90_000_000).toISOString(),
+    });
+    browser = await puppeteer.launch({
+      executablePath: inject("chromiumPath"),
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu"],
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -74,17 +112,28 @@ describe("the status page in Chromium", () => {
         if (js) {
           expect(await page.evaluate("document.querySelectorAll('script').length")).toBe(1);
           await page.addScriptTag({ content: AXE });
-          const result = await page.evaluate("axe.run({ resultTypes: ['violations'] })") as { violations: { id: string; impact: string; help: string; nodes: unknown[] }[] };
-          const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.help}, ${v.nodes.length} nodes`);
+          const result = (await page.evaluate("axe.run({ resultTypes: ['violations'] })")) as {
+            violations: { id: string; impact: string; help: string; nodes: unknown[] }[];
+          };
+          const serious = result.violations
+            .filter((v) => v.impact === "serious" || v.impact === "critical")
+            .map((v) => `${v.id} (${v.impact}): ${v.help}, ${v.nodes.length} nodes`);
           expect(serious).toEqual([]);
           // A day cell shows its label on focus, without script.
           await page.focus("li.component ol.bar li:last-child");
-          expect(await page.$eval("li.component ol.bar li:last-child", (li) => li.getAttribute("title"))).toMatch(/^\d{4}-\d\d-\d\d: .*API errors/);
-          const overflow = await page.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth");
+          expect(await page.$eval("li.component ol.bar li:last-child", (li) => li.getAttribute("title"))).toMatch(
+            /^\d{4}-\d\d-\d\d: .*API errors/,
+          );
+          const overflow = await page.evaluate(
+            "document.documentElement.scrollWidth > document.documentElement.clientWidth",
+          );
           expect(overflow).toBe(false);
         }
         mkdirSync(ARTIFACTS, { recursive: true });
-        await page.screenshot({ path: join(ARTIFACTS, `status-page-components-${size.name}-${js ? "js" : "nojs"}.png`), fullPage: true });
+        await page.screenshot({
+          path: join(ARTIFACTS, `status-page-components-${size.name}-${js ? "js" : "nojs"}.png`),
+          fullPage: true,
+        });
         await page.close();
       }
       expect(seen[1]).toEqual(seen[0]);

@@ -28,23 +28,47 @@ describe("a status page's answers are kept, and stay true", () => {
   let pageId: string;
   let monitorId: string;
   const html = () => get(`${s.url}/status/fresh`);
-  const doc = async () => JSON.parse((await get(`${s.url}/api/status/fresh.json`)).body).data as {
-    sections: { components: { key: string; status: string }[] }[];
-    incidents: { title: string }[];
-    maintenance: { name: string; in_progress: boolean }[];
-  };
-  const state = async (key: string) => (await doc()).sections.flatMap((x) => x.components).find((c) => c.key === key)?.status;
+  const doc = async () =>
+    JSON.parse((await get(`${s.url}/api/status/fresh.json`)).body).data as {
+      sections: { components: { key: string; status: string }[] }[];
+      incidents: { title: string }[];
+      maintenance: { name: string; in_progress: boolean }[];
+    };
+  const state = async (key: string) =>
+    (await doc()).sections.flatMap((x) => x.components).find((c) => c.key === key)?.status;
 
   beforeAll(async () => {
     target = await startTarget();
     s = await startServer({ checker: true, minIntervalSec: 1 });
-    monitorId = (await s.call("POST", "/api/v1/monitors", { name: "api", type: "http", url: target.url, interval_sec: INTERVAL_SEC, timeout_sec: 1 })).body.data.id as string;
-    pageId = (await s.call("POST", "/api/v1/status-pages", {
-      slug: "fresh",
-      title: "Fresh",
-      sections: [{ name: "Core", components: [{ key: "api", name: "API", monitors: [monitorId] }, { key: "desk", name: "Support desk", rule: "manual" }] }],
-    })).body.data.id as string;
-    await shownWithin(() => state("api"), (v) => v === "operational", 10_000);
+    monitorId = (
+      await s.call("POST", "/api/v1/monitors", {
+        name: "api",
+        type: "http",
+        url: target.url,
+        interval_sec: INTERVAL_SEC,
+        timeout_sec: 1,
+      })
+    ).body.data.id as string;
+    pageId = (
+      await s.call("POST", "/api/v1/status-pages", {
+        slug: "fresh",
+        title: "Fresh",
+        sections: [
+          {
+            name: "Core",
+            components: [
+              { key: "api", name: "API", monitors: [monitorId] },
+              { key: "desk", name: "Support desk", rule: "manual" },
+            ],
+          },
+        ],
+      })
+    ).body.data.id as string;
+    await shownWithin(
+      () => state("api"),
+      (v) => v === "operational",
+      10_000,
+    );
   });
   afterAll(async () => {
     await s?.close();
@@ -64,7 +88,9 @@ describe("a status page's answers are kept, and stay true", () => {
         const again = await get(`${s.url}${path}`, { "if-none-match": etag });
         expect(again.status).toBe(304);
         expect(again.body).toBe("");
-        expect((await get(`${s.url}${path}`, { "if-modified-since": first.headers["last-modified"] as string })).status).toBe(304);
+        expect(
+          (await get(`${s.url}${path}`, { "if-modified-since": first.headers["last-modified"] as string })).status,
+        ).toBe(304);
         expect((await get(`${s.url}${path}`, { "if-none-match": '"other"' })).status).toBe(200);
       }
     } finally {
@@ -73,11 +99,18 @@ describe("a status page's answers are kept, and stay true", () => {
   });
 
   it("shows a monitor's change of state within one check interval, and at once once it is stored", async () => {
-    for (const [healthy, shown] of [[false, "down"], [true, "operational"]] as const) {
+    for (const [healthy, shown] of [
+      [false, "down"],
+      [true, "operational"],
+    ] as const) {
       const before = await html();
       target.healthy = healthy;
       // The check that sees it runs within one interval; the page shows it as soon as it is stored.
-      const ms = await shownWithin(() => state("api"), (v) => v === shown, INTERVAL_SEC * 1000 + 1_500);
+      const ms = await shownWithin(
+        () => state("api"),
+        (v) => v === shown,
+        INTERVAL_SEC * 1000 + 1_500,
+      );
       expect(ms).toBeLessThanOrEqual(INTERVAL_SEC * 1000 + 1_500);
       const after = await html();
       expect(after.headers.etag).not.toBe(before.headers.etag);
@@ -91,7 +124,15 @@ describe("a status page's answers are kept, and stay true", () => {
   it("shows an incident opened through the API and a manual component's state on the next request", async () => {
     await html();
     await doc();
-    expect((await s.call("POST", `/api/v1/status-pages/${pageId}/incidents`, { title: "Mail is slow", message: "Queues are long.", components: { desk: "degraded" } })).status).toBe(201);
+    expect(
+      (
+        await s.call("POST", `/api/v1/status-pages/${pageId}/incidents`, {
+          title: "Mail is slow",
+          message: "Queues are long.",
+          components: { desk: "degraded" },
+        })
+      ).status,
+    ).toBe(201);
     expect((await doc()).incidents.map((i) => i.title)).toContain("Mail is slow");
     expect((await html()).body).toContain("Mail is slow");
     expect((await s.call("PUT", `/api/v1/status-pages/${pageId}/components/desk`, { state: "down" })).status).toBe(200);
@@ -102,7 +143,16 @@ describe("a status page's answers are kept, and stay true", () => {
   it("shows a maintenance window in progress once it starts, with no write in between", async () => {
     expect((await s.call("POST", `/api/v1/monitors/${monitorId}/pause`)).status).toBe(200);
     const starts = Date.now() + 2_500;
-    expect((await s.call("POST", "/api/v1/maintenance-windows", { name: "Upgrade", monitor_ids: [monitorId], starts_at: new Date(starts).toISOString(), ends_at: new Date(starts + 3_600_000).toISOString() })).status).toBe(201);
+    expect(
+      (
+        await s.call("POST", "/api/v1/maintenance-windows", {
+          name: "Upgrade",
+          monitor_ids: [monitorId],
+          starts_at: new Date(starts).toISOString(),
+          ends_at: new Date(starts + 3_600_000).toISOString(),
+        })
+      ).status,
+    ).toBe(201);
     expect((await doc()).maintenance).toEqual([expect.objectContaining({ name: "Upgrade", in_progress: false })]);
     await html();
     await new Promise((r) => setTimeout(r, Math.max(0, starts - Date.now() + 50)));

@@ -38,7 +38,14 @@ describe("an incident rule swept by two replicas at once", () => {
   });
 
   it(`opens one incident per outage and tells the subscriber once per change, over ${ROUNDS} outages`, async () => {
-    const api = (await a.call("POST", "/api/v1/monitors", { name: "api", type: "http", url: "https://example.com/", interval_sec: 60 })).body.data.id as string;
+    const api = (
+      await a.call("POST", "/api/v1/monitors", {
+        name: "api",
+        type: "http",
+        url: "https://example.com/",
+        interval_sec: 60,
+      })
+    ).body.data.id as string;
     const created = await a.call("POST", "/api/v1/status-pages", {
       slug: "twice",
       title: "Twice",
@@ -47,12 +54,30 @@ describe("an incident rule swept by two replicas at once", () => {
     });
     expect(created.status).toBe(201);
     const pageId = created.body.data.id as string;
-    expect((await b.call("POST", "/status/twice/subscribe", { webhook: hookUrl, secret: "hook-secret-0123456789" }, { key: null })).status).toBe(202);
-    await a.app.store.recordCheck(api, { up: true, response_time_ms: 80, status_code: 200, error: null }, Date.now() - 5000);
+    expect(
+      (
+        await b.call(
+          "POST",
+          "/status/twice/subscribe",
+          { webhook: hookUrl, secret: "hook-secret-0123456789" },
+          { key: null },
+        )
+      ).status,
+    ).toBe(202);
+    await a.app.store.recordCheck(
+      api,
+      { up: true, response_time_ms: 80, status_code: 200, error: null },
+      Date.now() - 5000,
+    );
 
-    const incidents = async (state: string) => (await b.call("GET", `/api/v1/status-pages/${pageId}/incidents?state=${state}`)).body.data as unknown[];
+    const incidents = async (state: string) =>
+      (await b.call("GET", `/api/v1/status-pages/${pageId}/incidents?state=${state}`)).body.data as unknown[];
     for (let round = 1; round <= ROUNDS; round++) {
-      await a.app.store.recordCheck(api, { up: false, response_time_ms: null, status_code: 503, error: "HTTP 503" }, Date.now());
+      await a.app.store.recordCheck(
+        api,
+        { up: false, response_time_ms: null, status_code: 503, error: "HTTP 503" },
+        Date.now(),
+      );
       await eventually(async () => ((await incidents("open")).length === 1 ? true : undefined), 15_000);
       // Many passes of both replicas while the monitor stays down.
       await new Promise((r) => setTimeout(r, 400));
@@ -65,6 +90,8 @@ describe("an incident rule swept by two replicas at once", () => {
     expect(await incidents("resolved")).toHaveLength(ROUNDS);
     await eventually(async () => (posts.length >= 2 * ROUNDS ? true : undefined), 15_000);
     await new Promise((r) => setTimeout(r, 500));
-    expect(posts.map((p) => p.event)).toEqual(Array.from({ length: ROUNDS }, () => ["incident.opened", "incident.resolved"]).flat());
+    expect(posts.map((p) => p.event)).toEqual(
+      Array.from({ length: ROUNDS }, () => ["incident.opened", "incident.resolved"]).flat(),
+    );
   }, 120_000);
 });

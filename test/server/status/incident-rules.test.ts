@@ -9,8 +9,10 @@ import { startServer, type TestServer } from "../../support/server";
 const SECRET = "hook-secret-0123456789";
 
 /** A mail's text with quoted-printable soft breaks and escapes undone. */
-const decoded = (raw: string) => raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-const codeIn = (raw: string, action: string) => new RegExp(`${action}\\?code=([A-Za-z0-9_%-]+)`).exec(decoded(raw))?.[1] as string;
+const decoded = (raw: string) =>
+  raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+const codeIn = (raw: string, action: string) =>
+  new RegExp(`${action}\\?code=([A-Za-z0-9_%-]+)`).exec(decoded(raw))?.[1] as string;
 
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;
@@ -48,13 +50,21 @@ describe("an incident rule and the page's subscribers", () => {
       let body = "";
       req.on("data", (c) => (body += c));
       req.on("end", () => {
-        posts.push({ body, signature: req.headers["x-signature"] as string | undefined, event: req.headers["x-event"] as string | undefined });
+        posts.push({
+          body,
+          signature: req.headers["x-signature"] as string | undefined,
+          event: req.headers["x-event"] as string | undefined,
+        });
         res.end("ok");
       });
     });
     await new Promise<void>((resolve) => hooks.listen(0, "127.0.0.1", resolve));
     hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hook`;
-    s = await startServer({ smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, incidentRuleTickMs: 100, subscribeLimitPerHour: 20 });
+    s = await startServer({
+      smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      incidentRuleTickMs: 100,
+      subscribeLimitPerHour: 20,
+    });
   });
   afterAll(async () => {
     await s?.close();
@@ -64,14 +74,21 @@ describe("an incident rule and the page's subscribers", () => {
 
   it("opens one incident when a component goes down, tells each confirmed subscriber once, and resolves it on recovery", async () => {
     const monitor = async (name: string) =>
-      (await s.call("POST", "/api/v1/monitors", { name, type: "http", url: "https://example.com/", interval_sec: 60 })).body.data.id as string;
+      (await s.call("POST", "/api/v1/monitors", { name, type: "http", url: "https://example.com/", interval_sec: 60 }))
+        .body.data.id as string;
     const [api, web] = [await monitor("api-1"), await monitor("web-1")];
     const created = await s.call("POST", "/api/v1/status-pages", {
       slug: "acme",
       title: "Acme",
       sections: [
         { name: "Core", components: [{ key: "api", name: "Public API", monitors: [api] }] },
-        { name: "Other", components: [{ key: "web", name: "Website", monitors: [web] }, { key: "support", name: "Support desk", rule: "manual" }] },
+        {
+          name: "Other",
+          components: [
+            { key: "web", name: "Website", monitors: [web] },
+            { key: "support", name: "Support desk", rule: "manual" },
+          ],
+        },
       ],
       incident_rules: [{ component: "api", minutes: 0, title: "{name} is down" }],
     });
@@ -106,13 +123,26 @@ describe("an incident rule and the page's subscribers", () => {
     expect(again.body).toEqual((await subscribe({ email: "new@example.com" })).body);
     await until("the new address's confirmation", () => (mails.length >= 4 ? true : undefined));
     await new Promise((r) => setTimeout(r, 300));
-    expect(mails.map((m) => m.to).sort()).toEqual(["leaver@example.com", "new@example.com", "reader@example.com", "silent@example.com"]);
+    expect(mails.map((m) => m.to).sort()).toEqual([
+      "leaver@example.com",
+      "new@example.com",
+      "reader@example.com",
+      "silent@example.com",
+    ]);
     mails.length = 0;
 
     // The API's monitor goes down: the rule opens one incident.
-    await s.app.store.recordCheck(api, { up: false, response_time_ms: null, status_code: 503, error: "HTTP 503" }, Date.now());
+    await s.app.store.recordCheck(
+      api,
+      { up: false, response_time_ms: null, status_code: 503, error: "HTTP 503" },
+      Date.now(),
+    );
     const open = await until("the rule's incident", async () => {
-      const list = (await s.call("GET", `/api/v1/status-pages/${pageId}/incidents?state=open`)).body.data as { id: string; title: string; rule: number }[];
+      const list = (await s.call("GET", `/api/v1/status-pages/${pageId}/incidents?state=open`)).body.data as {
+        id: string;
+        title: string;
+        rule: number;
+      }[];
       return list.length ? list : undefined;
     });
     await until("one mail and one post", () => (mails.length >= 1 && posts.length >= 1 ? true : undefined));
@@ -126,7 +156,10 @@ describe("an incident rule and the page's subscribers", () => {
     expect(posts).toHaveLength(1);
     const post = posts[0] as (typeof posts)[number];
     expect(post.signature).toBe(`sha256=${createHmac("sha256", SECRET).update(post.body).digest("hex")}`);
-    expect(JSON.parse(post.body)).toMatchObject({ event: "incident.opened", incident: { title: "Public API is down", state: "investigating", components: { api: "major-outage" } } });
+    expect(JSON.parse(post.body)).toMatchObject({
+      event: "incident.opened",
+      incident: { title: "Public API is down", state: "investigating", components: { api: "major-outage" } },
+    });
     const feed = await (await request(`${s.url}/status/acme/feed.atom`)).body.text();
     expect(feed).toContain("<title>Public API is down (investigating)</title>");
     const doc = (await s.call("GET", "/api/status/acme.json", undefined, { key: null })).body.data;
@@ -137,7 +170,8 @@ describe("an incident rule and the page's subscribers", () => {
     // Recovery resolves it: one more mail, one more post.
     await s.app.store.recordCheck(api, { up: true, response_time_ms: 90, status_code: 200, error: null }, Date.now());
     await until("the incident resolved", async () => {
-      const list = (await s.call("GET", `/api/v1/status-pages/${pageId}/incidents?state=resolved`)).body.data as unknown[];
+      const list = (await s.call("GET", `/api/v1/status-pages/${pageId}/incidents?state=resolved`)).body
+        .data as unknown[];
       return list.length ? list : undefined;
     });
     await until("a second mail and post", () => (mails.length >= 2 && posts.length >= 2 ? true : undefined));
@@ -145,8 +179,13 @@ describe("an incident rule and the page's subscribers", () => {
     expect(mails.map((m) => m.to)).toEqual(["reader@example.com", "reader@example.com"]);
     expect(decoded(mails[1]?.data as string)).toMatch(/Subject: \[Acme\] Resolved: Public API is down/);
     expect(posts).toHaveLength(2);
-    expect(JSON.parse(posts[1]?.body as string)).toMatchObject({ event: "incident.resolved", incident: { state: "resolved" } });
+    expect(JSON.parse(posts[1]?.body as string)).toMatchObject({
+      event: "incident.resolved",
+      incident: { state: "resolved" },
+    });
     expect((await s.call("GET", `/api/v1/status-pages/${pageId}/incidents`)).body.data).toHaveLength(1);
-    expect(await (await request(`${s.url}/status/acme/feed.atom`)).body.text()).toContain("<title>Public API is down (resolved)</title>");
+    expect(await (await request(`${s.url}/status/acme/feed.atom`)).body.text()).toContain(
+      "<title>Public API is down (resolved)</title>",
+    );
   });
 });

@@ -4,13 +4,27 @@ import { startServer, type TestServer } from "../../support/server";
 
 /** The format the page's script uses, in the page's language and `timeZone`. */
 const format = (lang: string, timeZone: string, iso: string) =>
-  new Intl.DateTimeFormat(lang, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short", timeZone }).format(new Date(iso));
+  new Intl.DateTimeFormat(lang, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZoneName: "short",
+    timeZone,
+  }).format(new Date(iso));
 /** Spaces as ICU writes them (narrow and no-break ones) made plain, for comparing two ICU builds. */
 const plain = (text: string) => text.replace(/[\s\u202f\u00a0]+/g, " ").trim();
 
 /** Each moment's `<time>`: what it names and what it shows. */
 async function times(page: Page): Promise<{ datetime: string; text: string; title: string }[]> {
-  return await page.$$eval("time[datetime]", (ts) => ts.map((t) => ({ datetime: t.getAttribute("datetime") ?? "", text: t.textContent ?? "", title: t.getAttribute("title") ?? "" })));
+  return await page.$$eval("time[datetime]", (ts) =>
+    ts.map((t) => ({
+      datetime: t.getAttribute("datetime") ?? "",
+      text: t.textContent ?? "",
+      title: t.getAttribute("title") ?? "",
+    })),
+  );
 }
 
 describe("times on the status page in the viewer's time zone", () => {
@@ -19,18 +33,56 @@ describe("times on the status page in the viewer's time zone", () => {
 
   beforeAll(async () => {
     s = await startServer();
-    const monitor = (await s.call("POST", "/api/v1/monitors", { name: "api", type: "http", url: "https://example.com/", interval_sec: 60 })).body.data.id as string;
-    const page = (await s.call("POST", "/api/v1/status-pages", {
-      slug: "zones",
-      title: "Zones",
-      locale: "de",
-      sections: [{ name: "Core", components: [{ key: "desk", name: "Support desk", rule: "manual" }, { key: "api", name: "API", monitors: [monitor] }] }],
-    })).body.data;
-    expect((await s.call("POST", `/api/v1/status-pages/${page.id}/incidents`, { title: "Slow answers", message: "Looking into it.", components: { desk: "degraded" } })).status).toBe(201);
+    const monitor = (
+      await s.call("POST", "/api/v1/monitors", {
+        name: "api",
+        type: "http",
+        url: "https://example.com/",
+        interval_sec: 60,
+      })
+    ).body.data.id as string;
+    const page = (
+      await s.call("POST", "/api/v1/status-pages", {
+        slug: "zones",
+        title: "Zones",
+        locale: "de",
+        sections: [
+          {
+            name: "Core",
+            components: [
+              { key: "desk", name: "Support desk", rule: "manual" },
+              { key: "api", name: "API", monitors: [monitor] },
+            ],
+          },
+        ],
+      })
+    ).body.data;
+    expect(
+      (
+        await s.call("POST", `/api/v1/status-pages/${page.id}/incidents`, {
+          title: "Slow answers",
+          message: "Looking into it.",
+          components: { desk: "degraded" },
+        })
+      ).status,
+    ).toBe(201);
     // A window of the page's monitor: its start and end are moments the page shows.
     const day = 86_400_000;
-    expect((await s.call("POST", "/api/v1/maintenance-windows", { name: "Upgrade", monitor_ids: [monitor], starts_at: new Date(Date.now() + day).toISOString(), ends_at: new Date(Date.now() + day + 3_600_000).toISOString() })).status).toBe(201);
-    browser = await puppeteer.launch({ executablePath: inject("chromiumPath"), headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+    expect(
+      (
+        await s.call("POST", "/api/v1/maintenance-windows", {
+          name: "Upgrade",
+          monitor_ids: [monitor],
+          starts_at: new Date(Date.now() + day).toISOString(),
+          ends_at: new Date(Date.now() + day + 3_600_000).toISOString(),
+        })
+      ).status,
+    ).toBe(201);
+    browser = await puppeteer.launch({
+      executablePath: inject("chromiumPath"),
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu"],
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -64,7 +116,10 @@ describe("times on the status page in the viewer's time zone", () => {
       expect(t.text).toBe(`${t.datetime.slice(0, 16).replace("T", " ")} UTC`);
       expect(t.title).toBe("");
     }
-    for (const [seen, zone] of [[tokyo, "Asia/Tokyo"], [newYork, "America/New_York"]] as const) {
+    for (const [seen, zone] of [
+      [tokyo, "Asia/Tokyo"],
+      [newYork, "America/New_York"],
+    ] as const) {
       expect(seen.found.map((t) => t.datetime)).toEqual(off.found.map((t) => t.datetime));
       for (const [i, t] of seen.found.entries()) {
         expect(plain(t.text)).toBe(plain(format("de", zone, t.datetime)));

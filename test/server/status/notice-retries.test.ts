@@ -42,11 +42,13 @@ describe("a status page's notices to subscribers are tried again", () => {
   beforeAll(async () => {
     hooks = await startReceiver();
     s = await startServer({ notifyRetryDelaysMs: DELAYS_MS });
-    pageId = (await s.call("POST", "/api/v1/status-pages", {
-      slug: "retry",
-      title: "Retry",
-      sections: [{ name: "Core", components: [{ key: "desk", name: "Support desk", rule: "manual" }] }],
-    })).body.data.id as string;
+    pageId = (
+      await s.call("POST", "/api/v1/status-pages", {
+        slug: "retry",
+        title: "Retry",
+        sections: [{ name: "Core", components: [{ key: "desk", name: "Support desk", rule: "manual" }] }],
+      })
+    ).body.data.id as string;
   });
   afterAll(async () => {
     await s?.close();
@@ -54,22 +56,40 @@ describe("a status page's notices to subscribers are tried again", () => {
   });
 
   const subscribe = async (path: string) =>
-    expect((await s.call("POST", "/status/retry/subscribe", { webhook: `${hooks.url}${path}`, secret: SECRET }, { key: null })).status).toBe(202);
+    expect(
+      (
+        await s.call(
+          "POST",
+          "/status/retry/subscribe",
+          { webhook: `${hooks.url}${path}`, secret: SECRET },
+          { key: null },
+        )
+      ).status,
+    ).toBe(202);
   const postsTo = (path: string) => hooks.posts.filter((p) => p.path === path);
 
   it("posts a refused notice again after each delay, the same signed body, until it is accepted, then no more", async () => {
     hooks.refusals.set("/flaky", 2);
     await subscribe("/flaky");
     const opened = Date.now();
-    expect((await s.call("POST", `/api/v1/status-pages/${pageId}/incidents`, { title: "Queues are long", message: "Looking into it.", components: { desk: "degraded" } })).status).toBe(201);
+    expect(
+      (
+        await s.call("POST", `/api/v1/status-pages/${pageId}/incidents`, {
+          title: "Queues are long",
+          message: "Looking into it.",
+          components: { desk: "degraded" },
+        })
+      ).status,
+    ).toBe(201);
     await eventually(async () => postsTo("/flaky").length >= 3, 10_000);
-    await new Promise((r) => setTimeout(r, DELAYS_MS[1] as number * 2));
+    await new Promise((r) => setTimeout(r, (DELAYS_MS[1] as number) * 2));
     const posts = postsTo("/flaky");
     expect(posts).toHaveLength(3);
     expect(new Set(posts.map((p) => p.body)).size).toBe(1);
     const body = posts[0]?.body as string;
     expect(JSON.parse(body)).toMatchObject({ event: "incident.opened", incident: { title: "Queues are long" } });
-    for (const p of posts) expect(p.signature).toBe(`sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`);
+    for (const p of posts)
+      expect(p.signature).toBe(`sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`);
     // Backoff: each attempt waits its delay after the one before.
     expect((posts[1]?.at as number) - (posts[0]?.at as number)).toBeGreaterThanOrEqual((DELAYS_MS[0] as number) - 20);
     expect((posts[2]?.at as number) - (posts[1]?.at as number)).toBeGreaterThanOrEqual((DELAYS_MS[1] as number) - 20);
@@ -79,9 +99,22 @@ describe("a status page's notices to subscribers are tried again", () => {
   it("gives up after the last delay", async () => {
     hooks.refusals.set("/down", 100);
     await subscribe("/down");
-    expect((await s.call("POST", `/api/v1/status-pages/${pageId}/incidents`, { title: "Mail is slow", message: "Looking.", components: { desk: "degraded" } })).status).toBe(201);
+    expect(
+      (
+        await s.call("POST", `/api/v1/status-pages/${pageId}/incidents`, {
+          title: "Mail is slow",
+          message: "Looking.",
+          components: { desk: "degraded" },
+        })
+      ).status,
+    ).toBe(201);
     await eventually(async () => postsTo("/down").length >= 1 + DELAYS_MS.length, 10_000);
-    await new Promise((r) => setTimeout(r, DELAYS_MS.reduce((a, b) => a + b, 0)));
+    await new Promise((r) =>
+      setTimeout(
+        r,
+        DELAYS_MS.reduce((a, b) => a + b, 0),
+      ),
+    );
     expect(postsTo("/down")).toHaveLength(1 + DELAYS_MS.length);
   });
 });

@@ -28,7 +28,13 @@ describe("uptime-server serve mails status page subscribers through the relay it
         stream.on("data", (c) => (data += c));
         stream.on("end", () => {
           const [user, pass] = String(session.user ?? ":").split(":");
-          mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), data, user, pass });
+          mails.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            to: session.envelope.rcptTo.map((r) => r.address),
+            data,
+            user,
+            pass,
+          });
           done();
         });
       },
@@ -38,7 +44,18 @@ describe("uptime-server serve mails status page subscribers through the relay it
     dir = mkdtempSync(join(tmpdir(), "serve-mail-"));
     const relay = join(dir, "smtp.url");
     writeFileSync(relay, `smtp://relay:${encodeURIComponent(RELAY_PASSWORD)}@127.0.0.1:${port}\n`, { mode: 0o600 });
-    served = await serveProcess(join(dir, "uptime.db"), KEY, ["--smtp-url-file", relay, "--smtp-from", "status@example.test", "--public-url", "https://status.example.test/", "--subscribe-limit-per-hour", "2", "--incident-rule-tick-sec", "1"]);
+    served = await serveProcess(join(dir, "uptime.db"), KEY, [
+      "--smtp-url-file",
+      relay,
+      "--smtp-from",
+      "status@example.test",
+      "--public-url",
+      "https://status.example.test/",
+      "--subscribe-limit-per-hour",
+      "2",
+      "--incident-rule-tick-sec",
+      "1",
+    ]);
   });
   afterAll(async () => {
     served?.child.kill("SIGTERM");
@@ -56,15 +73,27 @@ describe("uptime-server serve mails status page subscribers through the relay it
     expect(res.statusCode).toBe(202);
     await res.body.dump();
     const mail = await eventually(async () => mails[0], 15_000);
-    expect(mail).toMatchObject({ from: "status@example.test", to: ["reader@example.com"], user: "relay", pass: RELAY_PASSWORD });
-    const text = mail.data.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    expect(mail).toMatchObject({
+      from: "status@example.test",
+      to: ["reader@example.com"],
+      user: "relay",
+      pass: RELAY_PASSWORD,
+    });
+    const text = mail.data
+      .replace(/=\r?\n/g, "")
+      .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
     expect(text).toMatch(/https:\/\/status\.example\.test\/status\/mailed\/confirm\?code=/);
-    for (const spelling of [RELAY_PASSWORD, encodeURIComponent(RELAY_PASSWORD)]) expect(served.log()).not.toContain(spelling);
+    for (const spelling of [RELAY_PASSWORD, encodeURIComponent(RELAY_PASSWORD)])
+      expect(served.log()).not.toContain(spelling);
   });
 
   it("--subscribe-limit-per-hour: the client's third request in the hour is refused with 429, and sends nothing", async () => {
     const subscribe = async (email: string) => {
-      const res = await request(`${served.url}/status/mailed/subscribe`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
+      const res = await request(`${served.url}/status/mailed/subscribe`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email }),
+      });
       return { status: res.statusCode, body: (await res.body.json()) as { error?: { code: string } } };
     };
     // The first test's request was the first of this client's two.
@@ -78,7 +107,12 @@ describe("uptime-server serve mails status page subscribers through the relay it
 
   it("--incident-rule-tick-sec: a component that goes down opens its rule's incident within a few ticks", async () => {
     // Nothing listens on port 9 of loopback: the check fails at once.
-    const created = await served.call("POST", "/api/v1/monitors", { name: "gone", type: "http", url: "http://127.0.0.1:9/", interval_sec: 30 });
+    const created = await served.call("POST", "/api/v1/monitors", {
+      name: "gone",
+      type: "http",
+      url: "http://127.0.0.1:9/",
+      interval_sec: 30,
+    });
     expect(created.status, created.body).toBe(201);
     const monitorId = JSON.parse(created.body).data.id as string;
     const page = await served.call("POST", "/api/v1/status-pages", {
@@ -90,11 +124,13 @@ describe("uptime-server serve mails status page subscribers through the relay it
     });
     expect(page.status, page.body).toBe(201);
     const pageId = JSON.parse(page.body).data.id as string;
-    const health = async () => JSON.parse((await served.call("GET", `/api/v1/monitors/${monitorId}`)).body).data.health as string;
+    const health = async () =>
+      JSON.parse((await served.call("GET", `/api/v1/monitors/${monitorId}`)).body).data.health as string;
     await eventually(async () => ((await health()) === "down" ? true : undefined), 60_000);
     const downAt = Date.now();
     const open = await eventually(async () => {
-      const list = JSON.parse((await served.call("GET", `/api/v1/status-pages/${pageId}/incidents?state=open`)).body).data as { title: string }[];
+      const list = JSON.parse((await served.call("GET", `/api/v1/status-pages/${pageId}/incidents?state=open`)).body)
+        .data as { title: string }[];
       return list.length ? list : undefined;
     }, 30_000);
     // The default tick is 10 s; at one second the incident follows the down state within a tick or two.

@@ -12,7 +12,10 @@ const later = () => Date.now() + 121_000;
 
 /** Two stores on one database: two processes (SQLite: two connections to one file). */
 async function twoStores(engine: EngineName): Promise<[Store, Store]> {
-  const options = engine === "sqlite" ? { db: join(mkdtempSync(join(tmpdir(), "uptime-idem-")), "uptime.db") } : await freshDatabase(engine);
+  const options =
+    engine === "sqlite"
+      ? { db: join(mkdtempSync(join(tmpdir(), "uptime-idem-")), "uptime.db") }
+      : await freshDatabase(engine);
   const first = await Store.open(options.db, { secretKeyFile: options.secretKeyFile });
   return [first, await Store.open(options.db, { secretKeyFile: options.secretKeyFile })];
 }
@@ -23,7 +26,8 @@ describe.each(ENGINES)("idempotency reservations (%s)", (engine) => {
     for (const store of open.splice(0)) if (store.isOpen) await store.close();
   });
   const stores = async () => (open.push(...(await twoStores(engine))), open as [Store, Store]);
-  const account = async (store: Store) => (await store.keys.authenticate((await store.keys.create("acme", "dev")).key))?.accountId as string;
+  const account = async (store: Store) =>
+    (await store.keys.authenticate((await store.keys.create("acme", "dev")).key))?.accountId as string;
 
   it("holds a key for its process: a second reservation by that process waits, whatever its age short of the limit", async () => {
     const [a] = await stores();

@@ -10,7 +10,10 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 
 /** Two stores on one database: two replicas (SQLite: two connections to one file). */
 async function twoStores(engine: EngineName): Promise<[Store, Store]> {
-  const options = engine === "sqlite" ? { db: join(mkdtempSync(join(tmpdir(), "uptime-counters-")), "uptime.db") } : await freshDatabase(engine);
+  const options =
+    engine === "sqlite"
+      ? { db: join(mkdtempSync(join(tmpdir(), "uptime-counters-")), "uptime.db") }
+      : await freshDatabase(engine);
   const first = await Store.open(options.db, { secretKeyFile: options.secretKeyFile });
   return [first, await Store.open(options.db, { secretKeyFile: options.secretKeyFile })];
 }
@@ -34,11 +37,16 @@ describe.each(ENGINES)("rate counters (%s)", (engine) => {
   it("counts a key together across two stores on one database, and starts over when the window ended", async () => {
     const [a, b] = (open.push(...(await twoStores(engine))), open) as [Store, Store];
     const now = Date.now();
-    const counts = await Promise.all(range(1, 80).map((i) => (i % 2 === 0 ? a : b).rateCounters.increment("authfail:127.0.0.1", WINDOW, now)));
+    const counts = await Promise.all(
+      range(1, 80).map((i) => (i % 2 === 0 ? a : b).rateCounters.increment("authfail:127.0.0.1", WINDOW, now)),
+    );
     expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(range(1, 80));
     const later = now + WINDOW;
     const at = [later, later + 1];
-    const next = await Promise.all([a.rateCounters.increment("authfail:127.0.0.1", WINDOW, at[0]), b.rateCounters.increment("authfail:127.0.0.1", WINDOW, at[1])]);
+    const next = await Promise.all([
+      a.rateCounters.increment("authfail:127.0.0.1", WINDOW, at[0]),
+      b.rateCounters.increment("authfail:127.0.0.1", WINDOW, at[1]),
+    ]);
     expect(next.map((c) => c.count).sort()).toEqual([1, 2]);
     // The two run concurrently, so either may come first: the new window starts at the time of the
     // increment that counted 1, and the other counts in that same window.

@@ -11,21 +11,24 @@ new PolicyPack("uptime-rules", {
       name: "monitor-interval",
       description: "A monitor checks at most once a minute.",
       validateResource: validateResourceOfType(uptime.Monitor, (monitor, _args, reportViolation) => {
-        if (monitor.intervalSec < 60) reportViolation(`intervalSec is ${monitor.intervalSec}: monitors check at most once a minute (60 or more).`);
+        if (monitor.intervalSec < 60)
+          reportViolation(`intervalSec is ${monitor.intervalSec}: monitors check at most once a minute (60 or more).`);
       }),
     },
     {
       name: "channel-name",
       description: "A channel's name says which team it pages.",
       validateResource: validateResourceOfType(uptime.Channel, (channel, _args, reportViolation) => {
-        if (!channel.name?.startsWith("team-")) reportViolation(`channel name '${channel.name}' must start with 'team-'.`);
+        if (!channel.name?.startsWith("team-"))
+          reportViolation(`channel name '${channel.name}' must start with 'team-'.`);
       }),
     },
     {
       name: "status-page-slug",
       description: "Status pages live under status-*.",
       validateResource: validateResourceOfType(uptime.StatusPage, (page, _args, reportViolation) => {
-        if (!page.slug.startsWith("status-")) reportViolation(`status page slug '${page.slug}' must start with 'status-'.`);
+        if (!page.slug.startsWith("status-"))
+          reportViolation(`status page slug '${page.slug}' must start with 'status-'.`);
       }),
     },
     {
