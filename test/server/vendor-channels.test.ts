@@ -100,6 +100,13 @@ const refusals: Record<Vendor, { status: number; body: Json; reason: string }> =
 
 const VENDORS = Object.keys(refusals) as Vendor[];
 
+/**
+ * How long a notice may take to reach the receiver: the monitor's first failing checks (2 s apart), the alert tick and
+ * the delivery. Generous, because the suite also runs beside three other files on PostgreSQL; the wait ends as soon
+ * as the request arrives.
+ */
+const ARRIVAL_MS = 60_000;
+
 describe("vendor channels against the vendor receiver", () => {
   let s: TestServer;
   let v: VendorReceiver;
@@ -215,9 +222,9 @@ describe("vendor channels against the vendor receiver", () => {
       const m = await monitorOf([c.id]);
       const before = v.of(vendor).length;
       try {
-        const [down] = (await v.waitFor(vendor, before + 1)).slice(before);
+        const [down] = (await v.waitFor(vendor, before + 1, ARRIVAL_MS)).slice(before);
         target.healthy = true;
-        const [up] = (await v.waitFor(vendor, before + 2)).slice(before + 1);
+        const [up] = (await v.waitFor(vendor, before + 2, ARRIVAL_MS)).slice(before + 1);
         for (const r of [down, up] as VendorRequest[]) expect(r.problems, JSON.stringify(r.body)).toEqual([]);
         expect(down?.headers["content-type"]).toBe("application/json");
         expectations[vendor](down as VendorRequest, "down");
@@ -253,7 +260,7 @@ describe("vendor channels against the vendor receiver", () => {
       const m = await monitorOf([c.id]);
       const before = v.of(vendor).length;
       try {
-        await v.waitFor(vendor, before + 1);
+        await v.waitFor(vendor, before + 1, ARRIVAL_MS);
         const failed = await eventually(async () => {
           const list = (await s.call("GET", `/api/v1/channels/${c.id}/deliveries`)).body.data as Json[];
           return list.find((d) => d.status === "failed");
@@ -286,7 +293,7 @@ describe("vendor channels against the vendor receiver", () => {
     const m = await monitorOf([c.id]);
     const before = v.of("discord").length;
     try {
-      const got = (await v.waitFor("discord", before + 3)).slice(before);
+      const got = (await v.waitFor("discord", before + 3, ARRIVAL_MS)).slice(before);
       expect(got.map((r) => r.status)).toEqual([503, 429, 204]);
       const delivered = await eventually(async () =>
         ((await s.call("GET", `/api/v1/channels/${c.id}/deliveries`)).body.data as Json[]).find(
