@@ -1,6 +1,7 @@
 import { RE2JS } from "re2js";
 import { z } from "zod";
 import type { FieldTable } from "./fields";
+import { HEADER_NAME } from "./headers";
 
 /**
  * Assertions of http and keyword monitors: `{ source, property?, comparison, target? }`, checked
@@ -46,8 +47,6 @@ export function comparisonsOf(source: AssertionSource): readonly AssertionCompar
   if (source === "text_body") return ASSERTION_COMPARISONS.filter((c) => c !== "greater_than" && c !== "less_than");
   return ASSERTION_COMPARISONS;
 }
-
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Why `path` is not a JSONPath the checker evaluates, or undefined. Filters and scripts are refused. */
 export function jsonPathProblem(path: string): string | undefined {
@@ -241,16 +240,21 @@ export const ASSERTION_DEFAULTS: Readonly<{
   max_response_ms: null,
 });
 
-/** The read schema of those fields. */
-export const assertionRead = {
-  assertions: z.array(
+/** Assertions as reads return them: every field present. A new schema at each call. */
+export function storedAssertions() {
+  return z.array(
     z.object({
       source: z.enum(ASSERTION_SOURCES),
       property: z.string().nullable(),
       comparison: z.enum(ASSERTION_COMPARISONS),
       target: z.string().nullable(),
     }),
-  ),
+  );
+}
+
+/** The read schema of those fields. */
+export const assertionRead = {
+  assertions: storedAssertions(),
   degraded_response_ms: z.int().nullable(),
   max_response_ms: z.int().nullable(),
 };

@@ -1,15 +1,15 @@
 import { z } from "zod";
 import {
   type Assertion,
-  ASSERTION_COMPARISONS,
-  ASSERTION_SOURCES,
   AssertionSchema,
   jsonPathProblem,
   normalizeAssertions,
   regexProblem,
   type StoredAssertion,
+  storedAssertions,
 } from "./assertions";
 import type { ErrorDetail } from "./common";
+import { HEADER_NAME, requestHeaders } from "./headers";
 
 /**
  * Multi-step monitors (`type: "multistep"`): a journey of HTTP requests run in order, each step's
@@ -38,7 +38,6 @@ export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 /** `{{name}}` in a template (spaces inside the braces allowed). */
 export const VARIABLE_USE = /\{\{\s*([^{}\s]*)\s*\}\}/g;
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /**
  * A step's URL, as the document states it and the server checks it: `http(s)://`, a host name
  * (its last label not a number) or an IPv4 address, with `{{variables}}` allowed in names, an
@@ -124,20 +123,9 @@ export const MonitorStepSchema = z
       .max(2048, "must be at most 2048 characters")
       .meta({ pattern: STEP_URL }),
     /** Request headers, with `{{variables}}` in values; at most 50. */
-    headers: z
-      .record(
-        z.string().regex(HEADER_NAME, "must be a valid header name"),
-        z
-          .string()
-          .max(8192)
-          .regex(/^[^\r\n]*$/, "must not contain line breaks"),
-      )
-      .refine((h) => Object.keys(h).length <= 50, "must have at most 50 headers")
-      .meta({
-        description:
-          "Request headers, with `{{variables}}` in values; at most 50. A secret header (its name is a credential, as in a monitor's `headers`) is write-only: reads show its fingerprint, and a PATCH that sends it back keeps the value.",
-      })
-      .optional(),
+    headers: requestHeaders(
+      "Request headers, with `{{variables}}` in values; at most 50. A secret header (its name is a credential, as in a monitor's `headers`) is write-only: reads show its fingerprint, and a PATCH that sends it back keeps the value.",
+    ).optional(),
     /** Request body, with `{{variables}}`; only with POST, PUT, PATCH, DELETE. */
     body: z.string().max(16_384, "must be at most 16384 characters").nullable().optional(),
     /** Codes or classes that count as passed; default `["2xx", "3xx"]`. */
@@ -260,14 +248,7 @@ export const StoredStepSchema = z
         secret: z.boolean(),
       }),
     ),
-    assertions: z.array(
-      z.object({
-        source: z.enum(ASSERTION_SOURCES),
-        property: z.string().nullable(),
-        comparison: z.enum(ASSERTION_COMPARISONS),
-        target: z.string().nullable(),
-      }),
-    ),
+    assertions: storedAssertions(),
     cleanup: z.boolean(),
   })
   .meta({ id: "StoredMonitorStep" });

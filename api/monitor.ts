@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DISPLAY_NAME_FIELD, displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
 import { ASSERTION_ROWS, assertionFields, assertionRead, type StoredAssertion } from "./assertions";
+import { requestHeaders } from "./headers";
 import { apiRows, type FieldTable, normalize, sortedSet } from "./fields";
 import { MONITOR_EXTENSION_ROWS, monitorExtensionFields, monitorExtensionRead } from "./monitor-extensions";
 import { MONITOR_NETWORK_ROWS, monitorNetworkFields, monitorNetworkRead } from "./monitor-network";
@@ -42,7 +43,6 @@ export const INTERVAL_BOUNDS = `${MIN_INTERVAL_SEC}..${MAX_INTERVAL_SEC}`;
 export const DEFAULT_TIMEOUT_SEC = 10;
 export const DEFAULT_EXPECTED_STATUS_CODES = ["2xx", "3xx"] as const;
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const STATUS_CLASS = /^[1-5]xx$/;
 const TAG = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 
@@ -70,19 +70,9 @@ export const monitorFields = {
   /** HTTP method of the probe. */
   method: z.enum(HTTP_METHODS),
   /** Request headers; names are stored lower-cased. At most 50. */
-  headers: z
-    .record(
-      z.string().regex(HEADER_NAME, "must be a valid header name"),
-      z
-        .string()
-        .max(8192)
-        .regex(/^[^\r\n]*$/, "must not contain line breaks"),
-    )
-    .refine((h) => Object.keys(h).length <= 50, "must have at most 50 headers")
-    .meta({
-      description:
-        "Request headers, at most 50; names are stored lower-cased. A secret header (its name is a credential: `Authorization`, `Proxy-Authorization`, `Cookie`, or a name containing `auth`, `key`, `token`, `secret`, `password`, `passwd`, `signature`, `session` or `credential`) is write-only: reads show its fingerprint, and a PATCH that sends a header's fingerprint back keeps the value it stands for.",
-    }),
+  headers: requestHeaders(
+    "Request headers, at most 50; names are stored lower-cased. A secret header (its name is a credential: `Authorization`, `Proxy-Authorization`, `Cookie`, or a name containing `auth`, `key`, `token`, `secret`, `password`, `passwd`, `signature`, `session` or `credential`) is write-only: reads show its fingerprint, and a PATCH that sends a header's fingerprint back keeps the value it stands for.",
+  ),
   /** Request body, only with methods that carry one (POST, PUT, PATCH, DELETE); a websocket monitor's message, a udp monitor's datagram. */
   body: z.string().max(16_384, "must be at most 16384 characters").nullable(),
   /** Codes or classes that count as up; a set, stored sorted. */

@@ -2,14 +2,12 @@
 // core of the check runner (3-step journeys and one-request checks against a target in another
 // process), then the checker's start lag at N monitors of each kind.
 import { fork } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { interceptors } from "undici";
-import { buildApp } from "../dist/server/index.js";
 import { toMonitorSpec } from "../dist/api/index.js";
 import { CheckRunner } from "../dist/server/checker/dispatch.js";
 import { outboundAgent } from "../dist/server/outbound.js";
+import { checkerLag } from "./checker-lag.mts";
 
 const n = Number(process.env.BENCH_MONITORS ?? 5000);
 const intervalSec = Number(process.env.BENCH_INTERVAL_SEC ?? 10);
@@ -99,31 +97,6 @@ async function runsPerCore(
   return { perCore: runs / ((used.user + used.system) / 1e6), perSecond: runs / wall, failed };
 }
 
-/** The checker's start lag with `count` monitors made by `make`, after one interval of warm-up. */
-async function lagAt(count: number, make: (name: string) => ReturnType<typeof single>) {
-  const dir = mkdtempSync(join(tmpdir(), "bench-multistep-"));
-  const key = "uk_benchmarkbenchmarkbenchmark";
-  const seed = await buildApp({ db: join(dir, "s.db"), devKey: key, logger: false, checker: false, minIntervalSec: 1 });
-  const accountId = (await seed.store.keys.authenticate(key))?.accountId as string;
-  for (let i = 0; i < count; i++) await seed.store.monitors.create(accountId, make(`m${i}`));
-  await seed.close();
-  const app = await buildApp({
-    db: join(dir, "s.db"),
-    logger: false,
-    minIntervalSec: 1,
-    allowPrivateTargets: true,
-    checkConcurrency: 256,
-  });
-  await app.ready();
-  await new Promise((r) => setTimeout(r, intervalSec * 1000));
-  app.checker.resetStats();
-  await new Promise((r) => setTimeout(r, seconds * 1000));
-  const s = app.checker.stats();
-  await app.close();
-  rmSync(dir, { recursive: true, force: true });
-  return { checksPerSecond: s.checks / seconds, p50: s.lagP50Ms, p99: s.lagP99Ms };
-}
-
 const one = await runsPerCore(single("single"));
 const three = await runsPerCore(journey("journey"));
 console.log(
@@ -134,7 +107,7 @@ for (const [kind, make] of [
   ["single-step", single],
   ["3-step", journey],
 ] as const) {
-  const r = await lagAt(n, make);
+  const r = await checkerLag(n, make, intervalSec, seconds);
   console.log(
     `${kind.padEnd(11)}  ${String(n).padStart(8)}  ${String(intervalSec).padStart(6)} s  ${r.checksPerSecond.toFixed(0).padStart(8)}  ${String(r.p50).padStart(10)}  ${String(r.p99).padStart(10)}`,
   );

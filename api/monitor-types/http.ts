@@ -1,7 +1,7 @@
 import { absoluteUrl, type ErrorDetail } from "../common";
 import type { MonitorSpec } from "../monitor";
 import { DOMAIN_NAME } from "../monitor-network";
-import { f, type MonitorTypeDescriptor, urlMatching, urlRequired } from "./descriptor";
+import { f, type MonitorTypeDescriptor, type MonitorTypeDoc, urlMatching, urlRequired } from "./descriptor";
 
 /** The `url` of the HTTP types (http, keyword). */
 export function probeUrl() {
@@ -57,6 +57,19 @@ export function httpRules(): object[] {
   ];
 }
 
+/** The fields of an HTTP(S) request, as the README's table lists them (keyword monitors take them too). */
+export const HTTP_DOC_FIELDS = [
+  "method",
+  "headers",
+  "body",
+  "expectedStatusCodes",
+  "followRedirects",
+  "assertions",
+  "sslExpiryDays",
+  "verifyTls",
+  "domainExpiryDays",
+] satisfies MonitorTypeDoc["fields"];
+
 /** An HTTP(S) request: its status, assertions, certificate and registration. */
 export const http = {
   url: probeUrl(),
@@ -70,17 +83,7 @@ export const http = {
   violations: httpViolations,
   doc: {
     url: "`http(s)://…`",
-    fields: [
-      "method",
-      "headers",
-      "body",
-      "expectedStatusCodes",
-      "followRedirects",
-      "assertions",
-      "sslExpiryDays",
-      "verifyTls",
-      "domainExpiryDays",
-    ],
+    fields: HTTP_DOC_FIELDS,
     up: "the status is expected and the assertions pass; with `sslExpiryDays`/`domainExpiryDays`, the certificate and the registration last that long",
   },
 } satisfies MonitorTypeDescriptor;

@@ -1,5 +1,5 @@
 import { f, type MonitorTypeDescriptor } from "./descriptor";
-import { http, httpRules, httpUrl, httpViolations, probeUrl } from "./http";
+import { HTTP_DOC_FIELDS, http, httpRules, httpUrl, httpViolations, probeUrl } from "./http";
 
 /** An HTTP(S) request whose body must contain a keyword. */
 export const keyword = {
@@ -14,19 +14,7 @@ export const keyword = {
   ],
   doc: {
     url: "`http(s)://…`",
-    fields: [
-      "keyword",
-      "keywordCaseSensitive",
-      "method",
-      "headers",
-      "body",
-      "expectedStatusCodes",
-      "followRedirects",
-      "assertions",
-      "sslExpiryDays",
-      "verifyTls",
-      "domainExpiryDays",
-    ],
+    fields: ["keyword", "keywordCaseSensitive", ...HTTP_DOC_FIELDS],
     up: "as http, and the body contains `keyword`",
   },
 } satisfies MonitorTypeDescriptor;

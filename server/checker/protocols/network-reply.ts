@@ -3,10 +3,13 @@ import type { AssertionOutcome } from "../evaluate-worker";
 import type { CheckedMonitor } from "../monitor-fields";
 import { describeFailure, NO_TIMINGS, type ProbeContext, type ProbeResult } from "../probe";
 
-/** What a network check (ping, smtp, domain) found: its reply as one JSON object, and its own verdict. */
+/**
+ * What a network or protocol check found: its reply (one JSON object for ping, smtp and domain; the
+ * message, datagram or serving status as text for grpc, websocket and udp), and its own verdict.
+ */
 export interface NetworkReply {
-  /** What `json_body` and `text_body` assertions read. */
-  reply: Record<string, unknown>;
+  /** What `json_body` and `text_body` assertions read: an object as its JSON, a string as it is. */
+  reply: Record<string, unknown> | string;
   /** The response time recorded (a ping's average round trip; else the whole exchange). */
   response_time_ms: number | null;
   /** The type's own verdict when it is down (100% loss, no STARTTLS, expiring soon), with its class. */
@@ -25,7 +28,7 @@ export async function judgeNetworkReply(
   monitor: CheckedMonitor,
   found: NetworkReply,
 ): Promise<ProbeResult & { cert_expires_at?: string | null }> {
-  const body = JSON.stringify(found.reply);
+  const body = typeof found.reply === "string" ? found.reply : JSON.stringify(found.reply);
   const response_time_ms = found.response_time_ms;
   const outcomes = ctx.evaluator
     ? await ctx.evaluator.evaluate(monitor.assertions, {

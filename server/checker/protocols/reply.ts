@@ -2,9 +2,9 @@ import { isIP } from "node:net";
 import type { LookupAddress } from "node:dns";
 import type { CheckTimings } from "../../../api";
 import { refusal, safeLookup, TargetRefusedError } from "../../outbound";
-import type { AssertionOutcome } from "../evaluate-worker";
 import type { CheckedMonitor } from "../monitor-fields";
-import { describeFailure, NO_TIMINGS, type ProbeContext, type ProbeResult } from "../probe";
+import type { ProbeContext, ProbeResult } from "../probe";
+import { judgeNetworkReply } from "./network-reply";
 
 /**
  * What the protocol types (grpc, websocket, udp) share: the one address a check may dial, and
@@ -49,24 +49,10 @@ export async function judgeReply(
   timings?: Partial<CheckTimings>,
 ): Promise<ProbeResult> {
   const response_time_ms = Math.round(performance.now() - started);
-  const outcomes = ctx.evaluator
-    ? await ctx.evaluator.evaluate(monitor.assertions, { status_code: 0, response_time_ms, headers: {}, body: reply })
-    : [];
-  const base = {
+  return judgeNetworkReply(ctx, monitor, {
+    reply,
     response_time_ms,
-    status_code: null,
-    assertions: outcomes,
-    timings: { ...NO_TIMINGS, ...timings, total_ms: response_time_ms },
-  };
-  if (problem) return { ...base, up: false, error: problem, error_class: "assertion" };
-  const failed = outcomes.filter((o) => !o.pass);
-  if (failed.length > 0) {
-    return {
-      ...base,
-      up: false,
-      error: `${failed.length} of ${outcomes.length} assertions failed: ${describeFailure(failed[0] as AssertionOutcome)}`,
-      error_class: "assertion",
-    };
-  }
-  return { ...base, up: true, error: null, error_class: null };
+    timings: { ...timings, total_ms: response_time_ms },
+    ...(problem ? { problem: { error: problem, error_class: "assertion" } } : {}),
+  });
 }

@@ -1,0 +1,21 @@
+import { z } from "zod";
+
+/** A header name as RFC 9110 allows it (a token). */
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Request headers as a create or PATCH body takes them: valid names, values without line breaks
+ * (at most 8192 characters each), at most 50. A new schema at each call, described by `description`.
+ */
+export function requestHeaders(description: string) {
+  return z
+    .record(
+      z.string().regex(HEADER_NAME, "must be a valid header name"),
+      z
+        .string()
+        .max(8192)
+        .regex(/^[^\r\n]*$/, "must not contain line breaks"),
+    )
+    .refine((h) => Object.keys(h).length <= 50, "must have at most 50 headers")
+    .meta({ description });
+}
