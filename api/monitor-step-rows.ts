@@ -70,7 +70,7 @@ export const MONITOR_STEP_ROWS = {
     },
     normal: "steps",
     description:
-      'multistep monitors: the requests, in order (1..10), each with `extract` and `assertions`; see "Multi-step monitors".',
+      'multistep monitors: the requests, in order (1..10), each with `extract` and `assertions`; see "Multi-step monitors". Stored as a secret when a secret header of a step (its name is a credential) holds more than `{{variables}}` and a scheme word: a credential written as plain text.',
     default: [],
   },
   /** multistep monitors: values for `{{name}}` in the steps; secret, masked in results, logs and errors. */

@@ -7,6 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+import { stepsHoldPlainCredential } from "../api";
 import type { Failure, Props } from "../provider/kinds/values";
 import { KINDS } from "../provider/kinds/registry";
 import * as runtime from "../provider/runtime";
@@ -110,6 +111,7 @@ export function uptimeProvider(
     if (!props) return props;
     const out = { ...props };
     for (const p of secrets.get(kind) ?? []) if (out[p] !== undefined && !isSecret(out[p])) out[p] = secret(out[p]);
+    if (kind === "Monitor" && !isSecret(out.steps) && stepsHoldPlainCredential(out.steps)) out.steps = secret(out.steps);
     return out;
   };
   const schema = JSON.stringify(packageSchema(kinds, version));
@@ -132,7 +134,11 @@ export function uptimeProvider(
       // With the identity the create will mark with: a replacement's check (old inputs present) tells
       // the runtime that the object holding this mark is still in state (see runtime/replacing.ts).
       const failures = await checkTyped(kind, olds, inputs, urnIdentity(urn, kind, name, stackInstance));
-      return { inputs: withoutDefaults(kind, inputs), failures: forEngine(failures, reveal(inputs) as Props) };
+      const checked = withoutDefaults(kind, inputs);
+      // Steps with a credential written as plain text are kept as a secret (api/secret-headers.ts).
+      if (kind === "Monitor" && !isSecret(checked.steps) && stepsHoldPlainCredential(reveal(checked.steps)))
+        checked.steps = secret(checked.steps);
+      return { inputs: checked, failures: forEngine(failures, reveal(inputs) as Props) };
     },
     async diff(id, urn, olds, news) {
       const { kind } = of(urn);

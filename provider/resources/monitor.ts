@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { MONITOR_FIELDS, type TypeSpecificProperty } from "../../api";
+import { MONITOR_FIELDS, stepsHoldPlainCredential, type TypeSpecificProperty } from "../../api";
 import { outputNames, secretProperties } from "../kinds/fields";
 import { declareStateOutputs } from "./state-outputs";
 import { absentMonitorOutput } from "../kinds/monitor-state";
@@ -52,7 +52,11 @@ export class Monitor extends DynamicResource {
     const { expectFailing, ...fields } = args;
     const dryRun: DryRunInput = { resource: name, ...(expectFailing ? { expectFailing: true } : {}) };
     const props = {
-      ...secretInputs({ ...fields, name: fields.name ?? name }, SECRETS),
+      // Steps with a credential written as plain text are kept as a secret (api/secret-headers.ts).
+      ...secretInputs(
+        { ...fields, name: fields.name ?? name },
+        stepsHoldPlainCredential(fields.steps) ? [...SECRETS, "steps"] : SECRETS,
+      ),
       ...identityInput("Monitor", name, opts),
       [DRY_RUN_INPUT]: dryRun,
     };

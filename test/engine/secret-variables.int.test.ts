@@ -14,6 +14,8 @@ const BY_HAND = 'By-hand "value" & 2';
 /** The secret of an `Authorization: Bearer …` header. */
 const TOKEN = 't0k+en "with" \\ spaces&%=';
 const HEADER_BY_HAND = 'Bearer h4nd "made" & 3';
+/** A step's header value written as plain text in the program (test/engine/programs/secret-variables). */
+const STEP_KEY = 'St3p-key "plain" & 4';
 
 /** Every file under `dir`, as one text. */
 function stateFiles(dir: string): string {
@@ -90,7 +92,7 @@ describe("secret variables and headers are write-only, and drift still finds the
     // The state as the backend keeps it on disk (an export would decrypt its secrets).
     const state = stateFiles(join(engine.stateDir, "backend"));
     expect(state).toContain(id);
-    for (const secret of [PASSWORD, BY_HAND])
+    for (const secret of [PASSWORD, BY_HAND, STEP_KEY])
       for (const spelled of spellings(secret)) expect(state).not.toContain(spelled);
   }, 600_000);
   it("a secret header changed through the API is drift, repaired by up; the check sends the program's value; no value in state", async () => {

@@ -1,3 +1,4 @@
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLUGIN_KINDS } from "../../plugin/kinds";
 import { uptimeProvider } from "../../plugin/provider";
@@ -50,6 +51,30 @@ describe("the native plugin's diff against a real server", () => {
     const created = await provider.create!(URN, inputs);
     const refreshed = await provider.read!(created.id, URN, created.outs);
     expect(refreshed.inputs).toEqual(inputs);
+  });
+
+  it("keeps steps with a credential written as plain text as a secret, in the checked inputs and the outputs", async () => {
+    const urn = "urn:pulumi:dev::shop::uptime:index:Monitor::journey";
+    const steps = (headers: Record<string, string>) => [
+      { name: "call", url: "https://shop.example.com/api", headers: { Accept: "text/plain", ...headers } },
+    ];
+    const journey = (headers: Record<string, string>) => ({
+      type: "multistep",
+      intervalSec: 60,
+      variables: { token: "t0k" },
+      steps: steps(headers),
+    });
+    const plain = await provider.check!(urn, {}, journey({ "X-Api-Key": "k3y-written-plainly" }));
+    expect(plain.inputs.steps).toMatchObject({
+      [specialSigKey]: specialSecretSig,
+      value: steps({ "X-Api-Key": "k3y-written-plainly" }),
+    });
+    const created = await provider.create!(urn, plain.inputs);
+    expect((created.outs as Props).steps).toMatchObject({ [specialSigKey]: specialSecretSig });
+    // A variable in the header, behind a scheme word, is no credential: the steps stay readable in diffs.
+    const templated = await provider.check!(urn, {}, journey({ Authorization: "Bearer {{token}}" }));
+    expect(templated.inputs.steps).toEqual(steps({ Authorization: "Bearer {{token}}" }));
+    await s.call("DELETE", `/api/v1/monitors/${created.id}`);
   });
 
   it("a drift diff names exactly the properties that drifted, and how", async () => {

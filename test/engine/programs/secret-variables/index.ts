@@ -7,7 +7,8 @@ export const journey = new uptime.Monitor("journey", {
   type: "multistep",
   intervalSec: 3600,
   variables: { password: config.requireSecret("password") },
-  steps: [{ name: "log in", method: "POST", url: `${config.require("serviceUrl")}/login`, body: "{{password}}" }],
+  // A step's credential written as plain text (not a variable): its steps are stored as a secret.
+  steps: [{ name: "log in", method: "POST", url: `${config.require("serviceUrl")}/login`, headers: { "X-Api-Key": "St3p-key \"plain\" & 4" }, body: "{{password}}" }],
 }).id;
 
 // A secret header (a credential by name): reads show its fingerprint, as a variable's.
