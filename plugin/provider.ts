@@ -111,7 +111,8 @@ export function uptimeProvider(
     if (!props) return props;
     const out = { ...props };
     for (const p of secrets.get(kind) ?? []) if (out[p] !== undefined && !isSecret(out[p])) out[p] = secret(out[p]);
-    if (kind === "Monitor" && !isSecret(out.steps) && stepsHoldPlainCredential(out.steps)) out.steps = secret(out.steps);
+    if (kind === "Monitor" && !isSecret(out.steps) && stepsHoldPlainCredential(out.steps))
+      out.steps = secret(out.steps);
     return out;
   };
   const schema = JSON.stringify(packageSchema(kinds, version));
