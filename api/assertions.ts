@@ -1,6 +1,6 @@
 import { RE2JS } from "re2js";
 import { z } from "zod";
-import type { FieldTable } from "./fields";
+import type { FieldTable } from "./field-table";
 import { HEADER_NAME } from "./headers";
 
 /**

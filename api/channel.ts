@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DISPLAY_NAME_FIELD, displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
-import type { FieldTable } from "./fields";
+import type { FieldTable } from "./field-table";
 
 import {
   DiscordConfigSchema,

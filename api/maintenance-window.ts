@@ -1,7 +1,7 @@
 import { RRule } from "rrule";
 import { z } from "zod";
 import { documentOnlyMeta, type ErrorDetail, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
-import type { FieldTable } from "./fields";
+import type { FieldTable } from "./field-table";
 
 /**
  * The time zones a window may name: the IANA zones of this runtime's ICU (canonical names), and

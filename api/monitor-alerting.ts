@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FieldTable } from "./fields";
+import type { FieldTable } from "./field-table";
 
 /**
  * Reminders and escalation, on the monitor (so every channel of the monitor hears them alike):

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BROWSER_SCRIPT_LIMIT_BYTES } from "./browser-script";
 import type { ErrorDetail } from "./common";
-import type { FieldTable } from "./fields";
+import type { FieldTable } from "./field-table";
 
 /**
  * Browser monitors (`type: "browser"`): a Playwright script (see browser-script.ts for its two

@@ -1,7 +1,7 @@
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { absoluteUrl, type ErrorDetail } from "./common";
-import type { FieldTable } from "./fields";
+import type { FieldTable } from "./field-table";
 import {
   MONITOR_ALERTING_DEFAULTS,
   MONITOR_ALERTING_ROWS,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ErrorDetail } from "./common";
-import type { FieldTable } from "./fields";
+import type { FieldTable } from "./field-table";
 
 /**
  * Where a monitor is checked from: `locations`, the checker locations that run its checks (the

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type AssertionSource, assertionSourceViolations } from "./assertions";
 import { absoluteUrl, type ErrorDetail } from "./common";
-import type { FieldTable } from "./fields";
+import type { FieldTable } from "./field-table";
 
 /**
  * Monitors of the network around a service: `ping` (ICMP echo: packet loss and round-trip time),

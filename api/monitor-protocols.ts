@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type AssertionSource, assertionSourceViolations } from "./assertions";
 import { absoluteUrl, type ErrorDetail } from "./common";
-import type { FieldTable } from "./fields";
+import type { FieldTable } from "./field-table";
 
 /**
  * Monitors of protocols other than HTTP: `grpc` (the standard health-checking protocol,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ErrorDetail } from "./common";
-import type { FieldTable } from "./fields";
+import type { FieldTable } from "./field-table";
 
 /**
  * Retry strategies, on every probed monitor type: a failed check is tried again within the same

@@ -1,5 +1,5 @@
 import { ASSERTION_ROWS } from "./assertions";
-import type { FieldTable } from "./fields";
+import type { FieldTable } from "./field-table";
 import { EXTRACTION_SOURCES, STEP_METHODS as METHODS } from "./monitor-steps";
 
 const STRING = { type: "string" } as const;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
-import type { FieldTable } from "./fields";
+import type { FieldTable } from "./field-table";
 import { INCIDENT_IMPACTS, INCIDENT_STATES } from "./status-page-incidents";
 import {
   COMPONENT_RULES,

@@ -1,15 +1,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 // A subpath, not the SDK root: its index loads the Automation API, which programs do not need.
 import { CustomResource } from "@pulumi/pulumi/resource";
-import type { KindName } from "../kinds/registry";
 import { TIMEOUTS_INPUT } from "../client/deadline";
 import { REPLACE_ON_CHANGES_INPUT } from "../runtime/replace-on-changes";
 import { cheapPromiseStacks, withStack } from "./promise-stacks";
 import { recordSecretOutputs } from "./state-outputs";
-import { typeToken } from "./type-token";
+import { type ProviderName, typeToken } from "./type-token";
 
-/** The providers a resource's `__provider` names: a kind's, or the stack identity's. */
-export type ProviderName = KindName | "StackIdentity";
+export type { ProviderName };
 
 /**
  * The provider as Pulumi keeps it in every resource's `__provider`: a module whose `handler()`

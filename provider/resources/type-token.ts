@@ -1,4 +1,7 @@
-import type { ProviderName } from "./dynamic-resource";
+import type { KindName } from "../kinds/registry";
+
+/** The providers a resource's `__provider` names: a kind's, or the stack identity's. */
+export type ProviderName = KindName | "StackIdentity";
 
 /**
  * The type token of a resource kind as the engine, the state and policy packs see it:

@@ -5,7 +5,7 @@ import { ApiError, errorBody, validationFailed } from "../errors";
 import { keyedCreate } from "../http/keyed-create";
 import { principalOf } from "../http/types";
 import type { Principal } from "../store/keys";
-import type { CrudSpec } from "./crud";
+import type { CrudSpec } from "./crud-spec";
 import { errorResponses } from "./responses";
 
 type AnySpec = CrudSpec<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;

@@ -1,0 +1,73 @@
+/**
+ * The shape of a kind's field table: one row per property, keyed by the property name Pulumi
+ * programs use (camelCase). Each kind declares its table beside its zod schema (`MONITOR_FIELDS`
+ * in monitor.ts, …); the provider, its generated schema and the README are derived from it.
+ * Rows are plain data (JSON-serializable), so a schema generator can read them as they are.
+ */
+
+/** A JSON-schema-like type: enough for a Pulumi schema and the README. */
+export interface FieldType {
+  type: "string" | "integer" | "number" | "boolean" | "array" | "object";
+  /** Allowed values (enums). */
+  enum?: readonly (string | number)[];
+  /** Element type of an array. */
+  items?: FieldType | { oneOf: readonly FieldType[] };
+  /** Value type of an object used as a map. */
+  additionalProperties?: FieldType;
+  /** A named object type (`Assertion`): its properties, and which of them are required. */
+  ref?: string;
+  properties?: Readonly<Record<string, FieldType>>;
+  requiredProperties?: readonly string[];
+  /** Whether the API may return `null` (an input left out). */
+  nullable?: boolean;
+  /** A property of a named object kept secret (the row's `secret` is for the whole property). */
+  secret?: boolean;
+  /** A property of a named object: one line, as a row's `description`. */
+  description?: string;
+}
+
+/**
+ * How two values of a field are judged equal: `set` (order and duplicates do not count; numbers
+ * sort before strings), `lowercase-set` (a set compared lower-cased), `case-insensitive-keys`
+ * (a map whose keys are compared lower-cased), `assertions` (a list in order, absent parts as
+ * null, header names lower-cased; see assertions.ts), `steps` (a list in order, defaults filled in;
+ * see monitor-steps.ts), `retry` (an object, defaults filled in; see monitor-retry.ts), `sections` and
+ * `incident-rules` (a status page's structure in order, defaults filled in; see status-page-structure.ts).
+ */
+export type NormalForm =
+  "set" | "lowercase-set" | "case-insensitive-keys" | "assertions" | "steps" | "retry" | "sections" | "incident-rules";
+
+/** One property of a resource kind. */
+export interface Field {
+  /** The API's field name (snake_case); absent for fields the provider adds itself. */
+  readonly api?: string;
+  readonly type: FieldType;
+  /** One line: the editor's hint, the README's rule, the schema's description. */
+  readonly description: string;
+  /** A required input. */
+  readonly required?: boolean;
+  /** Kept secret in state (inputs and outputs), never in refreshed inputs. */
+  readonly secret?: boolean;
+  /** A change replaces the object instead of updating it. */
+  readonly replaceOnChange?: boolean;
+  /** Set by the service; never an input. */
+  readonly outputOnly?: boolean;
+  /**
+   * With `outputOnly`: the API accepts the field on writes, but the provider sets it itself
+   * (`external_id`, the stack's mark), so the resource only outputs it.
+   */
+  readonly setByProvider?: boolean;
+  readonly normal?: NormalForm;
+  /** The value the service assumes when the input is left out (API form). */
+  readonly default?: unknown;
+  /** The default in words, when it is not a constant (`the resource name`). */
+  readonly defaultDoc?: string;
+  /**
+   * The default in words when it depends on other inputs (`default` is then its usual value):
+   * a schema then states no constant default, which would be wrong in the other cases.
+   */
+  readonly dynamicDefault?: string;
+}
+
+/** A kind's table: property name → row. */
+export type FieldTable = Readonly<Record<string, Field>>;
