@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_URL_LENGTH, URL_TOO_LONG } from "./headers";
 
 /**
  * The config of each channel type. Every value is a string, so a config stays a flat map of
@@ -9,7 +10,7 @@ import { z } from "zod";
 
 export const httpUrl = z
   .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
-  .max(2048, "must be at most 2048 characters")
+  .max(MAX_URL_LENGTH, URL_TOO_LONG)
   // The protocol rule, for the document (the URL parser lower-cases the scheme it checks).
   .meta({ pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#@]+" });
 

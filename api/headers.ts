@@ -1,5 +1,15 @@
 import { z } from "zod";
 
+/** The longest URL a monitor, a step or a channel takes, in characters. */
+export const MAX_URL_LENGTH = 2048;
+/** The message a URL over {@link MAX_URL_LENGTH} gets. */
+export const URL_TOO_LONG = `must be at most ${MAX_URL_LENGTH} characters`;
+
+/** A request body (a monitor's, a step's): at most 16384 characters. A new schema at each call. */
+export function requestBody() {
+  return z.string().max(16_384, "must be at most 16384 characters");
+}
+
 /** A header name as RFC 9110 allows it (a token). */
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 

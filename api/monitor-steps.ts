@@ -9,7 +9,7 @@ import {
   storedAssertions,
 } from "./assertions";
 import type { ErrorDetail } from "./common";
-import { HEADER_NAME, requestHeaders } from "./headers";
+import { HEADER_NAME, MAX_URL_LENGTH, requestBody, requestHeaders, URL_TOO_LONG } from "./headers";
 
 /**
  * Multi-step monitors (`type: "multistep"`): a journey of HTTP requests run in order, each step's
@@ -117,17 +117,13 @@ export const MonitorStepSchema = z
     /** HTTP method; default GET. */
     method: z.enum(METHODS).optional(),
     /** `http(s)://…`, with `{{variables}}`. */
-    url: z
-      .string()
-      .min(1, "must not be empty")
-      .max(2048, "must be at most 2048 characters")
-      .meta({ pattern: STEP_URL }),
+    url: z.string().min(1, "must not be empty").max(MAX_URL_LENGTH, URL_TOO_LONG).meta({ pattern: STEP_URL }),
     /** Request headers, with `{{variables}}` in values; at most 50. */
     headers: requestHeaders(
       "Request headers, with `{{variables}}` in values; at most 50. A secret header (its name is a credential, as in a monitor's `headers`) is write-only: reads show its fingerprint, and a PATCH that sends it back keeps the value.",
     ).optional(),
     /** Request body, with `{{variables}}`; only with POST, PUT, PATCH, DELETE. */
-    body: z.string().max(16_384, "must be at most 16384 characters").nullable().optional(),
+    body: requestBody().nullable().optional(),
     /** Codes or classes that count as passed; default `["2xx", "3xx"]`. */
     statuses: z.array(STATUS_RULE).min(1, "must list at least one code or class").max(50).optional(),
     /** Values of the response kept as variables for later steps, in order. */

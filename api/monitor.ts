@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DISPLAY_NAME_FIELD, displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
 import { ASSERTION_ROWS, assertionFields, assertionRead, type StoredAssertion } from "./assertions";
-import { requestHeaders } from "./headers";
+import { MAX_URL_LENGTH, requestBody, requestHeaders, URL_TOO_LONG } from "./headers";
 import { apiRows, type FieldTable, normalize, sortedSet } from "./fields";
 import { MONITOR_EXTENSION_ROWS, monitorExtensionFields, monitorExtensionRead } from "./monitor-extensions";
 import { MONITOR_NETWORK_ROWS, monitorNetworkFields, monitorNetworkRead } from "./monitor-network";
@@ -59,7 +59,7 @@ export const monitorFields = {
   /** `http`, `keyword`, `tcp`, `heartbeat`, `dns`, `multistep`, `grpc`, `websocket`, `udp`, `ping`, `smtp`, `domain` or `browser`. Immutable. */
   type: MonitorTypeSchema,
   /** `http(s)://…` (http, keyword), `tcp://host:port` (tcp), `dns://name` (dns), `grpc(s)://host:port`, `ws(s)://…`, `udp://host:port`, `ping://host`, `smtp(s)://host[:port]`, `domain://name`; null for heartbeat, multistep and browser. */
-  url: z.string().max(2048, "must be at most 2048 characters").nullable(),
+  url: z.string().max(MAX_URL_LENGTH, URL_TOO_LONG).nullable(),
   /** Seconds between checks, {@link INTERVAL_BOUNDS}. */
   interval_sec: z
     .int("must be a whole number of seconds")
@@ -74,7 +74,7 @@ export const monitorFields = {
     "Request headers, at most 50; names are stored lower-cased. A secret header (its name is a credential: `Authorization`, `Proxy-Authorization`, `Cookie`, or a name containing `auth`, `key`, `token`, `secret`, `password`, `passwd`, `signature`, `session` or `credential`) is write-only: reads show its fingerprint, and a PATCH that sends a header's fingerprint back keeps the value it stands for.",
   ),
   /** Request body, only with methods that carry one (POST, PUT, PATCH, DELETE); a websocket monitor's message, a udp monitor's datagram. */
-  body: z.string().max(16_384, "must be at most 16384 characters").nullable(),
+  body: requestBody().nullable(),
   /** Codes or classes that count as up; a set, stored sorted. */
   expected_status_codes: z.array(StatusCodeRuleSchema).min(1, "must list at least one code or class").max(50),
   /** Text the response must contain: required for `keyword` monitors, forbidden for others. */
