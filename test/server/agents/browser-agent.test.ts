@@ -1,35 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CheckerAgent } from "../../../server/agents/agent";
+import { startAgentLocation } from "../../support/agent-location";
 import { ensureBrowserTools } from "../../support/browser-tools";
 import { loginScript, type LoginSite, startLoginSite } from "../../support/login-site";
-import { startServer, type TestServer } from "../../support/server";
+import type { TestServer } from "../../support/server";
 import { eventually } from "../../support/target";
 
 describe("browser monitors at an agent location", () => {
   let s: TestServer;
-  let agent: CheckerAgent;
+  let close: () => Promise<void>;
   let site: LoginSite;
 
   beforeAll(async () => {
     ensureBrowserTools();
-    s = await startServer({ checker: true, minIntervalSec: 1, leaseMs: 30_000, agentLiveMs: 3_000 });
-    const key = (await s.app.store.keys.create("dev", "eu agent", undefined, "eu")).key;
+    ({ s, close } = await startAgentLocation({ server: { leaseMs: 30_000 }, agent: { concurrency: 2 } }));
     await s.app.store.keys.create("dev", "us agent", undefined, "us");
     site = await startLoginSite();
-    agent = new CheckerAgent({
-      server: s.url,
-      key,
-      location: "eu",
-      allowPrivateTargets: true,
-      concurrency: 2,
-      maxBuffered: 100,
-      waitMs: 500,
-    });
-    agent.start();
   });
   afterAll(async () => {
-    await agent?.stop(1_000);
-    await s?.close();
+    await close?.();
     await site?.close();
   });
 

@@ -1,32 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CheckerAgent } from "../../../server/agents/agent";
+import { startAgentLocation } from "../../support/agent-location";
 import { journeySteps, type JourneyService, startJourneyService } from "../../support/journey-service";
-import { startServer, type TestServer } from "../../support/server";
+import type { TestServer } from "../../support/server";
 import { eventually } from "../../support/target";
 
 describe("multi-step monitors at an agent location", () => {
   let s: TestServer;
   let svc: JourneyService;
-  let agent: CheckerAgent;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1, leaseMs: 2_000, agentLiveMs: 3_000 });
-    const key = (await s.app.store.keys.create("dev", "eu agent", undefined, "eu")).key;
+    ({ s, close } = await startAgentLocation());
     svc = await startJourneyService();
-    agent = new CheckerAgent({
-      server: s.url,
-      key,
-      location: "eu",
-      allowPrivateTargets: true,
-      concurrency: 4,
-      maxBuffered: 100,
-      waitMs: 500,
-    });
-    agent.start();
   });
   afterAll(async () => {
-    await agent?.stop(1_000);
-    await s?.close();
+    await close?.();
     await svc?.close();
   });
 

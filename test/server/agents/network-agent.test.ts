@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../../scripts/pulumi-engine";
-import { CheckerAgent } from "../../../server/agents/agent";
+import { startAgentLocation } from "../../support/agent-location";
 import { type RdapTarget, type SmtpTarget, startRdapServer, startSmtpServer } from "../../support/network-servers";
-import { startServer, type TestServer } from "../../support/server";
+import type { TestServer } from "../../support/server";
 import { eventually } from "../../support/target";
 import { unixBridge } from "./bridge";
 
@@ -22,7 +22,7 @@ const NAMESPACE = [
 
 describe("ping, smtp and domain monitors at agent locations", () => {
   let s: TestServer;
-  let agent: CheckerAgent;
+  let close: () => Promise<void>;
   let rdap: RdapTarget;
   let smtp: SmtpTarget;
   let dir: string;
@@ -32,19 +32,10 @@ describe("ping, smtp and domain monitors at agent locations", () => {
 
   beforeAll(async () => {
     [rdap, smtp] = await Promise.all([startRdapServer({ "shop.example": 200 }), startSmtpServer()]);
-    s = await startServer({ checker: true, minIntervalSec: 1, leaseMs: 2_000, agentLiveMs: 5_000 });
-    const key = (await s.app.store.keys.create("dev", "eu agent", undefined, "eu")).key;
-    agent = new CheckerAgent({
-      server: s.url,
-      key,
-      location: "eu",
-      allowPrivateTargets: true,
-      concurrency: 4,
-      maxBuffered: 100,
-      waitMs: 500,
-      rdapBootstrapUrl: rdap.bootstrapUrl,
-    });
-    agent.start();
+    ({ s, close } = await startAgentLocation({
+      server: { agentLiveMs: 5_000 },
+      agent: { rdapBootstrapUrl: rdap.bootstrapUrl },
+    }));
     dir = mkdtempSync(join(tmpdir(), "uptime-ping-ns-"));
     bridge = await unixBridge(join(dir, "server.sock"), { port: Number(new URL(s.url).port) });
     writeFileSync(join(dir, "ns.key"), (await s.app.store.keys.create("dev", "ns agent", undefined, "ns")).key, {
@@ -79,9 +70,8 @@ describe("ping, smtp and domain monitors at agent locations", () => {
   });
   afterAll(async () => {
     nsAgent?.kill("SIGKILL");
-    await agent?.stop(1_000);
     await bridge?.close();
-    await s?.close();
+    await close?.();
     await Promise.all([rdap?.close(), smtp?.close()]);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CheckerAgent } from "../../../server/agents/agent";
+import { startAgentLocation } from "../../support/agent-location";
 import {
   type GrpcHealthServer,
   startGrpcHealthServer,
@@ -8,38 +8,26 @@ import {
   type UdpEcho,
   type WebSocketTarget,
 } from "../../support/protocol-servers";
-import { startServer, type TestServer } from "../../support/server";
+import type { TestServer } from "../../support/server";
 import { eventually } from "../../support/target";
 
 describe("grpc, websocket and udp monitors at an agent location", () => {
   let s: TestServer;
-  let agent: CheckerAgent;
+  let close: () => Promise<void>;
   let grpc: GrpcHealthServer;
   let ws: WebSocketTarget;
   let udp: UdpEcho;
 
   beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1, leaseMs: 2_000, agentLiveMs: 3_000 });
-    const key = (await s.app.store.keys.create("dev", "eu agent", undefined, "eu")).key;
+    ({ s, close } = await startAgentLocation());
     [grpc, ws, udp] = await Promise.all([
       startGrpcHealthServer({ "shop.Cart": "SERVING" }),
       startWebSocketServer(),
       startUdpEcho(),
     ]);
-    agent = new CheckerAgent({
-      server: s.url,
-      key,
-      location: "eu",
-      allowPrivateTargets: true,
-      concurrency: 4,
-      maxBuffered: 100,
-      waitMs: 500,
-    });
-    agent.start();
   });
   afterAll(async () => {
-    await agent?.stop(1_000);
-    await s?.close();
+    await close?.();
     await Promise.all([grpc?.close(), ws?.close(), udp?.close()]);
   });
 

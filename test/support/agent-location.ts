@@ -1,0 +1,49 @@
+import { type AgentOptions, CheckerAgent } from "../../server/agents/agent";
+import type { ServerOptionsInput } from "../../server/index";
+import { startServer, type TestServer } from "./server";
+
+/** A server with its checker, and one started agent at a location of the dev account. */
+export interface AgentLocation {
+  s: TestServer;
+  agent: CheckerAgent;
+  /** Stops the agent (1 s to finish its checks), then the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a server (checker on, 1 s minimum interval, 2 s leases, agents live for 3 s unless
+ * `server` says otherwise), makes an agent key for `location` (default `eu`) in the dev account, and
+ * starts an agent there that may reach private targets (4 checks at once unless `agent` says otherwise).
+ */
+export async function startAgentLocation(
+  options: { location?: string; server?: ServerOptionsInput; agent?: Partial<AgentOptions> } = {},
+): Promise<AgentLocation> {
+  const location = options.location ?? "eu";
+  const s = await startServer({
+    checker: true,
+    minIntervalSec: 1,
+    leaseMs: 2_000,
+    agentLiveMs: 3_000,
+    ...options.server,
+  });
+  const key = (await s.app.store.keys.create("dev", `${location} agent`, undefined, location)).key;
+  const agent = new CheckerAgent({
+    server: s.url,
+    key,
+    location,
+    allowPrivateTargets: true,
+    concurrency: 4,
+    maxBuffered: 100,
+    waitMs: 500,
+    ...options.agent,
+  });
+  agent.start();
+  return {
+    s,
+    agent,
+    close: async () => {
+      await agent.stop(1_000);
+      await s.close();
+    },
+  };
+}
