@@ -18,16 +18,7 @@ describe("maintenance windows", () => {
         config: { url: `${s.receiver.url}/m` },
       })
     ).body.data;
-    const m = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "Shop",
-        type: "http",
-        url: s.target.url,
-        interval_sec: 2,
-        timeout_sec: 1,
-        channel_ids: [channel.id],
-      })
-    ).body.data;
+    const m = await s.probe("Shop", { channel_ids: [channel.id] });
     await s.call("POST", "/api/v1/status-pages", { slug: "maint-page", title: "Status", monitor_ids: [m.id] });
     await eventually(async () => (await monitor(m.id)).health === "up");
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { type Receiver, startReceiver } from "./receiver";
 import type { ServerOptionsInput } from "../../server/index";
 import { startServer, type TestServer } from "./server";
@@ -15,6 +15,11 @@ export interface CheckerRig<T extends { close(): Promise<void> }> {
   call: TestServer["call"];
   /** A monitor as the API reads it now. */
   monitor(id: string): Promise<Record<string, unknown> & { status: string; health: string }>;
+  /**
+   * Creates an http monitor of the target's `url`, checked every 2 s within 1 s, with `body` added
+   * (channels, confirmations, …), and returns it as the create answered (expecting a 201).
+   */
+  probe(name: string, body?: Record<string, unknown>): Promise<Record<string, unknown> & { id: string }>;
 }
 
 /**
@@ -29,6 +34,19 @@ export function useCheckerRig<T extends { close(): Promise<void> }>(
   const rig = {
     call: (...args: Parameters<TestServer["call"]>) => rig.server.call(...args),
     monitor: async (id: string) => (await rig.server.call("GET", `/api/v1/monitors/${id}`)).body.data,
+    probe: async (name: string, body: Record<string, unknown> = {}) => {
+      const url = (rig.target as { url?: string }).url;
+      const res = await rig.server.call("POST", "/api/v1/monitors", {
+        name,
+        type: "http",
+        url,
+        interval_sec: 2,
+        timeout_sec: 1,
+        ...body,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data;
+    },
   } as CheckerRig<T>;
   beforeAll(async () => {
     rig.server = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [100], ...options });

@@ -26,16 +26,7 @@ describe("the checker", () => {
         config: { url: `${s.receiver.url}/events`, secret: SECRET },
       })
     ).body.data;
-    const m = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "Site",
-        type: "http",
-        url: s.target.url,
-        interval_sec: 2,
-        timeout_sec: 1,
-        channel_ids: [channel.id],
-      })
-    ).body.data;
+    const m = await s.probe("Site", { channel_ids: [channel.id] });
     await s.call("POST", "/api/v1/status-pages", { slug: "checker-page", title: "Status", monitor_ids: [m.id] });
 
     await eventually(async () => (await monitor(m.id)).health === "up");
@@ -89,15 +80,7 @@ describe("the checker", () => {
   });
 
   it("stops heartbeats at once on pause and restarts them on resume", async () => {
-    const m = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "pausable",
-        type: "http",
-        url: s.target.url,
-        interval_sec: 2,
-        timeout_sec: 1,
-      })
-    ).body.data;
+    const m = await s.probe("pausable");
     await eventually(async () => (await heartbeats(m.id)).length >= 2);
     await s.call("POST", `/api/v1/monitors/${m.id}/pause`);
     const atPause = (await heartbeats(m.id)).length;
@@ -112,15 +95,7 @@ describe("the checker", () => {
     const other = await startTarget();
     other.healthy = false;
     try {
-      const m = (
-        await s.call("POST", "/api/v1/monitors", {
-          name: "moving",
-          type: "http",
-          url: s.target.url,
-          interval_sec: 2,
-          timeout_sec: 1,
-        })
-      ).body.data;
+      const m = await s.probe("moving");
       await eventually(async () => (await monitor(m.id)).health === "up");
       await s.call("PATCH", `/api/v1/monitors/${m.id}`, { url: other.url });
       await eventually(async () => (await monitor(m.id)).health === "down");

@@ -19,18 +19,7 @@ describe("alert confirmation", () => {
         config: { url: `${s.receiver.url}/c` },
       })
     ).body.data;
-    const m = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "confirmed",
-        type: "http",
-        url: s.target.url,
-        interval_sec: 2,
-        timeout_sec: 1,
-        channel_ids: [channel.id],
-        confirmations: 3,
-        recovery_confirmations: 2,
-      })
-    ).body.data;
+    const m = await s.probe("confirmed", { channel_ids: [channel.id], confirmations: 3, recovery_confirmations: 2 });
     expect(m).toMatchObject({ confirmations: 3, recovery_confirmations: 2 });
     await eventually(async () => (await monitor(m.id)).health === "up");
 

@@ -49,16 +49,7 @@ describe("/metrics", () => {
     const hook = async (url: string) =>
       (await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: { url } })).body.data.id;
     const channelIds = [await hook(`${s.receiver.url}/ok`), await hook(`${failing.url}/fails`)];
-    const m = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "Site",
-        type: "http",
-        url: s.target.url,
-        interval_sec: 2,
-        timeout_sec: 1,
-        channel_ids: channelIds,
-      })
-    ).body.data;
+    const m = await s.probe("Site", { channel_ids: channelIds });
     await eventually(async () => (await s.monitor(m.id)).health === "up");
     s.target.healthy = false;
     await eventually(async () => (await s.monitor(m.id)).health === "down");
