@@ -256,6 +256,8 @@ export default defineConfig({
     hookTimeout: 240_000,
     // Every run leaves its per-file durations in test-artifacts/durations.json (./test/support/durations-reporter.ts).
     reporters: ["default", "./test/support/durations-reporter.ts"],
+    // Each file's CPU seconds, for that report.
+    setupFiles: ["./test/support/cpu-time.ts"],
     sequence: { sequencer: LongFirst },
     projects: TIER === "fast" ? fastProjects : TIER === "fuzz" ? fuzzProjects : fullProjects,
   },

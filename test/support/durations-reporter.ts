@@ -20,6 +20,11 @@ export interface FileDuration {
   startedAtSec: number;
   /** The file's seconds: its environment, imports and collection, hooks and tests. */
   wallSec: number;
+  /**
+   * CPU seconds of the file's process and the children it waited for (./cpu-time.ts): unlike the
+   * wall time, about the same on a loaded machine.
+   */
+  cpuSec: number | undefined;
   /** The worker (1..maxWorkers of its project's group) that ran it. */
   worker: number;
   /** Each test's own seconds, in the order they ran. */
@@ -54,6 +59,7 @@ export default class DurationsReporter implements Reporter {
         state: module.state(),
         startedAtSec: seconds(end - wall - this.started),
         wallSec: seconds(wall),
+        cpuSec: module.meta().cpuSec,
         worker: d.concurrencyId,
         tests: [...module.children.allTests()].map((test) => ({
           name: test.fullName,
@@ -68,6 +74,7 @@ export default class DurationsReporter implements Reporter {
     const report = {
       finishedAt: new Date().toISOString(),
       wallSec: seconds(Date.now() - this.started),
+      cpuSec: Math.round(files.reduce((sum, f) => sum + (f.cpuSec ?? 0), 0)),
       loadAverage: { atStart: this.loadAtStart, atEnd: loadavg() },
       files,
     };
