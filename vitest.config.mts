@@ -254,7 +254,10 @@ export default defineConfig({
     // Engine tests run `pulumi up` for real: minutes, not milliseconds.
     testTimeout: 240_000,
     hookTimeout: 240_000,
-    reporters: ["default"],
+    // Every run leaves its per-file durations in test-artifacts/durations.json (./test/support/durations-reporter.ts).
+    reporters: ["default", "./test/support/durations-reporter.ts"],
+    // Each file's CPU seconds, for that report.
+    setupFiles: ["./test/support/cpu-time.ts"],
     sequence: { sequencer: LongFirst },
     projects: TIER === "fast" ? fastProjects : TIER === "fuzz" ? fuzzProjects : fullProjects,
   },

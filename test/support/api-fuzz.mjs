@@ -76,7 +76,7 @@ async function agentServer() {
   const db = join(work, "agents.db");
   const maker = await buildApp({ ...settings, db, minIntervalSec: 1 });
   await maker.ready();
-  const agentKey = maker.store.keys.create("dev", "fuzz agent", undefined, "fuzz").key;
+  const agentKey = (await maker.store.keys.create("dev", "fuzz agent", undefined, "fuzz")).key;
   for (let i = 0; i < 400; i++) {
     const spec = {
       name: `m${i}`,

@@ -1,0 +1,83 @@
+/**
+ * A Vitest reporter that leaves every run's durations for the next engineer in
+ * `test-artifacts/durations.json`: the run's wall time and the load average at its start and end,
+ * and per file its project, wall time (from its start to its end, hooks included), the worker that
+ * ran it and the time of each test. Files are listed longest first. The global set-up's steps are
+ * in `test-artifacts/set-up.json` (./shared-artifacts.ts).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join, relative } from "node:path";
+import type { Reporter, TestModule } from "vitest/node" with { "resolution-mode": "import" };
+import { REPO_ROOT } from "../../scripts/pulumi-engine";
+
+/** One test file of the run, as durations.json holds it. */
+export interface FileDuration {
+  project: string;
+  file: string;
+  state: string;
+  /** Seconds from the run's start to the file's start. */
+  startedAtSec: number;
+  /** The file's seconds: its environment, imports and collection, hooks and tests. */
+  wallSec: number;
+  /**
+   * CPU seconds of the file's process and the children it waited for (./cpu-time.ts): unlike the
+   * wall time, about the same on a loaded machine.
+   */
+  cpuSec: number | undefined;
+  /** The worker (1..maxWorkers of its project's group) that ran it. */
+  worker: number;
+  /** Each test's own seconds, in the order they ran. */
+  tests: { name: string; sec: number; state: string }[];
+}
+
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
+
+/** Writes test-artifacts/durations.json at the end of every run. */
+export default class DurationsReporter implements Reporter {
+  private started = Date.now();
+  private loadAtStart = loadavg();
+  private readonly ends = new Map<string, number>();
+
+  onTestRunStart(): void {
+    this.started = Date.now();
+    this.loadAtStart = loadavg();
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    this.ends.set(module.id, Date.now());
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const files: FileDuration[] = modules.map((module) => {
+      const d = module.diagnostic();
+      const wall = d.environmentSetupDuration + d.prepareDuration + d.setupDuration + d.collectDuration + d.duration;
+      const end = this.ends.get(module.id) ?? this.started + wall;
+      return {
+        project: module.project.name,
+        file: relative(REPO_ROOT, module.moduleId),
+        state: module.state(),
+        startedAtSec: seconds(end - wall - this.started),
+        wallSec: seconds(wall),
+        cpuSec: module.meta().cpuSec,
+        worker: d.concurrencyId,
+        tests: [...module.children.allTests()].map((test) => ({
+          name: test.fullName,
+          sec: seconds(test.diagnostic()?.duration ?? 0),
+          state: test.result().state,
+        })),
+      };
+    });
+    files.sort((a, b) => b.wallSec - a.wallSec);
+    const dir = join(REPO_ROOT, "test-artifacts");
+    mkdirSync(dir, { recursive: true });
+    const report = {
+      finishedAt: new Date().toISOString(),
+      wallSec: seconds(Date.now() - this.started),
+      cpuSec: Math.round(files.reduce((sum, f) => sum + (f.cpuSec ?? 0), 0)),
+      loadAverage: { atStart: this.loadAtStart, atEnd: loadavg() },
+      files,
+    };
+    writeFileSync(join(dir, "durations.json"), `${JSON.stringify(report, null, 1)}\n`);
+  }
+}
