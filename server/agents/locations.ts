@@ -135,9 +135,12 @@ export class Locations {
     };
   }
 
-  /** The monitor's locations no live checker serves now. */
-  unchecked(accountId: string, monitor: { locations: string[] | null }): string[] {
-    const live = this.live(accountId);
+  /** The monitor's locations no live checker serves now (`live`: the account's live locations, when known). */
+  unchecked(
+    accountId: string,
+    monitor: { locations: string[] | null },
+    live: ReadonlySet<string> = this.live(accountId),
+  ): string[] {
     return locationsOf(monitor, this.builtin).filter((l) => !live.has(l));
   }
 

@@ -2,12 +2,18 @@ import type { FastifyInstance, FastifySchemaCompiler } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
 import type { z } from "zod";
 import { envelope, listEnvelope } from "../../api";
+import { joinJson, keptJson } from "../http/kept-json";
+import { serializerCompiler } from "../http/serializer";
 import { principalOf } from "../http/types";
 import { batchRoutes } from "./batch";
 import type { CrudSpec } from "./crud-spec";
 import { errorResponses } from "./responses";
 
 export type { CrudService, CrudSpec } from "./crud-spec";
+
+const JSON_TYPE = "application/json; charset=utf-8";
+const ONE_HEAD = Buffer.from('{"ok":true,"data":');
+const ONE_TAIL = Buffer.from("}");
 
 /** List, create, get, PATCH and DELETE of one kind, all through its service. */
 export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z.ZodType, Q extends z.ZodType>(
@@ -19,6 +25,12 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
   const { service, params } = spec;
   const tags = [spec.tag];
   const one = { 200: envelope(spec.item), ...errorResponses("GET", { id: true }) };
+  // Items are objects (the schemas of every kind are): their JSON can be kept per object.
+  const itemJson = keptJson(
+    serializerCompiler({ schema: spec.item, method: "GET", url: spec.path, httpStatus: "200" }) as (
+      item: object,
+    ) => string,
+  ) as (item: z.output<I>) => Buffer;
 
   app.get(
     spec.path,
@@ -29,7 +41,12 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
         response: { 200: listEnvelope(spec.item), ...errorResponses("GET", { validated: true }) },
       },
     },
-    async (req) => ({ ok: true as const, ...(await service.list(principalOf(req), req.query as never)) }),
+    // Written here, item by item (each kept item's JSON kept with it), as the response schema writes it.
+    async (req, reply) => {
+      const page = await service.list(principalOf(req), req.query as never);
+      const tail = `],"next_cursor":${JSON.stringify(page.next_cursor)}}`;
+      return reply.type(JSON_TYPE).send(joinJson('{"ok":true,"data":[', page.data.map(itemJson), tail));
+    },
   );
   app.post(
     spec.path,
@@ -54,10 +71,11 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
   if (!spec.itemRoutes) return;
   if (app.settings.extensions && app.settings.batchWrites) batchRoutes(app, spec as never);
   const item = `${spec.path}/:id`;
-  app.get(item, { schema: { tags, params, response: one } }, async (req) => ({
-    ok: true as const,
-    data: await service.get(principalOf(req), idOf(req)),
-  }));
+  app.get(item, { schema: { tags, params, response: one } }, async (req, reply) =>
+    reply
+      .type(JSON_TYPE)
+      .send(Buffer.concat([ONE_HEAD, itemJson(await service.get(principalOf(req), idOf(req))), ONE_TAIL])),
+  );
   app.patch(
     item,
     {

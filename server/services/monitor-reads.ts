@@ -37,20 +37,28 @@ function shownHeaders(secrets: SecretBox, id: string, headers: Strings): Strings
   );
 }
 
+/** Whether any of `headers` is secret (shown as its fingerprint). */
+const anySecret = (headers: Strings | undefined): boolean =>
+  headers !== undefined && Object.keys(headers).some(isSecretHeader);
+
 /**
  * The monitor as every API read shows it: each `variables` value (multistep, browser) and each
- * secret header's value (`headers`, every step's `headers`) as its fingerprint.
+ * secret header's value (`headers`, every step's `headers`) as its fingerprint. A monitor with
+ * nothing secret is shown as it is (the same object: a kept read stays the same object, which
+ * lets its answer's JSON be kept with it).
  */
 export function shownMonitor(secrets: SecretBox, m: Monitor): Monitor {
   const variables = m.variables as Strings | undefined;
+  const steps = m.steps as { headers?: Strings }[] | undefined;
+  const hasVariables = variables !== undefined && Object.keys(variables).length > 0;
+  if (!hasVariables && !anySecret(m.headers) && !steps?.some((step) => anySecret(step.headers))) return m;
   const shown: Record<string, unknown> = { ...m };
-  if (variables && Object.keys(variables).length > 0) {
+  if (hasVariables) {
     shown.variables = Object.fromEntries(
       Object.entries(variables).map(([name, value]) => [name, variableFingerprint(secrets, m.id, name, value)]),
     );
   }
   if (m.headers) shown.headers = shownHeaders(secrets, m.id, m.headers);
-  const steps = m.steps as { headers?: Strings }[] | undefined;
   if (steps)
     shown.steps = steps.map((step) =>
       step.headers ? { ...step, headers: shownHeaders(secrets, m.id, step.headers) } : step,

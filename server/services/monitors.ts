@@ -55,20 +55,32 @@ export class MonitorService {
 
   async list(principal: Principal, query: MonitorListQuery): Promise<ListPage<Monitor>> {
     const page = await listPage(async () => await this.store.monitors.list(principal.accountId, query));
-    return { ...page, data: page.data.map((m) => this.located(principal, m)) };
+    const live = this.locations.live(principal.accountId);
+    return { ...page, data: page.data.map((m) => this.located(principal, m, live)) };
   }
 
   async get(principal: Principal, id: string): Promise<Monitor> {
     return this.located(principal, await this.stored(principal, id));
   }
 
-  /** The monitor with `unchecked_locations` as of now (the stored read is cached; liveness changes by the second). */
-  private located(principal: Principal, monitor: Monitor): Monitor {
-    const unchecked = this.locations.unchecked(principal.accountId, monitor);
-    return unchecked.length === 0 && monitor.unchecked_locations.length === 0
-      ? monitor
-      : { ...monitor, unchecked_locations: unchecked };
+  /**
+   * The monitor with `unchecked_locations` as of now (the stored read is cached; liveness changes by
+   * the second). For a kept (frozen) read, the located copy is kept with it while its locations stay
+   * unchecked alike, so that its answer's JSON can be kept too.
+   */
+  private located(principal: Principal, monitor: Monitor, live?: ReadonlySet<string>): Monitor {
+    const unchecked = this.locations.unchecked(principal.accountId, monitor, live);
+    if (unchecked.length === 0 && monitor.unchecked_locations.length === 0) return monitor;
+    const key = unchecked.join("\n");
+    const kept = this.locatedReads.get(monitor);
+    if (kept?.key === key) return kept.monitor;
+    const located = Object.freeze({ ...monitor, unchecked_locations: Object.freeze(unchecked) as string[] });
+    if (Object.isFrozen(monitor)) this.locatedReads.set(monitor, { key, monitor: located });
+    return located;
   }
+
+  /** Located copies of kept reads (see `located`), by the read. */
+  private readonly locatedReads = new WeakMap<Monitor, { key: string; monitor: Monitor }>();
 
   private async stored(principal: Principal, id: string): Promise<Monitor> {
     const monitor = await this.store.monitors.get(principal.accountId, id);

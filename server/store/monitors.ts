@@ -119,6 +119,12 @@ export class MonitorRepository {
     ).n;
   }
 
+  /**
+   * One page of the account's monitors. The page's ids come first (a small read); the monitors
+   * among them that a read kept (`byId`) are answered as kept, the others read in one statement
+   * and kept in turn. A list repeated while nothing changed runs one small statement and opens no
+   * sealed field.
+   */
   async list(accountId: string, filter: MonitorFilter): Promise<Page<Monitor>> {
     const after = afterCursor(filter.cursor);
     const where = ["account_id = ?", after.sql];
@@ -131,34 +137,73 @@ export class MonitorRepository {
       where.push(this.db.dialect.jsonArrayHas("spec", "tags"));
       params.push(filter.tag.toLowerCase());
     }
-    const rows = (await this.db
-      .prepare(`${this.row} WHERE ${where.join(" AND ")} ORDER BY created_at, id LIMIT ?`)
-      .all(...params, filter.limit + 1)) as unknown as MonitorRow[];
-    return await toPage(rows, filter.limit, (kept) => this.hydrate(kept));
+    const positions = (await this.db
+      .prepare(`SELECT id, created_at FROM monitors WHERE ${where.join(" AND ")} ORDER BY created_at, id LIMIT ?`)
+      .all(...params, filter.limit + 1)) as { id: string; created_at: string }[];
+    return await toPage(positions, filter.limit, (kept) => this.many(accountId, kept.map((p) => p.id)));
   }
 
   /** The account's monitor `id`, frozen: callers copy what they change. */
   async get(accountId: string, id: string): Promise<Monitor | undefined> {
     const cached = this.byId.get(id);
     if (cached) return cached.accountId === accountId ? cached.monitor : undefined;
-    const read = { stale: false };
-    const reads = this.reading.get(id) ?? [];
-    this.reading.set(id, [...reads, read]);
-    let row: MonitorRow | undefined;
-    try {
-      row = (await this.db.prepare(`${this.row} WHERE id = ? AND account_id = ?`).get(id, accountId)) as
-        MonitorRow | undefined;
-    } finally {
-      const left = (this.reading.get(id) ?? []).filter((r) => r !== read);
-      if (left.length > 0) this.reading.set(id, left);
-      else this.reading.delete(id);
+    return (await this.read(accountId, [id], `${this.row} WHERE id = ? AND account_id = ?`, [id, accountId])).get(id);
+  }
+
+  /**
+   * The account's monitors `ids`, in that order, frozen: those kept as they were kept, the others
+   * in one statement. One deleted since its id was read is left out.
+   */
+  private async many(accountId: string, ids: readonly string[]): Promise<Monitor[]> {
+    const found = new Map<string, Monitor>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const cached = this.byId.get(id);
+      if (cached?.accountId === accountId) found.set(id, cached.monitor);
+      else missing.push(id);
     }
-    if (!row) return undefined;
-    const monitor = deepFreeze(this.hydrate([row])[0] as Monitor);
-    // What a transaction read may still be rolled back: only committed rows are kept; nor a row
-    // read before a write to it was announced, which it may not show.
-    if (!this.db.inTransaction && !read.stale) this.byId.set(id, { accountId, monitor });
-    return monitor;
+    if (missing.length > 0) {
+      const marks = missing.map(() => "?").join(", ");
+      const read = await this.read(accountId, missing, `${this.row} WHERE account_id = ? AND id IN (${marks})`, [
+        accountId,
+        ...missing,
+      ]);
+      for (const [id, monitor] of read) found.set(id, monitor);
+    }
+    return ids.flatMap((id) => found.get(id) ?? []);
+  }
+
+  /**
+   * Reads the rows of `ids` by `sql`, hydrated and frozen, and keeps each in `byId`: only committed
+   * rows (no transaction), and none whose monitor a write was announced for while it was read (the
+   * row may predate the write).
+   */
+  private async read(
+    accountId: string,
+    ids: readonly string[],
+    sql: string,
+    params: readonly string[],
+  ): Promise<Map<string, Monitor>> {
+    const reads = new Map(ids.map((id) => [id, { stale: false }]));
+    for (const [id, read] of reads) this.reading.set(id, [...(this.reading.get(id) ?? []), read]);
+    let rows: MonitorRow[];
+    try {
+      rows = (await this.db.prepare(sql).all(...params)) as unknown as MonitorRow[];
+    } finally {
+      for (const [id, read] of reads) {
+        const left = (this.reading.get(id) ?? []).filter((r) => r !== read);
+        if (left.length > 0) this.reading.set(id, left);
+        else this.reading.delete(id);
+      }
+    }
+    const out = new Map<string, Monitor>();
+    const committed = !this.db.inTransaction;
+    for (const row of rows) {
+      const monitor = deepFreeze(this.hydrate([row])[0] as Monitor);
+      out.set(row.id, monitor);
+      if (committed && reads.get(row.id)?.stale === false) this.byId.set(row.id, { accountId, monitor });
+    }
+    return out;
   }
 
   /** Every active monitor of every account, for the checker's schedule. */
