@@ -75,32 +75,46 @@ export class StatusPageService {
    */
   async documentAnswer(slug: string, serialize: (doc: StatusDocument) => string): Promise<PageAnswer> {
     return await this.answers.get(`json ${slug}`, async (now, previous) => {
+      const monitors = await this.shownMonitors(slug);
       const doc = await statusDocument(this.store, slug, now);
-      return { value: pageAnswer(serialize(doc), now, previous), expires: answerExpiry(now, doc) };
+      return { value: pageAnswer(serialize(doc), now, previous), expires: answerExpiry(now, doc), monitors };
     });
   }
 
   /** The HTML page of `slug` with its links under `base`, cached as `documentAnswer` is. */
   async pageAnswer(slug: string, base: string): Promise<PageAnswer> {
     return await this.answers.get(`html ${slug} ${base}`, async (now, previous) => {
+      const monitors = await this.shownMonitors(slug);
       const view = await statusPageView(this.store, slug, now);
       return {
         value: pageAnswer(renderStatusPage(view, { base }), now, previous),
         expires: answerExpiry(now, { maintenance: view.maintenance, incidents: view.statusIncidents }),
+        monitors,
       };
     });
+  }
+
+  /**
+   * The monitors the page at `slug` shows (its own and its components'), read before its answer
+   * is: the answer is computed again after a write to one of them, and not after writes to other
+   * monitors. A change of which monitors it shows is a write to the page, which every answer follows.
+   */
+  private async shownMonitors(slug: string): Promise<string[]> {
+    const page = await this.publicPage({ slug });
+    return page ? monitorsOf(page) : [];
   }
 
   /** The page at a slug or served at a custom domain, with its access rules (no key); undefined when none. */
   async publicPage(where: { slug: string } | { domain: string }): Promise<PrivateStatusPage | undefined> {
     const key = "slug" in where ? `slug ${where.slug}` : `domain ${where.domain}`;
-    return await this.pages.get(key, async (now) => ({
-      value:
+    return await this.pages.get(key, async (now) => {
+      const page =
         "slug" in where
           ? await this.store.statusPages.bySlug(where.slug)
-          : await this.store.statusPages.byDomain(where.domain),
-      expires: now + MAX_KEEP_MS,
-    }));
+          : await this.store.statusPages.byDomain(where.domain);
+      // Its monitors: deleting one takes it off the page.
+      return { value: page, expires: now + MAX_KEEP_MS, monitors: page ? monitorsOf(page) : [] };
+    });
   }
 
   /**
@@ -137,6 +151,11 @@ export class StatusPageService {
   ): Promise<{ label: string; value: string; colour: string } | undefined> {
     return await badgeOf(this.store, page, key, kind);
   }
+}
+
+/** Every monitor a page shows: its own and its components'. */
+function monitorsOf(page: StatusPage): string[] {
+  return [...page.monitor_ids, ...page.sections.flatMap((s) => s.components.flatMap((c) => c.monitors))];
 }
 
 async function check(store: Store, accountId: string, spec: StatusPageSpec, exceptId?: string): Promise<void> {

@@ -7,21 +7,24 @@ export interface Expiring<T> {
   expires: number;
 }
 
+/** What a computation found: its value, and the monitors it shows (undefined: any). */
+export type Computed<T> = Expiring<T> & { monitors?: Iterable<string> };
+
 interface Entry<T> {
-  /** The last value computed, and the version of the page changes it was computed at. */
-  done?: Expiring<T> & { version: number };
-  /** The computation under way, and the version it started at. */
-  pending?: { promise: Promise<T>; version: number };
+  /** The last value computed, the point of the page changes it was computed at, and the monitors it shows. */
+  done?: Expiring<T> & { at: number; monitors: ReadonlySet<string> | undefined };
+  /** The computation under way, and the point it started at. */
+  pending?: { promise: Promise<T>; at: number };
 }
 
 /**
  * Values computed from the store (a status page's answers), each kept until a committed write to
- * what pages show (`PageChanges`, this process's and other processes') or until its own expiry
- * (what changes with time alone). The first request after a change computes the value again and
- * waits for it; requests that come while it is computed share that computation, and those that
- * find a value already kept are answered with it meanwhile (it was true moments ago), so that a
- * busy page never stalls behind its own recomputation. A value is never kept past the version it
- * was computed at.
+ * what it shows (`PageChanges`, this process's and other processes': the monitors it names, or
+ * anything pages show besides monitors' rows) or until its own expiry (what changes with time
+ * alone). The first request after a change computes the value again and waits for it; requests
+ * that come while it is computed share that computation, and those that find a value already kept
+ * are answered with it meanwhile (it was true moments ago), so that a busy page never stalls
+ * behind its own recomputation. A value is never kept past a write to what it shows.
  */
 export class ViewCache<T> {
   private readonly entries: LRUCache<string, Entry<T>>;
@@ -35,12 +38,15 @@ export class ViewCache<T> {
   }
 
   /** The value at `key`, computed by `compute(now, previous)` when none holds now (`previous`: the one it replaces). */
-  async get(key: string, compute: (now: number, previous: T | undefined) => Promise<Expiring<T>>): Promise<T> {
-    const version = await this.changes.current();
+  async get(key: string, compute: (now: number, previous: T | undefined) => Promise<Computed<T>>): Promise<T> {
+    const at = await this.changes.current();
     let entry = this.entries.get(key);
     const done = entry?.done;
-    if (done && done.version === version && this.clock() < done.expires) return done.value;
-    if (entry?.pending?.version === version) return done ? done.value : await entry.pending.promise;
+    if (done && !this.changes.changedSince(done.at, done.monitors) && this.clock() < done.expires) return done.value;
+    // A computation under way since nothing it shows (as far as the last value tells) was written: shared.
+    const pending = entry?.pending;
+    if (pending && !this.changes.changedSince(pending.at, done?.monitors))
+      return done ? done.value : await pending.promise;
     if (!entry) {
       entry = {};
       this.entries.set(key, entry);
@@ -48,7 +54,10 @@ export class ViewCache<T> {
     const kept = entry;
     const promise = compute(this.clock(), done?.value).then(
       (result) => {
-        if (!kept.done || kept.done.version <= version) kept.done = { ...result, version };
+        if (!kept.done || kept.done.at <= at) {
+          const monitors = result.monitors === undefined ? undefined : new Set(result.monitors);
+          kept.done = { value: result.value, expires: result.expires, at, monitors };
+        }
         if (kept.pending?.promise === promise) kept.pending = undefined;
         return result.value;
       },
@@ -57,7 +66,7 @@ export class ViewCache<T> {
         throw err;
       },
     );
-    kept.pending = { promise, version };
+    kept.pending = { promise, at };
     return await promise;
   }
 }

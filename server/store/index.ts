@@ -74,7 +74,7 @@ export class Store {
     this.commits = new ExternalCommits(engine);
     this.pageChanges = new PageChanges(this.commits);
     // Every repository writes through the watch, so that no write of this process escapes the caches.
-    const db = new WriteWatch(engine, (table) => this.pageChanges.wrote(table));
+    const db = new WriteWatch(engine, (table, monitorId) => this.pageChanges.wrote(table, monitorId));
     this.db = db;
     this.monitors = new MonitorRepository(db, secrets, this.commits);
     this.channels = new ChannelRepository(db, secrets, () => this.monitors.forget());

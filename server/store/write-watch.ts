@@ -1,3 +1,4 @@
+import { MONITOR_ROWS, monitorParam } from "./monitor-rows";
 import type { Executor, PrepareOptions, RunResult, SqlValue, Statement, TransactionOptions } from "./sql/executor";
 
 /** The table a plain write statement changes. */
@@ -17,17 +18,19 @@ export function writtenTable(sql: string): string | undefined {
 }
 
 /**
- * The executor `db`, telling `wrote(table)` of each write once it has committed (at once outside a
- * transaction; never when it rolls back). Writes are known by their statement's text, whichever
+ * The executor `db`, telling `wrote(table, monitorId)` of each write once it has committed (at once
+ * outside a transaction; never when it rolls back); `monitorId` when the write changes rows of one
+ * monitor only (`monitorParam`). Writes are known by their statement's text, whichever
  * repository runs them, so that what a cache holds is emptied by every write of this process,
  * the way `ExternalCommits` tells of other processes' writes.
  */
 export class WriteWatch implements Executor {
-  private readonly memo = new Map<string, string | null>();
+  /** Per statement text: the table it writes and the parameter naming its rows' monitor, or null for a read. */
+  private readonly memo = new Map<string, { table: string; monitor: number | undefined } | null>();
 
   constructor(
     private readonly db: Executor,
-    private readonly wrote: (table: string) => void,
+    private readonly wrote: (table: string, monitorId?: string) => void,
   ) {}
 
   get engine(): Executor["engine"] {
@@ -51,29 +54,33 @@ export class WriteWatch implements Executor {
 
   prepare(sql: string, options?: PrepareOptions): Statement {
     const statement = this.db.prepare(sql, options);
-    let table = this.memo.get(sql);
-    if (table === undefined) {
+    let known = this.memo.get(sql);
+    if (known === undefined) {
       if (this.memo.size >= MEMO_MAX) this.memo.clear();
-      table = writtenTable(sql) ?? null;
-      this.memo.set(sql, table);
+      const table = writtenTable(sql);
+      known = table === undefined ? null : { table, monitor: MONITOR_ROWS.has(table) ? monitorParam(sql) : undefined };
+      this.memo.set(sql, known);
     }
-    if (table === null) return statement;
-    const written = table;
-    const told = () => this.db.afterCommit(() => this.wrote(written));
+    if (known === null) return statement;
+    const { table, monitor } = known;
+    const told = (params: SqlValue[]) => {
+      const id = monitor === undefined ? undefined : params[monitor];
+      this.db.afterCommit(() => this.wrote(table, typeof id === "string" ? id : undefined));
+    };
     return {
       get: async (...params: SqlValue[]): Promise<unknown> => {
         const row = await statement.get(...params);
-        told();
+        told(params);
         return row;
       },
       all: async (...params: SqlValue[]): Promise<unknown[]> => {
         const rows = await statement.all(...params);
-        told();
+        told(params);
         return rows;
       },
       run: async (...params: SqlValue[]): Promise<RunResult> => {
         const result = await statement.run(...params);
-        told();
+        told(params);
         return result;
       },
     };

@@ -31,7 +31,7 @@ export class ExternalCommits {
   private readonly subscribers: {
     tables: readonly string[];
     listener: () => void;
-    row?: (id: string) => void;
+    row?: (id: string, table: string) => void;
     version: number | undefined;
   }[] = [];
   /** The version of any commit at the last look. */
@@ -41,7 +41,7 @@ export class ExternalCommits {
     db.onExternalRows((table, ids) => {
       for (const s of this.subscribers) {
         if (!s.tables.includes(table)) continue;
-        if (s.row) for (const id of ids) s.row(id);
+        if (s.row) for (const id of ids) s.row(id, table);
         else s.listener();
       }
     });
@@ -50,9 +50,10 @@ export class ExternalCommits {
   /**
    * `listener` runs whenever another connection has committed a write to one of `tables` since
    * the last look. `row`, when given, runs instead for a commit that wrote only some rows of one
-   * of them, as soon as it is announced (engines that announce rows: PostgreSQL), once per row.
+   * of them, as soon as it is announced (engines that announce rows: PostgreSQL), once per row,
+   * with the table (for a table of `MONITOR_ROWS`, the id is the monitor's the rows belong to).
    */
-  subscribe(tables: readonly string[], listener: () => void, row?: (id: string) => void): void {
+  subscribe(tables: readonly string[], listener: () => void, row?: (id: string, table: string) => void): void {
     this.subscribers.push({ tables, listener, row, version: -1 });
   }
 

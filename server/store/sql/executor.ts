@@ -25,6 +25,8 @@ export interface PrepareOptions {
   /**
    * The write changes one row only, whose id is the parameter at this index (from 0): other
    * processes are told of that row (see `Executor.onExternalRows`), not of a write to the table.
+   * A write to rows of one monitor in a table of `MONITOR_ROWS` needs none: it is told as that
+   * monitor's (`monitorParam` finds the parameter).
    */
   row?: number;
 }

@@ -12,6 +12,7 @@ import {
   type TransactionOptions,
 } from "./executor";
 import { MIGRATIONS } from "./migrations";
+import { monitorParam } from "../monitor-rows";
 import { postgresDdl, postgresPlaceholders } from "./postgres-sql";
 
 /** The channel each committed write is announced on: other replicas empty their caches. */
@@ -132,7 +133,8 @@ export class PostgresExecutor implements Executor {
     const text = postgresPlaceholders(sql);
     // Announced when committed: a write that a replica's cache may hold.
     const table = writtenTables(sql);
-    const row = table !== undefined && table !== "*" ? options.row : undefined;
+    // Rows of one monitor are announced as that monitor's (other replicas' status pages follow it).
+    const row = table !== undefined && table !== "*" ? (options.row ?? monitorParam(sql)) : undefined;
     let name = this.names.get(text);
     if (name === undefined && this.names.size < MAX_NAMED) this.names.set(text, (name = `s${this.names.size + 1}`));
     const query: pg.QueryConfig = { text, name };
