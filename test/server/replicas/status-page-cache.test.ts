@@ -116,4 +116,29 @@ describe("a status page kept by two replicas on one PostgreSQL database", () => 
       2_000,
     );
   });
+
+  it("keeps B's answer through A's checks of a monitor the page does not show, and follows one it shows", async () => {
+    const other = (
+      await a.call("POST", "/api/v1/monitors", {
+        name: "other",
+        type: "http",
+        url: "https://other.example",
+        interval_sec: 60,
+      })
+    ).body.data.id as string;
+    // The document carries when it was computed: an answer computed again has another ETag.
+    const etag = async () => (await request(`${b.url}/api/status/shared.json`)).headers.etag as string;
+    const kept = await etag();
+    for (let i = 0; i < 3; i++)
+      await a.app.store.recordCheck(other, { up: i % 2 === 0, response_time_ms: 5, status_code: 200, error: null });
+    // A's announcements reach B within milliseconds; B's answer must not move for them.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await etag()).toBe(kept);
+    await a.app.store.recordCheck(monitorId, { up: true, response_time_ms: 5, status_code: 200, error: null });
+    await shownWithin(
+      () => etag(),
+      (now) => now !== kept,
+      2_000,
+    );
+  });
 });
