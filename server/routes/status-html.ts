@@ -1,7 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { historyPage, incidentPage } from "../html/status-extra-pages";
 import { sendAnswer } from "./conditional";
-import { cacheFor, frameOf, htmlHeaders, resolvePage, revalidated, validSlug } from "./status-resolve";
+import {
+  cacheFor,
+  cookieName,
+  cookieOf,
+  frameOf,
+  htmlHeaders,
+  resolvePage,
+  revalidated,
+  validSlug,
+} from "./status-resolve";
 
 /** Seconds browsers and proxies may keep the page: short, since health changes by the minute. */
 const MAX_AGE_SEC = 30;
@@ -14,10 +23,20 @@ type Req = FastifyRequest<{ Params: { slug?: string; incident?: string } }>;
  * permalink per incident. No key; rate limited per address like the JSON document.
  */
 export async function statusHtmlRoutes(app: FastifyInstance): Promise<void> {
+  const pages = app.services.statusPages;
   const page = async (req: Req, reply: FastifyReply) => {
     // At /status/<slug>, asked for together with the page (one look at the store's commits for
     // both); sent only once the viewer may see it.
     const slug = req.params.slug;
+    // A busy public page: its record and answer kept, nothing to compute.
+    const kept = slug !== undefined && validSlug(slug) ? await pages.keptAnswer(slug, `/status/${slug}`) : undefined;
+    if (kept && pages.access(kept.page, req.ip, cookieOf(req, cookieName(kept.page))) === "allowed")
+      return sendAnswer(
+        req,
+        htmlHeaders(reply),
+        kept.answer,
+        revalidated({ page: kept.page, base: `/status/${slug}` }),
+      );
     const early =
       slug === undefined || !validSlug(slug) ? undefined : app.services.statusPages.pageAnswer(slug, `/status/${slug}`);
     early?.catch(() => undefined);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
@@ -18,6 +18,8 @@ import { sendAnswer } from "./conditional";
 import { serializerCompiler } from "../http/serializer";
 import { cookieName, cookieOf, revalidated } from "./status-resolve";
 import { errorResponses } from "./responses";
+import type { PageAnswer } from "../services/page-answer";
+import type { PrivateStatusPage } from "../store/status-pages";
 
 /** `<slug>.json`: the file name of a public status document. */
 const DOCUMENT = /^([a-z0-9-]{3,64})\.json$/;
@@ -63,18 +65,32 @@ export async function statusPageRoutes(fastify: FastifyInstance): Promise<void> 
     async (req, reply) => {
       const slug = DOCUMENT.exec(req.params.file)?.[1];
       if (!slug) throw new ApiError("not_found", "No status document at this address");
+      const kept = await statusPages.keptAnswer(slug);
+      if (kept) return send(req, reply, kept.page, kept.answer);
       // Asked for together with the page, so that both share one look at the store's commits;
       // sent only once the viewer may see it.
-      const kept = statusPages.documentAnswer(slug, serialize);
-      kept.catch(() => undefined);
-      // A private page's document is as private as the page: its address range or its cookie.
+      const computed = statusPages.documentAnswer(slug, serialize);
+      computed.catch(() => undefined);
       const page = await statusPages.publicPage({ slug });
       if (!page) throw new ApiError("not_found", `No status page "${slug}"`);
-      if (statusPages.access(page, req.ip, cookieOf(req, cookieName(page))) !== "allowed") {
-        throw new ApiError("unauthorized", "This status page is private: open it and give its password first");
-      }
-      const answer = await kept;
-      return sendAnswer(req, reply.type("application/json; charset=utf-8"), answer, revalidated({ page, base: "" }));
+      return send(req, reply, page, computed);
     },
   );
+
+  /** The document's answer, once the viewer may see the page (a private page's document is as private as the page). */
+  function send(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    page: PrivateStatusPage,
+    answer: PageAnswer | Promise<PageAnswer>,
+  ): FastifyReply | Promise<FastifyReply> {
+    if (statusPages.access(page, req.ip, cookieOf(req, cookieName(page))) !== "allowed") {
+      throw new ApiError("unauthorized", "This status page is private: open it and give its password first");
+    }
+    const type = reply.type("application/json; charset=utf-8");
+    const cache = revalidated({ page, base: "" });
+    return answer instanceof Promise
+      ? answer.then((a) => sendAnswer(req, type, a, cache))
+      : sendAnswer(req, type, answer, cache);
+  }
 }

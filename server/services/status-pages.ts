@@ -81,6 +81,19 @@ export class StatusPageService {
     });
   }
 
+  /**
+   * The page at `slug` and its document's answer (or, with `base`, its HTML answer with links
+   * under `base`) when both are kept and hold: one look at the store's commits, nothing computed,
+   * which is what most requests for a busy page find. Else undefined (`publicPage` and
+   * `documentAnswer` or `pageAnswer` then compute what is missing). Callers check access first.
+   */
+  async keptAnswer(slug: string, base?: string): Promise<{ page: PrivateStatusPage; answer: PageAnswer } | undefined> {
+    await this.store.pageChanges.current();
+    const page = this.pages.kept(`slug ${slug}`)?.value;
+    const answer = page && this.answers.kept(base === undefined ? `json ${slug}` : `html ${slug} ${base}`)?.value;
+    return page && answer ? { page, answer } : undefined;
+  }
+
   /** The HTML page of `slug` with its links under `base`, cached as `documentAnswer` is. */
   async pageAnswer(slug: string, base: string): Promise<PageAnswer> {
     return await this.answers.get(`html ${slug} ${base}`, async (now, previous) => {

@@ -37,6 +37,17 @@ export class ViewCache<T> {
     this.entries = new LRUCache({ max });
   }
 
+  /**
+   * The value kept at `key` if it holds now, without computing one; call it right after
+   * `PageChanges.current()` (which looks at other processes' commits), in the same turn.
+   */
+  kept(key: string): { value: T } | undefined {
+    const done = this.entries.get(key)?.done;
+    return done && !this.changes.changedSince(done.at, done.monitors) && this.clock() < done.expires
+      ? { value: done.value }
+      : undefined;
+  }
+
   /** The value at `key`, computed by `compute(now, previous)` when none holds now (`previous`: the one it replaces). */
   async get(key: string, compute: (now: number, previous: T | undefined) => Promise<Computed<T>>): Promise<T> {
     const at = await this.changes.current();
