@@ -140,7 +140,12 @@ export class MonitorRepository {
     const positions = (await this.db
       .prepare(`SELECT id, created_at FROM monitors WHERE ${where.join(" AND ")} ORDER BY created_at, id LIMIT ?`)
       .all(...params, filter.limit + 1)) as { id: string; created_at: string }[];
-    return await toPage(positions, filter.limit, (kept) => this.many(accountId, kept.map((p) => p.id)));
+    return await toPage(positions, filter.limit, (kept) =>
+      this.many(
+        accountId,
+        kept.map((p) => p.id),
+      ),
+    );
   }
 
   /** The account's monitor `id`, frozen: callers copy what they change. */
