@@ -247,7 +247,7 @@ export class Checker {
     const now = Date.now();
     // The lease is finished in the transaction that records the check.
     const recorded = await this.batch.record(
-      async () => await this.store.recordCheck(id, outcome, now, await this.policyFor(monitor, now)),
+      { monitorId: id, outcome, at: now, policy: await this.policyFor(monitor, now) },
       this.leases && id,
     );
     this.checks++;

@@ -1,9 +1,10 @@
 import type { Store } from "../store";
+import type { CheckRecord } from "../store";
 
 type Recorded = Awaited<ReturnType<Store["recordCheck"]>>;
 
 interface Waiting {
-  write: () => Promise<Recorded>;
+  check: CheckRecord;
   /** The monitor whose check lease the batch finishes with the write (see `RecordBatch`'s `finish`). */
   leased?: string;
   resolve: (recorded: Recorded) => void;
@@ -12,21 +13,25 @@ interface Waiting {
 
 type Outcome = { ok: true; value: Recorded } | { ok: false; err: unknown };
 
+/** Checks recorded by one transaction at most. */
+const MAX_BATCH = 512;
+
 /**
- * Records the built-in checker's results in batches: the checks that end in one turn of the event
- * loop are written in one transaction, at the next turn. At thousands of monitors a commit per
- * check cost more than the check's writes, and the time it took delayed the next checks' start.
- * Each caller still learns its own result (or failure) once it is committed.
+ * Records the built-in checker's results in batches, one transaction at a time: the checks that
+ * end while a batch is being written are the next batch (at least the checks of one turn of the
+ * event loop). At thousands of monitors a commit per check cost more than the check's writes,
+ * and on PostgreSQL each statement is a round trip: a batch is written by a statement per table
+ * (`Store.recordChecks`), so the busier the checker, the fewer statements per check. Each caller
+ * still learns its own result (or failure) once it is committed.
  *
- * The batch first runs its writes without a savepoint each (a savepoint and its release are two
- * round trips on PostgreSQL, as many as the check's other writes), and the leases of the checks
- * it recorded are finished by one statement in the same transaction. Should any write fail, that
- * transaction is rolled back and the batch runs again with each write in a savepoint of its own,
- * so that one failure fails only its own check.
+ * The leases of the checks a batch recorded are finished by one statement in the same
+ * transaction. Should any write fail, that transaction is rolled back and the batch runs again
+ * with each check in a savepoint of its own, so that one failure fails only its own check.
  */
 export class RecordBatch {
   private waiting: Waiting[] = [];
   private scheduled = false;
+  private writing = false;
 
   constructor(
     private readonly store: Store,
@@ -35,23 +40,31 @@ export class RecordBatch {
   ) {}
 
   /**
-   * Runs `write` (a `store.recordCheck`: a transaction of its own) in the next batch; resolves
-   * once that batch committed. `leased`: the monitor whose check lease is finished with it.
+   * Records `check` in the next batch; resolves once that batch committed. `leased`: the monitor
+   * whose check lease is finished with it.
    */
-  record(write: () => Promise<Recorded>, leased?: string): Promise<Recorded> {
+  record(check: CheckRecord, leased?: string): Promise<Recorded> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ write, leased, resolve, reject });
-      if (!this.scheduled) {
+      this.waiting.push({ check, leased, resolve, reject });
+      if (!this.scheduled && !this.writing) {
         this.scheduled = true;
         setImmediate(() => void this.flush());
       }
     });
   }
 
+  /** Writes the waiting checks, batch after batch, until none wait. */
   private async flush(): Promise<void> {
     this.scheduled = false;
-    const batch = this.waiting;
-    this.waiting = [];
+    this.writing = true;
+    try {
+      while (this.waiting.length > 0) await this.write(this.waiting.splice(0, MAX_BATCH));
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async write(batch: Waiting[]): Promise<void> {
     if (!this.store.isOpen) {
       for (const w of batch) w.resolve(undefined);
       return;
@@ -60,15 +73,14 @@ export class RecordBatch {
     try {
       outcomes = await this.store.db.transaction(
         async () => {
-          const values: Outcome[] = [];
-          for (const w of batch) values.push({ ok: true, value: await w.write() });
+          const values = await this.store.recordChecks(batch.map((w) => w.check));
           await this.finishLeases(batch);
-          return values;
+          return values.map((value): Outcome => ({ ok: true, value }));
         },
         { flat: true },
       );
     } catch {
-      // A write failed: every write again, each in a savepoint of its own.
+      // A write failed: every check again, each in a savepoint of its own.
       try {
         outcomes = await this.separately(batch);
       } catch (err) {
@@ -83,14 +95,14 @@ export class RecordBatch {
     });
   }
 
-  /** The batch's writes in one transaction, each in a savepoint (its failure undoes only its own writes). */
+  /** The batch's checks in one transaction, each in a savepoint (its failure undoes only its own writes). */
   private separately(batch: Waiting[]): Promise<Outcome[]> {
     return this.store.db.transaction(async () => {
       const outcomes: Outcome[] = [];
       for (const w of batch) {
         try {
-          // recordCheck's own transaction is a savepoint in this one.
-          outcomes.push({ ok: true, value: await w.write() });
+          // recordChecks' own transaction is a savepoint in this one.
+          outcomes.push({ ok: true, value: (await this.store.recordChecks([w.check]))[0] });
         } catch (err) {
           outcomes.push({ ok: false, err });
         }

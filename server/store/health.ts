@@ -3,7 +3,7 @@ import type { Heartbeat } from "../../api";
 import { newId } from "./ids";
 import type { LocationStreak } from "./streaks";
 
-/** What recording a check reads first, in one statement (see `HealthRepository.snapshot`). */
+/** What recording a check reads first, in one statement (see `HealthRepository.snapshots`). */
 export interface HealthSnapshot {
   /** The monitor's health before the check. */
   health: "pending" | "up" | "down";
@@ -39,18 +39,21 @@ export class HealthRepository {
   ) {}
 
   /**
-   * What recording a check of an active monitor on `day` reads, in one statement: its health, its
-   * degraded flag, the day's roll-up histogram and its locations' streaks. Undefined when the
-   * monitor is paused or gone (nothing to record).
+   * What recording checks of active monitors reads, in one statement: for each monitor of `checks`
+   * (at most once each), its health, its degraded flag, the roll-up histogram of the check's day
+   * and its locations' streaks. A monitor paused or gone has none (nothing to record).
    */
-  async snapshot(monitorId: string, day: number): Promise<HealthSnapshot | undefined> {
+  async snapshots(checks: readonly { monitorId: string; day: number }[]): Promise<Map<string, HealthSnapshot>> {
+    const snapshots = new Map<string, HealthSnapshot>();
+    if (checks.length === 0) return snapshots;
     const rows = (await this.db
       .prepare(
-        `SELECT m.health, m.status, m.degraded, d.histogram, l.location, l.health AS location_health, l.failures, l.successes
-         FROM monitors m LEFT JOIN heartbeat_days d ON d.monitor_id = m.id AND d.day = ? LEFT JOIN location_health l ON l.monitor_id = m.id
-         WHERE m.id = ?`,
+        `SELECT m.id, m.health, m.status, m.degraded, d.histogram, l.location, l.health AS location_health, l.failures, l.successes
+         FROM ${this.db.dialect.jsonRows("c", { id: "text", day: "integer" })} JOIN monitors m ON m.id = c.id
+         LEFT JOIN heartbeat_days d ON d.monitor_id = m.id AND d.day = c.day LEFT JOIN location_health l ON l.monitor_id = m.id`,
       )
-      .all(day, monitorId)) as {
+      .all(JSON.stringify(checks.map((c) => ({ id: c.monitorId, day: c.day }))))) as {
+      id: string;
       health: HealthSnapshot["health"];
       status: string;
       degraded: number;
@@ -60,51 +63,82 @@ export class HealthRepository {
       failures: number | null;
       successes: number | null;
     }[];
-    const first = rows[0];
-    if (first?.status !== "active") return undefined;
-    return {
-      health: first.health,
-      degraded: first.degraded,
-      histogram: first.histogram ?? undefined,
-      streaks: rows.flatMap((r) =>
-        r.location === null
-          ? []
-          : [
-              {
-                location: r.location,
-                health: r.location_health as LocationStreak["health"],
-                failures: r.failures ?? 0,
-                successes: r.successes ?? 0,
-              },
-            ],
-      ),
-    };
+    for (const r of rows) {
+      if (r.status !== "active") continue;
+      let snapshot = snapshots.get(r.id);
+      if (!snapshot) {
+        snapshot = { health: r.health, degraded: r.degraded, histogram: r.histogram ?? undefined, streaks: [] };
+        snapshots.set(r.id, snapshot);
+      }
+      if (r.location !== null)
+        snapshot.streaks.push({
+          location: r.location,
+          health: r.location_health as LocationStreak["health"],
+          failures: r.failures ?? 0,
+          successes: r.successes ?? 0,
+        });
+    }
+    return snapshots;
   }
 
   /**
-   * Sets the monitor's health after a check (as confirmations and maintenance decide it, see
-   * streaks.ts) and opens or closes its incident; returns the change, if any.
+   * Sets monitors' health after their checks (as confirmations and maintenance decide it, see
+   * streaks.ts), one statement for all, and opens or closes their incidents; returns each
+   * check's change, if any. One check per monitor.
    */
   async apply(
-    monitorId: string,
-    previous: HealthSnapshot,
-    health: "pending" | "up" | "down",
-    heartbeat: Heartbeat,
-    at: number,
-    failedLocations: readonly string[] = [],
-  ): Promise<Transition | undefined> {
+    checks: readonly {
+      monitorId: string;
+      previous: HealthSnapshot;
+      health: "pending" | "up" | "down";
+      heartbeat: Heartbeat;
+      at: number;
+      failedLocations: readonly string[];
+    }[],
+  ): Promise<(Transition | undefined)[]> {
+    if (checks.length === 0) return [];
     // Degraded is up (no incident, counted as up) with a flag, shown as its own health.
-    const degraded = health === "up" && heartbeat.status === "degraded" ? 1 : 0;
-    const was = previous.degraded;
-    // Announced to other replicas as this monitor's row: their reads of other monitors stay cached.
+    const degraded = checks.map((c) => (c.health === "up" && c.heartbeat.status === "degraded" ? 1 : 0));
+    const rows = this.db.dialect.jsonRows("r", {
+      id: "text",
+      health: "text",
+      degraded: "integer",
+      checked_at: "text",
+    });
+    // Announced to other replicas as these monitors' rows: their reads of other monitors stay cached.
     await this.db
-      .prepare("UPDATE monitors SET health = ?, degraded = ?, last_checked_at = ? WHERE id = ?", { row: 3 })
-      .run(health, degraded, heartbeat.checked_at, monitorId);
-    this.changed(monitorId);
+      .prepare(
+        `UPDATE monitors SET health = r.health, degraded = r.degraded, last_checked_at = r.checked_at FROM ${rows} WHERE monitors.id = r.id`,
+        { rows: { param: 0, key: "id" } },
+      )
+      .run(
+        JSON.stringify(
+          checks.map((c, i) => ({
+            id: c.monitorId,
+            health: c.health,
+            degraded: degraded[i],
+            checked_at: c.heartbeat.checked_at,
+          })),
+        ),
+      );
+    const transitions: (Transition | undefined)[] = [];
+    for (const [i, c] of checks.entries()) {
+      this.changed(c.monitorId);
+      transitions.push(await this.transition(c, degraded[i] as number));
+    }
+    return transitions;
+  }
+
+  /** Opens or closes the monitor's incident for its new health; the change, if any. */
+  private async transition(
+    c: { monitorId: string; previous: HealthSnapshot; health: "pending" | "up" | "down"; at: number; failedLocations: readonly string[] },
+    degraded: number,
+  ): Promise<Transition | undefined> {
+    const { monitorId, previous, health, at } = c;
     if (health === "down" && previous.health !== "down") {
       await this.db
         .prepare("INSERT INTO incidents (id, monitor_id, started_at, locations) VALUES (?, ?, ?, ?)")
-        .run(newId("inc"), monitorId, at, JSON.stringify(failedLocations));
+        .run(newId("inc"), monitorId, at, JSON.stringify(c.failedLocations));
       return "down";
     }
     if (health === "up" && previous.health === "down") {
@@ -113,7 +147,7 @@ export class HealthRepository {
         .run(at, monitorId);
       return "up";
     }
-    if (health === "up" && degraded !== was) return degraded ? "degraded" : "degraded_resolved";
+    if (health === "up" && degraded !== previous.degraded) return degraded ? "degraded" : "degraded_resolved";
     return undefined;
   }
 

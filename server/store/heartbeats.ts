@@ -96,6 +96,66 @@ function toHeartbeat(r: HeartbeatRow): Heartbeat {
   };
 }
 
+/** One check result to store (see `HeartbeatRepository.insert`). */
+export interface HeartbeatWrite {
+  monitorId: string;
+  outcome: CheckOutcome;
+  /** When the check ran (epoch ms). */
+  at: number;
+  /** A failure inside a maintenance window. */
+  maintenance: boolean;
+  location: string | null;
+  /** An agent's check: `<monitor>/<location>/<due>` (recorded once). */
+  checkKey: string | undefined;
+  /** The check's day's roll-up histogram (JSON) as the transaction read it; undefined when the day has none yet. */
+  histogram: string | undefined;
+}
+
+/** The columns of a heartbeat as one statement writes a batch of them. */
+const HEARTBEAT_COLUMNS = {
+  id: "text",
+  monitor_id: "text",
+  checked_at: "integer",
+  up: "integer",
+  response_time_ms: "integer",
+  status_code: "integer",
+  error: "text",
+  maintenance: "integer",
+  cert_expires_at: "integer",
+  degraded: "integer",
+  error_class: "text",
+  details: "text",
+  location: "text",
+  check_key: "text",
+} as const;
+
+/** The stored row of a check result. */
+function heartbeatRow(c: HeartbeatWrite): HeartbeatRow {
+  const { outcome } = c;
+  const details = {
+    assertions: outcome.assertions ?? [],
+    timings: outcome.timings ?? null,
+    ...(outcome.steps ? { steps: outcome.steps } : {}),
+    ...(outcome.attempts ? { attempts: outcome.attempts } : {}),
+    ...(outcome.browser ? { browser: outcome.browser } : {}),
+  };
+  return {
+    id: newId("hb"),
+    monitor_id: c.monitorId,
+    checked_at: c.at,
+    up: outcome.up ? 1 : 0,
+    response_time_ms: outcome.response_time_ms,
+    status_code: outcome.status_code,
+    error: outcome.error,
+    maintenance: c.maintenance ? 1 : 0,
+    cert_expires_at: outcome.cert_expires_at ? Date.parse(outcome.cert_expires_at) : null,
+    degraded: outcome.up && outcome.degraded === true ? 1 : 0,
+    error_class: outcome.up ? null : (outcome.error_class ?? null),
+    details: JSON.stringify(details),
+    location: c.location,
+  };
+}
+
 const round = (n: number | null, digits = 3) => (n === null ? null : Number(n.toFixed(digits)));
 
 /** Check results and their daily roll-up: what heartbeats, stats and the public document are made of. */
@@ -111,68 +171,24 @@ export class HeartbeatRepository {
   }
 
   /**
-   * Stores one check result and adds it to its day's roll-up (call inside a transaction). A
-   * failure inside a maintenance window is recorded as `maintenance`, not downtime. `histogram`:
-   * the day's roll-up histogram as the transaction read it (undefined: the day has no roll-up yet).
+   * Stores check results and adds them to their days' roll-ups (call inside a transaction), a
+   * statement per table for all of them; at most one check per monitor. A failure inside a
+   * maintenance window is recorded as `maintenance`, not downtime. `histogram`: the check's day's
+   * roll-up histogram as the transaction read it (undefined: the day has no roll-up yet).
    */
-  async insert(
-    monitorId: string,
-    outcome: CheckOutcome,
-    at: number,
-    maintenance: boolean,
-    location: string | null,
-    checkKey: string | undefined,
-    histogram: string | undefined,
-  ): Promise<Heartbeat> {
-    const certExpires = outcome.cert_expires_at ? Date.parse(outcome.cert_expires_at) : null;
-    const degraded = outcome.up && outcome.degraded === true;
-    const details = {
-      assertions: outcome.assertions ?? [],
-      timings: outcome.timings ?? null,
-      ...(outcome.steps ? { steps: outcome.steps } : {}),
-      ...(outcome.attempts ? { attempts: outcome.attempts } : {}),
-      ...(outcome.browser ? { browser: outcome.browser } : {}),
-    };
-    const row: HeartbeatRow = {
-      id: newId("hb"),
-      monitor_id: monitorId,
-      checked_at: at,
-      up: outcome.up ? 1 : 0,
-      response_time_ms: outcome.response_time_ms,
-      status_code: outcome.status_code,
-      error: outcome.error,
-      maintenance: maintenance ? 1 : 0,
-      cert_expires_at: certExpires,
-      degraded: degraded ? 1 : 0,
-      error_class: outcome.up ? null : (outcome.error_class ?? null),
-      details: JSON.stringify(details),
-      location,
-    };
+  async insert(checks: readonly HeartbeatWrite[]): Promise<Heartbeat[]> {
+    if (checks.length === 0) return [];
+    const rows = checks.map((c) => heartbeatRow(c));
+    const json = (columns: Parameters<Executor["dialect"]["jsonRows"]>[1]) => this.db.dialect.jsonRows("r", columns);
+    const names = Object.keys(HEARTBEAT_COLUMNS).join(", ");
     await this.db
-      .prepare(
-        "INSERT INTO heartbeats (id, monitor_id, checked_at, up, response_time_ms, status_code, error, maintenance, cert_expires_at, degraded, error_class, details, location, check_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      )
-      .run(
-        row.id,
-        monitorId,
-        at,
-        row.up,
-        row.response_time_ms,
-        row.status_code,
-        row.error,
-        row.maintenance,
-        certExpires,
-        row.degraded,
-        row.error_class,
-        row.details,
-        location,
-        checkKey ?? null,
-      );
-    if (outcome.screenshot) await saveScreenshot(this.db, row.id, monitorId, outcome.screenshot);
-    const heartbeat = toHeartbeat(row);
-    await this.rollUp(monitorId, at, outcome, maintenance, histogram);
-    if (location !== null) await this.rollUpLocation(monitorId, location, at, outcome, maintenance);
-    return heartbeat;
+      .prepare(`INSERT INTO heartbeats (${names}) SELECT ${names} FROM ${json(HEARTBEAT_COLUMNS)}`)
+      .run(JSON.stringify(rows.map((row, i) => ({ ...row, check_key: checks[i]?.checkKey ?? null }))));
+    for (const [i, c] of checks.entries())
+      if (c.outcome.screenshot) await saveScreenshot(this.db, (rows[i] as HeartbeatRow).id, c.monitorId, c.outcome.screenshot);
+    await this.rollUp(checks);
+    await this.rollUpLocations(checks.filter((c) => c.location !== null));
+    return rows.map(toHeartbeat);
   }
 
   /** Whether an agent's check (`<monitor>/<location>/<due>`) was recorded already. */
@@ -180,61 +196,79 @@ export class HeartbeatRepository {
     return (await this.db.prepare("SELECT 1 FROM heartbeats WHERE check_key = ?").get(checkKey)) !== undefined;
   }
 
-  private async rollUpLocation(
-    monitorId: string,
-    location: string,
-    at: number,
-    outcome: CheckOutcome,
-    maintenance: boolean,
-  ): Promise<void> {
-    const ms = outcome.response_time_ms;
+  private async rollUpLocations(checks: readonly HeartbeatWrite[]): Promise<void> {
+    if (checks.length === 0) return;
+    const rows = this.db.dialect.jsonRows("r", {
+      monitor_id: "text",
+      location: "text",
+      day: "integer",
+      up: "integer",
+      maintenance: "integer",
+      timed: "integer",
+      ms: "integer",
+    });
     await this.db
       .prepare(
-        `INSERT INTO location_days (monitor_id, location, day, checks, up_checks, maintenance_checks, timed, sum_ms) VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+        `INSERT INTO location_days (monitor_id, location, day, checks, up_checks, maintenance_checks, timed, sum_ms)
+         SELECT r.monitor_id, r.location, r.day, 1, r.up, r.maintenance, r.timed, r.ms FROM ${rows} WHERE true
          ON CONFLICT (monitor_id, location, day) DO UPDATE SET checks = location_days.checks + 1, up_checks = location_days.up_checks + excluded.up_checks,
          maintenance_checks = location_days.maintenance_checks + excluded.maintenance_checks, timed = location_days.timed + excluded.timed, sum_ms = location_days.sum_ms + excluded.sum_ms`,
       )
       .run(
-        monitorId,
-        location,
-        Math.floor(at / DAY_MS),
-        outcome.up ? 1 : 0,
-        maintenance ? 1 : 0,
-        ms === null ? 0 : 1,
-        ms ?? 0,
+        JSON.stringify(
+          checks.map((c) => ({
+            monitor_id: c.monitorId,
+            location: c.location,
+            day: Math.floor(c.at / DAY_MS),
+            up: c.outcome.up ? 1 : 0,
+            maintenance: c.maintenance ? 1 : 0,
+            timed: c.outcome.response_time_ms === null ? 0 : 1,
+            ms: c.outcome.response_time_ms ?? 0,
+          })),
+        ),
       );
   }
 
-  private async rollUp(
-    monitorId: string,
-    at: number,
-    outcome: CheckOutcome,
-    maintenance: boolean,
-    known: string | undefined,
-  ): Promise<void> {
-    const day = Math.floor(at / DAY_MS);
-    const histogram: Histogram = known ? JSON.parse(known) : {};
-    const timed = outcome.response_time_ms === null ? 0 : 1;
-    if (outcome.response_time_ms !== null) {
-      const bucket = bucketOf(outcome.response_time_ms);
-      histogram[bucket] = (histogram[bucket] ?? 0) + 1;
-    }
+  private async rollUp(checks: readonly HeartbeatWrite[]): Promise<void> {
+    const rows = this.db.dialect.jsonRows("r", {
+      monitor_id: "text",
+      day: "integer",
+      up: "integer",
+      timed: "integer",
+      ms: "integer",
+      histogram: "text",
+      maintenance: "integer",
+      degraded: "integer",
+    });
     await this.db
       .prepare(
-        `INSERT INTO heartbeat_days (monitor_id, day, checks, up_checks, timed, sum_ms, histogram, maintenance_checks, degraded_checks) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO heartbeat_days (monitor_id, day, checks, up_checks, timed, sum_ms, histogram, maintenance_checks, degraded_checks)
+         SELECT r.monitor_id, r.day, 1, r.up, r.timed, r.ms, r.histogram, r.maintenance, r.degraded FROM ${rows} WHERE true
          ON CONFLICT (monitor_id, day) DO UPDATE SET checks = heartbeat_days.checks + 1, up_checks = heartbeat_days.up_checks + excluded.up_checks,
          timed = heartbeat_days.timed + excluded.timed, sum_ms = heartbeat_days.sum_ms + excluded.sum_ms, histogram = excluded.histogram,
          maintenance_checks = heartbeat_days.maintenance_checks + excluded.maintenance_checks, degraded_checks = heartbeat_days.degraded_checks + excluded.degraded_checks`,
       )
       .run(
-        monitorId,
-        day,
-        outcome.up ? 1 : 0,
-        timed,
-        outcome.response_time_ms ?? 0,
-        JSON.stringify(histogram),
-        maintenance ? 1 : 0,
-        outcome.up && outcome.degraded ? 1 : 0,
+        JSON.stringify(
+          checks.map((c) => {
+            const ms = c.outcome.response_time_ms;
+            const histogram: Histogram = c.histogram ? JSON.parse(c.histogram) : {};
+            if (ms !== null) {
+              const bucket = bucketOf(ms);
+              histogram[bucket] = (histogram[bucket] ?? 0) + 1;
+            }
+            return {
+              monitor_id: c.monitorId,
+              day: Math.floor(c.at / DAY_MS),
+              up: c.outcome.up ? 1 : 0,
+              timed: ms === null ? 0 : 1,
+              ms: ms ?? 0,
+              histogram: JSON.stringify(histogram),
+              maintenance: c.maintenance ? 1 : 0,
+              degraded: c.outcome.up && c.outcome.degraded ? 1 : 0,
+            };
+          }),
+        ),
       );
   }
 

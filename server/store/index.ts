@@ -1,3 +1,4 @@
+import type { Heartbeat } from "../../api";
 import { SecretBox } from "../secrets";
 import { AgentRepository } from "./agents";
 import { AlertOutboxRepository } from "./alert-outbox";
@@ -6,7 +7,7 @@ import { CheckLeaseRepository } from "./check-leases";
 import { ExternalCommits, schemaVersion } from "./sql/database";
 import type { Executor } from "./sql/executor";
 import { ExternalIdRepository } from "./external-ids";
-import { HealthRepository } from "./health";
+import { HealthRepository, type HealthSnapshot } from "./health";
 import { type CheckOutcome, DAY_MS, HEARTBEAT_RETENTION_MS, HeartbeatRepository, type Recorded } from "./heartbeats";
 import { IdempotencyRepository } from "./idempotency";
 import { KeyRepository } from "./keys";
@@ -23,7 +24,7 @@ import { StatusPageRepository } from "./status-pages";
 import { ComponentStateRepository } from "./status-component-states";
 import { StatusIncidentRepository } from "./status-incidents";
 import { StatusSubscriberRepository } from "./status-subscribers";
-import { advanceHealth, type HealthPolicy, IMMEDIATE } from "./streaks";
+import { advanceHealth, type HealthChange, type HealthPolicy, IMMEDIATE, saveStreaks } from "./streaks";
 import { WriteWatch } from "./write-watch";
 
 /**
@@ -144,39 +145,79 @@ export class Store {
     policy: HealthPolicy = IMMEDIATE,
     checkKey?: string,
   ): Promise<Recorded | undefined> {
-    const located = { ...policy, location: policy.location ?? this.location };
+    return (await this.recordChecks([{ monitorId, outcome, at, policy, checkKey }]))[0];
+  }
+
+  /**
+   * Records checks in one transaction, as `recordCheck` records each, with a statement per table
+   * for all of them rather than one per check: the built-in checker records the checks that end
+   * together this way. Answers in the order of `checks`.
+   */
+  async recordChecks(checks: readonly CheckRecord[]): Promise<(Recorded | undefined)[]> {
     return await this.db.transaction(async () => {
-      // One read for the whole record: the monitor's health, the day's roll-up, the locations' streaks.
-      const previous = await this.health.snapshot(monitorId, Math.floor(at / DAY_MS));
-      if (previous === undefined) return undefined;
-      if (checkKey !== undefined && (await this.heartbeats.hasCheck(checkKey))) return { duplicate: true };
-      const heartbeat = await this.heartbeats.insert(
-        monitorId,
-        outcome,
-        at,
-        !outcome.up && policy.maintenance,
-        located.location,
-        checkKey,
-        previous.histogram,
-      );
-      const change = await advanceHealth(
-        this.db,
-        monitorId,
-        previous.health,
-        outcome.up,
-        located,
-        at,
-        previous.streaks,
-      );
-      const transition = await this.health.apply(
-        monitorId,
+      const recorded: (Recorded | undefined)[] = Array.from({ length: checks.length });
+      // A monitor's second check in one batch reads what its first wrote: a round for each.
+      for (const round of rounds(checks)) await this.recordRound(checks, round, recorded);
+      return recorded;
+    });
+  }
+
+  /** Records `checks[i]` for each index of `round` (one check per monitor) into `recorded`. */
+  private async recordRound(
+    checks: readonly CheckRecord[],
+    round: readonly number[],
+    recorded: (Recorded | undefined)[],
+  ): Promise<void> {
+    // One read for the whole round: the monitors' health, the days' roll-ups, the locations' streaks.
+    const snapshots = await this.health.snapshots(
+      round.map((i) => {
+        const c = checks[i] as CheckRecord;
+        return { monitorId: c.monitorId, day: Math.floor(c.at / DAY_MS) };
+      }),
+    );
+    const live: { index: number; check: CheckRecord; previous: HealthSnapshot; policy: HealthPolicy }[] = [];
+    for (const index of round) {
+      const check = checks[index] as CheckRecord;
+      const previous = snapshots.get(check.monitorId);
+      if (previous === undefined) continue;
+      if (check.checkKey !== undefined && (await this.heartbeats.hasCheck(check.checkKey))) {
+        recorded[index] = { duplicate: true };
+        continue;
+      }
+      const policy = check.policy ?? IMMEDIATE;
+      live.push({ index, check, previous, policy: { ...policy, location: policy.location ?? this.location } });
+    }
+    const heartbeats = await this.heartbeats.insert(
+      live.map(({ check, previous, policy }) => ({
+        monitorId: check.monitorId,
+        outcome: check.outcome,
+        at: check.at,
+        maintenance: !check.outcome.up && policy.maintenance,
+        location: policy.location as string,
+        checkKey: check.checkKey,
+        histogram: previous.histogram,
+      })),
+    );
+    const changes = live.map(({ check, previous, policy }) =>
+      advanceHealth(check.monitorId, previous.health, check.outcome.up, policy, check.at, previous.streaks),
+    );
+    await saveStreaks(this.db, changes.flatMap((c) => (c.streak ? [c.streak] : [])));
+    const transitions = await this.health.apply(
+      live.map(({ check, previous }, i) => ({
+        monitorId: check.monitorId,
         previous,
-        change.health,
-        heartbeat,
-        at,
-        change.failedLocations,
-      );
-      return { heartbeat, transition, failedLocations: change.failedLocations };
+        health: (changes[i] as HealthChange).health,
+        heartbeat: heartbeats[i] as Heartbeat,
+        at: check.at,
+        failedLocations: (changes[i] as HealthChange).failedLocations,
+      })),
+    );
+    live.forEach(({ index }, i) => {
+      recorded[index] = {
+        heartbeat: heartbeats[i] as Heartbeat,
+        transition: transitions[i],
+        failedLocations: (changes[i] as HealthChange).failedLocations,
+      };
     });
   }
 
@@ -221,4 +262,28 @@ export class Store {
 /** Whether `db` names a PostgreSQL database (`postgres://` or `postgresql://`) rather than a SQLite file. */
 export function isPostgresUrl(db: string): boolean {
   return /^postgres(ql)?:\/\//i.test(db);
+}
+
+/** One check to record (see `Store.recordChecks`). */
+export interface CheckRecord {
+  monitorId: string;
+  outcome: CheckOutcome;
+  /** When the check ran (epoch ms). */
+  at: number;
+  /** Confirmations, maintenance, locations (default: every result counts at once). */
+  policy?: HealthPolicy;
+  /** An agent's check: `<monitor>/<location>/<due>`, recorded once. */
+  checkKey?: string;
+}
+
+/** The indexes of `checks` in rounds that hold each monitor once, in order: a monitor's n-th check is in round n. */
+function rounds(checks: readonly CheckRecord[]): number[][] {
+  const seen = new Map<string, number>();
+  const result: number[][] = [];
+  checks.forEach((c, i) => {
+    const n = seen.get(c.monitorId) ?? 0;
+    seen.set(c.monitorId, n + 1);
+    (result[n] ??= []).push(i);
+  });
+  return result;
 }

@@ -37,23 +37,30 @@ export interface LocationStreak {
   successes: number;
 }
 
+/** A location's streak after a check, to be stored (see `saveStreaks`). */
+export interface StreakWrite extends LocationStreak {
+  monitorId: string;
+  /** When the check ran (epoch ms). */
+  at: number;
+}
+
 /**
- * Counts the check into its location's streaks (inside the caller's transaction) and returns the
- * health it leads to. Each location is judged on its own (confirmations, recovery); the monitor
- * is down when at least `failureThreshold` of its live locations find it down, and up when any
- * location finds it up and fewer than that find it down. A failure inside a maintenance window
- * neither counts nor changes anything. `streaks`: every location's streak of the monitor as the
- * transaction read them (one read for the whole record, see `HealthRepository.snapshot`).
+ * Counts the check into its location's streak and returns the health it leads to, with the
+ * streak to store (none when nothing changes). Each location is judged on its own
+ * (confirmations, recovery); the monitor is down when at least `failureThreshold` of its live
+ * locations find it down, and up when any location finds it up and fewer than that find it down.
+ * A failure inside a maintenance window neither counts nor changes anything. `streaks`: every
+ * location's streak of the monitor as the transaction read them (one read for the whole record,
+ * see `HealthRepository.snapshots`).
  */
-export async function advanceHealth(
-  db: Executor,
+export function advanceHealth(
   monitorId: string,
   health: Health,
   up: boolean,
   policy: HealthPolicy,
   at: number,
   streaks: readonly LocationStreak[],
-): Promise<HealthChange> {
+): HealthChange & { streak?: StreakWrite } {
   const location = policy.location ?? "";
   if (!up && policy.maintenance) return { health, failedLocations: downLocations(streaks, policy, location) };
   const row = streaks.find((s) => s.location === location);
@@ -70,18 +77,44 @@ export async function advanceHealth(
         ? "up"
         : "down"
       : "up";
-  await db
-    .prepare(
-      `INSERT INTO location_health (monitor_id, location, health, failures, successes, last_checked_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (monitor_id, location) DO UPDATE SET health = excluded.health, failures = excluded.failures,
-     successes = excluded.successes, last_checked_at = excluded.last_checked_at`,
-    )
-    .run(monitorId, location, next, failures, successes, at);
+  const streak: StreakWrite = { monitorId, location, health: next, failures, successes, at };
   const after = [...streaks.filter((s) => s.location !== location), { location, health: next, failures, successes }];
   const failed = downLocations(after, policy, location);
-  if (failed.length >= (policy.failureThreshold ?? 1)) return { health: "down", failedLocations: failed };
+  if (failed.length >= (policy.failureThreshold ?? 1)) return { health: "down", failedLocations: failed, streak };
   const anyUp = after.some((s) => s.health === "up");
-  return { health: anyUp ? "up" : health === "down" ? "down" : "pending", failedLocations: failed };
+  return { health: anyUp ? "up" : health === "down" ? "down" : "pending", failedLocations: failed, streak };
+}
+
+/** Stores locations' streaks (inside the caller's transaction), in one statement; one per monitor and location. */
+export async function saveStreaks(db: Executor, streaks: readonly StreakWrite[]): Promise<void> {
+  if (streaks.length === 0) return;
+  const rows = db.dialect.jsonRows("r", {
+    monitor_id: "text",
+    location: "text",
+    health: "text",
+    failures: "integer",
+    successes: "integer",
+    at: "integer",
+  });
+  await db
+    .prepare(
+      `INSERT INTO location_health (monitor_id, location, health, failures, successes, last_checked_at)
+       SELECT r.monitor_id, r.location, r.health, r.failures, r.successes, r.at FROM ${rows} WHERE true
+       ON CONFLICT (monitor_id, location) DO UPDATE SET health = excluded.health, failures = excluded.failures,
+       successes = excluded.successes, last_checked_at = excluded.last_checked_at`,
+    )
+    .run(
+      JSON.stringify(
+        streaks.map((s) => ({
+          monitor_id: s.monitorId,
+          location: s.location,
+          health: s.health,
+          failures: s.failures,
+          successes: s.successes,
+          at: s.at,
+        })),
+      ),
+    );
 }
 
 /** The monitor's locations that find it down now, served by a live checker, sorted. */

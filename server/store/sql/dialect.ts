@@ -20,7 +20,16 @@ export interface Dialect {
    * database. One `?` placeholder: this process's token (never gone).
    */
   processGone(column: string): string;
+  /**
+   * A table of the rows of a JSON array of objects bound to one `?` placeholder, named `alias`,
+   * with the objects' members `columns` as typed columns (absent or JSON null: SQL NULL): a batch
+   * of rows written or looked up by one statement, whatever its size.
+   */
+  jsonRows(alias: string, columns: Readonly<Record<string, JsonRowType>>): string;
 }
+
+/** The type of a column of `Dialect.jsonRows`. */
+export type JsonRowType = "text" | "integer";
 
 /** SQLite's spelling (its JSON1 functions). */
 export const SQLITE_DIALECT: Dialect = {
@@ -33,6 +42,10 @@ export const SQLITE_DIALECT: Dialect = {
   // One process serves a SQLite file: a token of another is a process that ended (a crash, then
   // the restart that opened the file again).
   processGone: (column) => `(${column} IS NULL OR ${column} <> ?)`,
+  jsonRows: (alias, columns) =>
+    `(SELECT ${Object.keys(columns)
+      .map((c) => `value ->> '$.${c}' AS ${c}`)
+      .join(", ")} FROM json_each(?)) AS ${alias}`,
 };
 
 /** PostgreSQL's spelling (its `jsonb` operators over the same text columns). */
@@ -47,4 +60,8 @@ export const POSTGRES_DIALECT: Dialect = {
   // The token is a session's advisory lock: taken here (until this statement's transaction ends)
   // only when no session holds it any more.
   processGone: (column) => `(${column} IS NULL OR (${column} <> ? AND pg_try_advisory_xact_lock(${column})))`,
+  jsonRows: (alias, columns) =>
+    `json_to_recordset(?::json) AS ${alias}(${Object.entries(columns)
+      .map(([c, type]) => `${c} ${type === "integer" ? "bigint" : "text"}`)
+      .join(", ")})`,
 };

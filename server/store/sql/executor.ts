@@ -29,6 +29,12 @@ export interface PrepareOptions {
    * monitor's (`monitorParam` finds the parameter).
    */
   row?: number;
+  /**
+   * The write changes some rows only, whose ids are member `key` of each object of the JSON array
+   * bound to the parameter at index `param` (see `Dialect.jsonRows`): other processes are told of
+   * those rows, as with `row`.
+   */
+  rows?: { param: number; key: string };
 }
 
 /** How `Executor.transaction` runs. */

@@ -57,7 +57,7 @@ const types = {
 /** What a write statement changed, to be announced: a table, or one row of it. */
 interface Written {
   table: string;
-  id?: string;
+  ids?: readonly string[];
 }
 
 interface Scope {
@@ -135,11 +135,18 @@ export class PostgresExecutor implements Executor {
     const table = writtenTables(sql);
     // Rows of one monitor are announced as that monitor's (other replicas' status pages follow it).
     const row = table !== undefined && table !== "*" ? (options.row ?? monitorParam(sql)) : undefined;
+    const rows = table !== undefined && table !== "*" ? options.rows : undefined;
     let name = this.names.get(text);
     if (name === undefined && this.names.size < MAX_NAMED) this.names.set(text, (name = `s${this.names.size + 1}`));
     const query: pg.QueryConfig = { text, name };
     const write = (params: SqlValue[]): Written | undefined =>
-      table === undefined ? undefined : row === undefined ? { table } : { table, id: String(params[row]) };
+      table === undefined
+        ? undefined
+        : row !== undefined
+          ? { table, ids: [String(params[row])] }
+          : rows !== undefined
+            ? { table, ids: (JSON.parse(String(params[rows.param])) as Record<string, unknown>[]).map((r) => String(r[rows.key])) }
+            : { table };
     return {
       get: async (...params) => (await this.query(query, params, write(params))).rows[0],
       all: async (...params) => (await this.query(query, params, write(params))).rows,
@@ -340,10 +347,10 @@ export class PostgresExecutor implements Executor {
   ): Promise<pg.QueryResult> {
     const scope = this.scope.getStore();
     if (scope?.open) {
-      if (written?.id !== undefined) {
+      if (written?.ids !== undefined) {
         let ids = scope.rows.get(written.table);
         if (!ids) scope.rows.set(written.table, (ids = new Set()));
-        ids.add(written.id);
+        for (const id of written.ids) ids.add(id);
       } else if (written) scope.wrote.add(written.table);
       return scope.client.query({ ...query, values: params });
     }
@@ -352,8 +359,8 @@ export class PostgresExecutor implements Executor {
     if (written) {
       await this.announce(
         pool,
-        written.id === undefined ? new Set([written.table]) : new Set(),
-        written.id === undefined ? new Map() : new Map([[written.table, new Set([written.id])]]),
+        written.ids === undefined ? new Set([written.table]) : new Set(),
+        written.ids === undefined ? new Map() : new Map([[written.table, new Set(written.ids)]]),
       );
     }
     return result;
