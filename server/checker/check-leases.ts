@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Store } from "../store";
-import type { ScheduledMonitor } from "../store/monitors";
+import type { CheckRead, ScheduledMonitor } from "../store/monitors";
 
 /** Longest timer jitter tolerated between two replicas' schedules of one monitor. */
 const SLACK_MS = 2_000;
@@ -38,6 +38,29 @@ export class CheckLeases {
       leaseMs,
       Math.min(SLACK_MS, intervalMs / 10),
     );
+  }
+
+  /**
+   * Takes the lease as `take` does, and where granted reads the monitor for its check (with its
+   * maintenance windows) in the same statement: `read` is undefined when the monitor is gone.
+   * Undefined when another replica holds the lease.
+   */
+  async takeAndRead(
+    monitorId: string,
+    intervalMs: number,
+    leaseMs: number,
+    now: number,
+  ): Promise<{ read: CheckRead | undefined } | undefined> {
+    const taken = await this.store.checkLeases.claimReturning(
+      monitorId,
+      this.holder,
+      now,
+      intervalMs,
+      leaseMs,
+      Math.min(SLACK_MS, intervalMs / 10),
+      this.store.monitors.checkRowSql("check_leases.monitor_id"),
+    );
+    return taken && { read: this.store.monitors.fromCheckRow(taken.value as string | null) };
   }
 
   /** Makes this replica's lease on the monitor, taken at `claimedAt`, run for `leaseMs` (the monitor's timeout grew since the last check). */

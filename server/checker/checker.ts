@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Notifier } from "../notify/notifier";
 import type { Store } from "../store";
 import type { CheckOutcome } from "../store/heartbeats";
-import type { ScheduledMonitor } from "../store/monitors";
+import type { CheckRead, ScheduledMonitor } from "../store/monitors";
 import type { HealthPolicy } from "../store/streaks";
 import { nextDue, startDue } from "./cadence";
 import { CheckLeases, RESYNC_MS } from "./check-leases";
@@ -145,9 +145,12 @@ export class Checker {
     return this.runner.run(monitor, now);
   }
 
-  /** How a result recorded now moves the monitor's health (pings of heartbeat monitors use it). */
-  async policyFor(monitor: ScheduledMonitor, now = Date.now()): Promise<HealthPolicy> {
-    return { ...(await this.runner.policy(monitor, now)), ...this.place?.policy(monitor) };
+  /**
+   * How a result recorded now moves the monitor's health (pings of heartbeat monitors use it).
+   * `windows`: the specs of the monitor's maintenance windows, when already read with it.
+   */
+  async policyFor(monitor: ScheduledMonitor, now = Date.now(), windows?: readonly string[]): Promise<HealthPolicy> {
+    return { ...(await this.runner.policy(monitor, now, windows)), ...this.place?.policy(monitor) };
   }
 
   stats(): CheckerStats {
@@ -228,10 +231,14 @@ export class Checker {
     const claimedAt = Date.now();
     const known = this.leaseLengths.get(id);
     const slot = this.slots.get(id);
-    if (this.leases && known !== undefined && slot && !(await this.leases.take(id, slot.intervalMs, known, claimedAt)))
-      return await this.lost(id, known);
-    const monitor: ScheduledMonitor | undefined = await this.store.monitors.find(id);
-    if (!monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) return;
+    let read: CheckRead | undefined;
+    if (this.leases && known !== undefined && slot) {
+      const taken = await this.leases.takeAndRead(id, slot.intervalMs, known, claimedAt);
+      if (!taken) return await this.lost(id, known);
+      read = taken.read;
+    } else read = await this.store.monitors.findForCheck(id);
+    const monitor = read?.monitor;
+    if (!read || !monitor || monitor.status !== "active" || (this.place && !this.place.checks(monitor))) return;
     if (this.leases) {
       const intervalMs = cadenceMs(monitor);
       const leaseMs = this.leases.leaseMs(monitor, intervalMs);
@@ -247,7 +254,7 @@ export class Checker {
     const now = Date.now();
     // The lease is finished in the transaction that records the check.
     const recorded = await this.batch.record(
-      { monitorId: id, outcome, at: now, policy: await this.policyFor(monitor, now) },
+      { monitorId: id, outcome, at: now, policy: await this.policyFor(monitor, now, read.windows) },
       this.leases && id,
     );
     this.checks++;

@@ -3,6 +3,7 @@ import type { Store } from "../store";
 import type { CheckOutcome } from "../store/heartbeats";
 import type { HealthPolicy } from "../store/streaks";
 import type { ScheduledMonitor } from "../store/monitors";
+import { maintenanceAt } from "../store/maintenance-windows";
 import { AssertionEvaluator } from "./assertion-pool";
 import { type CheckedMonitor, withExtensions } from "./monitor-fields";
 import type { CheckContext } from "./monitor-types/monitor-type";
@@ -57,13 +58,18 @@ export class CheckRunner {
     return outcome && monitorMask(monitor).maskDeep(outcome);
   }
 
-  /** How this check moves the monitor's health: its confirmations and any maintenance window now. */
-  async policy(scheduled: ScheduledMonitor, now = Date.now()): Promise<HealthPolicy> {
+  /**
+   * How this check moves the monitor's health: its confirmations and any maintenance window now
+   * (of `windows`, the specs of the monitor's windows, when the caller read them with it).
+   */
+  async policy(scheduled: ScheduledMonitor, now = Date.now(), windows?: readonly string[]): Promise<HealthPolicy> {
     const monitor = withExtensions(scheduled);
     return {
       confirmations: monitor.confirmations,
       recoveryConfirmations: monitor.recovery_confirmations,
-      maintenance: (await this.store?.maintenanceWindows.inMaintenance(monitor.id, now)) ?? false,
+      maintenance: windows
+        ? maintenanceAt(windows, now)
+        : ((await this.store?.maintenanceWindows.inMaintenance(monitor.id, now)) ?? false),
     };
   }
 

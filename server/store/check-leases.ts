@@ -1,5 +1,10 @@
 import type { Executor } from "./sql/executor";
 
+/** Takes a monitor's lease (see `CheckLeaseRepository.claim`). */
+const CLAIM = `INSERT INTO check_leases (monitor_id, holder, claimed_at, expires_at, done) VALUES (?, ?, ?, ?, 0)
+  ON CONFLICT (monitor_id) DO UPDATE SET holder = excluded.holder, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at, done = 0
+  WHERE check_leases.claimed_at <= ? OR (check_leases.done = 0 AND check_leases.expires_at <= ?)`;
+
 /** Leases finished by one statement at most. */
 const FINISH_CHUNK = 256;
 
@@ -22,13 +27,28 @@ export class CheckLeaseRepository {
     slackMs: number,
   ): Promise<boolean> {
     const result = await this.db
-      .prepare(
-        `INSERT INTO check_leases (monitor_id, holder, claimed_at, expires_at, done) VALUES (?, ?, ?, ?, 0)
-         ON CONFLICT (monitor_id) DO UPDATE SET holder = excluded.holder, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at, done = 0
-         WHERE check_leases.claimed_at <= ? OR (check_leases.done = 0 AND check_leases.expires_at <= ?)`,
-      )
+      .prepare(CLAIM)
       .run(monitorId, holder, now, now + leaseMs, now - intervalMs + slackMs, now);
     return result.changes === 1;
+  }
+
+  /**
+   * As `claim`, and where granted, the value of the SQL expression `returning` (over the lease's
+   * row, `check_leases`), in the same statement; undefined where not granted.
+   */
+  async claimReturning(
+    monitorId: string,
+    holder: string,
+    now: number,
+    intervalMs: number,
+    leaseMs: number,
+    slackMs: number,
+    returning: string,
+  ): Promise<{ value: unknown } | undefined> {
+    const row = (await this.db
+      .prepare(`${CLAIM} RETURNING ${returning} AS value`)
+      .get(monitorId, holder, now, now + leaseMs, now - intervalMs + slackMs, now)) as { value: unknown } | undefined;
+    return row && { value: row.value };
   }
 
   /** When the monitor's current lease runs out, and whether it was finished (undefined: none). */

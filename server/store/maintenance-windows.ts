@@ -14,6 +14,11 @@ interface WindowRow {
   updated_at: string;
 }
 
+/** Whether any of the windows, by their stored specs (JSON texts), is active at `now`. */
+export function maintenanceAt(specs: readonly string[], now: number): boolean {
+  return specs.some((spec) => windowActiveAt({ ...JSON.parse(spec), monitor_ids: [] }, now));
+}
+
 /** Maintenance windows and their monitor links. */
 export class MaintenanceWindowRepository {
   constructor(private readonly db: Executor) {}
@@ -94,7 +99,10 @@ export class MaintenanceWindowRepository {
          WHERE l.monitor_id = ?`,
       )
       .all(monitorId)) as { spec: string }[];
-    return rows.some((r) => windowActiveAt({ ...JSON.parse(r.spec), monitor_ids: [] }, now));
+    return maintenanceAt(
+      rows.map((r) => r.spec),
+      now,
+    );
   }
 
   /** The windows covering any of the monitors, in creation order. */

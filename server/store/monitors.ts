@@ -48,6 +48,12 @@ export interface ScheduledMonitor extends Monitor {
   account_id: string;
 }
 
+/** A monitor as a check reads it: with the specs (JSON texts) of the maintenance windows that name it. */
+export interface CheckRead {
+  monitor: ScheduledMonitor;
+  windows: string[];
+}
+
 /** The spec as stored: `url`, `headers`, `body`, `steps` and `variables` (which carry credentials) sealed. */
 type StoredSpec = Omit<MonitorSpec, "channel_ids" | "headers" | "steps" | "variables"> & {
   headers: string | Record<string, string>;
@@ -237,6 +243,48 @@ export class MonitorRepository {
       interval_sec: Number(r.interval_sec),
       locations: r.locations === null ? null : (JSON.parse(r.locations) as string[]),
     }));
+  }
+
+  /**
+   * An SQL expression: the row of the monitor whose id is the SQL expression `id`, with its channel
+   * links and the specs of the maintenance windows that name it, as one JSON text (null when there
+   * is no such monitor); `fromCheckRow` reads it. The checker reads a monitor this way for each
+   * check, in the statement that takes the check's lease where there is one.
+   */
+  checkRowSql(id: string): string {
+    const { jsonObject, jsonArrayIn } = this.db.dialect;
+    const columns = Object.fromEntries(
+      ["id", "account_id", "spec", "status", "health", "degraded", "last_checked_at", "external_id", "created_at", "updated_at"].map(
+        (c) => [c, `m.${c}`],
+      ),
+    );
+    return `(SELECT ${jsonObject({
+      ...columns,
+      channel_ids: `(SELECT ${jsonArrayIn("channel_id")} FROM monitor_channels WHERE monitor_id = m.id)`,
+      windows: `(SELECT ${jsonArrayIn("w.spec")} FROM maintenance_windows w JOIN maintenance_window_monitors l ON l.window_id = w.id WHERE l.monitor_id = m.id)`,
+    })} FROM monitors m WHERE m.id = ${id})`;
+  }
+
+  /** The monitor and its maintenance windows' specs (JSON texts) in the JSON of `checkRowSql`. */
+  fromCheckRow(json: string | null | undefined): CheckRead | undefined {
+    if (json === null || json === undefined) return undefined;
+    const row = JSON.parse(json) as Omit<MonitorRow, "channel_ids"> & {
+      channel_ids: string | string[];
+      windows: string | string[];
+    };
+    // SQLite may give a member array as its text.
+    const list = (v: string | string[]) => (typeof v === "string" ? v : JSON.stringify(v));
+    const monitor = this.hydrate([{ ...row, channel_ids: list(row.channel_ids) }])[0] as Monitor;
+    return {
+      monitor: { ...monitor, account_id: row.account_id },
+      windows: typeof row.windows === "string" ? (JSON.parse(row.windows) as string[]) : row.windows,
+    };
+  }
+
+  /** A monitor of any account for a check, with the specs of its maintenance windows, in one statement. */
+  async findForCheck(id: string): Promise<CheckRead | undefined> {
+    const row = (await this.db.prepare(`SELECT ${this.checkRowSql("?")} AS m`).get(id)) as { m: string | null } | undefined;
+    return this.fromCheckRow(row?.m);
   }
 
   /** A monitor of any account, for the checker. */

@@ -26,6 +26,10 @@ export interface Dialect {
    * of rows written or looked up by one statement, whatever its size.
    */
   jsonRows(alias: string, columns: Readonly<Record<string, JsonRowType>>): string;
+  /** A JSON object (as text) of these members, each an SQL expression; a member may be a `jsonArrayIn`. */
+  jsonObject(members: Readonly<Record<string, string>>): string;
+  /** A JSON array of `expr` over the rows, sorted by `expr`, as a member of a `jsonObject` (`[]` for none). */
+  jsonArrayIn(expr: string): string;
 }
 
 /** The type of a column of `Dialect.jsonRows`. */
@@ -46,6 +50,11 @@ export const SQLITE_DIALECT: Dialect = {
     `(SELECT ${Object.keys(columns)
       .map((c) => `value ->> '$.${c}' AS ${c}`)
       .join(", ")} FROM json_each(?)) AS ${alias}`,
+  jsonObject: (members) =>
+    `json_object(${Object.entries(members)
+      .map(([k, v]) => `'${k}', ${v}`)
+      .join(", ")})`,
+  jsonArrayIn: (expr) => `json_group_array(${expr} ORDER BY ${expr})`,
 };
 
 /** PostgreSQL's spelling (its `jsonb` operators over the same text columns). */
@@ -64,4 +73,9 @@ export const POSTGRES_DIALECT: Dialect = {
     `json_to_recordset(?::json) AS ${alias}(${Object.entries(columns)
       .map(([c, type]) => `${c} ${type === "integer" ? "bigint" : "text"}`)
       .join(", ")})`,
+  jsonObject: (members) =>
+    `json_build_object(${Object.entries(members)
+      .map(([k, v]) => `'${k}', ${v}`)
+      .join(", ")})::text`,
+  jsonArrayIn: (expr) => `COALESCE(json_agg(${expr} ORDER BY ${expr}), '[]'::json)`,
 };
