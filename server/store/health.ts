@@ -131,7 +131,13 @@ export class HealthRepository {
 
   /** Opens or closes the monitor's incident for its new health; the change, if any. */
   private async transition(
-    c: { monitorId: string; previous: HealthSnapshot; health: "pending" | "up" | "down"; at: number; failedLocations: readonly string[] },
+    c: {
+      monitorId: string;
+      previous: HealthSnapshot;
+      health: "pending" | "up" | "down";
+      at: number;
+      failedLocations: readonly string[];
+    },
     degraded: number,
   ): Promise<Transition | undefined> {
     const { monitorId, previous, health, at } = c;

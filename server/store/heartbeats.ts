@@ -185,7 +185,8 @@ export class HeartbeatRepository {
       .prepare(`INSERT INTO heartbeats (${names}) SELECT ${names} FROM ${json(HEARTBEAT_COLUMNS)}`)
       .run(JSON.stringify(rows.map((row, i) => ({ ...row, check_key: checks[i]?.checkKey ?? null }))));
     for (const [i, c] of checks.entries())
-      if (c.outcome.screenshot) await saveScreenshot(this.db, (rows[i] as HeartbeatRow).id, c.monitorId, c.outcome.screenshot);
+      if (c.outcome.screenshot)
+        await saveScreenshot(this.db, (rows[i] as HeartbeatRow).id, c.monitorId, c.outcome.screenshot);
     await this.rollUp(checks);
     await this.rollUpLocations(checks.filter((c) => c.location !== null));
     return rows.map(toHeartbeat);

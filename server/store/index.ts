@@ -201,7 +201,10 @@ export class Store {
     const changes = live.map(({ check, previous, policy }) =>
       advanceHealth(check.monitorId, previous.health, check.outcome.up, policy, check.at, previous.streaks),
     );
-    await saveStreaks(this.db, changes.flatMap((c) => (c.streak ? [c.streak] : [])));
+    await saveStreaks(
+      this.db,
+      changes.flatMap((c) => (c.streak ? [c.streak] : [])),
+    );
     const transitions = await this.health.apply(
       live.map(({ check, previous }, i) => ({
         monitorId: check.monitorId,

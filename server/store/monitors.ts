@@ -254,9 +254,18 @@ export class MonitorRepository {
   checkRowSql(id: string): string {
     const { jsonObject, jsonArrayIn } = this.db.dialect;
     const columns = Object.fromEntries(
-      ["id", "account_id", "spec", "status", "health", "degraded", "last_checked_at", "external_id", "created_at", "updated_at"].map(
-        (c) => [c, `m.${c}`],
-      ),
+      [
+        "id",
+        "account_id",
+        "spec",
+        "status",
+        "health",
+        "degraded",
+        "last_checked_at",
+        "external_id",
+        "created_at",
+        "updated_at",
+      ].map((c) => [c, `m.${c}`]),
     );
     return `(SELECT ${jsonObject({
       ...columns,
@@ -283,7 +292,8 @@ export class MonitorRepository {
 
   /** A monitor of any account for a check, with the specs of its maintenance windows, in one statement. */
   async findForCheck(id: string): Promise<CheckRead | undefined> {
-    const row = (await this.db.prepare(`SELECT ${this.checkRowSql("?")} AS m`).get(id)) as { m: string | null } | undefined;
+    const row = (await this.db.prepare(`SELECT ${this.checkRowSql("?")} AS m`).get(id)) as
+      { m: string | null } | undefined;
     return this.fromCheckRow(row?.m);
   }
 

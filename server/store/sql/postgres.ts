@@ -145,7 +145,12 @@ export class PostgresExecutor implements Executor {
         : row !== undefined
           ? { table, ids: [String(params[row])] }
           : rows !== undefined
-            ? { table, ids: (JSON.parse(String(params[rows.param])) as Record<string, unknown>[]).map((r) => String(r[rows.key])) }
+            ? {
+                table,
+                ids: (JSON.parse(String(params[rows.param])) as Record<string, unknown>[]).map((r) =>
+                  String(r[rows.key]),
+                ),
+              }
             : { table };
     return {
       get: async (...params) => (await this.query(query, params, write(params))).rows[0],
