@@ -63,7 +63,18 @@ export class WriteWatch implements Executor {
     }
     if (known === null) return statement;
     const { table, monitor } = known;
+    // A batch's write to rows of several monitors (`PrepareOptions.rows` over a table of `MONITOR_ROWS`): told as each monitor's.
+    const rows = MONITOR_ROWS.has(table) ? options?.rows : undefined;
     const told = (params: SqlValue[]) => {
+      if (rows) {
+        const ids = (JSON.parse(String(params[rows.param])) as Record<string, unknown>[]).map((r) =>
+          String(r[rows.key]),
+        );
+        this.db.afterCommit(() => {
+          for (const id of ids) this.wrote(table, id);
+        });
+        return;
+      }
       const id = monitor === undefined ? undefined : params[monitor];
       this.db.afterCommit(() => this.wrote(table, typeof id === "string" ? id : undefined));
     };
