@@ -111,6 +111,12 @@ export interface HeartbeatWrite {
   histogram: string | undefined;
 }
 
+/**
+ * A batch's write to rows of its checks' monitors, announced to other replicas as those monitors'
+ * rows (see `MONITOR_ROWS`): the JSON rows' `monitor_id`.
+ */
+const BY_MONITOR = { rows: { param: 0, key: "monitor_id" } } as const;
+
 /** The columns of a heartbeat as one statement writes a batch of them. */
 const HEARTBEAT_COLUMNS = {
   id: "text",
@@ -182,7 +188,7 @@ export class HeartbeatRepository {
     const json = (columns: Parameters<Executor["dialect"]["jsonRows"]>[1]) => this.db.dialect.jsonRows("r", columns);
     const names = Object.keys(HEARTBEAT_COLUMNS).join(", ");
     await this.db
-      .prepare(`INSERT INTO heartbeats (${names}) SELECT ${names} FROM ${json(HEARTBEAT_COLUMNS)}`)
+      .prepare(`INSERT INTO heartbeats (${names}) SELECT ${names} FROM ${json(HEARTBEAT_COLUMNS)}`, BY_MONITOR)
       .run(JSON.stringify(rows.map((row, i) => ({ ...row, check_key: checks[i]?.checkKey ?? null }))));
     for (const [i, c] of checks.entries())
       if (c.outcome.screenshot)
@@ -214,6 +220,7 @@ export class HeartbeatRepository {
          SELECT r.monitor_id, r.location, r.day, 1, r.up, r.maintenance, r.timed, r.ms FROM ${rows} WHERE true
          ON CONFLICT (monitor_id, location, day) DO UPDATE SET checks = location_days.checks + 1, up_checks = location_days.up_checks + excluded.up_checks,
          maintenance_checks = location_days.maintenance_checks + excluded.maintenance_checks, timed = location_days.timed + excluded.timed, sum_ms = location_days.sum_ms + excluded.sum_ms`,
+        BY_MONITOR,
       )
       .run(
         JSON.stringify(
@@ -248,6 +255,7 @@ export class HeartbeatRepository {
          ON CONFLICT (monitor_id, day) DO UPDATE SET checks = heartbeat_days.checks + 1, up_checks = heartbeat_days.up_checks + excluded.up_checks,
          timed = heartbeat_days.timed + excluded.timed, sum_ms = heartbeat_days.sum_ms + excluded.sum_ms, histogram = excluded.histogram,
          maintenance_checks = heartbeat_days.maintenance_checks + excluded.maintenance_checks, degraded_checks = heartbeat_days.degraded_checks + excluded.degraded_checks`,
+        BY_MONITOR,
       )
       .run(
         JSON.stringify(

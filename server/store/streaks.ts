@@ -102,6 +102,7 @@ export async function saveStreaks(db: Executor, streaks: readonly StreakWrite[])
        SELECT r.monitor_id, r.location, r.health, r.failures, r.successes, r.at FROM ${rows} WHERE true
        ON CONFLICT (monitor_id, location) DO UPDATE SET health = excluded.health, failures = excluded.failures,
        successes = excluded.successes, last_checked_at = excluded.last_checked_at`,
+      { rows: { param: 0, key: "monitor_id" } },
     )
     .run(
       JSON.stringify(
