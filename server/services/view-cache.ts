@@ -23,9 +23,9 @@ interface Entry<T> {
  * anything pages show besides monitors' rows) or until its own expiry (what changes with time
  * alone). The first request after a change computes the value again and waits for it; requests
  * that come while it is computed share that computation. Those that find a value kept that only
- * ran out of time (no write came after it) are answered with it meanwhile, so that a busy page
- * never stalls behind its own recomputation at midnight; after a write to what it shows, they wait
- * for the new value. A value is never answered past a write to what it shows.
+ * its monitors' checks (or time) made old are answered with it meanwhile (it was true moments
+ * ago), so that a busy page never stalls behind its own recomputation; after any other write to
+ * what it shows (a page made private, a component removed) they wait for the new value.
  */
 export class ViewCache<T> {
   private readonly entries: LRUCache<string, Entry<T>>;
@@ -54,15 +54,14 @@ export class ViewCache<T> {
     const at = await this.changes.current();
     let entry = this.entries.get(key);
     const done = entry?.done;
-    // Whether the last value is still true of the store (it may have run out of time only).
-    const unwritten = done !== undefined && !this.changes.changedSince(done.at, done.monitors);
-    if (done && unwritten && this.clock() < done.expires) return done.value;
+    if (done && !this.changes.changedSince(done.at, done.monitors) && this.clock() < done.expires) return done.value;
     // A computation under way since nothing it shows (as far as the last value tells) was written:
-    // shared. Meanwhile the last value answers only if no write came after it (it ran out of time
-    // alone); after a write it is never answered again (a page made private, a monitor gone down).
+    // shared. Meanwhile the last value answers if only its monitors' checks came after it (a
+    // moment's health); after a write to a page, its structure, incidents, maintenance windows or
+    // an account (a page made private, a component removed) it is never answered again.
     const pending = entry?.pending;
     if (pending && !this.changes.changedSince(pending.at, done?.monitors))
-      return done && unwritten ? done.value : await pending.promise;
+      return done && !this.changes.pagesWrittenSince(done.at) ? done.value : await pending.promise;
     if (!entry) {
       entry = {};
       this.entries.set(key, entry);

@@ -77,6 +77,14 @@ export class PageChanges {
     return false;
   }
 
+  /**
+   * Whether anything besides monitors' rows (a page, its structure, incidents, maintenance
+   * windows, an account, or a write whose monitor is not known) was written since point `at`.
+   */
+  pagesWrittenSince(at: number): boolean {
+    return this.everything > at;
+  }
+
   private all(): void {
     this.everything = ++this.tick;
   }

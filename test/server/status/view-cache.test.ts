@@ -51,6 +51,21 @@ describe("a status page's kept answers (ViewCache)", () => {
     expect(await first).toBe("after midnight");
   });
 
+  it("answers the kept value while its successor is computed when only its monitors' checks came after it", async () => {
+    const changes = new PageChanges(alone);
+    const cache = new ViewCache<string>(changes);
+    const forever = Date.now() + 3_600_000;
+    await cache.get("page", async () => ({ value: "up", expires: forever, monitors: ["mon_a"] }));
+    changes.wrote("heartbeats", "mon_a");
+    const slow = gate<string>();
+    const first = cache.get("page", async () => ({ value: await slow.promise, expires: forever, monitors: ["mon_a"] }));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(await cache.get("page", async () => ({ value: "never computed twice", expires: forever }))).toBe("up");
+    slow.finish("down");
+    expect(await first).toBe("down");
+    expect(await cache.get("page", async () => ({ value: "not again", expires: forever }))).toBe("down");
+  });
+
   it("a write to a monitor the value does not show keeps it", async () => {
     const changes = new PageChanges(alone);
     const cache = new ViewCache<string>(changes);
