@@ -59,16 +59,7 @@ export function registerAuth(app: FastifyInstance): void {
       ? new SharedAuthThrottle(app.store.rateCounters, authFailureLimit, rateLimitWindowMs)
       : new AuthThrottle(authFailureLimit, rateLimitWindowMs);
   /** Sets `request.principal`, or throws the 401 (or 429) the request gets. */
-  const authorize = async (request: FastifyRequest): Promise<void> => {
-    if (queryCarriesKey(request.url)) {
-      throw new ApiError(
-        "unauthorized",
-        "API keys are never accepted in the URL; send Authorization: Bearer <key> and rotate the key you sent",
-        undefined,
-        CHALLENGE,
-      );
-    }
-    if (!request.url.startsWith("/api/v1/") || request.url.startsWith("/api/v1/openapi.json")) return;
+  const authenticate = async (request: FastifyRequest): Promise<void> => {
     const match = BEARER.exec(request.headers.authorization ?? "");
     const principal = match?.[1] ? await app.store.keys.authenticate(match[1]) : undefined;
     if (principal) {
@@ -95,5 +86,21 @@ export function registerAuth(app: FastifyInstance): void {
       ...close,
     });
   };
-  app.addHook("onRequest", authorize);
+  // A callback hook, not an async one: the public pages, the busiest routes, need no key and
+  // should not pay for a promise per request.
+  app.addHook("onRequest", (request, _reply, done) => {
+    if (queryCarriesKey(request.url)) {
+      done(
+        new ApiError(
+          "unauthorized",
+          "API keys are never accepted in the URL; send Authorization: Bearer <key> and rotate the key you sent",
+          undefined,
+          CHALLENGE,
+        ),
+      );
+      return;
+    }
+    if (!request.url.startsWith("/api/v1/") || request.url.startsWith("/api/v1/openapi.json")) return done();
+    authenticate(request).then(() => done(), done);
+  });
 }
