@@ -47,6 +47,21 @@ module.exports = {
       from: { path: "^server/services/" },
       to: { path: "^server/routes/" },
     },
+    {
+      name: "routes-through-services",
+      severity: "error",
+      comment:
+        "A route calls a service, never a repository: it may name the store's types, but imports no value from it.",
+      from: { path: "^server/routes/" },
+      to: { path: "^server/store/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "html-renders-views",
+      severity: "error",
+      comment: "The templates render the views the services give them: they import no service, route or store.",
+      from: { path: "^server/html/" },
+      to: { path: "^server/(services|routes|store|http|checker|notify|agents|ops|monitoring|app)" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -1,4 +1,4 @@
-import type { DayCell, PageIncident, PageMonitor, StatusPageView } from "../services/status-html";
+import type { DayCell, PageIncident, PageMonitor, StatusPageView } from "./view";
 import { escapeHtml as e } from "./escape";
 import { LOCAL_TIMES_SCRIPT } from "./local-times";
 import { incidentHtml, maintenanceHtml, utcTime as time } from "./status-incidents";

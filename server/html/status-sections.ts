@@ -1,4 +1,4 @@
-import type { ComponentDay, PageComponent, PageSection, ResponseChart } from "../services/status-components-view";
+import type { ComponentDay, PageComponent, PageSection, ResponseChart } from "./view";
 import { escapeHtml as e } from "./escape";
 import type { PageWords } from "./status-locale";
 

@@ -1,4 +1,5 @@
 import type { ComponentState, Incident, StatusPage, StoredComponent } from "../../api";
+import type { ComponentDay, PageSection, ResponseChart } from "../html/view";
 import type { Store } from "../store";
 import { responseSeries } from "../store/status-pages";
 
@@ -7,40 +8,6 @@ export const BAR_DAYS = 90;
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
-
-/** One day of a component: its monitors' uptime together, and the incidents that touched it that day. */
-export interface ComponentDay {
-  date: string;
-  checks: number;
-  uptimePct: number | null;
-  /** The worst state of the day, from its uptime and its incidents. */
-  worst: "operational" | "degraded" | "down" | "none";
-  incidents: string[];
-}
-
-/** A response-time chart: mean ms per bucket (null: no timed check), oldest first. */
-export interface ResponseChart {
-  label: "24h" | "7d";
-  points: (number | null)[];
-}
-
-/** A component as the page shows it. */
-export interface PageComponent {
-  key: string;
-  name: string;
-  description: string | null;
-  status: ComponentState;
-  uptimePct30d: number | null;
-  manual: boolean;
-  days: ComponentDay[];
-  charts: ResponseChart[];
-}
-
-/** A section of components. */
-export interface PageSection {
-  name: string;
-  components: PageComponent[];
-}
 
 /** The days, from 89 days ago to today, as `YYYY-MM-DD`. */
 const dates = (now: number): string[] => {

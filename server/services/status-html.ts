@@ -1,54 +1,11 @@
-import type { StatusDocument, StatusPageLocale } from "../../api";
-import { BAR_DAYS, type PageSection, pageSections } from "./status-components-view";
+import { BAR_DAYS, pageSections } from "./status-components-view";
+import type { StatusPageView } from "../html/view";
 import type { Store } from "../store";
 import { recentIncidents } from "../store/incidents";
 import { statusDocument } from "./status-document";
 
 const DAY_MS = 86_400_000;
 const INCIDENTS_SHOWN = 10;
-
-/** One day of an uptime bar. `maintenance` marks a day inside a maintenance window. */
-export interface DayCell {
-  date: string;
-  checks: number;
-  uptimePct: number | null;
-  maintenance: boolean;
-}
-
-/** A monitor as the page shows it: the public document's entry plus its 90 days. */
-export interface PageMonitor {
-  name: string;
-  status: StatusDocument["monitors"][number]["status"];
-  uptimePct30d: number | null;
-  days: DayCell[];
-}
-
-/** An incident by monitor name (never its id). */
-export interface PageIncident {
-  monitor: string;
-  startedAt: string;
-  endedAt: string | null;
-}
-
-/** Everything the HTML page renders; nothing the JSON document keeps private (ids, URLs, headers). */
-export interface StatusPageView {
-  slug: string;
-  title: string;
-  locale: StatusPageLocale;
-  logoUrl: string | null;
-  brandColor: string | null;
-  /** A password or address ranges guard it: search engines are asked not to index it. */
-  private: boolean;
-  sections: PageSection[];
-  /** Incidents people wrote (and rules opened): open ones first. */
-  statusIncidents: StatusDocument["incidents"];
-  maintenance: StatusDocument["maintenance"];
-  description: string | null;
-  status: StatusDocument["status"];
-  updatedAt: string;
-  monitors: PageMonitor[];
-  incidents: PageIncident[];
-}
 
 /**
  * Days under a maintenance window, per monitor id. There are no maintenance windows yet: when
