@@ -126,26 +126,24 @@ async function main(): Promise<void> {
     });
 
     step("npx pulumi-uptime drift --stack demo  (a refresh preview: nothing is written)");
-    const report = await detectDrift({
-      stackName: "demo",
-      workDir,
-      pulumiCommand: engine.command,
-      envVars: engine.envVars,
-    });
-    console.log(indent(formatDrift(report)));
+    const drift = async () => {
+      const report = await detectDrift({
+        stackName: "demo",
+        workDir,
+        pulumiCommand: engine.command,
+        envVars: engine.envVars,
+      });
+      console.log(indent(formatDrift(report)));
+      return report;
+    };
+    const report = await drift();
     if (report.inSync) throw new Error("the drift was not detected");
 
     step("pulumi refresh + pulumi up restore the declared state");
     await stack.refresh();
     const restored = await stack.up();
     console.log(indent(JSON.stringify(restored.summary.resourceChanges)));
-    const after = await detectDrift({
-      stackName: "demo",
-      workDir,
-      pulumiCommand: engine.command,
-      envVars: engine.envVars,
-    });
-    console.log(indent(formatDrift(after)));
+    const after = await drift();
     if (!after.inSync) throw new Error("the stack is still drifted after refresh + up");
     if (events.length) console.log(indent(`notifications received so far: ${events.length}`));
 

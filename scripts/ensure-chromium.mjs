@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { findOrAptInstall } from "./apt-install.mjs";
 
 const SYSTEM_PATHS = ["/usr/bin/chromium"];
 const PATH_NAMES = ["chromium", "chromium-browser"];
@@ -66,19 +67,6 @@ export function findChromium({ env = process.env, systemPaths = SYSTEM_PATHS } =
   return undefined;
 }
 
-/** Installs Debian's package; apt-get runs in this process's environment, not the search's. */
-function aptInstall() {
-  process.stderr.write("Chromium not found: installing the Debian package `chromium` (first run only)...\n");
-  const options = {
-    stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-  };
-  // Waits for dpkg's lock (a fresh machine may be installing updates) rather than failing at once.
-  const wait = ["-o", "DPkg::Lock::Timeout=300"];
-  execFileSync("apt-get", [...wait, "update"], options);
-  execFileSync("apt-get", [...wait, "install", "-y", "chromium"], options);
-}
-
 /**
  * Finds Chromium, or installs Debian's package when running as root with apt-get; otherwise throws
  * an error that gives the exact command to run.
@@ -86,22 +74,21 @@ function aptInstall() {
  * @returns {{ path: string, version: string, source: "env" | "system" | "path" | "installed" }}
  */
 export function ensureChromium(options = {}) {
-  const found = findChromium(options);
-  if (found) return found;
-  const uid = options.uid ?? process.getuid?.();
-  const hasApt = options.hasApt ?? existsSync("/usr/bin/apt-get");
-  if (uid === 0 && hasApt) {
-    aptInstall();
+  return findOrAptInstall(options, {
+    tool: "Chromium",
+    pkg: "chromium",
+    find: () => findChromium(options),
     // Where the package puts it, whatever the caller's search covered.
-    const installed = findChromium({ env: { PATH: "" }, systemPaths: SYSTEM_PATHS });
-    if (installed) return { ...installed, source: "installed" };
-    throw new Error("apt-get installed `chromium` but no working browser was found at /usr/bin/chromium");
-  }
-  const how = hasApt ? `run:\n\n  ${INSTALL_COMMAND}\n\n` : "install Chromium with your system's package manager, ";
-  throw new Error(
-    `The status page's browser test needs Chromium, and none was found (CHROMIUM_PATH, /usr/bin/chromium, ${PATH_NAMES.join(" or ")} on PATH). ` +
-      `To install it, ${how}or set CHROMIUM_PATH to a Chromium or Chrome binary.`,
-  );
+    findInstalled: () => findChromium({ env: { PATH: "" }, systemPaths: SYSTEM_PATHS }),
+    notInstalled: "apt-get installed `chromium` but no working browser was found at /usr/bin/chromium",
+    missing: (hasApt) => {
+      const how = hasApt ? `run:\n\n  ${INSTALL_COMMAND}\n\n` : "install Chromium with your system's package manager, ";
+      return (
+        `The status page's browser test needs Chromium, and none was found (CHROMIUM_PATH, /usr/bin/chromium, ${PATH_NAMES.join(" or ")} on PATH). ` +
+        `To install it, ${how}or set CHROMIUM_PATH to a Chromium or Chrome binary.`
+      );
+    },
+  });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

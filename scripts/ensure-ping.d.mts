@@ -1,16 +1,11 @@
+import type { AptOptions } from "./apt-install.mjs";
 /** A working `ping` and where it was found (or that it was installed with apt-get). */
 export interface Ping {
   path: string;
   source: "path" | "installed";
 }
 /** Where to look; tests pass their own environment. */
-export interface PingOptions {
-  env?: NodeJS.ProcessEnv;
-  /** The user id (root installs the Debian package); default: this process's. */
-  uid?: number;
-  /** Whether apt-get is present; default: whether /usr/bin/apt-get exists. */
-  hasApt?: boolean;
-}
+export type PingOptions = AptOptions;
 /** The command a user without root is told to run. */
 export const INSTALL_COMMAND: string;
 /** What lets an installed ping send without root (either one). */

@@ -5,10 +5,11 @@
 // cap_net_raw). Otherwise fails with the exact command. A ping that is installed but may not
 // send is named too: it needs cap_net_raw, or net.ipv4.ping_group_range covering the user's group.
 // Prints the binary's path as its last line; `--json` prints a JSON object instead.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { findOrAptInstall } from "./apt-install.mjs";
 
 /** What a user without root runs; printed verbatim in the error. */
 export const INSTALL_COMMAND = "sudo apt-get update && sudo apt-get install -y iputils-ping";
@@ -67,26 +68,19 @@ export function findPing({ env = process.env } = {}) {
  * @returns {{ path: string, source: "path" | "installed" }}
  */
 export function ensurePing(options = {}) {
-  const found = findPing(options);
-  if (found) return found;
-  const uid = options.uid ?? process.getuid?.();
-  const hasApt = options.hasApt ?? existsSync("/usr/bin/apt-get");
-  if (uid === 0 && hasApt) {
-    process.stderr.write("ping not found: installing the Debian package `iputils-ping` (first run only)...\n");
-    const run = { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } };
-    const wait = ["-o", "DPkg::Lock::Timeout=300"];
-    execFileSync("apt-get", [...wait, "update"], run);
-    execFileSync("apt-get", [...wait, "install", "-y", "iputils-ping"], run);
-    const installed = findPing({ env: { PATH: "/usr/bin:/bin" } });
-    if (installed) return { ...installed, source: "installed" };
-    throw new Error("apt-get installed `iputils-ping` but no ping was found in /usr/bin or /bin");
-  }
-  const how = hasApt
-    ? `run:\n\n  ${INSTALL_COMMAND}\n\n`
-    : "install iputils' ping with your system's package manager, ";
-  throw new Error(
-    `Ping monitors need the \`ping\` binary (iputils), and none was found on PATH. To install it, ${how}then make sure it may send (cap_net_raw or net.ipv4.ping_group_range).`,
-  );
+  return findOrAptInstall(options, {
+    tool: "ping",
+    pkg: "iputils-ping",
+    find: () => findPing(options),
+    findInstalled: () => findPing({ env: { PATH: "/usr/bin:/bin" } }),
+    notInstalled: "apt-get installed `iputils-ping` but no ping was found in /usr/bin or /bin",
+    missing: (hasApt) => {
+      const how = hasApt
+        ? `run:\n\n  ${INSTALL_COMMAND}\n\n`
+        : "install iputils' ping with your system's package manager, ";
+      return `Ping monitors need the \`ping\` binary (iputils), and none was found on PATH. To install it, ${how}then make sure it may send (cap_net_raw or net.ipv4.ping_group_range).`;
+    },
+  });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

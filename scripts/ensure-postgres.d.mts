@@ -1,3 +1,4 @@
+import type { AptOptions, Found } from "./apt-install.mjs";
 /** PostgreSQL's server binaries and where they were found (or that they were installed with apt-get). */
 export interface Postgres {
   /** The folder holding initdb, pg_ctl and postgres. */
@@ -5,19 +6,12 @@ export interface Postgres {
   source: "env" | "system" | "path" | "installed";
 }
 /** Where to look; tests pass their own environment and folders. */
-export interface PostgresOptions {
-  env?: NodeJS.ProcessEnv;
+export interface PostgresOptions extends AptOptions {
   debianRoot?: string;
-  /** The user id (root installs the Debian package); default: this process's. */
-  uid?: number;
-  /** Whether apt-get is present; default: whether /usr/bin/apt-get exists. */
-  hasApt?: boolean;
 }
 /** The command a user without root is told to run. */
 export const INSTALL_COMMAND: string;
 /** Finds PostgreSQL's server binaries without installing anything. */
-export function findPostgres(
-  options?: PostgresOptions,
-): (Omit<Postgres, "source"> & { source: "env" | "system" | "path" }) | undefined;
+export function findPostgres(options?: PostgresOptions): Found<Postgres> | undefined;
 /** Finds PostgreSQL, installs Debian's `postgresql` as root, or throws with the exact command to run. */
 export function ensurePostgres(options?: PostgresOptions): Postgres;

@@ -1,9 +1,9 @@
 import "../node-version";
 import { LocalWorkspace, type PulumiCommand } from "@pulumi/pulumi/automation";
-import { failedAssertion, type TriggerRequest, type TriggerResult, type TriggerRun } from "../../api";
+import { type TriggerRequest, type TriggerResult, type TriggerRun } from "../../api";
 import { UptimeClient } from "../client/client";
 import { type Connection, resolveConnection } from "../client/connection";
-import { shownTarget, stepLinesOf } from "../runtime/test-checks";
+import { outcomeOf, shownTarget } from "../runtime/test-checks";
 import type { MonitorTestRow, TestReport } from "./test";
 
 /** Which deployed monitors to run now, where, and whether to store the results. */
@@ -67,25 +67,8 @@ async function stackMonitors(options: TriggerOptions): Promise<{ names: Map<stri
 
 /** A run as a row of `pulumi-uptime test`'s table. */
 function rowOf(run: TriggerRun, resource: string): MonitorTestRow {
-  const outcome =
-    run.status === "up"
-      ? "pass"
-      : run.status === "down"
-        ? "fail"
-        : run.status === "degraded"
-          ? "degraded"
-          : "nothing to run";
-  const failure = run.status === "down" ? (failedAssertion(run) ?? run.error) : null;
-  const steps = stepLinesOf(run);
-  return {
-    resource,
-    target: shownTarget(run.url),
-    outcome,
-    failure,
-    ms: run.timings?.total_ms ?? run.response_time_ms,
-    tags: [],
-    ...(steps ? { steps } : {}),
-  };
+  const { steps, ...outcome } = outcomeOf(run);
+  return { resource, target: shownTarget(run.url), ...outcome, tags: [], ...(steps ? { steps } : {}) };
 }
 
 /**

@@ -95,6 +95,12 @@ function lineOf(resource: string, inputs: Props, result: MonitorTestResult | und
     tags: Array.isArray(inputs.tags) ? (inputs.tags as string[]) : [],
   };
   if (!result) return { ...base, outcome: "skipped", failure: SKIPPED, ms: null };
+  const screenshot = result.screenshot_png ? saveScreenshot(resource, result.screenshot_png) : undefined;
+  return { ...base, ...outcomeOf(result), ...(screenshot ? { screenshot } : {}) };
+}
+
+/** A check's result as a report line states it: its outcome, what failed, how long it took, its steps. */
+export function outcomeOf(result: MonitorTestResult): Pick<ReportLine, "outcome" | "failure" | "ms" | "steps"> {
   const outcome =
     result.status === "up"
       ? "pass"
@@ -105,15 +111,7 @@ function lineOf(resource: string, inputs: Props, result: MonitorTestResult | und
           : "nothing to run";
   const failure = result.status === "down" ? (failedAssertion(result) ?? result.error) : null;
   const steps = stepLinesOf(result);
-  const screenshot = result.screenshot_png ? saveScreenshot(resource, result.screenshot_png) : undefined;
-  return {
-    ...base,
-    outcome,
-    failure,
-    ms: result.timings?.total_ms ?? result.response_time_ms,
-    ...(steps ? { steps } : {}),
-    ...(screenshot ? { screenshot } : {}),
-  };
+  return { outcome, failure, ms: result.timings?.total_ms ?? result.response_time_ms, ...(steps ? { steps } : {}) };
 }
 
 /** Saves a dry run's screenshot where the user can open it; returns its path. */
