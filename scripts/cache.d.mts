@@ -14,3 +14,5 @@ export function buildOnce(
 export function withLock<T>(dir: string, fn: () => Promise<T>): Promise<T>;
 /** Runs a command without blocking the event loop; resolves to its trimmed stdout. */
 export function run(file: string, args: string[], options?: ExecFileOptions): Promise<string>;
+/** A Python venv at `dir` with `packages` from PyPI, made once by `python`, in place. */
+export function venvOnce(dir: string, python: string, packages: readonly string[]): Promise<void>;

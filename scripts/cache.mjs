@@ -4,7 +4,7 @@
 // stays correct when several processes (Vitest runs three test files at a time, two checkouts side
 // by side) want the same entry at once.
 import { execFile } from "node:child_process";
-import { mkdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
@@ -123,4 +123,34 @@ export async function withLock(dir, fn) {
   } finally {
     if (!compromised) await release();
   }
+}
+
+/**
+ * A Python venv at `dir` with `packages` from PyPI, made once by `python`, in place (a venv names
+ * its own path and cannot be moved). A marker written last tells a finished install from an
+ * interrupted one, which is made again.
+ * @param {string} dir
+ * @param {string} python
+ * @param {readonly string[]} packages
+ * @returns {Promise<void>}
+ */
+export async function venvOnce(dir, python, packages) {
+  const done = join(dir, ".complete");
+  await buildOnce(
+    dir,
+    () => existsSync(done),
+    async (into) => {
+      await run(python, ["-m", "venv", into]);
+      await run(join(into, "bin", "python"), [
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        ...packages,
+      ]);
+      writeFileSync(done, `${new Date().toISOString()}\n`);
+    },
+    { inPlace: true },
+  );
 }

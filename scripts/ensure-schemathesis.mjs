@@ -4,10 +4,9 @@
 // first use (once, however many processes ask) and reused after.
 // Prints the path of the `schemathesis` executable as its last line.
 import { execFileSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildOnce, cacheRoot, run } from "./cache.mjs";
+import { cacheRoot, venvOnce } from "./cache.mjs";
 
 /** The Schemathesis release the API tests run; bump it here and the cache follows. */
 export const SCHEMATHESIS_VERSION = "4.32.5";
@@ -31,26 +30,7 @@ function python() {
  */
 export async function ensureSchemathesis() {
   const dir = join(cacheRoot(), `schemathesis-${SCHEMATHESIS_VERSION}`);
-  // A venv cannot be moved (its scripts name their own path): it is made in place, and a marker
-  // written last tells a finished install from an interrupted one, which is made again.
-  const done = join(dir, ".complete");
-  await buildOnce(
-    dir,
-    () => existsSync(done),
-    async (into) => {
-      await run(python(), ["-m", "venv", into]);
-      await run(join(into, "bin", "python"), [
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--disable-pip-version-check",
-        `schemathesis==${SCHEMATHESIS_VERSION}`,
-      ]);
-      writeFileSync(done, `${new Date().toISOString()}\n`);
-    },
-    { inPlace: true },
-  );
+  await venvOnce(dir, python(), [`schemathesis==${SCHEMATHESIS_VERSION}`]);
   return join(dir, "bin", "schemathesis");
 }
 

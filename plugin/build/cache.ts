@@ -23,3 +23,5 @@ export const buildOnce: CacheModule["buildOnce"] = cache.buildOnce;
 export const withLock: CacheModule["withLock"] = cache.withLock;
 /** Runs a command without blocking the event loop; resolves to its trimmed stdout. */
 export const run: CacheModule["run"] = cache.run;
+/** A Python venv with these packages from PyPI, made once, in place. */
+export const venvOnce: CacheModule["venvOnce"] = cache.venvOnce;

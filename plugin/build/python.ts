@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT } from "./bundle";
-import { buildOnce, cacheRoot, run, withLock } from "./cache";
+import { cacheRoot, run, venvOnce, withLock } from "./cache";
 
 type EnsureModule = typeof import("../../scripts/ensure-pulumi.mjs", { with: { "resolution-mode": "import" } });
 let ensure: EnsureModule | undefined;
@@ -44,28 +44,6 @@ function venvDir(name: string, packages: readonly string[]): string {
   return join(cacheRoot(), "python", `${name}-${key}`);
 }
 
-/** A venv at `dir` with these packages from PyPI, made once, in place (a venv names its own path). */
-async function ensureVenv(dir: string, packages: readonly string[]): Promise<void> {
-  const done = join(dir, ".complete");
-  await buildOnce(
-    dir,
-    () => existsSync(done),
-    async (into) => {
-      await run(process.env.PYTHON ?? "python3", ["-m", "venv", into]);
-      await run(join(into, "bin", "python"), [
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--disable-pip-version-check",
-        ...packages,
-      ]);
-      writeFileSync(done, "");
-    },
-    { inPlace: true },
-  );
-}
-
 /** Installs `wheel` into the venv at `dir` unless it is the one installed last. */
 async function installWheel(dir: string, wheel: string): Promise<void> {
   const py = join(dir, "bin", "python");
@@ -84,7 +62,7 @@ async function installWheel(dir: string, wheel: string): Promise<void> {
 /** The SDK venv's python (making the venv on first use). */
 export async function python(): Promise<string> {
   const dir = venvDir(`pulumi-${PULUMI_PYTHON()}`, SDK_VENV());
-  await ensureVenv(dir, SDK_VENV());
+  await venvOnce(dir, process.env.PYTHON ?? "python3", SDK_VENV());
   return join(dir, "bin", "python");
 }
 
@@ -92,7 +70,7 @@ export async function python(): Promise<string> {
 export async function mypyWith(wheel: string): Promise<string> {
   const packages = [`pulumi==${PULUMI_PYTHON()}`, MYPY];
   const dir = venvDir(`mypy-${MYPY.split("==")[1]}-pulumi-${PULUMI_PYTHON()}`, packages);
-  await ensureVenv(dir, packages);
+  await venvOnce(dir, process.env.PYTHON ?? "python3", packages);
   await installWheel(dir, wheel);
   return join(dir, "bin", "python");
 }

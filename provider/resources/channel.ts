@@ -1,12 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CHANNEL_FIELDS } from "../../api";
-import { outputNames, secretProperties } from "../kinds/fields";
-import { declareStateOutputs } from "./state-outputs";
-import { secretInputs, withSecretOutputs } from "./options";
 import type { ArgsOf, OutputsOf } from "./types";
-import { identityInput } from "./identity-input";
-import { DynamicResource } from "./dynamic-resource";
-import { hasTypeToken, typeToken } from "./type-token";
+import { tableResource } from "./table-resource";
 
 /** Config of a webhook channel. */
 export interface WebhookConfig {
@@ -82,34 +77,10 @@ export type ChannelArgs = Omit<ArgsOf<typeof CHANNEL_FIELDS>, "type" | "config">
 /** The outputs of a Channel. */
 export type ChannelOutputs = OutputsOf<typeof CHANNEL_FIELDS>;
 
-const SECRETS = secretProperties(CHANNEL_FIELDS);
-
 // The outputs are declared by the interface merged into the class, derived from the table.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
 export interface Channel extends ChannelOutputs {}
 
 /** A notification channel: where a monitor's `monitor.down` and `monitor.up` events go. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class Channel extends DynamicResource {
-  /**
-   * The type token of every Channel, `pulumi-nodejs:dynamic/uptime:Channel`: what the engine, the
-   * state and policy packs see, and what `validateResourceOfType(Channel, …)` of `@pulumi/policy` matches.
-   */
-  static readonly __pulumiType = typeToken("Channel");
-
-  /** Whether `obj` is a Channel: its `__pulumiType` is Channel's (also for an object from another copy of this package). */
-  static override isInstance(obj: unknown): obj is Channel {
-    return hasTypeToken(obj, Channel.__pulumiType);
-  }
-
-  constructor(name: string, args: ChannelArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...secretInputs({ ...args, name: args.name ?? name }, SECRETS),
-      ...identityInput("Channel", name, opts),
-    };
-    super("Channel", name, props, withSecretOutputs(opts, SECRETS));
-  }
-}
-
-// Each declared output the program did not give as an input: read from state on first use.
-declareStateOutputs(Channel, outputNames(CHANNEL_FIELDS));
+export class Channel extends tableResource<ChannelArgs>("Channel", CHANNEL_FIELDS, { defaultName: true }) {}
