@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { DISPLAY_NAME_FIELD, displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
+import {
+  DISPLAY_NAME_FIELD,
+  displayName,
+  EXTERNAL_ID_FIELD,
+  ExternalIdSchema,
+  Timestamp,
+  timestampRows,
+} from "./common";
 import type { FieldTable } from "./field-table";
 
 import {
@@ -200,20 +207,7 @@ export const CHANNEL_FIELDS = {
     description:
       "The events the channel hears, a set of `down`, `recovered`, `degraded`, `certificate_expiring`; default `down`, `recovered` (and `degraded` with `notifyDegraded`).",
   },
-  /** When the channel was created. */
-  createdAt: {
-    api: "created_at",
-    type: { type: "string" },
-    outputOnly: true,
-    description: "When the channel was created.",
-  },
-  /** When the channel last changed. */
-  updatedAt: {
-    api: "updated_at",
-    type: { type: "string" },
-    outputOnly: true,
-    description: "When the channel last changed.",
-  },
+  ...timestampRows("channel"),
   /** The stack's mark on the channel, set at create (see "Interrupted deployments"). */
   externalId: EXTERNAL_ID_FIELD,
 } as const satisfies FieldTable;

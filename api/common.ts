@@ -127,6 +127,26 @@ export const EXTERNAL_ID_FIELD = {
   description: "The stack's mark on the object, `pulumi/<project>/<stack>/<instance>/<Kind>/<name>`, set at create.",
 } as const;
 
+/** The field-table rows of when an object was created and last changed: outputs of every kind. */
+export function timestampRows<const Noun extends string>(noun: Noun) {
+  return {
+    /** When the object was created. */
+    createdAt: {
+      api: "created_at",
+      type: { type: "string" },
+      outputOnly: true,
+      description: `When the ${noun} was created.`,
+    },
+    /** When the object last changed. */
+    updatedAt: {
+      api: "updated_at",
+      type: { type: "string" },
+      outputOnly: true,
+      description: `When the ${noun} last changed.`,
+    },
+  } as const;
+}
+
 /** The field-table row of a display name (monitors, channels): the resource's name by default. */
 export const DISPLAY_NAME_FIELD = {
   api: "name",

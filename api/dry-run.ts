@@ -1,12 +1,5 @@
 import { z } from "zod";
-import { BrowserEvidenceSchema } from "./browser-evidence";
-import {
-  AssertionResultSchema,
-  CheckAttemptSchema,
-  CheckTimingsSchema,
-  ERROR_CLASSES,
-  StepResultSchema,
-} from "./heartbeat";
+import { AssertionResultSchema, CHECK_DETAILS, CheckTimingsSchema, ERROR_CLASSES } from "./heartbeat";
 import { LOCATION_NAME, LOCATION_NAME_RULE } from "./monitor-locations";
 
 /**
@@ -59,12 +52,7 @@ export const MonitorTestResultSchema = z
     cert_expires_at: z.iso.datetime().nullable(),
     /** https monitors with `ssl_expiry_days`: whole days until the certificate expires. */
     cert_days_left: z.int().nullable(),
-    /** multistep monitors: each step's outcome, in order. */
-    steps: z.array(StepResultSchema).optional(),
-    /** Monitors with `retry`: every attempt, when there was more than one. */
-    attempts: z.array(CheckAttemptSchema).optional(),
-    /** browser monitors: the run's evidence. */
-    browser: BrowserEvidenceSchema.optional(),
+    ...CHECK_DETAILS,
     /** browser monitors: the screenshot of a failed run, a base64 PNG (a dry run stores nothing). */
     screenshot_png: z.string().nullable().optional(),
   })

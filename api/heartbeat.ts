@@ -78,6 +78,16 @@ export const CheckAttemptSchema = z
   .meta({ id: "CheckAttempt" });
 export type CheckAttempt = z.infer<typeof CheckAttemptSchema>;
 
+/** What a check records beyond its outcome, for the kinds of monitors that have it: a heartbeat's and a dry run's. */
+export const CHECK_DETAILS = {
+  /** multistep monitors: each step's outcome, in order. */
+  steps: z.array(StepResultSchema).optional(),
+  /** Monitors with `retry`: every attempt of the run, when there was more than one. */
+  attempts: z.array(CheckAttemptSchema).optional(),
+  /** browser monitors: the run's evidence (failing line, console errors, steps, screenshot). */
+  browser: BrowserEvidenceSchema.optional(),
+};
+
 /** One check result. */
 export const HeartbeatSchema = z
   .object({
@@ -100,12 +110,7 @@ export const HeartbeatSchema = z
     assertions: z.array(AssertionResultSchema).optional(),
     /** The phases measured; null for checks that measure none (heartbeat). */
     timings: CheckTimingsSchema.nullable().optional(),
-    /** multistep monitors: each step's outcome, in order. */
-    steps: z.array(StepResultSchema).optional(),
-    /** Monitors with `retry`: every attempt of the run, when there was more than one. */
-    attempts: z.array(CheckAttemptSchema).optional(),
-    /** browser monitors: the run's evidence (failing line, console errors, steps, screenshot). */
-    browser: BrowserEvidenceSchema.optional(),
+    ...CHECK_DETAILS,
     /** The location that ran the check (extension); null for checks recorded before locations. */
     location: z.string().nullable().optional(),
   })

@@ -1,6 +1,13 @@
 import { RRule } from "rrule";
 import { z } from "zod";
-import { documentOnlyMeta, type ErrorDetail, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
+import {
+  documentOnlyMeta,
+  type ErrorDetail,
+  EXTERNAL_ID_FIELD,
+  ExternalIdSchema,
+  Timestamp,
+  timestampRows,
+} from "./common";
 import type { FieldTable } from "./field-table";
 
 /**
@@ -204,18 +211,5 @@ export const MAINTENANCE_WINDOW_FIELDS = {
     description: "Whether the window is in effect (as of the last refresh).",
   },
   externalId: EXTERNAL_ID_FIELD,
-  /** When the window was created. */
-  createdAt: {
-    api: "created_at",
-    type: { type: "string" },
-    outputOnly: true,
-    description: "When the window was created.",
-  },
-  /** When the window last changed. */
-  updatedAt: {
-    api: "updated_at",
-    type: { type: "string" },
-    outputOnly: true,
-    description: "When the window last changed.",
-  },
+  ...timestampRows("window"),
 } as const satisfies FieldTable;

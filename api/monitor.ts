@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { DISPLAY_NAME_FIELD, displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
+import {
+  DISPLAY_NAME_FIELD,
+  displayName,
+  EXTERNAL_ID_FIELD,
+  ExternalIdSchema,
+  Timestamp,
+  timestampRows,
+} from "./common";
 import { ASSERTION_ROWS, assertionFields, assertionRead, type StoredAssertion } from "./assertions";
 import { MAX_URL_LENGTH, requestBody, requestHeaders, URL_TOO_LONG } from "./headers";
 import { apiRows, type FieldTable, normalize, sortedSet } from "./fields";
@@ -275,20 +282,7 @@ export const MONITOR_FIELDS = {
     outputOnly: true,
     description: "When the last check ran.",
   },
-  /** When the monitor was created. */
-  createdAt: {
-    api: "created_at",
-    type: { type: "string" },
-    outputOnly: true,
-    description: "When the monitor was created.",
-  },
-  /** When the monitor last changed. */
-  updatedAt: {
-    api: "updated_at",
-    type: { type: "string" },
-    outputOnly: true,
-    description: "When the monitor last changed.",
-  },
+  ...timestampRows("monitor"),
   /** The stack's mark on the monitor, set at create (see "Interrupted deployments"). */
   externalId: EXTERNAL_ID_FIELD,
 } as const satisfies FieldTable;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp } from "./common";
+import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp, timestampRows } from "./common";
 import type { FieldTable } from "./field-table";
 import { INCIDENT_IMPACTS, INCIDENT_STATES } from "./status-page-incidents";
 import {
@@ -226,20 +226,7 @@ export const STATUS_PAGE_FIELDS = {
     outputOnly: true,
     description: "URL of the status page people open, `GET /status/<slug>` (HTML, no key needed).",
   },
-  /** When the page was created. */
-  createdAt: {
-    api: "created_at",
-    type: { type: "string" },
-    outputOnly: true,
-    description: "When the page was created.",
-  },
-  /** When the page last changed. */
-  updatedAt: {
-    api: "updated_at",
-    type: { type: "string" },
-    outputOnly: true,
-    description: "When the page last changed.",
-  },
+  ...timestampRows("page"),
   /** The stack's mark on the page, set at create (see "Interrupted deployments"). */
   externalId: EXTERNAL_ID_FIELD,
 } as const satisfies FieldTable;
