@@ -191,18 +191,20 @@ function typeMismatch(kind: AnyKind, id: string, liveType: unknown, inputs: Prop
   );
 }
 
+/** What a create or a take-over writes: the kind, through which client and connection, with which inputs. */
+interface Target {
+  kind: AnyKind;
+  client: UptimeClient;
+  connection: Connection;
+  inputs: Props;
+}
+
 /**
  * Makes the existing object `id` the resource's: checks its type, then PATCHes the fields that
  * differ from the inputs (none, for a replay of an untouched create).
  */
-async function takeOver(
-  kind: AnyKind,
-  client: UptimeClient,
-  connection: Connection,
-  inputs: Props,
-  id: string,
-  why: TakeOver,
-): Promise<{ id: string }> {
+async function takeOver(target: Target, id: string, why: TakeOver): Promise<{ id: string }> {
+  const { kind, client, connection, inputs } = target;
   const live = await fetchLive(kind, client, id);
   if (!live) throw new Error(`${why === "adopt" ? "adopt: " : ""}there is no ${kind.label} ${id} in this account`);
   const liveType = (live as { type?: string }).type;
@@ -229,12 +231,8 @@ async function takeOver(
  * replayed answer (the object an interrupted run created) or a taken mark (the same, past the
  * key's 24 hours) is taken over instead of creating a second object.
  */
-async function createMarked(
-  kind: AnyKind,
-  client: UptimeClient,
-  connection: Connection,
-  inputs: Props,
-): Promise<{ id: string }> {
+async function createMarked(target: Target): Promise<{ id: string }> {
+  const { kind, client, connection, inputs } = target;
   const sent = markedCreate(inputs, kind.createBody(inputs), connection.apiKey, await hasExtensions(client));
   try {
     const answer = await write<{ id: string }>(client, kind.path, {
@@ -242,13 +240,11 @@ async function createMarked(
       body: sent.body,
       idempotencyKey: sent.idempotencyKey ?? UptimeClient.idempotencyKey(),
     });
-    return answer.replayed
-      ? await takeOverUnlessReplaced(kind, client, connection, inputs, answer.data.id, "replay")
-      : answer.data;
+    return answer.replayed ? await takeOverUnlessReplaced(target, answer.data.id, "replay") : answer.data;
   } catch (err) {
     const holder = sent.mark && markTaken(err) ? await findByMark(client, kind.path, sent.mark) : undefined;
     if (!holder) throw err;
-    return takeOverUnlessReplaced(kind, client, connection, inputs, holder.id, "mark");
+    return takeOverUnlessReplaced(target, holder.id, "mark");
   }
 }
 
@@ -258,14 +254,8 @@ async function createMarked(
  * of the native plugin, or `deleteBeforeReplace: false`). Then it creates a fresh object, without
  * the mark that the old object still holds, so that deleting the old one loses nothing.
  */
-async function takeOverUnlessReplaced(
-  kind: AnyKind,
-  client: UptimeClient,
-  connection: Connection,
-  inputs: Props,
-  id: string,
-  why: TakeOver,
-): Promise<{ id: string }> {
+async function takeOverUnlessReplaced(target: Target, id: string, why: TakeOver): Promise<{ id: string }> {
+  const { kind, client, inputs } = target;
   const identity = identityOf(inputs);
   if (identity && mayBeHeldByReplaced(markOf(identity))) {
     console.warn(
@@ -278,7 +268,7 @@ async function takeOverUnlessReplaced(
     });
     return answer.data;
   }
-  const taken = await takeOver(kind, client, connection, inputs, id, why);
+  const taken = await takeOver(target, id, why);
   noteTakenOver(kind.path, taken.id);
   return taken;
 }
@@ -315,8 +305,8 @@ export async function create(name: KindName, inputs: Props): Promise<pulumi.dyna
   const kind = kindOf(name);
   return explained(name, "create", inputs, undefined, async ({ connection, client }) => {
     let api = inputs.adopt
-      ? await takeOver(kind, client, connection, inputs, String(inputs.adopt), "adopt")
-      : await createMarked(kind, client, connection, inputs);
+      ? await takeOver({ kind, client, connection, inputs }, String(inputs.adopt), "adopt")
+      : await createMarked({ kind, client, connection, inputs });
     if (kind.afterWrite) api = await kind.afterWrite(client, api, inputs);
     if (kind.afterCreate) api = await kind.afterCreate(client, api, inputs);
     return { id: api.id, outs: stateOf(kind, kind.outputs(api, inputs, connection)) };
