@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../support/server";
+import { describe, expect, it } from "vitest";
+import { startServer } from "../support/server";
+import { useServer } from "../support/use-server";
 
 const monitor = (name: string) => ({ name, type: "http", url: `https://${name}.example.com`, interval_sec: 60 });
 const BATCH = "/api/v1/monitors/batch";
 
 describe("POST <collection>/batch", () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer({ rateLimit: 1000 });
-  });
-  afterAll(() => s.close());
+  const s = useServer({ rateLimit: 1000 });
 
   it("creates, updates and deletes in one request; a refused item fails only itself, naming its field", async () => {
     const doomed = (await s.call("POST", "/api/v1/monitors", monitor("doomed"))).body.data.id;

@@ -1,6 +1,6 @@
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
 
 /** Sends raw bytes and returns what the server wrote back before closing or within 2 s. */
 function raw(url: string, bytes: string): Promise<{ status: number; headers: string; body: string }> {
@@ -30,11 +30,7 @@ function expectEnvelope(body: string, code: string): void {
 }
 
 describe("every refusal in the error envelope", () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer();
-  });
-  afterAll(() => s.close());
+  const s = useServer();
 
   it("answers an id of the wrong shape or length with 404 after authentication, never echoing it", async () => {
     for (const id of ["x".repeat(150), `mon_${"a".repeat(400)}`, "chn_0000000000000000000000000000", "mon_00"]) {

@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../support/server";
+import { describe, expect, it } from "vitest";
+import { type TestServer } from "../support/server";
+import { useServer } from "../support/use-server";
 
 const monitor = { name: "m", type: "http", url: "https://example.com", interval_sec: 60 };
 
 describe("error envelope", () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer();
-  });
-  afterAll(() => s.close());
+  const s = useServer();
 
   const count = async () => (await s.call("GET", "/api/v1/monitors?limit=200")).body.data.length;
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
 
 const kinds = [
   ["/api/v1/monitors", { name: "m", type: "http", url: "https://example.com", interval_sec: 60 }, { name: "renamed" }],
@@ -8,11 +8,7 @@ const kinds = [
 ] as const;
 
 describe("external_id", () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer();
-  });
-  afterAll(() => s.close());
+  const s = useServer();
 
   for (const [path, body, patch] of kinds) {
     it(`${path}: set at create, returned by reads, unique per account, changed or cleared by PATCH`, async () => {
@@ -93,11 +89,7 @@ describe("external_id", () => {
 });
 
 describe("names and titles are kept exactly as written", () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer();
-  });
-  afterAll(() => s.close());
+  const s = useServer();
 
   it("returns padded and unicode names unchanged, and refuses a name of spaces only", async () => {
     for (const name of [" spaced ", "Ünïcödé ✓ 監視", "\u00a0nbsp"]) {

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
 
 const monitor = { name: "once", type: "http", url: "https://example.com", interval_sec: 60 };
 
 describe("Idempotency-Key", () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer();
-  });
-  afterAll(() => s.close());
+  const s = useServer();
 
   it("replays the first answer to a retried create and creates one monitor", async () => {
     const headers = { "idempotency-key": "create-once-1" };

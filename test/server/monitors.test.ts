@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
 
 const http = (over: Record<string, unknown> = {}) => ({
   name: "API health",
@@ -10,11 +10,7 @@ const http = (over: Record<string, unknown> = {}) => ({
 });
 
 describe("monitors API", () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer();
-  });
-  afterAll(() => s.close());
+  const s = useServer();
 
   it("creates a monitor with every writable field filled and normal forms applied", async () => {
     const res = await s.call(
@@ -245,11 +241,7 @@ describe("monitors API", () => {
 });
 
 describe("monitor lists", () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer();
-  });
-  afterAll(() => s.close());
+  const s = useServer();
 
   it("pages in creation order with a stable cursor, and filters by tag and status", async () => {
     const ids: string[] = [];

@@ -1,14 +1,11 @@
 import { validate } from "@readme/openapi-parser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MONITOR_TYPES } from "../../api";
-import { startServer, type TestServer } from "../support/server";
+import { startServer } from "../support/server";
+import { useServer } from "../support/use-server";
 
 describe("OpenAPI document", () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer();
-  });
-  afterAll(() => s.close());
+  const s = useServer();
 
   it("is served without a key, is a valid OpenAPI 3.1 document, and matches the snapshot", async () => {
     const res = await s.call("GET", "/api/v1/openapi.json", undefined, { key: null });

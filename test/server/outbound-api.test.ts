@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
 
 const monitor = (url: string, type = "http") => ({ name: "m", type, url, interval_sec: 60 });
 const fields = (body: { error: { details: { field: string }[] } }) => body.error.details.map((d) => d.field);
 
 describe("outbound policy at create and PATCH time (private targets not allowed)", () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer({ allowPrivateTargets: false });
-  });
-  afterAll(() => s.close());
+  const s = useServer({ allowPrivateTargets: false });
 
   it.each([
     "http://127.0.0.1:8080/",
@@ -65,11 +61,7 @@ describe("outbound policy at create and PATCH time (private targets not allowed)
 });
 
 describe("outbound policy at create time with private targets allowed", () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer({ allowPrivateTargets: true });
-  });
-  afterAll(() => s.close());
+  const s = useServer({ allowPrivateTargets: true });
 
   it("accepts loopback and private targets but never link-local metadata", async () => {
     expect((await s.call("POST", "/api/v1/monitors", monitor("http://127.0.0.1:8080/"))).status).toBe(201);

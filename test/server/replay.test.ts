@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../support/server";
+import { describe, expect, it } from "vitest";
+import { useServer } from "../support/use-server";
 
 const monitor = { name: "replayed", type: "http", url: "https://example.com", interval_sec: 60 };
 const channel = { name: "hook", type: "webhook", config: { url: "https://hooks.example.com/t/abc" } };
 const page = { slug: "replay-page", title: "Replay" };
 
 describe("Idempotency-Key replays while the created object exists", () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer();
-  });
-  afterAll(() => s.close());
+  const s = useServer();
 
   const post = (path: string, body: unknown, key: string) =>
     s.call("POST", path, body, { headers: { "idempotency-key": key } });

@@ -20,51 +20,13 @@
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll } from "vitest";
-import type { ServerOptionsInput } from "../../server/index";
 import { type OfflineEngine, offlineEngine, type OfflineEngineOptions } from "../../scripts/pulumi-engine";
 import { type NativeEngine, nativeEngine } from "../engine/native";
 import { programCopy } from "../engine/programs";
-import { startServer, type TestServer } from "./server";
+import type { TestServer } from "./server";
+import { standIn, useServer } from "./use-server";
 
-/**
- * A stand-in for an object a `beforeAll` makes: reads, writes and method calls go to the object
- * `current()` returns; before there is one they throw, naming `what`.
- */
-function standIn<T extends object>(what: string, current: () => T | undefined): T {
-  const real = (prop: string | symbol): T => {
-    const value = current();
-    if (value === undefined)
-      throw new Error(`${what} is made in a beforeAll: use it in a test or a later hook (read .${String(prop)})`);
-    return value;
-  };
-  return new Proxy({} as T, {
-    get(_, prop) {
-      // Not a promise: `await` and Vitest's formatting look for `then` before the object exists.
-      if (prop === "then" && current() === undefined) return undefined;
-      const target = real(prop);
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-    set: (_, prop, value) => Reflect.set(real(prop), prop, value),
-    has: (_, prop) => Reflect.has(real(prop), prop),
-  });
-}
-
-/**
- * A reference server (`startServer`: a dev key, private targets allowed, the checker off unless
- * `options` turn it on) started before the block's tests and closed after them. `options` may be a
- * function, read when the server starts (for a URL of a target an earlier `beforeAll` started).
- */
-export function useServer(options: ServerOptionsInput | (() => ServerOptionsInput) = {}): TestServer {
-  let server: TestServer | undefined;
-  beforeAll(async () => {
-    server = await startServer(typeof options === "function" ? options() : options);
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  return standIn("the server of useServer()", () => server);
-}
+export { useServer };
 
 /**
  * An offline engine (a `file://` backend and PULUMI_HOME of its own, see scripts/pulumi-engine.ts)

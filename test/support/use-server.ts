@@ -1,0 +1,49 @@
+/**
+ * A reference server for the tests of a `describe` block (or a file), as its hooks: `useServer`
+ * registers a `beforeAll` that starts it and an `afterAll` that closes it, and returns a stand-in
+ * at once that forwards every property and method to the server once it runs, so the block can
+ * name it (`const s = useServer()`) and its tests and later hooks use it as the server itself.
+ */
+import { afterAll, beforeAll } from "vitest";
+import type { ServerOptionsInput } from "../../server/index";
+import { startServer, type TestServer } from "./server";
+
+/**
+ * A stand-in for an object a `beforeAll` makes: reads, writes and method calls go to the object
+ * `current()` returns; before there is one they throw, naming `what`.
+ */
+export function standIn<T extends object>(what: string, current: () => T | undefined): T {
+  const real = (prop: string | symbol): T => {
+    const value = current();
+    if (value === undefined)
+      throw new Error(`${what} is made in a beforeAll: use it in a test or a later hook (read .${String(prop)})`);
+    return value;
+  };
+  return new Proxy({} as T, {
+    get(_, prop) {
+      // Not a promise: `await` and Vitest's formatting look for `then` before the object exists.
+      if (prop === "then" && current() === undefined) return undefined;
+      const target = real(prop);
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    set: (_, prop, value) => Reflect.set(real(prop), prop, value),
+    has: (_, prop) => Reflect.has(real(prop), prop),
+  });
+}
+
+/**
+ * A reference server (`startServer`: a dev key, private targets allowed, the checker off unless
+ * `options` turn it on) started before the block's tests and closed after them. `options` may be a
+ * function, read when the server starts (for a URL of a target an earlier `beforeAll` started).
+ */
+export function useServer(options: ServerOptionsInput | (() => ServerOptionsInput) = {}): TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startServer(typeof options === "function" ? options() : options);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return standIn("the server of useServer()", () => server);
+}
