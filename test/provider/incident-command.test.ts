@@ -2,20 +2,13 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
-import { startServer, type TestServer } from "../support/server";
+import { startServer, type TestServer, httpMonitorId } from "../support/server";
 
 describe("pulumi-uptime incident", () => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startServer();
-    const mon = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "api",
-        type: "http",
-        url: "https://example.com/",
-        interval_sec: 60,
-      })
-    ).body.data.id as string;
+    const mon = await httpMonitorId(s, "api", "https://example.com/");
     await s.call("POST", "/api/v1/status-pages", {
       slug: "cli-page",
       title: "CLI",

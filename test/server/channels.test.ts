@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Receiver, startReceiver } from "../support/receiver";
-import { startServer, type TestServer } from "../support/server";
+import { startServer, type TestServer, webhookChannel } from "../support/server";
 
 describe("channels API", () => {
   let s: TestServer;
@@ -109,13 +109,7 @@ describe("channels API", () => {
 
   it("test delivers a signed webhook to a real receiver, and a failing receiver is a 502", async () => {
     const secret = "0123456789abcdef";
-    const c = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "h",
-        type: "webhook",
-        config: { url: `${receiver.url}/t`, secret },
-      })
-    ).body.data;
+    const c = await webhookChannel(s, "h", { url: `${receiver.url}/t`, secret });
     const before = receiver.received.length;
     const res = await s.call("POST", `/api/v1/channels/${c.id}/test`);
     expect(res.status).toBe(200);
@@ -188,13 +182,7 @@ describe("outbound safety", () => {
     try {
       const db = join(dir, "u.db");
       const first = await startServer({ db, allowPrivateTargets: true });
-      const c = (
-        await first.call("POST", "/api/v1/channels", {
-          name: "x",
-          type: "webhook",
-          config: { url: `${receiver.url}/x` },
-        })
-      ).body.data;
+      const c = await webhookChannel(first, "x", { url: `${receiver.url}/x` });
       await first.close();
       const s = await startServer({ db, allowPrivateTargets: false, devKey: first.key });
       const res = await s.call("POST", `/api/v1/channels/${c.id}/test`);

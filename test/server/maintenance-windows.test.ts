@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useCheckerRig } from "../support/checker-rig";
 import { eventually, startTarget } from "../support/target";
+import { webhookChannel } from "../support/server";
 
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -11,13 +12,7 @@ describe("maintenance windows", () => {
   const { monitor } = s;
 
   it("a failure inside a window opens nothing, notifies nobody, counts as maintenance and shows as maintenance", async () => {
-    const channel = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "hook",
-        type: "webhook",
-        config: { url: `${s.receiver.url}/m` },
-      })
-    ).body.data;
+    const channel = await webhookChannel(s, "hook", { url: `${s.receiver.url}/m` });
     const m = await s.probe("Shop", { channel_ids: [channel.id] });
     await s.call("POST", "/api/v1/status-pages", { slug: "maint-page", title: "Status", monitor_ids: [m.id] });
     await eventually(async () => (await monitor(m.id)).health === "up");

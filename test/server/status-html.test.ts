@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import puppeteer, { type Browser } from "puppeteer-core";
+import type { Browser } from "puppeteer-core";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
 import { startServer, type TestServer } from "../support/server";
+import { launchChromium } from "../support/chromium";
 
 const DAY_MS = 86_400_000;
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
@@ -51,11 +52,7 @@ describe("HTML status page at /status/<slug>", () => {
   beforeAll(async () => {
     s = await startServer();
     seeded = await seed(s, Date.now());
-    browser = await puppeteer.launch({
-      executablePath: inject("chromiumPath"),
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu"],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

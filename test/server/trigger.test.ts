@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRY_RUN_CONCURRENCY } from "../../api";
 import { type Receiver, startReceiver } from "../support/receiver";
-import { startServer, type TestServer } from "../support/server";
+import { startServer, type TestServer, webhookChannel } from "../support/server";
 import { eventually, startTarget, type Target } from "../support/target";
 
 describe("trigger of deployed monitors (POST /api/v1/monitors/trigger)", () => {
@@ -17,13 +17,7 @@ describe("trigger of deployed monitors (POST /api/v1/monitors/trigger)", () => {
     [ok, bad] = await Promise.all([startTarget(), startTarget()]);
     receiver = await startReceiver();
     bad.healthy = false;
-    const hook = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "hook",
-        type: "webhook",
-        config: { url: `${receiver.url}/hook` },
-      })
-    ).body.data;
+    const hook = await webhookChannel(s, "hook", { url: `${receiver.url}/hook` });
     const make = async (name: string, url: string, tags: string[], extra: Record<string, unknown> = {}) => {
       ids[name] = (
         await s.call("POST", "/api/v1/monitors", {

@@ -63,3 +63,15 @@ export async function startServer(options: ServerOptionsInput = {}): Promise<Tes
     headerFingerprint(app.store.secrets, monitorId, name, value);
   return { app, url: address, key, call, shownHeader, close: () => app.close() };
 }
+
+/** Creates a webhook channel (`config`: its `url`, maybe a `secret`) and answers it as the create did. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON answers
+export async function webhookChannel(server: Pick<TestServer, "call">, name: string, config: object): Promise<any> {
+  return (await server.call("POST", "/api/v1/channels", { name, type: "webhook", config })).body.data;
+}
+
+/** Creates an http monitor of `url`, checked every 60 s, and answers its id. */
+export async function httpMonitorId(server: Pick<TestServer, "call">, name: string, url: string): Promise<string> {
+  return (await server.call("POST", "/api/v1/monitors", { name, type: "http", url, interval_sec: 60 })).body.data
+    .id as string;
+}

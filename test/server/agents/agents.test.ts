@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckerAgent } from "../../../server/agents/agent";
 import { type Receiver, startReceiver } from "../../support/receiver";
-import { startServer, type TestServer } from "../../support/server";
+import { startServer, type TestServer, webhookChannel } from "../../support/server";
 import { eventually, startTarget, type Target } from "../../support/target";
 
 const outcome = { up: true, response_time_ms: 5, status_code: 200, error: null };
@@ -222,13 +222,7 @@ describe("checker agents and locations", () => {
     // eu's outbound policy refuses loopback targets, us's allows them: eu fails, us passes. The
     // monitors come first: a location's policy is unknown until its agents report it, so the
     // server takes them, and the agent applies its own policy when it probes.
-    const channel = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "hook",
-        type: "webhook",
-        config: { url: `${receiver.url}/hook` },
-      })
-    ).body.data;
+    const channel = await webhookChannel(s, "hook", { url: `${receiver.url}/hook` });
     const both = {
       type: "http",
       url: target.url,

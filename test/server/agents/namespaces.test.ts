@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../../scripts/pulumi-engine";
 import { type Receiver, startReceiver } from "../../support/receiver";
-import { startServer, type TestServer } from "../../support/server";
+import { startServer, type TestServer, webhookChannel } from "../../support/server";
 import { eventually } from "../../support/target";
 import { unixBridge } from "./bridge";
 
@@ -116,13 +116,7 @@ describe.skipIf(!namespacesWork)("agents in separate network namespaces", () => 
   });
 
   it("the location that cannot reach the target is down, the other up; failure_threshold 2 keeps the monitor up, 1 makes it down and notifies naming the location", async () => {
-    const channel = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "hook",
-        type: "webhook",
-        config: { url: `${receiver.url}/hook` },
-      })
-    ).body.data;
+    const channel = await webhookChannel(s, "hook", { url: `${receiver.url}/hook` });
     const both = {
       type: "http",
       url: "http://127.0.0.1:8080/",

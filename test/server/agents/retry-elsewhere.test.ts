@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckerAgent } from "../../../server/agents/agent";
 import { useCheckerRig } from "../../support/checker-rig";
 import { eventually } from "../../support/target";
+import { webhookChannel } from "../../support/server";
 
 /** A target that fails its first `failFirst` requests (then passes), or every one while `down`. */
 async function startTarget(): Promise<{
@@ -53,13 +54,7 @@ describe("retries at other locations (retry.location: other)", () => {
       waitMs: 300,
     });
     agent.start();
-    channel = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "hook",
-        type: "webhook",
-        config: { url: `${s.receiver.url}/elsewhere` },
-      })
-    ).body.data.id;
+    channel = (await webhookChannel(s, "hook", { url: `${s.receiver.url}/elsewhere` })).id;
     // The agent's location is live once it asked for work.
     await eventually(async () =>
       ((await s.call("GET", "/api/v1/locations")).body.data as { name: string; live: boolean }[]).find(

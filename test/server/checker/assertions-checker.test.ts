@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useCheckerRig } from "../../support/checker-rig";
 import { eventually, startTarget, type Target } from "../../support/target";
+import { webhookChannel } from "../../support/server";
 
 /** A heartbeat as the API answers it (the fields these tests read). */
 interface Beat {
@@ -107,13 +108,7 @@ describe("the checker judges assertions and response times", () => {
     await withTarget(async (t) => {
       t.contentType = "application/json";
       t.body = JSON.stringify({ status: "degraded" });
-      const channel = (
-        await s.call("POST", "/api/v1/channels", {
-          name: "hook",
-          type: "webhook",
-          config: { url: `${s.receiver.url}/events` },
-        })
-      ).body.data;
+      const channel = await webhookChannel(s, "hook", { url: `${s.receiver.url}/events` });
       const m = await create({
         name: "status",
         url: t.url,

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { useCheckerRig } from "../../support/checker-rig";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { startServer } from "../../support/server";
+import { startServer, webhookChannel } from "../../support/server";
 import { eventually, startTarget } from "../../support/target";
 
 const SECRET = "checker-secret-0123456789";
@@ -19,13 +19,7 @@ describe("the checker", () => {
   const { monitor } = s;
 
   it("records heartbeats, opens and closes an incident, notifies down then up, and publishes it", async () => {
-    const channel = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "hook",
-        type: "webhook",
-        config: { url: `${s.receiver.url}/events`, secret: SECRET },
-      })
-    ).body.data;
+    const channel = await webhookChannel(s, "hook", { url: `${s.receiver.url}/events`, secret: SECRET });
     const m = await s.probe("Site", { channel_ids: [channel.id] });
     await s.call("POST", "/api/v1/status-pages", { slug: "checker-page", title: "Status", monitor_ids: [m.id] });
 

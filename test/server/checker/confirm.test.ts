@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useCheckerRig } from "../../support/checker-rig";
 import { eventually, startTarget } from "../../support/target";
+import { webhookChannel } from "../../support/server";
 
 describe("alert confirmation", () => {
   const s = useCheckerRig(() => startTarget());
@@ -12,13 +13,7 @@ describe("alert confirmation", () => {
     );
 
   it("with confirmations: 3, two failures alert nobody and the third does; recovery needs recovery_confirmations passes", async () => {
-    const channel = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "hook",
-        type: "webhook",
-        config: { url: `${s.receiver.url}/c` },
-      })
-    ).body.data;
+    const channel = await webhookChannel(s, "hook", { url: `${s.receiver.url}/c` });
     const m = await s.probe("confirmed", { channel_ids: [channel.id], confirmations: 3, recovery_confirmations: 2 });
     expect(m).toMatchObject({ confirmations: 3, recovery_confirmations: 2 });
     await eventually(async () => (await monitor(m.id)).health === "up");

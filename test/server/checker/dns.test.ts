@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useCheckerRig } from "../../support/checker-rig";
 import { startDnsServer } from "../../support/dns-server";
-import { startServer } from "../../support/server";
+import { startServer, webhookChannel } from "../../support/server";
 import { eventually } from "../../support/target";
 
 describe("DNS monitors", () => {
@@ -23,13 +23,7 @@ describe("DNS monitors", () => {
 
   it("is up while the answers equal the expected set, and goes down and notifies when a record changes", async () => {
     s.target.set("app.example.test", "A", ["192.0.2.10", "192.0.2.11"]);
-    const channel = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "hook",
-        type: "webhook",
-        config: { url: `${s.receiver.url}/dns` },
-      })
-    ).body.data;
+    const channel = await webhookChannel(s, "hook", { url: `${s.receiver.url}/dns` });
     const m = await create({
       url: "dns://app.example.test",
       dns_record_type: "A",

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useCheckerRig } from "../../support/checker-rig";
 import { journeySteps, startJourneyService } from "../../support/journey-service";
 import { eventually } from "../../support/target";
+import { webhookChannel } from "../../support/server";
 
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -15,13 +16,7 @@ describe("a multi-step monitor through confirmations, maintenance windows and th
     (await s.call("GET", `/api/status/${slug}.json`, undefined, { key: null })).body.data;
 
   it("a broken step goes down only after its confirmations, alerts once without a secret, and shows on the status page", async () => {
-    const channel = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "hook",
-        type: "webhook",
-        config: { url: `${s.receiver.url}/journey` },
-      })
-    ).body.data;
+    const channel = await webhookChannel(s, "hook", { url: `${s.receiver.url}/journey` });
     const res = await s.call("POST", "/api/v1/monitors", {
       name: "Checkout journey",
       type: "multistep",
@@ -59,13 +54,7 @@ describe("a multi-step monitor through confirmations, maintenance windows and th
 
   it("inside a maintenance window a failed journey records maintenance, opens nothing and notifies nobody", async () => {
     const before = s.receiver.received.length;
-    const channel = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "hook2",
-        type: "webhook",
-        config: { url: `${s.receiver.url}/window` },
-      })
-    ).body.data;
+    const channel = await webhookChannel(s, "hook2", { url: `${s.receiver.url}/window` });
     const res = await s.call("POST", "/api/v1/monitors", {
       name: "Journey in a window",
       type: "multistep",

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useCheckerRig } from "../../support/checker-rig";
 import { eventually } from "../../support/target";
+import { webhookChannel } from "../../support/server";
 
 /** A target that fails every other request (the first of each run, then the retry passes), or every one when `down`. */
 async function startFlaky(): Promise<{ url: string; down: boolean; hits: number[]; close(): Promise<void> }> {
@@ -28,13 +29,7 @@ describe("retry strategies", () => {
   const s = useCheckerRig(() => startFlaky());
   let channel: string;
   beforeAll(async () => {
-    channel = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "hook",
-        type: "webhook",
-        config: { url: `${s.receiver.url}/retry` },
-      })
-    ).body.data.id;
+    channel = (await webhookChannel(s, "hook", { url: `${s.receiver.url}/retry` })).id;
   });
   afterAll(async () => undefined);
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useCheckerRig } from "../../support/checker-rig";
 import { eventually } from "../../support/target";
 import { startTlsTarget } from "../../support/tls-target";
+import { webhookChannel } from "../../support/server";
 
 describe("certificate checks of https monitors", () => {
   const s = useCheckerRig(() => startTlsTarget(5));
@@ -22,13 +23,7 @@ describe("certificate checks of https monitors", () => {
   };
 
   it("alerts when the certificate expires in fewer than ssl_expiry_days, and heartbeats carry the expiry", async () => {
-    const channel = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "hook",
-        type: "webhook",
-        config: { url: `${s.receiver.url}/tls` },
-      })
-    ).body.data;
+    const channel = await webhookChannel(s, "hook", { url: `${s.receiver.url}/tls` });
     const soon = await create({ verify_tls: false, ssl_expiry_days: 14, channel_ids: [channel.id] });
     const fine = await create({ verify_tls: false, ssl_expiry_days: 3 });
     expect(soon).toMatchObject({ verify_tls: false, ssl_expiry_days: 14 });

@@ -5,7 +5,7 @@ import { Agent, request } from "undici";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { startReceiver } from "../../support/receiver";
 import { closeOnSignals } from "../../../server/ops/shutdown";
-import { startServer } from "../../support/server";
+import { startServer, webhookChannel } from "../../support/server";
 import { eventually, startTarget } from "../../support/target";
 
 describe("closing the server", () => {
@@ -15,13 +15,7 @@ describe("closing the server", () => {
     const failing = await startReceiver(500);
     const s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [60_000, 60_000] });
     try {
-      const channel = (
-        await s.call("POST", "/api/v1/channels", {
-          name: "hook",
-          type: "webhook",
-          config: { url: `${failing.url}/hook` },
-        })
-      ).body.data;
+      const channel = await webhookChannel(s, "hook", { url: `${failing.url}/hook` });
       await s.call("POST", "/api/v1/monitors", {
         name: "Site",
         type: "http",

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { filePostgres } from "../../support/store-engines";
-import { newKey, startServer, type TestServer } from "../../support/server";
+import { newKey, startServer, type TestServer, httpMonitorId } from "../../support/server";
 
 const dir = mkdtempSync(join(tmpdir(), "uptime-replica-pages-"));
 
@@ -38,14 +38,7 @@ describe("a status page kept by two replicas on one PostgreSQL database", () => 
     const devKey = newKey();
     a = await startServer({ db, secretKeyFile, devKey });
     b = await startServer({ db, secretKeyFile, devKey });
-    monitorId = (
-      await a.call("POST", "/api/v1/monitors", {
-        name: "api",
-        type: "http",
-        url: "https://api.example",
-        interval_sec: 60,
-      })
-    ).body.data.id as string;
+    monitorId = await httpMonitorId(a, "api", "https://api.example");
     pageId = (
       await a.call("POST", "/api/v1/status-pages", {
         slug: "shared",
@@ -118,14 +111,7 @@ describe("a status page kept by two replicas on one PostgreSQL database", () => 
   });
 
   it("keeps B's answer through A's checks of a monitor the page does not show, and follows one it shows", async () => {
-    const other = (
-      await a.call("POST", "/api/v1/monitors", {
-        name: "other",
-        type: "http",
-        url: "https://other.example",
-        interval_sec: 60,
-      })
-    ).body.data.id as string;
+    const other = await httpMonitorId(a, "other", "https://other.example");
     // The document carries when it was computed: an answer computed again has another ETag.
     const etag = async () => (await request(`${b.url}/api/status/shared.json`)).headers.etag as string;
     const kept = await etag();

@@ -1,6 +1,6 @@
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../../support/server";
+import { startServer, type TestServer, httpMonitorId } from "../../support/server";
 
 const PASSWORD = "correct horse battery";
 
@@ -10,14 +10,7 @@ describe("where and for whom a status page is served", () => {
 
   beforeAll(async () => {
     s = await startServer();
-    const mon = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "api-1",
-        type: "http",
-        url: "https://example.com/",
-        interval_sec: 60,
-      })
-    ).body.data.id as string;
+    const mon = await httpMonitorId(s, "api-1", "https://example.com/");
     const page = await s.call("POST", "/api/v1/status-pages", {
       slug: "acme",
       title: "Acme",

@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../../scripts/pulumi-engine";
 import { startServer, type TestServer } from "../../support/server";
+import { launchChromium } from "../../support/chromium";
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 const AXE = readFileSync(createRequire(join(REPO_ROOT, "package.json")).resolve("axe-core/axe.min.js"), "utf8");
@@ -88,11 +89,7 @@ describe("the status page in Chromium", () => {
       starts_at: start,
       ends_at: new Date(now + 90_000_000).toISOString(),
     });
-    browser = await puppeteer.launch({
-      executablePath: inject("chromiumPath"),
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu"],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

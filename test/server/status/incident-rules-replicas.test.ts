@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../../support/server";
+import { startServer, type TestServer, httpMonitorId } from "../../support/server";
 import { freshDatabase } from "../../support/store-engines";
 import { eventually } from "../../support/target";
 
@@ -38,14 +38,7 @@ describe("an incident rule swept by two replicas at once", () => {
   });
 
   it(`opens one incident per outage and tells the subscriber once per change, over ${ROUNDS} outages`, async () => {
-    const api = (
-      await a.call("POST", "/api/v1/monitors", {
-        name: "api",
-        type: "http",
-        url: "https://example.com/",
-        interval_sec: 60,
-      })
-    ).body.data.id as string;
+    const api = await httpMonitorId(a, "api", "https://example.com/");
     const created = await a.call("POST", "/api/v1/status-pages", {
       slug: "twice",
       title: "Twice",

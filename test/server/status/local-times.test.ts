@@ -1,6 +1,7 @@
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startServer, type TestServer } from "../../support/server";
+import type { Browser, Page } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer, httpMonitorId } from "../../support/server";
+import { launchChromium } from "../../support/chromium";
 
 /** The format the page's script uses, in the page's language and `timeZone`. */
 const format = (lang: string, timeZone: string, iso: string) =>
@@ -33,14 +34,7 @@ describe("times on the status page in the viewer's time zone", () => {
 
   beforeAll(async () => {
     s = await startServer();
-    const monitor = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "api",
-        type: "http",
-        url: "https://example.com/",
-        interval_sec: 60,
-      })
-    ).body.data.id as string;
+    const monitor = await httpMonitorId(s, "api", "https://example.com/");
     const page = (
       await s.call("POST", "/api/v1/status-pages", {
         slug: "zones",
@@ -78,11 +72,7 @@ describe("times on the status page in the viewer's time zone", () => {
         })
       ).status,
     ).toBe(201);
-    browser = await puppeteer.launch({
-      executablePath: inject("chromiumPath"),
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu"],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
