@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UptimeClient } from "../../provider/client/client";
 import { resolveConnection } from "../../provider/client/connection";
 import * as runtime from "../../provider/runtime";
-import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
-import { startServer, type TestServer } from "../support/server";
+import { startFaultProxy } from "../support/fault-proxy";
+import { startServer } from "../support/server";
+import { useFaultProxy, useServer } from "../support/use-server";
 
 const monitorBody = { name: "retry", type: "http", url: "https://example.com", interval_sec: 60 };
 
 describe("API client", () => {
-  let s: TestServer;
-  let proxy: FaultProxy;
-  beforeAll(async () => {
-    s = await startServer();
-    proxy = await startFaultProxy(s.url);
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await s.close();
-  });
+  const s = useServer();
+  const proxy = useFaultProxy(s);
   const client = (over = {}) =>
     new UptimeClient({ baseUrl: proxy.url, apiKey: s.key }, { baseDelayMs: 5, maxDelayMs: 50, ...over });
 

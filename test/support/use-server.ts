@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll } from "vitest";
 import type { ServerOptionsInput } from "../../server/index";
+import { type FaultProxy, startFaultProxy } from "./fault-proxy";
 import { startServer, type TestServer } from "./server";
 
 /**
@@ -46,4 +47,16 @@ export function useServer(options: ServerOptionsInput | (() => ServerOptionsInpu
     await server?.close();
   });
   return standIn("the server of useServer()", () => server);
+}
+
+/** A fault proxy in front of `server` (a `useServer` stand-in), started after it and closed before it. */
+export function useFaultProxy(server: TestServer): FaultProxy {
+  let proxy: FaultProxy | undefined;
+  beforeAll(async () => {
+    proxy = await startFaultProxy(server.url);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+  return standIn("the proxy of useFaultProxy()", () => proxy);
 }
