@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as runtime from "../../provider/runtime";
 import { startFaultProxy } from "../support/fault-proxy";
 import { startServer, type TestServer } from "../support/server";
+import { monitorInputs } from "../support/provider-inputs";
 
 type Props = Record<string, unknown>;
 
@@ -12,14 +13,7 @@ type Props = Record<string, unknown>;
  */
 describe("connections, replacements and time limits of resources", () => {
   let s: TestServer;
-  const monitor = (connection: Props, over: Props = {}): Props => ({
-    name: "api",
-    type: "http",
-    url: "https://api.example.com/health",
-    intervalSec: 60,
-    connection,
-    ...over,
-  });
+  const monitor = monitorInputs;
 
   beforeAll(async () => {
     s = await startServer();

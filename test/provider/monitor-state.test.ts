@@ -3,6 +3,7 @@ import { MONITOR_FIELDS } from "../../api";
 import { Fields } from "../../provider/kinds/fields";
 import * as runtime from "../../provider/runtime";
 import { startServer, type TestServer } from "../support/server";
+import { monitorInputs } from "../support/provider-inputs";
 
 type Props = Record<string, unknown>;
 
@@ -15,15 +16,7 @@ const wholeOutputs = (api: object, outputs: Props): Props => ({
 describe("a monitor's state holds what its type needs", () => {
   let s: TestServer;
   let connection: { baseUrl: string; apiKey: string };
-  const monitor = (over: Props = {}): Props => ({
-    name: "api",
-    type: "http",
-    url: "https://api.example.com/health",
-    intervalSec: 60,
-    tags: ["bench"],
-    connection,
-    ...over,
-  });
+  const monitor = (over: Props = {}): Props => monitorInputs(connection, { tags: ["bench"], ...over });
   const live = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
   let writes = 0;
   /** A read after a write through the provider's client: reads share one list until its next write. */

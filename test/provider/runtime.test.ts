@@ -2,20 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as runtime from "../../provider/runtime";
 import { UNKNOWN } from "../../provider/kinds/values";
 import { startServer, type TestServer } from "../support/server";
+import { monitorInputs } from "../support/provider-inputs";
 
 type Props = Record<string, unknown>;
 
 describe("provider methods against a real server", () => {
   let s: TestServer;
   let connection: { baseUrl: string; apiKey: string };
-  const monitor = (over: Props = {}): Props => ({
-    name: "api",
-    type: "http",
-    url: "https://api.example.com/health",
-    intervalSec: 60,
-    connection,
-    ...over,
-  });
+  const monitor = (over: Props = {}): Props => monitorInputs(connection, over);
   const live = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body;
 
   beforeAll(async () => {

@@ -5,6 +5,7 @@ import { UNDECLARED } from "../../provider/runtime/secret-inputs";
 import { PLUGIN_KINDS } from "../../plugin/kinds";
 import { uptimeProvider } from "../../plugin/provider";
 import { startServer, type TestServer } from "../support/server";
+import { monitorInputs } from "../support/provider-inputs";
 
 type Props = Record<string, unknown>;
 
@@ -13,15 +14,7 @@ const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value }
 describe("secret inputs across refresh, import and adopt", () => {
   let s: TestServer;
   let connection: { baseUrl: string; apiKey: string };
-  const monitor = (over: Props = {}): Props => ({
-    name: "api",
-    type: "http",
-    url: "https://api.example.com/health",
-    intervalSec: 60,
-    method: "POST",
-    connection,
-    ...over,
-  });
+  const monitor = (over: Props = {}): Props => monitorInputs(connection, { method: "POST", ...over });
   const live = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
 
   beforeAll(async () => {
