@@ -1,6 +1,7 @@
 import { type AgentOptions, CheckerAgent } from "../../server/agents/agent";
 import type { ServerOptionsInput } from "../../server/index";
 import { startServer, type TestServer } from "./server";
+import { eventually } from "./target";
 
 /** A server with its checker, and one started agent at a location of the dev account. */
 export interface AgentLocation {
@@ -46,4 +47,15 @@ export async function startAgentLocation(
       await s.close();
     },
   };
+}
+
+/** Waits until the server lists `location` as live: an agent there has asked for work. */
+export async function locationLive(server: Pick<TestServer, "call">, location: string, timeoutMs?: number) {
+  await eventually(
+    async () =>
+      ((await server.call("GET", "/api/v1/locations")).body.data as { name: string; live: boolean }[]).some(
+        (l) => l.name === location && l.live,
+      ),
+    timeoutMs,
+  );
 }

@@ -5,6 +5,7 @@ import { CheckerAgent } from "../../../server/agents/agent";
 import { useCheckerRig } from "../../support/checker-rig";
 import { eventually } from "../../support/target";
 import { webhookChannel } from "../../support/server";
+import { locationLive } from "../../support/agent-location";
 
 /** A target that fails its first `failFirst` requests (then passes), or every one while `down`. */
 async function startTarget(): Promise<{
@@ -56,11 +57,7 @@ describe("retries at other locations (retry.location: other)", () => {
     agent.start();
     channel = (await webhookChannel(s, "hook", { url: `${s.receiver.url}/elsewhere` })).id;
     // The agent's location is live once it asked for work.
-    await eventually(async () =>
-      ((await s.call("GET", "/api/v1/locations")).body.data as { name: string; live: boolean }[]).find(
-        (l) => l.name === "eu" && l.live,
-      ),
-    );
+    await locationLive(s, "eu");
   });
   afterAll(async () => {
     await agent?.stop(1_000);

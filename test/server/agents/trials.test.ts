@@ -8,7 +8,8 @@ import * as runtime from "../../../provider/runtime";
 import { REPORT_ENV, REPORT_LOCATION_ENV } from "../../../provider/runtime/test-checks";
 import { REPO_ROOT } from "../../../scripts/pulumi-engine";
 import { startServer, type TestServer } from "../../support/server";
-import { eventually, startTarget, type Target } from "../../support/target";
+import { startTarget, type Target } from "../../support/target";
+import { locationLive } from "../../support/agent-location";
 
 /**
  * Dry runs at a chosen location (`pulumi-uptime test --location NAME`): the server hands the
@@ -48,13 +49,7 @@ describe("dry runs at an agent location", () => {
       },
     );
     agent.stderr?.on("data", (d) => (agentLog += d));
-    await eventually(
-      async () =>
-        (await s.call("GET", "/api/v1/locations")).body.data.some(
-          (l: { name: string; live: boolean }) => l.name === "eu" && l.live,
-        ),
-      20_000,
-    );
+    await locationLive(s, "eu");
   });
   afterAll(async () => {
     agent?.kill("SIGKILL");

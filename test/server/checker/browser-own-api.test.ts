@@ -7,8 +7,8 @@ import { ensureBrowserTools } from "../../support/browser-tools";
 import { type LoginSite, startLoginSite } from "../../support/login-site";
 import { REPO_ROOT } from "../../../scripts/pulumi-engine";
 import { newKey, startServer, type TestServer } from "../../support/server";
-import { eventually } from "../../support/target";
 import { type Served, serveProcess } from "../replicas/serve";
+import { locationLive } from "../../support/agent-location";
 
 /**
  * A browser script never reaches the uptime server's own API, even with --allow-private-targets
@@ -106,13 +106,7 @@ describe("browser scripts at an agent and the server it reports to", () => {
       ],
       { stdio: "ignore" },
     );
-    await eventually(
-      async () =>
-        (await s.call("GET", "/api/v1/locations")).body.data.some(
-          (l: { name: string; live: boolean }) => l.name === "lab" && l.live,
-        ),
-      20_000,
-    );
+    await locationLive(s, "lab");
   });
   afterAll(async () => {
     agent?.kill("SIGKILL");
