@@ -49,7 +49,9 @@ export class CheckOwners {
     this.readAt = Date.now();
     // Alone, or not among them (its lock's session lost): every monitor is this replica's.
     const members =
-      tokens && tokens.length > 1 && tokens.includes(this.db.processToken) ? [...tokens].sort((a, b) => a - b) : undefined;
+      tokens && tokens.length > 1 && tokens.includes(this.db.processToken)
+        ? [...tokens].sort((a, b) => a - b)
+        : undefined;
     if (String(members) === String(this.members)) return;
     this.members = members;
     this.owned.clear();
