@@ -78,6 +78,10 @@ export class Checker {
   /** Monitors created or resumed here: their first check is tried whoever owns them (the lease decides). */
   private readonly first = new Set<string>();
   private startedAt = Date.now();
+  /** Monitors whose skipped check runs now that this replica owns them (see `ownersChanged`). */
+  private readonly relaunched = new Set<string>();
+  /** The due time of a check that came while a relaunched one of its monitor ran: it runs next. */
+  private readonly again = new Map<string, number>();
 
   constructor(
     private readonly store: Store,
@@ -115,7 +119,7 @@ export class Checker {
     for (const [id, at] of this.skipped) {
       if (!this.owners?.mine(id)) continue;
       this.skipped.delete(id);
-      if (this.slots.has(id)) this.launch(id, at);
+      if (this.slots.has(id)) this.launch(id, at, false, true);
     }
   }
 
@@ -267,9 +271,16 @@ export class Checker {
    * Runs the check of `id` (unless one is running) under the concurrency limit; `takeover`: when
    * another replica's lease on it ran out.
    */
-  private launch(id: string, scheduledAt: number, takeover = false): void {
-    if (this.running.has(id) || this.stopped) return;
+  private launch(id: string, scheduledAt: number, takeover = false, relaunch = false): void {
+    if (this.stopped) return;
+    if (this.running.has(id)) {
+      // A check skipped for a replica that left, run late, must not cost the check due now: it
+      // runs next (its lease decides whether it is still due).
+      if (this.relaunched.has(id)) this.again.set(id, scheduledAt);
+      return;
+    }
     this.running.add(id);
+    if (relaunch) this.relaunched.add(id);
     const task = (this.limit as NonNullable<typeof this.limit>)(async () => {
       this.recordLag(Date.now() - scheduledAt);
       // On connections of their own: requests never wait behind the checks.
@@ -279,6 +290,10 @@ export class Checker {
       .finally(() => {
         this.running.delete(id);
         this.inFlight.delete(task);
+        this.relaunched.delete(id);
+        const again = this.again.get(id);
+        this.again.delete(id);
+        if (again !== undefined) this.launch(id, again);
       });
     this.inFlight.add(task);
   }
