@@ -69,6 +69,16 @@ export class CheckLeases {
     return this.store.checkLeases.extend(monitorId, this.holder, claimedAt + leaseMs);
   }
 
+  /**
+   * Whether a check of the monitor due at `due` (every `intervalMs`) was already run by another
+   * replica: its lease was taken since and finished. One small read, where a claim would read the
+   * monitor too.
+   */
+  async ranSince(monitorId: string, due: number, intervalMs: number): Promise<boolean> {
+    const lease = await this.store.checkLeases.current(monitorId);
+    return lease !== undefined && lease.done && lease.claimedAt > due - Math.min(SLACK_MS, intervalMs / 10);
+  }
+
   /** When to look again at a lease another replica holds and has not finished (undefined: nothing to watch). */
   async takeoverAt(monitorId: string): Promise<number | undefined> {
     const lease = await this.store.checkLeases.current(monitorId);

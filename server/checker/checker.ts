@@ -284,7 +284,11 @@ export class Checker {
     const task = (this.limit as NonNullable<typeof this.limit>)(async () => {
       this.recordLag(Date.now() - scheduledAt);
       // On connections of their own: requests never wait behind the checks.
-      await this.store.db.background(() => this.check(id, takeover));
+      await this.store.db.background(async () => {
+        // A check skipped for a replica that left: nothing to do when that replica ran it (the usual case).
+        if (relaunch && (await this.leases?.ranSince(id, scheduledAt, this.slots.get(id)?.intervalMs ?? 0))) return;
+        await this.check(id, takeover);
+      });
     })
       .catch((err: Error) => this.log.error({ err, monitor: id }, "check failed"))
       .finally(() => {
