@@ -8,7 +8,10 @@
 // Over the window of checks it prints, per setup: checks recorded per second, the CPU time of the
 // server processes and of PostgreSQL (every process of the private server, from /proc/<pid>/stat)
 // per recorded check, and the statements PostgreSQL ran per recorded check (pg_stat_statements:
-// each round trip is one, BEGIN, SAVEPOINT and COMMIT included); then the GET's requests per second.
+// each round trip is one, BEGIN, SAVEPOINT and COMMIT included); then the GET's requests per second,
+// and its CPU time per request: the servers' and PostgreSQL's over the GET's window, less the
+// checks recorded in that window at the CPU per check just measured (a figure that the machine's
+// other work changes much less than requests per second).
 // The load average is printed with the figures: the machine may be shared.
 //
 //   BENCH_MONITORS=1000 BENCH_SECONDS=10 node bench/replicas.mts
@@ -190,6 +193,8 @@ interface Row {
   postgresMsPerCheck: number | undefined;
   statementsPerCheck: number | undefined;
   requests: number;
+  /** CPU µs per GET (server and PostgreSQL), the checks' share taken out. */
+  getMicros: number;
   load: string;
 }
 
@@ -216,8 +221,10 @@ async function measure(name: string, db: string, replicas: number): Promise<Row>
     // Less the one count of heartbeats the second sample ran.
     statementsPerCheck: postgresDb ? (after.statements - before.statements - 1) / recorded : undefined,
     requests: 0,
+    getMicros: 0,
     load: load(),
   };
+  const getFrom = await sample(db, servers);
   const results = await Promise.all(
     servers.map((s) =>
       autocannon({
@@ -228,10 +235,15 @@ async function measure(name: string, db: string, replicas: number): Promise<Row>
       }),
     ),
   );
+  const getTo = await sample(db, servers);
   await Promise.all(servers.map((s) => stop(s.child)));
   for (const r of results)
     if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   row.requests = results.reduce((sum, r) => sum + r.requests.average, 0);
+  const cpu = getTo.serverCpu - getFrom.serverCpu + (getTo.postgresCpu - getFrom.postgresCpu);
+  const checksCpu =
+    ((getTo.heartbeats - getFrom.heartbeats) * (row.serverMsPerCheck + (row.postgresMsPerCheck ?? 0))) / 1000;
+  row.getMicros = (1e6 * (cpu - checksCpu)) / results.reduce((sum, r) => sum + r.requests.total, 0);
   return row;
 }
 
@@ -243,16 +255,16 @@ try {
   ];
   const floor = rows[0] as (typeof rows)[number];
   console.log(
-    `${MONITORS} monitors due every second; GET /api/v1/monitors/<id>, ${CONNECTIONS} connections over the replicas, ${SECONDS} s each; CPU in ms per recorded check`,
+    `${MONITORS} monitors due every second; GET /api/v1/monitors/<id>, ${CONNECTIONS} connections over the replicas, ${SECONDS} s each; CPU in ms per recorded check, µs (server and PostgreSQL) per GET`,
   );
   console.log(
-    `${"setup".padEnd(28)} ${"checks/s".padStart(16)} ${"server CPU".padStart(10)} ${"PG CPU".padStart(7)} ${"stmts".padStart(6)} ${"GET req/s".padStart(16)}  load average (1, 5, 15 min)`,
+    `${"setup".padEnd(28)} ${"checks/s".padStart(16)} ${"server CPU".padStart(10)} ${"PG CPU".padStart(7)} ${"stmts".padStart(6)} ${"GET req/s".padStart(16)} ${"µs/GET".padStart(15)}  load average (1, 5, 15 min)`,
   );
   const opt = (n: number | undefined, digits: number, width: number) =>
     (n === undefined ? "-" : n.toFixed(digits)).padStart(width);
   for (const r of rows) {
     console.log(
-      `${r.name.padEnd(28)} ${r.checks.toFixed(0).padStart(6)} (${(r.checks / floor.checks).toFixed(2)}x) ${r.serverMsPerCheck.toFixed(3).padStart(10)} ${opt(r.postgresMsPerCheck, 3, 7)} ${opt(r.statementsPerCheck, 1, 6)} ${r.requests.toFixed(0).padStart(7)} (${(r.requests / floor.requests).toFixed(2)}x)  ${r.load}`,
+      `${r.name.padEnd(28)} ${r.checks.toFixed(0).padStart(6)} (${(r.checks / floor.checks).toFixed(2)}x) ${r.serverMsPerCheck.toFixed(3).padStart(10)} ${opt(r.postgresMsPerCheck, 3, 7)} ${opt(r.statementsPerCheck, 1, 6)} ${r.requests.toFixed(0).padStart(7)} (${(r.requests / floor.requests).toFixed(2)}x) ${r.getMicros.toFixed(0).padStart(6)} (${(r.getMicros / floor.getMicros).toFixed(2)}x)  ${r.load}`,
     );
   }
 } finally {

@@ -5,13 +5,14 @@ import type { CheckRead, ScheduledMonitor } from "../store/monitors";
 /** Longest timer jitter tolerated between two replicas' schedules of one monitor. */
 const SLACK_MS = 2_000;
 /** Time beyond the probe's own timeout that a lease allows (recording, a loaded machine). */
-const LEASE_MARGIN_MS = 10_000;
+export const LEASE_MARGIN_MS = 10_000;
 /** How often a replica looks for monitors another replica created or deleted. */
 export const RESYNC_MS = 5_000;
 
 /**
  * The built-in checker's side of the check leases, when several replicas share one database:
- * every replica schedules every monitor, and the one that takes the lease runs the check. A
+ * every replica schedules every monitor, tries the checks of those it owns (check-owners.ts), and
+ * the one that takes the lease runs the check. A
  * replica that loses the lease looks again when it runs out: if its holder never recorded the
  * check (it died), this replica runs it.
  */
@@ -66,6 +67,16 @@ export class CheckLeases {
   /** Makes this replica's lease on the monitor, taken at `claimedAt`, run for `leaseMs` (the monitor's timeout grew since the last check). */
   extend(monitorId: string, claimedAt: number, leaseMs: number): Promise<void> {
     return this.store.checkLeases.extend(monitorId, this.holder, claimedAt + leaseMs);
+  }
+
+  /**
+   * Whether a check of the monitor due at `due` (every `intervalMs`) was already run by another
+   * replica: its lease was taken since and finished. One small read, where a claim would read the
+   * monitor too.
+   */
+  async ranSince(monitorId: string, due: number, intervalMs: number): Promise<boolean> {
+    const lease = await this.store.checkLeases.current(monitorId);
+    return lease !== undefined && lease.done && lease.claimedAt > due - Math.min(SLACK_MS, intervalMs / 10);
   }
 
   /** When to look again at a lease another replica holds and has not finished (undefined: nothing to watch). */

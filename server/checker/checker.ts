@@ -5,7 +5,8 @@ import type { CheckOutcome } from "../store/heartbeats";
 import type { CheckRead, ScheduledMonitor } from "../store/monitors";
 import type { HealthPolicy } from "../store/streaks";
 import { nextDue, startDue } from "./cadence";
-import { CheckLeases, RESYNC_MS } from "./check-leases";
+import { CheckLeases, LEASE_MARGIN_MS, RESYNC_MS } from "./check-leases";
+import { CheckOwners } from "./check-owners";
 import { CheckRunner, cadenceMs } from "./dispatch";
 import type { ProbeContext } from "./probe";
 import { RecordBatch } from "./record-batch";
@@ -68,6 +69,19 @@ export class Checker {
    * takes the lease before it reads the monitor, so that a replica that loses it reads nothing.
    */
   private readonly leaseLengths = new Map<string, number>();
+  /** Which monitors this replica tries (replicas only; see check-owners.ts). */
+  private readonly owners?: CheckOwners;
+  /** The due time of each monitor's last check skipped here for another replica's (it owned it then). */
+  private readonly skipped = new Map<string, number>();
+  /** When another replica was last heard to record a check of each monitor (its row's announcement). */
+  private readonly heard = new Map<string, number>();
+  /** Monitors created or resumed here: their first check is tried whoever owns them (the lease decides). */
+  private readonly first = new Set<string>();
+  private startedAt = Date.now();
+  /** Monitors whose skipped check runs now that this replica owns them (see `ownersChanged`). */
+  private readonly relaunched = new Set<string>();
+  /** The due time of a check that came while a relaunched one of its monitor ran: it runs next. */
+  private readonly again = new Map<string, number>();
 
   constructor(
     private readonly store: Store,
@@ -83,12 +97,51 @@ export class Checker {
     if (store.db.engine === "postgres") this.leases = new CheckLeases(store);
     const leases = this.leases;
     this.batch = new RecordBatch(store, leases && ((ids) => leases.finish(ids)));
+    if (leases) {
+      this.owners = new CheckOwners(
+        store.db,
+        () => this.ownersChanged(),
+        (err) => log.error({ err }, "reading the replicas' checkers failed"),
+      );
+      store.commits.subscribe(
+        ["monitors"],
+        () => undefined,
+        (id) => this.heard.set(id, Date.now()),
+      );
+    }
+  }
+
+  /**
+   * The live checkers changed: the checks skipped here that this replica owns now (their owner
+   * left or died) run at once, each still under its lease.
+   */
+  private ownersChanged(): void {
+    for (const [id, at] of this.skipped) {
+      if (!this.owners?.mine(id)) continue;
+      this.skipped.delete(id);
+      if (this.slots.has(id)) this.launch(id, at, false, true);
+    }
+  }
+
+  /**
+   * Whether the due check of `id` is left to the replica that owns it: this replica does not, and
+   * another was heard recording a check of it within two intervals and a lease's margin (else the
+   * owner may be stuck, and the lease decides who runs it).
+   */
+  private leftToOwner(id: string, intervalMs: number): boolean {
+    if (!this.owners || this.first.delete(id) || this.owners.mine(id)) return false;
+    return Date.now() - (this.heard.get(id) ?? this.startedAt) <= 2 * intervalMs + LEASE_MARGIN_MS;
   }
 
   /** Resumes the schedule from the database. */
   async start(now = Date.now()): Promise<void> {
     const { default: pLimit } = await import("p-limit");
     this.limit = pLimit(this.concurrency) as never;
+    this.startedAt = now;
+    // Joined before the first check: the others leave this replica its share at once.
+    await this.owners
+      ?.start()
+      .catch((err: Error) => this.log.error({ err }, "joining the replicas' checkers failed: every check is tried"));
     for (const m of await this.store.monitors.active()) {
       if (this.place && !this.place.checks(m)) continue;
       const intervalMs = cadenceMs(m);
@@ -125,6 +178,9 @@ export class Checker {
       if (slot) clearTimeout(slot.timer);
       this.slots.delete(id);
       this.leaseLengths.delete(id);
+      this.skipped.delete(id);
+      this.heard.delete(id);
+      this.first.delete(id);
       return;
     }
     const intervalMs = cadenceMs(monitor);
@@ -134,6 +190,7 @@ export class Checker {
     // last check.
     const last = monitor.last_checked_at ? Date.parse(monitor.last_checked_at) : 0;
     const next = slot ? Math.max(Date.now(), last + intervalMs) : Date.now();
+    if (!slot && this.owners) this.first.add(id);
     this.schedule(id, intervalMs, next);
   }
 
@@ -184,6 +241,8 @@ export class Checker {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.resync);
+    // The others take this replica's monitors at their next read of the checkers.
+    await this.owners?.stop();
     for (const slot of this.slots.values()) clearTimeout(slot.timer);
     this.slots.clear();
     await Promise.allSettled([...this.inFlight]);
@@ -200,6 +259,11 @@ export class Checker {
     const slot = this.slots.get(id);
     if (!slot || this.stopped) return;
     this.schedule(id, slot.intervalMs, nextDue(scheduledAt, slot.intervalMs, Date.now()));
+    if (this.leftToOwner(id, slot.intervalMs)) {
+      this.skipped.set(id, scheduledAt);
+      return;
+    }
+    this.skipped.delete(id);
     this.launch(id, scheduledAt);
   }
 
@@ -207,18 +271,33 @@ export class Checker {
    * Runs the check of `id` (unless one is running) under the concurrency limit; `takeover`: when
    * another replica's lease on it ran out.
    */
-  private launch(id: string, scheduledAt: number, takeover = false): void {
-    if (this.running.has(id) || this.stopped) return;
+  private launch(id: string, scheduledAt: number, takeover = false, relaunch = false): void {
+    if (this.stopped) return;
+    if (this.running.has(id)) {
+      // A check skipped for a replica that left, run late, must not cost the check due now: it
+      // runs next (its lease decides whether it is still due).
+      if (this.relaunched.has(id)) this.again.set(id, scheduledAt);
+      return;
+    }
     this.running.add(id);
+    if (relaunch) this.relaunched.add(id);
     const task = (this.limit as NonNullable<typeof this.limit>)(async () => {
       this.recordLag(Date.now() - scheduledAt);
       // On connections of their own: requests never wait behind the checks.
-      await this.store.db.background(() => this.check(id, takeover));
+      await this.store.db.background(async () => {
+        // A check skipped for a replica that left: nothing to do when that replica ran it (the usual case).
+        if (relaunch && (await this.leases?.ranSince(id, scheduledAt, this.slots.get(id)?.intervalMs ?? 0))) return;
+        await this.check(id, takeover);
+      });
     })
       .catch((err: Error) => this.log.error({ err, monitor: id }, "check failed"))
       .finally(() => {
         this.running.delete(id);
         this.inFlight.delete(task);
+        this.relaunched.delete(id);
+        const again = this.again.get(id);
+        this.again.delete(id);
+        if (again !== undefined) this.launch(id, again);
       });
     this.inFlight.add(task);
   }

@@ -51,12 +51,12 @@ export class CheckLeaseRepository {
     return row && { value: row.value };
   }
 
-  /** When the monitor's current lease runs out, and whether it was finished (undefined: none). */
-  async current(monitorId: string): Promise<{ expiresAt: number; done: boolean } | undefined> {
+  /** When the monitor's current lease was taken and runs out, and whether it was finished (undefined: none). */
+  async current(monitorId: string): Promise<{ claimedAt: number; expiresAt: number; done: boolean } | undefined> {
     const row = (await this.db
-      .prepare("SELECT expires_at, done FROM check_leases WHERE monitor_id = ?")
-      .get(monitorId)) as { expires_at: number; done: number } | undefined;
-    return row && { expiresAt: row.expires_at, done: row.done === 1 };
+      .prepare("SELECT claimed_at, expires_at, done FROM check_leases WHERE monitor_id = ?")
+      .get(monitorId)) as { claimed_at: number; expires_at: number; done: number } | undefined;
+    return row && { claimedAt: row.claimed_at, expiresAt: row.expires_at, done: row.done === 1 };
   }
 
   /** Moves the end of `holder`'s unfinished lease on the monitor to `expiresAt`. */

@@ -15,6 +15,14 @@ export interface HealthSnapshot {
   streaks: LocationStreak[];
 }
 
+/** What a check writes of its monitor's row (see `HealthRepository.apply`). */
+export interface CheckedRow {
+  health: "pending" | "up" | "down";
+  /** 1 when the check was degraded (health stays `up`). */
+  degraded: number;
+  last_checked_at: string;
+}
+
 /**
  * The health change a check caused: `down` when an incident opened, `up` when one closed;
  * `degraded` when an up (or pending) monitor turned slow, `degraded_resolved` when it is fast again.
@@ -34,8 +42,11 @@ export interface IncidentSummary {
 export class HealthRepository {
   constructor(
     private readonly db: Executor,
-    /** Told which monitor's row changed (its cached read is dropped). */
-    private readonly changed: (monitorId: string) => void = () => undefined,
+    /**
+     * Told, in the transaction that writes it, which monitor's row a check changed and to what (its
+     * cached read takes the new values once committed, see `MonitorRepository.checked`).
+     */
+    private readonly changed: (monitorId: string, row: CheckedRow) => void = () => undefined,
   ) {}
 
   /**
@@ -123,7 +134,11 @@ export class HealthRepository {
       );
     const transitions: (Transition | undefined)[] = [];
     for (const [i, c] of checks.entries()) {
-      this.changed(c.monitorId);
+      this.changed(c.monitorId, {
+        health: c.health,
+        degraded: degraded[i] as number,
+        last_checked_at: c.heartbeat.checked_at,
+      });
       transitions.push(await this.transition(c, degraded[i] as number));
     }
     return transitions;

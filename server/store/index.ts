@@ -84,7 +84,7 @@ export class Store {
     this.statusIncidents = new StatusIncidentRepository(db);
     this.statusSubscribers = new StatusSubscriberRepository(db);
     this.keys = new KeyRepository(db, this.commits);
-    this.health = new HealthRepository(db, (id) => this.monitors.forget(id));
+    this.health = new HealthRepository(db, (id, row) => this.monitors.checked(id, row));
     this.heartbeats = new HeartbeatRepository(db, this.health);
     this.idempotency = new IdempotencyRepository(db, secrets);
     this.outbox = new OutboxRepository(db);

@@ -10,6 +10,7 @@ import {
   type MonitorSpec,
 } from "../../api";
 import type { SecretBox } from "../secrets";
+import type { CheckedRow } from "./health";
 import { type ExternalCommits, ownedIds } from "./sql/database";
 import type { Dialect } from "./sql/dialect";
 import { newId, nowIso } from "./ids";
@@ -115,6 +116,33 @@ export class MonitorRepository {
       this.byId.delete(id);
       for (const read of this.reading.get(id) ?? []) read.stale = true;
     }
+  }
+
+  /**
+   * A check's write of monitor `id`'s health in the transaction under way (`HealthRepository.apply`).
+   * Once it commits, the kept read takes the written values in place, so that a GET of a monitor
+   * checked every second stays answered from memory; but only when the kept read is the one kept
+   * when the check wrote: any other write to the monitor since (this process's, or another's
+   * announced) dropped or replaced it, and then it is dropped. Reads under way when the check wrote
+   * or committed are not kept (they may predate the commit). Rolled back, nothing changes.
+   */
+  checked(id: string, row: CheckedRow): void {
+    for (const read of this.reading.get(id) ?? []) read.stale = true;
+    const kept = this.byId.peek(id);
+    this.db.afterCommit(() => {
+      for (const read of this.reading.get(id) ?? []) read.stale = true;
+      const now = this.byId.peek(id);
+      if (kept === undefined || now !== kept) {
+        this.byId.delete(id);
+        return;
+      }
+      const monitor = Object.freeze({
+        ...kept.monitor,
+        health: row.health === "up" && row.degraded ? "degraded" : row.health,
+        last_checked_at: row.last_checked_at,
+      });
+      this.byId.set(id, { accountId: kept.accountId, monitor });
+    });
   }
 
   async count(accountId: string): Promise<number> {

@@ -120,6 +120,12 @@ export class WriteWatch implements Executor {
   onExternalRows(listener: (table: string, ids: readonly string[]) => void): void {
     this.db.onExternalRows(listener);
   }
+  async joinCheckers(joined: boolean): Promise<void> {
+    await this.db.joinCheckers(joined);
+  }
+  async checkers(): Promise<number[] | undefined> {
+    return await this.db.checkers();
+  }
   async compact(): Promise<void> {
     await this.db.compact();
   }

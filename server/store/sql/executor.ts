@@ -105,6 +105,16 @@ export interface Executor {
    * was. An engine that cannot tell rows never calls it: it counts those writes in `externalVersion`.
    */
   onExternalRows(listener: (table: string, ids: readonly string[]) => void): void;
+  /**
+   * Marks this process as one that runs the built-in checker (`joined`), or as one that no longer
+   * does, for as long as it lives: `checkers()` lists it. A process that dies leaves at once.
+   */
+  joinCheckers(joined: boolean): Promise<void>;
+  /**
+   * The `processToken`s of the live processes that joined the checkers, this one's included when
+   * it joined; undefined where one process uses the database (SQLite).
+   */
+  checkers(): Promise<number[] | undefined>;
   /** Drops copies of overwritten rows the engine keeps on disk (after secrets were resealed). */
   compact(): Promise<void>;
   /**

@@ -43,6 +43,15 @@ const MAX_NAMED = 500;
  * wrote more rows than fit is announced in several.
  */
 const MAX_PAYLOAD = 7_500;
+/**
+ * A checker's advisory lock is its process token moved past every process token (those are below
+ * 2^49, see `newProcessToken`): live checkers are the holders of such locks.
+ */
+const CHECKER_LOCK_OFFSET = 2 ** 49;
+/** The live checkers' tokens: the advisory locks past `CHECKER_LOCK_OFFSET` held in this database. */
+const CHECKERS = `SELECT key - $1 AS token FROM (SELECT (classid::bigint << 32) | objid::bigint AS key FROM pg_locks
+  WHERE locktype = 'advisory' AND objsubid = 1 AND granted
+    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS locks WHERE key >= $1`;
 /** Held while migrating: replicas that start together migrate once. */
 const MIGRATION_LOCK = 7_261_001;
 
@@ -285,6 +294,26 @@ export class PostgresExecutor implements Executor {
     if (payloads.length === 1) await client.query("SELECT pg_notify($1, $2)", [COMMITS_CHANNEL, payloads[0]]);
     else if (payloads.length > 1)
       await client.query("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", [COMMITS_CHANNEL, payloads]);
+  }
+
+  /** Whether this process holds its checker's lock (see `joinCheckers`). */
+  private checker = false;
+
+  /**
+   * Takes (or releases) this process's checker lock on the listening session, the one that holds
+   * `processToken`: PostgreSQL releases both when the process dies.
+   */
+  async joinCheckers(joined: boolean): Promise<void> {
+    const client = this.listener;
+    if (!client || joined === this.checker) return;
+    await client.query(joined ? "SELECT pg_try_advisory_lock($1)" : "SELECT pg_advisory_unlock($1)", [
+      this.processToken + CHECKER_LOCK_OFFSET,
+    ]);
+    this.checker = joined;
+  }
+
+  async checkers(): Promise<number[]> {
+    return ((await this.pool.query(CHECKERS, [CHECKER_LOCK_OFFSET])).rows as { token: number }[]).map((r) => r.token);
   }
 
   async compact(): Promise<void> {

@@ -199,6 +199,13 @@ export class SqliteExecutor implements Executor {
   /** SQLite cannot tell which rows another connection wrote: its commits change `externalVersion`. */
   onExternalRows(): void {}
 
+  /** One process uses a SQLite file: it checks every monitor, and there is no one to tell. */
+  async joinCheckers(): Promise<void> {}
+
+  async checkers(): Promise<undefined> {
+    return undefined;
+  }
+
   /** One connection: background work runs on it like any other. */
   background<T>(fn: () => Promise<T>): Promise<T> {
     return fn();

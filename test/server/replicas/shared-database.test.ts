@@ -1,3 +1,4 @@
+import { AsyncResource } from "node:async_hooks";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -103,6 +104,64 @@ describe("two replicas on one PostgreSQL database", () => {
       expect(verified).toBe(before);
     } finally {
       keys.verify = verify;
+    }
+  });
+
+  it("keep a monitor's kept read true through checks: its own in place, the other's read there, none that raced a commit", async () => {
+    const id = (
+      await a.call("POST", "/api/v1/monitors", {
+        name: "kept",
+        type: "http",
+        url: "https://kept.example",
+        interval_sec: 60,
+      })
+    ).body.data.id as string;
+    const get = async (s: TestServer) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
+    // Reads of the database by A's monitor repository (a kept read answers without one).
+    const monitors = a.app.store.monitors as unknown as { read: (...args: unknown[]) => Promise<unknown> };
+    const read = monitors.read.bind(monitors);
+    let reads = 0;
+    monitors.read = async (...args) => (reads++, await read(...args));
+    try {
+      expect(await get(a)).toMatchObject({ health: "pending", last_checked_at: null });
+      expect(await get(b)).toMatchObject({ health: "pending", last_checked_at: null });
+
+      // A check through A: A answers it at once, from its kept read, and B once it heard of it.
+      const before = reads;
+      const down = await a.app.store.recordCheck(id, { up: false, response_time_ms: 5, status_code: 503, error: "x" });
+      expect(await get(a)).toMatchObject({
+        name: "kept",
+        health: "down",
+        last_checked_at: down?.heartbeat?.checked_at,
+      });
+      expect(reads).toBe(before);
+      await eventually(async () => (await get(b)).health === "down", 5_000);
+
+      // A check through B: read on A.
+      const up = await b.app.store.recordCheck(id, { up: true, response_time_ms: 5, status_code: 200, error: null });
+      await eventually(async () => (await get(a)).last_checked_at === up?.heartbeat?.checked_at, 5_000);
+      expect((await get(a)).health).toBe("up");
+
+      // A read outside the check's transaction, after its write and before its commit, reads the
+      // row as it was: A must not keep it past the commit.
+      const account = (await a.app.store.keys.authenticate(a.key))?.accountId as string;
+      const outside = AsyncResource.bind(() => a.app.store.monitors.get(account, id));
+      let raced: unknown;
+      const slow = await a.app.store.db.transaction(async () => {
+        const recorded = await a.app.store.recordCheck(id, {
+          up: false,
+          response_time_ms: 5,
+          status_code: 503,
+          error: "x",
+        });
+        raced = await outside();
+        return recorded;
+      });
+      expect(raced).toMatchObject({ health: "up", last_checked_at: up?.heartbeat?.checked_at });
+      expect(await get(a)).toMatchObject({ health: "down", last_checked_at: slow?.heartbeat?.checked_at });
+      await eventually(async () => (await get(b)).last_checked_at === slow?.heartbeat?.checked_at, 5_000);
+    } finally {
+      monitors.read = read;
     }
   });
 });
