@@ -2,7 +2,7 @@
 // memory (PSS) of one run's sandbox, and how many browser monitors one machine holds at a 5-minute
 // interval with the p99 of the start lag (due time to the run's turn) under 5 s. The floor, in
 // the same run: the same script's journey with Playwright and Chromium launched directly, no sandbox.
-import { copyFileSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -26,8 +26,22 @@ const tools = browserTools();
 if (typeof tools === "string") throw new Error(tools);
 const mib = (b: number) => (b / 1048576).toFixed(0);
 
+/**
+ * CPU seconds spent so far by this process and by its children once they ended (the sandboxes,
+ * runners and browsers: /proc/self/stat's cutime and cstime, in clock ticks of 1/100 s). A phase's
+ * CPU per run is the difference over the phase divided by its runs.
+ */
+function cpuSeconds(): number {
+  const fields = readFileSync("/proc/self/stat", "utf8").replace(/^.*\) /s, "").split(" ");
+  // After the command's name: state is field 3, cutime field 16 and cstime field 17 (1-based).
+  const children = (Number(fields[13]) + Number(fields[14])) / 100;
+  const self = process.cpuUsage();
+  return children + (self.user + self.system) / 1e6;
+}
+
 /** The floor: launch, log in, assert, close, with no sandbox and no proxy. */
-async function floorMs(runs: number): Promise<number> {
+async function floorMs(runs: number): Promise<{ ms: number; cpu: number }> {
+  const cpu0 = cpuSeconds();
   const started = performance.now();
   for (let i = 0; i < runs; i++) {
     const browser = await chromium.launch({
@@ -41,7 +55,7 @@ async function floorMs(runs: number): Promise<number> {
     await page.getByText("Welcome back, Ada").waitFor();
     await browser.close();
   }
-  return (performance.now() - started) / runs;
+  return { ms: (performance.now() - started) / runs, cpu: (cpuSeconds() - cpu0) / runs };
 }
 
 /** Runs back to back, `cap` at a time, for `seconds`: runs per minute and each run's peak memory. */
@@ -49,6 +63,7 @@ async function throughput(cap: number) {
   await browserConcurrency(cap);
   const peaks: number[] = [];
   let failed = 0;
+  const cpu0 = cpuSeconds();
   const until = performance.now() + seconds * 1000;
   const started = performance.now();
   await Promise.all(
@@ -63,6 +78,7 @@ async function throughput(cap: number) {
   const minutes = (performance.now() - started) / 60_000;
   return {
     perMinute: peaks.length / minutes,
+    cpu: (cpuSeconds() - cpu0) / peaks.length,
     failed,
     peakMax: Math.max(...peaks),
     peakMean: peaks.reduce((a, b) => a + b, 0) / peaks.length,
@@ -93,22 +109,24 @@ const load = () =>
     .join(" ");
 console.log(`machine: ${cpus().length} cores; Chromium ${tools.chromium}; load average (1, 5, 15 min): ${load()}`);
 // The floor before and after the sandboxed runs, the mean of both: the machine's load moves meanwhile.
-const floorBefore = await floorMs(5);
+const before = await floorMs(5);
+const floorBefore = before.ms;
 console.log(
-  `floor (no sandbox, no proxy): ${floorBefore.toFixed(0)} ms per run = ${(60_000 / floorBefore).toFixed(1)} runs/min, one at a time`,
+  `floor (no sandbox, no proxy): ${floorBefore.toFixed(0)} ms per run = ${(60_000 / floorBefore).toFixed(1)} runs/min, one at a time; CPU per run ${before.cpu.toFixed(2)} s`,
 );
 let best = { cap: 1, perMinute: 0 };
 for (const cap of [1, 2, 3]) {
   const r = await throughput(cap);
   console.log(
-    `sandboxed, ${cap} at a time: ${r.perMinute.toFixed(1)} runs/min (${r.failed} failed); peak memory per run: max ${mib(r.peakMax)} MiB, mean ${mib(r.peakMean)} MiB`,
+    `sandboxed, ${cap} at a time: ${r.perMinute.toFixed(1)} runs/min (${r.failed} failed); CPU per run ${r.cpu.toFixed(2)} s; peak memory per run: max ${mib(r.peakMax)} MiB, mean ${mib(r.peakMean)} MiB`,
   );
   if (r.perMinute > best.perMinute) best = { cap, perMinute: r.perMinute };
 }
-const floorAfter = await floorMs(5);
+const after = await floorMs(5);
+const floorAfter = after.ms;
 const floor = (floorBefore + floorAfter) / 2;
 console.log(
-  `floor again: ${floorAfter.toFixed(0)} ms per run = ${(60_000 / floorAfter).toFixed(1)} runs/min; mean ${(60_000 / floor).toFixed(1)} runs/min`,
+  `floor again: ${floorAfter.toFixed(0)} ms per run = ${(60_000 / floorAfter).toFixed(1)} runs/min; CPU per run ${after.cpu.toFixed(2)} s; mean ${(60_000 / floor).toFixed(1)} runs/min`,
 );
 console.log(
   `best: ${best.perMinute.toFixed(1)} runs/min (${best.cap} at a time) = ${(best.perMinute / (60_000 / floor)).toFixed(2)}x of the floor (goal >= 0.8x); load average: ${load()}`,

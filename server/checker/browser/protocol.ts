@@ -12,6 +12,16 @@ export interface BrowserLaunch {
   proxy_socket: string;
   /** The V8 heap limit of each page, in MiB. */
   page_heap_mib: number;
+  /**
+   * Node's compile cache of the Playwright packages inside the sandbox (read-only in a run), or
+   * null when there is none.
+   */
+  compile_cache: string | null;
+  /**
+   * Whether this sandbox only fills the compile cache: it loads the Playwright packages and exits,
+   * with no browser, no job and no script.
+   */
+  warm: boolean;
 }
 
 /** The job of one run. */

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { LimitFunction } from "p-limit" with { "resolution-mode": "import" };
 import { browserProgram, SCRIPT_FILE } from "../../../api/browser-script";
 import type { ProbeContext } from "../probe";
+import { compileCache } from "./compile-cache";
 import { PolicyProxy } from "./policy-proxy";
 import type { BrowserJob, BrowserLaunch, BrowserRunResult } from "./protocol";
 import { INSIDE, Sandbox, type SandboxLimits } from "./sandbox";
@@ -139,15 +140,22 @@ async function runOnce(
 
 /** A sandbox started in a job folder of its own, its runner loading Playwright and the browser. */
 async function startSandbox(tools: BrowserTools, limits: Omit<SandboxLimits, "timeoutMs">): Promise<Started> {
+  // Node's compile cache of Playwright, filled once by a warm-up and given read-only to every run.
+  const cache = compileCacheWanted() ? await compileCache(tools, runnerFile(), DEFAULT_LIMITS) : null;
   const dir = await mkdtemp(join(tmpdir(), "uptime-browser-"));
   const launch: BrowserLaunch = {
     chromium: tools.chromium,
     proxy_socket: `${INSIDE.job}/proxy.sock`,
     page_heap_mib: 256,
+    compile_cache: cache ? INSIDE.compileCache : null,
+    warm: false,
   };
   await writeFile(join(dir, "launch.json"), JSON.stringify(launch));
-  return { sandbox: new Sandbox(tools, runnerFile(), dir, limits), dir };
+  return { sandbox: new Sandbox(tools, runnerFile(), dir, limits, cache ? { dir: cache, writable: false } : null), dir };
 }
+
+/** `UPTIME_BROWSER_COMPILE_CACHE=0` turns the shared compile cache off (each runner compiles Playwright itself). */
+const compileCacheWanted = () => process.env.UPTIME_BROWSER_COMPILE_CACHE !== "0";
 
 /**
  * The spare: one sandbox started ahead, so that a run does not wait for Node, Playwright and

@@ -6,6 +6,7 @@
  * `result.json` (and, on failure, `screenshot.png`) in its job folder, and exits.
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { enableCompileCache, flushCompileCache } from "node:module";
 import { connect, createServer } from "node:net";
 import { stripVTControlCharacters } from "node:util";
 import { Script } from "node:vm";
@@ -14,6 +15,8 @@ import type { BrowserJob, BrowserLaunch, BrowserRunResult } from "./protocol";
 
 const JOB_DIR = process.cwd();
 const launch = JSON.parse(readFileSync(`${JOB_DIR}/launch.json`, "utf8")) as BrowserLaunch;
+// Before Playwright loads: its modules' compiled code comes from the cache the warm-up filled.
+if (launch.compile_cache) enableCompileCache(launch.compile_cache);
 /** Read at `go`. */
 let job: BrowserJob;
 let started = performance.now();
@@ -106,7 +109,16 @@ function jobGiven(): Promise<void> {
 /** What `ps` shows of a runner still waiting for its job (a spare), then of one running it. */
 const TITLE = { waiting: "uptime-browser-spare", running: "/sandbox/node /sandbox/runner.js" };
 
+/** The warm-up: loads what a run loads, writes the compile cache and exits; no browser, no job. */
+function warm(): never {
+  require("playwright-core");
+  require("@playwright/test");
+  flushCompileCache();
+  process.exit(0);
+}
+
 async function main(): Promise<BrowserRunResult> {
+  if (launch.warm) warm();
   process.title = TITLE.waiting;
   const playwrightTest = require("@playwright/test") as typeof import("@playwright/test");
   const starting = startBrowser();

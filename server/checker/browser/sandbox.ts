@@ -32,7 +32,7 @@ export interface SandboxExit {
   /** Why the sandbox was killed (limit or timeout), or null when the runner exited by itself. */
   killed: string | null;
   code: number | null;
-  /** The highest total memory seen (PSS), in bytes; and the most processes at once. */
+  /** The highest total memory seen (PSS, read once a second and at every check above the limit), in bytes; and the most processes at once. */
   peakMemoryBytes: number;
   peakProcesses: number;
   /** The runner's last output lines (its own errors), at most 2000 characters. */
@@ -45,9 +45,17 @@ export const INSIDE = {
   job: "/sandbox/job",
   runner: "/sandbox/runner.js",
   node: "/sandbox/node",
+  compileCache: "/sandbox/compile-cache",
 } as const;
 
-/** Parts of /etc Chromium reads (fonts, its own flags); the rest of /etc is not there. */
+/** Node's compile cache given to a sandbox: read-only for a run, writable only for the warm-up. */
+export interface SandboxCache {
+  /** The cache folder on the server's machine (holds nothing but the cache). */
+  dir: string;
+  writable: boolean;
+}
+
+/** Parts of /etc Chromium reads (fonts, its own flags) and the font cache; the rest of /etc and /var is not there. */
 const ETC = [
   "/etc/fonts",
   "/etc/chromium",
@@ -56,9 +64,13 @@ const ETC = [
   "/etc/ssl/certs",
   "/etc/alternatives",
   "/etc/localtime",
+  // The system's font cache, so that fontconfig does not scan the fonts again in every run.
+  "/var/cache/fontconfig",
 ];
 
 const WATCH_EVERY_MS = 250;
+/** Within the limit by RSS, PSS is read every this many checks (once a second) for the peak. */
+const PSS_EVERY_TICKS = 4;
 
 /**
  * A sandbox started ahead of its run: the runner loads Playwright and starts its browser while it
@@ -74,9 +86,18 @@ export class Sandbox {
   private ended = false;
   private readonly watch: NodeJS.Timeout;
 
-  /** Starts `runner` with job folder `jobDir` under `limits` (all but the timeout, which `go` sets). */
-  constructor(tools: BrowserTools, runner: string, jobDir: string, limits: Omit<SandboxLimits, "timeoutMs">) {
-    this.child = spawn(tools.prlimit, sandboxArgs(tools, runner, jobDir, limits), {
+  /**
+   * Starts `runner` with job folder `jobDir` under `limits` (all but the timeout, which `go` sets),
+   * and Node's compile cache `cache` if given.
+   */
+  constructor(
+    tools: BrowserTools,
+    runner: string,
+    jobDir: string,
+    limits: Omit<SandboxLimits, "timeoutMs">,
+    cache: SandboxCache | null = null,
+  ) {
+    this.child = spawn(tools.prlimit, sandboxArgs(tools, runner, jobDir, limits, cache), {
       stdio: ["pipe", "ignore", "pipe"],
       detached: true,
       env: {},
@@ -86,12 +107,21 @@ export class Sandbox {
     this.child.stderr?.setEncoding("utf8").on("data", (d: string) => void (stderr = (stderr + d).slice(-2000)));
     let peakMemoryBytes = 0;
     let peakProcesses = 0;
+    let tick = 0;
     const watch = (this.watch = setInterval(() => {
       const pids = tree(this.child.pid as number);
-      const memory = pids.reduce((sum, pid) => sum + pss(pid), 0);
-      peakMemoryBytes = Math.max(peakMemoryBytes, memory);
       peakProcesses = Math.max(peakProcesses, pids.length);
-      if (memory > limits.memoryBytes)
+      // PSS costs a walk of each process's page tables; the resident size (RSS) is a counter. RSS
+      // counts a shared page in every process that maps it, so it is never below PSS: while the
+      // sum of RSS is within the limit, so is the memory; PSS is read then once a second, for the
+      // peak. Above it, PSS decides, at every check.
+      const resident = pids.reduce((sum, pid) => sum + rss(pid), 0);
+      const memory =
+        resident > limits.memoryBytes || tick++ % PSS_EVERY_TICKS === 0
+          ? pids.reduce((sum, pid) => sum + pss(pid), 0)
+          : null;
+      if (memory !== null) peakMemoryBytes = Math.max(peakMemoryBytes, memory);
+      if (memory !== null && memory > limits.memoryBytes)
         this.kill(
           `killed at the memory limit (${Math.round(limits.memoryBytes / 1048576)} MiB; it used ${Math.round(memory / 1048576)} MiB)`,
         );
@@ -167,7 +197,12 @@ function sandboxArgs(
   runner: string,
   jobDir: string,
   limits: Omit<SandboxLimits, "timeoutMs">,
+  cache: SandboxCache | null,
 ): string[] {
+  // A run's sandbox gets the cache read-only (the kernel refuses every write to it, from Node or
+  // from any other process); Node wants write permission on a cache folder before it reads it.
+  const cacheArgs = cache ? [cache.writable ? "--bind" : "--ro-bind", cache.dir, INSIDE.compileCache] : [];
+  const cacheWrite = cache ? [`--allow-fs-write=${INSIDE.compileCache}/`] : [];
   return [
     `--nproc=${limits.processes}`,
     "--nofile=2048",
@@ -202,6 +237,7 @@ function sandboxArgs(
       dir,
       `${INSIDE.root}/node_modules/${name}`,
     ]),
+    ...cacheArgs,
     ...["--bind", jobDir, INSIDE.job, "--chdir", INSIDE.job],
     INSIDE.node,
     "--permission",
@@ -210,6 +246,7 @@ function sandboxArgs(
     "--allow-fs-read=/",
     `--allow-fs-write=${INSIDE.job}`,
     "--allow-fs-write=/tmp",
+    ...cacheWrite,
     // Playwright starts Chromium; the sandbox, not Node, confines what that child can reach.
     "--allow-child-process",
     `--max-old-space-size=${limits.runnerHeapMib}`,
@@ -232,6 +269,12 @@ function tree(root: number): number[] {
     }
   }
   return out;
+}
+
+/** A process's resident set size in bytes (every page it maps, shared ones whole), 0 when gone. */
+function rss(pid: number): number {
+  const match = /^VmRSS:\s+(\d+) kB/m.exec(safeRead(`/proc/${pid}/status`));
+  return match ? Number(match[1]) * 1024 : 0;
 }
 
 /** A process's proportional set size in bytes (its share of shared pages), 0 when gone. */
