@@ -98,4 +98,49 @@ if (seen.length > 0) throw new Error("saw the first run's " + seen.join(", "));`
     // The cached response was fetched again: the first run's cache was not there.
     expect(cachedHits).toBe(2);
   });
+
+  it("the compile cache every run shares is read-only: a script changes none of it, from Node or from a shell, and holds only the cache", async () => {
+    // Each probe reports what it saw; the assertions below say what it must be.
+    const probe = `const fs = process.getBuiltinModule("node:fs");
+const cp = process.getBuiltinModule("node:child_process");
+const crypto = process.getBuiltinModule("node:crypto");
+const dir = process.getBuiltinModule("node:module").getCompileCacheDir();
+if (!dir) throw new Error("no compile cache");
+const root = dir.slice(0, dir.lastIndexOf("/"));
+const files = fs.readdirSync(dir).sort();
+const digest = () => crypto.createHash("sha256").update(files.map((f) => fs.readFileSync(dir + "/" + f)).join("")).digest("hex").slice(0, 16);
+const before = digest();
+const attempt = (what, fn) => { try { fn(); return what + ": written"; } catch (e) { return what + ": " + (e.code ?? e.status); } };
+const tries = [
+  attempt("node", () => fs.writeFileSync(dir + "/" + files[0], "changed")),
+  attempt("node-new", () => fs.writeFileSync(dir + "/new", "new")),
+  attempt("sh", () => cp.execFileSync("/bin/sh", ["-c", "echo changed > " + dir + "/" + files[0]], { stdio: "ignore" })),
+  attempt("sh-rm", () => cp.execFileSync("/bin/sh", ["-c", "rm -f " + dir + "/" + files[1]], { stdio: "ignore" })),
+];
+throw new Error(JSON.stringify({ root, top: fs.readdirSync(root), hex: files.every((f) => /^[0-9a-f]+$/.test(f)), count: files.length, before, after: digest(), tries }));`;
+    const seen = async () => {
+      const result = await run(probe);
+      expect(result.status).toBe("down");
+      return JSON.parse((result.error ?? "").replace(/ \(script line.*$/s, "")) as {
+        root: string;
+        top: string[];
+        hex: boolean;
+        count: number;
+        before: string;
+        after: string;
+        tries: string[];
+      };
+    };
+    const first = await seen();
+    expect(first.root).toBe("/sandbox/compile-cache");
+    // Node's own folder for this Node version and its flags, holding cache files named by hash, and nothing else.
+    expect(first.top).toEqual([expect.stringMatching(/^v\d+\.\d+\.\d+-/)]);
+    expect(first.hex).toBe(true);
+    expect(first.count).toBeGreaterThan(3);
+    expect(first.tries).toEqual(["node: EROFS", "node-new: EROFS", "sh: 2", "sh-rm: 1"]);
+    expect(first.after).toBe(first.before);
+    // The next run finds the same files, unchanged.
+    const second = await seen();
+    expect(second).toEqual(first);
+  });
 });
