@@ -32,7 +32,7 @@ export interface SandboxExit {
   /** Why the sandbox was killed (limit or timeout), or null when the runner exited by itself. */
   killed: string | null;
   code: number | null;
-  /** The highest total memory seen (PSS, read once a second and at every check above the limit), in bytes; and the most processes at once. */
+  /** The highest total memory seen (PSS, read once a second, and at every check near the limit), in bytes; and the most processes at once. */
   peakMemoryBytes: number;
   peakProcesses: number;
   /** The runner's last output lines (its own errors), at most 2000 characters. */
@@ -69,7 +69,7 @@ const ETC = [
 ];
 
 const WATCH_EVERY_MS = 250;
-/** Within the limit by RSS, PSS is read every this many checks (once a second) for the peak. */
+/** Far from the limit, PSS is read every this many checks (once a second), for the peak. */
 const PSS_EVERY_TICKS = 4;
 
 /**
@@ -108,18 +108,23 @@ export class Sandbox {
     let peakMemoryBytes = 0;
     let peakProcesses = 0;
     let tick = 0;
+    // The file-backed part of the last PSS reading (Chromium's and Node's code, fonts).
+    let lastFilePss = 0;
     const watch = (this.watch = setInterval(() => {
       const pids = tree(this.child.pid as number);
       peakProcesses = Math.max(peakProcesses, pids.length);
-      // PSS costs a walk of each process's page tables; the resident size (RSS) is a counter. RSS
-      // counts a shared page in every process that maps it, so it is never below PSS: while the
-      // sum of RSS is within the limit, so is the memory; PSS is read then once a second, for the
-      // peak. Above it, PSS decides, at every check.
-      const resident = pids.reduce((sum, pid) => sum + rss(pid), 0);
-      const memory =
-        resident > limits.memoryBytes || tick++ % PSS_EVERY_TICKS === 0
-          ? pids.reduce((sum, pid) => sum + pss(pid), 0)
-          : null;
+      // PSS costs a walk of each process's page tables; /proc/<pid>/status's counters cost
+      // nothing. What a run allocates is anonymous or shared memory, which the counters give
+      // whole (never below its PSS); its file-backed memory (code, fonts) moves little, and is
+      // taken from the last reading. While that estimate is below 3/4 of the limit, PSS is read
+      // once a second (the peak); above it, at every check, and PSS alone decides a kill.
+      const estimate = pids.reduce((sum, pid) => sum + ownMemory(pid), 0) + lastFilePss;
+      let memory: number | null = null;
+      if (estimate > limits.memoryBytes * 0.75 || tick++ % PSS_EVERY_TICKS === 0) {
+        const readings = pids.map(pss);
+        memory = readings.reduce((sum, r) => sum + r.total, 0);
+        lastFilePss = readings.reduce((sum, r) => sum + r.file, 0);
+      }
       if (memory !== null) peakMemoryBytes = Math.max(peakMemoryBytes, memory);
       if (memory !== null && memory > limits.memoryBytes)
         this.kill(
@@ -271,16 +276,18 @@ function tree(root: number): number[] {
   return out;
 }
 
-/** A process's resident set size in bytes (every page it maps, shared ones whole), 0 when gone. */
-function rss(pid: number): number {
-  const match = /^VmRSS:\s+(\d+) kB/m.exec(safeRead(`/proc/${pid}/status`));
-  return match ? Number(match[1]) * 1024 : 0;
+/** A process's anonymous and shared resident memory in bytes (whole, however shared), 0 when gone. */
+function ownMemory(pid: number): number {
+  const status = safeRead(`/proc/${pid}/status`);
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
+  return (kib("RssAnon") + kib("RssShmem")) * 1024;
 }
 
-/** A process's proportional set size in bytes (its share of shared pages), 0 when gone. */
-function pss(pid: number): number {
-  const match = /^Pss:\s+(\d+) kB/m.exec(safeRead(`/proc/${pid}/smaps_rollup`));
-  return match ? Number(match[1]) * 1024 : 0;
+/** A process's proportional set size in bytes (its share of shared pages), and its file-backed part; 0 when gone. */
+function pss(pid: number): { total: number; file: number } {
+  const rollup = safeRead(`/proc/${pid}/smaps_rollup`);
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(rollup)?.[1] ?? 0);
+  return { total: kib("Pss") * 1024, file: kib("Pss_File") * 1024 };
 }
 
 function safeRead(file: string): string {
