@@ -109,7 +109,9 @@ if (cpuMode !== undefined) {
     }
   }
   console.log(
-    `${cpuMode}: ${runs} runs, ${((performance.now() - started) / Math.max(1, runs)).toFixed(0)} ms each; load average: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`,
+    `${cpuMode}: ${runs} runs, ${((performance.now() - started) / Math.max(1, runs)).toFixed(0)} ms each; load average: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
   );
   await site.close();
   process.exit(0);

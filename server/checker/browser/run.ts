@@ -151,7 +151,10 @@ async function startSandbox(tools: BrowserTools, limits: Omit<SandboxLimits, "ti
     warm: false,
   };
   await writeFile(join(dir, "launch.json"), JSON.stringify(launch));
-  return { sandbox: new Sandbox(tools, runnerFile(), dir, limits, cache ? { dir: cache, writable: false } : null), dir };
+  return {
+    sandbox: new Sandbox(tools, runnerFile(), dir, limits, cache ? { dir: cache, writable: false } : null),
+    dir,
+  };
 }
 
 /** `UPTIME_BROWSER_COMPILE_CACHE=0` turns the shared compile cache off (each runner compiles Playwright itself). */

@@ -7,7 +7,8 @@ import type { BrowserTools } from "./tools";
 /**
  * Runs the browser runner in a sandbox. bubblewrap gives it new user, mount, PID, network, IPC and
  * UTS namespaces: a file system of read-only /usr, the Node binary, the runner, the Playwright
- * packages and its own job folder (none of the server's files, database or key), an empty
+ * packages, Node's compile cache of them (read-only; see compile-cache.ts) and its own job folder
+ * (none of the server's files, database or key), an empty
  * environment and no network but the policy proxy's socket. prlimit caps its processes (not
  * enforced for root, which the watchdog covers), open files and file size; a watchdog here sums
  * the proportional memory (PSS) of its processes and kills it above the limit, or above the
