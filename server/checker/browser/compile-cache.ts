@@ -11,7 +11,8 @@ import type { BrowserTools } from "./tools";
  * that each runner does not compile them again. It is filled once per server process by a
  * warm-up sandbox that runs only the runner's own loading of Playwright: no script, no job, no
  * browser. It holds V8's compiled code of those public packages and nothing else: nothing of a
- * run, a monitor or the server. Runs get it read-only; a script can read it, not change it.
+ * run, a monitor or the server. Runs get it read-only; a script can read it, not change it. It is
+ * removed when the server closes (or, failing that, when its process exits).
  */
 
 /** The warm-up's time limit: past it, runs go on without the cache. */
@@ -30,6 +31,13 @@ export function compileCache(
 ): Promise<string | null> {
   cache ??= warm(tools, runner, limits);
   return cache;
+}
+
+/** Removes the cache (the server's close); the next run fills a new one. */
+export async function closeCompileCache(): Promise<void> {
+  const dir = await cache;
+  cache = undefined;
+  if (dir) await rm(dir, { recursive: true, force: true });
 }
 
 async function warm(

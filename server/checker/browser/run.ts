@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { LimitFunction } from "p-limit" with { "resolution-mode": "import" };
 import { browserProgram, SCRIPT_FILE } from "../../../api/browser-script";
 import type { ProbeContext } from "../probe";
-import { compileCache } from "./compile-cache";
+import { closeCompileCache, compileCache } from "./compile-cache";
 import { PolicyProxy } from "./policy-proxy";
 import type { BrowserJob, BrowserLaunch, BrowserRunResult } from "./protocol";
 import { INSIDE, Sandbox, type SandboxLimits } from "./sandbox";
@@ -207,12 +207,13 @@ async function discard(s: Spare): Promise<void> {
   await rm(started.dir, { recursive: true, force: true });
 }
 
-/** Ends the spare sandbox, if one is waiting (the server's close; tests). */
+/** Ends the spare sandbox, if one is waiting, and removes the compile cache (the server's close; tests). */
 export async function closeBrowserSpare(): Promise<void> {
   const s = spare;
   spare = undefined;
   clearTimeout(spareIdle);
   if (s) await discard(s);
+  await closeCompileCache();
 }
 
 /** The compiled runner (tests run this module from source; the runner always runs compiled). */

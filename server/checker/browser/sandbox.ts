@@ -207,7 +207,8 @@ function sandboxArgs(
 ): string[] {
   // A run's sandbox gets the cache read-only (the kernel refuses every write to it, from Node or
   // from any other process); Node wants write permission on a cache folder before it reads it.
-  const cacheArgs = cache ? [cache.writable ? "--bind" : "--ro-bind", cache.dir, INSIDE.compileCache] : [];
+  // "-try": a cache removed meanwhile (the server closing) leaves the run without one, not failed.
+  const cacheArgs = cache ? [cache.writable ? "--bind" : "--ro-bind-try", cache.dir, INSIDE.compileCache] : [];
   const cacheWrite = cache ? [`--allow-fs-write=${INSIDE.compileCache}/`] : [];
   return [
     `--nproc=${limits.processes}`,
