@@ -75,6 +75,20 @@ function goBuildEnv() {
   return { ...goEnv(), GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim() };
 }
 
+/**
+ * The arguments of one `go build` here. Every binary is linked without its symbol table and DWARF
+ * (`-s -w`): nothing here runs them under a debugger, panics still print their stacks (from the
+ * pclntab, which stays), and the link of the CLI takes 8 CPU seconds instead of 13 (115 MB instead
+ * of 161). The compile flags stay Go's defaults, so the packages compiled for the CLI are those the
+ * Go programs' builds find in the shared build cache.
+ * @param {string} out the binary's path
+ * @param {string} pkg the package to build
+ * @param {string} [ldflags] further linker flags
+ */
+function goBuildArgs(out, pkg, ldflags = "") {
+  return ["build", "-ldflags", `-s -w ${ldflags}`.trim(), "-o", out, pkg];
+}
+
 function cacheDir(version) {
   const hash = createHash("sha256");
   for (const mod of ["pulumi-cli", "pulumi-language-nodejs"]) {
@@ -109,15 +123,17 @@ async function build(staging, dir, version) {
   process.stderr.write(`Building Pulumi CLI v${version} with Go into ${dir} (first run only)...\n`);
   // One build after the other, asynchronously: the cache lock stays fresh meanwhile.
   let builds = Promise.resolve("");
-  const goBuild = (mod, out, pkg, ldflags = []) => {
+  const goBuild = (mod, out, pkg, ldflags = "") => {
     builds = builds.then(() =>
-      runAsync(go, ["build", ...ldflags, "-o", join(bin, out), pkg], { cwd: join(TOOLS, mod), env: goBuildEnv() }),
+      runAsync(go, goBuildArgs(join(bin, out), pkg, ldflags), { cwd: join(TOOLS, mod), env: goBuildEnv() }),
     );
   };
-  goBuild("pulumi-cli", "pulumi", "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", [
-    "-ldflags",
+  goBuild(
+    "pulumi-cli",
+    "pulumi",
+    "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi",
     `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`,
-  ]);
+  );
   goBuild("pulumi-language-nodejs", "pulumi-language-nodejs", ".");
   await builds;
   // The dynamic-provider plugin is a shell script shipped inside the @pulumi/pulumi package.
@@ -178,7 +194,7 @@ async function buildHosts(staging, dir) {
   process.stderr.write(`Building the YAML and Python language hosts and the SDK generator into ${dir}...\n`);
   const env = goBuildEnv();
   for (const [mod, [out, pkg]] of Object.entries(HOSTS)) {
-    await runAsync(go, ["build", "-o", join(bin, out), pkg], { cwd: join(TOOLS, mod), env });
+    await runAsync(go, goBuildArgs(join(bin, out), pkg), { cwd: join(TOOLS, mod), env });
   }
   // The v3.68 Python host runs programs through this script from the same SDK module.
   const sdk = await runAsync(go, ["list", "-m", "-f", "{{.Dir}}", "github.com/pulumi/pulumi/sdk/v3"], {
@@ -228,7 +244,7 @@ export async function ensureGoHost() {
   await buildOnce(dir, ready, async (staging) => {
     mkdirSync(join(staging, "bin"), { recursive: true });
     process.stderr.write(`Building the Go language host into ${dir}...\n`);
-    await runAsync(go, ["build", "-o", join(staging, "bin", "pulumi-language-go"), "."], {
+    await runAsync(go, goBuildArgs(join(staging, "bin", "pulumi-language-go"), "."), {
       cwd: join(TOOLS, "pulumi-language-go"),
       env: goBuildEnv(),
     });
@@ -273,7 +289,7 @@ export async function ensureJavaTools() {
     const started = Date.now();
     process.stderr.write(`Building the Java language host and SDK generator into ${dir}...\n`);
     for (const [out, pkg] of Object.entries(JAVA_TOOLS)) {
-      await runAsync(go, ["build", "-o", join(staging, "bin", out), pkg], {
+      await runAsync(go, goBuildArgs(join(staging, "bin", out), pkg), {
         cwd: join(TOOLS, "pulumi-language-java"),
         env,
       });

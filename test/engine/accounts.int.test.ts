@@ -1,5 +1,6 @@
+import type { UpOptions } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useServer, useStack } from "../support/engine-suite";
+import { outputValues, useServer, useStack } from "../support/engine-suite";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { stackInstanceOf } from "./killed-up";
 
@@ -27,8 +28,14 @@ describe("replacement, endpoints, credentials and time limits through the real e
   type Live = { id: string; url: string; interval_sec: number; external_id: string | null };
   const liveMonitors = async () => (await s.call("GET", "/api/v1/monitors")).body.data as Live[];
   type Outputs = { ids: string[]; urns: string[]; endpoints: string[] };
-  const outputs = async () =>
-    Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value])) as Outputs;
+  // The outputs as the last successful `up` returned them: the tests run in order on one stack, and
+  // each change of its outputs is an `up` of theirs (a `stack.outputs()` would be two CLI runs).
+  let deployed: Outputs;
+  const up = async (options?: UpOptions) => {
+    const result = await stack.up(options);
+    deployed = outputValues(result.outputs) as Outputs;
+    return result;
+  };
   const failure = (run: Promise<unknown>) =>
     run.then(
       () => "",
@@ -36,18 +43,18 @@ describe("replacement, endpoints, credentials and time limits through the real e
     );
 
   it("creates three monitors on the resource's connection", async () => {
-    const up = await stack.up();
+    const created = await up();
     // The monitors, the stack and its identity resource.
-    expect(up.summary.resourceChanges).toMatchObject({ create: 5 });
+    expect(created.summary.resourceChanges).toMatchObject({ create: 5 });
     instance = await stackInstanceOf(stack);
     expect((await liveMonitors()).map((m) => m.external_id).sort()).toEqual(["a", "b", "c"].map(mark));
   });
 
   it("`pulumi up --replace` deletes first: one live monitor for it, the one in state, with its inputs", async () => {
-    const before = await outputs();
-    const up = await stack.up({ replace: [before.urns[0] as string] });
-    expect(up.summary.resourceChanges).toMatchObject({ replace: 1, same: 4 });
-    const after = await outputs();
+    const before = deployed;
+    const replaced = await up({ replace: [before.urns[0] as string] });
+    expect(replaced.summary.resourceChanges).toMatchObject({ replace: 1, same: 4 });
+    const after = deployed;
     expect(after.ids[0]).not.toBe(before.ids[0]);
     const live = await liveMonitors();
     const forA = live.filter((m) => m.external_id === mark("a"));
@@ -59,12 +66,12 @@ describe("replacement, endpoints, credentials and time limits through the real e
   });
 
   it("another spelling of the service URL updates the recorded endpoint in place, replacing nothing", async () => {
-    const before = await outputs();
+    const before = deployed;
     const port = new URL(s.url).port;
     await stack.setConfig("serviceUrl", { value: `HTTP://LOCALHOST:${port}/` });
     expect((await stack.preview()).changeSummary).toEqual({ update: 3, same: 2 });
-    await stack.up();
-    const after = await outputs();
+    await up();
+    const after = deployed;
     expect(after.ids).toEqual(before.ids);
     expect(after.endpoints).toEqual(Array(3).fill(`http://localhost:${port}`));
     expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
@@ -103,7 +110,7 @@ describe("replacement, endpoints, credentials and time limits through the real e
         interval: { value: "120" },
       });
       const started = Date.now();
-      const err = await failure(stack.up());
+      const err = await failure(up());
       expect(err).toMatch(
         /could not be updated: uptime API timeout.*gave up after 3s \(customTimeouts\.update\) while (retrying|waiting for the answer to) PATCH/,
       );
@@ -114,18 +121,18 @@ describe("replacement, endpoints, credentials and time limits through the real e
       await stack.removeConfig("interval");
       await proxy?.close();
     }
-    await stack.up();
+    await up();
     expect((await liveMonitors()).map((m) => m.interval_sec)).toEqual([60, 60, 60]);
   });
 
   it("a rotated and revoked key: `up` updates in place, then refresh and destroy succeed", async () => {
-    const before = await outputs();
+    const before = deployed;
     const rotated = await s.app.store.keys.create("dev", "rotated");
     expect(await s.app.store.keys.revoke(firstKey.info.id)).toBe(true);
     await stack.setConfig("monitorKey", { value: rotated.key, secret: true });
-    const up = await stack.up();
-    expect(up.summary.resourceChanges).toEqual({ update: 3, same: 2 });
-    expect((await outputs()).ids).toEqual(before.ids);
+    const updated = await up();
+    expect(updated.summary.resourceChanges).toEqual({ update: 3, same: 2 });
+    expect(deployed.ids).toEqual(before.ids);
     await stack.refresh();
     await stack.destroy();
     expect(await liveMonitors()).toEqual([]);

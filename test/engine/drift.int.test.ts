@@ -1,3 +1,4 @@
+import type { UpResult } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useServer, useStack } from "../support/engine-suite";
 import { driftCommand } from "./cli";
@@ -21,11 +22,12 @@ describe("drift detection on examples/full-stack", () => {
   beforeAll(async () => {
     const up = await stack.up();
     resources = up.summary.resourceChanges?.create ?? 0;
-    await refreshIds();
+    await refreshIds(up);
   });
 
-  async function refreshIds() {
-    const out = await stack.outputs();
+  /** The objects' ids, from the outputs `up` returned (a `stack.outputs()` would be two more CLI runs) and the server. */
+  async function refreshIds(up: UpResult) {
+    const out = up.outputs;
     const pages = (await s.call("GET", "/api/v1/status-pages")).body.data;
     ids = { monitors: out.monitorIds?.value, channels: out.channelIds?.value, page: pages[0].id };
   }
@@ -107,9 +109,8 @@ describe("drift detection on examples/full-stack", () => {
     expect(preview.changeSummary.create).toBe(cases.filter((c) => c.action === "create").length);
 
     await stack.refresh();
-    await stack.up();
+    await refreshIds(await stack.up());
     expect((await stack.preview()).changeSummary).toEqual({ same: resources });
-    await refreshIds();
   });
 
   it("after every repair, a second up changes nothing and drift reports the stack in sync (exit 0)", async () => {

@@ -1,14 +1,22 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { offlineEngine } from "../../scripts/pulumi-engine";
-import { useEngine, useServer } from "../support/engine-suite";
+import { outputValues, useEngine, useServer } from "../support/engine-suite";
 import { stackInstanceOf } from "./killed-up";
 import { programCopy } from "./programs";
 
 const PROJECT = "uptime-engine-test";
-/** The mark of a resource of `stack`, with the stack instance its state holds. */
-const mark = async (stack: Stack, kind: string, name: string) =>
-  `pulumi/${PROJECT}/${stack.name}/${await stackInstanceOf(stack)}/${kind}/${name}`;
+/**
+ * The marks of `stack`'s resources, with the stack instance its state holds now (read once: each
+ * read is a `pulumi stack export`).
+ */
+const marksOf = async (stack: Stack) => {
+  const instance = await stackInstanceOf(stack);
+  return {
+    instance,
+    mark: (kind: string, name: string) => `pulumi/${PROJECT}/${stack.name}/${instance}/${kind}/${name}`,
+  };
+};
 /** The program's resources besides the stack: its StackIdentity, a channel, a monitor and a status page. */
 const ALL = 5;
 
@@ -26,8 +34,10 @@ describe("marked creates through the real engine", () => {
       interval_sec: number;
     }[];
   type Outputs = { monitorId: string; monitorUrn: string; channelId: string; statusPageId: string };
-  const outputs = async (stack: Stack) =>
-    Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value])) as Outputs;
+  /** The outputs `up` returned (a `stack.outputs()` would be two more CLI runs). */
+  const up = async (stack: Stack) => outputValues((await stack.up()).outputs) as Outputs;
+  /** The outputs of each stack's last `up`, by its name. */
+  const deployed: Record<string, Outputs> = {};
 
   async function stackFor(
     name: string,
@@ -57,18 +67,18 @@ describe("marked creates through the real engine", () => {
   it("two stacks with the same resource names get their own objects, each marked with its stack", async () => {
     const dev = await stackFor("dev");
     const prod = await stackFor("prod");
-    await dev.up();
-    await prod.up();
-    const [a, b] = [await outputs(dev), await outputs(prod)];
+    const [a, b] = [await up(dev), await up(prod)];
+    deployed.dev = a;
     expect(a.monitorId).not.toBe(b.monitorId);
     const byId = new Map((await liveMonitors()).map((m) => [m.id, m]));
-    expect(byId.get(a.monitorId)?.external_id).toBe(await mark(dev, "Monitor", "api"));
-    expect(byId.get(b.monitorId)?.external_id).toBe(await mark(prod, "Monitor", "api"));
+    const [devMarks, prodMarks] = [await marksOf(dev), await marksOf(prod)];
+    expect(byId.get(a.monitorId)?.external_id).toBe(devMarks.mark("Monitor", "api"));
+    expect(byId.get(b.monitorId)?.external_id).toBe(prodMarks.mark("Monitor", "api"));
     expect((await s.call("GET", `/api/v1/channels/${a.channelId}`)).body.data.external_id).toBe(
-      await mark(dev, "Channel", "ops"),
+      devMarks.mark("Channel", "ops"),
     );
     expect((await s.call("GET", `/api/v1/status-pages/${b.statusPageId}`)).body.data.external_id).toBe(
-      await mark(prod, "StatusPage", "public"),
+      prodMarks.mark("StatusPage", "public"),
     );
     expect((await dev.preview({ refresh: true })).changeSummary).toEqual({ same: ALL });
     await prod.destroy();
@@ -76,11 +86,11 @@ describe("marked creates through the real engine", () => {
 
   it("destroy, then up of the same program, creates new objects (the old keys no longer replay)", async () => {
     const dev = stacks.dev as Stack;
-    const before = await outputs(dev);
+    const before = deployed.dev as Outputs;
     await dev.destroy();
     expect(await liveMonitors()).toEqual([]);
-    await dev.up();
-    const after = await outputs(dev);
+    const after = await up(dev);
+    deployed.dev = after;
     expect(after.monitorId).not.toBe(before.monitorId);
     expect((await liveMonitors()).map((m) => m.id)).toEqual([after.monitorId]);
     expect((await dev.preview()).changeSummary).toEqual({ same: ALL });
@@ -88,15 +98,14 @@ describe("marked creates through the real engine", () => {
 
   it("a replacement by a type change is a new object and the old one is gone", async () => {
     const dev = stacks.dev as Stack;
-    const second = await outputs(dev);
+    const second = deployed.dev as Outputs;
     await dev.setConfig("monitorType", { value: "keyword" });
-    await dev.up();
-    const third = await outputs(dev);
+    const third = await up(dev);
     expect(third.monitorId).not.toBe(second.monitorId);
     const live = await liveMonitors();
     expect(live.map((m) => m.id)).toEqual([third.monitorId]);
     // Deleted first, so the replacement carries the resource's mark.
-    expect(live[0]?.external_id).toBe(await mark(dev, "Monitor", "api"));
+    expect(live[0]?.external_id).toBe((await marksOf(dev)).mark("Monitor", "api"));
     expect((await s.call("GET", `/api/v1/status-pages/${third.statusPageId}`)).body.data.monitor_ids).toEqual([
       third.monitorId,
     ]);
@@ -115,10 +124,9 @@ describe("marked creates through the real engine", () => {
       type: "http",
       url: "https://api.example.com/health",
       interval_sec: 900,
-      external_id: await mark(late, "Monitor", "api"),
+      external_id: (await marksOf(late)).mark("Monitor", "api"),
     });
-    await late.up();
-    expect((await outputs(late)).monitorId).toBe(made.body.data.id);
+    expect((await up(late)).monitorId).toBe(made.body.data.id);
     const live = await liveMonitors();
     expect(live).toHaveLength(1);
     expect(live[0]).toMatchObject({ id: made.body.data.id, name: "api", interval_sec: 60 });
@@ -135,8 +143,7 @@ describe("marked creates through the real engine", () => {
     });
     const adopting = await stackFor("adopting");
     await adopting.setConfig("adoptMonitor", { value: made.body.data.id });
-    await adopting.up();
-    expect((await outputs(adopting)).monitorId).toBe(made.body.data.id);
+    expect((await up(adopting)).monitorId).toBe(made.body.data.id);
     const live = await liveMonitors();
     expect(live).toHaveLength(1);
     expect(live[0]).toMatchObject({ name: "api", interval_sec: 60, external_id: null });
@@ -152,15 +159,14 @@ describe("marked creates through the real engine", () => {
       // slug, which the account holds once).
       const mine = await stackFor("twin", { engine, workDir: program.workDir }, "marks-twin-mine");
       const theirs = await stackFor("twin", { engine: second, workDir: secondProgram.workDir }, "marks-twin-theirs");
-      await mine.up();
-      await theirs.up();
-      const [a, b] = [await outputs(mine), await outputs(theirs)];
+      const [a, b] = [await up(mine), await up(theirs)];
       expect(b.monitorId).not.toBe(a.monitorId);
       expect(b.channelId).not.toBe(a.channelId);
-      expect(await stackInstanceOf(theirs)).not.toBe(await stackInstanceOf(mine));
+      const [myMarks, theirMarks] = [await marksOf(mine), await marksOf(theirs)];
+      expect(theirMarks.instance).not.toBe(myMarks.instance);
       const byId = new Map((await liveMonitors()).map((m) => [m.id, m]));
-      expect(byId.get(a.monitorId)?.external_id).toBe(await mark(mine, "Monitor", "api"));
-      expect(byId.get(b.monitorId)?.external_id).toBe(await mark(theirs, "Monitor", "api"));
+      expect(byId.get(a.monitorId)?.external_id).toBe(myMarks.mark("Monitor", "api"));
+      expect(byId.get(b.monitorId)?.external_id).toBe(theirMarks.mark("Monitor", "api"));
 
       await theirs.destroy();
       expect((await liveMonitors()).map((m) => m.id)).toEqual([a.monitorId]);

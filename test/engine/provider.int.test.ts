@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { UpOptions } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
-import { useServer, useStack } from "../support/engine-suite";
+import { outputValues, useServer, useStack } from "../support/engine-suite";
 
 const HOOK_TOKEN = "hook-token-3f9a1c";
 const HEADER_TOKEN = "header-token-77b2e0";
@@ -19,15 +20,23 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
   });
 
   const live = async (path: string) => (await s.call("GET", path)).body;
-  const outputs = async () => Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value]));
+  // The outputs as the last `up` returned them: the tests run in order on one stack, and each change
+  // of its outputs is an `up` of theirs (a `stack.outputs()` would cost two CLI runs each time).
+  let deployed: ReturnType<typeof outputValues> = {};
+  const up = async (options?: UpOptions) => {
+    const result = await stack.up(options);
+    deployed = outputValues(result.outputs);
+    return result;
+  };
+  const outputs = () => deployed;
 
   it("previews with whole inputs not known yet, creates all three kinds linked to each other, and a second preview is clean", async () => {
     // channelIds, intervalSec, headers, paused and monitorIds wait for other resources' ids.
     const first = await stack.preview({ diff: true });
     expect(first.changeSummary).toMatchObject({ create: 5 });
-    const up = await stack.up({ onOutput: (l) => process.stdout.write(l) });
-    expect(up.summary.resourceChanges).toMatchObject({ create: 5 });
-    const out = await outputs();
+    const created = await up({ onOutput: (l) => process.stdout.write(l) });
+    expect(created.summary.resourceChanges).toMatchObject({ create: 5 });
+    const out = outputs();
     const monitor = (await live(`/api/v1/monitors/${out.monitorId}`)).data;
     expect(monitor).toMatchObject({
       channel_ids: [out.channelId],
@@ -51,7 +60,7 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
       .filter((e) => e.isFile())
       .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"));
     const state = files.join("\n");
-    expect(state).toContain(String((await outputs()).monitorId));
+    expect(state).toContain(String(outputs().monitorId));
     for (const secret of [s.key, HOOK_TOKEN, HEADER_TOKEN]) expect(state).not.toContain(secret);
   };
 
@@ -62,21 +71,21 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     try {
       const err = await stack.preview().catch((e: Error) => e);
       expect(String(err)).toMatch(/intervalSec: must be between 30 and 86400/);
-      expect((await live(`/api/v1/monitors/${(await outputs()).monitorId}`)).data.interval_sec).toBe(60);
+      expect((await live(`/api/v1/monitors/${outputs().monitorId}`)).data.interval_sec).toBe(60);
     } finally {
       await stack.removeConfig("interval");
     }
   });
 
   it("updates an edited monitor in place and pauses it on the server", async () => {
-    const before = await outputs();
+    const before = outputs();
     await stack.setConfig("interval", { value: "120" });
     await stack.setConfig("paused", { value: "true" });
     const preview = await stack.preview();
     expect(preview.changeSummary).toEqual({ update: 1, same: 4 });
-    const up = await stack.up();
-    expect(up.summary.resourceChanges).toMatchObject({ update: 1, same: 4 });
-    const after = await outputs();
+    const updated = await up();
+    expect(updated.summary.resourceChanges).toMatchObject({ update: 1, same: 4 });
+    const after = outputs();
     expect(after.monitorId).toBe(before.monitorId);
     expect((await live(`/api/v1/monitors/${after.monitorId}`)).data).toMatchObject({
       interval_sec: 120,
@@ -86,7 +95,7 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
   });
 
   it("preview --refresh reports a monitor edited and resumed outside Pulumi; refresh + up restore it", async () => {
-    const { monitorId } = await outputs();
+    const { monitorId } = outputs();
     await s.call("PATCH", `/api/v1/monitors/${monitorId}`, { name: "edited by hand", interval_sec: 900 });
     await s.call("POST", `/api/v1/monitors/${monitorId}/resume`);
     const drift = await stack.preview({ refresh: true, diff: true });
@@ -99,7 +108,7 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     );
     await stack.refresh();
     await expectNoPlaintextSecrets();
-    await stack.up();
+    await up();
     expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({
       name: "api",
       interval_sec: 120,
@@ -109,7 +118,7 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
   });
 
   it("after a refresh, an unchanged program and one that ignores headers change nothing; the live headers stay", async () => {
-    const { monitorId, channelId } = await outputs();
+    const { monitorId, channelId } = outputs();
     const before = {
       monitor: (await live(`/api/v1/monitors/${monitorId}`)).data,
       channel: (await live(`/api/v1/channels/${channelId}`)).data,
@@ -120,11 +129,11 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
     await stack.setConfig("ignoreHeaders", { value: "true" });
     try {
       expect((await stack.preview({ diff: true })).changeSummary).toEqual({ same: 5 });
-      expect((await stack.up()).summary.resourceChanges).toEqual({ same: 5 });
+      expect((await up()).summary.resourceChanges).toEqual({ same: 5 });
     } finally {
       await stack.removeConfig("ignoreHeaders");
     }
-    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 5 });
+    expect((await up()).summary.resourceChanges).toEqual({ same: 5 });
     expect((await live(`/api/v1/monitors/${monitorId}`)).data).toMatchObject({
       headers: before.monitor.headers,
       updated_at: before.monitor.updated_at,
@@ -135,12 +144,12 @@ describe("Monitor, Channel and StatusPage through the real engine", () => {
   }, 600_000);
 
   it("replaces a monitor whose type changes, keeping its links", async () => {
-    const before = await outputs();
+    const before = outputs();
     await stack.setConfig("monitorType", { value: "keyword" });
     const preview = await stack.preview();
     expect(preview.changeSummary).toMatchObject({ replace: 1 });
-    await stack.up();
-    const after = await outputs();
+    await up();
+    const after = outputs();
     expect(after.monitorId).not.toBe(before.monitorId);
     expect((await live(`/api/v1/monitors/${before.monitorId}`)).error.code).toBe("not_found");
     expect((await live(`/api/v1/status-pages/${after.statusPageId}`)).data.monitor_ids).toEqual([after.monitorId]);

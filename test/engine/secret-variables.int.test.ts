@@ -64,68 +64,80 @@ describe("secret variables and headers are write-only, and drift still finds the
     await target?.close();
   });
 
-  it("up, a clean second preview, a change through the API found by drift and refresh, repaired by up; no value in state", async () => {
-    await stack.up();
-    const id = (await stack.outputs()).journey?.value as string;
-    const written = (await s.call("GET", `/api/v1/monitors/${id}`)).body.data.variables.password as string;
-    expect(written).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+  // The journey's variable and the API monitor's header, set up and checked once; then both changed
+  // through the API in one round of drift, refresh and up (each assertion names its monitor).
+  let ids: { journey: string; api: string };
+  const written = { password: "", authorization: "" };
+
+  it("up writes fingerprints of the secret variable and header, and a second preview, a refreshed one and drift find nothing", async () => {
+    const up = await stack.up();
+    ids = {
+      journey: up.outputs.journey?.value as string,
+      api: up.outputs.api?.value as string,
+    };
+    written.password = (await s.call("GET", `/api/v1/monitors/${ids.journey}`)).body.data.variables.password;
+    expect(written.password).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    const read = (await s.call("GET", `/api/v1/monitors/${ids.api}`)).body.data;
+    written.authorization = read.headers.authorization;
+    expect(written.authorization).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    expect(read.headers.accept).toBe("text/plain");
     // No perpetual diff: the read's fingerprint is the one the provider recorded.
     expect((await stack.preview()).changeSummary).toEqual({ same: 4 });
-    expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 4 });
+    expect((await stack.preview({ refresh: true })).changeSummary).toEqual({
+      same: 4,
+    });
     expect((await driftCommand(engine, program.workDir)).code).toBe(0);
-
-    const patched = await s.call("PATCH", `/api/v1/monitors/${id}`, { variables: { password: BY_HAND } });
-    expect(patched.status).toBe(200);
-    expect(patched.body.data.variables.password).not.toBe(written);
-    const { code, report } = await driftCommand(engine, program.workDir);
-    expect(code, JSON.stringify(report)).toBe(2);
-    expect(report.resources.map((r) => [r.name, r.action])).toEqual([["journey", "update"]]);
-    expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 3, update: 1 });
-
-    await stack.refresh();
-    const repaired = await stack.up();
-    expect(repaired.summary.resourceChanges).toEqual({ same: 3, update: 1 });
-    // The program's value is back: its fingerprint is the first one again.
-    expect((await s.call("GET", `/api/v1/monitors/${id}`)).body.data.variables.password).toBe(written);
-    expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 4 });
-
-    // The state as the backend keeps it on disk (an export would decrypt its secrets).
-    const state = stateFiles(join(engine.stateDir, "backend"));
-    expect(state).toContain(id);
-    for (const secret of [PASSWORD, BY_HAND, STEP_KEY])
-      for (const spelled of spellings(secret)) expect(state).not.toContain(spelled);
   }, 600_000);
-  it("a secret header changed through the API is drift, repaired by up; the check sends the program's value; no value in state", async () => {
-    const id = (await stack.outputs()).api?.value as string;
-    const read = (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
-    const written = read.headers.authorization as string;
-    expect(written).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
-    expect(read.headers.accept).toBe("text/plain");
-    expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 4 });
 
-    const patched = await s.call("PATCH", `/api/v1/monitors/${id}`, {
+  it("a secret variable and a secret header changed through the API are drift, repaired by up; the check sends the program's value; no value in state", async () => {
+    const variable = await s.call("PATCH", `/api/v1/monitors/${ids.journey}`, {
+      variables: { password: BY_HAND },
+    });
+    expect(variable.status).toBe(200);
+    expect(variable.body.data.variables.password, "journey's variable").not.toBe(written.password);
+    const header = await s.call("PATCH", `/api/v1/monitors/${ids.api}`, {
       headers: { authorization: HEADER_BY_HAND, accept: "text/plain" },
     });
-    expect(patched.status).toBe(200);
-    expect(patched.body.data.headers.authorization).not.toBe(written);
+    expect(header.status).toBe(200);
+    expect(header.body.data.headers.authorization, "api's header").not.toBe(written.authorization);
     const { code, report } = await driftCommand(engine, program.workDir);
     expect(code, JSON.stringify(report)).toBe(2);
-    expect(report.resources.map((r) => [r.name, r.action])).toEqual([["api", "update"]]);
-    expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 3, update: 1 });
+    expect(report.resources.map((r) => [r.name, r.action]).sort()).toEqual([
+      ["api", "update"],
+      ["journey", "update"],
+    ]);
+    expect((await stack.preview({ refresh: true })).changeSummary).toEqual({
+      same: 2,
+      update: 2,
+    });
 
     await stack.refresh();
-    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 3, update: 1 });
-    expect((await s.call("GET", `/api/v1/monitors/${id}`)).body.data.headers.authorization).toBe(written);
-    expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 4 });
+    expect((await stack.up()).summary.resourceChanges).toEqual({
+      same: 2,
+      update: 2,
+    });
+    // The program's values are back: their fingerprints are the first ones again.
+    expect((await s.call("GET", `/api/v1/monitors/${ids.journey}`)).body.data.variables.password).toBe(
+      written.password,
+    );
+    expect((await s.call("GET", `/api/v1/monitors/${ids.api}`)).body.data.headers.authorization).toBe(
+      written.authorization,
+    );
+    expect((await stack.preview({ refresh: true })).changeSummary).toEqual({
+      same: 4,
+    });
     // The check sends the program's value, not a fingerprint.
     target.received = {};
-    const run = await s.call("POST", `/api/v1/monitors/${id}/test`);
+    const run = await s.call("POST", `/api/v1/monitors/${ids.api}/test`);
     expect(run.body.data.status, JSON.stringify(run.body)).toBe("up");
     expect(target.received.authorization).toBe(`Bearer ${TOKEN}`);
 
+    // The state as the backend keeps it on disk (an export would decrypt its secrets).
     const state = stateFiles(join(engine.stateDir, "backend"));
-    expect(state).toContain(id);
-    for (const secret of [TOKEN, `Bearer ${TOKEN}`, HEADER_BY_HAND, HEADER_BY_HAND.slice("Bearer ".length)])
+    expect(state).toContain(ids.journey);
+    expect(state).toContain(ids.api);
+    const secrets = [PASSWORD, BY_HAND, STEP_KEY, TOKEN, `Bearer ${TOKEN}`, HEADER_BY_HAND];
+    for (const secret of [...secrets, HEADER_BY_HAND.slice("Bearer ".length)])
       for (const spelled of spellings(secret)) expect(state, spelled).not.toContain(spelled);
   }, 600_000);
 });

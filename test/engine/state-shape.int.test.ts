@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+import type { UpResult } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import { type Field, MONITOR_FIELDS } from "../../api";
 import { Fields } from "../../provider/kinds/fields";
@@ -34,7 +35,10 @@ describe("a monitor's state, from earlier versions' shape to this one's", () => 
         }),
     );
   };
-  const reads = async () => (await stack.outputs()).reads?.value as Record<string, unknown>;
+  // Outputs are read from what `up` returned (a `stack.outputs()` would be two more CLI runs).
+  const readsOf = (up: UpResult) => up.outputs.reads?.value as Record<string, unknown>;
+  /** The monitors' ids, by name, from the first `up`. */
+  let ids: Record<string, string>;
   const live = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
   const secretValue = (value: unknown) => ({ [specialSigKey]: specialSecretSig, plaintext: JSON.stringify(value) });
 
@@ -58,8 +62,9 @@ describe("a monitor's state, from earlier versions' shape to this one's", () => 
   }
 
   it("holds what each type needs, reads undefined for other types' properties, and takes over and shrinks earlier state without a change", async () => {
-    expect((await stack.up()).summary.resourceChanges).toEqual({ create: 5 });
-    const ids = (await stack.outputs()).ids?.value as Record<string, string>;
+    const created = await stack.up();
+    expect(created.summary.resourceChanges).toEqual({ create: 5 });
+    ids = created.outputs.ids?.value as Record<string, string>;
     const expected = {
       apiKeyword: "undefined",
       apiGraceSec: "undefined",
@@ -71,7 +76,7 @@ describe("a monitor's state, from earlier versions' shape to this one's", () => 
       jobGraceSec: "60",
       jobHasPushUrl: true,
     };
-    expect(await reads()).toEqual(expected);
+    expect(readsOf(created)).toEqual(expected);
     const now = monitorsInState();
     expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
 
@@ -85,24 +90,25 @@ describe("a monitor's state, from earlier versions' shape to this one's", () => 
 
     const before = await Promise.all(Object.values(ids).map(live));
     expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
-    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 5 });
+    const takenOver = await stack.up();
+    expect(takenOver.summary.resourceChanges).toEqual({ same: 5 });
     // Nothing was written to the service, nothing replaced.
     expect((await Promise.all(Object.values(ids).map(live))).map((m) => m.updated_at)).toEqual(
       before.map((m) => m.updated_at),
     );
-    expect((await stack.outputs()).ids?.value).toEqual(ids);
+    expect(takenOver.outputs.ids?.value).toEqual(ids);
 
     // A refresh leaves out what each type does not need; then no diff, and the same reads.
     await stack.refresh();
     for (const [name, outputs] of Object.entries(monitorsInState()))
       expect(Object.keys(outputs).sort(), name).toEqual(Object.keys(now[name]!).sort());
     expect((await stack.preview()).changeSummary).toEqual({ same: 5 });
-    expect((await stack.up()).summary.resourceChanges).toEqual({ same: 5 });
-    expect(await reads()).toEqual(expected);
+    const refreshed = await stack.up();
+    expect(refreshed.summary.resourceChanges).toEqual({ same: 5 });
+    expect(readsOf(refreshed)).toEqual(expected);
   });
 
   it("sees a change outside Pulumi to a property of the monitor's type, from or to its default, and repairs it", async () => {
-    const ids = (await stack.outputs()).ids?.value as Record<string, string>;
     await s.call("PATCH", `/api/v1/monitors/${ids.api}`, { follow_redirects: false });
     await s.call("PATCH", `/api/v1/monitors/${ids.search}`, { keyword_case_sensitive: true });
     await s.call("PATCH", `/api/v1/monitors/${ids.job}`, { grace_sec: 90 });

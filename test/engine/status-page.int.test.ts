@@ -36,7 +36,8 @@ describe("a status page declared in TypeScript: sections, components, a custom d
   it("deploys the page as declared, and a second preview is clean", async () => {
     const up = await stack.up();
     expect(up.summary.result).toBe("succeeded");
-    pageId = (await stack.outputs()).statusPageId?.value as string;
+    // The outputs `up` returned (a `stack.outputs()` would be two more CLI runs).
+    pageId = up.outputs.statusPageId?.value as string;
     const live = (await s.call("GET", `/api/v1/status-pages/${pageId}`)).body.data;
     expect(
       live.sections.map((sec: { name: string; components: { key: string }[] }) => [

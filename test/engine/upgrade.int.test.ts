@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { useServer, useStack } from "../support/engine-suite";
+import { outputValues, useServer, useStack } from "../support/engine-suite";
 import { orphansCommand } from "./killed-up";
 
 /**
@@ -16,8 +16,6 @@ describe("resources an earlier version wrote, under this version", () => {
     config: () => ({ hookUrl: { value: `${s.url}/hooks/upgrade-token`, secret: true }, earlier: { value: "true" } }),
   });
 
-  const outputs = async () =>
-    Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value as string]));
   /** The uptime resources as the stack's state file holds them. */
   const stateResources = () => {
     const [file] = readdirSync(join(engine.stateDir, "backend"), { recursive: true, withFileTypes: true }).filter(
@@ -32,9 +30,11 @@ describe("resources an earlier version wrote, under this version", () => {
   const providers = async () => stateResources().map((r) => String(r.inputs?.__provider));
 
   it("previews clean, writes nothing, then updates and deletes them", async () => {
-    expect((await stack.up()).summary.resourceChanges).toEqual({ create: 3 });
+    const created = await stack.up();
+    expect(created.summary.resourceChanges).toEqual({ create: 3 });
     for (const provider of await providers()) expect(provider).toMatch(/with\(\{ kind: "(Monitor|Channel)"/);
-    const { monitorId, channelId } = await outputs();
+    // The outputs `up` returned (a `stack.outputs()` would be two more CLI runs).
+    const { monitorId, channelId } = outputValues(created.outputs) as Record<string, string>;
     const before = await Promise.all(
       [`/api/v1/monitors/${monitorId}`, `/api/v1/channels/${channelId}`].map((p) => s.call("GET", p)),
     );
