@@ -60,10 +60,10 @@ describe("resources an earlier version wrote, under this version", () => {
     ]);
     // Registering formats the SDK's promise stacks cheaply; the source position Pulumi records
     // still goes through the installed formatter: the package's built file and line (it ships no
-    // source maps).
+    // source maps): the constructor the resource classes share.
     expect(stateResources().map((r) => r.sourcePosition)).toEqual([
-      expect.stringMatching(/node_modules\/pulumi-uptime\/dist\/provider\/resources\/channel\.js#\d+,\d+$/),
-      expect.stringMatching(/node_modules\/pulumi-uptime\/dist\/provider\/resources\/monitor\.js#\d+,\d+$/),
+      expect.stringMatching(/node_modules\/pulumi-uptime\/dist\/provider\/resources\/table-resource\.js#\d+,\d+$/),
+      expect.stringMatching(/node_modules\/pulumi-uptime\/dist\/provider\/resources\/table-resource\.js#\d+,\d+$/),
     ]);
     // Objects in the state are no orphans; an object with an earlier version's mark that the
     // state does not hold is one.
