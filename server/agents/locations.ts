@@ -1,11 +1,23 @@
 import { type Location, type LocationPolicy, locationsOf } from "../../api";
 import { browserCapability } from "../checker/browser/run";
 import type { Store } from "../store";
+import type { AgentRow } from "../store/agents";
 import type { Principal } from "../store/keys";
 import type { HealthPolicy } from "../store/streaks";
 
 /** Writes of an agent's last contact to the database, at most this often (every poll updates memory). */
 const TOUCH_WRITE_MS = 5_000;
+
+/** An agent's last contact as this process heard it. */
+interface Seen {
+  accountId: string;
+  location: string;
+  at: number;
+  /** When the contact was last written to the database. */
+  written: number;
+  allowPrivate?: boolean;
+  browser?: boolean;
+}
 
 /**
  * The checker locations of each account: the built-in checker's (named by `--location`) and
@@ -14,10 +26,7 @@ const TOUCH_WRITE_MS = 5_000;
  */
 export class Locations {
   /** agent id → last contact (ms) and the last time it was written to the database. */
-  private readonly seen = new Map<
-    string,
-    { accountId: string; location: string; at: number; written: number; allowPrivate?: boolean; browser?: boolean }
-  >();
+  private readonly seen = new Map<string, Seen>();
 
   constructor(
     private readonly store: Store,
@@ -68,12 +77,15 @@ export class Locations {
    * with none live, the one heard from last. Undefined while no agent of it has told: its agents
    * then apply their own policy when they probe.
    */
-  async allowsPrivate(accountId: string, location: string, now = Date.now()): Promise<boolean | undefined> {
+  async allowsPrivate(
+    accountId: string,
+    location: string,
+    now = Date.now(),
+    seen: readonly Seen[] = [...this.seen.values()],
+  ): Promise<boolean | undefined> {
     // The built-in location is judged by the server's policy even while its checker is off: it may be turned on.
     const policies: boolean[] = location === this.builtin ? [this.builtinAllowsPrivate] : [];
-    const live = [...this.seen.values()].filter(
-      (a) => a.accountId === accountId && a.location === location && now - a.at < this.liveMs,
-    );
+    const live = seen.filter((a) => a.accountId === accountId && a.location === location && now - a.at < this.liveMs);
     if (live.length > 0) {
       for (const a of live) if (a.allowPrivate !== undefined) policies.push(a.allowPrivate);
     } else {
@@ -90,9 +102,14 @@ export class Locations {
    * while it runs; else whether any of its agents (live ones, or the one heard from last) said so.
    * Undefined while none has told.
    */
-  async runsBrowser(accountId: string, location: string, now = Date.now()): Promise<boolean | undefined> {
+  async runsBrowser(
+    accountId: string,
+    location: string,
+    now = Date.now(),
+    seen: readonly Seen[] = [...this.seen.values()],
+  ): Promise<boolean | undefined> {
     if (location === this.builtin && this.builtinRuns && browserCapability().ok) return true;
-    const live = [...this.seen.values()].filter(
+    const live = seen.filter(
       (a) =>
         a.accountId === accountId && a.location === location && now - a.at < this.liveMs && a.browser !== undefined,
     );
@@ -146,7 +163,24 @@ export class Locations {
 
   /** `GET /api/v1/locations`: every location of the account, with its agents' last contact. */
   async list(accountId: string, now = Date.now()): Promise<Location[]> {
-    const agents = await this.store.agents.list(accountId);
+    const rows = await this.store.agents.list(accountId);
+    // An agent this process heard from while the rows were read is listed too, so the answer never
+    // says a location runs browser checks (from memory) without the agent that said so.
+    const listed = new Set(rows.map((a) => a.id));
+    const agents: AgentRow[] = [...rows];
+    const seen = [...this.seen.values()];
+    for (const [id, a] of this.seen)
+      if (a.accountId === accountId && !listed.has(id))
+        agents.push({
+          id,
+          account_id: accountId,
+          key_id: "",
+          location: a.location,
+          first_seen_at: a.at,
+          last_seen_at: a.at,
+          allow_private_targets: a.allowPrivate === undefined ? null : Number(a.allowPrivate),
+          browser: a.browser === undefined ? null : Number(a.browser),
+        });
     const live = this.live(accountId, now);
     return Promise.all(
       (await this.known(accountId)).map(async (name) => {
@@ -175,8 +209,8 @@ export class Locations {
           builtin,
           default: name === this.builtin,
           live: live.has(name),
-          allow_private_targets: (await this.allowsPrivate(accountId, name, now)) ?? null,
-          browser: (await this.runsBrowser(accountId, name, now)) ?? null,
+          allow_private_targets: (await this.allowsPrivate(accountId, name, now, seen)) ?? null,
+          browser: (await this.runsBrowser(accountId, name, now, seen)) ?? null,
           agents: own,
         };
       }),
