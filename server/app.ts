@@ -25,6 +25,7 @@ import { monitoringPlugin } from "./monitoring";
 import { healthRoutes } from "./ops/health";
 import { Metrics } from "./ops/metrics";
 import { countRequests, metricsRoute } from "./ops/metrics-route";
+import { KeptStatusAnswers } from "./routes/status-kept";
 import { agentRoutes, locationRoutes } from "./routes/agents";
 import { channelRoutes } from "./routes/channels";
 import { maintenanceWindowRoutes } from "./routes/maintenance-windows";
@@ -59,7 +60,9 @@ const API_DESCRIPTION = [
  */
 export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyInstance> {
   const settings = resolveOptions(input);
+  const kept = new KeptStatusAnswers();
   const app = Fastify({
+    serverFactory: kept.serverFactory,
     logger: loggerOptions(settings.logger),
     // Successful requests are logged at debug level only: one log line per request would cost
     // more than the request itself. Errors are logged by the error handler and the hook below.
@@ -134,6 +137,7 @@ export async function buildApp(input: ServerOptionsInput = {}): Promise<FastifyI
   await app.register(statusPublicRoutes);
   await app.register(healthRoutes);
   metricsRoute(app, app.metrics);
+  kept.open(app);
   return app;
 }
 

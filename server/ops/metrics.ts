@@ -23,6 +23,8 @@ export class Metrics {
   readonly notificationsFailed: Counter<"channel_type">;
   /** Answered HTTP requests, by method, route template (`unmatched` for none) and status. */
   readonly httpRequests: Counter<"method" | "route" | "status">;
+  /** Public status answers sent from their kept bytes, before Fastify's lifecycle (routes/status-kept.ts), by route. */
+  readonly keptStatusAnswers: Counter<"route">;
 
   constructor(store: Store) {
     const registers = [this.registry];
@@ -62,6 +64,12 @@ export class Metrics {
       name: "uptime_http_requests_total",
       help: "Answered HTTP requests, by method, route and status.",
       labelNames: ["method", "route", "status"],
+      registers,
+    });
+    this.keptStatusAnswers = new Counter({
+      name: "uptime_http_kept_status_answers_total",
+      help: "Public status answers sent from their kept bytes (also counted in uptime_http_requests_total), by route.",
+      labelNames: ["route"],
       registers,
     });
     const open = () => store.db.isOpen;
