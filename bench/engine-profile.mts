@@ -8,12 +8,13 @@
 //   BENCH_SIZE=300      resources per stack
 //   BENCH_PROFILES=dir  where the profiles stay (default: a new temporary folder)
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp } from "../dist/server/index.js";
 import { installPackedPackage } from "../dist/scripts/packed.js";
-import { offlineEngine, prepareProgram, REPO_ROOT } from "../dist/scripts/pulumi-engine.js";
+import { offlineEngine } from "../dist/scripts/pulumi-engine.js";
+import { benchStack } from "./bench-stack.mts";
 
 const N = Number(process.env.BENCH_SIZE ?? 300);
 const dir = mkdtempSync(join(tmpdir(), "bench-engine-profile-"));
@@ -51,19 +52,13 @@ const key = (await app.store.keys.create("dev", "bench")).key;
 
 const stacks = [];
 for (const program of ["floor", "monitors"]) {
-  const workDir = prepareProgram(join(REPO_ROOT, "bench", "programs", program), {});
-  symlinkSync(modules, join(workDir, "node_modules"), "dir");
-  const stack = await engine.stack(workDir, program);
-  await stack.setAllConfig({
-    count: { value: String(N) },
-    "uptime:baseUrl": { value: baseUrl },
-    "uptime:apiKey": { value: key, secret: true },
+  const { workDir, env: stackEnv } = await benchStack(engine, program, program, {
+    modules,
+    baseUrl,
+    apiKey: key,
+    count: N,
   });
-  const env = {
-    ...process.env,
-    ...engine.envVars,
-    ...(stack.workspace as unknown as { envVars: Record<string, string> }).envVars,
-  };
+  const env = { ...process.env, ...engine.envVars, ...stackEnv };
   stacks.push({ program, workDir, env });
 }
 

@@ -26,12 +26,13 @@
 // The documented settings, the defaults here: both modes, --parallel 32, batched writes
 // (the reference server serves them). Peak RSS of the engine, program and provider is sampled per step.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp } from "../dist/server/index.js";
 import { installPackedPackage } from "../dist/scripts/packed.js";
-import { offlineEngine, prepareProgram, REPO_ROOT } from "../dist/scripts/pulumi-engine.js";
+import { offlineEngine } from "../dist/scripts/pulumi-engine.js";
+import { benchStack, type BenchStack as Stack } from "./bench-stack.mts";
 import { heapSnapshotOptions, snapshotAt } from "../dist/scripts/heap-snapshots.js";
 import { MONITOR_FIELDS } from "../dist/api/index.js";
 import { monitorKind } from "../dist/provider/kinds/monitor.js";
@@ -113,20 +114,11 @@ const shapeEnv = {
 };
 const modules = await installPackedPackage();
 const engine = await offlineEngine({ stateDir: join(dir, "pulumi") });
-type Stack = Awaited<ReturnType<typeof engine.stack>>;
 /** A new key of the same account: its rate-limit window starts empty, as each step's floor assumes. */
 const freshKey = async () => (await app.store.keys.create("dev", "bench")).key;
 
 async function stackOf(program: string, name: string, count: number, key: string): Promise<Stack> {
-  const workDir = prepareProgram(join(REPO_ROOT, "bench", "programs", program), {});
-  symlinkSync(modules, join(workDir, "node_modules"), "dir");
-  const stack = await engine.stack(workDir, name);
-  await stack.setAllConfig({
-    count: { value: String(count) },
-    "uptime:baseUrl": { value: baseUrl },
-    "uptime:apiKey": { value: key, secret: true },
-  });
-  const env = (stack.workspace as unknown as { envVars: Record<string, string> }).envVars;
+  const { stack, env } = await benchStack(engine, program, name, { modules, baseUrl, apiKey: key, count });
   if (program === "monitors") env.NODE_OPTIONS = nodeOptions();
   if (program === "shaped") Object.assign(env, shapeEnv);
   env.PULUMI_SKIP_CHECKPOINTS = String(skipCheckpoints);

@@ -81,16 +81,17 @@ export class StatusPageRepository {
   }
 
   async bySlug(slug: string): Promise<PrivateStatusPage | undefined> {
-    const row = (await this.db.prepare("SELECT * FROM status_pages WHERE slug = ?").get(slug)) as
-      StatusPageRow | undefined;
-    return row
-      ? { ...(await this.hydrate(row)), account_id: row.account_id, password_hash: row.password_hash }
-      : undefined;
+    return await this.privateBy("slug", slug);
   }
 
   /** The page served at a custom domain. */
   async byDomain(host: string): Promise<PrivateStatusPage | undefined> {
-    const row = (await this.db.prepare("SELECT * FROM status_pages WHERE custom_domain = ?").get(host)) as
+    return await this.privateBy("custom_domain", host);
+  }
+
+  /** The page (of any account) whose unique `column` holds `value`, with its owner and password hash. */
+  private async privateBy(column: "slug" | "custom_domain", value: string): Promise<PrivateStatusPage | undefined> {
+    const row = (await this.db.prepare(`SELECT * FROM status_pages WHERE ${column} = ?`).get(value)) as
       StatusPageRow | undefined;
     return row
       ? { ...(await this.hydrate(row)), account_id: row.account_id, password_hash: row.password_hash }

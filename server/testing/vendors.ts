@@ -69,29 +69,40 @@ function vendorOf(method: string, path: string): Vendor | "unknown" {
   return "unknown";
 }
 
+/** How the receiver answers: the vendor's status and body, and why it refused (empty: accepted). */
+interface Judgement {
+  status: number;
+  body: unknown;
+  problems: string[];
+}
+
+/** The refusal built from `problems` when there are any, else the acceptance. */
+function answer(
+  problems: string[],
+  refused: (problems: string[]) => { status: number; body: unknown },
+  accepted: () => { status: number; body: unknown },
+): Judgement {
+  return { ...(problems.length ? refused(problems) : accepted()), problems };
+}
+
 /** The vendor's answer to a request it accepts, or to one it refuses (with the vendor's status and shape). */
-function judge(
-  vendor: Vendor,
-  path: string,
-  headers: IncomingHttpHeaders,
-  body: unknown,
-): { status: number; body: unknown; problems: string[] } {
+function judge(vendor: Vendor, path: string, headers: IncomingHttpHeaders, body: unknown): Judgement {
   const json = (headers["content-type"] ?? "").startsWith("application/json");
+  const notJson = ["Content-Type must be application/json"];
   switch (vendor) {
-    case "pagerduty": {
-      const problems = json ? pagerDutyProblems(body) : ["Content-Type must be application/json"];
-      if (problems.length)
-        return {
-          status: 400,
-          problems,
-          body: { status: "invalid event", message: "Event object is invalid", errors: problems },
-        };
-      return {
-        status: 202,
-        problems,
-        body: { status: "success", message: "Event processed", dedup_key: (body as { dedup_key?: string }).dedup_key },
-      };
-    }
+    case "pagerduty":
+      return answer(
+        json ? pagerDutyProblems(body) : notJson,
+        (errors) => ({ status: 400, body: { status: "invalid event", message: "Event object is invalid", errors } }),
+        () => ({
+          status: 202,
+          body: {
+            status: "success",
+            message: "Event processed",
+            dedup_key: (body as { dedup_key?: string }).dedup_key,
+          },
+        }),
+      );
     case "opsgenie": {
       if (!/^GenieKey [A-Za-z0-9-]{8,128}$/.test(headers.authorization ?? "")) {
         return {
@@ -102,53 +113,48 @@ function judge(
       }
       const closing = path.includes("/close");
       const problems = !json
-        ? ["Content-Type must be application/json"]
+        ? notJson
         : closing
           ? /[?&]identifierType=alias(&|$)/.test(path)
             ? []
             : ["identifierType=alias expected"]
           : opsgenieCreateProblems(body);
       // Opsgenie refuses an invalid body with 422 (its documented validation status).
-      if (problems.length)
-        return {
+      return answer(
+        problems,
+        (refused) => ({
           status: 422,
-          problems,
           body: {
             message: "Request body is not processable. Please check the errors.",
-            errors: { message: problems.join(" ") },
+            errors: { message: refused.join(" ") },
             took: 0,
             requestId: "r",
           },
-        };
-      return { status: 202, problems, body: { result: "Request will be processed", took: 0.01, requestId: "r" } };
+        }),
+        () => ({ status: 202, body: { result: "Request will be processed", took: 0.01, requestId: "r" } }),
+      );
     }
-    case "teams": {
-      const problems = json ? teamsProblems(body) : ["Content-Type must be application/json"];
-      if (problems.length)
-        return {
-          status: 400,
-          problems,
-          body: { error: { code: "InvalidRequestContent", message: problems.join("; ") } },
-        };
-      return { status: 202, problems, body: undefined };
-    }
-    case "discord": {
-      const problems = json ? discordProblems(body) : ["Cannot send an empty message"];
-      if (problems.length)
-        return { status: 400, problems, body: { message: "Invalid Form Body", code: 50035, errors: problems } };
-      return { status: 204, problems, body: undefined };
-    }
-    case "telegram": {
-      const problems = json ? telegramProblems(body) : ["Bad Request: message text is empty"];
-      if (problems.length)
-        return { status: 400, problems, body: { ok: false, error_code: 400, description: problems[0] } };
-      const chat = (body as { chat_id: unknown }).chat_id;
-      return {
-        status: 200,
-        problems,
-        body: { ok: true, result: { message_id: 1, chat: { id: chat }, text: (body as { text: string }).text } },
-      };
-    }
+    case "teams":
+      return answer(
+        json ? teamsProblems(body) : notJson,
+        (refused) => ({ status: 400, body: { error: { code: "InvalidRequestContent", message: refused.join("; ") } } }),
+        () => ({ status: 202, body: undefined }),
+      );
+    case "discord":
+      return answer(
+        json ? discordProblems(body) : ["Cannot send an empty message"],
+        (errors) => ({ status: 400, body: { message: "Invalid Form Body", code: 50035, errors } }),
+        () => ({ status: 204, body: undefined }),
+      );
+    case "telegram":
+      return answer(
+        json ? telegramProblems(body) : ["Bad Request: message text is empty"],
+        (refused) => ({ status: 400, body: { ok: false, error_code: 400, description: refused[0] } }),
+        () => {
+          const { chat_id: chat, text } = body as { chat_id: unknown; text: string };
+          return { status: 200, body: { ok: true, result: { message_id: 1, chat: { id: chat }, text } } };
+        },
+      );
   }
 }
 

@@ -14,6 +14,7 @@ import {
 import { MIGRATIONS } from "./migrations";
 import { monitorParam } from "../monitor-rows";
 import { postgresDdl, postgresPlaceholders } from "./postgres-sql";
+import { type TransactionScope, Transactions } from "./transactions";
 
 /** The channel each committed write is announced on: other replicas empty their caches. */
 const COMMITS_CHANNEL = "uptime_commits";
@@ -69,18 +70,13 @@ interface Written {
   ids?: readonly string[];
 }
 
-interface Scope {
+/** A transaction in progress on one connection of the pool. */
+interface Scope extends TransactionScope {
   client: pg.PoolClient;
-  open: boolean;
-  depth: number;
-  /** Nested transactions join this one without savepoints. */
-  flat: boolean;
   /** The tables the transaction wrote, announced when it commits. */
   wrote: Set<string>;
   /** The rows it wrote of tables it wrote no other way (statements prepared with `row`), by table. */
   rows: Map<string, Set<string>>;
-  /** What runs once the transaction commits (see `afterCommit`). */
-  committed: (() => void)[];
 }
 
 /**
@@ -95,7 +91,7 @@ export class PostgresExecutor implements Executor {
   readonly dialect = POSTGRES_DIALECT;
   /** Held as an advisory lock by the listening session (see `listen`) while this process lives. */
   processToken = newProcessToken();
-  private readonly scope = new AsyncLocalStorage<Scope>();
+  private readonly transactions = new Transactions<Scope>();
   /** Who this process is in the commit announcements (its own are not news to it). */
   private readonly origin = randomUUID();
   /** Announced commits of other replicas: in all, and by table (`*`: any table). */
@@ -132,7 +128,7 @@ export class PostgresExecutor implements Executor {
   }
 
   get inTransaction(): boolean {
-    return this.scope.getStore()?.open === true;
+    return this.transactions.current !== undefined;
   }
 
   /** The names of the statements prepared by name (see `MAX_NAMED`), by text. */
@@ -175,8 +171,16 @@ export class PostgresExecutor implements Executor {
   }
 
   async transaction<T>(fn: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    const outer = this.scope.getStore();
-    if (outer?.open) return outer.flat ? fn() : this.savepoint(outer, fn);
+    const outer = this.transactions.current;
+    if (outer) {
+      if (outer.flat) return fn();
+      // The same set of written tables: what the savepoint wrote is announced with the transaction.
+      const inner: Scope = { ...outer, depth: outer.depth + 1, flat: false, committed: [] };
+      return this.transactions.savepoint(outer, inner, fn, {
+        exec: (sql) => outer.client.query(sql),
+        rollback: (name) => `ROLLBACK TO SAVEPOINT ${name}`,
+      });
+    }
     const client = await this.current.connect();
     const scope: Scope = {
       client,
@@ -187,43 +191,19 @@ export class PostgresExecutor implements Executor {
       rows: new Map(),
       committed: [],
     };
-    let result: T;
-    try {
-      await client.query("BEGIN");
-      result = await this.scope.run(scope, fn);
-      await this.announce(client, scope.wrote, scope.rows);
-      await client.query("COMMIT");
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw err;
-    } finally {
-      scope.open = false;
-      client.release();
-    }
-    for (const committed of scope.committed) committed();
-    return result;
+    return this.transactions.outermost(scope, fn, {
+      begin: () => client.query("BEGIN"),
+      commit: async () => {
+        await this.announce(client, scope.wrote, scope.rows);
+        await client.query("COMMIT");
+      },
+      rollback: () => client.query("ROLLBACK").catch(() => undefined),
+      end: () => client.release(),
+    });
   }
 
   afterCommit(fn: () => void): void {
-    const scope = this.scope.getStore();
-    if (scope?.open) scope.committed.push(fn);
-    else fn();
-  }
-
-  private async savepoint<T>(outer: Scope, fn: () => Promise<T>): Promise<T> {
-    const name = `nested_${outer.depth + 1}`;
-    await outer.client.query(`SAVEPOINT ${name}`);
-    try {
-      // The same set of written tables: what the savepoint wrote is announced with the transaction.
-      const inner: Scope = { ...outer, depth: outer.depth + 1, flat: false, committed: [] };
-      const result = await this.scope.run(inner, fn);
-      await outer.client.query(`RELEASE SAVEPOINT ${name}`);
-      outer.committed.push(...inner.committed);
-      return result;
-    } catch (err) {
-      await outer.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
-      throw err;
-    }
+    this.transactions.afterCommit(fn);
   }
 
   async probeWrite(): Promise<void> {
@@ -379,8 +359,8 @@ export class PostgresExecutor implements Executor {
     params: SqlValue[],
     written: Written | undefined,
   ): Promise<pg.QueryResult> {
-    const scope = this.scope.getStore();
-    if (scope?.open) {
+    const scope = this.transactions.current;
+    if (scope) {
       if (written?.ids !== undefined) {
         let ids = scope.rows.get(written.table);
         if (!ids) scope.rows.set(written.table, (ids = new Set()));

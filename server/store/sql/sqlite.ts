@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { chmodSync, closeSync, existsSync, openSync, readSync, realpathSync } from "node:fs";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { SQLITE_DIALECT } from "./dialect";
@@ -11,6 +10,7 @@ import {
   type TransactionOptions,
 } from "./executor";
 import { MIGRATIONS } from "./migrations";
+import { type TransactionScope, Transactions } from "./transactions";
 
 /** Distinct SQL texts kept; lists with `IN (?, …)` of many lengths cannot grow it past this. */
 const MAX_STATEMENTS = 1000;
@@ -20,16 +20,6 @@ const MAX_STATEMENTS = 1000;
  * rewrites (its change counter, last frame and checksums; https://sqlite.org/walformat.html).
  */
 const WAL_INDEX_HEADER = 96;
-
-/** A transaction in progress; `open` turns false at its end (work it started late runs outside it). */
-interface Scope {
-  open: boolean;
-  depth: number;
-  /** Nested transactions join this one without savepoints. */
-  flat: boolean;
-  /** What runs once the transaction commits (see `afterCommit`). */
-  committed: (() => void)[];
-}
 
 /**
  * The embedded engine: one `node:sqlite` connection. Its calls are synchronous; a transaction
@@ -41,7 +31,7 @@ export class SqliteExecutor implements Executor {
   readonly dialect = SQLITE_DIALECT;
   readonly processToken = newProcessToken();
   private readonly statements = new Map<string, StatementSync>();
-  private readonly scope = new AsyncLocalStorage<Scope>();
+  private readonly transactions = new Transactions<TransactionScope>();
   /** Settles when the transaction holding the connection ends. */
   private held: Promise<void> | undefined;
 
@@ -64,7 +54,7 @@ export class SqliteExecutor implements Executor {
   }
 
   get inTransaction(): boolean {
-    return this.scope.getStore()?.open === true;
+    return this.transactions.current !== undefined;
   }
 
   prepare(sql: string): Statement {
@@ -81,48 +71,33 @@ export class SqliteExecutor implements Executor {
   }
 
   async transaction<T>(fn: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    const outer = this.scope.getStore();
-    if (outer?.open) return outer.flat ? fn() : this.savepoint(outer, fn);
+    const outer = this.transactions.current;
+    if (outer) {
+      if (outer.flat) return fn();
+      const inner = { open: true, depth: outer.depth + 1, flat: false, committed: [] };
+      return this.transactions.savepoint(outer, inner, fn, {
+        exec: (sql) => this.db.exec(sql),
+        rollback: (name) => `ROLLBACK TO ${name}; RELEASE ${name}`,
+      });
+    }
     while (this.held) await this.held;
     let release = () => undefined as void;
     this.held = new Promise((resolve) => (release = resolve));
-    const scope: Scope = { open: true, depth: 0, flat: options.flat === true, committed: [] };
-    let result: T;
-    try {
-      this.db.exec("BEGIN IMMEDIATE");
-      result = await this.scope.run(scope, fn);
-      this.db.exec("COMMIT");
-    } catch (err) {
-      if (this.db.isOpen && this.db.isTransaction) this.db.exec("ROLLBACK");
-      throw err;
-    } finally {
-      scope.open = false;
-      this.held = undefined;
-      release();
-    }
-    for (const committed of scope.committed) committed();
-    return result;
+    return this.transactions.outermost({ open: true, depth: 0, flat: options.flat === true, committed: [] }, fn, {
+      begin: () => this.db.exec("BEGIN IMMEDIATE"),
+      commit: () => this.db.exec("COMMIT"),
+      rollback: () => {
+        if (this.db.isOpen && this.db.isTransaction) this.db.exec("ROLLBACK");
+      },
+      end: () => {
+        this.held = undefined;
+        release();
+      },
+    });
   }
 
   afterCommit(fn: () => void): void {
-    const scope = this.scope.getStore();
-    if (scope?.open) scope.committed.push(fn);
-    else fn();
-  }
-
-  private async savepoint<T>(outer: Scope, fn: () => Promise<T>): Promise<T> {
-    const name = `nested_${outer.depth + 1}`;
-    this.db.exec(`SAVEPOINT ${name}`);
-    try {
-      const inner: Scope = { open: true, depth: outer.depth + 1, flat: false, committed: [] };
-      const result = await this.scope.run(inner, fn);
-      this.db.exec(`RELEASE ${name}`);
-      outer.committed.push(...inner.committed);
-      return result;
-    } catch (err) {
-      this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
-      throw err;
-    }
+    this.transactions.afterCommit(fn);
   }
 
   async probeWrite(): Promise<void> {
