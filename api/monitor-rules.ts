@@ -6,8 +6,9 @@ import { protocolViolations } from "./monitor-protocols";
 import { browserViolations } from "./monitor-browser";
 import { retryViolations } from "./monitor-retry";
 import { stepViolations } from "./monitor-steps";
-import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC, type MonitorSpec } from "./monitor";
-import { monitorTypeDescriptor, typesTaking } from "./monitor-types/registry";
+import type { MonitorSpec } from "./monitor";
+import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC } from "./monitor-fields";
+import { monitorTypeDescriptor, typesTaking } from "./monitor-type-registry";
 
 /** Types whose `body` is a message sent, not an HTTP request's. */
 const MESSAGE_TYPES = new Set<string>(["websocket", "udp"]);

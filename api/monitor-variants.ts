@@ -2,16 +2,10 @@ import { z } from "zod";
 import { documentOnlyMeta, ExternalIdSchema } from "./common";
 import { isNetworkType, NETWORK_ASSERTION_SOURCES } from "./monitor-network";
 import { PROTOCOL_ASSERTION_SOURCES, isProtocolType } from "./monitor-protocols";
-import {
-  MAX_INTERVAL_SEC,
-  METHODS_WITH_BODY,
-  MIN_INTERVAL_SEC,
-  MONITOR_TYPES,
-  type MonitorType,
-  monitorFields,
-} from "./monitor";
-import { dnsResolver, empty, f, type MonitorField, nothing } from "./monitor-types/descriptor";
-import { monitorTypeDescriptor } from "./monitor-types/registry";
+import { monitorFields } from "./monitor";
+import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC } from "./monitor-fields";
+import { dnsResolver, empty, f, type MonitorField, nothing } from "./monitor-type";
+import { MONITOR_TYPES, type MonitorType, monitorTypeDescriptor } from "./monitor-type-registry";
 
 /**
  * The monitor's request bodies as one server builds them: the interval floor is the server's own
@@ -81,10 +75,9 @@ function variant(type: MonitorType, interval_sec: z.ZodType, remind_every_sec: z
   const descriptor = monitorTypeDescriptor(type);
   const shape = {
     // Every field, optional, in the order of `monitorFields`; then those that differ.
-    ...(Object.fromEntries(Object.entries(f).map(([k, rule]): [string, z.ZodType] => [k, rule.optional()])) as Record<
-      MonitorField,
-      z.ZodType
-    >),
+    ...(Object.fromEntries(
+      Object.entries(monitorFields).map(([k, rule]): [string, z.ZodType] => [k, rule.optional()]),
+    ) as Record<MonitorField, z.ZodType>),
     name: f.name,
     type: z.literal(type),
     url: descriptor.url,

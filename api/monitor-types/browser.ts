@@ -1,9 +1,10 @@
 import { browserScriptProblem } from "../browser-script";
 import type { ErrorDetail } from "../common";
-import { f, type MonitorTypeDescriptor, noUrl, nothing } from "./descriptor";
+import { f, type MonitorTypeDescriptor, noUrl, nothing } from "../monitor-type";
 
 /** A Playwright script run in the sandbox. */
 export const browser = {
+  order: 13,
   url: nothing,
   checkUrl: noUrl("browser", "the script opens its pages"),
   violations: (m) => {

@@ -1,8 +1,9 @@
 import { checkDnsUrl } from "../monitor-extensions";
-import { dnsResolver, f, HOST, type MonitorTypeDescriptor, urlMatching, urlRequired } from "./descriptor";
+import { dnsResolver, f, HOST, type MonitorTypeDescriptor, urlMatching, urlRequired } from "../monitor-type";
 
 /** A DNS query whose answers must equal the expected values. */
 export const dns = {
+  order: 5,
   url: urlMatching(`^dns://${HOST}/?$`, "must be dns://host.name for dns monitors"),
   checkUrl: urlRequired("dns", checkDnsUrl),
   fields: () => ({

@@ -1,8 +1,9 @@
 import { DOMAIN_NAME } from "../monitor-network";
-import { f, type MonitorTypeDescriptor, networkChecks, nothing, urlMatching } from "./descriptor";
+import { f, type MonitorTypeDescriptor, networkChecks, nothing, urlMatching } from "../monitor-type";
 
 /** A domain registration, read from RDAP. */
 export const domain = {
+  order: 12,
   url: urlMatching(
     `^domain://${DOMAIN_NAME.source.slice(1, -1)}/?$`,
     "must be domain://registered.name for domain monitors",

@@ -1,8 +1,9 @@
 import { protocolAssertionViolations, protocolUrlProblem } from "../monitor-protocols";
-import { f, HOST, type MonitorTypeDescriptor, nothing, PORT, urlMatching, urlRequired } from "./descriptor";
+import { f, HOST, type MonitorTypeDescriptor, nothing, PORT, urlMatching, urlRequired } from "../monitor-type";
 
 /** The gRPC health service of a server. */
 export const grpc = {
+  order: 7,
   url: urlMatching(
     `^grpcs?://${HOST}:${PORT}/?$`,
     "must be grpc://host:port (plaintext) or grpcs://host:port (TLS) for grpc monitors",

@@ -1,7 +1,8 @@
-import { type MonitorTypeDescriptor, noUrl, nothing } from "./descriptor";
+import { type MonitorTypeDescriptor, noUrl, nothing } from "../monitor-type";
 
 /** Pinged at its push URL, not probed. */
 export const heartbeat = {
+  order: 4,
   url: nothing,
   checkUrl: noUrl("heartbeat", "they are pinged, not probed"),
   fields: () => ({

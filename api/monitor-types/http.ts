@@ -1,7 +1,7 @@
 import { absoluteUrl, type ErrorDetail } from "../common";
-import type { MonitorSpec } from "../monitor";
+import type { MonitorFieldValues } from "../monitor-fields";
 import { DOMAIN_NAME } from "../monitor-network";
-import { f, type MonitorTypeDescriptor, type MonitorTypeDoc, urlMatching, urlRequired } from "./descriptor";
+import { f, type MonitorTypeDescriptor, type MonitorTypeDoc, urlMatching, urlRequired } from "../monitor-type";
 
 /** The `url` of the HTTP types (http, keyword). */
 export function probeUrl() {
@@ -20,7 +20,7 @@ export function httpUrl(type: "http" | "keyword") {
 }
 
 /** The server's rules of the HTTP types (http, keyword): domain expiry needs a domain name. */
-export function httpViolations(m: MonitorSpec): ErrorDetail[] {
+export function httpViolations(m: MonitorFieldValues): ErrorDetail[] {
   let host = "";
   try {
     host = new URL(m.url ?? "").hostname;
@@ -72,6 +72,7 @@ export const HTTP_DOC_FIELDS = [
 
 /** An HTTP(S) request: its status, assertions, certificate and registration. */
 export const http = {
+  order: 1,
   url: probeUrl(),
   fields: () => ({
     assertions: f.assertions.optional(),

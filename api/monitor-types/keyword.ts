@@ -1,8 +1,9 @@
-import { f, type MonitorTypeDescriptor } from "./descriptor";
+import { f, type MonitorTypeDescriptor } from "../monitor-type";
 import { HTTP_DOC_FIELDS, http, httpRules, httpUrl, httpViolations, probeUrl } from "./http";
 
 /** An HTTP(S) request whose body must contain a keyword. */
 export const keyword = {
+  order: 2,
   url: probeUrl(),
   // As http, with the keyword required.
   fields: () => ({ ...http.fields(), keyword: f.keyword.unwrap() }),

@@ -1,7 +1,8 @@
-import { f, type MonitorTypeDescriptor, noUrl, nothing } from "./descriptor";
+import { f, type MonitorTypeDescriptor, noUrl, nothing } from "../monitor-type";
 
 /** HTTP steps run in order, each with its own request and assertions. */
 export const multistep = {
+  order: 6,
   url: nothing,
   checkUrl: noUrl("multistep", "each step has its own"),
   fields: () => ({

@@ -1,7 +1,8 @@
-import { f, HOST, type MonitorTypeDescriptor, networkChecks, nothing, urlMatching } from "./descriptor";
+import { f, HOST, type MonitorTypeDescriptor, networkChecks, nothing, urlMatching } from "../monitor-type";
 
 /** ICMP echo requests. */
 export const ping = {
+  order: 10,
   url: urlMatching(`^ping://${HOST}/?$`, "must be ping://host (a name or an IP address) for ping monitors"),
   fields: () => ({
     body: nothing,

@@ -1,8 +1,9 @@
 import { networkAssertionViolations } from "../monitor-network";
-import { f, HOST, type MonitorTypeDescriptor, networkChecks, nothing, PORT, urlMatching } from "./descriptor";
+import { f, HOST, type MonitorTypeDescriptor, networkChecks, nothing, PORT, urlMatching } from "../monitor-type";
 
 /** An SMTP server: its banner, EHLO, STARTTLS and certificate. */
 export const smtp = {
+  order: 11,
   url: urlMatching(
     `^smtps?://${HOST}(?::${PORT})?/?$`,
     "must be smtp://host[:port] or smtps://host[:port] for smtp monitors",

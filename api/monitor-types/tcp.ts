@@ -1,8 +1,9 @@
 import { absoluteUrl } from "../common";
-import { HOST, type MonitorTypeDescriptor, PORT, urlMatching, urlRequired } from "./descriptor";
+import { HOST, type MonitorTypeDescriptor, PORT, urlMatching, urlRequired } from "../monitor-type";
 
 /** A TCP connection that opens. */
 export const tcp = {
+  order: 3,
   url: urlMatching(`^tcp://${HOST}:${PORT}/?$`, "must be tcp://host:port for tcp monitors"),
   checkUrl: urlRequired("tcp", (raw) =>
     absoluteUrl(raw, (url) => {

@@ -1,8 +1,9 @@
 import { protocolAssertionViolations, protocolUrlProblem } from "../monitor-protocols";
-import { f, HOST, type MonitorTypeDescriptor, PORT, urlMatching, urlRequired } from "./descriptor";
+import { f, HOST, type MonitorTypeDescriptor, PORT, urlMatching, urlRequired } from "../monitor-type";
 
 /** A UDP datagram and its reply. */
 export const udp = {
+  order: 9,
   url: urlMatching(`^udp://${HOST}:${PORT}/?$`, "must be udp://host:port for udp monitors"),
   fields: () => ({
     body: f.body.unwrap(),

@@ -1,8 +1,9 @@
 import { protocolAssertionViolations, protocolUrlProblem } from "../monitor-protocols";
-import { f, type MonitorTypeDescriptor, urlMatching, urlRequired } from "./descriptor";
+import { f, type MonitorTypeDescriptor, urlMatching, urlRequired } from "../monitor-type";
 
 /** A WebSocket whose first message is judged. */
 export const websocket = {
+  order: 8,
   url: urlMatching(/^wss?:\/\/[^\s/?#@\\]+(?:[/?#]\S*)?$/, "must be ws:// or wss:// for websocket monitors"),
   fields: () => ({
     assertions: f.assertions.optional(),

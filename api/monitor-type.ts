@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { ErrorDetail } from "../common";
-import { type MONITOR_FIELDS, monitorFields, type MonitorSpec } from "../monitor";
-import { networkAssertionViolations, networkUrlProblem, type NetworkType } from "../monitor-network";
+import type { ErrorDetail } from "./common";
+import { type MONITOR_FIELD_ROWS, monitorFieldRules, type MonitorFieldValues } from "./monitor-fields";
+import { networkAssertionViolations, networkUrlProblem, type NetworkType } from "./monitor-network";
 
 /** One monitor type in the README's table: its URL, the properties of its own, and when it is up. */
 export interface MonitorTypeDoc {
@@ -12,21 +12,32 @@ export interface MonitorTypeDoc {
    * `timeoutSec`, …). A property that some type lists and this one does not is no property of this
    * type: its state leaves it out (api/monitor-types/applies.ts).
    */
-  fields: readonly (keyof typeof MONITOR_FIELDS)[];
+  fields: readonly (keyof typeof MONITOR_FIELD_ROWS)[];
   /** When a check of it passes. */
   up: string;
 }
 
-/** A field of a monitor's create body. */
-export type MonitorField = keyof typeof monitorFields;
+/** A field of a monitor's create body but `type`. */
+export type MonitorField = keyof typeof monitorFieldRules;
 
 /**
- * Everything `api/` says of one monitor type, in one file (`api/monitor-types/<type>.ts`), as the
- * server's checker has one module per type: the `url` it takes, the fields of its own in the
- * document's body union, the rules across fields JSON Schema states for it, and its row of the
- * README's table. `registry.ts` collects them; a type left out fails to compile.
+ * Everything `api/` says of one monitor type, in one file (`api/monitor-types/<type>.ts`, which
+ * exports it as `<type>`), as the server's checker has one module per type: where it stands in
+ * the lists of types, the `url` it takes, the fields of its own in the document's body union, the
+ * rules across fields JSON Schema states for it, and its row of the README's table.
+ * `api/monitor-types/index.ts` lists the folder's files (`npm run build` writes it), and the
+ * type's name comes from there: `MONITOR_TYPES`, the `type` enum and the server's registry, which
+ * fails to compile without the type's checker module.
+ *
+ * A descriptor is typed by the fields (`monitorFieldRules`, `MonitorFieldValues`), never by the
+ * list of types, so the list can be derived from the descriptors.
  */
 export interface MonitorTypeDescriptor {
+  /**
+   * Where it stands in every list of the types (the `type` enum, the document's body union, the
+   * README's table): ascending; a new type takes the number after the highest.
+   */
+  order: number;
   /** The `url` it takes in the document's body union (`nothing` for a type without one). */
   url: z.ZodType;
   /**
@@ -39,13 +50,13 @@ export interface MonitorTypeDescriptor {
   /** Why `url` (`null`: none) is not one this type takes, or undefined: the server's check. */
   checkUrl: (url: string | null) => string | undefined;
   /** Its own rules, judged by the server on a monitor of this type after defaults. */
-  violations?: (m: MonitorSpec) => ErrorDetail[];
+  violations?: (m: MonitorFieldValues) => ErrorDetail[];
   /** Its row of the README's "Monitor types" table. */
   doc: MonitorTypeDoc;
 }
 
 /** The fields themselves: descriptors narrow them. */
-export const f = monitorFields;
+export const f = monitorFieldRules;
 /** A field another type has: absent or `null` only. */
 export const nothing = z.null().optional();
 /** A list another type has: absent or empty only. */

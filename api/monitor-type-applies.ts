@@ -1,7 +1,7 @@
-import type { MonitorType } from "../monitor";
-import { MONITOR_TYPE_REGISTRY } from "./registry";
+import { MONITOR_TYPES, type MonitorType, monitorTypeDescriptor } from "./monitor-type-registry";
+import type { MONITOR_TYPE_DESCRIPTORS } from "./monitor-types";
 
-type Registry = typeof MONITOR_TYPE_REGISTRY;
+type Registry = typeof MONITOR_TYPE_DESCRIPTORS;
 
 /**
  * The `Monitor` properties of some types only: every property a type's descriptor lists as its own
@@ -11,12 +11,14 @@ export type TypeSpecificProperty = Registry[MonitorType]["doc"]["fields"][number
 
 /** The properties of each type's own, by type. */
 const OWN: Readonly<Partial<Record<MonitorType, ReadonlySet<string>>>> = Object.fromEntries(
-  Object.entries(MONITOR_TYPE_REGISTRY).map(([type, d]) => [type, new Set<string>(d.doc.fields)]),
+  MONITOR_TYPES.map((type) => [type, new Set<string>(monitorTypeDescriptor(type).doc.fields)]),
 ) as Partial<Record<MonitorType, ReadonlySet<string>>>;
 
 /** Every `TypeSpecificProperty`. */
 export const TYPE_SPECIFIC_PROPERTIES: readonly TypeSpecificProperty[] = [
-  ...new Set(Object.values(MONITOR_TYPE_REGISTRY).flatMap((d) => d.doc.fields as readonly TypeSpecificProperty[])),
+  ...new Set(
+    MONITOR_TYPES.flatMap((type) => monitorTypeDescriptor(type).doc.fields as readonly TypeSpecificProperty[]),
+  ),
 ];
 const SPECIFIC = new Set<string>(TYPE_SPECIFIC_PROPERTIES);
 

@@ -1,0 +1,207 @@
+import { z } from "zod";
+import { type StoredAssertion, assertionFields, ASSERTION_ROWS } from "./assertions";
+import { displayName } from "./common";
+import type { FieldTable } from "./field-table";
+import { MAX_URL_LENGTH, requestBody, requestHeaders, URL_TOO_LONG } from "./headers";
+import { MONITOR_BROWSER_ROWS, monitorBrowserFields } from "./monitor-browser";
+import { MONITOR_EXTENSION_ROWS, monitorExtensionFields } from "./monitor-extensions";
+import { MONITOR_NETWORK_ROWS, monitorNetworkFields } from "./monitor-network";
+import { MONITOR_PROTOCOL_ROWS, monitorProtocolFields } from "./monitor-protocols";
+import { MONITOR_RETRY_ROWS, monitorRetryFields, type StoredRetry } from "./monitor-retry";
+import { MONITOR_STEP_ROWS } from "./monitor-step-rows";
+import { monitorStepFields, type StoredStep } from "./monitor-steps";
+
+/**
+ * A monitor's fields but its `type`: each field's rule (zod), its row of the field table, and the
+ * value the server stores. They name no monitor type, so each type's descriptor
+ * (api/monitor-types/<type>.ts) can narrow them, and api/monitor.ts adds `type`, the list of the
+ * descriptors' names, in front.
+ */
+
+export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+/** Methods whose requests may carry a body. */
+export const METHODS_WITH_BODY: readonly string[] = ["POST", "PUT", "PATCH", "DELETE"];
+
+/** The interval floor of the public service; a server may lower it (tests only). */
+export const MIN_INTERVAL_SEC = 30;
+/** The interval ceiling: a day. */
+export const MAX_INTERVAL_SEC = 86_400;
+/** The bounds of `interval_sec`, in words: `30..86400`. */
+export const INTERVAL_BOUNDS = `${MIN_INTERVAL_SEC}..${MAX_INTERVAL_SEC}`;
+export const DEFAULT_TIMEOUT_SEC = 10;
+export const DEFAULT_EXPECTED_STATUS_CODES = ["2xx", "3xx"] as const;
+
+const STATUS_CLASS = /^[1-5]xx$/;
+const TAG = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
+
+/** One expected status: a code such as 204, or a class such as "2xx". */
+export const StatusCodeRuleSchema = z.union([
+  z.int().min(100, "must be a status code between 100 and 599").max(599, "must be a status code between 100 and 599"),
+  z.string().regex(STATUS_CLASS, 'must be a status code or a class such as "2xx"'),
+]);
+
+/** Writable fields of a monitor but `type`, each with its own rule. */
+export const monitorFieldRules = {
+  /** Display name, 1..120 characters, kept exactly as written. */
+  name: displayName(),
+  /** `http(s)://…` (http, keyword), `tcp://host:port` (tcp), `dns://name` (dns), `grpc(s)://host:port`, `ws(s)://…`, `udp://host:port`, `ping://host`, `smtp(s)://host[:port]`, `domain://name`; null for heartbeat, multistep and browser. */
+  url: z.string().max(MAX_URL_LENGTH, URL_TOO_LONG).nullable(),
+  /** Seconds between checks, {@link INTERVAL_BOUNDS}. */
+  interval_sec: z
+    .int("must be a whole number of seconds")
+    .min(1, `must be between ${MIN_INTERVAL_SEC} and ${MAX_INTERVAL_SEC}`)
+    .max(MAX_INTERVAL_SEC, `must be at most ${MAX_INTERVAL_SEC}`),
+  /** Seconds a check may take, 1..60 and less than `interval_sec`. */
+  timeout_sec: z.int("must be a whole number of seconds").min(1, "must be at least 1").max(60, "must be at most 60"),
+  /** HTTP method of the probe. */
+  method: z.enum(HTTP_METHODS),
+  /** Request headers; names are stored lower-cased. At most 50. */
+  headers: requestHeaders(
+    "Request headers, at most 50; names are stored lower-cased. A secret header (its name is a credential: `Authorization`, `Proxy-Authorization`, `Cookie`, or a name containing `auth`, `key`, `token`, `secret`, `password`, `passwd`, `signature`, `session` or `credential`) is write-only: reads show its fingerprint, and a PATCH that sends a header's fingerprint back keeps the value it stands for.",
+  ),
+  /** Request body, only with methods that carry one (POST, PUT, PATCH, DELETE); a websocket monitor's message, a udp monitor's datagram. */
+  body: requestBody().nullable(),
+  /** Codes or classes that count as up; a set, stored sorted. */
+  expected_status_codes: z.array(StatusCodeRuleSchema).min(1, "must list at least one code or class").max(50),
+  /** Text the response must contain: required for `keyword` monitors, forbidden for others. */
+  keyword: z.string().min(1, "must not be empty").max(1024).nullable(),
+  /** Whether `keyword` matches case-sensitively. */
+  keyword_case_sensitive: z.boolean(),
+  /** Whether the probe follows redirects. */
+  follow_redirects: z.boolean(),
+  ...assertionFields,
+  /** Channels notified when the monitor goes down or comes back; a set, stored sorted. */
+  channel_ids: z.array(z.string().min(1).max(100)).max(50, "must have at most 50 channels"),
+  /** Free labels; stored lower-cased and sorted, as a set. */
+  tags: z
+    .array(
+      z
+        .string()
+        .max(50, "must be at most 50 characters")
+        .regex(TAG, "must start with a letter or digit and use only letters, digits and _ . : -"),
+    )
+    .max(20, "must have at most 20 tags"),
+  ...monitorExtensionFields,
+  ...monitorStepFields,
+  ...monitorRetryFields,
+  ...monitorProtocolFields,
+  ...monitorNetworkFields,
+  ...monitorBrowserFields,
+};
+
+/** The field-table rows of the writable fields from `url` on (api/monitor.ts adds `name` and `type` in front). */
+export const MONITOR_FIELD_ROWS = {
+  /** `http(s)://…` for http and keyword monitors, `tcp://host:port` for tcp, `dns://name` for dns; none for heartbeat. */
+  url: {
+    api: "url",
+    type: { type: "string", nullable: true },
+    description:
+      "`http(s)://…`; `tcp://host:port` for tcp; `dns://name` for dns; `grpc://` or `grpcs://host:port` for grpc; `ws(s)://…` for websocket; `udp://host:port` for udp; `ping://host` for ping; `smtp://host[:port]` (STARTTLS) or `smtps://host[:port]` for smtp; `domain://name` for domain; required but for heartbeat, multistep and browser, which have none.",
+    default: null,
+  },
+  /** Seconds between checks, {@link INTERVAL_BOUNDS}. */
+  intervalSec: {
+    api: "interval_sec",
+    type: { type: "integer" },
+    required: true,
+    description: `Seconds between checks, ${INTERVAL_BOUNDS}.`,
+  },
+  /** Seconds a check may take, 1..60 and less than `intervalSec`. Default 10. */
+  timeoutSec: {
+    api: "timeout_sec",
+    type: { type: "integer" },
+    description: "Seconds a check may take, 1..60, less than `intervalSec`.",
+    default: DEFAULT_TIMEOUT_SEC,
+    // The default is not one constant: a short interval lowers it (toMonitorSpec).
+    dynamicDefault: `${DEFAULT_TIMEOUT_SEC}, or \`intervalSec\` − 1 when the interval is shorter than ${DEFAULT_TIMEOUT_SEC + 1} seconds`,
+  },
+  /** HTTP method of the probe. Default `GET`. */
+  method: {
+    api: "method",
+    type: { type: "string", enum: HTTP_METHODS },
+    description: "HTTP method of the probe.",
+    default: "GET",
+  },
+  /** Request headers (at most 50). Names are compared case-insensitively. Stored as a secret. */
+  headers: {
+    api: "headers",
+    type: { type: "object", additionalProperties: { type: "string" } },
+    secret: true,
+    normal: "case-insensitive-keys",
+    description:
+      "Request headers (the metadata of grpc, the handshake's of websocket monitors), at most 50; names compared case-insensitively; secret.",
+    default: {},
+  },
+  /** Request body, only with POST, PUT, PATCH or DELETE. Stored as a secret. */
+  body: {
+    api: "body",
+    type: { type: "string", nullable: true },
+    secret: true,
+    description:
+      "Request body, only with POST, PUT, PATCH, DELETE; the message a websocket monitor sends, the datagram of udp (required); secret.",
+    default: null,
+  },
+  /** Status codes or classes that count as up, e.g. `[200, "3xx"]`; a set. Default `["2xx", "3xx"]`. */
+  expectedStatusCodes: {
+    api: "expected_status_codes",
+    type: { type: "array", items: { oneOf: [{ type: "integer" }, { type: "string" }] } },
+    normal: "set",
+    description: 'Codes or classes that count as up, e.g. `[200, "3xx"]`; a set.',
+    default: DEFAULT_EXPECTED_STATUS_CODES,
+  },
+  /** Text the response must contain: required for `keyword` monitors, forbidden for others. */
+  keyword: {
+    api: "keyword",
+    type: { type: "string", nullable: true },
+    description: "Text the response must contain: required for `keyword` monitors, forbidden otherwise.",
+    default: null,
+  },
+  /** Whether `keyword` matches case-sensitively. Default false. */
+  keywordCaseSensitive: {
+    api: "keyword_case_sensitive",
+    type: { type: "boolean" },
+    description: "Whether `keyword` matches case-sensitively.",
+    default: false,
+  },
+  ...ASSERTION_ROWS,
+  /** Whether probes follow redirects. Default true. */
+  followRedirects: {
+    api: "follow_redirects",
+    type: { type: "boolean" },
+    description: "Whether probes follow redirects.",
+    default: true,
+  },
+  /** Channels notified when the monitor goes down or comes back; a set. */
+  channelIds: {
+    api: "channel_ids",
+    type: { type: "array", items: { type: "string" } },
+    normal: "set",
+    description: "Channels notified when the monitor goes down or comes back; a set.",
+    default: [],
+  },
+  /** Free labels, compared case-insensitively; a set. */
+  tags: {
+    api: "tags",
+    type: { type: "array", items: { type: "string" } },
+    normal: "lowercase-set",
+    description: "Free labels of letters, digits, `_ . : -`; compared lower-case; a set.",
+    default: [],
+  },
+  ...MONITOR_EXTENSION_ROWS,
+  ...MONITOR_STEP_ROWS,
+  ...MONITOR_RETRY_ROWS,
+  ...MONITOR_PROTOCOL_ROWS,
+  ...MONITOR_NETWORK_ROWS,
+  ...MONITOR_BROWSER_ROWS,
+} as const satisfies FieldTable;
+
+/** Every writable field but `type`, defaults applied and normal forms taken: what the server stores. */
+export type MonitorFieldValues = {
+  -readonly [K in keyof typeof monitorFieldRules]: K extends "assertions"
+    ? StoredAssertion[]
+    : K extends "steps"
+      ? StoredStep[]
+      : K extends "retry"
+        ? StoredRetry | null
+        : z.output<(typeof monitorFieldRules)[K]>;
+};
