@@ -114,13 +114,17 @@ export function assertionProblems(a: {
 /** A decimal number written as a string: `"200"`, `"-1.5"`. */
 export const isNumeric = (s: string): boolean => /^-?\d+(\.\d+)?$/.test(s.trim());
 
+/** The property an assertion or an extraction reads (a header name, a JSONPath, …): 1..512 characters, or none. */
+export const readProperty = () =>
+  z.string().min(1, "must not be empty").max(512, "must be at most 512 characters").nullable().optional();
+
 /** One assertion, with its cross-field rules (a 422 names `assertions[2].target`). */
 export const AssertionSchema = z
   .strictObject({
     /** `status_code`, `json_body`, `headers`, `text_body` or `response_time` (ms). */
     source: z.enum(ASSERTION_SOURCES),
     /** `headers`: the header name; `json_body`: a JSONPath (default `$`, the whole body). */
-    property: z.string().min(1, "must not be empty").max(512, "must be at most 512 characters").nullable().optional(),
+    property: readProperty(),
     /** How the value is compared. */
     comparison: z.enum(ASSERTION_COMPARISONS),
     /** The value compared with, always a string (`"200"`); left out for `is_empty` and `not_empty`. */
@@ -212,21 +216,24 @@ export function normalizeAssertions(list: unknown): unknown {
 }
 
 /** The writable fields: assertions and the response-time thresholds. */
+/** The slowest response a threshold (`degraded_response_ms`, `max_response_ms`) may name, in ms. */
+export const MAX_RESPONSE_MS = 60_000;
+
+/** A response-time threshold in ms, 1..{@link MAX_RESPONSE_MS}, or null (none). */
+const responseMs = () =>
+  z
+    .int("must be a whole number of milliseconds")
+    .min(1, `must be between 1 and ${MAX_RESPONSE_MS}`)
+    .max(MAX_RESPONSE_MS, `must be between 1 and ${MAX_RESPONSE_MS}`)
+    .nullable();
+
 export const assertionFields = {
   /** http, keyword, grpc, websocket, udp, ping, smtp and domain monitors: checks of each response, in order (at most 20). */
   assertions: z.array(AssertionSchema).max(MAX_ASSERTIONS, `must have at most ${MAX_ASSERTIONS} assertions`),
   /** Slower than this (ms) is `degraded`: up, no incident, shown apart. Null: never. */
-  degraded_response_ms: z
-    .int("must be a whole number of milliseconds")
-    .min(1, "must be between 1 and 60000")
-    .max(60_000, "must be between 1 and 60000")
-    .nullable(),
+  degraded_response_ms: responseMs(),
   /** Slower than this (ms) is a failed check. Null: only the timeout. */
-  max_response_ms: z
-    .int("must be a whole number of milliseconds")
-    .min(1, "must be between 1 and 60000")
-    .max(60_000, "must be between 1 and 60000")
-    .nullable(),
+  max_response_ms: responseMs(),
 };
 
 /** Their defaults: no assertions, no thresholds (monitors stored before them read so too). */
@@ -301,14 +308,14 @@ export const ASSERTION_ROWS = {
   degradedResponseMs: {
     api: "degraded_response_ms",
     type: { type: "integer", nullable: true },
-    description: "Slower than this many ms is `degraded`: up, no incident, counted apart; 1..60000.",
+    description: `Slower than this many ms is \`degraded\`: up, no incident, counted apart; 1..${MAX_RESPONSE_MS}.`,
     default: null,
   },
   /** Slower than this many ms is a failed check. Default none (the timeout only). */
   maxResponseMs: {
     api: "max_response_ms",
     type: { type: "integer", nullable: true },
-    description: "Slower than this many ms fails the check; 1..60000, above `degradedResponseMs`.",
+    description: `Slower than this many ms fails the check; 1..${MAX_RESPONSE_MS}, above \`degradedResponseMs\`.`,
     default: null,
   },
 } as const satisfies FieldTable;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { type StoredAssertion, assertionFields, ASSERTION_ROWS } from "./assertions";
 import { displayName } from "./common";
 import type { FieldTable } from "./field-table";
-import { MAX_URL_LENGTH, requestBody, requestHeaders, URL_TOO_LONG } from "./headers";
+import { MAX_URL_LENGTH, requestBody, requestHeaders, StatusCodeRuleSchema, URL_TOO_LONG } from "./headers";
 import { MONITOR_BROWSER_ROWS, monitorBrowserFields } from "./monitor-browser";
 import { MONITOR_EXTENSION_ROWS, monitorExtensionFields } from "./monitor-extensions";
 import { MONITOR_NETWORK_ROWS, monitorNetworkFields } from "./monitor-network";
@@ -29,16 +29,22 @@ export const MAX_INTERVAL_SEC = 86_400;
 /** The bounds of `interval_sec`, in words: `30..86400`. */
 export const INTERVAL_BOUNDS = `${MIN_INTERVAL_SEC}..${MAX_INTERVAL_SEC}`;
 export const DEFAULT_TIMEOUT_SEC = 10;
+/** The longest a check may take, in seconds. */
+export const MAX_TIMEOUT_SEC = 60;
 export const DEFAULT_EXPECTED_STATUS_CODES = ["2xx", "3xx"] as const;
 
-const STATUS_CLASS = /^[1-5]xx$/;
 const TAG = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 
-/** One expected status: a code such as 204, or a class such as "2xx". */
-export const StatusCodeRuleSchema = z.union([
-  z.int().min(100, "must be a status code between 100 and 599").max(599, "must be a status code between 100 and 599"),
-  z.string().regex(STATUS_CLASS, 'must be a status code or a class such as "2xx"'),
-]);
+/**
+ * `interval_sec`: whole seconds, `floor`..{@link MAX_INTERVAL_SEC}; `lowest` is what the schema
+ * itself lets through (the server's floor judged after it, with its other rules).
+ */
+export function intervalSec(floor: number, lowest = floor) {
+  return z
+    .int("must be a whole number of seconds")
+    .min(lowest, `must be between ${floor} and ${MAX_INTERVAL_SEC}`)
+    .max(MAX_INTERVAL_SEC, `must be at most ${MAX_INTERVAL_SEC}`);
+}
 
 /** Writable fields of a monitor but `type`, each with its own rule. */
 export const monitorFieldRules = {
@@ -47,12 +53,13 @@ export const monitorFieldRules = {
   /** `http(s)://…` (http, keyword), `tcp://host:port` (tcp), `dns://name` (dns), `grpc(s)://host:port`, `ws(s)://…`, `udp://host:port`, `ping://host`, `smtp(s)://host[:port]`, `domain://name`; null for heartbeat, multistep and browser. */
   url: z.string().max(MAX_URL_LENGTH, URL_TOO_LONG).nullable(),
   /** Seconds between checks, {@link INTERVAL_BOUNDS}. */
-  interval_sec: z
+  // A server may lower the floor: it checks its own after the schema (monitorRuleViolations).
+  interval_sec: intervalSec(MIN_INTERVAL_SEC, 1),
+  /** Seconds a check may take, 1..{@link MAX_TIMEOUT_SEC} and less than `interval_sec`. */
+  timeout_sec: z
     .int("must be a whole number of seconds")
-    .min(1, `must be between ${MIN_INTERVAL_SEC} and ${MAX_INTERVAL_SEC}`)
-    .max(MAX_INTERVAL_SEC, `must be at most ${MAX_INTERVAL_SEC}`),
-  /** Seconds a check may take, 1..60 and less than `interval_sec`. */
-  timeout_sec: z.int("must be a whole number of seconds").min(1, "must be at least 1").max(60, "must be at most 60"),
+    .min(1, "must be at least 1")
+    .max(MAX_TIMEOUT_SEC, `must be at most ${MAX_TIMEOUT_SEC}`),
   /** HTTP method of the probe. */
   method: z.enum(HTTP_METHODS),
   /** Request headers; names are stored lower-cased. At most 50. */
@@ -106,11 +113,11 @@ export const MONITOR_FIELD_ROWS = {
     required: true,
     description: `Seconds between checks, ${INTERVAL_BOUNDS}.`,
   },
-  /** Seconds a check may take, 1..60 and less than `intervalSec`. Default 10. */
+  /** Seconds a check may take, 1..{@link MAX_TIMEOUT_SEC} and less than `intervalSec`. Default 10. */
   timeoutSec: {
     api: "timeout_sec",
     type: { type: "integer" },
-    description: "Seconds a check may take, 1..60, less than `intervalSec`.",
+    description: `Seconds a check may take, 1..${MAX_TIMEOUT_SEC}, less than \`intervalSec\`.`,
     default: DEFAULT_TIMEOUT_SEC,
     // The default is not one constant: a short interval lowers it (toMonitorSpec).
     dynamicDefault: `${DEFAULT_TIMEOUT_SEC}, or \`intervalSec\` − 1 when the interval is shorter than ${DEFAULT_TIMEOUT_SEC + 1} seconds`,

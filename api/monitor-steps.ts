@@ -4,12 +4,20 @@ import {
   AssertionSchema,
   jsonPathProblem,
   normalizeAssertions,
+  readProperty,
   regexProblem,
   type StoredAssertion,
   storedAssertions,
 } from "./assertions";
 import type { ErrorDetail } from "./common";
-import { HEADER_NAME, MAX_URL_LENGTH, requestBody, requestHeaders, URL_TOO_LONG } from "./headers";
+import {
+  HEADER_NAME,
+  MAX_URL_LENGTH,
+  requestBody,
+  requestHeaders,
+  StatusCodeRuleSchema,
+  URL_TOO_LONG,
+} from "./headers";
 
 /**
  * Multi-step monitors (`type: "multistep"`): a journey of HTTP requests run in order, each step's
@@ -45,10 +53,6 @@ export const VARIABLE_USE = /\{\{\s*([^{}\s]*)\s*\}\}/g;
  */
 const STEP_URL =
   "^https?://(?:(?:[A-Za-z0-9_{}-]+\\.)*[A-Za-z_{}][A-Za-z0-9_{}-]*|(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9]))(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(?:[/?#]\\S*)?$";
-const STATUS_RULE = z.union([
-  z.int().min(100, "must be a status code between 100 and 599").max(599, "must be a status code between 100 and 599"),
-  z.string().regex(/^[1-5]xx$/, 'must be a status code or a class such as "2xx"'),
-]);
 /** The methods a step may use. */
 export const STEP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 const METHODS = STEP_METHODS;
@@ -86,7 +90,7 @@ export const ExtractionSchema = z
     /** `json_body` (a JSONPath), `headers` (a header name), `text_body` (a regular expression: its first group, or the match), `status_code`. */
     source: z.enum(EXTRACTION_SOURCES),
     /** The JSONPath, header name or regular expression; none for `status_code`. */
-    property: z.string().min(1, "must not be empty").max(512, "must be at most 512 characters").nullable().optional(),
+    property: readProperty(),
     /** Masked (`****`) in results, logs and errors, like the monitor's `variables`. */
     secret: z.boolean().optional(),
   })
@@ -125,7 +129,7 @@ export const MonitorStepSchema = z
     /** Request body, with `{{variables}}`; only with POST, PUT, PATCH, DELETE. */
     body: requestBody().nullable().optional(),
     /** Codes or classes that count as passed; default `["2xx", "3xx"]`. */
-    statuses: z.array(STATUS_RULE).min(1, "must list at least one code or class").max(50).optional(),
+    statuses: z.array(StatusCodeRuleSchema).min(1, "must list at least one code or class").max(50).optional(),
     /** Values of the response kept as variables for later steps, in order. */
     extract: z
       .array(ExtractionSchema)

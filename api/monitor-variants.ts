@@ -3,7 +3,7 @@ import { documentOnlyMeta, ExternalIdSchema } from "./common";
 import { isNetworkType, NETWORK_ASSERTION_SOURCES } from "./monitor-network";
 import { PROTOCOL_ASSERTION_SOURCES, isProtocolType } from "./monitor-protocols";
 import { monitorFields } from "./monitor";
-import { MAX_INTERVAL_SEC, METHODS_WITH_BODY, MIN_INTERVAL_SEC } from "./monitor-fields";
+import { intervalSec, METHODS_WITH_BODY, MIN_INTERVAL_SEC } from "./monitor-fields";
 import { dnsResolver, empty, f, type MonitorField, nothing } from "./monitor-type";
 import { MONITOR_TYPES, type MonitorType, monitorTypeDescriptor } from "./monitor-type-registry";
 
@@ -19,10 +19,7 @@ import { MONITOR_TYPES, type MonitorType, monitorTypeDescriptor } from "./monito
  * validation accept the same bodies.
  */
 export function monitorBodySchemas(minIntervalSec: number = MIN_INTERVAL_SEC) {
-  const interval_sec = z
-    .int("must be a whole number of seconds")
-    .min(minIntervalSec, `must be between ${minIntervalSec} and ${MAX_INTERVAL_SEC}`)
-    .max(MAX_INTERVAL_SEC, `must be at most ${MAX_INTERVAL_SEC}`);
+  const interval_sec = intervalSec(minIntervalSec);
   // Reminders no more often than checks may run. The server checks that after the schema, with
   // its other rules (all reported at once); the document states this server's floor.
   const remindAtLeast = monitorFields.remind_every_sec.unwrap().clone();

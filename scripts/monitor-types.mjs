@@ -3,7 +3,8 @@
 // of api/monitor-types/ (`<type>.ts` exports its descriptor as `<type>`), so a new monitor type is
 // one new file in api/ (see docs/development.md, "Adding a monitor type"). `npm run build` runs it
 // before the compiler. `--check` writes nothing and fails when the file is not what it would
-// write (`npm run lint` and test/scripts/monitor-types.test.ts run it so).
+// write (`npm run lint` and test/scripts/monitor-types.test.ts run it so). A folder named after the
+// options stands for api/monitor-types/ (the tests' copies).
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,8 +41,9 @@ export function render(folder = FOLDER) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const path = join(FOLDER, INDEX);
-  const text = render();
+  const folder = process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? FOLDER;
+  const path = join(folder, INDEX);
+  const text = render(folder);
   let written = "";
   try {
     written = readFileSync(path, "utf8");
@@ -50,7 +52,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   }
   if (process.argv.includes("--check")) {
     if (written !== text) {
-      console.error("api/monitor-types/index.ts is stale: run `npm run build` (or node scripts/monitor-types.mjs)");
+      console.error(`${path} is stale: run \`npm run build\` (or node scripts/monitor-types.mjs)`);
       process.exit(1);
     }
   } else if (written !== text) writeFileSync(path, text);
