@@ -6,6 +6,7 @@ import {
   ExternalIdSchema,
   Timestamp,
   timestampRows,
+  typeField,
 } from "./common";
 import type { FieldTable } from "./field-table";
 
@@ -157,15 +158,8 @@ export type Channel = z.infer<typeof ChannelSchema>;
 export const CHANNEL_FIELDS = {
   /** Display name, 1..120 characters. Defaults to the resource's name. */
   name: DISPLAY_NAME_FIELD,
-  /** `webhook`, `slack`, `email`, `pagerduty`, `opsgenie`, `teams`, `discord` or `telegram`. Changing it replaces the channel. */
-  type: {
-    api: "type",
-    type: { type: "string", enum: CHANNEL_TYPES },
-    required: true,
-    replaceOnChange: true,
-    description:
-      "`webhook`, `slack`, `email`, `pagerduty`, `opsgenie`, `teams`, `discord` or `telegram`; a change replaces the channel.",
-  },
+  /** One of `CHANNEL_TYPES`. Changing it replaces the channel. */
+  type: typeField(CHANNEL_TYPES, "channel"),
   /** The type's config (camelCase keys); stored as a secret. */
   config: {
     api: "config",

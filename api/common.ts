@@ -155,6 +155,23 @@ export const DISPLAY_NAME_FIELD = {
   defaultDoc: "the resource name",
 } as const;
 
+/** Values in words, in their order: "`a`, `b` or `c`". */
+export function inWords(values: readonly string[]): string {
+  const quoted = values.map((value) => `\`${value}\``);
+  return quoted.length < 2 ? quoted.join("") : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
+}
+
+/** The field-table row of a `type` fixed at creation (monitors, channels): one of `types`; a change replaces the `kind`. */
+export function typeField<const T extends readonly string[]>(types: T, kind: string) {
+  return {
+    api: "type",
+    type: { type: "string", enum: types },
+    required: true,
+    replaceOnChange: true,
+    description: `${inWords(types)}; a change replaces the ${kind}.`,
+  } as const;
+}
+
 /** The prefix of each kind's ids (`mon_…`). */
 export const ID_PREFIX = { monitor: "mon", channel: "chn", statusPage: "sp", maintenanceWindow: "mw" } as const;
 

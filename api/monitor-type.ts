@@ -83,6 +83,11 @@ export function networkChecks(type: NetworkType): Pick<MonitorTypeDescriptor, "c
   };
 }
 
+/** The fields of a network type (ping, smtp, domain): no body, the assertions it answers, and `own`. */
+export function networkFields<const T extends Partial<Record<MonitorField, z.ZodType>>>(own: T) {
+  return { body: nothing, assertions: f.assertions.optional(), ...own };
+}
+
 /** A host of a URL with a non-special scheme, as WHATWG URL parses it (no forbidden code points). */
 export const HOST = "[A-Za-z0-9._~!$&'()*+,;=-]+";
 /** A port, 0..65535. */

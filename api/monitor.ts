@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DISPLAY_NAME_FIELD, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp, timestampRows } from "./common";
+import { DISPLAY_NAME_FIELD, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp, timestampRows, typeField } from "./common";
 import { assertionRead } from "./assertions";
 import { apiRows, type FieldTable, normalize, sortedSet } from "./fields";
 import { monitorExtensionRead } from "./monitor-extensions";
@@ -16,11 +16,6 @@ import { monitorProtocolRead } from "./monitor-protocols";
 import { monitorRetryRead } from "./monitor-retry";
 import { monitorStepRead } from "./monitor-steps";
 import { MONITOR_TYPES, type MonitorType, MonitorTypeSchema } from "./monitor-type-registry";
-
-/** The types in words, in their order: "`http`, `keyword`, … or `browser`". */
-const TYPES_IN_WORDS = `${MONITOR_TYPES.slice(0, -1)
-  .map((type) => `\`${type}\``)
-  .join(", ")} or \`${MONITOR_TYPES.at(-1)}\``;
 
 const { name, ...afterName } = monitorFieldRules;
 
@@ -66,13 +61,7 @@ export const MONITOR_FIELDS = {
   /** Display name, 1..120 characters. Defaults to the resource's name. */
   name: DISPLAY_NAME_FIELD,
   /** One of `MONITOR_TYPES`. Changing it replaces the monitor. */
-  type: {
-    api: "type",
-    type: { type: "string", enum: MONITOR_TYPES },
-    required: true,
-    replaceOnChange: true,
-    description: `${TYPES_IN_WORDS}; a change replaces the monitor.`,
-  },
+  type: typeField(MONITOR_TYPES, "monitor"),
   ...MONITOR_FIELD_ROWS,
   /** Pause checks (true) or keep them running (false, the default). */
   paused: {

@@ -29,6 +29,8 @@ export const ComponentParamsSchema = z.strictObject({
   key: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/),
 });
 
+/** An incident's title: 1..200 characters. */
+const title = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
 const message = z.string().trim().min(1, "must not be empty").max(5000, "must be at most 5000 characters");
 /** Component key → impact. */
 const impacts = z.record(
@@ -39,7 +41,7 @@ const impacts = z.record(
 /** The body of `POST /api/v1/status-pages/<id>/incidents`. */
 export const CreateIncidentSchema = z
   .strictObject({
-    title: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),
+    title,
     /** Default `investigating`; `resolved` is refused (resolve an open incident instead). */
     state: z.enum(["investigating", "identified", "monitoring"]).optional(),
     message,
@@ -63,7 +65,7 @@ export type IncidentUpdateBody = z.infer<typeof IncidentUpdateBodySchema>;
 /** The body of `PATCH …/incidents/<incident>`: the title, and the post-mortem once resolved. */
 export const PatchIncidentSchema = z
   .strictObject({
-    title: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),
+    title: title.optional(),
     postmortem: z.string().max(50_000, "must be at most 50000 characters").nullable().optional(),
   })
   .meta({ id: "PatchIncident" });

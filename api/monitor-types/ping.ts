@@ -1,14 +1,10 @@
-import { f, HOST, type MonitorTypeDescriptor, networkChecks, nothing, urlMatching } from "../monitor-type";
+import { f, HOST, type MonitorTypeDescriptor, networkChecks, networkFields, urlMatching } from "../monitor-type";
 
 /** ICMP echo requests. */
 export const ping = {
   order: 10,
   url: urlMatching(`^ping://${HOST}/?$`, "must be ping://host (a name or an IP address) for ping monitors"),
-  fields: () => ({
-    body: nothing,
-    assertions: f.assertions.optional(),
-    ping_count: f.ping_count.optional(),
-  }),
+  fields: () => networkFields({ ping_count: f.ping_count.optional() }),
   ...networkChecks("ping"),
   doc: {
     url: "`ping://host`",

@@ -1,5 +1,5 @@
 import { networkAssertionViolations } from "../monitor-network";
-import { f, HOST, type MonitorTypeDescriptor, networkChecks, nothing, PORT, urlMatching } from "../monitor-type";
+import { f, HOST, type MonitorTypeDescriptor, networkChecks, networkFields, PORT, urlMatching } from "../monitor-type";
 
 /** An SMTP server: its banner, EHLO, STARTTLS and certificate. */
 export const smtp = {
@@ -8,12 +8,8 @@ export const smtp = {
     `^smtps?://${HOST}(?::${PORT})?/?$`,
     "must be smtp://host[:port] or smtps://host[:port] for smtp monitors",
   ),
-  fields: () => ({
-    body: nothing,
-    assertions: f.assertions.optional(),
-    ssl_expiry_days: f.ssl_expiry_days.optional(),
-    smtp_starttls: f.smtp_starttls.optional(),
-  }),
+  fields: () =>
+    networkFields({ ssl_expiry_days: f.ssl_expiry_days.optional(), smtp_starttls: f.smtp_starttls.optional() }),
   rules: () => [
     // STARTTLS only with smtp:// (smtps:// is TLS from the start); no certificate without TLS.
     {
