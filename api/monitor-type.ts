@@ -75,17 +75,19 @@ export function urlRequired(
   return (url) => (url === null ? `is required for ${type} monitors` : check(url));
 }
 
-/** The url check and rules of a network type (ping, smtp, domain): no body, the assertions it answers. */
-export function networkChecks(type: NetworkType): Pick<MonitorTypeDescriptor, "checkUrl" | "violations"> {
+/**
+ * What the network types (ping, smtp, domain) share: no body, the assertions `type` answers, and
+ * the fields `own` makes; the url check and the assertions' rules.
+ */
+export function networkType(
+  type: NetworkType,
+  own: () => Partial<Record<MonitorField, z.ZodType>>,
+): Pick<MonitorTypeDescriptor, "fields" | "checkUrl" | "violations"> {
   return {
+    fields: () => ({ body: nothing, assertions: f.assertions.optional(), ...own() }),
     checkUrl: urlRequired(type, (url) => networkUrlProblem(type, url)),
     violations: (m) => networkAssertionViolations(type, m),
   };
-}
-
-/** The fields of a network type (ping, smtp, domain): no body, the assertions it answers, and `own`. */
-export function networkFields<const T extends Partial<Record<MonitorField, z.ZodType>>>(own: T) {
-  return { body: nothing, assertions: f.assertions.optional(), ...own };
 }
 
 /** A host of a URL with a non-special scheme, as WHATWG URL parses it (no forbidden code points). */

@@ -1,5 +1,5 @@
 import { DOMAIN_NAME } from "../monitor-network";
-import { f, type MonitorTypeDescriptor, networkChecks, networkFields, urlMatching } from "../monitor-type";
+import { f, type MonitorTypeDescriptor, networkType, urlMatching } from "../monitor-type";
 
 /** A domain registration, read from RDAP. */
 export const domain = {
@@ -8,8 +8,7 @@ export const domain = {
     `^domain://${DOMAIN_NAME.source.slice(1, -1)}/?$`,
     "must be domain://registered.name for domain monitors",
   ),
-  fields: () => networkFields({ domain_expiry_days: f.domain_expiry_days.optional() }),
-  ...networkChecks("domain"),
+  ...networkType("domain", () => ({ domain_expiry_days: f.domain_expiry_days.optional() })),
   doc: {
     url: "`domain://name`",
     fields: ["domainExpiryDays", "assertions"],

@@ -1,11 +1,10 @@
-import { f, HOST, type MonitorTypeDescriptor, networkChecks, networkFields, urlMatching } from "../monitor-type";
+import { f, HOST, type MonitorTypeDescriptor, networkType, urlMatching } from "../monitor-type";
 
 /** ICMP echo requests. */
 export const ping = {
   order: 10,
   url: urlMatching(`^ping://${HOST}/?$`, "must be ping://host (a name or an IP address) for ping monitors"),
-  fields: () => networkFields({ ping_count: f.ping_count.optional() }),
-  ...networkChecks("ping"),
+  ...networkType("ping", () => ({ ping_count: f.ping_count.optional() })),
   doc: {
     url: "`ping://host`",
     fields: ["pingCount", "assertions"],

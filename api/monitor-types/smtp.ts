@@ -1,5 +1,5 @@
 import { networkAssertionViolations } from "../monitor-network";
-import { f, HOST, type MonitorTypeDescriptor, networkChecks, networkFields, PORT, urlMatching } from "../monitor-type";
+import { f, HOST, type MonitorTypeDescriptor, networkType, PORT, urlMatching } from "../monitor-type";
 
 /** An SMTP server: its banner, EHLO, STARTTLS and certificate. */
 export const smtp = {
@@ -8,8 +8,6 @@ export const smtp = {
     `^smtps?://${HOST}(?::${PORT})?/?$`,
     "must be smtp://host[:port] or smtps://host[:port] for smtp monitors",
   ),
-  fields: () =>
-    networkFields({ ssl_expiry_days: f.ssl_expiry_days.optional(), smtp_starttls: f.smtp_starttls.optional() }),
   rules: () => [
     // STARTTLS only with smtp:// (smtps:// is TLS from the start); no certificate without TLS.
     {
@@ -21,7 +19,10 @@ export const smtp = {
       then: { properties: { ssl_expiry_days: { type: "null" } } },
     },
   ],
-  ...networkChecks("smtp"),
+  ...networkType("smtp", () => ({
+    ssl_expiry_days: f.ssl_expiry_days.optional(),
+    smtp_starttls: f.smtp_starttls.optional(),
+  })),
   violations: (m) => [
     ...(m.smtp_starttls === false && m.ssl_expiry_days !== null
       ? [{ field: "ssl_expiry_days", message: "is not allowed with smtp_starttls false (no certificate is read)" }]
