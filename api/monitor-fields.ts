@@ -50,7 +50,7 @@ export function intervalSec(floor: number, lowest = floor) {
 export const monitorFieldRules = {
   /** Display name, 1..120 characters, kept exactly as written. */
   name: displayName(),
-  /** `http(s)://…` (http, keyword), `tcp://host:port` (tcp), `dns://name` (dns), `grpc(s)://host:port`, `ws(s)://…`, `udp://host:port`, `ping://host`, `smtp(s)://host[:port]`, `domain://name`; null for heartbeat, multistep and browser. */
+  /** The `url` of each type's descriptor (api/monitor-types/<type>.ts); null for the types without one. */
   url: z.string().max(MAX_URL_LENGTH, URL_TOO_LONG).nullable(),
   /** Seconds between checks, {@link INTERVAL_BOUNDS}. */
   // A server may lower the floor: it checks its own after the schema (monitorRuleViolations).
@@ -96,16 +96,8 @@ export const monitorFieldRules = {
   ...monitorBrowserFields,
 };
 
-/** The field-table rows of the writable fields from `url` on (api/monitor.ts adds `name` and `type` in front). */
+/** The field-table rows of the writable fields from `intervalSec` on (api/monitor.ts adds `name`, `type` and `url`, whose description the descriptors make, in front). */
 export const MONITOR_FIELD_ROWS = {
-  /** `http(s)://…` for http and keyword monitors, `tcp://host:port` for tcp, `dns://name` for dns; none for heartbeat. */
-  url: {
-    api: "url",
-    type: { type: "string", nullable: true },
-    description:
-      "`http(s)://…`; `tcp://host:port` for tcp; `dns://name` for dns; `grpc://` or `grpcs://host:port` for grpc; `ws(s)://…` for websocket; `udp://host:port` for udp; `ping://host` for ping; `smtp://host[:port]` (STARTTLS) or `smtps://host[:port]` for smtp; `domain://name` for domain; required but for heartbeat, multistep and browser, which have none.",
-    default: null,
-  },
   /** Seconds between checks, {@link INTERVAL_BOUNDS}. */
   intervalSec: {
     api: "interval_sec",

@@ -15,6 +15,7 @@ import { monitorBrowserRead } from "./monitor-browser";
 import { monitorProtocolRead } from "./monitor-protocols";
 import { monitorRetryRead } from "./monitor-retry";
 import { monitorStepRead } from "./monitor-steps";
+import { urlsInWords } from "./monitor-type-docs";
 import { MONITOR_TYPES, type MonitorType, MonitorTypeSchema } from "./monitor-type-registry";
 
 const { name, ...afterName } = monitorFieldRules;
@@ -62,6 +63,8 @@ export const MONITOR_FIELDS = {
   name: DISPLAY_NAME_FIELD,
   /** One of `MONITOR_TYPES`. Changing it replaces the monitor. */
   type: typeField(MONITOR_TYPES, "monitor"),
+  /** The `url` of each type, in words from the descriptors; none for heartbeat, multistep and browser. */
+  url: { api: "url", type: { type: "string", nullable: true }, description: urlsInWords(), default: null },
   ...MONITOR_FIELD_ROWS,
   /** Pause checks (true) or keep them running (false, the default). */
   paused: {
