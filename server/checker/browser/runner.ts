@@ -192,9 +192,10 @@ async function main(): Promise<BrowserRunResult> {
       screenshot: Boolean(shot && shot.length <= job.screenshot_limit_bytes),
       url: page.url(),
     };
-  } finally {
-    await browser.close().catch(() => undefined);
   }
+  // No close: the browser ends with the sandbox once the result is written (Playwright's exit
+  // handler kills it, and its PID namespace ends with the runner), so a graceful close's work
+  // (Chromium saving its profile, which nothing reads again) is not paid for.
 }
 
 main().then(
