@@ -11,8 +11,8 @@ export const RESYNC_MS = 5_000;
 
 /**
  * The built-in checker's side of the check leases, when several replicas share one database:
- * every replica schedules every monitor, tries the checks of those it owns (check-owners.ts), and
- * the one that takes the lease runs the check. A
+ * every replica knows every monitor, keeps timers for and tries the checks of those it owns
+ * (check-owners.ts), and the one that takes the lease runs the check. A
  * replica that loses the lease looks again when it runs out: if its holder never recorded the
  * check (it died), this replica runs it.
  */

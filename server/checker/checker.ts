@@ -6,7 +6,7 @@ import type { CheckRead, ScheduledMonitor } from "../store/monitors";
 import type { HealthPolicy } from "../store/streaks";
 import { nextDue, startDue } from "./cadence";
 import { CheckLeases, LEASE_MARGIN_MS, RESYNC_MS } from "./check-leases";
-import { CheckOwners, OWNERS_MS } from "./check-owners";
+import { CheckOwners } from "./check-owners";
 import { CheckRunner, cadenceMs } from "./dispatch";
 import type { ProbeContext } from "./probe";
 import { RecordBatch } from "./record-batch";
@@ -26,7 +26,10 @@ interface Slot {
 
 /** Scheduling figures, for the benchmark and the logs. */
 export interface CheckerStats {
+  /** Active monitors this checker schedules. */
   scheduled: number;
+  /** Of those, the monitors whose checks it tries (with a timer): all but those another replica owns. */
+  armed: number;
   checks: number;
   lagP50Ms: number | null;
   lagP99Ms: number | null;
@@ -79,7 +82,6 @@ export class Checker {
   private readonly owners?: CheckOwners;
   /** The monitors whose slot is idle: their checks are left to the replica that owns them. */
   private readonly idle = new Set<string>();
-  private wakeTimer?: NodeJS.Timeout;
   /** When another replica was last heard to record a check of each monitor (its row's announcement). */
   private readonly heard = new Map<string, number>();
   /** Monitors created or resumed here: their first check is tried whoever owns them (the lease decides). */
@@ -144,9 +146,7 @@ export class Checker {
       this.idle.delete(id);
       // The last check skipped here (its due time passed while idle, or the one that made it idle); the next, scheduled.
       const passed = slot.at <= now;
-      const skipped = passed
-        ? slot.at + Math.floor((now - slot.at) / slot.intervalMs) * slot.intervalMs
-        : slot.skipped;
+      const skipped = passed ? slot.at + Math.floor((now - slot.at) / slot.intervalMs) * slot.intervalMs : slot.skipped;
       this.schedule(id, slot.intervalMs, passed ? (skipped as number) + slot.intervalMs : slot.at);
       if (relaunch && skipped !== undefined && this.owners?.mine(id)) this.launch(id, skipped, false, true);
     }
@@ -181,14 +181,12 @@ export class Checker {
       this.schedule(m.id, intervalMs, startDue(m.id, intervalMs, last, now, "due"));
     }
     this.log.info({ monitors: this.slots.size }, "checker started");
-    if (this.leases) {
-      this.resync = setInterval(
-        () => void this.follow().catch((err: Error) => this.log.error({ err }, "schedule resync failed")),
-        RESYNC_MS,
-      ).unref();
-      // Idle monitors whose owner went quiet are tried here (or all, once the read of the checkers is stale).
-      this.wakeTimer = setInterval(() => this.wake(false), OWNERS_MS).unref();
-    }
+    if (this.leases)
+      this.resync = setInterval(() => {
+        // Idle monitors whose owner went quiet are tried here (or all, once the read of the checkers is stale).
+        this.wake(false);
+        void this.follow().catch((err: Error) => this.log.error({ err }, "schedule resync failed"));
+      }, RESYNC_MS).unref();
   }
 
   /** Schedules monitors another replica created, and drops those it deleted or paused. */
@@ -252,6 +250,7 @@ export class Checker {
       sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) : null;
     return {
       scheduled: this.slots.size,
+      armed: this.slots.size - this.idle.size,
       checks: this.checks,
       lagP50Ms: at(0.5),
       lagP99Ms: at(0.99),
@@ -277,7 +276,6 @@ export class Checker {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.resync);
-    clearInterval(this.wakeTimer);
     // The others take this replica's monitors at their next read of the checkers.
     await this.owners?.stop();
     for (const slot of this.slots.values()) clearTimeout(slot.timer);
