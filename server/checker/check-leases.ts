@@ -79,6 +79,16 @@ export class CheckLeases {
     return lease !== undefined && lease.done && lease.claimedAt > due - Math.min(SLACK_MS, intervalMs / 10);
   }
 
+  /** The monitor's current lease: when it was taken and runs out, and whether it was finished (undefined: none). */
+  current(monitorId: string): Promise<{ claimedAt: number; expiresAt: number; done: boolean } | undefined> {
+    return this.store.checkLeases.current(monitorId);
+  }
+
+  /** The first moment a lease taken at `claimedAt` lets another check of a monitor checked every `intervalMs` be taken. */
+  nextGrant(claimedAt: number, intervalMs: number): number {
+    return claimedAt + intervalMs - Math.min(SLACK_MS, intervalMs / 10) + 50;
+  }
+
   /** When to look again at a lease another replica holds and has not finished (undefined: nothing to watch). */
   async takeoverAt(monitorId: string): Promise<number | undefined> {
     const lease = await this.store.checkLeases.current(monitorId);

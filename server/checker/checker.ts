@@ -395,15 +395,28 @@ export class Checker {
   }
 
   /**
-   * Another replica holds the lease on the check of `id` (for up to `leaseMs`). If that replica
-   * dies before recording it, this one runs the check when the lease runs out; unless its own
-   * next check of the monitor is due before then, which takes the lease over anyway.
+   * Another replica holds the lease on the check of `id` (for up to `leaseMs`), or finished it
+   * within the interval. If that replica dies before recording it, this one runs the check when
+   * the lease runs out; unless its own next check of the monitor is due before then, which takes
+   * the lease over anyway. If it finished it, this one's next check is due when the lease grants it.
    */
   private async lost(id: string, leaseMs: number): Promise<void> {
+    const lease = await this.leases?.current(id);
     const slot = this.slots.get(id);
+    if (!lease || !this.leases || this.stopped) return;
+    if (lease.done) {
+      // Another replica ran this period's check (its timer ahead of this one's): this replica's next
+      // try is when the lease grants one, not an interval after its own due time, which the lease
+      // would refuse again when the other replica's checks run late, and then a period would go unchecked.
+      if (slot?.timer !== undefined) {
+        clearTimeout(slot.timer);
+        this.schedule(id, slot.intervalMs, this.leases.nextGrant(lease.claimedAt, slot.intervalMs));
+      }
+      return;
+    }
     if (slot?.timer !== undefined && slot.at <= Date.now() + leaseMs) return;
-    const at = await this.leases?.takeoverAt(id);
-    if (at !== undefined) setTimeout(() => this.launch(id, at, true), Math.max(0, at - Date.now())).unref();
+    const at = lease.expiresAt + 50;
+    setTimeout(() => this.launch(id, at, true), Math.max(0, at - Date.now())).unref();
   }
 
   private recordLag(ms: number): void {
