@@ -14,6 +14,12 @@
 // other work changes much less than requests per second).
 // The load average is printed with the figures: the machine may be shared.
 //
+// With BENCH_CPU_PROF=<dir>, each replica writes a CPU profile (node --cpu-prof) to
+// <dir>/<setup number>, and the GET is left out (its work would hide the checks' in the profile);
+// BENCH_GET=0 leaves it out too.
+// With BENCH_STATEMENTS=<n>, the n statements PostgreSQL ran most often in the window of checks
+// are printed per setup, with their calls per recorded check.
+//
 //   BENCH_MONITORS=1000 BENCH_SECONDS=10 node bench/replicas.mts
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -32,6 +38,9 @@ import { Store } from "../dist/server/index.js";
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
+const CPU_PROF = process.env.BENCH_CPU_PROF;
+const SKIP_GET = CPU_PROF !== undefined || process.env.BENCH_GET === "0";
+const TOP_STATEMENTS = Number(process.env.BENCH_STATEMENTS ?? 0);
 const key = "uk_benchmarkbenchmarkbenchmark";
 const dir = mkdtempSync(join(tmpdir(), "uptime-bench-replicas-"));
 const keyFile = join(dir, "secret.key");
@@ -90,8 +99,9 @@ async function seed(db: string): Promise<string> {
   return first;
 }
 
-async function serve(db: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["bench/replica.mts", db, keyFile], {
+async function serve(db: string, profileDir?: string): Promise<{ child: ChildProcess; url: string }> {
+  const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, "bench/replica.mts", db, keyFile], {
     cwd: REPO_ROOT,
     env: { ...process.env, UPTIME_DEV_KEY: key },
     stdio: ["ignore", "pipe", "inherit"],
@@ -136,6 +146,15 @@ function postgresCpu(): number {
     }
   }
   return total;
+}
+
+/** Calls of each statement PostgreSQL ran on database `db`, by its text. */
+async function statementCalls(db: string): Promise<Map<string, number>> {
+  const { rows } = await admin.query(
+    "SELECT query, calls FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)",
+    [new URL(db).pathname.slice(1)],
+  );
+  return new Map(rows.map((r: { query: string; calls: string }) => [r.query, Number(r.calls)]));
 }
 
 /** Counts read at the window's start and end. */
@@ -203,16 +222,26 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(" ");
 
+let setups = 0;
+
 async function measure(name: string, db: string, replicas: number): Promise<Row> {
   const monitorId = await seed(db);
-  const servers = await Promise.all(Array.from({ length: replicas }, () => serve(db)));
+  const profileDir = CPU_PROF && join(CPU_PROF, String(++setups));
+  const servers = await Promise.all(Array.from({ length: replicas }, () => serve(db, profileDir)));
   // Past the start's spread of first checks.
   await new Promise((r) => setTimeout(r, 12_000));
+  const postgresDb = db.startsWith("postgres");
+  const callsBefore = TOP_STATEMENTS && postgresDb ? await statementCalls(db) : undefined;
   const before = await sample(db, servers);
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
   const after = await sample(db, servers);
   const recorded = after.heartbeats - before.heartbeats;
-  const postgresDb = db.startsWith("postgres");
+  if (callsBefore) {
+    const calls = [...(await statementCalls(db))].map(([q, n]) => [q, n - (callsBefore.get(q) ?? 0)] as const);
+    console.log(`${name}: statements per recorded check (${recorded} recorded)`);
+    for (const [q, n] of calls.sort((x, y) => y[1] - x[1]).slice(0, TOP_STATEMENTS))
+      console.log(`  ${(n / recorded).toFixed(3).padStart(7)}  ${q.replace(/\s+/g, " ").slice(0, 110)}`);
+  }
   const row: Row = {
     name,
     checks: recorded / ((after.at - before.at) / 1000),
@@ -224,6 +253,10 @@ async function measure(name: string, db: string, replicas: number): Promise<Row>
     getMicros: 0,
     load: load(),
   };
+  if (SKIP_GET) {
+    await Promise.all(servers.map((s) => stop(s.child)));
+    return row;
+  }
   const getFrom = await sample(db, servers);
   const results = await Promise.all(
     servers.map((s) =>

@@ -11,8 +11,8 @@ export const RESYNC_MS = 5_000;
 
 /**
  * The built-in checker's side of the check leases, when several replicas share one database:
- * every replica schedules every monitor, tries the checks of those it owns (check-owners.ts), and
- * the one that takes the lease runs the check. A
+ * every replica knows every monitor, keeps timers for and tries the checks of those it owns
+ * (check-owners.ts), and the one that takes the lease runs the check. A
  * replica that loses the lease looks again when it runs out: if its holder never recorded the
  * check (it died), this replica runs it.
  */
@@ -77,6 +77,16 @@ export class CheckLeases {
   async ranSince(monitorId: string, due: number, intervalMs: number): Promise<boolean> {
     const lease = await this.store.checkLeases.current(monitorId);
     return lease !== undefined && lease.done && lease.claimedAt > due - Math.min(SLACK_MS, intervalMs / 10);
+  }
+
+  /** The monitor's current lease: when it was taken and runs out, and whether it was finished (undefined: none). */
+  current(monitorId: string): Promise<{ claimedAt: number; expiresAt: number; done: boolean } | undefined> {
+    return this.store.checkLeases.current(monitorId);
+  }
+
+  /** The first moment a lease taken at `claimedAt` lets another check of a monitor checked every `intervalMs` be taken. */
+  nextGrant(claimedAt: number, intervalMs: number): number {
+    return claimedAt + intervalMs - Math.min(SLACK_MS, intervalMs / 10) + 50;
   }
 
   /** When to look again at a lease another replica holds and has not finished (undefined: nothing to watch). */

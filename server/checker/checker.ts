@@ -13,14 +13,23 @@ import { RecordBatch } from "./record-batch";
 
 interface Slot {
   intervalMs: number;
-  timer: NodeJS.Timeout;
-  /** When the timer fires: the next check's due time. */
+  /**
+   * Set while this replica tries the monitor's checks; unset (the slot idle) while another replica
+   * owns it (replicas only): its schedule is kept, at no cost per check.
+   */
+  timer?: NodeJS.Timeout;
+  /** The next check's due time: when the timer fires, or would have fired. */
   at: number;
+  /** The due time of the check skipped when the slot went idle. */
+  skipped?: number;
 }
 
 /** Scheduling figures, for the benchmark and the logs. */
 export interface CheckerStats {
+  /** Active monitors this checker schedules. */
   scheduled: number;
+  /** Of those, the monitors whose checks it tries (with a timer): all but those another replica owns. */
+  armed: number;
   checks: number;
   lagP50Ms: number | null;
   lagP99Ms: number | null;
@@ -71,8 +80,8 @@ export class Checker {
   private readonly leaseLengths = new Map<string, number>();
   /** Which monitors this replica tries (replicas only; see check-owners.ts). */
   private readonly owners?: CheckOwners;
-  /** The due time of each monitor's last check skipped here for another replica's (it owned it then). */
-  private readonly skipped = new Map<string, number>();
+  /** The monitors whose slot is idle: their checks are left to the replica that owns them. */
+  private readonly idle = new Set<string>();
   /** When another replica was last heard to record a check of each monitor (its row's announcement). */
   private readonly heard = new Map<string, number>();
   /** Monitors created or resumed here: their first check is tried whoever owns them (the lease decides). */
@@ -112,24 +121,45 @@ export class Checker {
   }
 
   /**
-   * The live checkers changed: the checks skipped here that this replica owns now (their owner
-   * left or died) run at once, each still under its lease.
+   * The live checkers changed: the monitors this replica owns now (their owner left or died) are
+   * scheduled here again, and the check skipped last runs at once, under its lease (nothing to do
+   * when the owner ran it).
    */
   private ownersChanged(): void {
-    for (const [id, at] of this.skipped) {
-      if (!this.owners?.mine(id)) continue;
-      this.skipped.delete(id);
-      if (this.slots.has(id)) this.launch(id, at, false, true);
+    this.wake(true);
+  }
+
+  /**
+   * Schedules again the idle monitors whose checks this replica tries now: it owns them, or their
+   * owner was not heard for too long (see `leftToOwner`). With `relaunch`, the last check skipped
+   * of each monitor it owns now runs at once (its lease decides whether it is still due).
+   */
+  private wake(relaunch: boolean): void {
+    const now = Date.now();
+    for (const id of this.idle) {
+      const slot = this.slots.get(id);
+      if (!slot) {
+        this.idle.delete(id);
+        continue;
+      }
+      if (this.leftToOwner(id, slot.intervalMs, false)) continue;
+      this.idle.delete(id);
+      // The last check skipped here (its due time passed while idle, or the one that made it idle); the next, scheduled.
+      const passed = slot.at <= now;
+      const skipped = passed ? slot.at + Math.floor((now - slot.at) / slot.intervalMs) * slot.intervalMs : slot.skipped;
+      this.schedule(id, slot.intervalMs, passed ? (skipped as number) + slot.intervalMs : slot.at);
+      if (relaunch && skipped !== undefined && this.owners?.mine(id)) this.launch(id, skipped, false, true);
     }
   }
 
   /**
    * Whether the due check of `id` is left to the replica that owns it: this replica does not, and
    * another was heard recording a check of it within two intervals and a lease's margin (else the
-   * owner may be stuck, and the lease decides who runs it).
+   * owner may be stuck, and the lease decides who runs it). A monitor created or resumed here is
+   * tried once whoever owns it (`consume`: that try is now).
    */
-  private leftToOwner(id: string, intervalMs: number): boolean {
-    if (!this.owners || this.first.delete(id) || this.owners.mine(id)) return false;
+  private leftToOwner(id: string, intervalMs: number, consume = true): boolean {
+    if (!this.owners || (consume ? this.first.delete(id) : this.first.has(id)) || this.owners.mine(id)) return false;
     return Date.now() - (this.heard.get(id) ?? this.startedAt) <= 2 * intervalMs + LEASE_MARGIN_MS;
   }
 
@@ -146,14 +176,17 @@ export class Checker {
       if (this.place && !this.place.checks(m)) continue;
       const intervalMs = cadenceMs(m);
       const last = m.last_checked_at ? Date.parse(m.last_checked_at) : undefined;
+      // The lease's length known: the first check takes the lease and reads the monitor in one statement.
+      if (this.leases) this.leaseLengths.set(m.id, this.leases.leaseMs(m, intervalMs));
       this.schedule(m.id, intervalMs, startDue(m.id, intervalMs, last, now, "due"));
     }
     this.log.info({ monitors: this.slots.size }, "checker started");
     if (this.leases)
-      this.resync = setInterval(
-        () => void this.follow().catch((err: Error) => this.log.error({ err }, "schedule resync failed")),
-        RESYNC_MS,
-      ).unref();
+      this.resync = setInterval(() => {
+        // Idle monitors whose owner went quiet are tried here (or all, once the read of the checkers is stale).
+        this.wake(false);
+        void this.follow().catch((err: Error) => this.log.error({ err }, "schedule resync failed"));
+      }, RESYNC_MS).unref();
   }
 
   /** Schedules monitors another replica created, and drops those it deleted or paused. */
@@ -178,12 +211,13 @@ export class Checker {
       if (slot) clearTimeout(slot.timer);
       this.slots.delete(id);
       this.leaseLengths.delete(id);
-      this.skipped.delete(id);
+      this.idle.delete(id);
       this.heard.delete(id);
       this.first.delete(id);
       return;
     }
     const intervalMs = cadenceMs(monitor);
+    if (this.leases) this.leaseLengths.set(id, this.leases.leaseMs(monitor, intervalMs));
     if (slot?.intervalMs === intervalMs) return;
     if (slot) clearTimeout(slot.timer);
     // A new or resumed monitor is checked right away; a changed interval takes effect from the
@@ -216,6 +250,7 @@ export class Checker {
       sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) : null;
     return {
       scheduled: this.slots.size,
+      armed: this.slots.size - this.idle.size,
       checks: this.checks,
       lagP50Ms: at(0.5),
       lagP99Ms: at(0.99),
@@ -249,21 +284,33 @@ export class Checker {
     await this.runner.close();
   }
 
+  /**
+   * Schedules the check of `id` due `at`: its timer, or, when another replica owns the monitor,
+   * an idle slot (`wake` schedules it again when this replica takes it on).
+   */
   private schedule(id: string, intervalMs: number, at: number): void {
+    if (this.leftToOwner(id, intervalMs, false)) {
+      this.slots.set(id, { intervalMs, at });
+      this.idle.add(id);
+      return;
+    }
     const timer = setTimeout(() => this.fire(id, at), Math.max(0, at - Date.now()));
     timer.unref();
     this.slots.set(id, { intervalMs, timer, at });
+    this.idle.delete(id);
   }
 
   private fire(id: string, scheduledAt: number): void {
     const slot = this.slots.get(id);
     if (!slot || this.stopped) return;
-    this.schedule(id, slot.intervalMs, nextDue(scheduledAt, slot.intervalMs, Date.now()));
+    const next = nextDue(scheduledAt, slot.intervalMs, Date.now());
     if (this.leftToOwner(id, slot.intervalMs)) {
-      this.skipped.set(id, scheduledAt);
+      // Another replica owns it now: idle here until this replica takes it on.
+      this.slots.set(id, { intervalMs: slot.intervalMs, at: next, skipped: scheduledAt });
+      this.idle.add(id);
       return;
     }
-    this.skipped.delete(id);
+    this.schedule(id, slot.intervalMs, next);
     this.launch(id, scheduledAt);
   }
 
@@ -348,15 +395,28 @@ export class Checker {
   }
 
   /**
-   * Another replica holds the lease on the check of `id` (for up to `leaseMs`). If that replica
-   * dies before recording it, this one runs the check when the lease runs out; unless its own
-   * next check of the monitor is due before then, which takes the lease over anyway.
+   * Another replica holds the lease on the check of `id` (for up to `leaseMs`), or finished it
+   * within the interval. If that replica dies before recording it, this one runs the check when
+   * the lease runs out; unless its own next check of the monitor is due before then, which takes
+   * the lease over anyway. If it finished it, this one's next check is due when the lease grants it.
    */
   private async lost(id: string, leaseMs: number): Promise<void> {
-    const next = this.slots.get(id)?.at;
-    if (next !== undefined && next <= Date.now() + leaseMs) return;
-    const at = await this.leases?.takeoverAt(id);
-    if (at !== undefined) setTimeout(() => this.launch(id, at, true), Math.max(0, at - Date.now())).unref();
+    const lease = await this.leases?.current(id);
+    const slot = this.slots.get(id);
+    if (!lease || !this.leases || this.stopped) return;
+    if (lease.done) {
+      // Another replica ran this period's check (its timer ahead of this one's): this replica's next
+      // try is when the lease grants one, not an interval after its own due time, which the lease
+      // would refuse again when the other replica's checks run late, and then a period would go unchecked.
+      if (slot?.timer !== undefined) {
+        clearTimeout(slot.timer);
+        this.schedule(id, slot.intervalMs, this.leases.nextGrant(lease.claimedAt, slot.intervalMs));
+      }
+      return;
+    }
+    if (slot?.timer !== undefined && slot.at <= Date.now() + leaseMs) return;
+    const at = lease.expiresAt + 50;
+    setTimeout(() => this.launch(id, at, true), Math.max(0, at - Date.now())).unref();
   }
 
   private recordLag(ms: number): void {
