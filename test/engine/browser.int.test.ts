@@ -1,8 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBrowserTools } from "../support/browser-tools";
-import { useServer, useStack } from "../support/engine-suite";
+import { previewError, stateFiles, useServer, useStack } from "../support/engine-suite";
 import { type LoginSite, startLoginSite } from "../support/login-site";
 import { eventually } from "../support/target";
 import { cli } from "./cli";
@@ -39,10 +38,7 @@ describe("browser monitors deployed by the engine", () => {
 
   it("a script that does not parse fails the preview, naming the field and the line", async () => {
     await stack.setConfig("brokenScript", { value: "true" });
-    const failed = await stack.preview({ onOutput }).then(
-      () => "",
-      (err: Error) => err.message,
-    );
+    const failed = await previewError(stack, { onOutput });
     await stack.removeConfig("brokenScript");
     expect(failed).toMatch(/script: does not parse as JavaScript: Unexpected token at line 1, column 37/);
     expect((await s.call("GET", "/api/v1/monitors")).body.data).toEqual([]);
@@ -123,10 +119,7 @@ describe("browser monitors deployed by the engine", () => {
   }, 400_000);
 
   it("the password shows in no output and no state file", () => {
-    const state = readdirSync(join(engine.stateDir, "backend"), { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile())
-      .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"))
-      .join("\n");
+    const state = stateFiles(engine);
     expect(state).toContain("log in and see the dashboard");
     for (const [where, text] of Object.entries({ state, output: output.join("") }))
       expect(text.includes(PASSWORD), where).toBe(false);

@@ -1,11 +1,7 @@
-import { spawn } from "node:child_process";
-import { readdirSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useServer, useStack } from "../support/engine-suite";
-import { killTree } from "../support/process-tree";
+import { describe, expect, it } from "vitest";
+import { serverMonitors, useServer, useStack } from "../support/engine-suite";
 import type { TestServer } from "../support/server";
-import { orphansCommand, stateResources } from "./killed-up";
+import { orphansCommand, pulumiKilledWhen, removeEmptySidecars, stateResources } from "./killed-up";
 
 const MONITORS = 24;
 /** Few operations at once: each batch holds a few writes, so a kill lands between batches. */
@@ -21,53 +17,21 @@ async function batchRequests(s: TestServer): Promise<number> {
 // to a request: a `pulumi up` and a `pulumi destroy` killed between two of them leave nothing
 // behind, and the README's recovery (cancel, refresh, the command again) finishes the job.
 describe("an update of every monitor and a destroy, killed with SIGKILL between their batches", () => {
-  let accountId: string;
-  const live = async () => (await s.app.store.monitors.list(accountId, { limit: 1000 })).items;
   const s = useServer();
-  beforeAll(async () => {
-    accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
-  });
+  const live = serverMonitors(s);
   const { stack, engine, program } = useStack({
     program: "test/engine/programs/fleet",
     server: s,
     config: () => ({ monitors: { value: String(MONITORS) } }),
   });
-  // A killed run leaves the stack locked: unlocked before the destroy at the end.
-  afterAll(() => stack.cancel().catch(() => undefined));
 
-  /** Runs `pulumi <command>` as CI would, and kills it and its plugins once `reached()` holds. */
+  /** Runs `pulumi <command>` as CI would, kills it and its plugins once `reached()` holds, then removes an empty sidecar. */
   async function killedWhen(command: "up" | "destroy", reached: () => Promise<boolean>): Promise<void> {
-    const cli = spawn(
-      join(engine.binDir, "pulumi"),
-      [command, "--yes", "--skip-preview", "--non-interactive", "--stack", "dev", "--parallel", String(PARALLEL)],
-      {
-        cwd: program.workDir,
-        env: { ...process.env, ...engine.envVars },
-        detached: true,
-        stdio: "ignore",
-      },
-    );
-    const exited = new Promise((resolve) => cli.once("exit", resolve));
-    const deadline = Date.now() + 120_000;
-    while (!(await reached()) && cli.exitCode === null && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 5));
-    killTree(cli.pid as number);
-    await exited;
-    // A request in flight at the kill may still land.
-    await new Promise((r) => setTimeout(r, 300));
-    removeEmptySidecars();
-  }
-
-  /**
-   * A kill while the file backend writes the stack's `.json.attrs` sidecar leaves it empty, and
-   * every command then fails to load the checkpoint; the README's recovery deletes it.
-   */
-  function removeEmptySidecars(): void {
-    const stacks = join(engine.stateDir, "backend", ".pulumi", "stacks");
-    for (const f of readdirSync(stacks, { recursive: true, encoding: "utf8" })) {
-      const path = join(stacks, f);
-      if (path.endsWith(".json.attrs") && statSync(path).size === 0) rmSync(path);
-    }
+    await pulumiKilledWhen(engine, program.workDir, [command, "--parallel", String(PARALLEL)], reached, {
+      pollMs: 5,
+      settleMs: 300,
+    });
+    removeEmptySidecars(engine);
   }
 
   /** What the state records of each monitor: its interval, by id. */
@@ -106,10 +70,7 @@ describe("an update of every monitor and a destroy, killed with SIGKILL between 
   }, 600_000);
 
   it("leaves no deleted monitor in the state after cancel and refresh, and the next destroy deletes the rest", async () => {
-    // From a stack in step with the server, whatever the test before left.
-    await stack.cancel().catch(() => undefined);
-    await stack.refresh();
-    await stack.up();
+    // From the stack the test before left in step with the server (its last preview is clean).
     expect(await live()).toHaveLength(MONITORS);
     const batchesBefore = await batchRequests(s);
     await killedWhen("destroy", async () => (await live()).length <= MONITORS / 2);

@@ -4,18 +4,14 @@
  * CLI and its plugins during creates, updates, replacements and deletes, then the README's
  * recovery; counts duplicates, orphans, lost updates and objects left undeleted.
  */
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useServer, useStack } from "../support/engine-suite";
-import { killTree } from "../support/process-tree";
-import { stateResources } from "./killed-up";
+import { describe, expect, it } from "vitest";
+import { serverMonitors, useServer, useStack } from "../support/engine-suite";
+import { pulumiKilledWhen, stateResources } from "./killed-up";
 
 const SKIP = { PULUMI_SKIP_CHECKPOINTS: "true" };
 const PROJECT = "uptime-fleet";
 const IDENTITY_URN = `urn:pulumi:dev::${PROJECT}::pulumi-nodejs:dynamic/uptime:StackIdentity::pulumi-uptime-stack`;
-const CLI_FLAGS = ["--yes", "--skip-preview", "--non-interactive", "--stack", "dev"];
 
 type LiveMonitor = { id: string; name: string; type: string; interval_sec: number; external_id: string | null };
 
@@ -39,41 +35,20 @@ export function describeKilledUpSkippingCheckpoints(
 ): void {
   const N = options.monitors;
   describe(title, () => {
-    let accountId: string;
     const s = useServer();
-    beforeAll(async () => {
-      accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
-    });
+    const live = serverMonitors<LiveMonitor>(s);
     const { stack, engine, program } = useStack({
       program: "test/engine/programs/fleet",
       engine: { env: SKIP },
       server: s,
       config: () => ({ monitors: { value: String(N) } }),
     });
-    // A killed run leaves the stack locked: unlocked before the destroy at the end.
-    afterAll(() => stack.cancel().catch(() => undefined));
-    const live = async (): Promise<LiveMonitor[]> =>
-      (await s.app.store.monitors.list(accountId, { limit: 1000 })).items as LiveMonitor[];
     const stateIds = async () =>
       new Set((await stateResources(stack)).filter((r) => r.type.endsWith("uptime:Monitor")).map((r) => r.id));
 
     /** Runs `pulumi <command>` as CI would, and kills it and its plugins once `reached()` holds. */
-    async function killedWhen(command: "up" | "destroy", reached: () => Promise<boolean>): Promise<void> {
-      const cli = spawn(join(engine.binDir, "pulumi"), [command, ...CLI_FLAGS], {
-        cwd: program.workDir,
-        env: { ...process.env, ...engine.envVars },
-        detached: true,
-        stdio: "ignore",
-      });
-      const exited = new Promise((resolve) => cli.once("exit", resolve));
-      const deadline = Date.now() + 120_000;
-      while (!(await reached()) && cli.exitCode === null && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 10));
-      killTree(cli.pid as number);
-      await exited;
-      // Settle: a request in flight at the kill may still land on the server.
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    const killedWhen = (command: "up" | "destroy", reached: () => Promise<boolean>) =>
+      pulumiKilledWhen(engine, program.workDir, [command], reached, { settleMs: 300 });
 
     /** The README's recovery, with checkpoints still skipped: cancel, refresh, then the command again. */
     async function recover(command: "up" | "destroy"): Promise<void> {

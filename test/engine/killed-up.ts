@@ -7,10 +7,10 @@ import { execFile, spawn } from "node:child_process";
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OrphanReport } from "../../provider/commands/orphans";
 import { type OfflineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
-import { type StackOptions, useServer, useStack } from "../support/engine-suite";
+import { serverMonitors, type StackOptions, useServer, useStack } from "../support/engine-suite";
 import { killTree } from "../support/process-tree";
 
 /** Runs `pulumi-uptime orphans --json` as a user's pipeline would: a separate process. */
@@ -52,6 +52,46 @@ export async function stackInstanceOf(stack: Stack): Promise<string> {
   return instance as string;
 }
 
+/**
+ * Runs `pulumi <args> --yes --skip-preview --non-interactive --stack dev` as CI would (a process
+ * group of its own), and kills it and its plugins with SIGKILL once `reached()` holds, it exits,
+ * or `deadlineMs` passes; then waits `settleMs` (a request in flight at the kill may still land).
+ */
+export async function pulumiKilledWhen(
+  engine: OfflineEngine,
+  workDir: string,
+  args: string[],
+  reached: () => Promise<boolean>,
+  options: { deadlineMs?: number; pollMs?: number; settleMs?: number } = {},
+): Promise<void> {
+  const cli = spawn(
+    join(engine.binDir, "pulumi"),
+    [...args, "--yes", "--skip-preview", "--non-interactive", "--stack", "dev"],
+    { cwd: workDir, env: { ...process.env, ...engine.envVars }, detached: true, stdio: "ignore" },
+  );
+  const exited = new Promise((resolve) => cli.once("exit", resolve));
+  const deadline = Date.now() + (options.deadlineMs ?? 120_000);
+  while (!(await reached()) && cli.exitCode === null && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, options.pollMs ?? 10));
+  killTree(cli.pid as number);
+  await exited;
+  if (options.settleMs) await new Promise((r) => setTimeout(r, options.settleMs));
+}
+
+/**
+ * The file backend writes the stack's `.json.attrs` sidecar (content type and MD5 only) in
+ * place: a kill in the middle leaves it empty, and every command then fails with "failed to
+ * load checkpoint: EOF". The README's recovery deletes an empty sidecar; returns how many.
+ */
+export function removeEmptySidecars(engine: OfflineEngine): number {
+  const stacks = join(engine.stateDir, "backend", ".pulumi", "stacks");
+  const empty = readdirSync(stacks, { recursive: true, encoding: "utf8" })
+    .map((f) => join(stacks, f))
+    .filter((f) => f.endsWith(".json.attrs") && statSync(f).size === 0);
+  for (const f of empty) rmSync(f);
+  return empty.length;
+}
+
 /** What a scenario runs on, besides its size. */
 export interface KilledUpOptions {
   monitors: number;
@@ -72,57 +112,23 @@ export interface KilledUpOptions {
 export function describeKilledUp(title: string, options: KilledUpOptions): void {
   const { monitors: MONITORS, rounds: ROUNDS } = options;
   describe(title, () => {
-    let accountId: string;
     const s = useServer();
-    beforeAll(async () => {
-      accountId = (await s.app.store.keys.authenticate(s.key))?.accountId as string;
-    });
+    const liveMonitors = serverMonitors(s);
     const { stack, engine, program } = useStack({
       ...options.program,
       server: s,
       config: () => ({ monitors: { value: String(MONITORS) } }),
     });
-    // A killed run leaves the stack locked: unlocked before the destroy at the end.
-    afterAll(() => stack.cancel().catch(() => undefined));
     const rig = { engine, project: options.project, others: options.others };
 
-    const liveMonitors = async () => (await s.app.store.monitors.list(accountId, { limit: 1000 })).items;
     const stateIds = async () =>
       new Set((await stateResources(stack)).filter((r) => /uptime:(index:)?Monitor$/.test(r.type)).map((r) => r.id));
 
-    /**
-     * The file backend writes the stack's `.json.attrs` sidecar (content type and MD5 only) in
-     * place: a kill in the middle leaves it empty, and every command then fails with "failed to
-     * load checkpoint: EOF". The README's recovery deletes an empty sidecar; returns how many.
-     */
-    const removeEmptySidecars = (): number => {
-      const stacks = join(rig.engine.stateDir, "backend", ".pulumi", "stacks");
-      const empty = readdirSync(stacks, { recursive: true, encoding: "utf8" })
-        .map((f) => join(stacks, f))
-        .filter((f) => f.endsWith(".json.attrs") && statSync(f).size === 0);
-      for (const f of empty) rmSync(f);
-      return empty.length;
-    };
-
     /** Starts `pulumi up` as CI would, and kills it and its plugins once `target` monitors exist. */
     async function upKilledAt(target: number): Promise<number> {
-      const cli = spawn(
-        join(rig.engine.binDir, "pulumi"),
-        ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "dev"],
-        {
-          cwd: program.workDir,
-          env: { ...process.env, ...rig.engine.envVars },
-          detached: true,
-          stdio: "ignore",
-        },
-      );
-      const exited = new Promise((resolve) => cli.once("exit", resolve));
-      const deadline = Date.now() + 90_000;
-      while ((await liveMonitors()).length < target && cli.exitCode === null && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      killTree(cli.pid as number);
-      await exited;
+      await pulumiKilledWhen(rig.engine, program.workDir, ["up"], async () => (await liveMonitors()).length >= target, {
+        deadlineMs: 90_000,
+      });
       return (await liveMonitors()).length;
     }
 
@@ -136,7 +142,7 @@ export function describeKilledUp(title: string, options: KilledUpOptions): void 
           return true;
         },
       );
-      const emptySidecars = loadFailed ? removeEmptySidecars() : 0;
+      const emptySidecars = loadFailed ? removeEmptySidecars(rig.engine) : 0;
       if (loadFailed) expect(emptySidecars).toBeGreaterThan(0);
       const inStateAfterKill = (await stateIds()).size;
       await stack.cancel();

@@ -2,6 +2,7 @@ import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import { useServer, useStack } from "../support/engine-suite";
 import { expectNotInState } from "./native";
+import { expectDeclaredPage, expectRenameRepaired } from "./status-page";
 
 const PASSWORD = "native-page-password-4b9d";
 
@@ -25,44 +26,7 @@ describe("a status page declared in YAML through the native plugin: sections, co
     expect(up.summary.result).toBe("succeeded");
     pageId = up.outputs.statusPageId?.value as string;
     expect(up.outputs.passwordSet?.value).toBe(true);
-    const live = (await s.call("GET", `/api/v1/status-pages/${pageId}`)).body.data;
-    expect(
-      live.sections.map((sec: { name: string; components: { key: string; name: string }[] }) => [
-        sec.name,
-        sec.components.map((c) => [c.key, c.name]),
-      ]),
-    ).toEqual([
-      [
-        "Core",
-        [
-          ["api", "Public API"],
-          ["web", "Website"],
-        ],
-      ],
-      [
-        "Help",
-        [
-          ["docs", "Documentation"],
-          ["support", "Support desk"],
-        ],
-      ],
-    ]);
-    expect(live).toMatchObject({
-      slug: "native-page",
-      custom_domain: "status.example.test",
-      password_set: true,
-      locale: "de",
-      brand_color: "#0969da",
-    });
-    expect(live.incident_rules).toEqual([
-      {
-        component: "api",
-        tag: null,
-        minutes: 5,
-        title: "{name} is down",
-        message: "{name} has been down for {minutes} minutes.",
-      },
-    ]);
+    await expectDeclaredPage(s, pageId, "native-page");
     // The password works: the page on its domain refuses a visitor without it.
     const atDomain = await request(`${s.url}/`, { headers: { host: "status.example.test" } });
     await atDomain.body.dump();
@@ -73,21 +37,11 @@ describe("a status page declared in YAML through the native plugin: sections, co
   });
 
   it("reports a component renamed through the API as drift, which `up` repairs; a manual state set through the API is not drift", async () => {
-    expect(
-      (await s.call("PATCH", `/api/v1/status-pages/${pageId}/components/web`, { name: "Web (renamed by hand)" }))
-        .status,
-    ).toBe(200);
-    expect(
-      (await s.call("PUT", `/api/v1/status-pages/${pageId}/components/support`, { state: "degraded" })).status,
-    ).toBe(200);
-    const drift = await stack.preview({ refresh: true, diff: true });
-    expect(drift.changeSummary).toMatchObject({ update: 1 });
-    expect(drift.stdout).toMatch(/sections/);
-    await stack.refresh();
-    await stack.up();
-    const repaired = (await s.call("GET", `/api/v1/status-pages/${pageId}`)).body.data;
-    expect(repaired.sections[0].components[1].name).toBe("Website");
-    expect((await s.call("GET", `/api/v1/status-pages/${pageId}/components/support`)).body.data.state).toBe("degraded");
+    await expectRenameRepaired(s, stack, pageId, async () => {
+      const drift = await stack.preview({ refresh: true, diff: true });
+      await stack.refresh();
+      return drift;
+    });
     expect((await stack.preview({ refresh: true })).changeSummary).toEqual({ same: 6 });
     expectNotInState(native.engine, pageId, [PASSWORD, s.key]);
   });

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DriftReport } from "../../provider/commands/drift";
-import { useServer, useStack } from "../support/engine-suite";
+import { checkedUp, previewError, useServer, useStack } from "../support/engine-suite";
 import { type RdapTarget, type SmtpTarget, startRdapServer, startSmtpServer } from "../support/network-servers";
-import { eventually } from "../support/target";
-import { cli } from "./cli";
+import { driftFields, expectTestPasses } from "./cli";
 
 /** Runs the provider's CLI (`drift --json`, `test`) as a user's pipeline would: a separate process. */
 describe("ping, smtp and domain monitors deployed by the engine", () => {
@@ -29,10 +27,7 @@ describe("ping, smtp and domain monitors deployed by the engine", () => {
 
   it("a ping URL with a port fails the preview, naming the field and the rule", async () => {
     await stack.setConfig("badPingUrl", { value: "ping://127.0.0.1:7" });
-    const failed = await stack.preview({ onOutput }).then(
-      () => "",
-      (err: Error) => err.message,
-    );
+    const failed = await previewError(stack, { onOutput });
     expect(failed).toMatch(/url: must be ping:\/\/host \(a name or an IP address\) for ping monitors, with no port/);
     await stack.removeConfig("badPingUrl");
     expect((await s.call("GET", "/api/v1/monitors")).body.data).toEqual([]);
@@ -52,31 +47,19 @@ describe("ping, smtp and domain monitors deployed by the engine", () => {
       smtp_starttls: null,
     });
     expect(await live(ids.domain)).toMatchObject({ type: "domain", domain_expiry_days: 30 });
-    for (const id of Object.values(ids)) {
-      // A resumed monitor is checked at once: no wait for the next of its 30 s.
-      await s.call("POST", `/api/v1/monitors/${id}/pause`);
-      await s.call("POST", `/api/v1/monitors/${id}/resume`);
-      await eventually(async () => (await live(id)).health === "up");
-    }
+    await checkedUp(s, Object.values(ids));
     expect(rdap.requests).toContain("/rdap/domain/shop.example");
 
     expect((await stack.preview({ onOutput })).changeSummary).toEqual({ same: 5 });
 
-    const test = await cli(engine, program.workDir, ["test"]);
-    output.push(test.stdout);
-    expect(test.code, test.stdout).toBe(0);
-    for (const name of ["loopback-ping", "relay-smtp", "shop-domain"])
-      expect(test.stdout).toMatch(new RegExp(`^${name}\\s+\\S+\\s+pass\\b`, "m"));
+    await expectTestPasses(engine, program.workDir, ["loopback-ping", "relay-smtp", "shop-domain"], output);
   }, 400_000);
 
   it("drift in each is caught by name and field, and refresh + up restore them", async () => {
     await s.call("PATCH", `/api/v1/monitors/${ids.ping}`, { ping_count: 5 });
     await s.call("PATCH", `/api/v1/monitors/${ids.smtp}`, { ssl_expiry_days: 3 });
     await s.call("PATCH", `/api/v1/monitors/${ids.domain}`, { domain_expiry_days: 60 });
-    const drift = await cli(engine, program.workDir, ["drift", "--json"]);
-    const report = JSON.parse(drift.stdout) as DriftReport;
-    expect(drift.code).toBe(2);
-    const fields = Object.fromEntries(report.resources.map((r) => [r.name, r.fields.map((f) => f.field)]));
+    const { fields } = await driftFields(engine, program.workDir);
     expect(fields).toEqual({
       "loopback-ping": ["pingCount"],
       "relay-smtp": ["sslExpiryDays"],

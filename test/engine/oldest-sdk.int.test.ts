@@ -41,8 +41,6 @@ describe(`a program on the oldest supported @pulumi/pulumi (${OLDEST_SDK})`, () 
     // Type-checked as it runs: the program compiles against the oldest SDK's own types.
     engine: { typeCheck: true },
     server: s,
-    // The test destroys what it made.
-    destroy: false,
   });
 
   it("installs one SDK copy, deploys a monitor through it and destroys it", async () => {

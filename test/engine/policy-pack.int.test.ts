@@ -17,8 +17,7 @@ const VIOLATIONS = [
 describe("a CrossGuard policy pack typed on pulumi-uptime's classes (pulumi preview --policy-pack)", () => {
   let packDir: string;
   const s = useServer();
-  // Only previews: nothing to destroy.
-  const { stack } = useStack({ program: "test/engine/programs/policy-stack", server: s, destroy: false });
+  const { stack } = useStack({ program: "test/engine/programs/policy-stack", server: s });
 
   beforeAll(async () => {
     // The pack as its author has it: @pulumi/policy from the registry, pulumi-uptime from its tarball.

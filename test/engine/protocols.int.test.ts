@@ -1,8 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DriftReport } from "../../provider/commands/drift";
-import { useServer, useStack } from "../support/engine-suite";
+import { checkedUp, previewError, stateFiles, useServer, useStack } from "../support/engine-suite";
 import {
   type GrpcHealthServer,
   startGrpcHealthServer,
@@ -11,8 +8,7 @@ import {
   type UdpEcho,
   type WebSocketTarget,
 } from "../support/protocol-servers";
-import { eventually } from "../support/target";
-import { cli } from "./cli";
+import { driftFields, expectTestPasses } from "./cli";
 
 const TOKEN = "tok-7f3a9c1e55";
 
@@ -47,10 +43,7 @@ describe("grpc, websocket and udp monitors deployed by the engine", () => {
 
   it("a grpc URL without a port fails the preview, naming the field and the rule", async () => {
     await stack.setConfig("noPort", { value: "true" });
-    const failed = await stack.preview({ onOutput }).then(
-      () => "",
-      (err: Error) => err.message,
-    );
+    const failed = await previewError(stack, { onOutput });
     expect(failed).toMatch(/url: must name a port: grpc:\/\/host:port \(plaintext\) or grpcs:\/\/host:port \(TLS\)/);
     await stack.removeConfig("noPort");
     expect((await s.call("GET", "/api/v1/monitors")).body.data).toEqual([]);
@@ -68,22 +61,13 @@ describe("grpc, websocket and udp monitors deployed by the engine", () => {
       headers: { authorization: s.shownHeader(ids.grpc, "authorization", `Bearer ${TOKEN}`) },
     });
     expect(await live(ids.udp)).toMatchObject({ type: "udp", body: "ping", grpc_service: null });
-    for (const id of Object.values(ids)) {
-      // A resumed monitor is checked at once: no wait for the next of its 30 s.
-      await s.call("POST", `/api/v1/monitors/${id}/pause`);
-      await s.call("POST", `/api/v1/monitors/${id}/resume`);
-      await eventually(async () => (await live(id)).health === "up");
-    }
+    await checkedUp(s, Object.values(ids));
     expect(grpc.metadata.some((m) => m.authorization === `Bearer ${TOKEN}`)).toBe(true);
     expect(ws.headers.some((h) => h["x-token"] === TOKEN)).toBe(true);
 
     expect((await stack.preview({ onOutput })).changeSummary).toEqual({ same: 5 });
 
-    const test = await cli(engine, program.workDir, ["test"]);
-    output.push(test.stdout);
-    expect(test.code, test.stdout).toBe(0);
-    for (const name of ["cart-grpc", "feed-ws", "echo-udp"])
-      expect(test.stdout).toMatch(new RegExp(`^${name}\\s+\\S+\\s+pass\\b`, "m"));
+    await expectTestPasses(engine, program.workDir, ["cart-grpc", "feed-ws", "echo-udp"], output);
   }, 400_000);
 
   it("drift in each is caught by name and field, and refresh + up restore them", async () => {
@@ -92,17 +76,14 @@ describe("grpc, websocket and udp monitors deployed by the engine", () => {
     await s.call("PATCH", `/api/v1/monitors/${ids.udp}`, {
       assertions: [{ source: "text_body", comparison: "contains", target: "pong" }],
     });
-    const drift = await cli(engine, program.workDir, ["drift", "--json"]);
-    const report = JSON.parse(drift.stdout) as DriftReport;
-    expect(drift.code).toBe(2);
-    const fields = Object.fromEntries(report.resources.map((r) => [r.name, r.fields.map((f) => f.field)]));
+    const { fields, stdout } = await driftFields(engine, program.workDir);
     expect(fields).toEqual({
       "cart-grpc": ["grpcService"],
       "feed-ws": ["(secret fields)"],
       "echo-udp": ["assertions"],
     });
     // The secret body drifted: the report says secret fields changed, never the value.
-    expect(drift.stdout).not.toContain("drifted-body-9");
+    expect(stdout).not.toContain("drifted-body-9");
 
     await stack.refresh({ onOutput });
     await stack.up({ onOutput });
@@ -111,10 +92,7 @@ describe("grpc, websocket and udp monitors deployed by the engine", () => {
   }, 400_000);
 
   it("the token shows in no output and no state file", () => {
-    const state = readdirSync(join(engine.stateDir, "backend"), { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile())
-      .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"))
-      .join("\n");
+    const state = stateFiles(engine);
     expect(state).toContain("grpcService");
     for (const [where, text] of Object.entries({ state, output: output.join("") }))
       expect(text.includes(TOKEN), where).toBe(false);

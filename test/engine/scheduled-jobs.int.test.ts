@@ -5,7 +5,7 @@ import { useServer, useStack } from "../support/engine-suite";
 describe("examples/scheduled-jobs: heartbeat, certificate, DNS, confirmation and maintenance", () => {
   const s = useServer();
   // The test destroys what it made.
-  const { stack } = useStack({ program: "examples/scheduled-jobs", name: "scheduled-jobs", server: s, destroy: false });
+  const { stack } = useStack({ program: "examples/scheduled-jobs", name: "scheduled-jobs", server: s });
 
   const list = async (path: string) => (await s.call("GET", path)).body.data as Record<string, unknown>[];
 

@@ -13,8 +13,6 @@ describe("the real Pulumi engine", () => {
         "@pulumi/pulumi": join(REPO_ROOT, "node_modules/@pulumi/pulumi"),
         "smoke-impl": join(PROGRAMS, "smoke-impl"),
       }),
-    // The test destroys what it made.
-    destroy: false,
   });
 
   it("creates, previews clean, updates and destroys a dynamic resource", async () => {

@@ -17,13 +17,15 @@
  *   it("deploys", async () => expect((await stack.up()).summary.result).toBe("succeeded"));
  * });
  */
-import type { ConfigMap, OutputMap, Stack } from "@pulumi/pulumi/automation";
-import { rmSync } from "node:fs";
+import type { ConfigMap, OutputMap, PreviewOptions, Stack } from "@pulumi/pulumi/automation";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { type OfflineEngine, offlineEngine, type OfflineEngineOptions } from "../../scripts/pulumi-engine";
 import { type NativeEngine, nativeEngine } from "../engine/native";
 import { programCopy } from "../engine/programs";
 import type { TestServer } from "./server";
+import { eventually } from "./target";
 import { standIn, useServer } from "./use-server";
 
 export { useServer };
@@ -72,7 +74,13 @@ export interface StackOptions {
   native?: Parameters<typeof nativeEngine>[0];
   /** The stack's name; `dev` by default. */
   name?: string;
-  /** `false`: no `pulumi destroy` at the end (the test leaves nothing, or its server goes away with all). */
+  /**
+   * `true`: a `pulumi destroy` after the block's tests, its failure ignored. Off by default: the
+   * engine's state is removed with its folder, and what the stack made lives on the block's
+   * server, which closes after it, so a destroy there would prove nothing and cost a run of the
+   * CLI, the provider and a delete a resource (about 2.3 CPU seconds for five). A test that
+   * proves a destroy runs it itself and checks what it did.
+   */
   destroy?: boolean;
 }
 
@@ -90,7 +98,8 @@ export interface TestStack {
 
 /**
  * A stack of a copy of `program` on an engine of its own, made before the block's tests (with its
- * config set) and, after them, destroyed, its engine and program copy removed.
+ * config set) and, after them, its engine and program copy removed (destroyed first only with
+ * `destroy: true`).
  */
 export function useStack(options: StackOptions): TestStack {
   let engine: OfflineEngine | undefined;
@@ -119,7 +128,7 @@ export function useStack(options: StackOptions): TestStack {
     if (Object.keys(config).length > 0) await stack.setAllConfig(config);
   }, timeout);
   afterAll(async () => {
-    if (options.destroy !== false) await stack?.destroy().catch(() => undefined);
+    if (options.destroy === true) await stack?.destroy().catch(() => undefined);
     if (native) native.dispose();
     else {
       engine?.dispose();
@@ -132,4 +141,46 @@ export function useStack(options: StackOptions): TestStack {
     program: standIn("the program of useStack()", () => (workDir === undefined ? undefined : { workDir })),
     native: standIn("the native engine of useStack({ native })", () => native),
   };
+}
+
+/**
+ * The monitors of the server's dev key, read from its store (no request, so no rate limit): for
+ * tests that count what a run made while the run goes on. Reads the key's account on first use.
+ */
+export function serverMonitors<
+  T = Awaited<ReturnType<TestServer["app"]["store"]["monitors"]["list"]>>["items"][number],
+>(server: TestServer): () => Promise<T[]> {
+  let accountId: string | undefined;
+  return async () => {
+    accountId ??= (await server.app.store.keys.authenticate(server.key))?.accountId as string;
+    return (await server.app.store.monitors.list(accountId, { limit: 1000 })).items as T[];
+  };
+}
+
+/** The message of a `preview` that is meant to fail (the program's or a resource's error); "" if it passed. */
+export function previewError(stack: Stack, options?: PreviewOptions): Promise<string> {
+  return stack.preview(options).then(
+    () => "",
+    (err: Error) => err.message,
+  );
+}
+
+/** Every file of the engine's backend (checkpoints, history, backups) as stored, in one string. */
+export function stateFiles(engine: OfflineEngine): string {
+  return readdirSync(join(engine.stateDir, "backend"), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"))
+    .join("\n");
+}
+
+/**
+ * Waits until each monitor is up on the server, after a pause and a resume of each: a resumed
+ * monitor is checked at once, with no wait for the next of its interval.
+ */
+export async function checkedUp(server: TestServer, ids: string[]): Promise<void> {
+  for (const id of ids) {
+    await server.call("POST", `/api/v1/monitors/${id}/pause`);
+    await server.call("POST", `/api/v1/monitors/${id}/resume`);
+    await eventually(async () => (await server.call("GET", `/api/v1/monitors/${id}`)).body.data.health === "up");
+  }
 }
