@@ -1,7 +1,7 @@
 import { expectNotInState } from "./native";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startVendorReceiver, type VendorReceiver } from "../../server/testing";
-import { useServer, useStack } from "../support/engine-suite";
+import { describe, expect, it } from "vitest";
+import { startVendorReceiver } from "../../server/testing";
+import { useServer, useStack, useTarget } from "../support/engine-suite";
 
 const SECRETS = {
   routingKey: "EngineRoutingKey0000000000000a1b",
@@ -10,14 +10,8 @@ const SECRETS = {
 };
 
 describe("vendor channels through the real engine", () => {
-  let v: VendorReceiver;
   const s = useServer();
-  beforeAll(async () => {
-    v = await startVendorReceiver();
-  });
-  afterAll(async () => {
-    await v?.close();
-  });
+  const v = useTarget(() => startVendorReceiver());
   const { stack, engine } = useStack({
     program: "test/engine/programs/alert-channels",
     server: s,

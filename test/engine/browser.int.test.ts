@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBrowserTools } from "../support/browser-tools";
-import { previewError, stateFiles, useServer, useStack } from "../support/engine-suite";
-import { type LoginSite, startLoginSite } from "../support/login-site";
+import { previewError, stateFiles, useServer, useStack, useTarget } from "../support/engine-suite";
+import { startLoginSite } from "../support/login-site";
 import { eventually } from "../support/target";
 import { cli } from "./cli";
 
@@ -17,19 +17,13 @@ interface Hb {
 
 /** Runs the provider's CLI (`pulumi-uptime test`) as a user's pipeline would: a separate process. */
 describe("browser monitors deployed by the engine", () => {
-  let site: LoginSite;
   let ids: Record<"dashboard" | "promotion", string>;
   const output: string[] = [];
   const onOutput = (line: string) => output.push(line);
 
   beforeAll(() => ensureBrowserTools());
   const s = useServer({ checker: true, minIntervalSec: 1 });
-  beforeAll(async () => {
-    site = await startLoginSite(PASSWORD);
-  });
-  afterAll(async () => {
-    await site?.close();
-  });
+  const site = useTarget(() => startLoginSite(PASSWORD));
   const { stack, engine, program } = useStack({
     program: "test/engine/programs/browser",
     server: s,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestReport } from "../../provider/commands/test";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
-import { useServer, useStack } from "../support/engine-suite";
+import { previewError, useServer, useStack } from "../support/engine-suite";
 import { startTarget, type Target } from "../support/target";
 
 const SECRET = "tok-s3cret-9f1c2e";
@@ -94,10 +94,7 @@ describe("dry runs in the engine: pulumi-uptime test and uptime:testChecks", () 
 
   it("preview with uptime:testChecks fails naming the failing monitor; the fixed program passes both", async () => {
     await stack.setConfig("uptime:testChecks", { value: "true" });
-    const failed = await stack.preview().then(
-      () => "",
-      (err: Error) => err.message,
-    );
+    const failed = await previewError(stack);
     expect(failed).toMatch(/status-json/);
     expect(failed).toMatch(/json_body \$\.status equals "ok": found "down"/);
     expect(failed).not.toContain(SECRET);

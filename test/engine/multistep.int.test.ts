@@ -2,10 +2,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execFile } from "node:child_process";
 import { Writable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
-import { useServer, useStack } from "../support/engine-suite";
-import { type JourneyService, startJourneyService } from "../support/journey-service";
+import { previewError, useServer, useStack, useTarget } from "../support/engine-suite";
+import { startJourneyService } from "../support/journey-service";
 import { eventually } from "../support/target";
 
 /** Every file under `dir`, as one text. */
@@ -17,19 +17,13 @@ function stateFiles(dir: string): string {
 }
 
 describe("a multi-step monitor deployed by the engine", () => {
-  let svc: JourneyService;
   const serverLog: string[] = [];
   const pulumiOutput: string[] = [];
   const onOutput = (line: string) => pulumiOutput.push(line);
 
   const stream = new Writable({ write: (chunk, _enc, done) => (serverLog.push(String(chunk)), done()) });
   const s = useServer({ checker: true, minIntervalSec: 1, logger: { level: "debug", stream } as never });
-  beforeAll(async () => {
-    svc = await startJourneyService();
-  });
-  afterAll(async () => {
-    await svc?.close();
-  });
+  const svc = useTarget(() => startJourneyService());
   const { stack, engine, program } = useStack({
     program: "test/engine/programs/multistep",
     server: s,
@@ -41,10 +35,7 @@ describe("a multi-step monitor deployed by the engine", () => {
 
   it("a step using an unknown {{variable}} fails the preview, naming the step and the variable", async () => {
     await stack.setConfig("typo", { value: "true" });
-    const failed = await stack.preview({ onOutput }).then(
-      () => "",
-      (err: Error) => err.message,
-    );
+    const failed = await previewError(stack, { onOutput });
     expect(failed).toMatch(
       /steps\[2\]\.url: step "read" uses \{\{itemid\}\}, which neither variables nor an earlier step's extract defines/,
     );

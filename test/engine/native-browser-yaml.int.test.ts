@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBrowserTools } from "../support/browser-tools";
-import { useServer, useStack } from "../support/engine-suite";
-import { type LoginSite, startLoginSite } from "../support/login-site";
+import { useServer, useStack, useTarget } from "../support/engine-suite";
+import { startLoginSite } from "../support/login-site";
 import { eventually } from "../support/target";
 import { expectNotInState } from "./native";
 
 const PASSWORD = "yaml-pw-81c4e2";
 
 describe("a browser monitor in YAML through the native plugin", () => {
-  let site: LoginSite;
   beforeAll(() => ensureBrowserTools());
   const s = useServer({ checker: true, minIntervalSec: 1 });
-  beforeAll(async () => {
-    site = await startLoginSite(PASSWORD);
-  });
-  afterAll(async () => {
-    await site?.close();
-  });
+  const site = useTarget(() => startLoginSite(PASSWORD));
   const { stack, native } = useStack({
     program: "native-browser-yaml",
     native: {},

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useServer, useStack } from "../support/engine-suite";
-import { type JourneyService, startJourneyService } from "../support/journey-service";
+import { describe, expect, it } from "vitest";
+import { previewError, useServer, useStack, useTarget } from "../support/engine-suite";
+import { startJourneyService } from "../support/journey-service";
 import { eventually } from "../support/target";
 import { expectNotInState } from "./native";
 
@@ -11,14 +11,8 @@ export function describeNativeMultistep(
   options: { python?: boolean; go?: boolean } = {},
 ): void {
   describe(label, () => {
-    let svc: JourneyService;
     const s = useServer({ checker: true });
-    beforeAll(async () => {
-      svc = await startJourneyService();
-    });
-    afterAll(async () => {
-      await svc?.close();
-    });
+    const svc = useTarget(() => startJourneyService());
     const { stack, native } = useStack({
       program,
       native: options,
@@ -28,10 +22,7 @@ export function describeNativeMultistep(
 
     it("a step using an unknown {{variable}} fails the preview, naming the property", async () => {
       await stack.setConfig("idVariable", { value: "{{itemid}}" });
-      const failed = await stack.preview().then(
-        () => "",
-        (err: Error) => err.message,
-      );
+      const failed = await previewError(stack);
       expect(failed).toMatch(
         /steps\[2\]\.url: step "read" uses \{\{itemid\}\}, which neither variables nor an earlier step's extract defines/,
       );

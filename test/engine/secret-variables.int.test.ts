@@ -1,12 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine } from "../../scripts/pulumi-engine";
-import { startServer, type TestServer } from "../support/server";
+import { stateFiles, useServer, useStack } from "../support/engine-suite";
 import { startTarget, type Target } from "../support/target";
 import { driftCommand } from "./cli";
-import { programCopy } from "./programs";
 
 /** Quotes, a backslash, spaces, `&`, `%`, `+` and non-ASCII: every spelling differs. */
 const PASSWORD = 'S3cr%t+ "pass" \\ wörd&1';
@@ -16,14 +11,6 @@ const TOKEN = 't0k+en "with" \\ spaces&%=';
 const HEADER_BY_HAND = 'Bearer h4nd "made" & 3';
 /** A step's header value written as plain text in the program (test/engine/programs/secret-variables). */
 const STEP_KEY = 'St3p-key "plain" & 4';
-
-/** Every file under `dir`, as one text. */
-function stateFiles(dir: string): string {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"))
-    .join("\n");
-}
 
 /** The spellings of `secret` a state file could hold it in. */
 const spellings = (secret: string) => [
@@ -35,33 +22,22 @@ const spellings = (secret: string) => [
 ];
 
 describe("secret variables and headers are write-only, and drift still finds them changed", () => {
-  let s: TestServer;
+  const s = useServer();
   let target: Target;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: { workDir: string; remove: () => void };
-
   beforeAll(async () => {
-    s = await startServer();
     target = await startTarget();
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/secret-variables");
-    stack = await engine.stack(program.workDir, "dev");
-    await stack.setAllConfig({
-      "uptime:baseUrl": { value: s.url },
-      "uptime:apiKey": { value: s.key, secret: true },
+  });
+  afterAll(async () => {
+    await target?.close();
+  });
+  const { stack, engine, program } = useStack({
+    program: "test/engine/programs/secret-variables",
+    server: s,
+    config: () => ({
       serviceUrl: { value: target.url },
       password: { value: PASSWORD, secret: true },
       token: { value: TOKEN, secret: true },
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await s?.close();
-    await target?.close();
+    }),
   });
 
   // The journey's variable and the API monitor's header, set up and checked once; then both changed
@@ -133,7 +109,7 @@ describe("secret variables and headers are write-only, and drift still finds the
     expect(target.received.authorization).toBe(`Bearer ${TOKEN}`);
 
     // The state as the backend keeps it on disk (an export would decrypt its secrets).
-    const state = stateFiles(join(engine.stateDir, "backend"));
+    const state = stateFiles(engine);
     expect(state).toContain(ids.journey);
     expect(state).toContain(ids.api);
     const secrets = [PASSWORD, BY_HAND, STEP_KEY, TOKEN, `Bearer ${TOKEN}`, HEADER_BY_HAND];

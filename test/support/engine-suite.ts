@@ -144,6 +144,22 @@ export function useStack(options: StackOptions): TestStack {
 }
 
 /**
+ * Something the block's program reaches (a site, a mail server, a receiver): `start` runs in a
+ * `beforeAll` registered where this is called (after `useServer`, before `useStack`, whose config
+ * may name it) and `close` in the matching `afterAll`. Returns a stand-in, as `useServer` does.
+ */
+export function useTarget<T extends { close(): unknown }>(start: () => Promise<T>): T {
+  let target: T | undefined;
+  beforeAll(async () => {
+    target = await start();
+  });
+  afterAll(async () => {
+    await target?.close();
+  });
+  return standIn("the target of useTarget()", () => target);
+}
+
+/**
  * The monitors of the server's dev key, read from its store (no request, so no rate limit): for
  * tests that count what a run made while the run goes on. Reads the key's account on first use.
  */
