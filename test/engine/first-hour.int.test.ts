@@ -1,11 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OfflineEngine, offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
-import { startServer, type TestServer } from "../support/server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../scripts/pulumi-engine";
+import { useServer, useStack } from "../support/engine-suite";
 import { cli } from "./cli";
-import { programCopy } from "./programs";
 
 /** The TypeScript block of a guide that contains `marker`, as the guide writes it. */
 function guideBlock(guide: string, marker: string): string {
@@ -24,10 +22,9 @@ const PRELUDE = `import * as uptime from "pulumi-uptime";\n`;
  * the rules only the service knows are checked there, and a typo is not dropped.
  */
 describe("pulumi preview in the first hour", () => {
-  let s: TestServer;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: ReturnType<typeof programCopy>;
+  const s = useServer();
+  // Each test writes the program and sets the connection it previews with.
+  const { stack, program } = useStack({ program: "test/engine/programs/smoke" });
 
   const previewOf = async (source: string, config: Record<string, string> = {}) => {
     writeFileSync(join(program.workDir, "index.ts"), PRELUDE + source);
@@ -40,20 +37,6 @@ describe("pulumi preview in the first hour", () => {
       (err: Error) => err.message,
     );
   };
-
-  beforeAll(async () => {
-    s = await startServer();
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/smoke");
-    stack = await engine.stack(program.workDir);
-  });
-
-  afterAll(async () => {
-    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await s?.close();
-  });
 
   it("fails the guide's retry example at preview: the account has no location eu-west", async () => {
     const example = guideBlock("journeys-and-retries.md", `locations: ["local", "eu-west"]`);
@@ -137,35 +120,19 @@ new uptime.Monitor("api", { type: "http", url: "https://api.example.com", interv
 
 /** `pulumi-uptime drift` after the first `up`: a changed key, a resource new in the program. */
 describe("pulumi-uptime drift in the first hour", () => {
-  let s: TestServer;
-  let engine: OfflineEngine;
-  let stack: Stack;
-  let program: ReturnType<typeof programCopy>;
+  const s = useServer();
+  const { stack, engine, program } = useStack({ program: "test/engine/programs/smoke", server: s });
 
   const drift = (json: boolean) => cli(engine, program.workDir, ["drift", ...(json ? ["--json"] : [])]);
   const setKey = (key: string) =>
     stack.setAllConfig({ "uptime:baseUrl": { value: s.url }, "uptime:apiKey": { value: key, secret: true } });
 
   beforeAll(async () => {
-    s = await startServer();
-    engine = await offlineEngine();
-    program = programCopy("test/engine/programs/smoke");
-    stack = await engine.stack(program.workDir, "dev");
     writeFileSync(
       join(program.workDir, "index.ts"),
       `${PRELUDE}new uptime.Monitor("api", { type: "http", url: "https://api.example.com", intervalSec: 60 });\n`,
     );
-    await setKey(s.key);
     await stack.up();
-  });
-
-  afterAll(async () => {
-    await setKey(s.key).catch(() => undefined);
-    await stack?.destroy().catch(() => undefined);
-    await stack?.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
-    engine?.dispose();
-    program?.remove();
-    await s?.close();
   });
 
   it("is in sync after up, and a resource only in the program is not created yet, not deleted outside Pulumi", async () => {
