@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { expectNotInState } from "./native";
 import { describeNativeProgram } from "./native-program";
 import { itHonoursReplaceOnChanges } from "./replace-on-changes";
@@ -24,6 +24,11 @@ describeNativeProgram(
         }
         return { stack: replace, s: ctx.s };
       };
+      // Destroyed before the program's last test, which finds the server empty after its own destroy.
+      afterAll(async () => {
+        await replace?.destroy().catch(() => undefined);
+        await replace?.workspace.removeStack("replace", { force: true }).catch(() => undefined);
+      });
       itHonoursReplaceOnChanges(context);
     });
 
