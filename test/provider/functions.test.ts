@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getMonitorHeartbeats, getMonitorStats, getStatusDocument, testChannel } from "../../provider/index";
-import { type Receiver, startReceiver } from "../support/receiver";
-import { startServer, type TestServer } from "../support/server";
-import { eventually, startTarget, type Target } from "../support/target";
+import { startReceiver } from "../support/receiver";
+import { eventually, startTarget } from "../support/target";
+import { useServer, useStarted } from "../support/use-server";
 
 describe("provider functions", () => {
-  let s: TestServer;
-  let target: Target;
-  let receiver: Receiver;
+  const s = useServer({ checker: true, minIntervalSec: 1 });
+  const target = useStarted("the target", startTarget);
+  const receiver = useStarted("the receiver", startReceiver);
   let connection: { baseUrl: string; apiKey: string };
-  beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1 });
-    target = await startTarget();
-    receiver = await startReceiver();
+  beforeAll(() => {
     connection = { baseUrl: s.url, apiKey: s.key };
-  });
-  afterAll(async () => {
-    await s.close();
-    await target.close();
-    await receiver.close();
   });
 
   it("read heartbeats, stats and the public document, and test a channel", async () => {

@@ -1,19 +1,12 @@
 import { createHmac } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Receiver, startReceiver } from "../support/receiver";
-import { startServer, type TestServer, webhookChannel } from "../support/server";
+import { describe, expect, it } from "vitest";
+import { startReceiver } from "../support/receiver";
+import { startServer, webhookChannel } from "../support/server";
+import { useServer, useStarted } from "../support/use-server";
 
 describe("channels API", () => {
-  let s: TestServer;
-  let receiver: Receiver;
-  beforeAll(async () => {
-    s = await startServer();
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await s.close();
-    await receiver.close();
-  });
+  const s = useServer();
+  const receiver = useStarted("the receiver", startReceiver);
 
   it("creates each type and masks token-bearing config on every read", async () => {
     const secretUrl = "https://hooks.slack.com/services/T000/B000/XXXXSECRET";

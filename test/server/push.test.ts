@@ -2,24 +2,16 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PUSH_RATE_LIMIT } from "../../server/routes/push";
-import { type Receiver, startReceiver } from "../support/receiver";
-import { startServer, type TestServer } from "../support/server";
+import { startReceiver } from "../support/receiver";
+import { startServer } from "../support/server";
 import { eventually } from "../support/target";
+import { useServer, useStarted } from "../support/use-server";
 
 describe("heartbeat (push) monitors", () => {
-  let s: TestServer;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [100] });
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await s.close();
-    await receiver.close();
-  });
+  const s = useServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [100] });
+  const receiver = useStarted("the receiver", startReceiver);
 
   const monitor = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
   const ping = async (url: string, method: "GET" | "POST" = "GET", body?: string) => {

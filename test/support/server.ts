@@ -75,3 +75,37 @@ export async function httpMonitorId(server: Pick<TestServer, "call">, name: stri
   return (await server.call("POST", "/api/v1/monitors", { name, type: "http", url, interval_sec: 60 })).body.data
     .id as string;
 }
+
+/** The components of the page `coreStatusPageId` makes: their names, and the key of the manual one. */
+export interface CorePageNames {
+  /** Name of the component `api` (default "API"). */
+  apiName?: string;
+  /** Key of the manual component "Support desk" (default "desk"). */
+  manualKey?: string;
+}
+
+/**
+ * Creates a status page `slug` titled `title` with one section, Core: a component `api` that shows
+ * `monitorId` and a manual component "Support desk"; answers its id (throws, with the answer, when refused).
+ */
+export async function coreStatusPageId(
+  server: Pick<TestServer, "call">,
+  page: { slug: string; title: string },
+  monitorId: string,
+  { apiName = "API", manualKey = "desk" }: CorePageNames = {},
+): Promise<string> {
+  const res = await server.call("POST", "/api/v1/status-pages", {
+    ...page,
+    sections: [
+      {
+        name: "Core",
+        components: [
+          { key: "api", name: apiName, monitors: [monitorId] },
+          { key: manualKey, name: "Support desk", rule: "manual" },
+        ],
+      },
+    ],
+  });
+  if (res.status !== 201) throw new Error(`status page ${page.slug}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.id as string;
+}

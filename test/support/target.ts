@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./listen";
 
 /** A local site whose answer a test flips between healthy and failing. */
 export interface Target {
@@ -41,13 +41,7 @@ export async function startTarget(): Promise<Target> {
     if (target.delayMs > 0) setTimeout(answer, target.delayMs);
     else answer();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  target.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  target.close = () =>
-    new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  Object.assign(target, await listenOnLoopback(server));
   return target;
 }
 

@@ -1,29 +1,11 @@
 import { AsyncResource } from "node:async_hooks";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { filePostgres } from "../../support/store-engines";
+import { describe, expect, it } from "vitest";
+import { useReplicas } from "../../support/replicas";
 import { eventually } from "../../support/target";
-import { newKey, startServer, type TestServer } from "../../support/server";
-
-const dir = mkdtempSync(join(tmpdir(), "uptime-replicas-"));
+import { type TestServer } from "../../support/server";
 
 describe("two replicas on one PostgreSQL database", () => {
-  let a: TestServer;
-  let b: TestServer;
-  beforeAll(async () => {
-    const db = await (await filePostgres()).createDatabase();
-    const secretKeyFile = join(dir, "secret.key");
-    const devKey = newKey();
-    a = await startServer({ db, secretKeyFile, devKey });
-    b = await startServer({ db, secretKeyFile, devKey });
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const [a, b] = useReplicas();
 
   it("serve what the other wrote, its secrets opened with the shared key file", async () => {
     const created = await a.call("POST", "/api/v1/monitors", {
@@ -167,22 +149,7 @@ describe("two replicas on one PostgreSQL database", () => {
 });
 
 describe("two replicas on one PostgreSQL database count limits together", () => {
-  let a: TestServer;
-  let b: TestServer;
-  const limits = { rateLimit: 10, authFailureLimit: 3 };
-  const keyDir = mkdtempSync(join(tmpdir(), "uptime-limits-"));
-  beforeAll(async () => {
-    const db = await (await filePostgres()).createDatabase();
-    const secretKeyFile = join(keyDir, "secret.key");
-    const devKey = newKey();
-    a = await startServer({ db, secretKeyFile, devKey, ...limits });
-    b = await startServer({ db, secretKeyFile, devKey, ...limits });
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    rmSync(keyDir, { recursive: true, force: true });
-  });
+  const [a, b] = useReplicas({ rateLimit: 10, authFailureLimit: 3 });
 
   it("a key's rate limit: its budget once, whichever replica its requests reach", async () => {
     const statuses: number[] = [];
