@@ -1,4 +1,7 @@
 import { createHmac } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startReceiver } from "../support/receiver";
 import { startServer, webhookChannel } from "../support/server";
@@ -167,9 +170,6 @@ describe("outbound safety", () => {
   });
 
   it("refuses delivery at connect time to a channel stored while private targets were allowed", async () => {
-    const { mkdtempSync, rmSync } = await import("node:fs");
-    const { join } = await import("node:path");
-    const { tmpdir } = await import("node:os");
     const dir = mkdtempSync(join(tmpdir(), "channel-policy-"));
     const receiver = await startReceiver();
     try {

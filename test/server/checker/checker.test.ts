@@ -1,4 +1,7 @@
 import { createHmac } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { useCheckerRig } from "../../support/checker-rig";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
@@ -156,9 +159,6 @@ describe("the checker", () => {
 
 describe("the checker's outbound policy and restarts", () => {
   it("refuses private targets at create time, and at connect time when stored while they were allowed", async () => {
-    const { mkdtempSync, rmSync } = await import("node:fs");
-    const { join } = await import("node:path");
-    const { tmpdir } = await import("node:os");
     const dir = mkdtempSync(join(tmpdir(), "checker-policy-"));
     const target = await startTarget();
     const db = join(dir, "u.db");
@@ -216,9 +216,6 @@ describe("the checker's outbound policy and restarts", () => {
   });
 
   it("resumes the schedule from the database after a restart", async () => {
-    const { mkdtempSync, rmSync } = await import("node:fs");
-    const { join } = await import("node:path");
-    const { tmpdir } = await import("node:os");
     const dir = mkdtempSync(join(tmpdir(), "checker-restart-"));
     const target = await startTarget();
     const db = join(dir, "u.db");
