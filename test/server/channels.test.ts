@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startReceiver } from "../support/receiver";
-import { startServer, webhookChannel } from "../support/server";
+import { startServer, webhookChannel, emailChannel } from "../support/server";
 import { useServer, useStarted } from "../support/use-server";
 
 describe("channels API", () => {
@@ -64,13 +64,7 @@ describe("channels API", () => {
   });
 
   it("GETs, PATCHes and DELETEs a channel (extensions), and a deleted channel leaves its monitors", async () => {
-    const c = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "a",
-        type: "email",
-        config: { address: "a@example.com" },
-      })
-    ).body.data;
+    const c = await emailChannel(s, "a", "a@example.com");
     const m = (
       await s.call("POST", "/api/v1/monitors", {
         name: "m",
@@ -135,13 +129,7 @@ describe("channels API", () => {
   });
 
   it("records email tests in the outbox when no SMTP server is configured", async () => {
-    const c = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "m",
-        type: "email",
-        config: { address: "oncall@example.com" },
-      })
-    ).body.data;
+    const c = await emailChannel(s, "m", "oncall@example.com");
     const res = await s.call("POST", `/api/v1/channels/${c.id}/test`);
     expect(res.body.data).toMatchObject({ delivered: true, status_code: null });
     expect((await s.app.store.outbox.list())[0]).toMatchObject({ recipient: "oncall@example.com", channel_id: c.id });

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../support/server";
+import { startServer, type TestServer, emailChannel } from "../support/server";
 
 describe("email channels", () => {
   let smtp: SMTPServer;
@@ -30,13 +30,7 @@ describe("email channels", () => {
   it("are sent through the configured SMTP server", async () => {
     const s: TestServer = await startServer({ smtpUrl: `smtp://127.0.0.1:${port}`, smtpFrom: "alerts@example.com" });
     try {
-      const c = (
-        await s.call("POST", "/api/v1/channels", {
-          name: "mail",
-          type: "email",
-          config: { address: "oncall@example.com" },
-        })
-      ).body.data;
+      const c = await emailChannel(s, "mail", "oncall@example.com");
       const res = await s.call("POST", `/api/v1/channels/${c.id}/test`);
       expect(res.body.data).toMatchObject({ delivered: true });
       expect(mails).toHaveLength(1);

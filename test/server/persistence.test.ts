@@ -7,7 +7,7 @@ import { request } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
 import { Store } from "../../server/index";
-import { newKey, startServer } from "../support/server";
+import { newKey, startServer, emailChannel } from "../support/server";
 
 const dir = mkdtempSync(join(tmpdir(), "uptime-db-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,13 +25,7 @@ describe("the embedded store", () => {
     const db = join(dir, "restart.db");
     const key = newKey();
     const first = await startServer({ db, devKey: key });
-    const channel = (
-      await first.call("POST", "/api/v1/channels", {
-        name: "c",
-        type: "email",
-        config: { address: "a@example.com" },
-      })
-    ).body.data;
+    const channel = await emailChannel(first, "c", "a@example.com");
     const monitor = (
       await first.call("POST", "/api/v1/monitors", {
         name: "kept",

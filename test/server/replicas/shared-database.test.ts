@@ -2,7 +2,7 @@ import { AsyncResource } from "node:async_hooks";
 import { describe, expect, it } from "vitest";
 import { useReplicas } from "../../support/replicas";
 import { eventually } from "../../support/target";
-import { type TestServer } from "../../support/server";
+import { type TestServer, httpMonitorId } from "../../support/server";
 
 describe("two replicas on one PostgreSQL database", () => {
   const [a, b] = useReplicas();
@@ -90,14 +90,7 @@ describe("two replicas on one PostgreSQL database", () => {
   });
 
   it("keep a monitor's kept read true through checks: its own in place, the other's read there, none that raced a commit", async () => {
-    const id = (
-      await a.call("POST", "/api/v1/monitors", {
-        name: "kept",
-        type: "http",
-        url: "https://kept.example",
-        interval_sec: 60,
-      })
-    ).body.data.id as string;
+    const id = await httpMonitorId(a, "kept", "https://kept.example");
     const get = async (s: TestServer) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
     // Reads of the database by A's monitor repository (a kept read answers without one).
     const monitors = a.app.store.monitors as unknown as { read: (...args: unknown[]) => Promise<unknown> };

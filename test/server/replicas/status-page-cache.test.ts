@@ -1,6 +1,6 @@
 import { request } from "undici";
 import { beforeAll, describe, expect, it } from "vitest";
-import { coreStatusPageId, httpMonitorId, type TestServer } from "../../support/server";
+import { coreStatusPageId, httpMonitorId, type TestServer, openIncident } from "../../support/server";
 import { useReplicas } from "../../support/replicas";
 import { shownWithin } from "../../support/wait";
 
@@ -46,15 +46,7 @@ describe("a status page kept by two replicas on one PostgreSQL database", () => 
       2_000,
     );
 
-    expect(
-      (
-        await a.call("POST", `/api/v1/status-pages/${pageId}/incidents`, {
-          title: "API errors",
-          message: "503s.",
-          components: { api: "major-outage" },
-        })
-      ).status,
-    ).toBe(201);
+    await openIncident(a, pageId, { title: "API errors", message: "503s.", components: { api: "major-outage" } });
     await shownWithin(
       () => html(b),
       (page) => page.includes("API errors"),

@@ -1,6 +1,6 @@
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { coreStatusPageId, startServer, type TestServer } from "../../support/server";
+import { coreStatusPageId, startServer, type TestServer, openIncident } from "../../support/server";
 import { startTarget, type Target } from "../../support/target";
 import { shownWithin } from "../../support/wait";
 
@@ -101,15 +101,11 @@ describe("a status page's answers are kept, and stay true", () => {
   it("shows an incident opened through the API and a manual component's state on the next request", async () => {
     await html();
     await doc();
-    expect(
-      (
-        await s.call("POST", `/api/v1/status-pages/${pageId}/incidents`, {
-          title: "Mail is slow",
-          message: "Queues are long.",
-          components: { desk: "degraded" },
-        })
-      ).status,
-    ).toBe(201);
+    await openIncident(s, pageId, {
+      title: "Mail is slow",
+      message: "Queues are long.",
+      components: { desk: "degraded" },
+    });
     expect((await doc()).incidents.map((i) => i.title)).toContain("Mail is slow");
     expect((await html()).body).toContain("Mail is slow");
     expect((await s.call("PUT", `/api/v1/status-pages/${pageId}/components/desk`, { state: "down" })).status).toBe(200);
