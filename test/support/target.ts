@@ -45,13 +45,17 @@ export async function startTarget(): Promise<Target> {
   return target;
 }
 
-/** Polls `fn` until it returns a truthy value (or fails after `timeoutMs`). */
-export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+/** Polls `fn` until it returns a truthy value (or fails after `timeoutMs`, naming `what` it waited for). */
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+  what?: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
+    if (Date.now() > deadline) throw new Error(what ? `timed out waiting for ${what}` : "condition not met in time");
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -8,23 +8,14 @@ describe("two replicas on one PostgreSQL database", () => {
   const [a, b] = useReplicas();
 
   it("serve what the other wrote, its secrets opened with the shared key file", async () => {
-    const created = await a.call("POST", "/api/v1/monitors", {
-      name: "shop",
-      type: "http",
-      url: "https://shop.example",
-      interval_sec: 60,
-      headers: { authorization: "Bearer t0ken" },
-    });
-    expect(created.status).toBe(201);
-    const read = await b.call("GET", `/api/v1/monitors/${created.body.data.id}`);
+    const id = await httpMonitorId(a, "shop", "https://shop.example", { headers: { authorization: "Bearer t0ken" } });
+    const read = await b.call("GET", `/api/v1/monitors/${id}`);
     expect(read.status).toBe(200);
     // A secret header reads as its fingerprint: the same on both, as both hold the same key file.
     expect(read.body.data.headers).toEqual({
-      authorization: a.shownHeader(created.body.data.id, "authorization", "Bearer t0ken"),
+      authorization: a.shownHeader(id, "authorization", "Bearer t0ken"),
     });
-    expect(read.body.data.headers).toEqual(
-      (await a.call("GET", `/api/v1/monitors/${created.body.data.id}`)).body.data.headers,
-    );
+    expect(read.body.data.headers).toEqual((await a.call("GET", `/api/v1/monitors/${id}`)).body.data.headers);
   });
 
   it("replay an Idempotency-Key's answer on the other replica, creating one monitor", async () => {
@@ -52,15 +43,7 @@ describe("two replicas on one PostgreSQL database", () => {
     const channel = (
       await a.call("POST", "/api/v1/channels", { name: "ops", type: "email", config: { address: "ops@example.com" } })
     ).body.data.id as string;
-    const id = (
-      await a.call("POST", "/api/v1/monitors", {
-        name: "api",
-        type: "http",
-        url: "https://api.example",
-        interval_sec: 60,
-        channel_ids: [channel],
-      })
-    ).body.data.id as string;
+    const id = await httpMonitorId(a, "api", "https://api.example", { channel_ids: [channel] });
     const onB = async () => (await b.call("GET", `/api/v1/monitors/${id}`)).body.data;
     expect(await onB()).toMatchObject({ name: "api", channel_ids: [channel], health: "pending" });
 
