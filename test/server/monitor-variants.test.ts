@@ -2,7 +2,7 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MONITOR_TYPES } from "../../api/monitor";
+import { MONITOR_TYPES } from "../../api/index";
 import { startServer, type TestServer } from "../support/server";
 
 /**
