@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
@@ -9,16 +8,9 @@ import { packPackage } from "../../scripts/packed";
 import { offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
 import { blocksOf, type DocBlock, docBlocks } from "./blocks";
 import { quickstartScript, substitutions, TYPESCRIPT_TEMPLATE } from "./quickstart";
+import { freePort } from "../support/listen";
 
 const run = promisify(execFile);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 describe("the README's quickstarts", () => {
   const root = mkdtempSync(join(tmpdir(), "pulumi-uptime-quickstart-"));

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
-import { startServer, type TestServer } from "../support/server";
+import { coreStatusPageId, httpMonitorId, startServer, type TestServer } from "../support/server";
 import { blocksOf, type DocBlock } from "./blocks";
 
 const GUIDE = "docs/guides/status-pages.md";
@@ -23,29 +23,11 @@ describe("the status pages guide", () => {
   });
 
   it("has request bodies the server accepts, in order, on a page like the program's", async () => {
-    const mon = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "api",
-        type: "http",
-        url: "https://example.com/",
-        interval_sec: 60,
-      })
-    ).body.data.id as string;
-    const page = (
-      await s.call("POST", "/api/v1/status-pages", {
-        slug: "guide",
-        title: "Guide",
-        sections: [
-          {
-            name: "Core",
-            components: [
-              { key: "api", name: "Public API", monitors: [mon] },
-              { key: "support", name: "Support desk", rule: "manual" },
-            ],
-          },
-        ],
-      })
-    ).body.data.id as string;
+    const mon = await httpMonitorId(s, "api", "https://example.com/");
+    const page = await coreStatusPageId(s, { slug: "guide", title: "Guide" }, mon, {
+      apiName: "Public API",
+      manualKey: "support",
+    });
     const requests = blocks.filter((b) => b.marker?.startsWith("body: "));
     expect(requests).toHaveLength(3);
     let incident = "";

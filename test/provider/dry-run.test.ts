@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UptimeClient } from "../../provider/client/client";
 import { dryRunMonitor } from "../../provider/client/dry-run";
-import { startServer, type TestServer } from "../support/server";
-import { startTarget, type Target } from "../support/target";
+import { startTarget } from "../support/target";
+import { useServer, useStarted } from "../support/use-server";
 
 describe("dryRunMonitor (the client's dry run)", () => {
-  let s: TestServer;
-  let target: Target;
-  beforeAll(async () => {
-    s = await startServer();
-    target = await startTarget();
-  });
-  afterAll(async () => {
-    await s.close();
-    await target.close();
-  });
+  const s = useServer();
+  const target = useStarted("the target", startTarget);
   const client = () => new UptimeClient({ baseUrl: s.url, apiKey: s.key }, { baseDelayMs: 5, maxDelayMs: 50 });
 
   it("runs a spec and a stored monitor, and reports a refused spec with the field named", async () => {

@@ -1,44 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getMonitorHeartbeats, getMonitorStats, getStatusDocument, testChannel } from "../../provider/index";
-import { type Receiver, startReceiver } from "../support/receiver";
-import { startServer, type TestServer } from "../support/server";
-import { eventually, startTarget, type Target } from "../support/target";
+import { startReceiver } from "../support/receiver";
+import { httpMonitorId } from "../support/server";
+import { eventually, startTarget } from "../support/target";
+import { useServer, useStarted } from "../support/use-server";
 
 describe("provider functions", () => {
-  let s: TestServer;
-  let target: Target;
-  let receiver: Receiver;
+  const s = useServer({ checker: true, minIntervalSec: 1 });
+  const target = useStarted("the target", startTarget);
+  const receiver = useStarted("the receiver", startReceiver);
   let connection: { baseUrl: string; apiKey: string };
-  beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1 });
-    target = await startTarget();
-    receiver = await startReceiver();
+  beforeAll(() => {
     connection = { baseUrl: s.url, apiKey: s.key };
-  });
-  afterAll(async () => {
-    await s.close();
-    await target.close();
-    await receiver.close();
   });
 
   it("read heartbeats, stats and the public document, and test a channel", async () => {
-    const m = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "fn",
-        type: "http",
-        url: target.url,
-        interval_sec: 2,
-        timeout_sec: 1,
-      })
-    ).body.data;
-    await s.call("POST", "/api/v1/status-pages", { slug: "functions", title: "F", monitor_ids: [m.id] });
+    const id = await httpMonitorId(s, "fn", target.url, { interval_sec: 2, timeout_sec: 1 });
+    await s.call("POST", "/api/v1/status-pages", { slug: "functions", title: "F", monitor_ids: [id] });
     const beats = await eventually(async () => {
-      const hb = await getMonitorHeartbeats({ monitorId: m.id, hours: 1 }, { connection });
+      const hb = await getMonitorHeartbeats({ monitorId: id, hours: 1 }, { connection });
       return hb.length ? hb : undefined;
     });
-    expect(beats[0]).toMatchObject({ monitor_id: m.id, status: "up", status_code: 200 });
-    const stats = await getMonitorStats({ monitorId: m.id, days: 2 }, { connection });
-    expect(stats).toMatchObject({ monitor_id: m.id, uptime_pct: 100 });
+    expect(beats[0]).toMatchObject({ monitor_id: id, status: "up", status_code: 200 });
+    const stats = await getMonitorStats({ monitorId: id, days: 2 }, { connection });
+    expect(stats).toMatchObject({ monitor_id: id, uptime_pct: 100 });
     expect(stats.daily).toHaveLength(2);
     expect(await getStatusDocument({ slug: "functions", baseUrl: s.url })).toMatchObject({
       status: "operational",

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as runtime from "../../provider/runtime";
 import { UNKNOWN } from "../../provider/kinds/values";
-import { startServer, type TestServer } from "../support/server";
+import { startServer, type TestServer, httpMonitorId } from "../support/server";
 import { monitorInputs } from "../support/provider-inputs";
 
 type Props = Record<string, unknown>;
@@ -201,26 +201,19 @@ describe("provider methods against a real server", () => {
   });
 
   it("adopts an existing monitor, updating it to the declared inputs", async () => {
-    const existing = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "legacy",
-        type: "http",
-        url: "https://old.example",
-        interval_sec: 600,
-      })
-    ).body.data;
-    const adopted = await runtime.create("Monitor", monitor({ adopt: existing.id, name: "adopted" }));
-    expect(adopted.id).toBe(existing.id);
-    expect((await live(existing.id)).data).toMatchObject({
+    const existingId = await httpMonitorId(s, "legacy", "https://old.example", { interval_sec: 600 });
+    const adopted = await runtime.create("Monitor", monitor({ adopt: existingId, name: "adopted" }));
+    expect(adopted.id).toBe(existingId);
+    expect((await live(existingId)).data).toMatchObject({
       name: "adopted",
       url: "https://api.example.com/health",
       interval_sec: 60,
     });
     expect(
-      (await s.call("GET", "/api/v1/monitors?limit=200")).body.data.filter((m: { id: string }) => m.id === existing.id),
+      (await s.call("GET", "/api/v1/monitors?limit=200")).body.data.filter((m: { id: string }) => m.id === existingId),
     ).toHaveLength(1);
     await expect(
-      runtime.create("Monitor", monitor({ adopt: existing.id, type: "tcp", url: "tcp://x.example:1" })),
+      runtime.create("Monitor", monitor({ adopt: existingId, type: "tcp", url: "tcp://x.example:1" })),
     ).rejects.toThrow(/is of type http/);
     await expect(runtime.create("Monitor", monitor({ adopt: "mon_missing" }))).rejects.toThrow(
       /no monitor mon_missing/,

@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startVendorReceiver, type VendorReceiver } from "../../server/testing";
-import { startServer, type TestServer } from "../support/server";
-import { eventually, startTarget, type Target } from "../support/target";
+import { describe, expect, it } from "vitest";
+import { startVendorReceiver } from "../../server/testing";
+import { eventually, startTarget } from "../support/target";
+import { useServer, useStarted } from "../support/use-server";
 import { stepOf, vendorConfig, type Who } from "../support/vendor-steps";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("the order of one incident's notifications on one channel", () => {
-  let s: TestServer;
-  let v: VendorReceiver;
-  let target: Target;
+  const s = useServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [20_000], alertTickMs: 100 });
+  const v = useStarted("the vendor receiver", startVendorReceiver);
+  const target = useStarted("the target", startTarget);
   const monitor = async (name: string, channelId: string) => {
     const created = await s.call("POST", "/api/v1/monitors", {
       name,
@@ -28,16 +28,6 @@ describe("the order of one incident's notifications on one channel", () => {
       .of("pagerduty")
       .map((r) => ({ ...stepOf("pagerduty", r), status: r.status }))
       .filter((x) => x.who === who);
-  beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [20_000], alertTickMs: 100 });
-    v = await startVendorReceiver();
-    target = await startTarget();
-  });
-  afterAll(async () => {
-    await s.close();
-    await v.close();
-    await target.close();
-  });
 
   it("a reminder still being sent when the monitor recovers lands before the resolve", async () => {
     const channel = (

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newKey, startServer, type TestServer } from "../support/server";
+import { newKey, startServer, type TestServer, emailChannel } from "../support/server";
 
 const monitor = (name = "m") => ({ name, type: "http", url: "https://example.com", interval_sec: 60 });
 
@@ -38,13 +38,7 @@ describe("API keys and accounts", () => {
 
   it("keeps two accounts apart: another account's ids are 404s and never listed", async () => {
     const mine = (await s.call("POST", "/api/v1/monitors", monitor("mine"))).body.data;
-    const channel = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "c",
-        type: "email",
-        config: { address: "a@example.com" },
-      })
-    ).body.data;
+    const channel = await emailChannel(s, "c", "a@example.com");
     const theirs = { key: otherKey };
     expect((await s.call("GET", `/api/v1/monitors/${mine.id}`, undefined, theirs)).status).toBe(404);
     expect((await s.call("PATCH", `/api/v1/monitors/${mine.id}`, { name: "x" }, theirs)).status).toBe(404);

@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Receiver, startReceiver } from "../support/receiver";
-import { startServer, type TestServer } from "../support/server";
-import { startTarget, type Target } from "../support/target";
+import { describe, expect, it } from "vitest";
+import { startReceiver } from "../support/receiver";
+import { startTarget } from "../support/target";
+import { useServer, useStarted } from "../support/use-server";
 
 describe("the events each channel hears", () => {
-  let s: TestServer;
-  let receiver: Receiver;
-  let target: Target;
-  beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [50] });
-    receiver = await startReceiver();
-    target = await startTarget();
-  });
-  afterAll(async () => {
-    await s.close();
-    await receiver.close();
-    await target.close();
-  });
+  const s = useServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [50] });
+  const receiver = useStarted("the receiver", startReceiver);
+  const target = useStarted("the target", startTarget);
 
   const create = async (body: Record<string, unknown>) => {
     const res = await s.call("POST", "/api/v1/channels", { name: "c", type: "webhook", ...body });

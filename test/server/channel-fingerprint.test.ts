@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import { canonicalConfigJson } from "../../api";
 import { newKey, startServer } from "../support/server";
+import { useTempDir } from "../support/temp-dir";
 
 const CONFIG = { url: "https://hooks.example.com/hook?token=guessable-token-123" };
 
@@ -21,15 +20,11 @@ async function fingerprintOn(db: string, keyFile: string, devKey: string, id: st
 }
 
 describe("channel config_fingerprint", () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "fingerprint-"));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const inDir = useTempDir("fingerprint-");
 
   it("is keyed by the server's secret key: stable across restarts, other under another key, never the plain hash", async () => {
-    const db = join(dir, "a.db");
-    const keyFile = join(dir, "a.key");
+    const db = inDir("a.db");
+    const keyFile = inDir("a.key");
     const devKey = newKey();
     const s = await startServer({ db, secretKeyFile: keyFile, devKey });
     const created = await s.call("POST", "/api/v1/channels", { name: "hook", type: "webhook", config: CONFIG });
@@ -52,9 +47,9 @@ describe("channel config_fingerprint", () => {
 
     // The same channel (id and config) on a server whose key file holds another fingerprint key
     // (the oldest line; the current key still opens the sealed config): another fingerprint.
-    const copy = join(dir, "b.db");
+    const copy = inDir("b.db");
     copyFileSync(db, copy);
-    const otherKey = join(dir, "b.key");
+    const otherKey = inDir("b.key");
     writeFileSync(otherKey, `${readFileSync(keyFile, "utf8")}kother ${randomBytes(32).toString("base64")}\n`, {
       mode: 0o600,
     });

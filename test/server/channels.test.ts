@@ -1,19 +1,15 @@
 import { createHmac } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Receiver, startReceiver } from "../support/receiver";
-import { startServer, type TestServer, webhookChannel } from "../support/server";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { startReceiver } from "../support/receiver";
+import { startServer, webhookChannel, emailChannel } from "../support/server";
+import { useServer, useStarted } from "../support/use-server";
 
 describe("channels API", () => {
-  let s: TestServer;
-  let receiver: Receiver;
-  beforeAll(async () => {
-    s = await startServer();
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await s.close();
-    await receiver.close();
-  });
+  const s = useServer();
+  const receiver = useStarted("the receiver", startReceiver);
 
   it("creates each type and masks token-bearing config on every read", async () => {
     const secretUrl = "https://hooks.slack.com/services/T000/B000/XXXXSECRET";
@@ -68,13 +64,7 @@ describe("channels API", () => {
   });
 
   it("GETs, PATCHes and DELETEs a channel (extensions), and a deleted channel leaves its monitors", async () => {
-    const c = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "a",
-        type: "email",
-        config: { address: "a@example.com" },
-      })
-    ).body.data;
+    const c = await emailChannel(s, "a", "a@example.com");
     const m = (
       await s.call("POST", "/api/v1/monitors", {
         name: "m",
@@ -139,13 +129,7 @@ describe("channels API", () => {
   });
 
   it("records email tests in the outbox when no SMTP server is configured", async () => {
-    const c = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "m",
-        type: "email",
-        config: { address: "oncall@example.com" },
-      })
-    ).body.data;
+    const c = await emailChannel(s, "m", "oncall@example.com");
     const res = await s.call("POST", `/api/v1/channels/${c.id}/test`);
     expect(res.body.data).toMatchObject({ delivered: true, status_code: null });
     expect((await s.app.store.outbox.list())[0]).toMatchObject({ recipient: "oncall@example.com", channel_id: c.id });
@@ -174,9 +158,6 @@ describe("outbound safety", () => {
   });
 
   it("refuses delivery at connect time to a channel stored while private targets were allowed", async () => {
-    const { mkdtempSync, rmSync } = await import("node:fs");
-    const { join } = await import("node:path");
-    const { tmpdir } = await import("node:os");
     const dir = mkdtempSync(join(tmpdir(), "channel-policy-"));
     const receiver = await startReceiver();
     try {

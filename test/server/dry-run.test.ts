@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../support/server";
 import { startTarget, type Target } from "../support/target";
+import { useServer, useStarted } from "../support/use-server";
 
 describe("dry run of a monitor (POST /api/v1/monitors/test)", () => {
   let s: TestServer;
@@ -127,16 +128,8 @@ describe("dry run of a monitor (POST /api/v1/monitors/test)", () => {
 });
 
 describe("dry runs count against the key's rate limit", () => {
-  let s: TestServer;
-  let target: Target;
-  beforeAll(async () => {
-    s = await startServer({ rateLimit: 3 });
-    target = await startTarget();
-  });
-  afterAll(async () => {
-    await s.close();
-    await target.close();
-  });
+  const s = useServer({ rateLimit: 3 });
+  const target = useStarted("the target", startTarget);
 
   it("answers 429 rate_limited once the key's requests are spent, and runs no check then", async () => {
     const body = { name: "dry", type: "http", url: target.url, interval_sec: 60 };

@@ -1,5 +1,6 @@
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
+import { httpMonitorId } from "../support/server";
 import { useServer } from "../support/use-server";
 
 /** Sends raw bytes and returns what the server wrote back before closing or within 2 s. */
@@ -47,22 +48,15 @@ describe("every refusal in the error envelope", () => {
   });
 
   it("refuses query integers that are not plain decimal digits with a 422 naming the parameter", async () => {
-    const m = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "q",
-        type: "http",
-        url: "https://example.com",
-        interval_sec: 60,
-      })
-    ).body.data;
+    const id = await httpMonitorId(s, "q", "https://example.com");
     for (const q of ["hours=0x10", "hours=1e2", "hours=%2024", "hours=24.0", "hours=-1", "hours="]) {
-      const res = await s.call("GET", `/api/v1/monitors/${m.id}/heartbeats?${q}`);
+      const res = await s.call("GET", `/api/v1/monitors/${id}/heartbeats?${q}`);
       expect(res.status, q).toBe(422);
       expect(res.body.error.details[0].field).toBe("hours");
     }
-    expect((await s.call("GET", `/api/v1/monitors/${m.id}/heartbeats?hours=24`)).status).toBe(200);
+    expect((await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=24`)).status).toBe(200);
     expect((await s.call("GET", "/api/v1/monitors?limit=1e1")).status).toBe(422);
-    expect((await s.call("GET", `/api/v1/monitors/${m.id}/stats?days=07`)).status).toBe(200);
+    expect((await s.call("GET", `/api/v1/monitors/${id}/stats?days=07`)).status).toBe(200);
   });
 
   it("refuses a control character inside a header value with a 400 that says so", async () => {

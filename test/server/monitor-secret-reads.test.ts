@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../support/server";
-import { startTarget, type Target } from "../support/target";
+import { describe, expect, it } from "vitest";
+import { startTarget } from "../support/target";
+import { useServer, useStarted } from "../support/use-server";
 
 const TOKEN = 'pa55 "word" & more';
 const FINGERPRINT = /^hmac-sha256:[0-9a-f]{64}$/;
 
 /** Secret variables are write-only: every monitor read shows a fingerprint, never the value. */
 describe("monitor reads show fingerprints of secret variables", () => {
-  let s: TestServer;
-  let target: Target;
-  beforeAll(async () => {
-    s = await startServer({ minIntervalSec: 1 });
-    target = await startTarget();
-  });
-  afterAll(async () => {
-    await s.close();
-    await target.close();
-  });
+  const s = useServer({ minIntervalSec: 1 });
+  const target = useStarted("the target", startTarget);
 
   const monitor = (token: string, extra: Record<string, unknown> = {}) => ({
     name: "journey",

@@ -2,6 +2,7 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MONITOR_TYPES } from "../../api/index";
 import { startServer, type TestServer } from "../support/server";
 
 /**
@@ -95,20 +96,8 @@ const POOLS = {
 /** A body of one type with up to four other fields: as many valid bodies as refused ones. */
 const body = fc
   .tuple(
-    fc.constantFrom(
-      "http",
-      "keyword",
-      "tcp",
-      "heartbeat",
-      "dns",
-      "multistep",
-      "grpc",
-      "websocket",
-      "udp",
-      "ping",
-      "smtp",
-      "domain",
-    ),
+    // Every monitor type but browser.
+    fc.constantFrom(...MONITOR_TYPES.filter((type) => type !== "browser")),
     fc.subarray(Object.keys(POOLS) as (keyof typeof POOLS)[], { maxLength: 4 }),
   )
   .chain(([type, keys]) =>

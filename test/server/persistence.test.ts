@@ -7,7 +7,7 @@ import { request } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
 import { Store } from "../../server/index";
-import { newKey, startServer } from "../support/server";
+import { newKey, startServer, emailChannel, httpMonitorId } from "../support/server";
 
 const dir = mkdtempSync(join(tmpdir(), "uptime-db-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,35 +25,21 @@ describe("the embedded store", () => {
     const db = join(dir, "restart.db");
     const key = newKey();
     const first = await startServer({ db, devKey: key });
-    const channel = (
-      await first.call("POST", "/api/v1/channels", {
-        name: "c",
-        type: "email",
-        config: { address: "a@example.com" },
-      })
-    ).body.data;
-    const monitor = (
-      await first.call("POST", "/api/v1/monitors", {
-        name: "kept",
-        type: "http",
-        url: "https://example.com",
-        interval_sec: 60,
-        channel_ids: [channel.id],
-      })
-    ).body.data;
-    await first.call("POST", `/api/v1/monitors/${monitor.id}/pause`);
+    const channel = await emailChannel(first, "c", "a@example.com");
+    const monitorId = await httpMonitorId(first, "kept", "https://example.com", { channel_ids: [channel.id] });
+    await first.call("POST", `/api/v1/monitors/${monitorId}/pause`);
     const page = (
       await first.call("POST", "/api/v1/status-pages", {
         slug: "kept",
         title: "K",
-        monitor_ids: [monitor.id],
+        monitor_ids: [monitorId],
       })
     ).body.data;
     await first.close();
 
     const second = await startServer({ db, devKey: key });
     try {
-      const read = (await second.call("GET", `/api/v1/monitors/${monitor.id}`)).body.data;
+      const read = (await second.call("GET", `/api/v1/monitors/${monitorId}`)).body.data;
       expect(read).toMatchObject({ name: "kept", status: "paused", channel_ids: [channel.id] });
       expect((await second.call("GET", `/api/v1/status-pages/${page.id}`)).body.data).toEqual(page);
       expect((await second.call("GET", `/api/v1/channels/${channel.id}`)).body.data).toEqual(channel);

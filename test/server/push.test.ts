@@ -2,24 +2,16 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PUSH_RATE_LIMIT } from "../../server/routes/push";
-import { type Receiver, startReceiver } from "../support/receiver";
-import { startServer, type TestServer } from "../support/server";
+import { startReceiver } from "../support/receiver";
+import { startServer, httpMonitorId } from "../support/server";
 import { eventually } from "../support/target";
+import { useServer, useStarted } from "../support/use-server";
 
 describe("heartbeat (push) monitors", () => {
-  let s: TestServer;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [100] });
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await s.close();
-    await receiver.close();
-  });
+  const s = useServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [100] });
+  const receiver = useStarted("the receiver", startReceiver);
 
   const monitor = async (id: string) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
   const ping = async (url: string, method: "GET" | "POST" = "GET", body?: string) => {
@@ -86,15 +78,8 @@ describe("heartbeat (push) monitors", () => {
       (await ping((await s.call("POST", `/api/v1/monitors/${other.id}/push-token`)).body.data.push_url)).status,
     ).toBe(200);
 
-    const http = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "site",
-        type: "http",
-        url: "http://example.test",
-        interval_sec: 60,
-      })
-    ).body.data;
-    const refused = await s.call("POST", `/api/v1/monitors/${http.id}/push-token`);
+    const httpId = await httpMonitorId(s, "site", "http://example.test");
+    const refused = await s.call("POST", `/api/v1/monitors/${httpId}/push-token`);
     expect(refused.status).toBe(422);
     const withUrl = await s.call("POST", "/api/v1/monitors", {
       name: "x",
@@ -113,7 +98,7 @@ describe("heartbeat (push) monitors", () => {
     expect(withUrl2.body.error.details).toEqual([
       { field: "url", message: "is not allowed for heartbeat monitors (they are pinged, not probed)" },
     ]);
-    for (const id of [m.id, other.id, http.id]) await s.call("DELETE", `/api/v1/monitors/${id}`);
+    for (const id of [m.id, other.id, httpId]) await s.call("DELETE", `/api/v1/monitors/${id}`);
   });
 
   it("keeps only a digest of the push token in the database files", async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVendorReceiver, type Vendor, type VendorReceiver } from "../../server/testing";
-import { newKey, startServer, type TestServer } from "../support/server";
+import { newKey, startServer, type TestServer, httpMonitorId } from "../support/server";
 import { eventually, startTarget, type Target } from "../support/target";
 import { stepOf, VENDORS, vendorConfig, type Who } from "../support/vendor-steps";
 
@@ -145,24 +145,19 @@ describe("reminders and escalation in a maintenance window", () => {
           .map((r) => ({ ...stepOf("pagerduty", r), at: r.at }))
           .filter((x) => x.who === who);
       target.healthy = false;
-      const monitor = (
-        await s.call("POST", "/api/v1/monitors", {
-          name: "db",
-          type: "http",
-          url: target.url,
-          interval_sec: 2,
-          timeout_sec: 1,
-          channel_ids: [primary],
-          remind_every_sec: 3,
-          escalation: [{ after: 4, channels: [oncall] }],
-        })
-      ).body.data;
+      const monitorId = await httpMonitorId(s, "db", target.url, {
+        interval_sec: 2,
+        timeout_sec: 1,
+        channel_ids: [primary],
+        remind_every_sec: 3,
+        escalation: [{ after: 4, channels: [oncall] }],
+      });
       await eventually(async () => steps("primary").length === 1);
       // Reminders 1 and 2 (at 3 and 6 s) and the escalation (at 4 s) fall inside the window.
       const endsAt = Date.now() + 7_000;
       const window = await s.call("POST", "/api/v1/maintenance-windows", {
         name: "db upgrade",
-        monitor_ids: [monitor.id],
+        monitor_ids: [monitorId],
         starts_at: new Date(Date.now() - 1_000).toISOString(),
         ends_at: new Date(endsAt).toISOString(),
         time_zone: "UTC",

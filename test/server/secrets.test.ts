@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Store } from "../../server/store";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
 import { startServer } from "../support/server";
+import { useTempDir } from "../support/temp-dir";
 
 const SECRETS = {
   hookToken: "hooktoken-5f1d2a9c7e",
@@ -39,14 +39,10 @@ function countOf(buf: Buffer, needle: string): number {
 const zero = Object.fromEntries(Object.values(SECRETS).map((s) => [s, 0]));
 
 describe("secrets at rest", () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "secrets-"));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const inDir = useTempDir("secrets-");
 
   it("stores no secret in plaintext in the database, WAL or shared-memory file, all of them 0600", async () => {
-    const db = join(dir, "u.db");
+    const db = inDir("u.db");
     const s = await startServer({ db });
     try {
       const hook = await s.call("POST", "/api/v1/channels", {
@@ -125,7 +121,7 @@ describe("secrets at rest", () => {
   });
 
   it("reseals rows stored in plaintext by an older version, and after `keys rotate-secret`", async () => {
-    const db = join(dir, "u.db");
+    const db = inDir("u.db");
     const first = await Store.open(db);
     const account = await first.keys.create("acme", null);
     const accountId = (await first.keys.authenticate(account.key))?.accountId as string;

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRY_RUN_CONCURRENCY } from "../../api";
 import { type Receiver, startReceiver } from "../support/receiver";
-import { startServer, type TestServer, webhookChannel } from "../support/server";
+import { startServer, type TestServer, webhookChannel, httpMonitorId } from "../support/server";
 import { eventually, startTarget, type Target } from "../support/target";
 
 describe("trigger of deployed monitors (POST /api/v1/monitors/trigger)", () => {
@@ -134,16 +134,11 @@ describe("trigger of deployed monitors (POST /api/v1/monitors/trigger)", () => {
 
   it("a location with no live agent fails its own check with the reason; the monitor's other locations run", async () => {
     await s.app.store.keys.create("dev", "us agent", undefined, "us");
-    const edge = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "edge",
-        type: "http",
-        url: ok.url,
-        interval_sec: 3600,
-        tags: ["edge"],
-        locations: ["local", "us"],
-      })
-    ).body.data.id as string;
+    const edge = await httpMonitorId(s, "edge", ok.url, {
+      interval_sec: 3600,
+      tags: ["edge"],
+      locations: ["local", "us"],
+    });
     const res = await trigger({ monitor_ids: [edge] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.passed).toBe(false);

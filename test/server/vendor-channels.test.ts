@@ -1,8 +1,8 @@
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startVendorReceiver, type Vendor, type VendorReceiver, type VendorRequest } from "../../server/testing";
-import { startServer, type TestServer } from "../support/server";
-import { eventually, startTarget, type Target } from "../support/target";
+import { eventually, startTarget } from "../support/target";
+import { useServer, useStarted } from "../support/use-server";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- vendor payloads read as JSON
 
@@ -108,19 +108,9 @@ const VENDORS = Object.keys(refusals) as Vendor[];
 const ARRIVAL_MS = 60_000;
 
 describe("vendor channels against the vendor receiver", () => {
-  let s: TestServer;
-  let v: VendorReceiver;
-  let target: Target;
-  beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [50, 50], alertTickMs: 100 });
-    v = await startVendorReceiver();
-    target = await startTarget();
-  });
-  afterAll(async () => {
-    await s.close();
-    await v.close();
-    await target.close();
-  });
+  const s = useServer({ checker: true, minIntervalSec: 1, notifyRetryDelaysMs: [50, 50], alertTickMs: 100 });
+  const v = useStarted("the vendor receiver", startVendorReceiver);
+  const target = useStarted("the target", startTarget);
 
   const channel = async (type: Vendor, extra: Json = {}) => {
     const res = await s.call("POST", "/api/v1/channels", { name: type, type, config: configs(v)[type], ...extra });

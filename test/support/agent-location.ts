@@ -1,3 +1,6 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO_ROOT } from "../../scripts/pulumi-engine";
 import { type AgentOptions, CheckerAgent } from "../../server/agents/agent";
 import type { ServerOptionsInput } from "../../server/index";
 import { startServer, type TestServer } from "./server";
@@ -58,4 +61,24 @@ export async function locationLive(server: Pick<TestServer, "call">, location: s
       ),
     timeoutMs,
   );
+}
+
+/**
+ * Makes an agent key for `location` in the dev account of `server` and writes it, readable by its
+ * owner alone, to `<dir>/<location>.key`; answers that file's path.
+ */
+export async function agentKeyFile(server: Pick<TestServer, "app">, dir: string, location: string): Promise<string> {
+  const file = join(dir, `${location}.key`);
+  const { key } = await server.app.store.keys.create("dev", `${location} agent`, undefined, location);
+  writeFileSync(file, key, { mode: 0o600 });
+  return file;
+}
+
+/**
+ * The arguments (after `node`) of `uptime-server agent` as users run it, the built CLI: an agent at
+ * `location` that reports to `server` with the key in `keyFile`, then `extra` arguments.
+ */
+export function agentCli(server: string, location: string, keyFile: string, extra: string[] = []): string[] {
+  const cli = join(REPO_ROOT, "dist/server/cli.js");
+  return [cli, "agent", "--server", server, "--location", location, "--key-file", keyFile, ...extra];
 }

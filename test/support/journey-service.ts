@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./listen";
 
 /**
  * A small API a multi-step monitor walks through (`POST /echo` answers the body it got): `POST /login` (user and password in JSON) gives a
@@ -71,13 +71,7 @@ export async function startJourneyService(password = `pw-${randomBytes(6).toStri
       return json(res, 405, { error: "method not allowed" });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  svc.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  svc.close = () =>
-    new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  Object.assign(svc, await listenOnLoopback(server));
   return svc;
 }
 

@@ -70,8 +70,69 @@ export async function webhookChannel(server: Pick<TestServer, "call">, name: str
   return (await server.call("POST", "/api/v1/channels", { name, type: "webhook", config })).body.data;
 }
 
-/** Creates an http monitor of `url`, checked every 60 s, and answers its id. */
-export async function httpMonitorId(server: Pick<TestServer, "call">, name: string, url: string): Promise<string> {
-  return (await server.call("POST", "/api/v1/monitors", { name, type: "http", url, interval_sec: 60 })).body.data
-    .id as string;
+/** Creates an email channel to `address` and answers it as the create did. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON answers
+export async function emailChannel(server: Pick<TestServer, "call">, name: string, address: string): Promise<any> {
+  return (await server.call("POST", "/api/v1/channels", { name, type: "email", config: { address } })).body.data;
+}
+
+/** Creates an http monitor of `url`, checked every 60 s (`over`: other fields, on top), and answers its id. */
+export async function httpMonitorId(
+  server: Pick<TestServer, "call">,
+  name: string,
+  url: string,
+  over: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await server.call("POST", "/api/v1/monitors", { name, type: "http", url, interval_sec: 60, ...over });
+  if (res.status !== 201) throw new Error(`monitor ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.id as string;
+}
+
+/** The components of the page `coreStatusPageId` makes: their names, and the key of the manual one. */
+export interface CorePageNames {
+  /** Name of the component `api` (default "API"). */
+  apiName?: string;
+  /** Key of the manual component "Support desk" (default "desk"). */
+  manualKey?: string;
+}
+
+/**
+ * Creates a status page `slug` titled `title` with one section, Core: a component `api` that shows
+ * `monitorId` and a manual component "Support desk"; answers its id (throws, with the answer, when refused).
+ */
+export async function coreStatusPageId(
+  server: Pick<TestServer, "call">,
+  page: { slug: string; title: string },
+  monitorId: string,
+  { apiName = "API", manualKey = "desk" }: CorePageNames = {},
+): Promise<string> {
+  const res = await server.call("POST", "/api/v1/status-pages", {
+    ...page,
+    sections: [
+      {
+        name: "Core",
+        components: [
+          { key: "api", name: apiName, monitors: [monitorId] },
+          { key: manualKey, name: "Support desk", rule: "manual" },
+        ],
+      },
+    ],
+  });
+  if (res.status !== 201) throw new Error(`status page ${page.slug}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.id as string;
+}
+
+/**
+ * Opens an incident on status page `pageId` (`title`, first update `message`, `components` at their
+ * states) and answers it; throws, with the answer, unless the server answers 201.
+ */
+export async function openIncident(
+  server: Pick<TestServer, "call">,
+  pageId: string,
+  incident: { title: string; message: string; components: Record<string, string> },
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON answers
+): Promise<any> {
+  const res = await server.call("POST", `/api/v1/status-pages/${pageId}/incidents`, incident);
+  if (res.status !== 201) throw new Error(`incident ${incident.title}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach } from "vitest";
 import { Store } from "../../server/index";
 import { type PrivatePostgres, startPostgres } from "../../scripts/private-postgres";
 
@@ -35,4 +36,27 @@ export async function openTestStore(engine: EngineName): Promise<Store> {
 /** The engine the server suites run against: `UPTIME_TEST_DB=postgres` (the postgres project), else SQLite. */
 export function serverEngine(): EngineName {
   return process.env.UPTIME_TEST_DB === "postgres" ? "postgres" : "sqlite";
+}
+
+/** Two stores on one new database of `engine`, as two replicas open it (SQLite: two connections to one file). */
+export async function twoStores(engine: EngineName): Promise<[Store, Store]> {
+  const options =
+    engine === "sqlite"
+      ? { db: join(mkdtempSync(join(tmpdir(), "uptime-two-stores-")), "uptime.db") }
+      : await freshDatabase(engine);
+  const first = await Store.open(options.db, { secretKeyFile: options.secretKeyFile });
+  return [first, await Store.open(options.db, { secretKeyFile: options.secretKeyFile })];
+}
+
+/** `twoStores` for the tests of a block: each call opens a pair, closed (where still open) after the test. */
+export function useTwoStores(engine: EngineName): () => Promise<[Store, Store]> {
+  const open: Store[] = [];
+  afterEach(async () => {
+    for (const store of open.splice(0)) if (store.isOpen) await store.close();
+  });
+  return async () => {
+    const pair = await twoStores(engine);
+    open.push(...pair);
+    return pair;
+  };
 }

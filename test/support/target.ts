@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./listen";
 
 /** A local site whose answer a test flips between healthy and failing. */
 export interface Target {
@@ -41,23 +41,21 @@ export async function startTarget(): Promise<Target> {
     if (target.delayMs > 0) setTimeout(answer, target.delayMs);
     else answer();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  target.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  target.close = () =>
-    new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  Object.assign(target, await listenOnLoopback(server));
   return target;
 }
 
-/** Polls `fn` until it returns a truthy value (or fails after `timeoutMs`). */
-export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+/** Polls `fn` until it returns a truthy value (or fails after `timeoutMs`, naming `what` it waited for). */
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+  what?: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
+    if (Date.now() > deadline) throw new Error(what ? `timed out waiting for ${what}` : "condition not met in time");
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -3,6 +3,7 @@
  * registers a `beforeAll` that starts it and an `afterAll` that closes it, and returns a stand-in
  * at once that forwards every property and method to the server once it runs, so the block can
  * name it (`const s = useServer()`) and its tests and later hooks use it as the server itself.
+ * `useStarted` does the same for anything else a block starts and closes (a target, a receiver).
  */
 import { afterAll, beforeAll } from "vitest";
 import type { ServerOptionsInput } from "../../server/index";
@@ -39,24 +40,27 @@ export function standIn<T extends object>(what: string, current: () => T | undef
  * function, read when the server starts (for a URL of a target an earlier `beforeAll` started).
  */
 export function useServer(options: ServerOptionsInput | (() => ServerOptionsInput) = {}): TestServer {
-  let server: TestServer | undefined;
-  beforeAll(async () => {
-    server = await startServer(typeof options === "function" ? options() : options);
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  return standIn("the server of useServer()", () => server);
+  return useStarted("the server of useServer()", () =>
+    startServer(typeof options === "function" ? options() : options),
+  );
 }
 
 /** A fault proxy in front of `server` (a `useServer` stand-in), started after it and closed before it. */
 export function useFaultProxy(server: TestServer): FaultProxy {
-  let proxy: FaultProxy | undefined;
+  return useStarted("the proxy of useFaultProxy()", () => startFaultProxy(server.url));
+}
+
+/**
+ * Anything that is started and closed (a target, a receiver, a mail server), as hooks of the block:
+ * `start` runs in a `beforeAll`, `close` in an `afterAll`; answers a stand-in (see `standIn`) named `what`.
+ */
+export function useStarted<T extends { close(): unknown }>(what: string, start: () => Promise<T>): T {
+  let started: T | undefined;
   beforeAll(async () => {
-    proxy = await startFaultProxy(server.url);
+    started = await start();
   });
   afterAll(async () => {
-    await proxy?.close();
+    await started?.close();
   });
-  return standIn("the proxy of useFaultProxy()", () => proxy);
+  return standIn(what, () => started);
 }

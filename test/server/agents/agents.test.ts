@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckerAgent } from "../../../server/agents/agent";
 import { type Receiver, startReceiver } from "../../support/receiver";
-import { startServer, type TestServer, webhookChannel } from "../../support/server";
+import { startServer, type TestServer, webhookChannel, httpMonitorId } from "../../support/server";
 import { eventually, startTarget, type Target } from "../../support/target";
 
 const outcome = { up: true, response_time_ms: 5, status_code: 200, error: null };
@@ -113,17 +113,9 @@ describe("checker agents and locations", () => {
   });
 
   it("records a result posted twice once, hands an expired lease to another agent, refuses a deleted monitor's result", async () => {
-    const m = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "leased",
-        type: "http",
-        url: target.url,
-        interval_sec: 60,
-        locations: ["eu"],
-      })
-    ).body.data;
+    const id = await httpMonitorId(s, "leased", target.url, { locations: ["eu"] });
     const first = await lease(euKey, "eu-1");
-    const mine = first.body.data.leases.filter((l: { monitor: { id: string } }) => l.monitor.id === m.id);
+    const mine = first.body.data.leases.filter((l: { monitor: { id: string } }) => l.monitor.id === id);
     expect(mine).toHaveLength(1);
     expect(mine[0].monitor.url).toBe(target.url);
     const key = mine[0].check_key;
@@ -140,7 +132,7 @@ describe("checker agents and locations", () => {
     };
     expect((await post(euKey, "eu-2", [result])).body.data.results).toEqual([{ check_key: key, status: "recorded" }]);
     expect((await post(euKey, "eu-1", [result])).body.data.results).toEqual([{ check_key: key, status: "duplicate" }]);
-    const beats = (await s.call("GET", `/api/v1/monitors/${m.id}/heartbeats`)).body.data;
+    const beats = (await s.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data;
     expect(beats).toHaveLength(1);
     expect(beats[0]).toMatchObject({ location: "eu", status: "up" });
     // Another location's key cannot post eu's checks.
@@ -148,29 +140,21 @@ describe("checker agents and locations", () => {
       status: "refused",
       reason: expect.stringContaining("location eu's"),
     });
-    await s.call("DELETE", `/api/v1/monitors/${m.id}`);
+    await s.call("DELETE", `/api/v1/monitors/${id}`);
     const gone = { ...result, check_key: key.replace(/\d+$/, "1") };
     expect((await post(euKey, "eu-1", [gone])).body.data.results[0]).toMatchObject({
       status: "refused",
-      reason: `monitor ${m.id} was deleted`,
+      reason: `monitor ${id} was deleted`,
     });
   });
 
   it("refuses the result of a check whose monitor moved to another location, and no longer leases it there", async () => {
-    const m = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "moving",
-        type: "http",
-        url: target.url,
-        interval_sec: 60,
-        locations: ["eu"],
-      })
-    ).body.data;
+    const id = await httpMonitorId(s, "moving", target.url, { locations: ["eu"] });
     const leased = (await lease(euKey, "eu-3")).body.data.leases.find(
-      (l: { monitor: { id: string } }) => l.monitor.id === m.id,
+      (l: { monitor: { id: string } }) => l.monitor.id === id,
     );
     expect(leased).toBeDefined();
-    expect((await s.call("PATCH", `/api/v1/monitors/${m.id}`, { locations: ["us"] })).status).toBe(200);
+    expect((await s.call("PATCH", `/api/v1/monitors/${id}`, { locations: ["us"] })).status).toBe(200);
     const result = {
       check_key: leased.check_key,
       started_at: new Date().toISOString(),
@@ -180,12 +164,12 @@ describe("checker agents and locations", () => {
     expect((await post(euKey, "eu-3", [result])).body.data.results[0]).toEqual({
       check_key: leased.check_key,
       status: "refused",
-      reason: `monitor ${m.id} is no longer checked at location eu`,
+      reason: `monitor ${id} is no longer checked at location eu`,
     });
     expect(
       (await lease(usKey, "us-3")).body.data.leases.map((l: { monitor: { id: string } }) => l.monitor.id),
-    ).toContain(m.id);
-    await s.call("DELETE", `/api/v1/monitors/${m.id}`);
+    ).toContain(id);
+    await s.call("DELETE", `/api/v1/monitors/${id}`);
   });
 
   it("a waiting lease request whose agent hung up takes no check: the next agent gets it at once", async () => {

@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../../scripts/pulumi-engine";
 import { type Receiver, startReceiver } from "../../support/receiver";
 import { startServer, type TestServer, webhookChannel } from "../../support/server";
 import { eventually } from "../../support/target";
 import { unixBridge } from "./bridge";
+import { agentCli, agentKeyFile } from "../../support/agent-location";
 
 /** The target inside the `inside` namespace: port 8080 of that namespace's loopback; `/slow` answers after 1.5 s. */
 const SLOW_MS = 1_500;
@@ -29,21 +29,14 @@ describe.skipIf(!namespacesWork)("agents in separate network namespaces", () => 
   let holder: ChildProcess;
   const agents = new Map<string, { child: ChildProcess; log: string }>();
 
-  const agentArgs = (location: string, id: string) => [
-    join(REPO_ROOT, "dist/server/cli.js"),
-    "agent",
-    "--server",
-    "http://uptime.internal",
-    "--socket",
-    join(dir, "server.sock"),
-    "--location",
-    location,
-    "--key-file",
-    join(dir, `${location}.key`),
-    "--allow-private-targets",
-    "--agent-id",
-    id,
-  ];
+  const agentArgs = (location: string, id: string) =>
+    agentCli("http://uptime.internal", location, join(dir, `${location}.key`), [
+      "--socket",
+      join(dir, "server.sock"),
+      "--allow-private-targets",
+      "--agent-id",
+      id,
+    ]);
   const track = (id: string, child: ChildProcess) => {
     const entry = { child, log: "" };
     child.stderr?.on("data", (d) => (entry.log += d));
@@ -71,13 +64,7 @@ describe.skipIf(!namespacesWork)("agents in separate network namespaces", () => 
     });
     receiver = await startReceiver();
     bridge = await unixBridge(join(dir, "server.sock"), { port: Number(new URL(s.url).port) });
-    for (const location of ["inside", "outside"]) {
-      writeFileSync(
-        join(dir, `${location}.key`),
-        (await s.app.store.keys.create("dev", `${location} agent`, undefined, location)).key,
-        { mode: 0o600 },
-      );
-    }
+    for (const location of ["inside", "outside"]) await agentKeyFile(s, dir, location);
     holder = spawn("unshare", ["-rn", "sh", "-c", `ip link set lo up && exec "${process.execPath}" -e '${TARGET}'`], {
       stdio: "ignore",
     });

@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../../scripts/pulumi-engine";
-import { startAgentLocation } from "../../support/agent-location";
+import { agentCli, agentKeyFile, startAgentLocation } from "../../support/agent-location";
 import { type RdapTarget, type SmtpTarget, startRdapServer, startSmtpServer } from "../../support/network-servers";
 import type { TestServer } from "../../support/server";
 import { eventually } from "../../support/target";
@@ -38,22 +37,11 @@ describe("ping, smtp and domain monitors at agent locations", () => {
     }));
     dir = mkdtempSync(join(tmpdir(), "uptime-ping-ns-"));
     bridge = await unixBridge(join(dir, "server.sock"), { port: Number(new URL(s.url).port) });
-    writeFileSync(join(dir, "ns.key"), (await s.app.store.keys.create("dev", "ns agent", undefined, "ns")).key, {
-      mode: 0o600,
-    });
-    const args = [
-      join(REPO_ROOT, "dist/server/cli.js"),
-      "agent",
-      "--server",
-      "http://uptime.internal",
+    const args = agentCli("http://uptime.internal", "ns", await agentKeyFile(s, dir, "ns"), [
       "--socket",
       join(dir, "server.sock"),
-      "--location",
-      "ns",
-      "--key-file",
-      join(dir, "ns.key"),
       "--allow-private-targets",
-    ];
+    ]);
     nsAgent = spawn(
       "unshare",
       ["-rn", "sh", "-c", `${NAMESPACE} && exec "${process.execPath}" ${args.map((a) => `"${a}"`).join(" ")}`],

@@ -1,15 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientFor } from "../../../provider/client/client";
 import * as runtime from "../../../provider/runtime";
 import { REPORT_ENV, REPORT_LOCATION_ENV } from "../../../provider/runtime/test-checks";
-import { REPO_ROOT } from "../../../scripts/pulumi-engine";
 import { startServer, type TestServer } from "../../support/server";
 import { startTarget, type Target } from "../../support/target";
-import { locationLive } from "../../support/agent-location";
+import { agentCli, agentKeyFile, locationLive } from "../../support/agent-location";
 
 /**
  * Dry runs at a chosen location (`pulumi-uptime test --location NAME`): the server hands the
@@ -28,26 +27,9 @@ describe("dry runs at an agent location", () => {
     dir = mkdtempSync(join(tmpdir(), "uptime-trials-"));
     s = await startServer({ checker: true, agentLiveMs: 5_000 });
     target = await startTarget();
-    writeFileSync(join(dir, "eu.key"), (await s.app.store.keys.create("dev", "eu agent", undefined, "eu")).key, {
-      mode: 0o600,
-    });
+    const keyFile = await agentKeyFile(s, dir, "eu");
     await s.app.store.keys.create("dev", "us agent", undefined, "us");
-    agent = spawn(
-      process.execPath,
-      [
-        join(REPO_ROOT, "dist/server/cli.js"),
-        "agent",
-        "--server",
-        s.url,
-        "--location",
-        "eu",
-        "--key-file",
-        join(dir, "eu.key"),
-      ],
-      {
-        stdio: ["ignore", "ignore", "pipe"],
-      },
-    );
+    agent = spawn(process.execPath, agentCli(s.url, "eu", keyFile), { stdio: ["ignore", "ignore", "pipe"] });
     agent.stderr?.on("data", (d) => (agentLog += d));
     await locationLive(s, "eu");
   });

@@ -1,14 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBrowserTools } from "../../support/browser-tools";
 import { type LoginSite, startLoginSite } from "../../support/login-site";
-import { REPO_ROOT } from "../../../scripts/pulumi-engine";
 import { newKey, startServer, type TestServer } from "../../support/server";
 import { type Served, serveProcess } from "../replicas/serve";
-import { locationLive } from "../../support/agent-location";
+import { agentCli, agentKeyFile, locationLive } from "../../support/agent-location";
 
 /**
  * A browser script never reaches the uptime server's own API, even with --allow-private-targets
@@ -88,24 +87,8 @@ describe("browser scripts at an agent and the server it reports to", () => {
     ensureBrowserTools();
     // The server refuses loopback itself: the refusal naming its API can only come from the agent.
     s = await startServer({ checker: true, agentLiveMs: 5_000, allowPrivateTargets: false });
-    writeFileSync(join(dir, "lab.key"), (await s.app.store.keys.create("dev", "lab agent", undefined, "lab")).key, {
-      mode: 0o600,
-    });
-    agent = spawn(
-      process.execPath,
-      [
-        join(REPO_ROOT, "dist/server/cli.js"),
-        "agent",
-        "--server",
-        s.url,
-        "--location",
-        "lab",
-        "--key-file",
-        join(dir, "lab.key"),
-        "--allow-private-targets",
-      ],
-      { stdio: "ignore" },
-    );
+    const keyFile = await agentKeyFile(s, dir, "lab");
+    agent = spawn(process.execPath, agentCli(s.url, "lab", keyFile, ["--allow-private-targets"]), { stdio: "ignore" });
     await locationLive(s, "lab");
   });
   afterAll(async () => {

@@ -1,8 +1,11 @@
 import { createHmac } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { useCheckerRig } from "../../support/checker-rig";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { startServer, webhookChannel } from "../../support/server";
+import { startServer, webhookChannel, httpMonitorId } from "../../support/server";
 import { eventually, startTarget } from "../../support/target";
 
 const SECRET = "checker-secret-0123456789";
@@ -156,9 +159,6 @@ describe("the checker", () => {
 
 describe("the checker's outbound policy and restarts", () => {
   it("refuses private targets at create time, and at connect time when stored while they were allowed", async () => {
-    const { mkdtempSync, rmSync } = await import("node:fs");
-    const { join } = await import("node:path");
-    const { tmpdir } = await import("node:os");
     const dir = mkdtempSync(join(tmpdir(), "checker-policy-"));
     const target = await startTarget();
     const db = join(dir, "u.db");
@@ -176,15 +176,7 @@ describe("the checker's outbound policy and restarts", () => {
         field: "url",
         message: expect.stringMatching(/linkLocal/),
       });
-      const local = (
-        await first.call("POST", "/api/v1/monitors", {
-          name: "local",
-          type: "http",
-          url: target.url,
-          interval_sec: 2,
-          timeout_sec: 1,
-        })
-      ).body.data.id;
+      const local = await httpMonitorId(first, "local", target.url, { interval_sec: 2, timeout_sec: 1 });
       await first.close();
       const s = await startServer({
         db,
@@ -216,23 +208,12 @@ describe("the checker's outbound policy and restarts", () => {
   });
 
   it("resumes the schedule from the database after a restart", async () => {
-    const { mkdtempSync, rmSync } = await import("node:fs");
-    const { join } = await import("node:path");
-    const { tmpdir } = await import("node:os");
     const dir = mkdtempSync(join(tmpdir(), "checker-restart-"));
     const target = await startTarget();
     const db = join(dir, "u.db");
     try {
       const first = await startServer({ db, checker: true, minIntervalSec: 1 });
-      const id = (
-        await first.call("POST", "/api/v1/monitors", {
-          name: "persist",
-          type: "http",
-          url: target.url,
-          interval_sec: 2,
-          timeout_sec: 1,
-        })
-      ).body.data.id;
+      const id = await httpMonitorId(first, "persist", target.url, { interval_sec: 2, timeout_sec: 1 });
       await eventually(
         async () => (await first.call("GET", `/api/v1/monitors/${id}/heartbeats`)).body.data.length >= 1,
       );

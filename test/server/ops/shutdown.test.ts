@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -7,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../../scripts/pulumi-engine";
 import { Store } from "../../../server/index";
 import { newKey } from "../../support/server";
 import { eventually } from "../../support/target";
+import { serveProcess } from "../replicas/serve";
 
 const dir = mkdtempSync(join(tmpdir(), "uptime-sigterm-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,42 +35,15 @@ async function slowTarget(delayMs: number) {
   };
 }
 
-/** `uptime-server serve` as users run it: the built CLI in a process of its own. */
-async function serveProcess(db: string, key: string): Promise<{ child: ChildProcess; url: string; log: () => string }> {
-  const args = [
-    "dist/server/cli.js",
-    "serve",
-    "--port",
-    "0",
-    "--db",
-    db,
-    "--min-interval-sec",
-    "1",
-    "--allow-private-targets",
-    "--shutdown-timeout-sec",
-    "15",
-  ];
-  const child = spawn(process.execPath, args, {
-    cwd: REPO_ROOT,
-    env: { ...process.env, UPTIME_DEV_KEY: key },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout?.on("data", (d) => (out += d));
-  child.stderr?.on("data", (d) => (out += d));
-  const url = await eventually(
-    async () => /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(out)?.[1],
-    15_000,
-  );
-  return { child, url, log: () => out };
-}
+/** The server under test checks every second and gives its work 15 s to finish on SIGTERM. */
+const SERVE_ARGS = ["--min-interval-sec", "1", "--shutdown-timeout-sec", "15"];
 
 describe("SIGTERM", () => {
   it("under write load: every answered write and every started check is in the database afterwards, and the process exits 0 in time", async () => {
     const db = join(dir, "load.db");
     const key = newKey();
     const target = await slowTarget(400);
-    const { child, url, log } = await serveProcess(db, key);
+    const { child, url, log } = await serveProcess(db, key, SERVE_ARGS);
     const call = async (method: string, path: string, body?: unknown) => {
       const res = await request(`${url}${path}`, {
         method: method as "POST",

@@ -1,48 +1,21 @@
 import { AsyncResource } from "node:async_hooks";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { filePostgres } from "../../support/store-engines";
+import { describe, expect, it } from "vitest";
+import { useReplicas } from "../../support/replicas";
 import { eventually } from "../../support/target";
-import { newKey, startServer, type TestServer } from "../../support/server";
-
-const dir = mkdtempSync(join(tmpdir(), "uptime-replicas-"));
+import { type TestServer, httpMonitorId } from "../../support/server";
 
 describe("two replicas on one PostgreSQL database", () => {
-  let a: TestServer;
-  let b: TestServer;
-  beforeAll(async () => {
-    const db = await (await filePostgres()).createDatabase();
-    const secretKeyFile = join(dir, "secret.key");
-    const devKey = newKey();
-    a = await startServer({ db, secretKeyFile, devKey });
-    b = await startServer({ db, secretKeyFile, devKey });
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const [a, b] = useReplicas();
 
   it("serve what the other wrote, its secrets opened with the shared key file", async () => {
-    const created = await a.call("POST", "/api/v1/monitors", {
-      name: "shop",
-      type: "http",
-      url: "https://shop.example",
-      interval_sec: 60,
-      headers: { authorization: "Bearer t0ken" },
-    });
-    expect(created.status).toBe(201);
-    const read = await b.call("GET", `/api/v1/monitors/${created.body.data.id}`);
+    const id = await httpMonitorId(a, "shop", "https://shop.example", { headers: { authorization: "Bearer t0ken" } });
+    const read = await b.call("GET", `/api/v1/monitors/${id}`);
     expect(read.status).toBe(200);
     // A secret header reads as its fingerprint: the same on both, as both hold the same key file.
     expect(read.body.data.headers).toEqual({
-      authorization: a.shownHeader(created.body.data.id, "authorization", "Bearer t0ken"),
+      authorization: a.shownHeader(id, "authorization", "Bearer t0ken"),
     });
-    expect(read.body.data.headers).toEqual(
-      (await a.call("GET", `/api/v1/monitors/${created.body.data.id}`)).body.data.headers,
-    );
+    expect(read.body.data.headers).toEqual((await a.call("GET", `/api/v1/monitors/${id}`)).body.data.headers);
   });
 
   it("replay an Idempotency-Key's answer on the other replica, creating one monitor", async () => {
@@ -70,15 +43,7 @@ describe("two replicas on one PostgreSQL database", () => {
     const channel = (
       await a.call("POST", "/api/v1/channels", { name: "ops", type: "email", config: { address: "ops@example.com" } })
     ).body.data.id as string;
-    const id = (
-      await a.call("POST", "/api/v1/monitors", {
-        name: "api",
-        type: "http",
-        url: "https://api.example",
-        interval_sec: 60,
-        channel_ids: [channel],
-      })
-    ).body.data.id as string;
+    const id = await httpMonitorId(a, "api", "https://api.example", { channel_ids: [channel] });
     const onB = async () => (await b.call("GET", `/api/v1/monitors/${id}`)).body.data;
     expect(await onB()).toMatchObject({ name: "api", channel_ids: [channel], health: "pending" });
 
@@ -108,14 +73,7 @@ describe("two replicas on one PostgreSQL database", () => {
   });
 
   it("keep a monitor's kept read true through checks: its own in place, the other's read there, none that raced a commit", async () => {
-    const id = (
-      await a.call("POST", "/api/v1/monitors", {
-        name: "kept",
-        type: "http",
-        url: "https://kept.example",
-        interval_sec: 60,
-      })
-    ).body.data.id as string;
+    const id = await httpMonitorId(a, "kept", "https://kept.example");
     const get = async (s: TestServer) => (await s.call("GET", `/api/v1/monitors/${id}`)).body.data;
     // Reads of the database by A's monitor repository (a kept read answers without one).
     const monitors = a.app.store.monitors as unknown as { read: (...args: unknown[]) => Promise<unknown> };
@@ -167,22 +125,7 @@ describe("two replicas on one PostgreSQL database", () => {
 });
 
 describe("two replicas on one PostgreSQL database count limits together", () => {
-  let a: TestServer;
-  let b: TestServer;
-  const limits = { rateLimit: 10, authFailureLimit: 3 };
-  const keyDir = mkdtempSync(join(tmpdir(), "uptime-limits-"));
-  beforeAll(async () => {
-    const db = await (await filePostgres()).createDatabase();
-    const secretKeyFile = join(keyDir, "secret.key");
-    const devKey = newKey();
-    a = await startServer({ db, secretKeyFile, devKey, ...limits });
-    b = await startServer({ db, secretKeyFile, devKey, ...limits });
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    rmSync(keyDir, { recursive: true, force: true });
-  });
+  const [a, b] = useReplicas({ rateLimit: 10, authFailureLimit: 3 });
 
   it("a key's rate limit: its budget once, whichever replica its requests reach", async () => {
     const statuses: number[] = [];

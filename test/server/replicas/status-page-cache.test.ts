@@ -1,26 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { filePostgres } from "../../support/store-engines";
-import { newKey, startServer, type TestServer, httpMonitorId } from "../../support/server";
-
-const dir = mkdtempSync(join(tmpdir(), "uptime-replica-pages-"));
-
-/** Polls `read` until `wanted(value)`; the milliseconds it took (fails past `limitMs`). */
-async function shownWithin<T>(read: () => Promise<T>, wanted: (value: T) => boolean, limitMs: number): Promise<number> {
-  const from = Date.now();
-  for (;;) {
-    if (wanted(await read())) return Date.now() - from;
-    if (Date.now() - from > limitMs) throw new Error(`not shown within ${limitMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { beforeAll, describe, expect, it } from "vitest";
+import { coreStatusPageId, httpMonitorId, type TestServer, openIncident } from "../../support/server";
+import { useReplicas } from "../../support/replicas";
+import { shownWithin } from "../../support/wait";
 
 describe("a status page kept by two replicas on one PostgreSQL database", () => {
-  let a: TestServer;
-  let b: TestServer;
+  const [a, b] = useReplicas();
   let pageId: string;
   let monitorId: string;
   const component = async (s: TestServer, key: string) => {
@@ -33,32 +18,8 @@ describe("a status page kept by two replicas on one PostgreSQL database", () => 
   const html = async (s: TestServer) => await (await request(`${s.url}/status/shared`)).body.text();
 
   beforeAll(async () => {
-    const db = await (await filePostgres()).createDatabase();
-    const secretKeyFile = join(dir, "secret.key");
-    const devKey = newKey();
-    a = await startServer({ db, secretKeyFile, devKey });
-    b = await startServer({ db, secretKeyFile, devKey });
     monitorId = await httpMonitorId(a, "api", "https://api.example");
-    pageId = (
-      await a.call("POST", "/api/v1/status-pages", {
-        slug: "shared",
-        title: "Shared",
-        sections: [
-          {
-            name: "Core",
-            components: [
-              { key: "api", name: "API", monitors: [monitorId] },
-              { key: "desk", name: "Support desk", rule: "manual" },
-            ],
-          },
-        ],
-      })
-    ).body.data.id as string;
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    rmSync(dir, { recursive: true, force: true });
+    pageId = await coreStatusPageId(a, { slug: "shared", title: "Shared" }, monitorId);
   });
 
   it("shows on B's page, within a check interval, a check, an incident and a manual state written through A", async () => {
@@ -85,15 +46,7 @@ describe("a status page kept by two replicas on one PostgreSQL database", () => 
       2_000,
     );
 
-    expect(
-      (
-        await a.call("POST", `/api/v1/status-pages/${pageId}/incidents`, {
-          title: "API errors",
-          message: "503s.",
-          components: { api: "major-outage" },
-        })
-      ).status,
-    ).toBe(201);
+    await openIncident(a, pageId, { title: "API errors", message: "503s.", components: { api: "major-outage" } });
     await shownWithin(
       () => html(b),
       (page) => page.includes("API errors"),

@@ -1,7 +1,8 @@
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../../support/server";
+import { coreStatusPageId, startServer, type TestServer, openIncident } from "../../support/server";
 import { startTarget, type Target } from "../../support/target";
+import { shownWithin } from "../../support/wait";
 
 /** The monitors' check interval, in seconds: a change must show on the page within one. */
 const INTERVAL_SEC = 2;
@@ -10,16 +11,6 @@ const INTERVAL_SEC = 2;
 async function get(url: string, headers: Record<string, string> = {}) {
   const res = await request(url, { headers });
   return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
-}
-
-/** Polls `read` until `wanted(value)`; the milliseconds it took (fails past `limitMs`). */
-async function shownWithin<T>(read: () => Promise<T>, wanted: (value: T) => boolean, limitMs: number): Promise<number> {
-  const from = Date.now();
-  for (;;) {
-    if (wanted(await read())) return Date.now() - from;
-    if (Date.now() - from > limitMs) throw new Error(`not shown within ${limitMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe("a status page's answers are kept, and stay true", () => {
@@ -49,21 +40,7 @@ describe("a status page's answers are kept, and stay true", () => {
         timeout_sec: 1,
       })
     ).body.data.id as string;
-    pageId = (
-      await s.call("POST", "/api/v1/status-pages", {
-        slug: "fresh",
-        title: "Fresh",
-        sections: [
-          {
-            name: "Core",
-            components: [
-              { key: "api", name: "API", monitors: [monitorId] },
-              { key: "desk", name: "Support desk", rule: "manual" },
-            ],
-          },
-        ],
-      })
-    ).body.data.id as string;
+    pageId = await coreStatusPageId(s, { slug: "fresh", title: "Fresh" }, monitorId);
     await shownWithin(
       () => state("api"),
       (v) => v === "operational",
@@ -124,15 +101,11 @@ describe("a status page's answers are kept, and stay true", () => {
   it("shows an incident opened through the API and a manual component's state on the next request", async () => {
     await html();
     await doc();
-    expect(
-      (
-        await s.call("POST", `/api/v1/status-pages/${pageId}/incidents`, {
-          title: "Mail is slow",
-          message: "Queues are long.",
-          components: { desk: "degraded" },
-        })
-      ).status,
-    ).toBe(201);
+    await openIncident(s, pageId, {
+      title: "Mail is slow",
+      message: "Queues are long.",
+      components: { desk: "degraded" },
+    });
     expect((await doc()).incidents.map((i) => i.title)).toContain("Mail is slow");
     expect((await html()).body).toContain("Mail is slow");
     expect((await s.call("PUT", `/api/v1/status-pages/${pageId}/components/desk`, { state: "down" })).status).toBe(200);

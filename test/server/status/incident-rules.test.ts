@@ -1,10 +1,12 @@
 import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../../support/server";
+import { eventually } from "../../support/target";
+import { type SunkMail, startMailSink } from "../../support/mail-sink";
+import { useStarted } from "../../support/use-server";
 
 const SECRET = "hook-secret-0123456789";
 
@@ -14,38 +16,15 @@ const decoded = (raw: string) =>
 const codeIn = (raw: string, action: string) =>
   new RegExp(`${action}\\?code=([A-Za-z0-9_%-]+)`).exec(decoded(raw))?.[1] as string;
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe("an incident rule and the page's subscribers", () => {
-  let smtp: SMTPServer;
   let hooks: Server;
   let hookUrl: string;
   let s: TestServer;
-  const mails: { to: string; data: string }[] = [];
+  const mails: SunkMail[] = [];
+  const smtp = useStarted("the mail sink", () => startMailSink(mails));
   const posts: { body: string; signature: string | undefined; event: string | undefined }[] = [];
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      onData(stream, session, done) {
-        let data = "";
-        stream.on("data", (c) => (data += c));
-        stream.on("end", () => {
-          for (const r of session.envelope.rcptTo) mails.push({ to: r.address, data });
-          done();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
     hooks = createServer((req, res) => {
       let body = "";
       req.on("data", (c) => (body += c));
@@ -61,7 +40,7 @@ describe("an incident rule and the page's subscribers", () => {
     await new Promise<void>((resolve) => hooks.listen(0, "127.0.0.1", resolve));
     hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hook`;
     s = await startServer({
-      smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
       incidentRuleTickMs: 100,
       subscribeLimitPerHour: 20,
     });
@@ -69,7 +48,6 @@ describe("an incident rule and the page's subscribers", () => {
   afterAll(async () => {
     await s?.close();
     await new Promise<void>((resolve) => hooks.close(() => resolve()));
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
   });
 
   it("opens one incident when a component goes down, tells each confirmed subscriber once, and resolves it on recovery", async () => {
@@ -104,8 +82,8 @@ describe("an incident rule and the page's subscribers", () => {
       expect(answer.status).toBe(202);
     }
     expect((await subscribe({ webhook: hookUrl, secret: SECRET })).status).toBe(202);
-    await until("three confirmation mails", () => (mails.length >= 3 ? true : undefined));
-    const mailTo = (to: string) => mails.find((m) => m.to === to)?.data as string;
+    await eventually(async () => mails.length >= 3, 15_000, "three confirmation mails");
+    const mailTo = (to: string) => mails.find((m) => m.to.includes(to))?.data as string;
     for (const who of ["reader@example.com", "leaver@example.com"]) {
       const res = await request(`${s.url}/status/acme/confirm?code=${codeIn(mailTo(who), "confirm")}`);
       expect(res.statusCode).toBe(200);
@@ -121,9 +99,9 @@ describe("an incident rule and the page's subscribers", () => {
     // Subscribing again says the same as the first time and sends nothing.
     const again = await subscribe({ email: "reader@example.com" });
     expect(again.body).toEqual((await subscribe({ email: "new@example.com" })).body);
-    await until("the new address's confirmation", () => (mails.length >= 4 ? true : undefined));
+    await eventually(async () => mails.length >= 4, 15_000, "the new address's confirmation");
     await new Promise((r) => setTimeout(r, 300));
-    expect(mails.map((m) => m.to).sort()).toEqual([
+    expect(mails.flatMap((m) => m.to).sort()).toEqual([
       "leaver@example.com",
       "new@example.com",
       "reader@example.com",
@@ -137,20 +115,24 @@ describe("an incident rule and the page's subscribers", () => {
       { up: false, response_time_ms: null, status_code: 503, error: "HTTP 503" },
       Date.now(),
     );
-    const open = await until("the rule's incident", async () => {
-      const list = (await s.call("GET", `/api/v1/status-pages/${pageId}/incidents?state=open`)).body.data as {
-        id: string;
-        title: string;
-        rule: number;
-      }[];
-      return list.length ? list : undefined;
-    });
-    await until("one mail and one post", () => (mails.length >= 1 && posts.length >= 1 ? true : undefined));
+    const open = await eventually(
+      async () => {
+        const list = (await s.call("GET", `/api/v1/status-pages/${pageId}/incidents?state=open`)).body.data as {
+          id: string;
+          title: string;
+          rule: number;
+        }[];
+        return list.length ? list : undefined;
+      },
+      15_000,
+      "the rule's incident",
+    );
+    await eventually(async () => mails.length >= 1 && posts.length >= 1, 15_000, "one mail and one post");
     await new Promise((r) => setTimeout(r, 600)); // several more passes of the rule
     expect(open).toHaveLength(1);
     expect(open[0]).toMatchObject({ title: "Public API is down", rule: 0 });
     expect((await s.call("GET", `/api/v1/status-pages/${pageId}/incidents`)).body.data).toHaveLength(1);
-    expect(mails.map((m) => m.to)).toEqual(["reader@example.com"]);
+    expect(mails.flatMap((m) => m.to)).toEqual(["reader@example.com"]);
     expect(decoded(mails[0]?.data as string)).toMatch(/Subject: \[Acme\] Incident: Public API is down/);
     expect(decoded(mails[0]?.data as string)).toMatch(/Unsubscribe: http/);
     expect(posts).toHaveLength(1);
@@ -169,14 +151,18 @@ describe("an incident rule and the page's subscribers", () => {
 
     // Recovery resolves it: one more mail, one more post.
     await s.app.store.recordCheck(api, { up: true, response_time_ms: 90, status_code: 200, error: null }, Date.now());
-    await until("the incident resolved", async () => {
-      const list = (await s.call("GET", `/api/v1/status-pages/${pageId}/incidents?state=resolved`)).body
-        .data as unknown[];
-      return list.length ? list : undefined;
-    });
-    await until("a second mail and post", () => (mails.length >= 2 && posts.length >= 2 ? true : undefined));
+    await eventually(
+      async () => {
+        const list = (await s.call("GET", `/api/v1/status-pages/${pageId}/incidents?state=resolved`)).body
+          .data as unknown[];
+        return list.length ? list : undefined;
+      },
+      15_000,
+      "the incident resolved",
+    );
+    await eventually(async () => mails.length >= 2 && posts.length >= 2, 15_000, "a second mail and post");
     await new Promise((r) => setTimeout(r, 600));
-    expect(mails.map((m) => m.to)).toEqual(["reader@example.com", "reader@example.com"]);
+    expect(mails.flatMap((m) => m.to)).toEqual(["reader@example.com", "reader@example.com"]);
     expect(decoded(mails[1]?.data as string)).toMatch(/Subject: \[Acme\] Resolved: Public API is down/);
     expect(posts).toHaveLength(2);
     expect(JSON.parse(posts[1]?.body as string)).toMatchObject({

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../../support/server";
+import { startServer, type TestServer, openIncident } from "../../support/server";
 import { eventually } from "../../support/target";
 
 const SECRET = "hook-secret-0123456789";
@@ -72,15 +72,11 @@ describe("a status page's notices to subscribers are tried again", () => {
     hooks.refusals.set("/flaky", 2);
     await subscribe("/flaky");
     const opened = Date.now();
-    expect(
-      (
-        await s.call("POST", `/api/v1/status-pages/${pageId}/incidents`, {
-          title: "Queues are long",
-          message: "Looking into it.",
-          components: { desk: "degraded" },
-        })
-      ).status,
-    ).toBe(201);
+    await openIncident(s, pageId, {
+      title: "Queues are long",
+      message: "Looking into it.",
+      components: { desk: "degraded" },
+    });
     await eventually(async () => postsTo("/flaky").length >= 3, 10_000);
     await new Promise((r) => setTimeout(r, (DELAYS_MS[1] as number) * 2));
     const posts = postsTo("/flaky");
@@ -99,15 +95,7 @@ describe("a status page's notices to subscribers are tried again", () => {
   it("gives up after the last delay", async () => {
     hooks.refusals.set("/down", 100);
     await subscribe("/down");
-    expect(
-      (
-        await s.call("POST", `/api/v1/status-pages/${pageId}/incidents`, {
-          title: "Mail is slow",
-          message: "Looking.",
-          components: { desk: "degraded" },
-        })
-      ).status,
-    ).toBe(201);
+    await openIncident(s, pageId, { title: "Mail is slow", message: "Looking.", components: { desk: "degraded" } });
     await eventually(async () => postsTo("/down").length >= 1 + DELAYS_MS.length, 10_000);
     await new Promise((r) =>
       setTimeout(

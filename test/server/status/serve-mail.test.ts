@@ -1,49 +1,27 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SMTPServer } from "smtp-server";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../../support/target";
 import { type Served, serveProcess } from "../replicas/serve";
+import { type SunkMail, startMailSink } from "../../support/mail-sink";
+import { useStarted } from "../../support/use-server";
 
 const KEY = "uk_serve_mail_key_0123456789abcdef";
 const RELAY_PASSWORD = "Relay-p@ss w0rd%+";
 
 describe("uptime-server serve mails status page subscribers through the relay it is given, at the limits it is given", () => {
-  const mails: { from: string; to: string[]; data: string; user?: string; pass?: string }[] = [];
-  let smtp: SMTPServer;
+  const mails: SunkMail[] = [];
+  const smtp = useStarted("the mail sink", () => startMailSink(mails));
   let dir: string;
   let served: Served;
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      disabledCommands: ["STARTTLS"],
-      allowInsecureAuth: true,
-      onAuth(auth, _session, done) {
-        done(null, { user: `${auth.username}:${auth.password}` });
-      },
-      onData(stream, session, done) {
-        let data = "";
-        stream.on("data", (c) => (data += c));
-        stream.on("end", () => {
-          const [user, pass] = String(session.user ?? ":").split(":");
-          mails.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-            to: session.envelope.rcptTo.map((r) => r.address),
-            data,
-            user,
-            pass,
-          });
-          done();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
     dir = mkdtempSync(join(tmpdir(), "serve-mail-"));
     const relay = join(dir, "smtp.url");
-    writeFileSync(relay, `smtp://relay:${encodeURIComponent(RELAY_PASSWORD)}@127.0.0.1:${port}\n`, { mode: 0o600 });
+    writeFileSync(relay, `smtp://relay:${encodeURIComponent(RELAY_PASSWORD)}@127.0.0.1:${smtp.port}\n`, {
+      mode: 0o600,
+    });
     served = await serveProcess(join(dir, "uptime.db"), KEY, [
       "--smtp-url-file",
       relay,
@@ -59,7 +37,6 @@ describe("uptime-server serve mails status page subscribers through the relay it
   });
   afterAll(async () => {
     served?.child.kill("SIGTERM");
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
     rmSync(dir, { recursive: true, force: true });
   });
 

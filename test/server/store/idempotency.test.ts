@@ -1,31 +1,14 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Store } from "../../../server/index";
-import { ENGINES, type EngineName, freshDatabase } from "../../support/store-engines";
+import { ENGINES, useTwoStores } from "../../support/store-engines";
 
 const FP = "fingerprint";
 const answer = (body: string) => ({ fingerprint: FP, statusCode: 201, body });
 /** Past the longest a live process holds a reservation (RESERVATION_MS in server/store/idempotency.ts). */
 const later = () => Date.now() + 121_000;
 
-/** Two stores on one database: two processes (SQLite: two connections to one file). */
-async function twoStores(engine: EngineName): Promise<[Store, Store]> {
-  const options =
-    engine === "sqlite"
-      ? { db: join(mkdtempSync(join(tmpdir(), "uptime-idem-")), "uptime.db") }
-      : await freshDatabase(engine);
-  const first = await Store.open(options.db, { secretKeyFile: options.secretKeyFile });
-  return [first, await Store.open(options.db, { secretKeyFile: options.secretKeyFile })];
-}
-
 describe.each(ENGINES)("idempotency reservations (%s)", (engine) => {
-  const open: Store[] = [];
-  afterEach(async () => {
-    for (const store of open.splice(0)) if (store.isOpen) await store.close();
-  });
-  const stores = async () => (open.push(...(await twoStores(engine))), open as [Store, Store]);
+  const stores = useTwoStores(engine);
   const account = async (store: Store) =>
     (await store.keys.authenticate((await store.keys.create("acme", "dev")).key))?.accountId as string;
 

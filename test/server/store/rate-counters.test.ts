@@ -1,31 +1,14 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { Store } from "../../../server/index";
-import { ENGINES, type EngineName, freshDatabase } from "../../support/store-engines";
+import { describe, expect, it } from "vitest";
+import { ENGINES, useTwoStores } from "../../support/store-engines";
 
 const WINDOW = 60_000;
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
-/** Two stores on one database: two replicas (SQLite: two connections to one file). */
-async function twoStores(engine: EngineName): Promise<[Store, Store]> {
-  const options =
-    engine === "sqlite"
-      ? { db: join(mkdtempSync(join(tmpdir(), "uptime-counters-")), "uptime.db") }
-      : await freshDatabase(engine);
-  const first = await Store.open(options.db, { secretKeyFile: options.secretKeyFile });
-  return [first, await Store.open(options.db, { secretKeyFile: options.secretKeyFile })];
-}
-
 describe.each(ENGINES)("rate counters (%s)", (engine) => {
-  const open: Store[] = [];
-  afterEach(async () => {
-    for (const store of open.splice(0)) await store.close();
-  });
+  const stores = useTwoStores(engine);
 
   it("gives concurrent counts of one key each its own place, 1 to n, in one window", async () => {
-    const [store] = (open.push(...(await twoStores(engine))), open) as [Store];
+    const [store] = await stores();
     const now = Date.now();
     const counts = await Promise.all(range(1, 60).map(() => store.rateCounters.increment("rate:key:a", WINDOW, now)));
     expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(range(1, 60));
@@ -35,7 +18,7 @@ describe.each(ENGINES)("rate counters (%s)", (engine) => {
   });
 
   it("counts a key together across two stores on one database, and starts over when the window ended", async () => {
-    const [a, b] = (open.push(...(await twoStores(engine))), open) as [Store, Store];
+    const [a, b] = await stores();
     const now = Date.now();
     const counts = await Promise.all(
       range(1, 80).map((i) => (i % 2 === 0 ? a : b).rateCounters.increment("authfail:127.0.0.1", WINDOW, now)),
