@@ -82,6 +82,7 @@ export class Locations {
     location: string,
     now = Date.now(),
     seen: readonly Seen[] = [...this.seen.values()],
+    rows?: readonly AgentRow[],
   ): Promise<boolean | undefined> {
     // The built-in location is judged by the server's policy even while its checker is off: it may be turned on.
     const policies: boolean[] = location === this.builtin ? [this.builtinAllowsPrivate] : [];
@@ -89,7 +90,7 @@ export class Locations {
     if (live.length > 0) {
       for (const a of live) if (a.allowPrivate !== undefined) policies.push(a.allowPrivate);
     } else {
-      const last = (await this.store.agents.list(accountId)).find(
+      const last = (rows ?? (await this.store.agents.list(accountId))).find(
         (a) => a.location === location && a.allow_private_targets !== null,
       );
       if (last) policies.push(last.allow_private_targets === 1);
@@ -107,6 +108,7 @@ export class Locations {
     location: string,
     now = Date.now(),
     seen: readonly Seen[] = [...this.seen.values()],
+    rows?: readonly AgentRow[],
   ): Promise<boolean | undefined> {
     if (location === this.builtin && this.builtinRuns && browserCapability().ok) return true;
     const live = seen.filter(
@@ -114,7 +116,7 @@ export class Locations {
         a.accountId === accountId && a.location === location && now - a.at < this.liveMs && a.browser !== undefined,
     );
     if (live.length > 0) return live.some((a) => a.browser);
-    const last = (await this.store.agents.list(accountId)).find(
+    const last = (rows ?? (await this.store.agents.list(accountId))).find(
       (a) => a.location === location && a.browser !== null && a.browser !== undefined,
     );
     if (last) return last.browser === 1;
@@ -164,8 +166,9 @@ export class Locations {
   /** `GET /api/v1/locations`: every location of the account, with its agents' last contact. */
   async list(accountId: string, now = Date.now()): Promise<Location[]> {
     const rows = await this.store.agents.list(accountId);
-    // An agent this process heard from while the rows were read is listed too, so the answer never
-    // says a location runs browser checks (from memory) without the agent that said so.
+    // One snapshot judges and lists: the rows, plus the agents this process heard from since they
+    // were read; the policies fall back on these rows, never on a later read. So the answer never
+    // says a location runs browser checks without the agent that said so.
     const listed = new Set(rows.map((a) => a.id));
     const agents: AgentRow[] = [...rows];
     const seen = [...this.seen.values()];
@@ -209,8 +212,8 @@ export class Locations {
           builtin,
           default: name === this.builtin,
           live: live.has(name),
-          allow_private_targets: (await this.allowsPrivate(accountId, name, now, seen)) ?? null,
-          browser: (await this.runsBrowser(accountId, name, now, seen)) ?? null,
+          allow_private_targets: (await this.allowsPrivate(accountId, name, now, seen, agents)) ?? null,
+          browser: (await this.runsBrowser(accountId, name, now, seen, agents)) ?? null,
           agents: own,
         };
       }),
