@@ -15,7 +15,7 @@ export interface CheckContext {
 
 /**
  * One kind of monitor: how one check of it runs and what heartbeat it leaves. Adding a type is a
- * module implementing this and a line in `registry.ts`.
+ * module `<type>.ts` of this folder exporting it as `<type>Type`; the build lists it in `index.ts`.
  */
 export interface MonitorType {
   /** The monitor's `type`. */
