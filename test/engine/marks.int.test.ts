@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { offlineEngine } from "../../scripts/pulumi-engine";
 import { outputValues, useEngine, useServer } from "../support/engine-suite";
 import { stackInstanceOf } from "./killed-up";
+import { postMonitor } from "../support/server";
 import { programCopy } from "./programs";
 
 const PROJECT = "uptime-engine-test";
@@ -133,12 +134,7 @@ describe("marked creates through the real engine", () => {
   });
 
   it("adopt takes over an object made elsewhere and leaves its mark as it was", async () => {
-    const made = await s.call("POST", "/api/v1/monitors", {
-      name: "legacy",
-      type: "http",
-      url: "https://legacy.example.com",
-      interval_sec: 300,
-    });
+    const made = await postMonitor(s, { type: "http", url: "https://legacy.example.com", interval_sec: 300 });
     const adopting = await stackFor("adopting");
     await adopting.setConfig("adoptMonitor", { value: made.body.data.id });
     expect((await up(adopting)).monitorId).toBe(made.body.data.id);

@@ -1,4 +1,4 @@
-import type { Stack } from "@pulumi/pulumi/automation";
+import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import { useServer, useStack } from "../support/engine-suite";
 import type { ApiAnswer, TestServer } from "../support/server";
@@ -27,6 +27,40 @@ export interface NativeProgramOptions {
   hookToken: string;
   headerToken: string;
 }
+
+/**
+ * A stack `name` of a fresh copy of the native program `program` on the context's engine, its
+ * provider connected to the context's server, with `config` besides: for a test's own stack (an
+ * import), which the test removes.
+ */
+export async function connectedStack(
+  ctx: NativeProgramContext,
+  program: string,
+  name: string,
+  config: ConfigMap = {},
+): Promise<{ workDir: string; stack: Stack }> {
+  const workDir = ctx.native.program(program);
+  const stack = await ctx.native.engine.stack(workDir, name);
+  await stack.setAllConfig({
+    "uptime:baseUrl": { value: ctx.s.url },
+    "uptime:apiKey": { value: ctx.s.key, secret: true },
+    ...config,
+  });
+  return { workDir, stack };
+}
+
+/**
+ * The monitor the import programs (native-import, native-python-import) declare as `legacy`, as a
+ * body of the REST API: made by hand before the program imports it.
+ */
+export const HAND_MADE_MONITOR = {
+  name: "made by hand",
+  type: "keyword",
+  url: "https://example.com/",
+  interval_sec: 300,
+  keyword: "Example Domain",
+  tags: ["legacy"],
+} as const;
 
 /** What a language's own tests work with, once `beforeAll` has run. */
 export interface NativeProgramContext {

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { diffedProperties } from "./diff-output";
-import { describeNativeProgram } from "./native-program";
+import { connectedStack, describeNativeProgram, HAND_MADE_MONITOR } from "./native-program";
 
 describeNativeProgram(
   "a Python program through the native plugin and its generated SDK",
@@ -8,22 +8,9 @@ describeNativeProgram(
   (ctx) => {
     it("imports a monitor with `pulumi import --generate-code=false`; declared by hand, the preview is clean", async () => {
       const { s, native, live } = ctx;
-      const body = {
-        name: "made by hand",
-        type: "keyword",
-        url: "https://example.com/",
-        interval_sec: 300,
-        keyword: "Example Domain",
-        tags: ["legacy"],
-      };
-      const monitor = (await s.call("POST", "/api/v1/monitors", body)).body.data;
-      const workDir = native.program("native-python-import");
-      const imported = await native.engine.stack(workDir, "import");
+      const monitor = (await s.call("POST", "/api/v1/monitors", HAND_MADE_MONITOR)).body.data;
+      const { workDir, stack: imported } = await connectedStack(ctx, "native-python-import", "import");
       try {
-        await imported.setAllConfig({
-          "uptime:baseUrl": { value: s.url },
-          "uptime:apiKey": { value: s.key, secret: true },
-        });
         const args = [
           "import",
           "uptime:index:Monitor",

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, describe, expect, it } from "vitest";
 import { expectNotInState } from "./native";
-import { describeNativeProgram } from "./native-program";
+import { connectedStack, describeNativeProgram, HAND_MADE_MONITOR } from "./native-program";
 import { itHonoursReplaceOnChanges } from "./replace-on-changes";
 
 const HOOK_TOKEN = "yaml-hook-token-5d1e7a";
@@ -15,13 +15,7 @@ describeNativeProgram(
     describe("a monitor declared with replaceOnChanges", () => {
       let replace: Stack | undefined;
       const context = async () => {
-        if (!replace) {
-          replace = await ctx.native.engine.stack(ctx.native.program("native-replace"), "replace");
-          await replace.setAllConfig({
-            "uptime:baseUrl": { value: ctx.s.url },
-            "uptime:apiKey": { value: ctx.s.key, secret: true },
-          });
-        }
+        replace ??= (await connectedStack(ctx, "native-replace", "replace")).stack;
         return { stack: replace, s: ctx.s };
       };
       // Destroyed before the program's last test, which finds the server empty after its own destroy.
@@ -45,15 +39,11 @@ describeNativeProgram(
         headers,
       });
       const id = made.body.data.id as string;
-      const workDir = native.program("native-import");
-      const stack = await native.engine.stack(workDir, "import-secrets");
+      // The program's own config (its channel's URL) must be set before `pulumi import` reads it.
+      const { workDir, stack } = await connectedStack(ctx, "native-import", "import-secrets", {
+        hookUrl: { value: `${s.url}/hooks/unused`, secret: true },
+      });
       try {
-        // The program's own config (its channel's URL) must be set before `pulumi import` reads it.
-        await stack.setAllConfig({
-          "uptime:baseUrl": { value: s.url },
-          "uptime:apiKey": { value: s.key, secret: true },
-          hookUrl: { value: `${s.url}/hooks/unused`, secret: true },
-        });
         const generated = join(workDir, "generated.yaml");
         await native.pulumi(
           [
@@ -126,16 +116,7 @@ describeNativeProgram(
       // Read when the test runs: the server and engine exist once `beforeAll` has run.
       const { s, native, live } = ctx;
       const hookUrl = `${s.url}/hooks/${HOOK_TOKEN}-import`;
-      const monitor = (
-        await s.call("POST", "/api/v1/monitors", {
-          name: "made by hand",
-          type: "keyword",
-          url: "https://example.com/",
-          interval_sec: 300,
-          keyword: "Example Domain",
-          tags: ["legacy"],
-        })
-      ).body.data;
+      const monitor = (await s.call("POST", "/api/v1/monitors", HAND_MADE_MONITOR)).body.data;
       const channel = (
         await s.call("POST", "/api/v1/channels", { name: "oncall", type: "webhook", config: { url: hookUrl } })
       ).body.data;
@@ -146,14 +127,10 @@ describeNativeProgram(
           monitor_ids: [monitor.id],
         })
       ).body.data;
-      const workDir = native.program("native-import");
-      const imported = await native.engine.stack(workDir, "import");
+      const { workDir, stack: imported } = await connectedStack(ctx, "native-import", "import", {
+        hookUrl: { value: hookUrl, secret: true },
+      });
       try {
-        await imported.setAllConfig({
-          "uptime:baseUrl": { value: s.url },
-          "uptime:apiKey": { value: s.key, secret: true },
-          hookUrl: { value: hookUrl, secret: true },
-        });
         const file = join(workDir, "import.json");
         const resources = [
           { type: "uptime:index:Monitor", name: "legacy", id: monitor.id },

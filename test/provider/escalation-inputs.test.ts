@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { UNKNOWN } from "../../provider/kinds/values";
 import * as runtime from "../../provider/runtime";
 import { Channel, Monitor, type MonitorArgs } from "../../provider/index";
+import { monitorInputs } from "../support/provider-inputs";
 
 type Props = Record<string, unknown>;
 
@@ -63,13 +64,7 @@ describe("escalation steps with channel ids as Outputs", () => {
   });
 
   it("are judged at preview while a channel id is not known yet, and only on what is known", async () => {
-    const monitor = {
-      name: "api",
-      type: "http",
-      url: "https://example.com",
-      intervalSec: 60,
-      connection: { baseUrl: "http://127.0.0.1:9", apiKey: "uk_x" },
-    };
+    const monitor = monitorInputs({ baseUrl: "http://127.0.0.1:9", apiKey: "uk_x" });
     const check = (escalation: unknown) => runtime.check("Monitor", {}, { ...monitor, escalation });
     expect((await check([{ after: 300, channels: [UNKNOWN] }])).failures ?? []).toEqual([]);
     expect(

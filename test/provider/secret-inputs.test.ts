@@ -4,7 +4,7 @@ import * as runtime from "../../provider/runtime";
 import { UNDECLARED } from "../../provider/runtime/secret-inputs";
 import { PLUGIN_KINDS } from "../../plugin/kinds";
 import { uptimeProvider } from "../../plugin/provider";
-import { startServer, type TestServer } from "../support/server";
+import { postMonitor, startServer, type TestServer } from "../support/server";
 import { monitorInputs } from "../support/provider-inputs";
 
 type Props = Record<string, unknown>;
@@ -49,15 +49,13 @@ describe("secret inputs across refresh, import and adopt", () => {
 
   it("an import records no secret and fails the first check naming each one the program leaves out", async () => {
     const body = {
-      name: "by hand",
       type: "http",
       url: "https://x.example.com",
-      interval_sec: 60,
       method: "POST",
       body: "b",
       headers: { "X-A": "1", "X-B": "2" },
     };
-    const id = (await s.call("POST", "/api/v1/monitors", body)).body.data.id as string;
+    const id = (await postMonitor(s, body)).body.data.id as string;
     const provider = uptimeProvider(PLUGIN_KINDS, "0.0.0-test");
     const plugin = { configure: provider.configure, read: provider.read!, check: provider.check! };
     const urn = "urn:pulumi:dev::p::uptime:index:Monitor::legacy";
@@ -100,13 +98,12 @@ describe("secret inputs across refresh, import and adopt", () => {
 
   it("adopt of an object whose secrets the inputs leave out fails before any write", async () => {
     const body = {
-      name: "legacy",
       type: "http",
       url: "https://old.example",
       interval_sec: 600,
       headers: { Authorization: "Bearer z" },
     };
-    const id = (await s.call("POST", "/api/v1/monitors", body)).body.data.id as string;
+    const id = (await postMonitor(s, body)).body.data.id as string;
     await expect(runtime.create("Monitor", monitor({ adopt: id, method: "GET" }))).rejects.toThrow(
       new RegExp(`adopt: headers: monitor ${id} holds 1 request header this program does not declare`),
     );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { startReceiver } from "../support/receiver";
+import { postMonitor } from "../support/server";
 import { startTarget } from "../support/target";
 import { useServer, useStarted } from "../support/use-server";
 
@@ -43,8 +44,7 @@ describe("the events each channel hears", () => {
     target.healthy = false;
     const before = receiver.received.length;
     const m = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "site",
+      await postMonitor(s, {
         type: "http",
         url: target.url,
         interval_sec: 2,

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startReceiver } from "../support/receiver";
-import { startServer, webhookChannel, emailChannel } from "../support/server";
+import { startServer, webhookChannel, emailChannel, postMonitor } from "../support/server";
 import { useServer, useStarted } from "../support/use-server";
 
 describe("channels API", () => {
@@ -65,15 +65,7 @@ describe("channels API", () => {
 
   it("GETs, PATCHes and DELETEs a channel (extensions), and a deleted channel leaves its monitors", async () => {
     const c = await emailChannel(s, "a", "a@example.com");
-    const m = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "m",
-        type: "http",
-        url: "https://example.com",
-        interval_sec: 60,
-        channel_ids: [c.id],
-      })
-    ).body.data;
+    const m = (await postMonitor(s, { type: "http", url: "https://example.com", channel_ids: [c.id] })).body.data;
     expect(m.channel_ids).toEqual([c.id]);
     expect((await s.call("GET", `/api/v1/channels/${c.id}`)).body.data).toEqual(c);
     const renamed = await s.call("PATCH", `/api/v1/channels/${c.id}`, {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { postMonitor } from "../support/server";
 import { startTarget } from "../support/target";
 import { useServer, useStarted } from "../support/use-server";
 
@@ -69,10 +70,8 @@ describe("monitor reads show fingerprints of secret variables", () => {
   });
 
   it("a browser monitor's variables read as fingerprints too", async () => {
-    const created = await s.call("POST", "/api/v1/monitors", {
-      name: "b",
+    const created = await postMonitor(s, {
       type: "browser",
-      interval_sec: 60,
       timeout_sec: 20,
       script: "await page.goto(process.env.URL);",
       variables: { URL: target.url, PASSWORD: TOKEN },

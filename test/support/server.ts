@@ -76,6 +76,17 @@ export async function emailChannel(server: Pick<TestServer, "call">, name: strin
   return (await server.call("POST", "/api/v1/channels", { name, type: "email", config: { address } })).body.data;
 }
 
+/**
+ * Asks `server` to create a monitor of `fields` and answers as it did (refused or not): for tests where
+ * only some fields matter. The monitor is named after its type and checked every 60 s unless `fields` say.
+ */
+export function postMonitor<A>(
+  server: { call(method: string, path: string, body?: unknown): Promise<A> },
+  fields: { type: string } & Record<string, unknown>,
+): Promise<A> {
+  return server.call("POST", "/api/v1/monitors", { name: fields.type, interval_sec: 60, ...fields });
+}
+
 /** Creates an http monitor of `url`, checked every 60 s (`over`: other fields, on top), and answers its id. */
 export async function httpMonitorId(
   server: Pick<TestServer, "call">,

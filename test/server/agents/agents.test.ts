@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckerAgent } from "../../../server/agents/agent";
 import { type Receiver, startReceiver } from "../../support/receiver";
-import { startServer, type TestServer, webhookChannel, httpMonitorId } from "../../support/server";
+import { startServer, type TestServer, webhookChannel, httpMonitorId, postMonitor } from "../../support/server";
 import { eventually, startTarget, type Target } from "../../support/target";
 
 const outcome = { up: true, response_time_ms: 5, status_code: 200, error: null };
@@ -185,15 +185,7 @@ describe("checker agents and locations", () => {
     await waiting;
     await new Promise((r) => setTimeout(r, 100));
     // Due at once: before, the dead request (polling every 100 ms) took it for a whole lease.
-    const m = (
-      await s.call("POST", "/api/v1/monitors", {
-        name: "after hang-up",
-        type: "http",
-        url: target.url,
-        interval_sec: 60,
-        locations: ["eu"],
-      })
-    ).body.data;
+    const m = (await postMonitor(s, { type: "http", url: target.url, locations: ["eu"] })).body.data;
     await new Promise((r) => setTimeout(r, 300));
     const leased = (await lease(euKey, "eu-alive")).body.data.leases.map(
       (l: { monitor: { id: string } }) => l.monitor.id,

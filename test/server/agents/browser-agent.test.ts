@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAgentLocation } from "../../support/agent-location";
 import { ensureBrowserTools } from "../../support/browser-tools";
 import { loginScript, type LoginSite, startLoginSite } from "../../support/login-site";
-import type { TestServer } from "../../support/server";
+import { postMonitor, type TestServer } from "../../support/server";
 import { eventually } from "../../support/target";
 
 describe("browser monitors at an agent location", () => {
@@ -35,10 +35,8 @@ describe("browser monitors at an agent location", () => {
   });
 
   it("the agent runs a failing browser check and posts its evidence and screenshot, readable through the API", async () => {
-    const res = await s.call("POST", "/api/v1/monitors", {
-      name: "eu browser",
+    const res = await postMonitor(s, {
       type: "browser",
-      interval_sec: 60,
       timeout_sec: 15,
       locations: ["eu"],
       script: loginScript(site, "Welcome back, Grace"),

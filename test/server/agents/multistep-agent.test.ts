@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAgentLocation } from "../../support/agent-location";
 import { journeySteps, type JourneyService, startJourneyService } from "../../support/journey-service";
-import type { TestServer } from "../../support/server";
+import { postMonitor, type TestServer } from "../../support/server";
 import { eventually } from "../../support/target";
 
 describe("multi-step monitors at an agent location", () => {
@@ -19,8 +19,7 @@ describe("multi-step monitors at an agent location", () => {
   });
 
   it("the agent runs the journey, and the heartbeat it posts carries each step, secrets masked", async () => {
-    const res = await s.call("POST", "/api/v1/monitors", {
-      name: "journey",
+    const res = await postMonitor(s, {
       type: "multistep",
       interval_sec: 2,
       timeout_sec: 1,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckerAgent } from "../../../server/agents/agent";
 import { useCheckerRig } from "../../support/checker-rig";
 import { eventually } from "../../support/target";
-import { webhookChannel } from "../../support/server";
+import { postMonitor, webhookChannel } from "../../support/server";
 import { locationLive } from "../../support/agent-location";
 
 /** A target that fails its first `failFirst` requests (then passes), or every one while `down`. */
@@ -140,11 +140,9 @@ describe("retries at other locations (retry.location: other)", () => {
   });
 
   it("'other' with one location is refused, naming the field; retries at a location that is not live run where the check failed", async () => {
-    const one = await s.call("POST", "/api/v1/monitors", {
-      name: "m",
+    const one = await postMonitor(s, {
       type: "http",
       url: s.target.url,
-      interval_sec: 30,
       retry: { strategy: "fixed", location: "other" },
     });
     expect(one.status).toBe(422);

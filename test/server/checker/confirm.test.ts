@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useCheckerRig } from "../../support/checker-rig";
 import { eventually, startTarget } from "../../support/target";
-import { webhookChannel } from "../../support/server";
+import { postMonitor, webhookChannel } from "../../support/server";
 
 describe("alert confirmation", () => {
   const s = useCheckerRig(() => startTarget());
@@ -43,21 +43,12 @@ describe("alert confirmation", () => {
   });
 
   it("keeps confirmations within 1..10 and defaults both to 1", async () => {
-    const bad = await s.call("POST", "/api/v1/monitors", {
-      name: "x",
-      type: "http",
-      url: s.target.url,
-      interval_sec: 30,
-      confirmations: 0,
-      recovery_confirmations: 11,
-    });
+    const bad = await postMonitor(s, { type: "http", url: s.target.url, confirmations: 0, recovery_confirmations: 11 });
     expect(bad.body.error.details).toEqual([
       { field: "confirmations", message: "must be between 1 and 10" },
       { field: "recovery_confirmations", message: "must be between 1 and 10" },
     ]);
-    const plain = (
-      await s.call("POST", "/api/v1/monitors", { name: "x", type: "http", url: s.target.url, interval_sec: 30 })
-    ).body.data;
+    const plain = (await postMonitor(s, { type: "http", url: s.target.url })).body.data;
     expect(plain).toMatchObject({
       confirmations: 1,
       recovery_confirmations: 1,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useCheckerRig } from "../../support/checker-rig";
 import { startDnsServer } from "../../support/dns-server";
-import { startServer, webhookChannel } from "../../support/server";
+import { postMonitor, startServer, webhookChannel } from "../../support/server";
 import { eventually } from "../../support/target";
 
 describe("DNS monitors", () => {
@@ -86,11 +86,9 @@ describe("DNS monitors", () => {
   });
 
   it("rejects bad DNS fields with the field named", async () => {
-    const res = await s.call("POST", "/api/v1/monitors", {
-      name: "bad",
+    const res = await postMonitor(s, {
       type: "dns",
       url: "dns://x.test/path",
-      interval_sec: 30,
       dns_record_type: "A",
       dns_expected_values: ["not-an-ip"],
       dns_resolver: "resolver.example",
@@ -98,13 +96,7 @@ describe("DNS monitors", () => {
     expect(res.status).toBe(422);
     const fields = res.body.error.details.map((d: { field: string }) => d.field);
     expect(fields).toEqual(expect.arrayContaining(["url", "dns_expected_values[0]", "dns_resolver"]));
-    const http = await s.call("POST", "/api/v1/monitors", {
-      name: "bad",
-      type: "http",
-      url: "http://x.test",
-      interval_sec: 30,
-      dns_expected_values: ["1.2.3.4"],
-    });
+    const http = await postMonitor(s, { type: "http", url: "http://x.test", dns_expected_values: ["1.2.3.4"] });
     expect(http.body.error.details).toEqual([
       { field: "dns_expected_values", message: "is only allowed for dns monitors, not http" },
     ]);
@@ -118,8 +110,7 @@ describe("DNS monitors under the outbound policy", () => {
     try {
       dns.set("app.example.test", "A", ["192.0.2.10"]);
       const id = (
-        await s.call("POST", "/api/v1/monitors", {
-          name: "dns",
+        await postMonitor(s, {
           type: "dns",
           url: "dns://app.example.test",
           interval_sec: 2,

@@ -12,21 +12,24 @@ describe("a multi-step monitor through confirmations, maintenance windows and th
   const s = useCheckerRig(() => startJourneyService());
   const heartbeats = async (id: string) =>
     (await s.call("GET", `/api/v1/monitors/${id}/heartbeats?hours=1`)).body.data as Record<string, unknown>[];
+  /** Creates a journey through the service, checked every 2 s, that alerts `channelId` (`over`: more fields). */
+  const journey = (name: string, channelId: string, over: Record<string, unknown> = {}) =>
+    s.call("POST", "/api/v1/monitors", {
+      name,
+      type: "multistep",
+      interval_sec: 2,
+      timeout_sec: 1,
+      channel_ids: [channelId],
+      variables: { password: s.target.password },
+      steps: journeySteps(s.target.url),
+      ...over,
+    });
   const statusDoc = async (slug: string) =>
     (await s.call("GET", `/api/status/${slug}.json`, undefined, { key: null })).body.data;
 
   it("a broken step goes down only after its confirmations, alerts once without a secret, and shows on the status page", async () => {
     const channel = await webhookChannel(s, "hook", { url: `${s.receiver.url}/journey` });
-    const res = await s.call("POST", "/api/v1/monitors", {
-      name: "Checkout journey",
-      type: "multistep",
-      interval_sec: 2,
-      timeout_sec: 1,
-      confirmations: 2,
-      channel_ids: [channel.id],
-      variables: { password: s.target.password },
-      steps: journeySteps(s.target.url),
-    });
+    const res = await journey("Checkout journey", channel.id, { confirmations: 2 });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const id = res.body.data.id as string;
     await s.call("POST", "/api/v1/status-pages", { slug: "journey-page", title: "Status", monitor_ids: [id] });
@@ -55,15 +58,7 @@ describe("a multi-step monitor through confirmations, maintenance windows and th
   it("inside a maintenance window a failed journey records maintenance, opens nothing and notifies nobody", async () => {
     const before = s.receiver.received.length;
     const channel = await webhookChannel(s, "hook2", { url: `${s.receiver.url}/window` });
-    const res = await s.call("POST", "/api/v1/monitors", {
-      name: "Journey in a window",
-      type: "multistep",
-      interval_sec: 2,
-      timeout_sec: 1,
-      channel_ids: [channel.id],
-      variables: { password: s.target.password },
-      steps: journeySteps(s.target.url),
-    });
+    const res = await journey("Journey in a window", channel.id);
     const id = res.body.data.id as string;
     await eventually(async () => (await s.monitor(id)).health === "up");
     const window = await s.call("POST", "/api/v1/maintenance-windows", {

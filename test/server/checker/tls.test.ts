@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useCheckerRig } from "../../support/checker-rig";
 import { eventually } from "../../support/target";
 import { startTlsTarget } from "../../support/tls-target";
-import { webhookChannel } from "../../support/server";
+import { postMonitor, webhookChannel } from "../../support/server";
 
 describe("certificate checks of https monitors", () => {
   const s = useCheckerRig(() => startTlsTarget(5));
@@ -93,24 +93,12 @@ describe("certificate checks of https monitors", () => {
   });
 
   it("rejects ssl_expiry_days on a monitor that is not https", async () => {
-    const res = await s.call("POST", "/api/v1/monitors", {
-      name: "x",
-      type: "http",
-      url: "http://example.test",
-      interval_sec: 30,
-      ssl_expiry_days: 14,
-    });
+    const res = await postMonitor(s, { type: "http", url: "http://example.test", ssl_expiry_days: 14 });
     expect(res.status).toBe(422);
     expect(res.body.error.details).toEqual([
       { field: "ssl_expiry_days", message: "is only allowed for https:// monitors" },
     ]);
-    const range = await s.call("POST", "/api/v1/monitors", {
-      name: "x",
-      type: "http",
-      url: "https://example.test",
-      interval_sec: 30,
-      ssl_expiry_days: 0,
-    });
+    const range = await postMonitor(s, { type: "http", url: "https://example.test", ssl_expiry_days: 0 });
     expect(range.body.error.details).toEqual([{ field: "ssl_expiry_days", message: "must be between 1 and 365" }]);
   });
 });

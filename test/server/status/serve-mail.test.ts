@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postMonitor } from "../../support/server";
 import { eventually } from "../../support/target";
 import { type Served, serveProcess } from "../replicas/serve";
 import { type SunkMail, startMailSink } from "../../support/mail-sink";
@@ -84,12 +85,7 @@ describe("uptime-server serve mails status page subscribers through the relay it
 
   it("--incident-rule-tick-sec: a component that goes down opens its rule's incident within a few ticks", async () => {
     // Nothing listens on port 9 of loopback: the check fails at once.
-    const created = await served.call("POST", "/api/v1/monitors", {
-      name: "gone",
-      type: "http",
-      url: "http://127.0.0.1:9/",
-      interval_sec: 30,
-    });
+    const created = await postMonitor(served, { type: "http", url: "http://127.0.0.1:9/", interval_sec: 30 });
     expect(created.status, created.body).toBe(201);
     const monitorId = JSON.parse(created.body).data.id as string;
     const page = await served.call("POST", "/api/v1/status-pages", {
