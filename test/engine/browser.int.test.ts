@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBrowserTools } from "../support/browser-tools";
-import { previewError, stateFiles, useServer, useStack, useTarget } from "../support/engine-suite";
+import { refusedPreview, stateFiles, useServer, useStack, useTarget } from "../support/engine-suite";
 import { startLoginSite } from "../support/login-site";
 import { eventually } from "../support/target";
 import { cli } from "./cli";
@@ -31,11 +31,9 @@ describe("browser monitors deployed by the engine", () => {
   });
 
   it("a script that does not parse fails the preview, naming the field and the line", async () => {
-    await stack.setConfig("brokenScript", { value: "true" });
-    const failed = await previewError(stack, { onOutput });
-    await stack.removeConfig("brokenScript");
-    expect(failed).toMatch(/script: does not parse as JavaScript: Unexpected token at line 1, column 37/);
-    expect((await s.call("GET", "/api/v1/monitors")).body.data).toEqual([]);
+    expect(await refusedPreview(stack, s, { brokenScript: { value: "true" } }, { onOutput })).toMatch(
+      /script: does not parse as JavaScript: Unexpected token at line 1, column 37/,
+    );
   }, 300_000);
 
   it("deploys both: the login check is up; the missing text fails with its line, a console error and a screenshot of the page", async () => {

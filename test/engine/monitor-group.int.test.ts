@@ -1,22 +1,16 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
-import { useServer, useStack } from "../support/engine-suite";
-import { startTarget, type Target } from "../support/target";
+import { useServer, useStack, useTarget } from "../support/engine-suite";
+import { startTarget } from "../support/target";
 
 describe("a MonitorGroup and pulumi-uptime trigger through the real engine", () => {
-  let web: Target;
-  let api: Target;
-  let admin: Target;
   let ids: string[];
   const s = useServer();
-  beforeAll(async () => {
-    [web, api, admin] = await Promise.all([startTarget(), startTarget(), startTarget()]);
-  });
-  afterAll(async () => {
-    await Promise.all([web?.close(), api?.close(), admin?.close()]);
-  });
+  const web = useTarget(startTarget);
+  const api = useTarget(startTarget);
+  const admin = useTarget(startTarget);
   const { stack, engine, program } = useStack({
     program: "test/engine/programs/monitor-group",
     server: s,

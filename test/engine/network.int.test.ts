@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkedUp, previewError, useServer, useStack } from "../support/engine-suite";
+import { checkedUp, refusedPreview, useServer, useStack } from "../support/engine-suite";
 import { type RdapTarget, type SmtpTarget, startRdapServer, startSmtpServer } from "../support/network-servers";
 import { driftFields, expectTestPasses } from "./cli";
 
@@ -26,11 +26,9 @@ describe("ping, smtp and domain monitors deployed by the engine", () => {
   });
 
   it("a ping URL with a port fails the preview, naming the field and the rule", async () => {
-    await stack.setConfig("badPingUrl", { value: "ping://127.0.0.1:7" });
-    const failed = await previewError(stack, { onOutput });
-    expect(failed).toMatch(/url: must be ping:\/\/host \(a name or an IP address\) for ping monitors, with no port/);
-    await stack.removeConfig("badPingUrl");
-    expect((await s.call("GET", "/api/v1/monitors")).body.data).toEqual([]);
+    expect(await refusedPreview(stack, s, { badPingUrl: { value: "ping://127.0.0.1:7" } }, { onOutput })).toMatch(
+      /url: must be ping:\/\/host \(a name or an IP address\) for ping monitors, with no port/,
+    );
   }, 300_000);
 
   it("deploys one of each; each is checked up; a second preview is clean; `pulumi-uptime test` passes each", async () => {

@@ -1,35 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkedUp, previewError, stateFiles, useServer, useStack } from "../support/engine-suite";
-import {
-  type GrpcHealthServer,
-  startGrpcHealthServer,
-  startUdpEcho,
-  startWebSocketServer,
-  type UdpEcho,
-  type WebSocketTarget,
-} from "../support/protocol-servers";
+import { describe, expect, it } from "vitest";
+import { checkedUp, refusedPreview, stateFiles, useServer, useStack } from "../support/engine-suite";
+import { useProtocolTargets } from "../support/protocol-servers";
 import { driftFields, expectTestPasses } from "./cli";
 
 const TOKEN = "tok-7f3a9c1e55";
 
 /** Runs the provider's CLI (`drift --json`, `test`) as a user's pipeline would: a separate process. */
 describe("grpc, websocket and udp monitors deployed by the engine", () => {
-  let grpc: GrpcHealthServer;
-  let ws: WebSocketTarget;
-  let udp: UdpEcho;
   let ids: Record<"grpc" | "websocket" | "udp", string>;
   const output: string[] = [];
   const onOutput = (line: string) => output.push(line);
 
   const s = useServer({ checker: true, minIntervalSec: 1 });
-  beforeAll(async () => {
-    grpc = await startGrpcHealthServer({ "shop.Cart": "SERVING", "shop.Billing": "SERVING" });
-    ws = await startWebSocketServer();
-    udp = await startUdpEcho();
-  });
-  afterAll(async () => {
-    await Promise.all([grpc?.close(), ws?.close(), udp?.close()]);
-  });
+  const { grpc, ws, udp } = useProtocolTargets({ "shop.Cart": "SERVING", "shop.Billing": "SERVING" });
   const { stack, engine, program } = useStack({
     program: "test/engine/programs/protocols",
     server: s,
@@ -42,11 +25,9 @@ describe("grpc, websocket and udp monitors deployed by the engine", () => {
   });
 
   it("a grpc URL without a port fails the preview, naming the field and the rule", async () => {
-    await stack.setConfig("noPort", { value: "true" });
-    const failed = await previewError(stack, { onOutput });
-    expect(failed).toMatch(/url: must name a port: grpc:\/\/host:port \(plaintext\) or grpcs:\/\/host:port \(TLS\)/);
-    await stack.removeConfig("noPort");
-    expect((await s.call("GET", "/api/v1/monitors")).body.data).toEqual([]);
+    expect(await refusedPreview(stack, s, { noPort: { value: "true" } }, { onOutput })).toMatch(
+      /url: must name a port: grpc:\/\/host:port \(plaintext\) or grpcs:\/\/host:port \(TLS\)/,
+    );
   }, 300_000);
 
   it("deploys one of each; each is checked up; a second preview is clean; `pulumi-uptime test` passes each", async () => {

@@ -20,7 +20,7 @@
 import type { ConfigMap, OutputMap, PreviewOptions, Stack } from "@pulumi/pulumi/automation";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { type OfflineEngine, offlineEngine, type OfflineEngineOptions } from "../../scripts/pulumi-engine";
 import { type NativeEngine, nativeEngine } from "../engine/native";
 import { programCopy } from "../engine/programs";
@@ -179,6 +179,23 @@ export function previewError(stack: Stack, options?: PreviewOptions): Promise<st
     () => "",
     (err: Error) => err.message,
   );
+}
+
+/**
+ * The message of a `preview` of `stack` with `config` set, meant to fail ("" if it passed); the
+ * config is removed again after. Checks that the preview made no monitor on `server`.
+ */
+export async function refusedPreview(
+  stack: Stack,
+  server: TestServer,
+  config: ConfigMap,
+  options?: PreviewOptions,
+): Promise<string> {
+  await stack.setAllConfig(config);
+  const failed = await previewError(stack, options);
+  for (const key of Object.keys(config)) await stack.removeConfig(key);
+  expect((await server.call("GET", "/api/v1/monitors")).body.data).toEqual([]);
+  return failed;
 }
 
 /** Every file of the engine's backend (checkpoints, history, backups) as stored, in one string. */

@@ -10,6 +10,7 @@ import {
 import { HealthImplementation, type ServingStatusMap } from "grpc-health-check";
 import selfsigned from "selfsigned";
 import { WebSocketServer } from "ws";
+import { useStarted } from "./use-server";
 
 /** A local gRPC server with the standard health service (grpc-health-check), plaintext or TLS. */
 export interface GrpcHealthServer {
@@ -122,4 +123,23 @@ export async function closedUdpPort(): Promise<number> {
   const { port } = socket.address();
   await new Promise<void>((resolve) => socket.close(() => resolve()));
   return port;
+}
+
+/** One target of each protocol, as `useProtocolTargets` answers them. */
+export interface ProtocolTargets {
+  grpc: GrpcHealthServer;
+  ws: WebSocketTarget;
+  udp: UdpEcho;
+}
+
+/**
+ * A plaintext gRPC health server answering `statuses`, a WebSocket server and a UDP echo, each
+ * started in a `beforeAll` of the block and closed in its `afterAll` (see `useStarted`).
+ */
+export function useProtocolTargets(statuses: ServingStatusMap): ProtocolTargets {
+  return {
+    grpc: useStarted("the gRPC server of useProtocolTargets()", () => startGrpcHealthServer(statuses)),
+    ws: useStarted("the WebSocket server of useProtocolTargets()", startWebSocketServer),
+    udp: useStarted("the UDP echo of useProtocolTargets()", startUdpEcho),
+  };
 }

@@ -1,34 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAgentLocation } from "../../support/agent-location";
-import {
-  type GrpcHealthServer,
-  startGrpcHealthServer,
-  startUdpEcho,
-  startWebSocketServer,
-  type UdpEcho,
-  type WebSocketTarget,
-} from "../../support/protocol-servers";
+import { useProtocolTargets } from "../../support/protocol-servers";
 import type { TestServer } from "../../support/server";
 import { eventually } from "../../support/target";
 
 describe("grpc, websocket and udp monitors at an agent location", () => {
   let s: TestServer;
   let close: () => Promise<void>;
-  let grpc: GrpcHealthServer;
-  let ws: WebSocketTarget;
-  let udp: UdpEcho;
+  const { grpc, ws, udp } = useProtocolTargets({ "shop.Cart": "SERVING" });
 
   beforeAll(async () => {
     ({ s, close } = await startAgentLocation());
-    [grpc, ws, udp] = await Promise.all([
-      startGrpcHealthServer({ "shop.Cart": "SERVING" }),
-      startWebSocketServer(),
-      startUdpEcho(),
-    ]);
   });
   afterAll(async () => {
     await close?.();
-    await Promise.all([grpc?.close(), ws?.close(), udp?.close()]);
   });
 
   it("the agent checks each type and posts its heartbeats; a dry run at the location runs there", async () => {

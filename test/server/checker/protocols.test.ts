@@ -1,34 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  closedUdpPort,
-  type GrpcHealthServer,
-  startGrpcHealthServer,
-  startUdpEcho,
-  startWebSocketServer,
-  type UdpEcho,
-  type WebSocketTarget,
-} from "../../support/protocol-servers";
-import { startServer, type TestServer } from "../../support/server";
+import { describe, expect, it } from "vitest";
+import { closedUdpPort, startGrpcHealthServer, useProtocolTargets } from "../../support/protocol-servers";
 import { eventually } from "../../support/target";
+import { useServer, useStarted } from "../../support/use-server";
 
 /** grpc, websocket and udp monitors against real local servers, through the dry run and the checker. */
 describe("protocol monitors", () => {
-  let s: TestServer;
-  let grpc: GrpcHealthServer;
-  let grpcTls: GrpcHealthServer;
-  let ws: WebSocketTarget;
-  let udp: UdpEcho;
-  beforeAll(async () => {
-    s = await startServer({ checker: true, minIntervalSec: 1 });
-    grpc = await startGrpcHealthServer({ "": "SERVING", "shop.Cart": "SERVING", "shop.Billing": "NOT_SERVING" });
-    grpcTls = await startGrpcHealthServer({ "": "SERVING" }, { tls: true });
-    ws = await startWebSocketServer();
-    udp = await startUdpEcho();
+  const s = useServer({ checker: true, minIntervalSec: 1 });
+  const { grpc, ws, udp } = useProtocolTargets({
+    "": "SERVING",
+    "shop.Cart": "SERVING",
+    "shop.Billing": "NOT_SERVING",
   });
-  afterAll(async () => {
-    await s?.close();
-    await Promise.all([grpc?.close(), grpcTls?.close(), ws?.close(), udp?.close()]);
-  });
+  const grpcTls = useStarted("the TLS gRPC server", () => startGrpcHealthServer({ "": "SERVING" }, { tls: true }));
   const dryRun = async (body: Record<string, unknown>) => {
     const res = await s.call("POST", "/api/v1/monitors/test", { name: "p", interval_sec: 30, timeout_sec: 2, ...body });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
