@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBrowserTools } from "../support/browser-tools";
-import { refusedPreview, stateFiles, useServer, useStack, useTarget } from "../support/engine-suite";
+import { expectSecretNowhere, refusedPreview, useServer, useStack, useTarget } from "../support/engine-suite";
 import { startLoginSite } from "../support/login-site";
 import { eventually } from "../support/target";
 import { cli } from "./cli";
@@ -111,9 +111,6 @@ describe("browser monitors deployed by the engine", () => {
   }, 400_000);
 
   it("the password shows in no output and no state file", () => {
-    const state = stateFiles(engine);
-    expect(state).toContain("log in and see the dashboard");
-    for (const [where, text] of Object.entries({ state, output: output.join("") }))
-      expect(text.includes(PASSWORD), where).toBe(false);
+    expectSecretNowhere(engine, output, PASSWORD, "log in and see the dashboard");
   });
 });

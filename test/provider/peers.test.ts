@@ -17,62 +17,66 @@ describe("provider: heartbeat, DNS, certificate and confirmation fields, and mai
   const failures = async (kind: "Monitor" | "MaintenanceWindow", inputs: Props) =>
     ((await runtime.check(kind, {}, { connection, ...inputs })).failures ?? []).map((f) => f.reason);
 
-  it("check names the property and the rule of each new field", async () => {
-    expect(await failures("Monitor", { name: "j", type: "heartbeat", intervalSec: 60, graceSec: -1 })).toEqual([
-      "graceSec: must be at least 0",
-    ]);
-    expect(await failures("Monitor", { name: "j", type: "heartbeat", url: "https://x.test", intervalSec: 60 })).toEqual(
+  /** A maintenance window that ends before it starts. */
+  const backwards = {
+    name: "m",
+    monitorIds: ["mon_x"],
+    startsAt: "2026-01-01T02:00:00Z",
+    endsAt: "2026-01-01T01:00:00Z",
+  };
+  it.each<[string, "Monitor" | "MaintenanceWindow", Props, string[]]>([
+    [
+      "graceSec",
+      "Monitor",
+      { name: "j", type: "heartbeat", intervalSec: 60, graceSec: -1 },
+      ["graceSec: must be at least 0"],
+    ],
+    [
+      "url of a heartbeat monitor",
+      "Monitor",
+      { name: "j", type: "heartbeat", url: "https://x.test", intervalSec: 60 },
       ["url: is not allowed for heartbeat monitors (they are pinged, not probed)"],
-    );
-    expect(
-      await failures("Monitor", { name: "w", type: "http", url: "http://x.test", intervalSec: 60, sslExpiryDays: 14 }),
-    ).toEqual(["sslExpiryDays: is only allowed for https:// monitors"]);
-    expect(
-      await failures("Monitor", {
-        name: "d",
-        type: "dns",
-        url: "dns://x.test",
-        intervalSec: 60,
-        dnsExpectedValues: ["x"],
-        dnsResolver: "a.b",
-      }),
-    ).toEqual([
-      "dnsExpectedValues[0]: must be an IPv4 address for A records",
-      "dnsResolver: must be an IP address, optionally with :port ([v6]:port)",
-    ]);
-    expect(
-      await failures("Monitor", { name: "c", type: "http", url: "http://x.test", intervalSec: 60, confirmations: 11 }),
-    ).toEqual(["confirmations: must be between 1 and 10"]);
-    expect(
-      await failures("MaintenanceWindow", {
-        name: "m",
-        monitorIds: ["mon_x"],
-        startsAt: "2026-01-01T02:00:00Z",
-        endsAt: "2026-01-01T01:00:00Z",
-        timeZone: "Nowhere/Land",
-      }),
-    ).toEqual(["timeZone: must be an IANA time zone such as UTC or Europe/Berlin"]);
-    expect(
-      await failures("MaintenanceWindow", {
-        name: "m",
-        monitorIds: ["mon_x"],
-        startsAt: "2026-01-01T02:00:00Z",
-        endsAt: "2026-01-01T01:00:00Z",
-      }),
-    ).toEqual(["endsAt: must be after the start (2026-01-01T02:00:00Z)"]);
-    expect(
-      await failures("MaintenanceWindow", {
-        name: "m",
-        monitorIds: [],
-        startsAt: "x",
-        endsAt: "2026-01-01T01:00:00Z",
-        rrule: "FREQ=SOMETIMES",
-      }),
-    ).toEqual([
-      "monitorIds: must list at least one monitor",
-      "startsAt: must be an RFC 3339 timestamp",
-      "rrule: FREQ must be YEARLY, MONTHLY, WEEKLY, DAILY, HOURLY, MINUTELY or SECONDLY",
-    ]);
+    ],
+    [
+      "sslExpiryDays of an http:// monitor",
+      "Monitor",
+      { name: "w", type: "http", url: "http://x.test", intervalSec: 60, sslExpiryDays: 14 },
+      ["sslExpiryDays: is only allowed for https:// monitors"],
+    ],
+    [
+      "dnsExpectedValues and dnsResolver",
+      "Monitor",
+      { name: "d", type: "dns", url: "dns://x.test", intervalSec: 60, dnsExpectedValues: ["x"], dnsResolver: "a.b" },
+      [
+        "dnsExpectedValues[0]: must be an IPv4 address for A records",
+        "dnsResolver: must be an IP address, optionally with :port ([v6]:port)",
+      ],
+    ],
+    [
+      "confirmations",
+      "Monitor",
+      { name: "c", type: "http", url: "http://x.test", intervalSec: 60, confirmations: 11 },
+      ["confirmations: must be between 1 and 10"],
+    ],
+    [
+      "timeZone of a window",
+      "MaintenanceWindow",
+      { ...backwards, timeZone: "Nowhere/Land" },
+      ["timeZone: must be an IANA time zone such as UTC or Europe/Berlin"],
+    ],
+    ["endsAt of a window", "MaintenanceWindow", backwards, ["endsAt: must be after the start (2026-01-01T02:00:00Z)"]],
+    [
+      "monitorIds, startsAt and rrule of a window",
+      "MaintenanceWindow",
+      { ...backwards, monitorIds: [], startsAt: "x", rrule: "FREQ=SOMETIMES" },
+      [
+        "monitorIds: must list at least one monitor",
+        "startsAt: must be an RFC 3339 timestamp",
+        "rrule: FREQ must be YEARLY, MONTHLY, WEEKLY, DAILY, HOURLY, MINUTELY or SECONDLY",
+      ],
+    ],
+  ])("check names the property and the rule: %s", async (_, kind, inputs, reasons) => {
+    expect(await failures(kind, inputs)).toEqual(reasons);
   });
 
   it("issues the push URL once, keeps it through updates and reads, and shows no diff for values written another way", async () => {

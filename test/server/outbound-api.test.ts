@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { webhookChannel } from "../support/server";
 import { useServer } from "../support/use-server";
 
 const monitor = (url: string, type = "http") => ({ name: "m", type, url, interval_sec: 60 });
@@ -31,30 +32,19 @@ describe("outbound policy at create and PATCH time (private targets not allowed)
     expect(fields(patched.body)).toEqual(["url"]);
   });
 
-  it("refuses webhook and Slack channels aimed at private hosts, naming config.url / config.webhook_url", async () => {
-    const hook = await s.call("POST", "/api/v1/channels", {
-      name: "h",
-      type: "webhook",
-      config: { url: "http://169.254.169.254/x" },
-    });
-    expect(hook.status).toBe(422);
-    expect(fields(hook.body)).toEqual(["config.url"]);
-    const slack = await s.call("POST", "/api/v1/channels", {
-      name: "s",
-      type: "slack",
-      config: { webhook_url: "http://localhost/hook" },
-    });
-    expect(slack.status).toBe(422);
-    expect(fields(slack.body)).toEqual(["config.webhook_url"]);
-    const ok = await s.call("POST", "/api/v1/channels", {
-      name: "h",
-      type: "webhook",
-      config: { url: "https://hooks.example.com/x" },
-    });
-    expect(ok.status).toBe(201);
-    const patched = await s.call("PATCH", `/api/v1/channels/${ok.body.data.id}`, {
-      config: { url: "http://[fd00::5]/" },
-    });
+  it.each([
+    { type: "webhook", config: { url: "http://169.254.169.254/x" }, field: "config.url" },
+    { type: "slack", config: { webhook_url: "http://localhost/hook" }, field: "config.webhook_url" },
+  ])("refuses a $type channel aimed at a private host, naming $field", async ({ type, config, field }) => {
+    const refused = await s.call("POST", "/api/v1/channels", { name: type, type, config });
+    expect(refused.status).toBe(422);
+    expect(fields(refused.body)).toEqual([field]);
+  });
+
+  it("refuses a PATCH that aims a webhook channel at a private host, naming config.url", async () => {
+    const ok = await webhookChannel(s, "h", { url: "https://hooks.example.com/x" });
+    expect(ok.id).toMatch(/^chn_/);
+    const patched = await s.call("PATCH", `/api/v1/channels/${ok.id}`, { config: { url: "http://[fd00::5]/" } });
     expect(patched.status).toBe(422);
     expect(fields(patched.body)).toEqual(["config.url"]);
   });

@@ -207,6 +207,17 @@ export function stateFiles(engine: OfflineEngine): string {
 }
 
 /**
+ * Checks that `secret` shows in no state file of `engine` and not in `output` (the lines the engine
+ * printed); `stateHolds` is a text the state must hold, so a state read wrong cannot pass.
+ */
+export function expectSecretNowhere(engine: OfflineEngine, output: string[], secret: string, stateHolds: string): void {
+  const state = stateFiles(engine);
+  expect(state).toContain(stateHolds);
+  for (const [where, text] of Object.entries({ state, output: output.join("") }))
+    expect(text.includes(secret), where).toBe(false);
+}
+
+/**
  * Waits until each monitor is up on the server, after a pause and a resume of each: a resumed
  * monitor is checked at once, with no wait for the next of its interval.
  */
