@@ -23,6 +23,10 @@ describe("the order of one incident's notifications on one channel", () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     return created.body.data as { id: string };
   };
+  /** A PagerDuty channel to the receiver, as `who`. */
+  const pagerduty = async (name: string, who: Who) =>
+    (await s.call("POST", "/api/v1/channels", { name, type: "pagerduty", config: vendorConfig(v, "pagerduty", who) }))
+      .body.data as { id: string };
   const stepsOf = (who: Who) =>
     v
       .of("pagerduty")
@@ -30,13 +34,7 @@ describe("the order of one incident's notifications on one channel", () => {
       .filter((x) => x.who === who);
 
   it("a reminder still being sent when the monitor recovers lands before the resolve", async () => {
-    const channel = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "pd",
-        type: "pagerduty",
-        config: vendorConfig(v, "pagerduty", "primary"),
-      })
-    ).body.data;
+    const channel = await pagerduty("pd", "primary");
     target.healthy = false;
     const m = await monitor("slow-vendor", channel.id);
     try {
@@ -61,13 +59,7 @@ describe("the order of one incident's notifications on one channel", () => {
   });
 
   it("a reminder waiting to retry when the monitor recovers is dropped, and does not hold the resolve back", async () => {
-    const channel = (
-      await s.call("POST", "/api/v1/channels", {
-        name: "pd2",
-        type: "pagerduty",
-        config: vendorConfig(v, "pagerduty", "oncall"),
-      })
-    ).body.data;
+    const channel = await pagerduty("pd2", "oncall");
     target.healthy = false;
     await monitor("busy-vendor", channel.id);
     await eventually(async () => stepsOf("oncall").length === 1);

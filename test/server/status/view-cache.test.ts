@@ -13,11 +13,15 @@ function gate<T>() {
   return { promise, finish };
 }
 
+/** A cache over this process's writes, and a time of expiry no test reaches (an hour from now). */
+function keptCache() {
+  const changes = new PageChanges(alone);
+  return { changes, cache: new ViewCache<string>(changes), forever: Date.now() + 3_600_000 };
+}
+
 describe("a status page's kept answers (ViewCache)", () => {
   it("never answers a value after a write to what it shows, even while the new one is computed", async () => {
-    const changes = new PageChanges(alone);
-    const cache = new ViewCache<string>(changes);
-    const forever = Date.now() + 3_600_000;
+    const { changes, cache, forever } = keptCache();
     expect(await cache.get("page", async () => ({ value: "public", expires: forever }))).toBe("public");
     // The page is made private; a request starts the new value's computation and leaves it running.
     changes.wrote("status_pages");
@@ -52,9 +56,7 @@ describe("a status page's kept answers (ViewCache)", () => {
   });
 
   it("answers the kept value while its successor is computed when only its monitors' checks came after it", async () => {
-    const changes = new PageChanges(alone);
-    const cache = new ViewCache<string>(changes);
-    const forever = Date.now() + 3_600_000;
+    const { changes, cache, forever } = keptCache();
     await cache.get("page", async () => ({ value: "up", expires: forever, monitors: ["mon_a"] }));
     changes.wrote("heartbeats", "mon_a");
     const slow = gate<string>();
@@ -67,9 +69,7 @@ describe("a status page's kept answers (ViewCache)", () => {
   });
 
   it("a write to a monitor the value does not show keeps it", async () => {
-    const changes = new PageChanges(alone);
-    const cache = new ViewCache<string>(changes);
-    const forever = Date.now() + 3_600_000;
+    const { changes, cache, forever } = keptCache();
     await cache.get("page", async () => ({ value: "one", expires: forever, monitors: ["mon_a"] }));
     changes.wrote("heartbeats", "mon_b");
     expect(await cache.get("page", async () => ({ value: "two", expires: forever }))).toBe("one");
