@@ -99,21 +99,29 @@ describe("batched writes against a server with the extension", () => {
   });
 });
 
+/**
+ * Creates `count` monitors through `r`, one every `gapMs` as a program registers resources, after a
+ * first create that asks for the server's document (so every later create goes straight to its
+ * batch; the requests so far are cleared); answers how many distinct ids they got.
+ */
+async function trickle(r: Awaited<ReturnType<typeof rig>>, count: number, gapMs: number): Promise<number> {
+  await runtime.create("Monitor", r.monitor(99));
+  r.requests();
+  const made = await Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      await new Promise((done) => setTimeout(done, gapMs * i));
+      return runtime.create("Monitor", r.monitor(i));
+    }),
+  );
+  return new Set(made.map((m) => m.id)).size;
+}
+
 describe("batched writes that trickle in", () => {
   it("gather while earlier batches are under way or wait for the rate limit", async () => {
     const r = await rig(true, 4);
     try {
-      // The server's document is asked for once; every create then goes straight to its batch.
-      await runtime.create("Monitor", r.monitor(99));
-      r.requests();
-      const made = await Promise.all(
-        Array.from({ length: 40 }, async (_, i) => {
-          // One write every 10 ms, as a program registers resources: more apart than a batch waits.
-          await new Promise((done) => setTimeout(done, 10 * i));
-          return runtime.create("Monitor", r.monitor(i));
-        }),
-      );
-      expect(new Set(made.map((m) => m.id)).size).toBe(40);
+      // One write every 10 ms: more apart than a batch waits.
+      expect(await trickle(r, 40, 10)).toBe(40);
       // 429s (the key's 4 per second spent) are waited out, not failures.
       const sent = r.requests().filter((line) => !line.endsWith(" 429"));
       expect(sent.every((line) => line === "POST /api/v1/monitors/batch 200")).toBe(true);
@@ -163,16 +171,8 @@ describe("batched writes paced by the rate-limit window", () => {
     // 50 requests per second: the window affords one batch every 20 ms.
     const r = await rig(true, 50);
     try {
-      await runtime.create("Monitor", r.monitor(99));
-      r.requests();
-      const made = await Promise.all(
-        Array.from({ length: 80 }, async (_, i) => {
-          // One write every 5 ms: each would leave alone after the shortest wait.
-          await new Promise((done) => setTimeout(done, 5 * i));
-          return runtime.create("Monitor", r.monitor(i));
-        }),
-      );
-      expect(new Set(made.map((m) => m.id)).size).toBe(80);
+      // One write every 5 ms: each would leave alone after the shortest wait.
+      expect(await trickle(r, 80, 5)).toBe(80);
       const sent = r.requests();
       expect(sent.filter((line) => line.endsWith(" 429"))).toEqual([]);
       expect(sent.length).toBeLessThanOrEqual(30);
