@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { useServer, useStack } from "../support/engine-suite";
+import type { NativeSdks } from "./native";
 
 /** The same MonitorGroup program, in the language of `program`, through the plugin. */
-export function describeNativeGroup(
-  label: string,
-  program: string,
-  options: { python?: boolean; go?: boolean } = {},
-): void {
+export function describeNativeGroup(label: string, program: string, options: NativeSdks = {}): void {
   describe(label, () => {
     let channelId: string;
     const s = useServer();

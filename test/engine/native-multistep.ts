@@ -2,14 +2,10 @@ import { describe, expect, it } from "vitest";
 import { previewError, useServer, useStack, useTarget } from "../support/engine-suite";
 import { startJourneyService } from "../support/journey-service";
 import { eventually } from "../support/target";
-import { expectNotInState } from "./native";
+import { expectNotInState, type NativeSdks } from "./native";
 
 /** The same multi-step program, in the language of `program`, through the plugin (and its generated SDK). */
-export function describeNativeMultistep(
-  label: string,
-  program: string,
-  options: { python?: boolean; go?: boolean } = {},
-): void {
+export function describeNativeMultistep(label: string, program: string, options: NativeSdks = {}): void {
   describe(label, () => {
     const s = useServer({ checker: true });
     const svc = useTarget(() => startJourneyService());

@@ -2,7 +2,7 @@ import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import { useServer, useStack } from "../support/engine-suite";
 import { expectNotInState } from "./native";
-import { expectDeclaredPage, expectRenameRepaired } from "./status-page";
+import { expectDeclaredPage, expectRenameRepaired, pageConfig } from "./status-page";
 
 const PASSWORD = "native-page-password-4b9d";
 
@@ -13,11 +13,7 @@ describe("a status page declared in YAML through the native plugin: sections, co
     program: "native-status-page",
     native: {},
     server: s,
-    config: () => ({
-      slug: { value: "native-page" },
-      domain: { value: "status.example.test" },
-      pagePassword: { value: PASSWORD, secret: true },
-    }),
+    config: () => pageConfig("native-page", PASSWORD),
   });
   let pageId: string;
 

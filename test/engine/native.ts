@@ -34,14 +34,20 @@ export interface NativeEngine {
   dispose(): void;
 }
 
+/** The SDKs and language hosts a native engine builds besides the plugin (see `nativeEngine`). */
+export interface NativeSdks {
+  python?: boolean;
+  go?: boolean;
+  nodejs?: boolean;
+  java?: boolean;
+}
+
 /**
  * Builds the plugin (with `python`, the wheel into the cached venv; with `go`, the Go SDK module
  * and the Go language host; with `nodejs`, the compiled Node.js SDK; with `java`, the Java SDK in
  * the project's Maven repository and the Java language host) and installs it.
  */
-export async function nativeEngine(
-  options: { python?: boolean; go?: boolean; nodejs?: boolean; java?: boolean } = {},
-): Promise<NativeEngine> {
+export async function nativeEngine(options: NativeSdks = {}): Promise<NativeEngine> {
   const ensure = await loadEnsure();
   const cli = await ensure.ensurePulumi();
   const hosts = (await ensure.ensureHosts()).binDir;

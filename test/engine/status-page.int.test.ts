@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useServer, useStack } from "../support/engine-suite";
-import { expectDeclaredPage, expectRenameRepaired } from "./status-page";
+import { expectDeclaredPage, expectRenameRepaired, pageConfig } from "./status-page";
 
 const PASSWORD = "engine-page-password-7c1e";
 
@@ -9,11 +9,7 @@ describe("a status page declared in TypeScript: sections, components, a custom d
   const { stack } = useStack({
     program: "test/engine/programs/status-page",
     server: s,
-    config: () => ({
-      slug: { value: "engine-page" },
-      domain: { value: "status.example.test" },
-      pagePassword: { value: PASSWORD, secret: true },
-    }),
+    config: () => pageConfig("engine-page", PASSWORD),
   });
   let pageId: string;
 

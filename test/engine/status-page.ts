@@ -2,9 +2,18 @@
  * What the status-page engine tests check of the page test/engine/programs/status-page (TypeScript)
  * and test/engine/programs/native-status-page (YAML through the native plugin) declare alike.
  */
-import type { Stack } from "@pulumi/pulumi/automation";
+import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import { expect } from "vitest";
 import type { TestServer } from "../support/server";
+
+/** The config both programs read: the page's slug, its custom domain and its password (a secret). */
+export function pageConfig(slug: string, password: string): ConfigMap {
+  return {
+    slug: { value: slug },
+    domain: { value: "status.example.test" },
+    pagePassword: { value: password, secret: true },
+  };
+}
 
 /** The page on the server is the one both programs declare (its slug is the stack's). */
 export async function expectDeclaredPage(s: TestServer, pageId: string, slug: string): Promise<void> {
