@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as runtime from "../../provider/runtime";
-import { startServer, type TestServer } from "../support/server";
+import { useServer } from "../support/use-server";
 
 type Props = Record<string, unknown>;
 
 describe("provider: heartbeat, DNS, certificate and confirmation fields, and maintenance windows", () => {
-  let s: TestServer;
+  const s = useServer();
   let connection: { baseUrl: string; apiKey: string };
-
-  beforeAll(async () => {
-    s = await startServer();
+  beforeAll(() => {
     connection = { baseUrl: s.url, apiKey: s.key };
   });
-  afterAll(() => s.close());
 
   const failures = async (kind: "Monitor" | "MaintenanceWindow", inputs: Props) =>
     ((await runtime.check(kind, {}, { connection, ...inputs })).failures ?? []).map((f) => f.reason);

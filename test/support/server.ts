@@ -108,12 +108,13 @@ export interface CorePageNames {
 }
 
 /**
- * Creates a status page `slug` titled `title` with one section, Core: a component `api` that shows
- * `monitorId` and a manual component "Support desk"; answers its id (throws, with the answer, when refused).
+ * Creates a status page `slug` titled `title` (in `locale`, if given) with one section, Core: a
+ * component `api` that shows `monitorId` and a manual component "Support desk"; answers its id
+ * (throws, with the answer, when refused).
  */
 export async function coreStatusPageId(
   server: Pick<TestServer, "call">,
-  page: { slug: string; title: string },
+  page: { slug: string; title: string; locale?: string },
   monitorId: string,
   { apiName = "API", manualKey = "desk" }: CorePageNames = {},
 ): Promise<string> {

@@ -1,6 +1,7 @@
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer, httpMonitorId } from "../../support/server";
+import { coreStatusPageId, httpMonitorId, openIncident } from "../../support/server";
+import { useServer } from "../../support/use-server";
 import { launchChromium } from "../../support/chromium";
 
 /** The format the page's script uses, in the page's language and `timeZone`. */
@@ -29,37 +30,17 @@ async function times(page: Page): Promise<{ datetime: string; text: string; titl
 }
 
 describe("times on the status page in the viewer's time zone", () => {
-  let s: TestServer;
+  const s = useServer();
   let browser: Browser;
 
   beforeAll(async () => {
-    s = await startServer();
     const monitor = await httpMonitorId(s, "api", "https://example.com/");
-    const page = (
-      await s.call("POST", "/api/v1/status-pages", {
-        slug: "zones",
-        title: "Zones",
-        locale: "de",
-        sections: [
-          {
-            name: "Core",
-            components: [
-              { key: "desk", name: "Support desk", rule: "manual" },
-              { key: "api", name: "API", monitors: [monitor] },
-            ],
-          },
-        ],
-      })
-    ).body.data;
-    expect(
-      (
-        await s.call("POST", `/api/v1/status-pages/${page.id}/incidents`, {
-          title: "Slow answers",
-          message: "Looking into it.",
-          components: { desk: "degraded" },
-        })
-      ).status,
-    ).toBe(201);
+    const pageId = await coreStatusPageId(s, { slug: "zones", title: "Zones", locale: "de" }, monitor);
+    await openIncident(s, pageId, {
+      title: "Slow answers",
+      message: "Looking into it.",
+      components: { desk: "degraded" },
+    });
     // A window of the page's monitor: its start and end are moments the page shows.
     const day = 86_400_000;
     expect(
@@ -76,7 +57,6 @@ describe("times on the status page in the viewer's time zone", () => {
   });
   afterAll(async () => {
     await browser?.close();
-    await s?.close();
   });
 
   /** The page in `timeZone`, with or without JavaScript, under the page's own policy; with the policy's complaints. */
