@@ -103,22 +103,11 @@ describe("protocol monitors", () => {
   });
 
   it("udp: up on a reply that matches; down on no reply, a wrong reply, or an unreachable port", async () => {
-    expect(
-      await dryRun({
-        type: "udp",
-        url: udp.url,
-        body: "ping",
-        assertions: [{ source: "text_body", comparison: "matches", target: "^pong:p.ng$" }],
-      }),
-    ).toMatchObject({ status: "up" });
-    expect(
-      await dryRun({
-        type: "udp",
-        url: udp.url,
-        body: "ping",
-        assertions: [{ source: "text_body", comparison: "contains", target: "pang" }],
-      }),
-    ).toMatchObject({ status: "down", error_class: "assertion" });
+    /** A dry run that sends "ping" and asserts on the reply's text. */
+    const ping = (comparison: string, target: string) =>
+      dryRun({ type: "udp", url: udp.url, body: "ping", assertions: [{ source: "text_body", comparison, target }] });
+    expect(await ping("matches", "^pong:p.ng$")).toMatchObject({ status: "up" });
+    expect(await ping("contains", "pang")).toMatchObject({ status: "down", error_class: "assertion" });
     expect(await dryRun({ type: "udp", url: udp.url, body: "quiet", timeout_sec: 1 })).toMatchObject({
       status: "down",
       error_class: "timeout",
