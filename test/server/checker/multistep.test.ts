@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../../support/server";
+import { startServer, type TestServer, postMonitor } from "../../support/server";
 import { eventually } from "../../support/target";
 import { journeySteps, type JourneyService, startJourneyService } from "../../support/journey-service";
 
@@ -133,13 +133,7 @@ describe("multi-step monitors", () => {
       field: "steps[2].url",
       message: 'step "read" uses {{idd}}, which neither variables nor an earlier step\'s extract defines',
     });
-    const onHttp = await s.call("POST", "/api/v1/monitors", {
-      name: "h",
-      type: "http",
-      url: svc.url,
-      interval_sec: 30,
-      steps: journeySteps(svc.url),
-    });
+    const onHttp = await postMonitor(s, { type: "http", url: svc.url, steps: journeySteps(svc.url) });
     expect(onHttp.status).toBe(422);
     expect(onHttp.body.error.details).toContainEqual({
       field: "steps",
