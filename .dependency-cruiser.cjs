@@ -2,6 +2,23 @@
 // and each layer imports only the layers below it. Folders, from the bottom: api/ (the schemas
 // both sides share), then provider/ and server/ (neither imports the other), then plugin/.
 // Inside server/: the store (server/store/) is below the services, routes and the monitoring.
+
+/**
+ * A layer rule: files whose path matches `from` import nothing whose path matches `to`.
+ * @param {string} name
+ * @param {string} comment why, as lint prints it
+ * @param {string} from
+ * @param {string} to
+ * @param {object} [only] further conditions on the imports refused (e.g. value imports only)
+ */
+const layer = (name, comment, from, to, only = {}) => ({
+  name,
+  severity: "error",
+  comment,
+  from: { path: from },
+  to: { path: to, ...only },
+});
+
 /** @type {import("dependency-cruiser").IConfiguration} */
 module.exports = {
   forbidden: [
@@ -12,56 +29,49 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    {
-      name: "api-is-the-bottom",
-      severity: "error",
-      comment: "api/ is shared by the provider, the server and the plugin: it imports none of them.",
-      from: { path: "^api/" },
-      to: { path: "^(server|provider|plugin)/" },
-    },
-    {
-      name: "provider-without-server",
-      severity: "error",
-      comment: "The provider talks to the service over HTTP only: it imports neither the server nor the plugin.",
-      from: { path: "^provider/" },
-      to: { path: "^(server|plugin)/" },
-    },
-    {
-      name: "server-without-provider",
-      severity: "error",
-      comment: "The server imports neither the provider nor the plugin.",
-      from: { path: "^server/" },
-      to: { path: "^(provider|plugin)/" },
-    },
-    {
-      name: "store-below-the-server",
-      severity: "error",
-      comment: "The store is the bottom of the server: it imports no service, route, HTTP hook or monitoring part.",
-      from: { path: "^server/store/" },
-      to: { path: "^server/(services|routes|http|checker|notify|agents|html|ops|monitoring|app)" },
-    },
-    {
-      name: "services-below-the-routes",
-      severity: "error",
-      comment: "A service is called by routes; it imports no route.",
-      from: { path: "^server/services/" },
-      to: { path: "^server/routes/" },
-    },
-    {
-      name: "routes-through-services",
-      severity: "error",
-      comment:
-        "A route calls a service, never a repository: it may name the store's types, but imports no value from it.",
-      from: { path: "^server/routes/" },
-      to: { path: "^server/store/", dependencyTypesNot: ["type-only"] },
-    },
-    {
-      name: "html-renders-views",
-      severity: "error",
-      comment: "The templates render the views the services give them: they import no service, route or store.",
-      from: { path: "^server/html/" },
-      to: { path: "^server/(services|routes|store|http|checker|notify|agents|ops|monitoring|app)" },
-    },
+    layer(
+      "api-is-the-bottom",
+      "api/ is shared by the provider, the server and the plugin: it imports none of them.",
+      "^api/",
+      "^(server|provider|plugin)/",
+    ),
+    layer(
+      "provider-without-server",
+      "The provider talks to the service over HTTP only: it imports neither the server nor the plugin.",
+      "^provider/",
+      "^(server|plugin)/",
+    ),
+    layer(
+      "server-without-provider",
+      "The server imports neither the provider nor the plugin.",
+      "^server/",
+      "^(provider|plugin)/",
+    ),
+    layer(
+      "store-below-the-server",
+      "The store is the bottom of the server: it imports no service, route, HTTP hook or monitoring part.",
+      "^server/store/",
+      "^server/(services|routes|http|checker|notify|agents|html|ops|monitoring|app)",
+    ),
+    layer(
+      "services-below-the-routes",
+      "A service is called by routes; it imports no route.",
+      "^server/services/",
+      "^server/routes/",
+    ),
+    layer(
+      "routes-through-services",
+      "A route calls a service, never a repository: it may name the store's types, but imports no value from it.",
+      "^server/routes/",
+      "^server/store/",
+      { dependencyTypesNot: ["type-only"] },
+    ),
+    layer(
+      "html-renders-views",
+      "The templates render the views the services give them: they import no service, route or store.",
+      "^server/html/",
+      "^server/(services|routes|store|http|checker|notify|agents|ops|monitoring|app)",
+    ),
   ],
   options: {
     doNotFollow: { path: "node_modules" },

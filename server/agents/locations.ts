@@ -8,8 +8,18 @@ import type { HealthPolicy } from "../store/streaks";
 /** Writes of an agent's last contact to the database, at most this often (every poll updates memory). */
 const TOUCH_WRITE_MS = 5_000;
 
+/**
+ * What a location's policies are judged from: a moment, the agents heard from by then and, when
+ * read already, the account's stored agents (else they are read when needed).
+ */
+export interface AgentsView {
+  now: number;
+  seen: readonly Seen[];
+  rows?: readonly AgentRow[];
+}
+
 /** An agent's last contact as this process heard it. */
-interface Seen {
+export interface Seen {
   accountId: string;
   location: string;
   at: number;
@@ -80,17 +90,15 @@ export class Locations {
   async allowsPrivate(
     accountId: string,
     location: string,
-    now = Date.now(),
-    seen: readonly Seen[] = [...this.seen.values()],
-    rows?: readonly AgentRow[],
+    view: AgentsView = this.view(),
   ): Promise<boolean | undefined> {
     // The built-in location is judged by the server's policy even while its checker is off: it may be turned on.
     const policies: boolean[] = location === this.builtin ? [this.builtinAllowsPrivate] : [];
-    const live = seen.filter((a) => a.accountId === accountId && a.location === location && now - a.at < this.liveMs);
+    const live = this.liveAt(accountId, location, view);
     if (live.length > 0) {
       for (const a of live) if (a.allowPrivate !== undefined) policies.push(a.allowPrivate);
     } else {
-      const last = (rows ?? (await this.store.agents.list(accountId))).find(
+      const last = (await this.stored(accountId, view)).find(
         (a) => a.location === location && a.allow_private_targets !== null,
       );
       if (last) policies.push(last.allow_private_targets === 1);
@@ -103,24 +111,32 @@ export class Locations {
    * while it runs; else whether any of its agents (live ones, or the one heard from last) said so.
    * Undefined while none has told.
    */
-  async runsBrowser(
-    accountId: string,
-    location: string,
-    now = Date.now(),
-    seen: readonly Seen[] = [...this.seen.values()],
-    rows?: readonly AgentRow[],
-  ): Promise<boolean | undefined> {
+  async runsBrowser(accountId: string, location: string, view: AgentsView = this.view()): Promise<boolean | undefined> {
     if (location === this.builtin && this.builtinRuns && browserCapability().ok) return true;
-    const live = seen.filter(
-      (a) =>
-        a.accountId === accountId && a.location === location && now - a.at < this.liveMs && a.browser !== undefined,
-    );
+    const live = this.liveAt(accountId, location, view).filter((a) => a.browser !== undefined);
     if (live.length > 0) return live.some((a) => a.browser);
-    const last = (rows ?? (await this.store.agents.list(accountId))).find(
+    const last = (await this.stored(accountId, view)).find(
       (a) => a.location === location && a.browser !== null && a.browser !== undefined,
     );
     if (last) return last.browser === 1;
     return location === this.builtin && this.builtinRuns ? false : undefined;
+  }
+
+  /** The agents heard from now, as a location's policies are judged from them. */
+  private view(now = Date.now()): AgentsView {
+    return { now, seen: [...this.seen.values()] };
+  }
+
+  /** The agents of the view live at `location`. */
+  private liveAt(accountId: string, location: string, view: AgentsView): Seen[] {
+    return view.seen.filter(
+      (a) => a.accountId === accountId && a.location === location && view.now - a.at < this.liveMs,
+    );
+  }
+
+  /** The account's stored agents: the view's, else read now. */
+  private async stored(accountId: string, view: AgentsView): Promise<readonly AgentRow[]> {
+    return view.rows ?? (await this.store.agents.list(accountId));
   }
 
   /** The outbound policies of `names` (locations of the account), as the target rules take them. */
@@ -129,7 +145,7 @@ export class Locations {
       names.map(async (name) => ({
         name,
         builtin: name === this.builtin,
-        allow_private_targets: (await this.allowsPrivate(accountId, name, now)) ?? null,
+        allow_private_targets: (await this.allowsPrivate(accountId, name, this.view(now))) ?? null,
       })),
     );
   }
@@ -185,6 +201,7 @@ export class Locations {
           browser: a.browser === undefined ? null : Number(a.browser),
         });
     const live = this.live(accountId, now);
+    const view: AgentsView = { now, seen, rows: agents };
     return Promise.all(
       (await this.known(accountId)).map(async (name) => {
         const own = agents
@@ -212,8 +229,8 @@ export class Locations {
           builtin,
           default: name === this.builtin,
           live: live.has(name),
-          allow_private_targets: (await this.allowsPrivate(accountId, name, now, seen, agents)) ?? null,
-          browser: (await this.runsBrowser(accountId, name, now, seen, agents)) ?? null,
+          allow_private_targets: (await this.allowsPrivate(accountId, name, view)) ?? null,
+          browser: (await this.runsBrowser(accountId, name, view)) ?? null,
           agents: own,
         };
       }),

@@ -1,9 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { Store } from "../store";
+import type { LeaseClaim } from "../store/check-leases";
 import type { CheckRead, ScheduledMonitor } from "../store/monitors";
 
 /** Longest timer jitter tolerated between two replicas' schedules of one monitor. */
 const SLACK_MS = 2_000;
+/** The jitter tolerated for a monitor checked every `intervalMs`: a tenth of it, `SLACK_MS` at most. */
+function slackMs(intervalMs: number): number {
+  return Math.min(SLACK_MS, intervalMs / 10);
+}
 /** Time beyond the probe's own timeout that a lease allows (recording, a loaded machine). */
 export const LEASE_MARGIN_MS = 10_000;
 /** How often a replica looks for monitors another replica created or deleted. */
@@ -31,14 +36,7 @@ export class CheckLeases {
 
   /** Takes the lease on monitor `monitorId`'s due check for `leaseMs` from `now`; whether this replica runs it. */
   take(monitorId: string, intervalMs: number, leaseMs: number, now: number): Promise<boolean> {
-    return this.store.checkLeases.claim(
-      monitorId,
-      this.holder,
-      now,
-      intervalMs,
-      leaseMs,
-      Math.min(SLACK_MS, intervalMs / 10),
-    );
+    return this.store.checkLeases.claim(this.claim(monitorId, intervalMs, leaseMs, now));
   }
 
   /**
@@ -53,15 +51,14 @@ export class CheckLeases {
     now: number,
   ): Promise<{ read: CheckRead | undefined } | undefined> {
     const taken = await this.store.checkLeases.claimReturning(
-      monitorId,
-      this.holder,
-      now,
-      intervalMs,
-      leaseMs,
-      Math.min(SLACK_MS, intervalMs / 10),
+      this.claim(monitorId, intervalMs, leaseMs, now),
       this.store.monitors.checkRowSql("check_leases.monitor_id"),
     );
     return taken && { read: this.store.monitors.fromCheckRow(taken.value as string | null) };
+  }
+
+  private claim(monitorId: string, intervalMs: number, leaseMs: number, now: number): LeaseClaim {
+    return { monitorId, holder: this.holder, now, intervalMs, leaseMs, slackMs: slackMs(intervalMs) };
   }
 
   /** Makes this replica's lease on the monitor, taken at `claimedAt`, run for `leaseMs` (the monitor's timeout grew since the last check). */
@@ -76,7 +73,7 @@ export class CheckLeases {
    */
   async ranSince(monitorId: string, due: number, intervalMs: number): Promise<boolean> {
     const lease = await this.store.checkLeases.current(monitorId);
-    return lease !== undefined && lease.done && lease.claimedAt > due - Math.min(SLACK_MS, intervalMs / 10);
+    return lease !== undefined && lease.done && lease.claimedAt > due - slackMs(intervalMs);
   }
 
   /** The monitor's current lease: when it was taken and runs out, and whether it was finished (undefined: none). */
@@ -86,7 +83,7 @@ export class CheckLeases {
 
   /** The first moment a lease taken at `claimedAt` lets another check of a monitor checked every `intervalMs` be taken. */
   nextGrant(claimedAt: number, intervalMs: number): number {
-    return claimedAt + intervalMs - Math.min(SLACK_MS, intervalMs / 10) + 50;
+    return claimedAt + intervalMs - slackMs(intervalMs) + 50;
   }
 
   /** When to look again at a lease another replica holds and has not finished (undefined: nothing to watch). */

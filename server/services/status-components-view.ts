@@ -2,6 +2,7 @@ import type { ComponentState, Incident, StatusPage, StoredComponent } from "../.
 import type { ComponentDay, PageSection, ResponseChart } from "../html/view";
 import type { Store } from "../store";
 import { responseSeries } from "../store/status-pages";
+import { sectionsView } from "./status-components";
 
 /** Days in each monitor's uptime bar. */
 export const BAR_DAYS = 90;
@@ -82,23 +83,13 @@ export async function pageSections(
   now: number,
 ): Promise<PageSection[]> {
   const incidents = await store.statusIncidents.list(page.id, "all", 200);
-  return await Promise.all(
-    page.sections.map(async (s) => ({
-      name: s.name,
-      components: await Promise.all(
-        s.components.map(async (c) => ({
-          key: c.key,
-          name: c.name,
-          description: c.description,
-          status: states.get(c.key)?.status ?? "unknown",
-          uptimePct30d: states.get(c.key)?.uptime ?? null,
-          manual: c.rule === "manual",
-          days: await days(store, c, incidents, now),
-          charts: c.monitors.length
-            ? [await chart(store, c.monitors, "24h", now), await chart(store, c.monitors, "7d", now)]
-            : [],
-        })),
-      ),
-    })),
-  );
+  return await sectionsView(page.sections, async (c) => ({
+    status: states.get(c.key)?.status ?? ("unknown" as const),
+    uptimePct30d: states.get(c.key)?.uptime ?? null,
+    manual: c.rule === "manual",
+    days: await days(store, c, incidents, now),
+    charts: c.monitors.length
+      ? [await chart(store, c.monitors, "24h", now), await chart(store, c.monitors, "7d", now)]
+      : [],
+  }));
 }

@@ -94,3 +94,21 @@ export function overallState(
   if (known.some((s) => s === "maintenance")) return "maintenance";
   return "operational";
 }
+
+/**
+ * The sections of a page as a view shows them: each section's name and its components in order,
+ * each with its key, name and description plus what `more` says of it.
+ */
+export async function sectionsView<T extends object>(
+  sections: readonly StoredSection[],
+  more: (c: StoredComponent) => Promise<T>,
+): Promise<{ name: string; components: ({ key: string; name: string; description: string | null } & T)[] }[]> {
+  return await Promise.all(
+    sections.map(async (s) => ({
+      name: s.name,
+      components: await Promise.all(
+        s.components.map(async (c) => ({ key: c.key, name: c.name, description: c.description, ...(await more(c)) })),
+      ),
+    })),
+  );
+}

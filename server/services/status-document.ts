@@ -2,7 +2,7 @@ import type { StatusDocument } from "../../api";
 import { ApiError } from "../errors";
 import type { Store } from "../store";
 import { DAY_MS } from "../store/heartbeats";
-import { componentsNow, overallState } from "./status-components";
+import { componentsNow, overallState, sectionsView } from "./status-components";
 import { RECENT_MS } from "./status-expiry";
 import { pageMaintenance } from "./status-maintenance";
 
@@ -46,20 +46,10 @@ export async function statusDocument(store: Store, slug: string, now = Date.now(
             ? "down"
             : "degraded";
   const components = await componentsNow(store, page.id, page.sections, now);
-  const sections = await Promise.all(
-    page.sections.map(async (s) => ({
-      name: s.name,
-      components: await Promise.all(
-        s.components.map(async (c) => ({
-          key: c.key,
-          name: c.name,
-          description: c.description,
-          status: components.get(c.key)?.state ?? ("unknown" as const),
-          uptime_pct_30d: await componentUptime(store, c.monitors, now),
-        })),
-      ),
-    })),
-  );
+  const sections = await sectionsView(page.sections, async (c) => ({
+    status: components.get(c.key)?.state ?? ("unknown" as const),
+    uptime_pct_30d: await componentUptime(store, c.monitors, now),
+  }));
   const incidents = (await store.statusIncidents.list(page.id, "all", 50))
     .filter((i) => i.resolved_at === null || now - Date.parse(i.resolved_at) <= RECENT_MS)
     .sort((a, b) => Number(a.resolved_at !== null) - Number(b.resolved_at !== null))

@@ -1,9 +1,28 @@
-import type { Executor } from "./sql/executor";
+import type { Executor, SqlValue } from "./sql/executor";
 
 /** Takes a monitor's lease (see `CheckLeaseRepository.claim`). */
 const CLAIM = `INSERT INTO check_leases (monitor_id, holder, claimed_at, expires_at, done) VALUES (?, ?, ?, ?, 0)
   ON CONFLICT (monitor_id) DO UPDATE SET holder = excluded.holder, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at, done = 0
   WHERE check_leases.claimed_at <= ? OR (check_leases.done = 0 AND check_leases.expires_at <= ?)`;
+
+/** The parameters of `CLAIM`, in its order. */
+function claimParams(c: LeaseClaim): SqlValue[] {
+  return [c.monitorId, c.holder, c.now, c.now + c.leaseMs, c.now - c.intervalMs + c.slackMs, c.now];
+}
+
+/** A replica's request for a monitor's lease on its check due now. */
+export interface LeaseClaim {
+  readonly monitorId: string;
+  /** The replica asking. */
+  readonly holder: string;
+  readonly now: number;
+  /** The monitor's interval: a lease claimed at least this long ago (less `slackMs`) is over. */
+  readonly intervalMs: number;
+  /** How long the lease runs from `now`. */
+  readonly leaseMs: number;
+  /** A timer's jitter tolerated between two replicas' schedules of the monitor. */
+  readonly slackMs: number;
+}
 
 /** Leases finished by one statement at most. */
 const FINISH_CHUNK = 256;
@@ -17,18 +36,9 @@ const FINISH_CHUNK = 256;
 export class CheckLeaseRepository {
   constructor(private readonly db: Executor) {}
 
-  /** Takes monitor `monitorId`'s check for `holder` until `now + leaseMs`; whether it was granted. */
-  async claim(
-    monitorId: string,
-    holder: string,
-    now: number,
-    intervalMs: number,
-    leaseMs: number,
-    slackMs: number,
-  ): Promise<boolean> {
-    const result = await this.db
-      .prepare(CLAIM)
-      .run(monitorId, holder, now, now + leaseMs, now - intervalMs + slackMs, now);
+  /** Takes the claimed monitor's check for its holder until `now + leaseMs`; whether it was granted. */
+  async claim(c: LeaseClaim): Promise<boolean> {
+    const result = await this.db.prepare(CLAIM).run(...claimParams(c));
     return result.changes === 1;
   }
 
@@ -36,18 +46,9 @@ export class CheckLeaseRepository {
    * As `claim`, and where granted, the value of the SQL expression `returning` (over the lease's
    * row, `check_leases`), in the same statement; undefined where not granted.
    */
-  async claimReturning(
-    monitorId: string,
-    holder: string,
-    now: number,
-    intervalMs: number,
-    leaseMs: number,
-    slackMs: number,
-    returning: string,
-  ): Promise<{ value: unknown } | undefined> {
-    const row = (await this.db
-      .prepare(`${CLAIM} RETURNING ${returning} AS value`)
-      .get(monitorId, holder, now, now + leaseMs, now - intervalMs + slackMs, now)) as { value: unknown } | undefined;
+  async claimReturning(c: LeaseClaim, returning: string): Promise<{ value: unknown } | undefined> {
+    const row = (await this.db.prepare(`${CLAIM} RETURNING ${returning} AS value`).get(...claimParams(c))) as
+      { value: unknown } | undefined;
     return row && { value: row.value };
   }
 

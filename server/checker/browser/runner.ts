@@ -24,6 +24,22 @@ const consoleErrors: string[] = [];
 const steps: { name: string; duration_ms: number; error: string | null }[] = [];
 const ms = () => Math.round(performance.now() - started);
 
+/** The run's result: how it ended, with what the page and the steps recorded so far. */
+function result(
+  end: Pick<BrowserRunResult, "up" | "error" | "url"> &
+    Partial<Pick<BrowserRunResult, "timed_out" | "failing_line" | "screenshot">>,
+): BrowserRunResult {
+  return {
+    timed_out: false,
+    failing_line: null,
+    screenshot: false,
+    ...end,
+    console_errors: consoleErrors,
+    steps,
+    total_ms: ms(),
+  };
+}
+
 /** Connections from Chromium to 127.0.0.1 here, carried to the policy proxy's socket. */
 function forwarder(): Promise<number> {
   const server = createServer((client) => {
@@ -165,33 +181,20 @@ async function main(): Promise<BrowserRunResult> {
       })(),
       deadline,
     ]);
-    return {
-      up: true,
-      error: null,
-      timed_out: false,
-      failing_line: null,
-      console_errors: consoleErrors,
-      steps,
-      total_ms: ms(),
-      screenshot: false,
-      url: page.url(),
-    };
+    return result({ up: true, error: null, url: page.url() });
   } catch (err) {
     const shot = await page.screenshot({ type: "png", timeout: 3_000 }).catch(() => undefined);
     if (shot && shot.length <= job.screenshot_limit_bytes) writeFileSync(`${JOB_DIR}/screenshot.png`, shot);
     const message = stripVTControlCharacters(String((err as Error)?.message ?? err));
     const timedOut = (err as Error)?.name === "TimeoutError";
-    return {
+    return result({
       up: false,
       error: message.slice(0, 2000),
       timed_out: timedOut,
       failing_line: failingLine(err, source),
-      console_errors: consoleErrors,
-      steps,
-      total_ms: ms(),
       screenshot: Boolean(shot && shot.length <= job.screenshot_limit_bytes),
       url: page.url(),
-    };
+    });
   }
   // No close: the browser ends with the sandbox once the result is written (Playwright's exit
   // handler kills it, and its PID namespace ends with the runner), so a graceful close's work
@@ -206,21 +209,17 @@ main().then(
   (err) => {
     writeFileSync(
       `${JOB_DIR}/result.json`,
-      JSON.stringify({
-        up: false,
-        error:
-          `the browser did not start: ${(err as Error).message}${(err as { resource?: string }).resource ? ` (${(err as { resource?: string }).resource})` : ""}`.slice(
-            0,
-            2000,
-          ),
-        timed_out: false,
-        failing_line: null,
-        console_errors: consoleErrors,
-        steps,
-        total_ms: ms(),
-        screenshot: false,
-        url: null,
-      }),
+      JSON.stringify(
+        result({
+          up: false,
+          error:
+            `the browser did not start: ${(err as Error).message}${(err as { resource?: string }).resource ? ` (${(err as { resource?: string }).resource})` : ""}`.slice(
+              0,
+              2000,
+            ),
+          url: null,
+        }),
+      ),
     );
     process.exit(0);
   },
