@@ -3,6 +3,7 @@ import type { MaintenanceWindow, MaintenanceWindowSpec } from "../../api";
 import { windowActiveAt } from "../maintenance/schedule";
 import { ownedIds } from "./sql/database";
 import { newId, nowIso } from "./ids";
+import { Links } from "./links";
 import { afterCursor, type Page, toPage } from "./pagination";
 
 interface WindowRow {
@@ -21,7 +22,12 @@ export function maintenanceAt(specs: readonly string[], now: number): boolean {
 
 /** Maintenance windows and their monitor links. */
 export class MaintenanceWindowRepository {
-  constructor(private readonly db: Executor) {}
+  /** Each window's monitors. */
+  private readonly monitors: Links;
+
+  constructor(private readonly db: Executor) {
+    this.monitors = new Links(db, "maintenance_window_monitors", "window_id", "monitor_id");
+  }
 
   async list(accountId: string, limit: number, cursor?: string): Promise<Page<MaintenanceWindow>> {
     const after = afterCursor(cursor);
@@ -58,7 +64,7 @@ export class MaintenanceWindowRepository {
           "INSERT INTO maintenance_windows (id, account_id, spec, external_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
         )
         .run(id, accountId, specJson(spec), externalId, now, now);
-      await this.link(id, spec.monitor_ids);
+      await this.monitors.add(id, spec.monitor_ids);
     });
     return (await this.get(accountId, id)) as MaintenanceWindow;
   }
@@ -77,8 +83,7 @@ export class MaintenanceWindowRepository {
         )
         .run(specJson(spec), externalId === undefined ? 0 : 1, externalId ?? null, nowIso(), id, accountId);
       if (result.changes === 0) return false;
-      await this.db.prepare("DELETE FROM maintenance_window_monitors WHERE window_id = ?").run(id);
-      await this.link(id, spec.monitor_ids);
+      await this.monitors.replace(id, spec.monitor_ids);
       return true;
     });
     return changed ? await this.get(accountId, id) : undefined;
@@ -116,18 +121,10 @@ export class MaintenanceWindowRepository {
     return await Promise.all(rows.map(async (row) => await this.hydrate(row)));
   }
 
-  private async link(windowId: string, monitorIds: readonly string[]): Promise<void> {
-    const insert = this.db.prepare("INSERT INTO maintenance_window_monitors (window_id, monitor_id) VALUES (?, ?)");
-    for (const monitorId of monitorIds) await insert.run(windowId, monitorId);
-  }
-
   private async hydrate(row: WindowRow): Promise<MaintenanceWindow> {
-    const links = (await this.db
-      .prepare("SELECT monitor_id FROM maintenance_window_monitors WHERE window_id = ? ORDER BY monitor_id")
-      .all(row.id)) as { monitor_id: string }[];
     const spec = {
       ...(JSON.parse(row.spec) as Omit<MaintenanceWindowSpec, "monitor_ids">),
-      monitor_ids: links.map((l) => l.monitor_id),
+      monitor_ids: await this.monitors.of(row.id),
     };
     return {
       id: row.id,

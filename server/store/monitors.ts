@@ -14,6 +14,7 @@ import type { CheckedRow } from "./health";
 import { type ExternalCommits, ownedIds } from "./sql/database";
 import type { Dialect } from "./sql/dialect";
 import { newId, nowIso } from "./ids";
+import { Links } from "./links";
 import { afterCursor, type Page, toPage } from "./pagination";
 
 interface MonitorRow {
@@ -85,6 +86,8 @@ export class MonitorRepository {
 
   /** The SELECT of a monitor's row, in this engine's spelling. */
   private readonly row: string;
+  /** Each monitor's channels. */
+  private readonly channels: Links;
 
   constructor(
     private readonly db: Executor,
@@ -92,6 +95,7 @@ export class MonitorRepository {
     commits: ExternalCommits,
   ) {
     this.row = monitorRow(db.dialect);
+    this.channels = new Links(db, "monitor_channels", "monitor_id", "channel_id");
     // Deleting a channel or an account deletes rows of monitor_channels or monitors with it. A
     // check on another replica (its monitor's health) is announced as that monitor's row.
     commits.subscribe(
@@ -345,7 +349,7 @@ export class MonitorRepository {
           "INSERT INTO monitors (id, account_id, spec, status, health, external_id, created_at, updated_at) VALUES (?, ?, ?, 'active', 'pending', ?, ?, ?)",
         )
         .run(id, accountId, this.specJson(spec), externalId, now, now);
-      await this.linkChannels(id, spec.channel_ids);
+      await this.channels.add(id, spec.channel_ids);
     });
     return (await this.get(accountId, id)) as Monitor;
   }
@@ -365,8 +369,7 @@ export class MonitorRepository {
         )
         .run(this.specJson(spec), externalId !== undefined ? 1 : 0, externalId ?? null, nowIso(), id, accountId);
       if (result.changes === 0) return false;
-      await this.db.prepare("DELETE FROM monitor_channels WHERE monitor_id = ?").run(id);
-      await this.linkChannels(id, spec.channel_ids);
+      await this.channels.replace(id, spec.channel_ids);
       return true;
     });
     return changed ? await this.get(accountId, id) : undefined;
@@ -390,11 +393,6 @@ export class MonitorRepository {
     this.forget(id);
     this.opened.delete(id);
     return monitor;
-  }
-
-  private async linkChannels(monitorId: string, channelIds: readonly string[]): Promise<void> {
-    const insert = this.db.prepare("INSERT INTO monitor_channels (monitor_id, channel_id) VALUES (?, ?)");
-    for (const channelId of channelIds) await insert.run(monitorId, channelId);
   }
 
   private hydrate(rows: MonitorRow[]): Monitor[] {

@@ -2,6 +2,7 @@ import type { Executor } from "./sql/executor";
 import type { StatusPage, StatusPageLocale, StoredIncidentRule, StoredSection } from "../../api";
 import { ownedIds } from "./sql/database";
 import { newId, nowIso } from "./ids";
+import { Links } from "./links";
 import { afterCursor, type Page, toPage } from "./pagination";
 
 interface StatusPageRow {
@@ -63,7 +64,12 @@ export interface PublicMonitorRow {
 
 /** Status pages and their monitor links. Slugs are unique across the server. */
 export class StatusPageRepository {
-  constructor(private readonly db: Executor) {}
+  /** Each page's monitors. */
+  private readonly monitors: Links;
+
+  constructor(private readonly db: Executor) {
+    this.monitors = new Links(db, "status_page_monitors", "status_page_id", "monitor_id");
+  }
 
   async list(accountId: string, limit: number, cursor?: string): Promise<Page<StatusPage>> {
     const after = afterCursor(cursor);
@@ -173,7 +179,7 @@ export class StatusPageRepository {
           now,
           now,
         );
-      await this.link(id, spec.monitor_ids);
+      await this.monitors.add(id, spec.monitor_ids);
     });
     return (await this.get(accountId, id)) as StatusPage;
   }
@@ -204,8 +210,7 @@ export class StatusPageRepository {
           id,
           accountId,
         );
-      await this.db.prepare("DELETE FROM status_page_monitors WHERE status_page_id = ?").run(id);
-      await this.link(id, spec.monitor_ids);
+      await this.monitors.replace(id, spec.monitor_ids);
     });
     return await this.get(accountId, id);
   }
@@ -227,15 +232,8 @@ export class StatusPageRepository {
       .all(statusPageId)) as unknown as PublicMonitorRow[];
   }
 
-  private async link(statusPageId: string, monitorIds: readonly string[]): Promise<void> {
-    const insert = this.db.prepare("INSERT INTO status_page_monitors (status_page_id, monitor_id) VALUES (?, ?)");
-    for (const monitorId of monitorIds) await insert.run(statusPageId, monitorId);
-  }
-
   private async hydrate(row: StatusPageRow): Promise<StatusPage> {
-    const monitorIds = (await this.db
-      .prepare("SELECT monitor_id FROM status_page_monitors WHERE status_page_id = ? ORDER BY monitor_id")
-      .all(row.id)) as { monitor_id: string }[];
+    const monitorIds = await this.monitors.of(row.id);
     const structure = {
       ...EMPTY_STRUCTURE,
       ...(row.structure ? (JSON.parse(row.structure) as Partial<StatusPageStructure>) : {}),
@@ -245,7 +243,7 @@ export class StatusPageRepository {
       slug: row.slug,
       title: row.title,
       description: row.description,
-      monitor_ids: monitorIds.map((r) => r.monitor_id),
+      monitor_ids: monitorIds,
       external_id: row.external_id,
       sections: structure.sections,
       incident_rules: structure.incident_rules,
