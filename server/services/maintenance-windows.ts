@@ -23,49 +23,6 @@ async function check(store: Store, accountId: string, spec: MaintenanceWindowSpe
   if (details.length) throw validationFailed(details);
 }
 
-export async function getMaintenanceWindow(store: Store, accountId: string, id: string): Promise<MaintenanceWindow> {
-  const window = await store.maintenanceWindows.get(accountId, id);
-  if (!window) throw notFound("maintenance window", id);
-  return window;
-}
-
-export async function createMaintenanceWindow(
-  store: Store,
-  accountId: string,
-  body: CreateMaintenanceWindow,
-): Promise<MaintenanceWindow> {
-  const spec = toMaintenanceWindowSpec(body);
-  await check(store, accountId, spec);
-  await assertExternalIdFree(store, "maintenance_windows", accountId, body.external_id);
-  return await store.maintenanceWindows.create(accountId, spec, body.external_id ?? null);
-}
-
-export async function updateMaintenanceWindow(
-  store: Store,
-  accountId: string,
-  id: string,
-  body: UpdateMaintenanceWindow,
-): Promise<MaintenanceWindow> {
-  const {
-    id: _i,
-    active: _a,
-    external_id: _e,
-    created_at: _c,
-    updated_at: _u,
-    ...current
-  } = await getMaintenanceWindow(store, accountId, id);
-  const spec = toMaintenanceWindowSpec(body, current);
-  await check(store, accountId, spec);
-  await assertExternalIdFree(store, "maintenance_windows", accountId, body.external_id, id);
-  return (await store.maintenanceWindows.update(accountId, id, spec, body.external_id)) as MaintenanceWindow;
-}
-
-export async function deleteMaintenanceWindow(store: Store, accountId: string, id: string): Promise<MaintenanceWindow> {
-  const window = await store.maintenanceWindows.delete(accountId, id);
-  if (!window) throw notFound("maintenance window", id);
-  return window;
-}
-
 /** Maintenance windows of an account: the handlers of `/api/v1/maintenance-windows`. */
 export class MaintenanceWindowService {
   constructor(private readonly store: Store) {}
@@ -77,18 +34,41 @@ export class MaintenanceWindowService {
   }
 
   async get(principal: Principal, id: string): Promise<MaintenanceWindow> {
-    return await getMaintenanceWindow(this.store, principal.accountId, id);
+    const window = await this.store.maintenanceWindows.get(principal.accountId, id);
+    if (!window) throw notFound("maintenance window", id);
+    return window;
   }
 
   async create(principal: Principal, body: CreateMaintenanceWindow): Promise<MaintenanceWindow> {
-    return await createMaintenanceWindow(this.store, principal.accountId, body);
+    const spec = toMaintenanceWindowSpec(body);
+    await check(this.store, principal.accountId, spec);
+    await assertExternalIdFree(this.store, "maintenance_windows", principal.accountId, body.external_id);
+    return await this.store.maintenanceWindows.create(principal.accountId, spec, body.external_id ?? null);
   }
 
   async update(principal: Principal, id: string, body: UpdateMaintenanceWindow): Promise<MaintenanceWindow> {
-    return await updateMaintenanceWindow(this.store, principal.accountId, id, body);
+    const {
+      id: _i,
+      active: _a,
+      external_id: _e,
+      created_at: _c,
+      updated_at: _u,
+      ...current
+    } = await this.get(principal, id);
+    const spec = toMaintenanceWindowSpec(body, current);
+    await check(this.store, principal.accountId, spec);
+    await assertExternalIdFree(this.store, "maintenance_windows", principal.accountId, body.external_id, id);
+    return (await this.store.maintenanceWindows.update(
+      principal.accountId,
+      id,
+      spec,
+      body.external_id,
+    )) as MaintenanceWindow;
   }
 
   async delete(principal: Principal, id: string): Promise<MaintenanceWindow> {
-    return await deleteMaintenanceWindow(this.store, principal.accountId, id);
+    const window = await this.store.maintenanceWindows.delete(principal.accountId, id);
+    if (!window) throw notFound("maintenance window", id);
+    return window;
   }
 }
