@@ -17,6 +17,8 @@ export interface CrudSpec<I extends z.ZodType, C extends z.ZodType, U extends z.
   /** The collection, e.g. `/api/v1/channels`; items live at `<path>/:id`. */
   path: string;
   tag: string;
+  /** Written on each route; the operation table's own summary wins, and this one becomes the description. */
+  summary?: string;
   item: I;
   create: C;
   /**

@@ -24,6 +24,7 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
   const app = fastify;
   const { service, params } = spec;
   const tags = [spec.tag];
+  const summary = spec.summary;
   const one = { 200: envelope(spec.item), ...errorResponses("GET", { id: true }) };
   // Items are objects (the schemas of every kind are): their JSON can be kept per object.
   const itemJson = keptJson(
@@ -37,6 +38,7 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
     {
       schema: {
         tags,
+        summary,
         querystring: spec.query,
         response: { 200: listEnvelope(spec.item), ...errorResponses("GET", { validated: true }) },
       },
@@ -53,6 +55,7 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
     {
       schema: {
         tags,
+        summary,
         body: spec.documentedCreate ?? spec.create,
         response: {
           201: envelope(spec.item),
@@ -71,7 +74,7 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
   if (!spec.itemRoutes) return;
   if (app.settings.extensions && app.settings.batchWrites) batchRoutes(app, spec as never);
   const item = `${spec.path}/:id`;
-  app.get(item, { schema: { tags, params, response: one } }, async (req, reply) =>
+  app.get(item, { schema: { tags, summary, params, response: one } }, async (req, reply) =>
     reply
       .type(JSON_TYPE)
       .send(Buffer.concat([ONE_HEAD, itemJson(await service.get(principalOf(req), idOf(req))), ONE_TAIL])),
@@ -81,6 +84,7 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
     {
       schema: {
         tags,
+        summary,
         params,
         body: spec.update,
         response: {
@@ -93,7 +97,14 @@ export function crudRoutes<I extends z.ZodType, C extends z.ZodType, U extends z
   );
   app.delete(
     item,
-    { schema: { tags, params, response: { 200: envelope(spec.item), ...errorResponses("DELETE", { id: true }) } } },
+    {
+      schema: {
+        tags,
+        summary,
+        params,
+        response: { 200: envelope(spec.item), ...errorResponses("DELETE", { id: true }) },
+      },
+    },
     async (req) => ({ ok: true as const, data: await service.delete(principalOf(req), idOf(req)) }),
   );
 }
