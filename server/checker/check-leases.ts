@@ -57,6 +57,7 @@ export class CheckLeases {
     return taken && { read: this.store.monitors.fromCheckRow(taken.value as string | null) };
   }
 
+  /** This replica's claim on the monitor's check due at `now`. */
   private claim(monitorId: string, intervalMs: number, leaseMs: number, now: number): LeaseClaim {
     return { monitorId, holder: this.holder, now, intervalMs, leaseMs, slackMs: slackMs(intervalMs) };
   }
