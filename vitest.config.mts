@@ -106,19 +106,44 @@ const STORE_FREE = [
 ];
 
 /**
- * Files that take minutes: the engine tests and the fuzzers. On a fresh clone Vitest has no
- * durations yet and orders files by size, which put small files of long tests (the killed-up
- * tests) last, one worker busy for minutes after the others ran out. These start first; the
- * short files fill in behind them.
+ * Files that take minutes: the engine tests, the packed packages' installs, the examples' own tests and
+ * the fuzzers. They run first, in the `main` project; the files of seconds run after them, more at a time.
+ */
+const LONG_FILES = [
+  "test/**/*.int.test.ts",
+  "examples/*/test/**/*.test.ts",
+  "test/package/published.test.ts",
+  "test/server/schemathesis.test.ts",
+  "test/provider/no-perpetual-diff.test.ts",
+];
+
+/**
+ * On a fresh clone Vitest has no durations yet and orders files by size, which put small files of long
+ * tests (the killed-up tests) last, one worker busy for minutes after the others ran out. These start
+ * first in their group; so does the failover test, the longest of the solo suites, beside which the
+ * browser suites run one after another.
  */
 const LONG =
-  /\.int\.test\.ts$|\/schemathesis\.test\.ts$|\/published\.test\.ts$|\/no-perpetual-diff\.test\.ts$|examples\/[^/]+\/test\//;
+  /\.int\.test\.ts$|\/schemathesis\.test\.ts$|\/published\.test\.ts$|\/no-perpetual-diff\.test\.ts$|examples\/[^/]+\/test\/|\/replicas\/failover\.test\.ts$/;
 
+/**
+ * Vitest's order (group, then project by name, then the longest or largest file first) with the long
+ * files first, and the projects of a group mixed: a group's projects share its workers, and by name
+ * one project's files would all wait for the other's.
+ */
 class LongFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
+    const within = new Map<TestSpecification, number>();
+    const seen = new Map<string, number>();
+    for (const f of sorted) {
+      const project = f.project.name;
+      within.set(f, seen.get(project) ?? 0);
+      seen.set(project, (seen.get(project) ?? 0) + 1);
+    }
     const rank = (f: TestSpecification) => (LONG.test(f.moduleId) ? 0 : 1);
-    return sorted.sort((a, b) => rank(a) - rank(b));
+    const group = (f: TestSpecification) => f.project.config.sequence.groupOrder;
+    return sorted.sort((a, b) => group(a) - group(b) || rank(a) - rank(b) || (within.get(a) ?? 0) - (within.get(b) ?? 0));
   }
 }
 
@@ -175,75 +200,90 @@ const fuzzProjects = [
   },
 ];
 
+/**
+ * `npm test`, in four groups, each after the one before (a group's projects share its workers):
+ * 1. `main`: the files of minutes, three at a time (engine tests wait on the engine's processes);
+ * 2. `short` and `postgres`: the files of seconds, on SQLite and again on PostgreSQL, five at a time
+ *    (each mostly waits on its server's answers: three at a time left the cores half idle);
+ * 3. `timed` and `postgres-timed`: the suites that measure time, four at a time (a fifth of a core
+ *    each); nothing that keeps a core busy runs beside them;
+ * 4. `timed-solo` and `postgres-timed-solo`: the replica failover test (a core of its own, for a
+ *    minute and a half) and, beside it, the browser suites one after another.
+ */
 const fullProjects = [
-  // The timed suites after the main group, on SQLite and on PostgreSQL (postgres-timed) in one
-  // group, two files at a time (a core each); then those that need the machine alone (TIMED_SOLO).
-  // They measure time, so nothing else runs beside them.
-  {
-    extends: true,
-    test: {
-      name: "timed",
-      include: TIMED,
-      exclude: ["**/node_modules/**", ...TIMED_SOLO],
-      maxWorkers: 2,
-      sequence: { groupOrder: 2 },
-    },
-  },
-  { extends: true, test: { name: "timed-solo", include: TIMED_SOLO, maxWorkers: 1, sequence: { groupOrder: 3 } } },
-  {
-    extends: true,
-    test: {
-      // The solo suites that reach the store, on PostgreSQL, after the SQLite ones, one at a time.
-      name: "postgres-timed-solo",
-      include: TIMED_SOLO,
-      exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...STORE_FREE, ...TIMED_STORE_FREE],
-      env: { UPTIME_TEST_DB: "postgres" },
-      globalSetup: ["test/support/global-setup.ts"],
-      maxWorkers: 1,
-      sequence: { groupOrder: 4 },
-    },
-  },
   {
     extends: true,
     test: {
       name: "main",
-      // Examples with their own tests (examples/testing-kit) run too, against the packed package.
-      include: ["test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+      include: LONG_FILES,
       exclude: ["**/node_modules/**", ...TIMED],
       globalSetup: ["test/support/global-setup.ts"],
       // Three files at a time on two cores: an engine test spends much of its time waiting on
       // the engine's processes and the server's answers (with two, the cores sat a quarter
-      // idle). Nothing here measures time: that is the timed project's, which runs after it.
+      // idle). Nothing here measures time.
       maxWorkers: 3,
       sequence: { groupOrder: 1 },
+    },
+  },
+  {
+    extends: true,
+    test: {
+      name: "short",
+      include: ["test/**/*.test.ts"],
+      exclude: ["**/node_modules/**", ...LONG_FILES, ...TIMED],
+      globalSetup: ["test/support/global-setup.ts"],
+      maxWorkers: 5,
+      sequence: { groupOrder: 2 },
     },
   },
   {
     extends: true,
     test: {
       // The server suites again, each server on a new database of a PostgreSQL of the file's own.
-      // Those that measure nothing share the main project's three workers (a group's projects
-      // share its pool): they fill in behind the long engine tests.
       name: "postgres",
       include: ["test/server/**/*.test.ts"],
-      exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...STORE_FREE, ...TIMED],
+      exclude: ["**/node_modules/**", ...LONG_FILES, ...SQLITE_ONLY, ...STORE_FREE, ...TIMED],
       env: { UPTIME_TEST_DB: "postgres" },
       globalSetup: ["test/support/global-setup.ts"],
-      maxWorkers: 3,
-      sequence: { groupOrder: 1 },
+      maxWorkers: 5,
+      sequence: { groupOrder: 2 },
     },
   },
   {
     extends: true,
     test: {
-      // The timed server suites on PostgreSQL, in the timed project's group (two at a time).
+      name: "timed",
+      include: TIMED,
+      exclude: ["**/node_modules/**", ...TIMED_SOLO],
+      maxWorkers: 4,
+      sequence: { groupOrder: 3 },
+    },
+  },
+  {
+    extends: true,
+    test: {
+      // The timed server suites on PostgreSQL, beside the SQLite ones.
       name: "postgres-timed",
       include: TIMED.filter((glob) => glob.startsWith("test/server/")),
       exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...STORE_FREE, ...TIMED_STORE_FREE, ...TIMED_SOLO],
       env: { UPTIME_TEST_DB: "postgres" },
       globalSetup: ["test/support/global-setup.ts"],
+      maxWorkers: 4,
+      sequence: { groupOrder: 3 },
+    },
+  },
+  { extends: true, test: { name: "timed-solo", include: TIMED_SOLO, maxWorkers: 2, sequence: { groupOrder: 4 } } },
+  {
+    extends: true,
+    test: {
+      // The solo suites that reach the store, on PostgreSQL.
+      name: "postgres-timed-solo",
+      include: TIMED_SOLO,
+      exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...STORE_FREE, ...TIMED_STORE_FREE],
+      env: { UPTIME_TEST_DB: "postgres" },
+      globalSetup: ["test/support/global-setup.ts"],
       maxWorkers: 2,
-      sequence: { groupOrder: 2 },
+      sequence: { groupOrder: 4 },
     },
   },
 ];

@@ -42,11 +42,29 @@ describe("browser check sandbox", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.data;
   };
-  const count = (pattern: string) =>
-    Number(execFileSync("sh", ["-c", `ps -eo args | grep -c '${pattern}' || true`], { encoding: "utf8" }).trim());
+  // Processes this file's servers started (its own descendants, not another suite's running beside it)
+  // whose command line matches.
+  const count = (pattern: RegExp) => {
+    const rows = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
+      .split("\n")
+      .map((line) => /^\s*(\d+)\s+(\d+)\s(.*)$/.exec(line))
+      .filter((m) => m !== null)
+      .map(([, pid, ppid, args]) => ({ pid: Number(pid), ppid: Number(ppid), args: args ?? "" }));
+    const ours = new Set([process.pid]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const row of rows) {
+        if (!ours.has(row.pid) && ours.has(row.ppid)) {
+          ours.add(row.pid);
+          grew = true;
+        }
+      }
+    }
+    return rows.filter((row) => ours.has(row.pid) && pattern.test(row.args)).length;
+  };
   // Runners running a job; a spare (started ahead, waiting for its job) names itself otherwise.
-  const runners = () => count("^/sandbox/node");
-  const spares = () => count("^uptime-browser-spare");
+  const runners = () => count(/^\/sandbox\/node/);
+  const spares = () => count(/^uptime-browser-spare/);
 
   it("a script that reads the server's database file finds no such file, from Node or from the browser", async () => {
     expect(readFileSync(db).length).toBeGreaterThan(0);
