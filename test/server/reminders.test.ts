@@ -10,6 +10,13 @@ import { stepOf, VENDORS, vendorConfig, type Who } from "../support/vendor-steps
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * The reminders' period across the restarts: a server sends only the latest reminder due, so a stop
+ * and start (with its store's opening) that took longer than one period would skip a number. Six
+ * seconds leave a loaded machine room for them; three did not.
+ */
+const REMIND_EVERY_SEC = 6;
+
+/**
  * One monitor alerts a channel of every vendor and escalates to a second one of each; the server
  * stops before the first reminder and again after the second. Each vendor's record is then read
  * back from its own payloads (test/support/vendor-steps.ts).
@@ -54,17 +61,20 @@ describe("reminders and escalation on every vendor, across restarts", () => {
         interval_sec: 2,
         timeout_sec: 1,
         channel_ids: primary,
-        remind_every_sec: 3,
+        remind_every_sec: REMIND_EVERY_SEC,
         escalation: [{ after: 4, channels: oncall }],
       });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
-      expect(created.body.data).toMatchObject({ remind_every_sec: 3, escalation: [{ after: 4, channels: oncall }] });
+      expect(created.body.data).toMatchObject({
+        remind_every_sec: REMIND_EVERY_SEC,
+        escalation: [{ after: 4, channels: oncall }],
+      });
 
       // Down: the trigger. The server stops before the first reminder is due…
       await eventually(async () => everyVendor((x) => has(x, "primary", "trigger")));
       const triggeredAt = Date.now();
       await s.close();
-      await sleep(triggeredAt + 3_300 - Date.now());
+      await sleep(triggeredAt + REMIND_EVERY_SEC * 1000 + 300 - Date.now());
       // …and the next one sends it (and, past 4 s, the escalation), once.
       s = await start();
       await eventually(async () =>
