@@ -35,8 +35,9 @@ describe("grpc, websocket and udp monitors at an agent location", () => {
     for (const body of bodies) {
       const res = await s.call("POST", "/api/v1/monitors", {
         name: body.type,
-        interval_sec: 2,
-        timeout_sec: 1,
+        interval_sec: 5,
+        // A second was too little for a grpc call beside other suites: the timeout is not what is judged.
+        timeout_sec: 4,
         locations: ["eu"],
         ...body,
       });
