@@ -33,9 +33,10 @@ const TIMED = [
 ];
 
 /**
- * Timed suites that need the machine to themselves: the browser sandbox's memory-limit test and the
- * failover test (how soon a killed replica's checks are taken over) failed beside another timed suite.
- * They run last, one at a time; the other timed suites run two at a time before them.
+ * Timed suites that run last, after the other timed suites: the failover test (how soon a killed
+ * replica's checks are taken over: it keeps a core busy with 2,000 monitors) on one worker, and beside
+ * it the browser suites one after another (Chromium, with timeouts of seconds, ran out of time beside
+ * another browser suite or the other timed suites).
  */
 const TIMED_SOLO = [
   "test/server/checker/browser-sandbox.test.ts",
@@ -205,8 +206,8 @@ const fuzzProjects = [
  * 1. `main`: the files of minutes, three at a time (engine tests wait on the engine's processes);
  * 2. `short` and `postgres`: the files of seconds, on SQLite and again on PostgreSQL, five at a time
  *    (each mostly waits on its server's answers: three at a time left the cores half idle);
- * 3. `timed` and `postgres-timed`: the suites that measure time, four at a time (a fifth of a core
- *    each); nothing that keeps a core busy runs beside them;
+ * 3. `timed` and `postgres-timed`: the suites that measure time, three at a time (each uses about a
+ *    third of a core; four at a time failed more of them on a loaded machine than two);
  * 4. `timed-solo` and `postgres-timed-solo`: the replica failover test (a core of its own, for a
  *    minute and a half) and, beside it, the browser suites one after another.
  */
@@ -255,7 +256,7 @@ const fullProjects = [
       name: "timed",
       include: TIMED,
       exclude: ["**/node_modules/**", ...TIMED_SOLO],
-      maxWorkers: 4,
+      maxWorkers: 3,
       sequence: { groupOrder: 3 },
     },
   },
@@ -268,7 +269,7 @@ const fullProjects = [
       exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...STORE_FREE, ...TIMED_STORE_FREE, ...TIMED_SOLO],
       env: { UPTIME_TEST_DB: "postgres" },
       globalSetup: ["test/support/global-setup.ts"],
-      maxWorkers: 4,
+      maxWorkers: 3,
       sequence: { groupOrder: 3 },
     },
   },
