@@ -144,7 +144,9 @@ class LongFirst extends BaseSequencer {
     }
     const rank = (f: TestSpecification) => (LONG.test(f.moduleId) ? 0 : 1);
     const group = (f: TestSpecification) => f.project.config.sequence.groupOrder;
-    return sorted.sort((a, b) => group(a) - group(b) || rank(a) - rank(b) || (within.get(a) ?? 0) - (within.get(b) ?? 0));
+    return sorted.sort(
+      (a, b) => group(a) - group(b) || rank(a) - rank(b) || (within.get(a) ?? 0) - (within.get(b) ?? 0),
+    );
   }
 }
 

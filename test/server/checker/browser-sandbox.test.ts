@@ -51,7 +51,7 @@ describe("browser check sandbox", () => {
       .filter((m) => m !== null)
       .map(([, pid, ppid, args]) => ({ pid: Number(pid), ppid: Number(ppid), args: args ?? "" }));
     const ours = new Set([process.pid]);
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const row of rows) {
         if (!ours.has(row.pid) && ours.has(row.ppid)) {
