@@ -25,6 +25,12 @@ describe("closing the server", () => {
         channel_ids: [channel.id],
       });
       await eventually(async () => failing.received.length >= 1);
+      // The failed attempt recorded, the retry waiting (the receiver's answer alone came before that).
+      await eventually(async () => {
+        const deliveries = (await s.call("GET", `/api/v1/channels/${channel.id}/deliveries`)).body.data as
+          { status: string; attempts: number }[] | undefined;
+        return deliveries?.some((d) => d.status === "pending" && d.attempts === 1);
+      });
       const started = Date.now();
       await s.close();
       expect(Date.now() - started).toBeLessThan(10_000);
