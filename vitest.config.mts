@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { cacheRoot } from "./scripts/cache.mjs";
 
@@ -159,25 +159,43 @@ class LongFirst extends BaseSequencer {
  */
 const TIER = process.env.UPTIME_TESTS;
 
-const fastProjects = [
-  {
+const SETUP = ["test/support/global-setup.ts"];
+const ON_POSTGRES = { UPTIME_TEST_DB: "postgres" };
+
+/**
+ * A project of the root settings: the files of `include` less `exclude` (and node_modules), in group
+ * `groupOrder` (groups run one after another; a group's projects share its workers), `maxWorkers`
+ * files at a time, with the settings of `test` on top.
+ */
+function project(
+  name: string,
+  groupOrder: number,
+  maxWorkers: number,
+  include: string[],
+  exclude: string[] = [],
+  test: NonNullable<TestProjectInlineConfiguration["test"]> = {},
+): TestProjectInlineConfiguration {
+  return {
     extends: true,
-    test: {
-      name: "fast",
-      include: ["test/{server,provider,plugin,scripts,docs}/**/*.test.ts"],
-      exclude: [
-        "**/node_modules/**",
-        "**/*.int.test.ts",
-        "test/server/schemathesis.test.ts",
-        "test/provider/no-perpetual-diff.test.ts",
-        "test/server/replicas/**",
-        ...TIMED,
-      ],
-      globalSetup: ["test/support/global-setup.ts"],
-      maxWorkers: 3,
-      sequence: { groupOrder: 1 },
-    },
-  },
+    test: { name, include, exclude: ["**/node_modules/**", ...exclude], maxWorkers, sequence: { groupOrder }, ...test },
+  };
+}
+
+const fastProjects = [
+  project(
+    "fast",
+    1,
+    3,
+    ["test/{server,provider,plugin,scripts,docs}/**/*.test.ts"],
+    [
+      "**/*.int.test.ts",
+      "test/server/schemathesis.test.ts",
+      "test/provider/no-perpetual-diff.test.ts",
+      "test/server/replicas/**",
+      ...TIMED,
+    ],
+    { globalSetup: SETUP },
+  ),
 ];
 
 /**
@@ -186,21 +204,14 @@ const fastProjects = [
  * kind (either variable still wins).
  */
 const fuzzProjects = [
-  {
-    extends: true,
-    test: {
-      name: "fuzz",
-      include: ["test/server/schemathesis.test.ts", "test/provider/no-perpetual-diff.test.ts"],
-      env: {
-        SCHEMATHESIS_MAX_EXAMPLES: process.env.SCHEMATHESIS_MAX_EXAMPLES ?? "100",
-        PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? "5000",
-      },
-      globalSetup: ["test/support/global-setup.ts"],
-      testTimeout: 3_600_000,
-      maxWorkers: 1,
-      sequence: { groupOrder: 1 },
+  project("fuzz", 1, 1, ["test/server/schemathesis.test.ts", "test/provider/no-perpetual-diff.test.ts"], [], {
+    env: {
+      SCHEMATHESIS_MAX_EXAMPLES: process.env.SCHEMATHESIS_MAX_EXAMPLES ?? "100",
+      PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? "5000",
     },
-  },
+    globalSetup: SETUP,
+    testTimeout: 3_600_000,
+  }),
 ];
 
 /**
@@ -214,81 +225,32 @@ const fuzzProjects = [
  *    minute and a half) and, beside it, the browser suites one after another.
  */
 const fullProjects = [
-  {
-    extends: true,
-    test: {
-      name: "main",
-      include: LONG_FILES,
-      exclude: ["**/node_modules/**", ...TIMED],
-      globalSetup: ["test/support/global-setup.ts"],
-      // Three files at a time on two cores: an engine test spends much of its time waiting on
-      // the engine's processes and the server's answers (with two, the cores sat a quarter
-      // idle). Nothing here measures time.
-      maxWorkers: 3,
-      sequence: { groupOrder: 1 },
-    },
-  },
-  {
-    extends: true,
-    test: {
-      name: "short",
-      include: ["test/**/*.test.ts"],
-      exclude: ["**/node_modules/**", ...LONG_FILES, ...TIMED],
-      globalSetup: ["test/support/global-setup.ts"],
-      maxWorkers: 5,
-      sequence: { groupOrder: 2 },
-    },
-  },
-  {
-    extends: true,
-    test: {
-      // The server suites again, each server on a new database of a PostgreSQL of the file's own.
-      name: "postgres",
-      include: ["test/server/**/*.test.ts"],
-      exclude: ["**/node_modules/**", ...LONG_FILES, ...SQLITE_ONLY, ...STORE_FREE, ...TIMED],
-      env: { UPTIME_TEST_DB: "postgres" },
-      globalSetup: ["test/support/global-setup.ts"],
-      maxWorkers: 5,
-      sequence: { groupOrder: 2 },
-    },
-  },
-  {
-    extends: true,
-    test: {
-      name: "timed",
-      include: TIMED,
-      exclude: ["**/node_modules/**", ...TIMED_SOLO],
-      maxWorkers: 3,
-      sequence: { groupOrder: 3 },
-    },
-  },
-  {
-    extends: true,
-    test: {
-      // The timed server suites on PostgreSQL, beside the SQLite ones.
-      name: "postgres-timed",
-      include: TIMED.filter((glob) => glob.startsWith("test/server/")),
-      exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...STORE_FREE, ...TIMED_STORE_FREE, ...TIMED_SOLO],
-      env: { UPTIME_TEST_DB: "postgres" },
-      globalSetup: ["test/support/global-setup.ts"],
-      maxWorkers: 3,
-      sequence: { groupOrder: 3 },
-    },
-  },
-  { extends: true, test: { name: "timed-solo", include: TIMED_SOLO, maxWorkers: 2, sequence: { groupOrder: 4 } } },
-  {
-    extends: true,
-    test: {
-      // The solo suites that reach the store, on PostgreSQL.
-      name: "postgres-timed-solo",
-      include: TIMED_SOLO,
-      exclude: ["**/node_modules/**", ...SQLITE_ONLY, ...STORE_FREE, ...TIMED_STORE_FREE],
-      env: { UPTIME_TEST_DB: "postgres" },
-      globalSetup: ["test/support/global-setup.ts"],
-      maxWorkers: 2,
-      sequence: { groupOrder: 4 },
-    },
-  },
+  // Three files at a time on two cores: an engine test spends much of its time waiting on the
+  // engine's processes and the server's answers (with two, the cores sat a quarter idle). Nothing
+  // here measures time.
+  project("main", 1, 3, LONG_FILES, TIMED, { globalSetup: SETUP }),
+  project("short", 2, 5, ["test/**/*.test.ts"], [...LONG_FILES, ...TIMED], { globalSetup: SETUP }),
+  // The server suites again, each server on a new database of a PostgreSQL of the file's own.
+  project("postgres", 2, 5, ["test/server/**/*.test.ts"], [...LONG_FILES, ...SQLITE_ONLY, ...STORE_FREE, ...TIMED], {
+    env: ON_POSTGRES,
+    globalSetup: SETUP,
+  }),
+  project("timed", 3, 3, TIMED, TIMED_SOLO),
+  // The timed server suites on PostgreSQL, beside the SQLite ones.
+  project(
+    "postgres-timed",
+    3,
+    3,
+    TIMED.filter((glob) => glob.startsWith("test/server/")),
+    [...SQLITE_ONLY, ...STORE_FREE, ...TIMED_STORE_FREE, ...TIMED_SOLO],
+    { env: ON_POSTGRES, globalSetup: SETUP },
+  ),
+  project("timed-solo", 4, 2, TIMED_SOLO),
+  // The solo suites that reach the store, on PostgreSQL.
+  project("postgres-timed-solo", 4, 2, TIMED_SOLO, [...SQLITE_ONLY, ...STORE_FREE, ...TIMED_STORE_FREE], {
+    env: ON_POSTGRES,
+    globalSetup: SETUP,
+  }),
 ];
 
 export default defineConfig({
