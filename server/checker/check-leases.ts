@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Store } from "../store";
 import type { LeaseClaim } from "../store/check-leases";
 import type { CheckRead, ScheduledMonitor } from "../store/monitors";
+import { ClaimBatch } from "./claim-batch";
 
 /** Longest timer jitter tolerated between two replicas' schedules of one monitor. */
 const SLACK_MS = 2_000;
@@ -25,7 +26,16 @@ export class CheckLeases {
   /** This replica among the lease holders. */
   readonly holder = randomUUID();
 
-  constructor(private readonly store: Store) {}
+  /** The claims that read the monitor (`takeAndRead`), taken in batches. */
+  private readonly claims: ClaimBatch;
+
+  constructor(private readonly store: Store) {
+    const returning = store.monitors.checkRowSql("check_leases.monitor_id");
+    this.claims = new ClaimBatch(
+      (claims) => store.checkLeases.claimMany(claims, returning),
+      (claim) => store.checkLeases.claimReturning(claim, returning),
+    );
+  }
 
   /** How long a check of `monitor` may take before another replica runs it again. */
   leaseMs(monitor: ScheduledMonitor, intervalMs: number): number {
@@ -50,10 +60,8 @@ export class CheckLeases {
     leaseMs: number,
     now: number,
   ): Promise<{ read: CheckRead | undefined } | undefined> {
-    const taken = await this.store.checkLeases.claimReturning(
-      this.claim(monitorId, intervalMs, leaseMs, now),
-      this.store.monitors.checkRowSql("check_leases.monitor_id"),
-    );
+    // Batched with the claims of the checks due together: one statement for all of them.
+    const taken = await this.claims.claim(this.claim(monitorId, intervalMs, leaseMs, now));
     return taken && { read: this.store.monitors.fromCheckRow(taken.value as string | null) };
   }
 

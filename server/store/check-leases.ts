@@ -52,6 +52,35 @@ export class CheckLeaseRepository {
     return row && { value: row.value };
   }
 
+  /**
+   * Takes several claims, each as `claim` takes one, in one statement: the claims granted, by
+   * monitor, each with the value of the SQL expression `returning` over its lease's row
+   * (`check_leases`). The claims share one holder and one window (`intervalMs - slackMs`), and
+   * name each monitor once; a claim of a monitor that is gone is not granted.
+   */
+  async claimMany(claims: readonly LeaseClaim[], returning: string): Promise<Map<string, unknown>> {
+    const first = claims[0];
+    if (!first) return new Map();
+    const rows = this.db.dialect.jsonRows("r", { monitor_id: "text", now: "integer", expires_at: "integer" });
+    // The same grant as CLAIM's, with each claim's own time: the row's `claimed_at` as inserted.
+    // Rows are locked in the order of their ids, as the finish of a batch of checks locks them
+    // (an index scan): two replicas' statements over the same leases never wait for each other in a circle.
+    const found = (await this.db
+      .prepare(
+        `INSERT INTO check_leases (monitor_id, holder, claimed_at, expires_at, done)
+          SELECT r.monitor_id, ?, r.now, r.expires_at, 0 FROM ${rows} JOIN monitors m ON m.id = r.monitor_id WHERE true ORDER BY r.monitor_id
+          ON CONFLICT (monitor_id) DO UPDATE SET holder = excluded.holder, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at, done = 0
+          WHERE check_leases.claimed_at <= excluded.claimed_at - ? OR (check_leases.done = 0 AND check_leases.expires_at <= excluded.claimed_at)
+          RETURNING check_leases.monitor_id AS id, ${returning} AS value`,
+      )
+      .all(
+        first.holder,
+        JSON.stringify(claims.map((c) => ({ monitor_id: c.monitorId, now: c.now, expires_at: c.now + c.leaseMs }))),
+        first.intervalMs - first.slackMs,
+      )) as { id: string; value: unknown }[];
+    return new Map(found.map((r) => [r.id, r.value]));
+  }
+
   /** When the monitor's current lease was taken and runs out, and whether it was finished (undefined: none). */
   async current(monitorId: string): Promise<{ claimedAt: number; expiresAt: number; done: boolean } | undefined> {
     const row = (await this.db

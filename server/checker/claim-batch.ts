@@ -1,0 +1,92 @@
+import type { LeaseClaim } from "../store/check-leases";
+
+/** One check's claim waiting for the next statement. */
+interface Waiting {
+  claim: LeaseClaim;
+  resolve: (granted: { value: unknown } | undefined) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Claims taken by one statement at most. */
+const MAX_BATCH = 256;
+
+/** Claims that one statement may take together: the same holder and the same window. */
+const group = (c: LeaseClaim) => `${c.intervalMs - c.slackMs}/${c.holder}`;
+
+/**
+ * Takes the checks' leases in batches, one statement at a time: the claims made while a statement
+ * runs are the next one (at least the claims of one turn of the event loop, whose timers fired
+ * together). Each lease taken was one round trip per check, the most frequent statement of a
+ * replica; the busier the checker, the larger its batches. A batch holds each monitor once, and
+ * claims of monitors with different windows (intervals) go in statements of their own. Should a
+ * statement fail, each of its claims is taken again by a statement of its own, so that one
+ * failure fails only its own check.
+ */
+export class ClaimBatch {
+  private waiting: Waiting[] = [];
+  private scheduled = false;
+  private running = false;
+
+  constructor(
+    /** Takes these claims (one holder, one window) in one statement: the values of those granted, by monitor. */
+    private readonly many: (claims: readonly LeaseClaim[]) => Promise<Map<string, unknown>>,
+    /** Takes one claim by itself (after its batch's statement failed). */
+    private readonly one: (claim: LeaseClaim) => Promise<{ value: unknown } | undefined>,
+  ) {}
+
+  /** Takes `claim` in the next batch: the value read with it when granted, undefined when not. */
+  claim(claim: LeaseClaim): Promise<{ value: unknown } | undefined> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ claim, resolve, reject });
+      if (!this.scheduled && !this.running) {
+        this.scheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    this.running = true;
+    try {
+      while (this.waiting.length > 0) await this.take(this.next());
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** The next batch: the claims of the oldest claim's group, each monitor once, up to `MAX_BATCH`. */
+  private next(): Waiting[] {
+    const key = group((this.waiting[0] as Waiting).claim);
+    const batch: Waiting[] = [];
+    const monitors = new Set<string>();
+    const rest: Waiting[] = [];
+    for (const w of this.waiting) {
+      if (batch.length < MAX_BATCH && group(w.claim) === key && !monitors.has(w.claim.monitorId)) {
+        monitors.add(w.claim.monitorId);
+        batch.push(w);
+      } else rest.push(w);
+    }
+    this.waiting = rest;
+    return batch;
+  }
+
+  private async take(batch: Waiting[]): Promise<void> {
+    let granted: Map<string, unknown>;
+    try {
+      granted = await this.many(batch.map((w) => w.claim));
+    } catch {
+      await Promise.all(
+        batch.map((w) =>
+          this.one(w.claim).then(
+            (g) => w.resolve(g),
+            (err: unknown) => w.reject(err),
+          ),
+        ),
+      );
+      return;
+    }
+    for (const w of batch)
+      w.resolve(granted.has(w.claim.monitorId) ? { value: granted.get(w.claim.monitorId) } : undefined);
+  }
+}
