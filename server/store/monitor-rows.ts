@@ -1,6 +1,8 @@
 /**
  * Tables whose every row belongs to one monitor, by the column that names it: a write to such a
  * row changes what is shown of that monitor only (its health, checks, roll-ups, down periods).
+ * On PostgreSQL a commit that also wrote those monitors' own rows is announced as those rows
+ * only (see `PostgresExecutor.announce`): a reader of these tables' rows subscribes to `monitors`.
  */
 export const MONITOR_ROWS: ReadonlyMap<string, string> = new Map([
   ["monitors", "id"],

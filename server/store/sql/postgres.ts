@@ -12,7 +12,7 @@ import {
   type TransactionOptions,
 } from "./executor";
 import { MIGRATIONS } from "./migrations";
-import { monitorParam } from "../monitor-rows";
+import { MONITOR_ROWS, monitorParam } from "../monitor-rows";
 import { postgresDdl, postgresPlaceholders } from "./postgres-sql";
 import { type TransactionScope, Transactions } from "./transactions";
 
@@ -247,9 +247,16 @@ export class PostgresExecutor implements Executor {
   ): Promise<void> {
     const room = MAX_PAYLOAD - this.origin.length - 1;
     const entries = [...tables];
+    const monitors = tables.has("monitors") || tables.has("*") ? undefined : rows.get("monitors");
     for (const [table, ids] of rows) {
       // A write to the whole table says it all.
       if (tables.has(table) || tables.has("*")) continue;
+      // Rows of a monitor's other tables (its checks, roll-ups, streaks) tell no more than its own
+      // row does, written in the same commit: every reader takes a write to any of them as a
+      // change of that monitor (see `MONITOR_ROWS`). A batch of checks is then announced once, not
+      // once per table it wrote.
+      if (table !== "monitors" && monitors && MONITOR_ROWS.has(table) && [...ids].every((id) => monitors.has(id)))
+        continue;
       const chunk: string[] = [];
       for (const id of ids) {
         if (chunk.length > 0 && table.length + (chunk.length + 1) * (id.length + 1) > room)
