@@ -17,6 +17,9 @@
 // With BENCH_CPU_PROF=<dir>, each replica writes a CPU profile (node --cpu-prof) to
 // <dir>/<setup number>, and the GET is left out (its work would hide the checks' in the profile);
 // BENCH_GET=0 leaves it out too.
+// With BENCH_HALF=1, one more setup: one replica on PostgreSQL with half the monitors, the work
+// each of two replicas does (what two replicas spend beyond it is their coordination; what one
+// replica at half the load spends beyond one at the full load is the cost of a lighter load).
 // With BENCH_STATEMENTS=<n>, the n statements PostgreSQL ran most often in the window of checks
 // are printed per setup, with their calls per recorded check.
 //
@@ -41,6 +44,7 @@ const CONNECTIONS = 32;
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const SKIP_GET = CPU_PROF !== undefined || process.env.BENCH_GET === "0";
 const TOP_STATEMENTS = Number(process.env.BENCH_STATEMENTS ?? 0);
+const HALF = process.env.BENCH_HALF === "1";
 const key = "uk_benchmarkbenchmarkbenchmark";
 const dir = mkdtempSync(join(tmpdir(), "uptime-bench-replicas-"));
 const keyFile = join(dir, "secret.key");
@@ -74,14 +78,14 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** A database with the bench's key and monitors; the id of one monitor to GET. */
-async function seed(db: string): Promise<string> {
+async function seed(db: string, monitors: number): Promise<string> {
   const store = await Store.open(db, { secretKeyFile: keyFile });
   await store.keys.create("bench", "bench", key);
-  await store.keys.setMonitorLimit("bench", MONITORS + 10);
+  await store.keys.setMonitorLimit("bench", monitors + 10);
   const account = (await store.keys.authenticate(key))?.accountId as string;
   let first = "";
   await store.db.transaction(async () => {
-    for (let i = 0; i < MONITORS; i++) {
+    for (let i = 0; i < monitors; i++) {
       const m = await store.monitors.create(
         account,
         toMonitorSpec({
@@ -224,8 +228,8 @@ const load = () =>
 
 let setups = 0;
 
-async function measure(name: string, db: string, replicas: number): Promise<Row> {
-  const monitorId = await seed(db);
+async function measure(name: string, db: string, replicas: number, monitors = MONITORS): Promise<Row> {
+  const monitorId = await seed(db, monitors);
   const profileDir = CPU_PROF && join(CPU_PROF, String(++setups));
   const servers = await Promise.all(Array.from({ length: replicas }, () => serve(db, profileDir)));
   // Past the start's spread of first checks.
@@ -284,6 +288,9 @@ try {
   const rows = [
     await measure("1 process, SQLite (floor)", join(dir, "bench.db"), 1),
     await measure("1 replica, PostgreSQL", await postgres.createDatabase(), 1),
+    ...(HALF
+      ? [await measure("1 replica, half the monitors", await postgres.createDatabase(), 1, Math.round(MONITORS / 2))]
+      : []),
     await measure("2 replicas, PostgreSQL", await postgres.createDatabase(), 2),
   ];
   const floor = rows[0] as (typeof rows)[number];
@@ -300,6 +307,12 @@ try {
       `${r.name.padEnd(28)} ${r.checks.toFixed(0).padStart(6)} (${(r.checks / floor.checks).toFixed(2)}x) ${r.serverMsPerCheck.toFixed(3).padStart(10)} ${opt(r.postgresMsPerCheck, 3, 7)} ${opt(r.statementsPerCheck, 1, 6)} ${r.requests.toFixed(0).padStart(7)} (${(r.requests / floor.requests).toFixed(2)}x) ${r.getMicros.toFixed(0).padStart(6)} (${(r.getMicros / floor.getMicros).toFixed(2)}x)  ${r.load}`,
     );
   }
+  const cpu = (r: Row | undefined) => (r ? r.serverMsPerCheck + (r.postgresMsPerCheck ?? 0) : Number.NaN);
+  const one = rows[1];
+  const two = rows.at(-1);
+  console.log(
+    `server and PostgreSQL CPU per check: 1 replica ${cpu(one).toFixed(3)} ms, 2 replicas ${cpu(two).toFixed(3)} ms (${(cpu(two) / cpu(one)).toFixed(2)}x)${HALF ? `; 1 replica with half the monitors ${cpu(rows[2]).toFixed(3)} ms (2 replicas: ${(cpu(two) / cpu(rows[2])).toFixed(2)}x of it)` : ""}`,
+  );
 } finally {
   for (const child of children) child.kill("SIGKILL");
   await admin.end();
