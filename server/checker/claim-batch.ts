@@ -3,20 +3,27 @@ import type { LeaseClaim } from "../store/check-leases";
 /** One check's claim waiting for the next statement. */
 interface Waiting {
   claim: LeaseClaim;
+  /** When it was made (`performance.now()`). */
+  at: number;
   resolve: (granted: { value: unknown } | undefined) => void;
   reject: (err: unknown) => void;
 }
 
 /** Claims taken by one statement at most. */
 const MAX_BATCH = 256;
+/**
+ * How long a claim waits for others to join its statement. The timers of a checker that keeps up
+ * fire a few at a time, so batches of one turn of the event loop held two or three claims; this
+ * wait is a hundredth of the shortest interval.
+ */
+const WINDOW_MS = 10;
 
 /** Claims that one statement may take together: the same holder and the same window. */
 const group = (c: LeaseClaim) => `${c.intervalMs - c.slackMs}/${c.holder}`;
 
 /**
- * Takes the checks' leases in batches, one statement at a time: the claims made while a statement
- * runs are the next one (at least the claims of one turn of the event loop, whose timers fired
- * together). Each lease taken was one round trip per check, the most frequent statement of a
+ * Takes the checks' leases in batches, one statement at a time: the claims made within
+ * `WINDOW_MS` of the first, or while a statement runs, are the next one. Each lease taken was one round trip per check, the most frequent statement of a
  * replica; the busier the checker, the larger its batches. A batch holds each monitor once, and
  * claims of monitors with different windows (intervals) go in statements of their own. Should a
  * statement fail, each of its claims is taken again by a statement of its own, so that one
@@ -37,10 +44,10 @@ export class ClaimBatch {
   /** Takes `claim` in the next batch: the value read with it when granted, undefined when not. */
   claim(claim: LeaseClaim): Promise<{ value: unknown } | undefined> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ claim, resolve, reject });
+      this.waiting.push({ claim, at: performance.now(), resolve, reject });
       if (!this.scheduled && !this.running) {
         this.scheduled = true;
-        setImmediate(() => void this.flush());
+        setTimeout(() => void this.flush(), WINDOW_MS);
       }
     });
   }
@@ -49,7 +56,12 @@ export class ClaimBatch {
     this.scheduled = false;
     this.running = true;
     try {
-      while (this.waiting.length > 0) await this.take(this.next());
+      while (this.waiting.length > 0) {
+        // The claims made while the last statement ran: the oldest waits out its window.
+        const wait = (this.waiting[0] as Waiting).at + WINDOW_MS - performance.now();
+        if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+        await this.take(this.next());
+      }
     } finally {
       this.running = false;
     }
