@@ -23,8 +23,9 @@ const group = (c: LeaseClaim) => `${c.intervalMs - c.slackMs}/${c.holder}`;
 
 /**
  * Takes the checks' leases in batches, one statement at a time: the claims made within
- * `WINDOW_MS` of the first, or while a statement runs, are the next one. Each lease taken was one round trip per check, the most frequent statement of a
- * replica; the busier the checker, the larger its batches. A batch holds each monitor once, and
+ * `WINDOW_MS` of the first, or while a statement runs, are the next one. Each lease taken was one
+ * round trip per check, the most frequent statement of a replica; the busier the checker, the
+ * larger its batches. A batch holds each monitor once, and
  * claims of monitors with different windows (intervals) go in statements of their own. Should a
  * statement fail, each of its claims is taken again by a statement of its own, so that one
  * failure fails only its own check.
