@@ -1,7 +1,8 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach } from "vitest";
+import { afterEach, beforeEach } from "vitest";
+import { toMonitorSpec } from "../../api";
 import { Store } from "../../server/index";
 import { type PrivatePostgres, startPostgres } from "../../scripts/private-postgres";
 
@@ -59,4 +60,36 @@ export function useTwoStores(engine: EngineName): () => Promise<[Store, Store]> 
     open.push(...pair);
     return pair;
   };
+}
+
+/** A store of the tests of a block, with one account and a maker of its monitors. */
+export interface AccountStore {
+  /** The store of the running test: a new, empty database each test. */
+  store: Store;
+  /** The account `acme` of that store. */
+  accountId: string;
+  /** Creates an http monitor named `name` (checked every 60 s) in the account: its id. */
+  create(name: string): Promise<string>;
+}
+
+/** For each test of a block: a store over a new database of `engine` with one account, closed after the test. */
+export function useAccountStore(engine: EngineName): AccountStore {
+  const ctx: AccountStore = {
+    store: undefined as unknown as Store,
+    accountId: "",
+    create: async (name) =>
+      (
+        await ctx.store.monitors.create(
+          ctx.accountId,
+          toMonitorSpec({ name, type: "http", url: "https://x.example", interval_sec: 60 }),
+        )
+      ).id,
+  };
+  beforeEach(async () => {
+    ctx.store = await openTestStore(engine);
+    const { key } = await ctx.store.keys.create("acme", null);
+    ctx.accountId = (await ctx.store.keys.authenticate(key))?.accountId as string;
+  });
+  afterEach(async () => await ctx.store.close());
+  return ctx;
 }
