@@ -192,6 +192,8 @@ const fastProjects = [
       "test/server/schemathesis.test.ts",
       "test/provider/no-perpetual-diff.test.ts",
       "test/server/replicas/**",
+      // About PostgreSQL's announcements only.
+      "test/server/store/announcements.test.ts",
       ...TIMED,
     ],
     { globalSetup: SETUP },
