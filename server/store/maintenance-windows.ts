@@ -4,7 +4,7 @@ import { windowActiveAt } from "../maintenance/schedule";
 import { ownedIds } from "./sql/database";
 import { newId, nowIso } from "./ids";
 import { Links } from "./links";
-import { afterCursor, type Page, toPage } from "./pagination";
+import { AccountObjects } from "./account-objects";
 
 interface WindowRow {
   id: string;
@@ -21,29 +21,13 @@ export function maintenanceAt(specs: readonly string[], now: number): boolean {
 }
 
 /** Maintenance windows and their monitor links. */
-export class MaintenanceWindowRepository {
+export class MaintenanceWindowRepository extends AccountObjects<WindowRow, MaintenanceWindow> {
   /** Each window's monitors. */
   private readonly monitors: Links;
 
-  constructor(private readonly db: Executor) {
+  constructor(db: Executor) {
+    super(db, "maintenance_windows");
     this.monitors = new Links(db, "maintenance_window_monitors", "window_id", "monitor_id");
-  }
-
-  async list(accountId: string, limit: number, cursor?: string): Promise<Page<MaintenanceWindow>> {
-    const after = afterCursor(cursor);
-    const rows = (await this.db
-      .prepare(
-        `SELECT * FROM maintenance_windows WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`,
-      )
-      .all(accountId, ...after.params, limit + 1)) as unknown as WindowRow[];
-    return await toPage(rows, limit, (kept) => Promise.all(kept.map(async (row) => await this.hydrate(row))));
-  }
-
-  async get(accountId: string, id: string): Promise<MaintenanceWindow | undefined> {
-    const row = (await this.db
-      .prepare("SELECT * FROM maintenance_windows WHERE id = ? AND account_id = ?")
-      .get(id, accountId)) as WindowRow | undefined;
-    return row ? await this.hydrate(row) : undefined;
   }
 
   /** The ids among `ids` that are monitors of the account. */
@@ -89,13 +73,6 @@ export class MaintenanceWindowRepository {
     return changed ? await this.get(accountId, id) : undefined;
   }
 
-  async delete(accountId: string, id: string): Promise<MaintenanceWindow | undefined> {
-    const window = await this.get(accountId, id);
-    if (window)
-      await this.db.prepare("DELETE FROM maintenance_windows WHERE id = ? AND account_id = ?").run(id, accountId);
-    return window;
-  }
-
   /** Whether a window covering the monitor is in effect at `now` (the checker asks before each record). */
   async inMaintenance(monitorId: string, now = Date.now()): Promise<boolean> {
     const rows = (await this.db
@@ -118,10 +95,10 @@ export class MaintenanceWindowRepository {
         `SELECT * FROM maintenance_windows WHERE id IN (SELECT window_id FROM maintenance_window_monitors WHERE monitor_id IN (${monitorIds.map(() => "?").join(", ")})) ORDER BY created_at, id`,
       )
       .all(...monitorIds)) as unknown as WindowRow[];
-    return await Promise.all(rows.map(async (row) => await this.hydrate(row)));
+    return await Promise.all(rows.map(async (row) => await this.item(row)));
   }
 
-  private async hydrate(row: WindowRow): Promise<MaintenanceWindow> {
+  protected async item(row: WindowRow): Promise<MaintenanceWindow> {
     const spec = {
       ...(JSON.parse(row.spec) as Omit<MaintenanceWindowSpec, "monitor_ids">),
       monitor_ids: await this.monitors.of(row.id),

@@ -3,7 +3,7 @@ import type { StatusPage, StatusPageLocale, StoredIncidentRule, StoredSection } 
 import { ownedIds } from "./sql/database";
 import { newId, nowIso } from "./ids";
 import { Links } from "./links";
-import { afterCursor, type Page, toPage } from "./pagination";
+import { AccountObjects } from "./account-objects";
 
 interface StatusPageRow {
   id: string;
@@ -63,27 +63,13 @@ export interface PublicMonitorRow {
 }
 
 /** Status pages and their monitor links. Slugs are unique across the server. */
-export class StatusPageRepository {
+export class StatusPageRepository extends AccountObjects<StatusPageRow, StatusPage> {
   /** Each page's monitors. */
   private readonly monitors: Links;
 
-  constructor(private readonly db: Executor) {
+  constructor(db: Executor) {
+    super(db, "status_pages");
     this.monitors = new Links(db, "status_page_monitors", "status_page_id", "monitor_id");
-  }
-
-  async list(accountId: string, limit: number, cursor?: string): Promise<Page<StatusPage>> {
-    const after = afterCursor(cursor);
-    const rows = (await this.db
-      .prepare(`SELECT * FROM status_pages WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`)
-      .all(accountId, ...after.params, limit + 1)) as unknown as StatusPageRow[];
-    return await toPage(rows, limit, (kept) => Promise.all(kept.map(async (row) => await this.hydrate(row))));
-  }
-
-  async get(accountId: string, id: string): Promise<StatusPage | undefined> {
-    const row = (await this.db
-      .prepare("SELECT * FROM status_pages WHERE id = ? AND account_id = ?")
-      .get(id, accountId)) as StatusPageRow | undefined;
-    return row ? await this.hydrate(row) : undefined;
   }
 
   async bySlug(slug: string): Promise<PrivateStatusPage | undefined> {
@@ -100,7 +86,7 @@ export class StatusPageRepository {
     const row = (await this.db.prepare(`SELECT * FROM status_pages WHERE ${column} = ?`).get(value)) as
       StatusPageRow | undefined;
     return row
-      ? { ...(await this.hydrate(row)), account_id: row.account_id, password_hash: row.password_hash }
+      ? { ...(await this.item(row)), account_id: row.account_id, password_hash: row.password_hash }
       : undefined;
   }
 
@@ -111,7 +97,7 @@ export class StatusPageRepository {
       .all()) as unknown as StatusPageRow[];
     const pages = await Promise.all(
       rows.map(async (row) => ({
-        ...(await this.hydrate(row)),
+        ...(await this.item(row)),
         account_id: row.account_id,
         password_hash: row.password_hash,
       })),
@@ -128,7 +114,7 @@ export class StatusPageRepository {
       .all()) as unknown as StatusPageRow[];
     return await Promise.all(
       rows.map(async (row) => ({
-        ...(await this.hydrate(row)),
+        ...(await this.item(row)),
         account_id: row.account_id,
         password_hash: row.password_hash,
       })),
@@ -215,12 +201,6 @@ export class StatusPageRepository {
     return await this.get(accountId, id);
   }
 
-  async delete(accountId: string, id: string): Promise<StatusPage | undefined> {
-    const page = await this.get(accountId, id);
-    if (page) await this.db.prepare("DELETE FROM status_pages WHERE id = ? AND account_id = ?").run(id, accountId);
-    return page;
-  }
-
   /** The page's monitors in creation order, for the public document. */
   async publicMonitors(statusPageId: string): Promise<PublicMonitorRow[]> {
     return (await this.db
@@ -232,7 +212,7 @@ export class StatusPageRepository {
       .all(statusPageId)) as unknown as PublicMonitorRow[];
   }
 
-  private async hydrate(row: StatusPageRow): Promise<StatusPage> {
+  protected async item(row: StatusPageRow): Promise<StatusPage> {
     const monitorIds = await this.monitors.of(row.id);
     const structure = {
       ...EMPTY_STRUCTURE,
