@@ -41,7 +41,6 @@ export abstract class AccountObjects<R extends { created_at: string; id: string 
   /** The account's row `id`, if it has it. */
   protected async row(accountId: string, id: string): Promise<R | undefined> {
     return (await this.db.prepare(`SELECT * FROM ${this.table} WHERE id = ? AND account_id = ?`).get(id, accountId)) as
-      | R
-      | undefined;
+      R | undefined;
   }
 }

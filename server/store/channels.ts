@@ -12,6 +12,7 @@ import {
 import type { SecretBox } from "../secrets";
 import { newId, nowIso } from "./ids";
 import { AccountObjects } from "./account-objects";
+import { givenParams, keptUnlessGiven } from "./sql/kept-unless-given";
 
 interface ChannelRow {
   id: string;
@@ -101,13 +102,12 @@ export class ChannelRepository extends AccountObjects<ChannelRow, Channel> {
   ): Promise<Channel | undefined> {
     await this.db
       .prepare(
-        "UPDATE channels SET name = ?, config = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, notify_degraded = ?, events = ?, updated_at = ? WHERE id = ? AND account_id = ?",
+        `UPDATE channels SET name = ?, config = ?, ${keptUnlessGiven("external_id")}, notify_degraded = ?, events = ?, updated_at = ? WHERE id = ? AND account_id = ?`,
       )
       .run(
         name,
         this.secrets.seal(JSON.stringify(config)),
-        externalId !== undefined ? 1 : 0,
-        externalId ?? null,
+        ...givenParams(externalId),
         events.includes("degraded") ? 1 : 0,
         JSON.stringify(events),
         nowIso(),

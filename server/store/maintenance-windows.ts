@@ -5,6 +5,7 @@ import { ownedIds } from "./sql/database";
 import { newId, nowIso } from "./ids";
 import { Links } from "./links";
 import { AccountObjects } from "./account-objects";
+import { givenParams, keptUnlessGiven } from "./sql/kept-unless-given";
 
 interface WindowRow {
   id: string;
@@ -63,9 +64,9 @@ export class MaintenanceWindowRepository extends AccountObjects<WindowRow, Maint
     const changed = await this.db.transaction(async () => {
       const result = await this.db
         .prepare(
-          "UPDATE maintenance_windows SET spec = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, updated_at = ? WHERE id = ? AND account_id = ?",
+          `UPDATE maintenance_windows SET spec = ?, ${keptUnlessGiven("external_id")}, updated_at = ? WHERE id = ? AND account_id = ?`,
         )
-        .run(specJson(spec), externalId === undefined ? 0 : 1, externalId ?? null, nowIso(), id, accountId);
+        .run(specJson(spec), ...givenParams(externalId), nowIso(), id, accountId);
       if (result.changes === 0) return false;
       await this.monitors.replace(id, spec.monitor_ids);
       return true;

@@ -15,6 +15,7 @@ import { type ExternalCommits, ownedIds } from "./sql/database";
 import type { Dialect } from "./sql/dialect";
 import { newId, nowIso } from "./ids";
 import { Links } from "./links";
+import { givenParams, keptUnlessGiven } from "./sql/kept-unless-given";
 import { afterCursor, type Page, toPage } from "./pagination";
 
 interface MonitorRow {
@@ -365,9 +366,9 @@ export class MonitorRepository {
     const changed = await this.db.transaction(async () => {
       const result = await this.db
         .prepare(
-          "UPDATE monitors SET spec = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, updated_at = ? WHERE id = ? AND account_id = ?",
+          `UPDATE monitors SET spec = ?, ${keptUnlessGiven("external_id")}, updated_at = ? WHERE id = ? AND account_id = ?`,
         )
-        .run(this.specJson(spec), externalId !== undefined ? 1 : 0, externalId ?? null, nowIso(), id, accountId);
+        .run(this.specJson(spec), ...givenParams(externalId), nowIso(), id, accountId);
       if (result.changes === 0) return false;
       await this.channels.replace(id, spec.channel_ids);
       return true;

@@ -4,6 +4,7 @@ import { ownedIds } from "./sql/database";
 import { newId, nowIso } from "./ids";
 import { Links } from "./links";
 import { AccountObjects } from "./account-objects";
+import { givenParams, keptUnlessGiven } from "./sql/kept-unless-given";
 
 interface StatusPageRow {
   id: string;
@@ -180,18 +181,16 @@ export class StatusPageRepository extends AccountObjects<StatusPageRow, StatusPa
     await this.db.transaction(async () => {
       await this.db
         .prepare(
-          "UPDATE status_pages SET slug = ?, title = ?, description = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, structure = ?, custom_domain = ?, password_hash = CASE WHEN ? = 1 THEN ? ELSE password_hash END, updated_at = ? WHERE id = ? AND account_id = ?",
+          `UPDATE status_pages SET slug = ?, title = ?, description = ?, ${keptUnlessGiven("external_id")}, structure = ?, custom_domain = ?, ${keptUnlessGiven("password_hash")}, updated_at = ? WHERE id = ? AND account_id = ?`,
         )
         .run(
           spec.slug,
           spec.title,
           spec.description,
-          externalId !== undefined ? 1 : 0,
-          externalId ?? null,
+          ...givenParams(externalId),
           structureJson(spec),
           spec.custom_domain,
-          spec.password_hash !== undefined ? 1 : 0,
-          spec.password_hash ?? null,
+          ...givenParams(spec.password_hash),
           nowIso(),
           id,
           accountId,
