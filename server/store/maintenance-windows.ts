@@ -43,14 +43,13 @@ export class MaintenanceWindowRepository extends AccountObjects<WindowRow, Maint
   ): Promise<MaintenanceWindow> {
     const id = newId("mw");
     const now = nowIso();
-    await this.db.transaction(async () => {
-      await this.db
+    await this.monitors.insertWith(id, spec.monitor_ids, () =>
+      this.db
         .prepare(
           "INSERT INTO maintenance_windows (id, account_id, spec, external_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
         )
-        .run(id, accountId, specJson(spec), externalId, now, now);
-      await this.monitors.add(id, spec.monitor_ids);
-    });
+        .run(id, accountId, specJson(spec), externalId, now, now),
+    );
     return (await this.get(accountId, id)) as MaintenanceWindow;
   }
 
@@ -61,16 +60,13 @@ export class MaintenanceWindowRepository extends AccountObjects<WindowRow, Maint
     spec: MaintenanceWindowSpec,
     externalId?: string | null,
   ): Promise<MaintenanceWindow | undefined> {
-    const changed = await this.db.transaction(async () => {
-      const result = await this.db
+    const changed = await this.monitors.updateWith(id, spec.monitor_ids, () =>
+      this.db
         .prepare(
           `UPDATE maintenance_windows SET spec = ?, ${keptUnlessGiven("external_id")}, updated_at = ? WHERE id = ? AND account_id = ?`,
         )
-        .run(specJson(spec), ...givenParams(externalId), nowIso(), id, accountId);
-      if (result.changes === 0) return false;
-      await this.monitors.replace(id, spec.monitor_ids);
-      return true;
-    });
+        .run(specJson(spec), ...givenParams(externalId), nowIso(), id, accountId),
+    );
     return changed ? await this.get(accountId, id) : undefined;
   }
 

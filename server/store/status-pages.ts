@@ -148,8 +148,8 @@ export class StatusPageRepository extends AccountObjects<StatusPageRow, StatusPa
   async create(accountId: string, spec: StatusPageSpec, externalId: string | null = null): Promise<StatusPage> {
     const id = newId("sp");
     const now = nowIso();
-    await this.db.transaction(async () => {
-      await this.db
+    await this.monitors.insertWith(id, spec.monitor_ids, () =>
+      this.db
         .prepare(
           "INSERT INTO status_pages (id, account_id, slug, title, description, external_id, structure, custom_domain, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
@@ -165,9 +165,8 @@ export class StatusPageRepository extends AccountObjects<StatusPageRow, StatusPa
           spec.password_hash ?? null,
           now,
           now,
-        );
-      await this.monitors.add(id, spec.monitor_ids);
-    });
+        ),
+    );
     return (await this.get(accountId, id)) as StatusPage;
   }
 
@@ -178,8 +177,8 @@ export class StatusPageRepository extends AccountObjects<StatusPageRow, StatusPa
     spec: StatusPageSpec,
     externalId?: string | null,
   ): Promise<StatusPage | undefined> {
-    await this.db.transaction(async () => {
-      await this.db
+    await this.monitors.updateWith(id, spec.monitor_ids, () =>
+      this.db
         .prepare(
           `UPDATE status_pages SET slug = ?, title = ?, description = ?, ${keptUnlessGiven("external_id")}, structure = ?, custom_domain = ?, ${keptUnlessGiven("password_hash")}, updated_at = ? WHERE id = ? AND account_id = ?`,
         )
@@ -194,9 +193,8 @@ export class StatusPageRepository extends AccountObjects<StatusPageRow, StatusPa
           nowIso(),
           id,
           accountId,
-        );
-      await this.monitors.replace(id, spec.monitor_ids);
-    });
+        ),
+    );
     return await this.get(accountId, id);
   }
 
