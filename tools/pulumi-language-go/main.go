@@ -26,10 +26,11 @@ import (
 	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/constant"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/emptypb"
-	"pulumi-uptime/tools/langhost"
 )
 
 // version is the host's version as the engine's `pulumi about` shows it.
@@ -41,7 +42,24 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: pulumi-language-go <engine address>")
 		os.Exit(2)
 	}
-	langhost.Serve("Go", &goHost{engineAddress: flag.Arg(0)}, nil)
+	host := &goHost{engineAddress: flag.Arg(0)}
+	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
+		Init: func(srv *grpc.Server) error {
+			pulumirpc.RegisterLanguageRuntimeServer(srv, host)
+			return nil
+		},
+		Options: rpcutil.OpenTracingServerInterceptorOptions(nil),
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "error: could not start the Go language host: %v\n", err)
+		os.Exit(1)
+	}
+	// The engine reads the port from the first line of stdout.
+	fmt.Printf("%d\n", handle.Port)
+	if err := <-handle.Done; err != nil {
+		fmt.Fprintf(os.Stderr, "error: %v\n", err)
+		os.Exit(1)
+	}
 }
 
 type goHost struct {

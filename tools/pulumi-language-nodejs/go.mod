@@ -2,14 +2,11 @@ module pulumi-uptime/tools/pulumi-language-nodejs
 
 go 1.26.6
 
-// This project's own start-up code of the language hosts (tools/langhost).
-replace pulumi-uptime/tools/langhost => ../langhost
-
 require (
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
 	github.com/pulumi/pulumi/sdk/v3 v3.259.0
+	google.golang.org/grpc v1.82.1
 	google.golang.org/protobuf v1.36.11
-	pulumi-uptime/tools/langhost v0.0.0
 )
 
 require (
@@ -122,7 +119,6 @@ require (
 	golang.org/x/tools v0.47.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20260414002931-afd174a4e478 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260414002931-afd174a4e478 // indirect
-	google.golang.org/grpc v1.82.1 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	lukechampine.com/frand v1.4.2 // indirect
 )

@@ -31,8 +31,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	"github.com/pulumi/pulumi/sdk/v3/nodejs/npm"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/emptypb"
-	"pulumi-uptime/tools/langhost"
 )
 
 // version is the host's version as `pulumi about` shows it: the SDK it is built on.
@@ -61,7 +61,24 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	langhost.Serve("Node.js", host, stop)
+	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
+		Cancel: stop,
+		Init: func(srv *grpc.Server) error {
+			pulumirpc.RegisterLanguageRuntimeServer(srv, host)
+			return nil
+		},
+		Options: rpcutil.OpenTracingServerInterceptorOptions(nil),
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "error: could not start the Node.js language host: %v\n", err)
+		os.Exit(1)
+	}
+	// The engine reads the port from the first line of stdout.
+	fmt.Printf("%d\n", handle.Port)
+	if err := <-handle.Done; err != nil {
+		fmt.Fprintf(os.Stderr, "error: %v\n", err)
+		os.Exit(1)
+	}
 }
 
 type nodeHost struct {
