@@ -91,7 +91,7 @@ function goBuildArgs(out, pkg, ldflags = "") {
 
 /**
  * Adds to `hash` the Go sources of a module of this project's own (tools/<mod>/*.go), by name:
- * a host's own code, or code the tools share (tools/langhost, tools/genfiles, taken in by a `replace`).
+ * a host's own code, or code the tools share (tools/genfiles, taken in by a `replace`).
  */
 function hashGoSources(hash, mod) {
   for (const file of readdirSync(join(TOOLS, mod))
@@ -117,7 +117,6 @@ function cacheDir(version) {
   }
   // The Node language host is this project's own source (tools/pulumi-language-nodejs/*.go).
   hashGoSources(hash, "pulumi-language-nodejs");
-  hashOwnModule(hash, "langhost");
   return join(cacheBase(), "pulumi-cli", `v${version}-${hash.digest("hex").slice(0, 12)}`);
 }
 
@@ -245,7 +244,6 @@ function goHostCacheDir() {
   const hash = createHash("sha256");
   for (const file of ["go.mod", "go.sum", "main.go"])
     hash.update(`${file}\0`).update(readFileSync(join(TOOLS, "pulumi-language-go", file)));
-  hashOwnModule(hash, "langhost");
   return join(cacheBase(), "pulumi-language-go", hash.digest("hex").slice(0, 12));
 }
 
