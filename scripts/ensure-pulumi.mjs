@@ -89,17 +89,34 @@ function goBuildArgs(out, pkg, ldflags = "") {
   return ["build", "-ldflags", `-s -w ${ldflags}`.trim(), "-o", out, pkg];
 }
 
+/**
+ * Adds to `hash` the Go sources of a module of this project's own (tools/<mod>/*.go), by name:
+ * a host's own code, or code the tools share (tools/genfiles, taken in by a `replace`).
+ */
+function hashGoSources(hash, mod) {
+  for (const file of readdirSync(join(TOOLS, mod))
+    .filter((f) => f.endsWith(".go"))
+    .sort()) {
+    hash.update(`${mod}/${file}\0`).update(readFileSync(join(TOOLS, mod, file)));
+  }
+}
+
+/** Adds to `hash` a shared module of this project's own: its go.mod, its go.sum (if any) and its sources. */
+function hashOwnModule(hash, mod) {
+  for (const file of ["go.mod", "go.sum"]) {
+    const path = join(TOOLS, mod, file);
+    if (existsSync(path)) hash.update(`${mod}/${file}\0`).update(readFileSync(path));
+  }
+  hashGoSources(hash, mod);
+}
+
 function cacheDir(version) {
   const hash = createHash("sha256");
   for (const mod of ["pulumi-cli", "pulumi-language-nodejs"]) {
     for (const file of ["go.mod", "go.sum"]) hash.update(readFileSync(join(TOOLS, mod, file)));
   }
   // The Node language host is this project's own source (tools/pulumi-language-nodejs/*.go).
-  for (const file of readdirSync(join(TOOLS, "pulumi-language-nodejs"))
-    .filter((f) => f.endsWith(".go"))
-    .sort()) {
-    hash.update(`pulumi-language-nodejs/${file}\0`).update(readFileSync(join(TOOLS, "pulumi-language-nodejs", file)));
-  }
+  hashGoSources(hash, "pulumi-language-nodejs");
   return join(cacheBase(), "pulumi-cli", `v${version}-${hash.digest("hex").slice(0, 12)}`);
 }
 
@@ -181,6 +198,7 @@ function hostsCacheDir() {
       if (existsSync(path)) hash.update(`${mod}/${file}\0`).update(readFileSync(path));
     }
   }
+  hashOwnModule(hash, "genfiles");
   return join(cacheBase(), "pulumi-hosts", hash.digest("hex").slice(0, 12));
 }
 
@@ -264,6 +282,7 @@ function javaToolsCacheDir() {
   const hash = createHash("sha256");
   for (const file of ["go.mod", "go.sum", "tools.go", "uptime-sdkgen-java/main.go"])
     hash.update(`${file}\0`).update(readFileSync(join(dir, file)));
+  hashOwnModule(hash, "genfiles");
   return join(cacheBase(), "pulumi-language-java", hash.digest("hex").slice(0, 12));
 }
 

@@ -1,15 +1,29 @@
 /**
+ * The six operations every CRUD resource has (see routes/crud.ts), named by one rule: `/api/v1/<path>`
+ * lists (`list<Name>s`) and creates (`create<Name>`), `…/batch` writes up to 100, `…/{id}` gets,
+ * updates and deletes. `noun` is what the summaries call one (default: the name's words in lower case).
+ */
+function crudOperations(path: string, name: string, noun?: string): Record<string, [string, string]> {
+  const words = name.replace(/(?<=[a-z])(?=[A-Z])/g, " ").toLowerCase();
+  const one = noun ?? words;
+  const base = `/api/v1/${path}`;
+  return {
+    [`GET ${base}`]: [`list${name}s`, `List ${one}s`],
+    [`POST ${base}`]: [`create${name}`, `Create a ${one}`],
+    [`POST ${base}/batch`]: [`batch${name}s`, `Create, update or delete up to 100 ${words}s`],
+    [`GET ${base}/{id}`]: [`get${name}`, `Get a ${one}`],
+    [`PATCH ${base}/{id}`]: [`update${name}`, `Update a ${one}`],
+    [`DELETE ${base}/{id}`]: [`delete${name}`, `Delete a ${one}`],
+  };
+}
+
+/**
  * Each operation's `operationId` and `summary` in the OpenAPI document, by method and path.
  * Generated SDKs name their methods after the operationId, so an id never changes once
  * published; test/server/openapi.test.ts fails while an operation of the document is missing here.
  */
 export const OPERATIONS: Readonly<Record<string, readonly [operationId: string, summary: string]>> = {
-  "GET /api/v1/monitors": ["listMonitors", "List monitors"],
-  "POST /api/v1/monitors": ["createMonitor", "Create a monitor"],
-  "POST /api/v1/monitors/batch": ["batchMonitors", "Create, update or delete up to 100 monitors"],
-  "GET /api/v1/monitors/{id}": ["getMonitor", "Get a monitor"],
-  "PATCH /api/v1/monitors/{id}": ["updateMonitor", "Update a monitor"],
-  "DELETE /api/v1/monitors/{id}": ["deleteMonitor", "Delete a monitor"],
+  ...crudOperations("monitors", "Monitor"),
   "POST /api/v1/monitors/{id}/pause": ["pauseMonitor", "Pause a monitor's checks"],
   "POST /api/v1/monitors/{id}/resume": ["resumeMonitor", "Resume a monitor's checks"],
   "POST /api/v1/monitors/test": ["testMonitorSpec", "Run a monitor spec's check once, storing nothing"],
@@ -25,20 +39,10 @@ export const OPERATIONS: Readonly<Record<string, readonly [operationId: string, 
   ],
   "GET /api/v1/monitors/{id}/stats": ["getMonitorStats", "Get a monitor's uptime and response-time statistics"],
   "POST /api/v1/monitors/{id}/push-token": ["issueMonitorPushToken", "Issue a heartbeat monitor's push URL"],
-  "GET /api/v1/channels": ["listChannels", "List notification channels"],
-  "POST /api/v1/channels": ["createChannel", "Create a notification channel"],
-  "POST /api/v1/channels/batch": ["batchChannels", "Create, update or delete up to 100 channels"],
-  "GET /api/v1/channels/{id}": ["getChannel", "Get a notification channel"],
-  "PATCH /api/v1/channels/{id}": ["updateChannel", "Update a notification channel"],
-  "DELETE /api/v1/channels/{id}": ["deleteChannel", "Delete a notification channel"],
+  ...crudOperations("channels", "Channel", "notification channel"),
   "POST /api/v1/channels/{id}/test": ["testChannel", "Send a test notification"],
   "GET /api/v1/channels/{id}/deliveries": ["listChannelDeliveries", "List a channel's recent deliveries"],
-  "GET /api/v1/status-pages": ["listStatusPages", "List status pages"],
-  "POST /api/v1/status-pages": ["createStatusPage", "Create a status page"],
-  "POST /api/v1/status-pages/batch": ["batchStatusPages", "Create, update or delete up to 100 status pages"],
-  "GET /api/v1/status-pages/{id}": ["getStatusPage", "Get a status page"],
-  "PATCH /api/v1/status-pages/{id}": ["updateStatusPage", "Update a status page"],
-  "DELETE /api/v1/status-pages/{id}": ["deleteStatusPage", "Delete a status page"],
+  ...crudOperations("status-pages", "StatusPage"),
   "GET /api/status/{file}": ["getStatusDocument", "Get a status page's public document (no key)"],
   "GET /api/v1/status-pages/{id}/incidents": [
     "listStatusPageIncidents",
@@ -63,15 +67,7 @@ export const OPERATIONS: Readonly<Record<string, readonly [operationId: string, 
     "setStatusPageComponent",
     "Set a manual component's state, or rename a component (as PATCH)",
   ],
-  "GET /api/v1/maintenance-windows": ["listMaintenanceWindows", "List maintenance windows"],
-  "POST /api/v1/maintenance-windows": ["createMaintenanceWindow", "Create a maintenance window"],
-  "POST /api/v1/maintenance-windows/batch": [
-    "batchMaintenanceWindows",
-    "Create, update or delete up to 100 maintenance windows",
-  ],
-  "GET /api/v1/maintenance-windows/{id}": ["getMaintenanceWindow", "Get a maintenance window"],
-  "PATCH /api/v1/maintenance-windows/{id}": ["updateMaintenanceWindow", "Update a maintenance window"],
-  "DELETE /api/v1/maintenance-windows/{id}": ["deleteMaintenanceWindow", "Delete a maintenance window"],
+  ...crudOperations("maintenance-windows", "MaintenanceWindow"),
   "GET /api/push/{token}": ["pingHeartbeat", "Ping a heartbeat monitor (no key; the token is secret)"],
   "POST /api/push/{token}": ["pingHeartbeatWithBody", "Ping a heartbeat monitor with a body (no key)"],
   "GET /api/v1/locations": ["listLocations", "List checker locations and their agents"],

@@ -11,7 +11,8 @@ import {
 } from "../../api";
 import type { SecretBox } from "../secrets";
 import { newId, nowIso } from "./ids";
-import { afterCursor, type Page, toPage } from "./pagination";
+import { AccountObjects } from "./account-objects";
+import { givenParams, keptUnlessGiven } from "./sql/kept-unless-given";
 
 interface ChannelRow {
   id: string;
@@ -35,31 +36,20 @@ export interface StoredChannel extends Omit<Channel, "config" | "config_fingerpr
  * Notification channels. Configs are stored sealed (AES-256-GCM under the server key), opened
  * for delivery, and masked on reads.
  */
-export class ChannelRepository {
+export class ChannelRepository extends AccountObjects<ChannelRow, Channel> {
   constructor(
-    private readonly db: Executor,
+    db: Executor,
     private readonly secrets: SecretBox,
     /** Told when monitors' channel links changed (a deleted channel leaves every monitor naming it). */
     private readonly linksChanged: () => void = () => undefined,
-  ) {}
-
-  async list(accountId: string, limit: number, cursor?: string): Promise<Page<Channel>> {
-    const after = afterCursor(cursor);
-    const rows = (await this.db
-      .prepare(`SELECT * FROM channels WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`)
-      .all(accountId, ...after.params, limit + 1)) as unknown as ChannelRow[];
-    return await toPage(rows, limit, (kept) => kept.map((row) => this.toChannel(row)));
-  }
-
-  async get(accountId: string, id: string): Promise<Channel | undefined> {
-    const row = await this.row(accountId, id);
-    return row ? this.toChannel(row) : undefined;
+  ) {
+    super(db, "channels");
   }
 
   /** The channel with its secrets, for delivering an event. */
   async stored(accountId: string, id: string): Promise<StoredChannel | undefined> {
     const row = await this.row(accountId, id);
-    return row ? { ...this.toChannel(row), config: this.config(row) } : undefined;
+    return row ? { ...this.item(row), config: this.config(row) } : undefined;
   }
 
   /** The clear channels linked to a monitor, for notifications. */
@@ -69,7 +59,7 @@ export class ChannelRepository {
         "SELECT c.* FROM channels c JOIN monitor_channels mc ON mc.channel_id = c.id WHERE mc.monitor_id = ? ORDER BY c.id",
       )
       .all(monitorId)) as unknown as ChannelRow[];
-    return rows.map((row) => ({ ...this.toChannel(row), config: this.config(row) }));
+    return rows.map((row) => ({ ...this.item(row), config: this.config(row) }));
   }
 
   async create(
@@ -112,13 +102,12 @@ export class ChannelRepository {
   ): Promise<Channel | undefined> {
     await this.db
       .prepare(
-        "UPDATE channels SET name = ?, config = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, notify_degraded = ?, events = ?, updated_at = ? WHERE id = ? AND account_id = ?",
+        `UPDATE channels SET name = ?, config = ?, ${keptUnlessGiven("external_id")}, notify_degraded = ?, events = ?, updated_at = ? WHERE id = ? AND account_id = ?`,
       )
       .run(
         name,
         this.secrets.seal(JSON.stringify(config)),
-        externalId !== undefined ? 1 : 0,
-        externalId ?? null,
+        ...givenParams(externalId),
         events.includes("degraded") ? 1 : 0,
         JSON.stringify(events),
         nowIso(),
@@ -129,9 +118,8 @@ export class ChannelRepository {
   }
 
   /** Deletes the channel; monitors that named it no longer do. */
-  async delete(accountId: string, id: string): Promise<Channel | undefined> {
-    const channel = await this.get(accountId, id);
-    if (channel) await this.db.prepare("DELETE FROM channels WHERE id = ? AND account_id = ?").run(id, accountId);
+  override async delete(accountId: string, id: string): Promise<Channel | undefined> {
+    const channel = await super.delete(accountId, id);
     this.linksChanged();
     return channel;
   }
@@ -149,7 +137,7 @@ export class ChannelRepository {
     return JSON.parse(this.secrets.open(row.config)) as ChannelConfig;
   }
 
-  private toChannel(row: ChannelRow): Channel {
+  protected item(row: ChannelRow): Channel {
     const config = this.config(row) as Record<string, string>;
     return {
       id: row.id,
@@ -169,11 +157,6 @@ export class ChannelRepository {
       created_at: row.created_at,
       updated_at: row.updated_at,
     };
-  }
-
-  private async row(accountId: string, id: string): Promise<ChannelRow | undefined> {
-    return (await this.db.prepare("SELECT * FROM channels WHERE id = ? AND account_id = ?").get(id, accountId)) as
-      ChannelRow | undefined;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Executor } from "./sql/executor";
+import type { Executor, RunResult } from "./sql/executor";
 
 /**
  * A table that links each object of one kind to objects of another (a monitor's channels, a
@@ -19,15 +19,36 @@ export class Links {
   ) {}
 
   /** Links `ownerId` to each of `ids`. */
-  async add(ownerId: string, ids: readonly string[]): Promise<void> {
+  private async add(ownerId: string, ids: readonly string[]): Promise<void> {
     const insert = this.db.prepare(`INSERT INTO ${this.table} (${this.owner}, ${this.member}) VALUES (?, ?)`);
     for (const id of ids) await insert.run(ownerId, id);
   }
 
   /** Links `ownerId` to `ids` alone, in place of the links it had. */
-  async replace(ownerId: string, ids: readonly string[]): Promise<void> {
+  private async replace(ownerId: string, ids: readonly string[]): Promise<void> {
     await this.db.prepare(`DELETE FROM ${this.table} WHERE ${this.owner} = ?`).run(ownerId);
     await this.add(ownerId, ids);
+  }
+
+  /** Inserts the owner's row with `insert` and links it to each of `ids`, in one transaction. */
+  async insertWith(ownerId: string, ids: readonly string[], insert: () => Promise<RunResult>): Promise<void> {
+    await this.db.transaction(async () => {
+      await insert();
+      await this.add(ownerId, ids);
+    });
+  }
+
+  /**
+   * Updates the owner's row with `update` and links it to `ids` alone, in place of the links it
+   * had, in one transaction; when `update` changed no row (no such owner), links nothing. Whether
+   * it updated.
+   */
+  async updateWith(ownerId: string, ids: readonly string[], update: () => Promise<RunResult>): Promise<boolean> {
+    return await this.db.transaction(async () => {
+      if ((await update()).changes === 0) return false;
+      await this.replace(ownerId, ids);
+      return true;
+    });
   }
 
   /** The ids `ownerId` links to, in order. */

@@ -4,7 +4,8 @@ import { windowActiveAt } from "../maintenance/schedule";
 import { ownedIds } from "./sql/database";
 import { newId, nowIso } from "./ids";
 import { Links } from "./links";
-import { afterCursor, type Page, toPage } from "./pagination";
+import { AccountObjects } from "./account-objects";
+import { givenParams, keptUnlessGiven } from "./sql/kept-unless-given";
 
 interface WindowRow {
   id: string;
@@ -21,29 +22,13 @@ export function maintenanceAt(specs: readonly string[], now: number): boolean {
 }
 
 /** Maintenance windows and their monitor links. */
-export class MaintenanceWindowRepository {
+export class MaintenanceWindowRepository extends AccountObjects<WindowRow, MaintenanceWindow> {
   /** Each window's monitors. */
   private readonly monitors: Links;
 
-  constructor(private readonly db: Executor) {
+  constructor(db: Executor) {
+    super(db, "maintenance_windows");
     this.monitors = new Links(db, "maintenance_window_monitors", "window_id", "monitor_id");
-  }
-
-  async list(accountId: string, limit: number, cursor?: string): Promise<Page<MaintenanceWindow>> {
-    const after = afterCursor(cursor);
-    const rows = (await this.db
-      .prepare(
-        `SELECT * FROM maintenance_windows WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`,
-      )
-      .all(accountId, ...after.params, limit + 1)) as unknown as WindowRow[];
-    return await toPage(rows, limit, (kept) => Promise.all(kept.map(async (row) => await this.hydrate(row))));
-  }
-
-  async get(accountId: string, id: string): Promise<MaintenanceWindow | undefined> {
-    const row = (await this.db
-      .prepare("SELECT * FROM maintenance_windows WHERE id = ? AND account_id = ?")
-      .get(id, accountId)) as WindowRow | undefined;
-    return row ? await this.hydrate(row) : undefined;
   }
 
   /** The ids among `ids` that are monitors of the account. */
@@ -58,14 +43,13 @@ export class MaintenanceWindowRepository {
   ): Promise<MaintenanceWindow> {
     const id = newId("mw");
     const now = nowIso();
-    await this.db.transaction(async () => {
-      await this.db
+    await this.monitors.insertWith(id, spec.monitor_ids, () =>
+      this.db
         .prepare(
           "INSERT INTO maintenance_windows (id, account_id, spec, external_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
         )
-        .run(id, accountId, specJson(spec), externalId, now, now);
-      await this.monitors.add(id, spec.monitor_ids);
-    });
+        .run(id, accountId, specJson(spec), externalId, now, now),
+    );
     return (await this.get(accountId, id)) as MaintenanceWindow;
   }
 
@@ -76,24 +60,14 @@ export class MaintenanceWindowRepository {
     spec: MaintenanceWindowSpec,
     externalId?: string | null,
   ): Promise<MaintenanceWindow | undefined> {
-    const changed = await this.db.transaction(async () => {
-      const result = await this.db
+    const changed = await this.monitors.updateWith(id, spec.monitor_ids, () =>
+      this.db
         .prepare(
-          "UPDATE maintenance_windows SET spec = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, updated_at = ? WHERE id = ? AND account_id = ?",
+          `UPDATE maintenance_windows SET spec = ?, ${keptUnlessGiven("external_id")}, updated_at = ? WHERE id = ? AND account_id = ?`,
         )
-        .run(specJson(spec), externalId === undefined ? 0 : 1, externalId ?? null, nowIso(), id, accountId);
-      if (result.changes === 0) return false;
-      await this.monitors.replace(id, spec.monitor_ids);
-      return true;
-    });
+        .run(specJson(spec), ...givenParams(externalId), nowIso(), id, accountId),
+    );
     return changed ? await this.get(accountId, id) : undefined;
-  }
-
-  async delete(accountId: string, id: string): Promise<MaintenanceWindow | undefined> {
-    const window = await this.get(accountId, id);
-    if (window)
-      await this.db.prepare("DELETE FROM maintenance_windows WHERE id = ? AND account_id = ?").run(id, accountId);
-    return window;
   }
 
   /** Whether a window covering the monitor is in effect at `now` (the checker asks before each record). */
@@ -118,10 +92,10 @@ export class MaintenanceWindowRepository {
         `SELECT * FROM maintenance_windows WHERE id IN (SELECT window_id FROM maintenance_window_monitors WHERE monitor_id IN (${monitorIds.map(() => "?").join(", ")})) ORDER BY created_at, id`,
       )
       .all(...monitorIds)) as unknown as WindowRow[];
-    return await Promise.all(rows.map(async (row) => await this.hydrate(row)));
+    return await Promise.all(rows.map(async (row) => await this.item(row)));
   }
 
-  private async hydrate(row: WindowRow): Promise<MaintenanceWindow> {
+  protected async item(row: WindowRow): Promise<MaintenanceWindow> {
     const spec = {
       ...(JSON.parse(row.spec) as Omit<MaintenanceWindowSpec, "monitor_ids">),
       monitor_ids: await this.monitors.of(row.id),

@@ -15,6 +15,7 @@ import { type ExternalCommits, ownedIds } from "./sql/database";
 import type { Dialect } from "./sql/dialect";
 import { newId, nowIso } from "./ids";
 import { Links } from "./links";
+import { givenParams, keptUnlessGiven } from "./sql/kept-unless-given";
 import { afterCursor, type Page, toPage } from "./pagination";
 
 interface MonitorRow {
@@ -343,14 +344,13 @@ export class MonitorRepository {
   async create(accountId: string, spec: MonitorSpec, externalId: string | null = null): Promise<Monitor> {
     const id = newId("mon");
     const now = nowIso();
-    await this.db.transaction(async () => {
-      await this.db
+    await this.channels.insertWith(id, spec.channel_ids, () =>
+      this.db
         .prepare(
           "INSERT INTO monitors (id, account_id, spec, status, health, external_id, created_at, updated_at) VALUES (?, ?, ?, 'active', 'pending', ?, ?, ?)",
         )
-        .run(id, accountId, this.specJson(spec), externalId, now, now);
-      await this.channels.add(id, spec.channel_ids);
-    });
+        .run(id, accountId, this.specJson(spec), externalId, now, now),
+    );
     return (await this.get(accountId, id)) as Monitor;
   }
 
@@ -362,16 +362,13 @@ export class MonitorRepository {
     externalId?: string | null,
   ): Promise<Monitor | undefined> {
     this.forget(id);
-    const changed = await this.db.transaction(async () => {
-      const result = await this.db
+    const changed = await this.channels.updateWith(id, spec.channel_ids, () =>
+      this.db
         .prepare(
-          "UPDATE monitors SET spec = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, updated_at = ? WHERE id = ? AND account_id = ?",
+          `UPDATE monitors SET spec = ?, ${keptUnlessGiven("external_id")}, updated_at = ? WHERE id = ? AND account_id = ?`,
         )
-        .run(this.specJson(spec), externalId !== undefined ? 1 : 0, externalId ?? null, nowIso(), id, accountId);
-      if (result.changes === 0) return false;
-      await this.channels.replace(id, spec.channel_ids);
-      return true;
-    });
+        .run(this.specJson(spec), ...givenParams(externalId), nowIso(), id, accountId),
+    );
     return changed ? await this.get(accountId, id) : undefined;
   }
 

@@ -3,7 +3,8 @@ import type { StatusPage, StatusPageLocale, StoredIncidentRule, StoredSection } 
 import { ownedIds } from "./sql/database";
 import { newId, nowIso } from "./ids";
 import { Links } from "./links";
-import { afterCursor, type Page, toPage } from "./pagination";
+import { AccountObjects } from "./account-objects";
+import { givenParams, keptUnlessGiven } from "./sql/kept-unless-given";
 
 interface StatusPageRow {
   id: string;
@@ -63,27 +64,13 @@ export interface PublicMonitorRow {
 }
 
 /** Status pages and their monitor links. Slugs are unique across the server. */
-export class StatusPageRepository {
+export class StatusPageRepository extends AccountObjects<StatusPageRow, StatusPage> {
   /** Each page's monitors. */
   private readonly monitors: Links;
 
-  constructor(private readonly db: Executor) {
+  constructor(db: Executor) {
+    super(db, "status_pages");
     this.monitors = new Links(db, "status_page_monitors", "status_page_id", "monitor_id");
-  }
-
-  async list(accountId: string, limit: number, cursor?: string): Promise<Page<StatusPage>> {
-    const after = afterCursor(cursor);
-    const rows = (await this.db
-      .prepare(`SELECT * FROM status_pages WHERE account_id = ? AND ${after.sql} ORDER BY created_at, id LIMIT ?`)
-      .all(accountId, ...after.params, limit + 1)) as unknown as StatusPageRow[];
-    return await toPage(rows, limit, (kept) => Promise.all(kept.map(async (row) => await this.hydrate(row))));
-  }
-
-  async get(accountId: string, id: string): Promise<StatusPage | undefined> {
-    const row = (await this.db
-      .prepare("SELECT * FROM status_pages WHERE id = ? AND account_id = ?")
-      .get(id, accountId)) as StatusPageRow | undefined;
-    return row ? await this.hydrate(row) : undefined;
   }
 
   async bySlug(slug: string): Promise<PrivateStatusPage | undefined> {
@@ -100,7 +87,7 @@ export class StatusPageRepository {
     const row = (await this.db.prepare(`SELECT * FROM status_pages WHERE ${column} = ?`).get(value)) as
       StatusPageRow | undefined;
     return row
-      ? { ...(await this.hydrate(row)), account_id: row.account_id, password_hash: row.password_hash }
+      ? { ...(await this.item(row)), account_id: row.account_id, password_hash: row.password_hash }
       : undefined;
   }
 
@@ -111,7 +98,7 @@ export class StatusPageRepository {
       .all()) as unknown as StatusPageRow[];
     const pages = await Promise.all(
       rows.map(async (row) => ({
-        ...(await this.hydrate(row)),
+        ...(await this.item(row)),
         account_id: row.account_id,
         password_hash: row.password_hash,
       })),
@@ -128,7 +115,7 @@ export class StatusPageRepository {
       .all()) as unknown as StatusPageRow[];
     return await Promise.all(
       rows.map(async (row) => ({
-        ...(await this.hydrate(row)),
+        ...(await this.item(row)),
         account_id: row.account_id,
         password_hash: row.password_hash,
       })),
@@ -161,8 +148,8 @@ export class StatusPageRepository {
   async create(accountId: string, spec: StatusPageSpec, externalId: string | null = null): Promise<StatusPage> {
     const id = newId("sp");
     const now = nowIso();
-    await this.db.transaction(async () => {
-      await this.db
+    await this.monitors.insertWith(id, spec.monitor_ids, () =>
+      this.db
         .prepare(
           "INSERT INTO status_pages (id, account_id, slug, title, description, external_id, structure, custom_domain, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
@@ -178,9 +165,8 @@ export class StatusPageRepository {
           spec.password_hash ?? null,
           now,
           now,
-        );
-      await this.monitors.add(id, spec.monitor_ids);
-    });
+        ),
+    );
     return (await this.get(accountId, id)) as StatusPage;
   }
 
@@ -191,34 +177,25 @@ export class StatusPageRepository {
     spec: StatusPageSpec,
     externalId?: string | null,
   ): Promise<StatusPage | undefined> {
-    await this.db.transaction(async () => {
-      await this.db
+    await this.monitors.updateWith(id, spec.monitor_ids, () =>
+      this.db
         .prepare(
-          "UPDATE status_pages SET slug = ?, title = ?, description = ?, external_id = CASE WHEN ? = 1 THEN ? ELSE external_id END, structure = ?, custom_domain = ?, password_hash = CASE WHEN ? = 1 THEN ? ELSE password_hash END, updated_at = ? WHERE id = ? AND account_id = ?",
+          `UPDATE status_pages SET slug = ?, title = ?, description = ?, ${keptUnlessGiven("external_id")}, structure = ?, custom_domain = ?, ${keptUnlessGiven("password_hash")}, updated_at = ? WHERE id = ? AND account_id = ?`,
         )
         .run(
           spec.slug,
           spec.title,
           spec.description,
-          externalId !== undefined ? 1 : 0,
-          externalId ?? null,
+          ...givenParams(externalId),
           structureJson(spec),
           spec.custom_domain,
-          spec.password_hash !== undefined ? 1 : 0,
-          spec.password_hash ?? null,
+          ...givenParams(spec.password_hash),
           nowIso(),
           id,
           accountId,
-        );
-      await this.monitors.replace(id, spec.monitor_ids);
-    });
+        ),
+    );
     return await this.get(accountId, id);
-  }
-
-  async delete(accountId: string, id: string): Promise<StatusPage | undefined> {
-    const page = await this.get(accountId, id);
-    if (page) await this.db.prepare("DELETE FROM status_pages WHERE id = ? AND account_id = ?").run(id, accountId);
-    return page;
   }
 
   /** The page's monitors in creation order, for the public document. */
@@ -232,7 +209,7 @@ export class StatusPageRepository {
       .all(statusPageId)) as unknown as PublicMonitorRow[];
   }
 
-  private async hydrate(row: StatusPageRow): Promise<StatusPage> {
+  protected async item(row: StatusPageRow): Promise<StatusPage> {
     const monitorIds = await this.monitors.of(row.id);
     const structure = {
       ...EMPTY_STRUCTURE,

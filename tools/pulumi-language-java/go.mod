@@ -2,10 +2,14 @@ module pulumi-uptime/tools/pulumi-language-java
 
 go 1.24.7
 
+// This project's own writer of generated files, shared with the other SDK generator (tools/genfiles).
+replace pulumi-uptime/tools/genfiles => ../genfiles
+
 require (
 	github.com/blang/semver v3.5.1+incompatible
 	github.com/pulumi/pulumi-java/pkg v1.17.0
 	github.com/pulumi/pulumi/pkg/v3 v3.205.0
+	pulumi-uptime/tools/genfiles v0.0.0
 )
 
 require (

@@ -2,12 +2,16 @@ module pulumi-uptime/tools/uptime-sdkgen
 
 go 1.26.6
 
+// This project's own writer of generated files, shared with the other SDK generator (tools/genfiles).
+replace pulumi-uptime/tools/genfiles => ../genfiles
+
 // Copied from upstream pkg/go.mod, as in tools/pulumi-cli.
 replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
 
 require (
 	github.com/blang/semver v3.5.1+incompatible
 	github.com/pulumi/pulumi/pkg/v3 v3.259.0
+	pulumi-uptime/tools/genfiles v0.0.0
 )
 
 require (

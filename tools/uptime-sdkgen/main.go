@@ -23,6 +23,7 @@ import (
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 
 	"github.com/blang/semver"
+	"pulumi-uptime/tools/genfiles"
 )
 
 const tool = "pulumi-uptime-sdkgen"
@@ -53,7 +54,7 @@ func run(schemaPath, outDir string, languages []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", lang, err)
 		}
-		if err := write(filepath.Join(outDir, lang), files); err != nil {
+		if err := genfiles.Write(filepath.Join(outDir, lang), files); err != nil {
 			return err
 		}
 	}
@@ -141,20 +142,4 @@ func withoutFunctionInputDefaults(pkg *schema.Package) {
 			}
 		}
 	}
-}
-
-func write(dir string, files map[string][]byte) error {
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	for name, data := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -14,11 +14,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/blang/semver"
 	javagen "github.com/pulumi/pulumi-java/pkg/codegen/java"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+	"pulumi-uptime/tools/genfiles"
 )
 
 const tool = "pulumi-uptime-sdkgen-java"
@@ -66,21 +66,5 @@ func run(schemaPath, outDir, version string) error {
 	if err != nil {
 		return err
 	}
-	return write(outDir, files)
-}
-
-func write(dir string, files map[string][]byte) error {
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	for name, data := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+	return genfiles.Write(outDir, files)
 }

@@ -1,0 +1,3 @@
+module pulumi-uptime/tools/genfiles
+
+go 1.24
