@@ -114,8 +114,11 @@ if (cpuMode !== undefined) {
       if (!run.up || run.killed) throw new Error(`a run failed: ${run.error}`);
     }
   }
+  // This process's own CPU (no child's): for the sandboxed runs, the server's side of them (the
+  // watchdog, the policy proxy, the job's files); for the floor, Playwright's client side.
+  const own = process.cpuUsage();
   console.log(
-    `${cpuMode}: ${runs} runs, ${((performance.now() - started) / Math.max(1, runs)).toFixed(0)} ms each; load average: ${loadavg()
+    `${cpuMode}: ${runs} runs, ${((performance.now() - started) / Math.max(1, runs)).toFixed(0)} ms each; this process's own CPU: ${((own.user + own.system) / 1000).toFixed(0)} ms; load average: ${loadavg()
       .map((l) => l.toFixed(2))
       .join(" ")}`,
   );
