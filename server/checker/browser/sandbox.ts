@@ -33,7 +33,11 @@ export interface SandboxExit {
   /** Why the sandbox was killed (limit or timeout), or null when the runner exited by itself. */
   killed: string | null;
   code: number | null;
-  /** The highest total memory seen (PSS, read once a second, and at every check near the limit), in bytes; and the most processes at once. */
+  /**
+   * The highest total memory seen, in bytes: the sum of each process's PSS (at every check near the
+   * limit; far from it, its last PSS reading plus the growth of its anonymous and shared memory
+   * since); and the most processes at once.
+   */
   peakMemoryBytes: number;
   peakProcesses: number;
   /** The runner's last output lines (its own errors), at most 2000 characters. */
@@ -72,10 +76,12 @@ const ETC = [
 const WATCH_EVERY_MS = 250;
 /** The runner's young generation from its start, in MiB per half. */
 const RUNNER_SEMI_SPACE_MIB = 16;
-/** Far from the limit, a process's PSS is read at least every this many checks (every 4 s)... */
+/** Far from the limit, a process's PSS is due again every this many checks (every 4 s)... */
 const PSS_EVERY_TICKS = 16;
 /** ...and when its anonymous and shared memory moved by more than an eighth or this, in bytes. */
 const MOVED_BYTES = 8 * 1048576;
+/** Far from the limit, at most this many processes' PSS is read at one check (the most out of date first). */
+const PSS_READS_PER_TICK = 1;
 
 /** A process's last PSS reading (bytes), its anonymous and shared memory then, and the check it was taken at. */
 interface PssReading {
@@ -133,25 +139,34 @@ export class Sandbox {
       // whole (never below its PSS); its file-backed memory (code, fonts) moves little, and is
       // taken from the last reading. While that estimate is above 3/4 of the limit, every
       // process's PSS is read at every check, and that sum alone decides a kill. Below it, a
-      // process's PSS is read again only when its counters moved by an eighth (or 8 MiB) since its
-      // last reading, or that reading is PSS_EVERY_TICKS checks old; the sum then, partly of
-      // earlier readings, is the peak's.
+      // process's PSS is due when it has none yet, when its counters moved by an eighth (or
+      // 8 MiB) since its last reading, or that reading is PSS_EVERY_TICKS checks old; of those
+      // due, PSS_READS_PER_TICK are read per check, those never read first, then those whose
+      // counters moved most (a browser starts a dozen processes that all grow in their first
+      // second). What the estimate leaves out, the file-backed PSS of processes not read yet, is
+      // the sandbox's share of the files its processes map (Chromium's code, libraries, fonts:
+      // far below the quarter of the limit between the estimate's threshold and the limit). The
+      // peak far from the limit is the sum of each process's last reading plus the growth of its
+      // counters since (a process not read yet: its counters).
       const procs = pids.map((pid) => ({ pid, own: ownMemory(pid), last: readings.get(pid) }));
       const estimate = procs.reduce((sum, p) => sum + p.own + (p.last?.file ?? 0), 0);
       const near = estimate > limits.memoryBytes * 0.75;
+      const due = near
+        ? procs
+        : procs
+            .filter(
+              ({ own, last: r }) =>
+                r === undefined ||
+                Math.abs(own - r.own) > Math.max(MOVED_BYTES, r.own / 8) ||
+                tick - r.tick >= PSS_EVERY_TICKS,
+            )
+            .sort((a, b) => staleness(b) - staleness(a))
+            .slice(0, PSS_READS_PER_TICK);
+      for (const { pid, own } of due) readings.set(pid, { ...pss(pid), own, tick });
       let memory = 0;
-      for (const { pid, own, last } of procs) {
-        let r = last;
-        if (
-          near ||
-          r === undefined ||
-          Math.abs(own - r.own) > Math.max(MOVED_BYTES, r.own / 8) ||
-          tick - r.tick >= PSS_EVERY_TICKS
-        ) {
-          r = { ...pss(pid), own, tick };
-          readings.set(pid, r);
-        }
-        memory += r.total;
+      for (const { pid, own } of procs) {
+        const r = readings.get(pid);
+        memory += r === undefined ? own : r.total + Math.max(0, own - r.own);
       }
       // Processes gone: their readings go too (a PID may come back as another process).
       if (readings.size > pids.length) {
@@ -312,6 +327,11 @@ function tree(root: number): number[] {
     }
   }
   return out;
+}
+
+/** How out of date a process's PSS reading is: without one, most; else by how far its counters moved since. */
+function staleness(p: { own: number; last: PssReading | undefined }): number {
+  return p.last === undefined ? Number.POSITIVE_INFINITY : Math.abs(p.own - p.last.own);
 }
 
 /** A process's anonymous and shared resident memory in bytes (whole, however shared), 0 when gone. */
