@@ -1,10 +1,10 @@
 import { execFileSync, spawn } from "node:child_process";
 import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
+import { freeFixedPort } from "./free-port";
 import { REPO_ROOT } from "./pulumi-engine";
 
 /** A PostgreSQL server of a test's (or a benchmark's) own: its folder, its port, stopped by `stop()`. */
@@ -23,14 +23,6 @@ export interface PrivatePostgres {
 export interface PostgresOptions {
   /** More server settings, `name=value` each (for example `shared_preload_libraries=pg_stat_statements`). */
   settings?: readonly string[];
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
@@ -59,7 +51,7 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Priv
     chownSync(dir, uid, gid);
   }
   run("initdb", ["-D", data, "-U", "uptime", "--auth=trust", "--locale=C", "--encoding=UTF8", "--no-sync"]);
-  const port = await freePort();
+  const port = await freeFixedPort();
   writeFileSync(join(dir, "started"), "");
   run("pg_ctl", [
     "-D",

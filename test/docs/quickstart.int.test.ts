@@ -8,7 +8,7 @@ import { packPackage } from "../../scripts/packed";
 import { offlineEngine, REPO_ROOT } from "../../scripts/pulumi-engine";
 import { blocksOf, type DocBlock, docBlocks } from "./blocks";
 import { quickstartScript, substitutions, TYPESCRIPT_TEMPLATE } from "./quickstart";
-import { freePort } from "../support/listen";
+import { freeFixedPort } from "../../scripts/free-port";
 
 const run = promisify(execFile);
 
@@ -41,7 +41,7 @@ describe("the README's quickstarts", () => {
     const work = join(root, "work");
     const globalPrefix = join(root, "npm-global");
     mkdirSync(work);
-    const script = quickstartScript(readme, substitutions(tarballs, await freePort()));
+    const script = quickstartScript(readme, substitutions(tarballs, await freeFixedPort()));
     const env = {
       ...process.env,
       ...engine.envVars,

@@ -3,7 +3,7 @@ import { clientFor } from "../../provider/client/client";
 import * as runtime from "../../provider/runtime";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { newKey, startServer, type TestServer } from "../support/server";
-import { freePort } from "../support/listen";
+import { freeFixedPort } from "../../scripts/free-port";
 
 const identity = { project: "shop", stack: "prod", kind: "Monitor", name: "checkout" };
 const monitor = (connection: { baseUrl: string; apiKey: string }, over: Record<string, unknown> = {}) => ({
@@ -35,7 +35,7 @@ describe("errors a user sees during pulumi up", () => {
   });
 
   it("server unreachable: names the resource and the URL, says what to check", async () => {
-    const connection = { baseUrl: `http://127.0.0.1:${await freePort()}`, apiKey: s.key };
+    const connection = { baseUrl: `http://127.0.0.1:${await freeFixedPort()}`, apiKey: s.key };
     clientFor(connection, { maxRetries: 1, baseDelayMs: 1 });
     const message = await failure(runtime.create("Monitor", monitor(connection)));
     expect(message).toContain('Monitor "checkout" could not be created: uptime API network_error');
@@ -44,7 +44,7 @@ describe("errors a user sees during pulumi up", () => {
   });
 
   it("a refused connection fails within about a second, after 3 attempts, with the same advice", async () => {
-    const connection = { baseUrl: `http://127.0.0.1:${await freePort()}`, apiKey: s.key };
+    const connection = { baseUrl: `http://127.0.0.1:${await freeFixedPort()}`, apiKey: s.key };
     const started = Date.now();
     const message = await failure(runtime.create("Monitor", monitor(connection)));
     const ms = Date.now() - started;

@@ -1,24 +1,16 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
+import { freeFixedPort } from "../../scripts/free-port";
 import { REPO_ROOT } from "../../scripts/pulumi-engine";
 import { Store } from "../../server/index";
 import { newKey, startServer, emailChannel, httpMonitorId } from "../support/server";
 
 const dir = mkdtempSync(join(tmpdir(), "uptime-db-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 
 describe("the embedded store", () => {
   it("keeps monitors, channels, status pages and keys across a restart on the same file", async () => {
@@ -51,7 +43,7 @@ describe("the embedded store", () => {
   it("keeps an acknowledged write when the server process is killed", async () => {
     const db = join(dir, "crash.db");
     const key = newKey();
-    const port = await freePort();
+    const port = await freeFixedPort();
     const child: ChildProcess = spawn(
       join(REPO_ROOT, "node_modules/.bin/node"),
       [join(REPO_ROOT, "dist/server/cli.js"), "serve", "--db", db, "--port", String(port), "--log-level", "warn"],

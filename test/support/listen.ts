@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** A server listening on loopback: its URL and a close that drops open connections first. */
@@ -18,11 +18,4 @@ export async function listenOnLoopback(server: Server): Promise<Listening> {
         server.close(() => resolve());
       }),
   };
-}
-
-/** A port of 127.0.0.1 that nothing listens on when answered (a server took it and let it go). */
-export async function freePort(): Promise<number> {
-  const { url, close } = await listenOnLoopback(createServer());
-  await close();
-  return Number(new URL(url).port);
 }
