@@ -3,14 +3,15 @@ import { randomBytes } from "node:crypto";
 let lastMs = 0;
 let sequence = 0;
 
+/** The prefix of each kind's ids. */
+export type IdPrefix = "mon" | "chn" | "sp" | "hb" | "key" | "acc" | "inc" | "evt" | "mw" | "spi" | "spu" | "sub";
+
 /**
  * A new opaque id with its resource's prefix, e.g. `mon_019a…`. Ids grow with creation time
  * (milliseconds, then a per-process sequence), so "creation time, then id" is creation order
  * even for objects created within the same millisecond.
  */
-export function newId(
-  prefix: "mon" | "chn" | "sp" | "hb" | "key" | "acc" | "inc" | "evt" | "mw" | "spi" | "spu" | "sub",
-): string {
+export function newId(prefix: IdPrefix): string {
   const ms = Date.now();
   sequence = ms === lastMs ? sequence + 1 : 0;
   lastMs = ms;

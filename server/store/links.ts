@@ -1,4 +1,22 @@
-import type { Executor, RunResult } from "./sql/executor";
+import { type IdPrefix, newId, nowIso } from "./ids";
+import { ownedIds } from "./sql/database";
+import type { Executor, RunResult, SqlValue } from "./sql/executor";
+
+/** A table and one of its columns. */
+interface Column {
+  table: string;
+  column: string;
+}
+
+/** Where the links live: the link table, the owners' table and column, the members' table and column. */
+export interface LinkTables {
+  /** The link table. */
+  table: string;
+  /** The objects the links belong to (`status_pages`), and the link table's column naming one (`status_page_id`). */
+  owner: Column;
+  /** The objects linked to (`monitors`), and the link table's column naming one (`monitor_id`). */
+  member: Column & { table: "channels" | "monitors" };
+}
 
 /**
  * A table that links each object of one kind to objects of another (a monitor's channels, a
@@ -6,17 +24,41 @@ import type { Executor, RunResult } from "./sql/executor";
  * transaction that writes it.
  */
 export class Links {
-  /**
-   * @param table the link table
-   * @param owner its column naming the object the links belong to
-   * @param member its column naming the object linked to
-   */
+  private readonly table: string;
+  private readonly owner: string;
+  private readonly member: string;
+
   constructor(
     private readonly db: Executor,
-    private readonly table: string,
-    private readonly owner: string,
-    private readonly member: string,
-  ) {}
+    private readonly tables: LinkTables,
+  ) {
+    this.table = tables.table;
+    this.owner = tables.owner.column;
+    this.member = tables.member.column;
+  }
+
+  /** The ids among `ids` that are members' objects of the account (the references a create or an update checks). */
+  async existing(accountId: string, ids: readonly string[]): Promise<Set<string>> {
+    return await ownedIds(this.db, this.tables.member.table, accountId, ids);
+  }
+
+  /**
+   * Inserts a new owner (an id of `prefix`, the account, `columns` in order, created and updated now) and links it to
+   * each of `ids`, in one transaction. Its id.
+   */
+  async create(
+    prefix: IdPrefix,
+    accountId: string,
+    columns: Record<string, SqlValue>,
+    ids: readonly string[],
+  ): Promise<string> {
+    const id = newId(prefix);
+    const now = nowIso();
+    const names = ["id", "account_id", ...Object.keys(columns), "created_at", "updated_at"];
+    const sql = `INSERT INTO ${this.tables.owner.table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`;
+    await this.insertWith(id, ids, () => this.db.prepare(sql).run(id, accountId, ...Object.values(columns), now, now));
+    return id;
+  }
 
   /** Links `ownerId` to each of `ids`. */
   private async add(ownerId: string, ids: readonly string[]): Promise<void> {
@@ -31,7 +73,7 @@ export class Links {
   }
 
   /** Inserts the owner's row with `insert` and links it to each of `ids`, in one transaction. */
-  async insertWith(ownerId: string, ids: readonly string[], insert: () => Promise<RunResult>): Promise<void> {
+  private async insertWith(ownerId: string, ids: readonly string[], insert: () => Promise<RunResult>): Promise<void> {
     await this.db.transaction(async () => {
       await insert();
       await this.add(ownerId, ids);

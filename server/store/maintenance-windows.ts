@@ -1,8 +1,7 @@
 import type { Executor } from "./sql/executor";
 import type { MaintenanceWindow, MaintenanceWindowSpec } from "../../api";
 import { windowActiveAt } from "../maintenance/schedule";
-import { ownedIds } from "./sql/database";
-import { newId, nowIso } from "./ids";
+import { nowIso } from "./ids";
 import { Links } from "./links";
 import { AccountObjects } from "./account-objects";
 import { givenParams, keptUnlessGiven } from "./sql/kept-unless-given";
@@ -28,12 +27,16 @@ export class MaintenanceWindowRepository extends AccountObjects<WindowRow, Maint
 
   constructor(db: Executor) {
     super(db, "maintenance_windows");
-    this.monitors = new Links(db, "maintenance_window_monitors", "window_id", "monitor_id");
+    this.monitors = new Links(db, {
+      table: "maintenance_window_monitors",
+      owner: { table: "maintenance_windows", column: "window_id" },
+      member: { table: "monitors", column: "monitor_id" },
+    });
   }
 
   /** The ids among `ids` that are monitors of the account. */
   async existingMonitors(accountId: string, ids: readonly string[]): Promise<Set<string>> {
-    return await ownedIds(this.db, "monitors", accountId, ids);
+    return await this.monitors.existing(accountId, ids);
   }
 
   async create(
@@ -41,16 +44,11 @@ export class MaintenanceWindowRepository extends AccountObjects<WindowRow, Maint
     spec: MaintenanceWindowSpec,
     externalId: string | null = null,
   ): Promise<MaintenanceWindow> {
-    const id = newId("mw");
-    const now = nowIso();
-    await this.monitors.insertWith(id, spec.monitor_ids, () =>
-      this.db
-        .prepare(
-          "INSERT INTO maintenance_windows (id, account_id, spec, external_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-        )
-        .run(id, accountId, specJson(spec), externalId, now, now),
-    );
-    return (await this.get(accountId, id)) as MaintenanceWindow;
+    const row = { spec: specJson(spec), external_id: externalId };
+    return (await this.get(
+      accountId,
+      await this.monitors.create("mw", accountId, row, spec.monitor_ids),
+    )) as MaintenanceWindow;
   }
 
   /** `externalId` undefined keeps the mark, null clears it. */

@@ -11,9 +11,9 @@ import {
 } from "../../api";
 import type { SecretBox } from "../secrets";
 import type { CheckedRow } from "./health";
-import { type ExternalCommits, ownedIds } from "./sql/database";
+import type { ExternalCommits } from "./sql/database";
 import type { Dialect } from "./sql/dialect";
-import { newId, nowIso } from "./ids";
+import { nowIso } from "./ids";
 import { Links } from "./links";
 import { givenParams, keptUnlessGiven } from "./sql/kept-unless-given";
 import { afterCursor, type Page, toPage } from "./pagination";
@@ -96,7 +96,11 @@ export class MonitorRepository {
     commits: ExternalCommits,
   ) {
     this.row = monitorRow(db.dialect);
-    this.channels = new Links(db, "monitor_channels", "monitor_id", "channel_id");
+    this.channels = new Links(db, {
+      table: "monitor_channels",
+      owner: { table: "monitors", column: "monitor_id" },
+      member: { table: "channels", column: "channel_id" },
+    });
     // Deleting a channel or an account deletes rows of monitor_channels or monitors with it. A
     // check on another replica (its monitor's health) is announced as that monitor's row.
     commits.subscribe(
@@ -338,20 +342,12 @@ export class MonitorRepository {
 
   /** The ids among `ids` that are channels of the account. */
   async existingChannels(accountId: string, ids: readonly string[]): Promise<Set<string>> {
-    return await ownedIds(this.db, "channels", accountId, ids);
+    return await this.channels.existing(accountId, ids);
   }
 
   async create(accountId: string, spec: MonitorSpec, externalId: string | null = null): Promise<Monitor> {
-    const id = newId("mon");
-    const now = nowIso();
-    await this.channels.insertWith(id, spec.channel_ids, () =>
-      this.db
-        .prepare(
-          "INSERT INTO monitors (id, account_id, spec, status, health, external_id, created_at, updated_at) VALUES (?, ?, ?, 'active', 'pending', ?, ?, ?)",
-        )
-        .run(id, accountId, this.specJson(spec), externalId, now, now),
-    );
-    return (await this.get(accountId, id)) as Monitor;
+    const row = { spec: this.specJson(spec), status: "active", health: "pending", external_id: externalId };
+    return (await this.get(accountId, await this.channels.create("mon", accountId, row, spec.channel_ids))) as Monitor;
   }
 
   /** Stores a new spec; `externalId` undefined keeps the current mark. */

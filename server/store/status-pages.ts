@@ -1,7 +1,6 @@
 import type { Executor } from "./sql/executor";
 import type { StatusPage, StatusPageLocale, StoredIncidentRule, StoredSection } from "../../api";
-import { ownedIds } from "./sql/database";
-import { newId, nowIso } from "./ids";
+import { nowIso } from "./ids";
 import { Links } from "./links";
 import { AccountObjects } from "./account-objects";
 import { givenParams, keptUnlessGiven } from "./sql/kept-unless-given";
@@ -70,7 +69,11 @@ export class StatusPageRepository extends AccountObjects<StatusPageRow, StatusPa
 
   constructor(db: Executor) {
     super(db, "status_pages");
-    this.monitors = new Links(db, "status_page_monitors", "status_page_id", "monitor_id");
+    this.monitors = new Links(db, {
+      table: "status_page_monitors",
+      owner: { table: "status_pages", column: "status_page_id" },
+      member: { table: "monitors", column: "monitor_id" },
+    });
   }
 
   async bySlug(slug: string): Promise<PrivateStatusPage | undefined> {
@@ -142,32 +145,23 @@ export class StatusPageRepository extends AccountObjects<StatusPageRow, StatusPa
 
   /** The ids among `ids` that are monitors of the account. */
   async existingMonitors(accountId: string, ids: readonly string[]): Promise<Set<string>> {
-    return await ownedIds(this.db, "monitors", accountId, ids);
+    return await this.monitors.existing(accountId, ids);
   }
 
   async create(accountId: string, spec: StatusPageSpec, externalId: string | null = null): Promise<StatusPage> {
-    const id = newId("sp");
-    const now = nowIso();
-    await this.monitors.insertWith(id, spec.monitor_ids, () =>
-      this.db
-        .prepare(
-          "INSERT INTO status_pages (id, account_id, slug, title, description, external_id, structure, custom_domain, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .run(
-          id,
-          accountId,
-          spec.slug,
-          spec.title,
-          spec.description,
-          externalId,
-          structureJson(spec),
-          spec.custom_domain,
-          spec.password_hash ?? null,
-          now,
-          now,
-        ),
-    );
-    return (await this.get(accountId, id)) as StatusPage;
+    const row = {
+      slug: spec.slug,
+      title: spec.title,
+      description: spec.description,
+      external_id: externalId,
+      structure: structureJson(spec),
+      custom_domain: spec.custom_domain,
+      password_hash: spec.password_hash ?? null,
+    };
+    return (await this.get(
+      accountId,
+      await this.monitors.create("sp", accountId, row, spec.monitor_ids),
+    )) as StatusPage;
   }
 
   /** Stores a new spec; `externalId` undefined keeps the current mark. */
