@@ -1,6 +1,7 @@
 import { type IdPrefix, newId, nowIso } from "./ids";
 import { ownedIds } from "./sql/database";
 import type { Executor, RunResult, SqlValue } from "./sql/executor";
+import { givenParams, keptUnlessGiven } from "./sql/kept-unless-given";
 
 /** A table and one of its columns. */
 interface Column {
@@ -72,6 +73,24 @@ export class Links {
     await this.add(ownerId, ids);
   }
 
+  /**
+   * Updates the account's owner `ownerId` (`set`, the columns of `kept` that are not undefined, and its update time)
+   * and links it to `ids` alone, in one transaction. Whether there was such an owner (if not, nothing is written).
+   * @param kept columns a caller may leave as they are: undefined keeps the column, null clears it
+   */
+  async update(
+    ownerId: string,
+    accountId: string,
+    set: Record<string, SqlValue>,
+    kept: Record<string, SqlValue | undefined>,
+    ids: readonly string[],
+  ): Promise<boolean> {
+    const assignments = [...Object.keys(set).map((c) => `${c} = ?`), ...Object.keys(kept).map(keptUnlessGiven)];
+    const sql = `UPDATE ${this.tables.owner.table} SET ${assignments.join(", ")}, updated_at = ? WHERE id = ? AND account_id = ?`;
+    const params = [...Object.values(set), ...Object.values(kept).flatMap(givenParams), nowIso(), ownerId, accountId];
+    return await this.updateWith(ownerId, ids, () => this.db.prepare(sql).run(...params));
+  }
+
   /** Inserts the owner's row with `insert` and links it to each of `ids`, in one transaction. */
   private async insertWith(ownerId: string, ids: readonly string[], insert: () => Promise<RunResult>): Promise<void> {
     await this.db.transaction(async () => {
@@ -85,7 +104,11 @@ export class Links {
    * had, in one transaction; when `update` changed no row (no such owner), links nothing. Whether
    * it updated.
    */
-  async updateWith(ownerId: string, ids: readonly string[], update: () => Promise<RunResult>): Promise<boolean> {
+  private async updateWith(
+    ownerId: string,
+    ids: readonly string[],
+    update: () => Promise<RunResult>,
+  ): Promise<boolean> {
     return await this.db.transaction(async () => {
       if ((await update()).changes === 0) return false;
       await this.replace(ownerId, ids);

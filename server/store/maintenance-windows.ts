@@ -1,10 +1,8 @@
 import type { Executor } from "./sql/executor";
 import type { MaintenanceWindow, MaintenanceWindowSpec } from "../../api";
 import { windowActiveAt } from "../maintenance/schedule";
-import { nowIso } from "./ids";
 import { Links } from "./links";
 import { AccountObjects } from "./account-objects";
-import { givenParams, keptUnlessGiven } from "./sql/kept-unless-given";
 
 interface WindowRow {
   id: string;
@@ -45,10 +43,8 @@ export class MaintenanceWindowRepository extends AccountObjects<WindowRow, Maint
     externalId: string | null = null,
   ): Promise<MaintenanceWindow> {
     const row = { spec: specJson(spec), external_id: externalId };
-    return (await this.get(
-      accountId,
-      await this.monitors.create("mw", accountId, row, spec.monitor_ids),
-    )) as MaintenanceWindow;
+    const id = await this.monitors.create("mw", accountId, row, spec.monitor_ids);
+    return (await this.get(accountId, id)) as MaintenanceWindow;
   }
 
   /** `externalId` undefined keeps the mark, null clears it. */
@@ -58,13 +54,8 @@ export class MaintenanceWindowRepository extends AccountObjects<WindowRow, Maint
     spec: MaintenanceWindowSpec,
     externalId?: string | null,
   ): Promise<MaintenanceWindow | undefined> {
-    const changed = await this.monitors.updateWith(id, spec.monitor_ids, () =>
-      this.db
-        .prepare(
-          `UPDATE maintenance_windows SET spec = ?, ${keptUnlessGiven("external_id")}, updated_at = ? WHERE id = ? AND account_id = ?`,
-        )
-        .run(specJson(spec), ...givenParams(externalId), nowIso(), id, accountId),
-    );
+    const kept = { external_id: externalId };
+    const changed = await this.monitors.update(id, accountId, { spec: specJson(spec) }, kept, spec.monitor_ids);
     return changed ? await this.get(accountId, id) : undefined;
   }
 

@@ -15,7 +15,6 @@ import type { ExternalCommits } from "./sql/database";
 import type { Dialect } from "./sql/dialect";
 import { nowIso } from "./ids";
 import { Links } from "./links";
-import { givenParams, keptUnlessGiven } from "./sql/kept-unless-given";
 import { afterCursor, type Page, toPage } from "./pagination";
 
 interface MonitorRow {
@@ -358,13 +357,8 @@ export class MonitorRepository {
     externalId?: string | null,
   ): Promise<Monitor | undefined> {
     this.forget(id);
-    const changed = await this.channels.updateWith(id, spec.channel_ids, () =>
-      this.db
-        .prepare(
-          `UPDATE monitors SET spec = ?, ${keptUnlessGiven("external_id")}, updated_at = ? WHERE id = ? AND account_id = ?`,
-        )
-        .run(this.specJson(spec), ...givenParams(externalId), nowIso(), id, accountId),
-    );
+    const kept = { external_id: externalId };
+    const changed = await this.channels.update(id, accountId, { spec: this.specJson(spec) }, kept, spec.channel_ids);
     return changed ? await this.get(accountId, id) : undefined;
   }
 

@@ -1,9 +1,7 @@
 import type { Executor } from "./sql/executor";
 import type { StatusPage, StatusPageLocale, StoredIncidentRule, StoredSection } from "../../api";
-import { nowIso } from "./ids";
 import { Links } from "./links";
 import { AccountObjects } from "./account-objects";
-import { givenParams, keptUnlessGiven } from "./sql/kept-unless-given";
 
 interface StatusPageRow {
   id: string;
@@ -150,46 +148,35 @@ export class StatusPageRepository extends AccountObjects<StatusPageRow, StatusPa
 
   async create(accountId: string, spec: StatusPageSpec, externalId: string | null = null): Promise<StatusPage> {
     const row = {
-      slug: spec.slug,
-      title: spec.title,
-      description: spec.description,
+      ...this.columns(spec),
       external_id: externalId,
-      structure: structureJson(spec),
-      custom_domain: spec.custom_domain,
       password_hash: spec.password_hash ?? null,
     };
-    return (await this.get(
-      accountId,
-      await this.monitors.create("sp", accountId, row, spec.monitor_ids),
-    )) as StatusPage;
+    const id = await this.monitors.create("sp", accountId, row, spec.monitor_ids);
+    return (await this.get(accountId, id)) as StatusPage;
   }
 
-  /** Stores a new spec; `externalId` undefined keeps the current mark. */
+  /** Stores a new spec; `externalId` undefined keeps the current mark, and so does `spec.password_hash` undefined. */
   async update(
     accountId: string,
     id: string,
     spec: StatusPageSpec,
     externalId?: string | null,
   ): Promise<StatusPage | undefined> {
-    await this.monitors.updateWith(id, spec.monitor_ids, () =>
-      this.db
-        .prepare(
-          `UPDATE status_pages SET slug = ?, title = ?, description = ?, ${keptUnlessGiven("external_id")}, structure = ?, custom_domain = ?, ${keptUnlessGiven("password_hash")}, updated_at = ? WHERE id = ? AND account_id = ?`,
-        )
-        .run(
-          spec.slug,
-          spec.title,
-          spec.description,
-          ...givenParams(externalId),
-          structureJson(spec),
-          spec.custom_domain,
-          ...givenParams(spec.password_hash),
-          nowIso(),
-          id,
-          accountId,
-        ),
-    );
+    const kept = { external_id: externalId, password_hash: spec.password_hash };
+    await this.monitors.update(id, accountId, this.columns(spec), kept, spec.monitor_ids);
     return await this.get(accountId, id);
+  }
+
+  /** The columns a page's spec sets, besides its mark and its password. */
+  private columns(spec: StatusPageSpec) {
+    return {
+      slug: spec.slug,
+      title: spec.title,
+      description: spec.description,
+      structure: structureJson(spec),
+      custom_domain: spec.custom_domain,
+    };
   }
 
   /** The page's monitors in creation order, for the public document. */
