@@ -232,7 +232,7 @@ const fullProjects = [
   // here measures time.
   project("main", 1, 3, LONG_FILES, TIMED, { globalSetup: SETUP }),
   project("short", 2, 5, ["test/**/*.test.ts"], [...LONG_FILES, ...TIMED], { globalSetup: SETUP }),
-  // The server suites again, each server on a new database of a PostgreSQL of the file's own.
+  // The server suites again, each server on a new database of the run's one PostgreSQL (test/support/global-setup.ts).
   project("postgres", 2, 5, ["test/server/**/*.test.ts"], [...LONG_FILES, ...SQLITE_ONLY, ...STORE_FREE, ...TIMED], {
     env: ON_POSTGRES,
     globalSetup: SETUP,

@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -87,21 +88,31 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Priv
     { detached: true, stdio: "ignore" },
   ).unref();
   const url = (name = "postgres") => `postgres://uptime@127.0.0.1:${port}/${name}`;
-  let count = 0;
   return {
     url,
     stop,
     pid: () => Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]),
-    async createDatabase() {
-      const name = `uptime_${process.pid}_${++count}`;
-      const client = new pg.Client({ connectionString: url() });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
-      return url(name);
-    },
+    createDatabase: () => createDatabase(url()),
   };
+}
+
+/** Databases this process created (a part of each one's name). */
+let created = 0;
+
+/**
+ * Creates an empty database on the server of `serverUrl` (a URL of one of its databases) and returns
+ * its URL. Its name is this process's and new (several processes create databases on one server).
+ */
+export async function createDatabase(serverUrl: string): Promise<string> {
+  const name = `uptime_${process.pid}_${++created}_${randomBytes(3).toString("hex")}`;
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.href;
 }

@@ -7,11 +7,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import type { ServerOptionsInput } from "../../server/index";
 import { newKey, startServer, type TestServer } from "./server";
-import { filePostgres } from "./store-engines";
+import { newPostgresDatabase } from "./store-engines";
 import { standIn } from "./use-server";
 
 /**
- * Replicas A and B (`startServer` with `options`) on one new database of the file's PostgreSQL, with
+ * Replicas A and B (`startServer` with `options`) on one new database of the run's PostgreSQL, with
  * one secret key file and one dev key, started before the block's tests and closed (the key file
  * removed) after them. Answers stand-ins for both (see `standIn`).
  */
@@ -19,7 +19,7 @@ export function useReplicas(options: ServerOptionsInput = {}): [TestServer, Test
   const replicas: TestServer[] = [];
   const dir = mkdtempSync(join(tmpdir(), "uptime-replicas-"));
   beforeAll(async () => {
-    const db = await (await filePostgres()).createDatabase();
+    const db = await newPostgresDatabase();
     const shared = { db, secretKeyFile: join(dir, "secret.key"), devKey: newKey(), ...options };
     replicas.push(await startServer(shared));
     replicas.push(await startServer(shared));

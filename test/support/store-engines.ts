@@ -1,10 +1,10 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach } from "vitest";
+import { afterEach, beforeEach, inject } from "vitest";
 import { toMonitorSpec } from "../../api";
 import { Store } from "../../server/index";
-import { type PrivatePostgres, startPostgres } from "../../scripts/private-postgres";
+import { createDatabase, type PrivatePostgres, startPostgres } from "../../scripts/private-postgres";
 
 /** The store's engines. */
 const ALL_ENGINES = ["sqlite", "postgres"] as const;
@@ -15,16 +15,21 @@ export const ENGINES: readonly EngineName[] = process.env.UPTIME_TESTS === "fast
 
 let server: Promise<PrivatePostgres> | undefined;
 
-/** This test file's own PostgreSQL, started on first use and stopped when the file's process exits. */
-export function filePostgres(): Promise<PrivatePostgres> {
+/**
+ * A new, empty database on the run's shared PostgreSQL (test/support/global-setup.ts), or, in a project
+ * without it, on this file's own (started on first use, stopped when the file's process exits). Its URL.
+ */
+export async function newPostgresDatabase(): Promise<string> {
+  const shared = inject("postgresUrl");
+  if (shared) return await createDatabase(shared);
   server ??= startPostgres();
-  return server;
+  return await (await server).createDatabase();
 }
 
 /** A new, empty database on `engine` and the options that open it (a key file of its own). */
 export async function freshDatabase(engine: EngineName): Promise<{ db: string; secretKeyFile?: string }> {
   if (engine === "sqlite") return { db: ":memory:" };
-  const db = await (await filePostgres()).createDatabase();
+  const db = await newPostgresDatabase();
   return { db, secretKeyFile: join(mkdtempSync(join(tmpdir(), "uptime-key-")), "secret.key") };
 }
 
