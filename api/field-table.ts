@@ -71,3 +71,48 @@ export interface Field {
 
 /** A kind's table: property name → row. */
 export type FieldTable = Readonly<Record<string, Field>>;
+
+/** The type of a field whose value is one string, number or boolean. */
+type ScalarType = "string" | "integer" | "boolean";
+
+/** The field-table row of an optional input: `fallback` unless it is set. */
+export function optionalField<
+  const Api extends string,
+  const T extends ScalarType,
+  const D extends string,
+  const V extends string | number | boolean,
+>(api: Api, type: T, description: D, fallback: V) {
+  return { api, type: { type }, description, default: fallback } as const;
+}
+
+/** The field-table row of an optional input that is none (`null`) unless it is set. */
+export function nullableField<const Api extends string, const T extends ScalarType, const D extends string>(
+  api: Api,
+  type: T,
+  description: D,
+) {
+  return { api, type: { type, nullable: true }, description, default: null } as const;
+}
+
+/** The field-table row of an input every object must have. */
+export function requiredField<const Api extends string, const T extends ScalarType, const D extends string>(
+  api: Api,
+  type: T,
+  description: D,
+) {
+  return { api, type: { type }, required: true, description } as const;
+}
+
+/** The field-table row of an output the service sets. */
+export function outputField<const Api extends string, const T extends ScalarType, const D extends string>(
+  api: Api,
+  type: T,
+  description: D,
+) {
+  return { api, type: { type }, outputOnly: true, description } as const;
+}
+
+/** The field-table row of a string output the provider adds itself (no API field). */
+export function providerOutput<const D extends string>(description: D) {
+  return { type: { type: "string" }, outputOnly: true, description } as const;
+}
