@@ -2,7 +2,10 @@
  * The shape of a kind's field table: one row per property, keyed by the property name Pulumi
  * programs use (camelCase). Each kind declares its table beside its zod schema (`MONITOR_FIELDS`
  * in monitor.ts, …); the provider, its generated schema and the README are derived from it.
- * Rows are plain data (JSON-serializable), so a schema generator can read them as they are.
+ * Rows are plain data (JSON-serializable), so a schema generator can read them as they are; the
+ * functions at the end write the rows of the common shapes. This module imports nothing, so
+ * importing them does not change the order in which the schemas' modules load (and register
+ * their ids: the order of the OpenAPI document's components).
  */
 
 /** A JSON-schema-like type: enough for a Pulumi schema and the README. */
