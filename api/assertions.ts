@@ -1,6 +1,6 @@
 import { RE2JS } from "re2js";
 import { z } from "zod";
-import type { FieldTable } from "./field-table";
+import { type FieldTable, nullableField } from "./field-table";
 import { HEADER_NAME } from "./headers";
 
 /**
@@ -305,19 +305,17 @@ export const ASSERTION_ROWS = {
     default: [],
   },
   /** Slower than this many ms is `degraded` (up, no incident). Default none. */
-  degradedResponseMs: {
-    api: "degraded_response_ms",
-    type: { type: "integer", nullable: true },
-    description: `Slower than this many ms is \`degraded\`: up, no incident, counted apart; 1..${MAX_RESPONSE_MS}.`,
-    default: null,
-  },
+  degradedResponseMs: nullableField(
+    "degraded_response_ms",
+    "integer",
+    `Slower than this many ms is \`degraded\`: up, no incident, counted apart; 1..${MAX_RESPONSE_MS}.`,
+  ),
   /** Slower than this many ms is a failed check. Default none (the timeout only). */
-  maxResponseMs: {
-    api: "max_response_ms",
-    type: { type: "integer", nullable: true },
-    description: `Slower than this many ms fails the check; 1..${MAX_RESPONSE_MS}, above \`degradedResponseMs\`.`,
-    default: null,
-  },
+  maxResponseMs: nullableField(
+    "max_response_ms",
+    "integer",
+    `Slower than this many ms fails the check; 1..${MAX_RESPONSE_MS}, above \`degradedResponseMs\`.`,
+  ),
 } as const satisfies FieldTable;
 
 /**

@@ -8,7 +8,7 @@ import {
   timestampRows,
   typeField,
 } from "./common";
-import type { FieldTable } from "./field-table";
+import { type FieldTable, optionalField, outputField, providerOutput } from "./field-table";
 
 import {
   DiscordConfigSchema,
@@ -169,27 +169,22 @@ export const CHANNEL_FIELDS = {
     description: "The type's config (see below); secret.",
   },
   /** The service's fingerprint of the config it holds: drift shows without revealing secrets. */
-  configFingerprint: {
-    api: "config_fingerprint",
-    type: { type: "string" },
-    outputOnly: true,
-    description: "The service's fingerprint of the config it holds: drift shows without revealing secrets.",
-  },
+  configFingerprint: outputField(
+    "config_fingerprint",
+    "string",
+    "The service's fingerprint of the config it holds: drift shows without revealing secrets.",
+  ),
   /** The fingerprint the service returned right after the provider last wrote the config. */
-  writtenFingerprint: {
-    type: { type: "string" },
-    outputOnly: true,
-    description:
-      "The service's fingerprint right after the provider last wrote the config: a different live one is drift.",
-  },
+  writtenFingerprint: providerOutput(
+    "The service's fingerprint right after the provider last wrote the config: a different live one is drift.",
+  ),
   /** Also tell this channel when a monitor turns degraded (slow) and when it is fast again. Default false. */
-  notifyDegraded: {
-    api: "notify_degraded",
-    type: { type: "boolean" },
-    description:
-      "Also hear `monitor.degraded` and `monitor.degraded_resolved` (slower than a monitor's `degradedResponseMs`, and back).",
-    default: false,
-  },
+  notifyDegraded: optionalField(
+    "notify_degraded",
+    "boolean",
+    "Also hear `monitor.degraded` and `monitor.degraded_resolved` (slower than a monitor's `degradedResponseMs`, and back).",
+    false,
+  ),
   /**
    * The events the channel hears, a set: `down`, `recovered`, `degraded`, `certificate_expiring`.
    * Default `down` and `recovered` (and `degraded` when `notifyDegraded` is set).

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { outputField } from "./field-table";
 
 /** Every error code the API answers with, and the HTTP status that carries it. */
 export const ERROR_STATUS = {
@@ -131,19 +132,9 @@ export const EXTERNAL_ID_FIELD = {
 export function timestampRows<const Noun extends string>(noun: Noun) {
   return {
     /** When the object was created. */
-    createdAt: {
-      api: "created_at",
-      type: { type: "string" },
-      outputOnly: true,
-      description: `When the ${noun} was created.`,
-    },
+    createdAt: outputField("created_at", "string", `When the ${noun} was created.`),
     /** When the object last changed. */
-    updatedAt: {
-      api: "updated_at",
-      type: { type: "string" },
-      outputOnly: true,
-      description: `When the ${noun} last changed.`,
-    },
+    updatedAt: outputField("updated_at", "string", `When the ${noun} last changed.`),
   } as const;
 }
 

@@ -2,7 +2,10 @@
  * The shape of a kind's field table: one row per property, keyed by the property name Pulumi
  * programs use (camelCase). Each kind declares its table beside its zod schema (`MONITOR_FIELDS`
  * in monitor.ts, …); the provider, its generated schema and the README are derived from it.
- * Rows are plain data (JSON-serializable), so a schema generator can read them as they are.
+ * Rows are plain data (JSON-serializable), so a schema generator can read them as they are; the
+ * functions at the end write the rows of the common shapes. This module imports nothing, so
+ * importing them does not change the order in which the schemas' modules load (and register
+ * their ids: the order of the OpenAPI document's components).
  */
 
 /** A JSON-schema-like type: enough for a Pulumi schema and the README. */
@@ -71,3 +74,48 @@ export interface Field {
 
 /** A kind's table: property name → row. */
 export type FieldTable = Readonly<Record<string, Field>>;
+
+/** The type of a field whose value is one string, number or boolean. */
+type ScalarType = "string" | "integer" | "boolean";
+
+/** The field-table row of an optional input: `fallback` unless it is set. */
+export function optionalField<
+  const Api extends string,
+  const T extends ScalarType,
+  const D extends string,
+  const V extends string | number | boolean,
+>(api: Api, type: T, description: D, fallback: V) {
+  return { api, type: { type }, description, default: fallback } as const;
+}
+
+/** The field-table row of an optional input that is none (`null`) unless it is set. */
+export function nullableField<const Api extends string, const T extends ScalarType, const D extends string>(
+  api: Api,
+  type: T,
+  description: D,
+) {
+  return { api, type: { type, nullable: true }, description, default: null } as const;
+}
+
+/** The field-table row of an input every object must have. */
+export function requiredField<const Api extends string, const T extends ScalarType, const D extends string>(
+  api: Api,
+  type: T,
+  description: D,
+) {
+  return { api, type: { type }, required: true, description } as const;
+}
+
+/** The field-table row of an output the service sets. */
+export function outputField<const Api extends string, const T extends ScalarType, const D extends string>(
+  api: Api,
+  type: T,
+  description: D,
+) {
+  return { api, type: { type }, outputOnly: true, description } as const;
+}
+
+/** The field-table row of a string output the provider adds itself (no API field). */
+export function providerOutput<const D extends string>(description: D) {
+  return { type: { type: "string" }, outputOnly: true, description } as const;
+}

@@ -2,7 +2,7 @@ import { normalizeAssertions } from "./assertions";
 import { normalizeRetry } from "./monitor-retry";
 import { normalizeSteps } from "./monitor-steps";
 import { normalizeIncidentRules, normalizeSections } from "./status-page-structure";
-import type { Field, FieldTable, NormalForm } from "./field-table";
+import { type Field, type FieldTable, type NormalForm, providerOutput } from "./field-table";
 
 export type { Field, FieldTable, FieldType, NormalForm } from "./field-table";
 
@@ -40,11 +40,7 @@ export const RESOURCE_FIELDS = {
     defaultDoc: "stack config",
   },
   /** Base URL of the service that holds the object. */
-  endpoint: {
-    type: { type: "string" },
-    outputOnly: true,
-    description: "Base URL of the service that holds the object.",
-  },
+  endpoint: providerOutput("Base URL of the service that holds the object."),
 } as const satisfies FieldTable;
 
 /** The value in its normal form: equal values compare equal however they were written. */

@@ -8,7 +8,7 @@ import {
   Timestamp,
   timestampRows,
 } from "./common";
-import type { FieldTable } from "./field-table";
+import { type FieldTable, nullableField, outputField, requiredField } from "./field-table";
 
 /**
  * The time zones a window may name: the IANA zones of this runtime's ICU (canonical names), and
@@ -176,26 +176,15 @@ export const MAINTENANCE_WINDOW_FIELDS = {
     description: "Monitors the window silences; a set of at least one.",
   },
   /** Start of the (first) window, RFC 3339. */
-  startsAt: {
-    api: "starts_at",
-    type: { type: "string" },
-    required: true,
-    description: "RFC 3339 start of the (first) window.",
-  },
+  startsAt: requiredField("starts_at", "string", "RFC 3339 start of the (first) window."),
   /** End of the (first) window, RFC 3339, after `startsAt`; each repetition lasts as long. */
-  endsAt: {
-    api: "ends_at",
-    type: { type: "string" },
-    required: true,
-    description: "RFC 3339 end, after `startsAt`; each repetition lasts as long.",
-  },
+  endsAt: requiredField("ends_at", "string", "RFC 3339 end, after `startsAt`; each repetition lasts as long."),
   /** Repeats the window: an RFC 5545 RRULE value such as `FREQ=WEEKLY;BYDAY=SU`. */
-  rrule: {
-    api: "rrule",
-    type: { type: "string", nullable: true },
-    description: "RFC 5545 RRULE value, e.g. `FREQ=WEEKLY;BYDAY=SU`; none for a single window.",
-    default: null,
-  },
+  rrule: nullableField(
+    "rrule",
+    "string",
+    "RFC 5545 RRULE value, e.g. `FREQ=WEEKLY;BYDAY=SU`; none for a single window.",
+  ),
   /** IANA time zone in which `rrule` repeats (wall-clock time across DST changes). Default `UTC`. */
   timeZone: {
     api: "time_zone",
@@ -204,12 +193,7 @@ export const MAINTENANCE_WINDOW_FIELDS = {
     default: "UTC",
   },
   /** Whether the window is in effect (as of the last refresh). */
-  active: {
-    api: "active",
-    type: { type: "boolean" },
-    outputOnly: true,
-    description: "Whether the window is in effect (as of the last refresh).",
-  },
+  active: outputField("active", "boolean", "Whether the window is in effect (as of the last refresh)."),
   externalId: EXTERNAL_ID_FIELD,
   ...timestampRows("window"),
 } as const satisfies FieldTable;

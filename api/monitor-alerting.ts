@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FieldTable } from "./field-table";
+import { type FieldTable, nullableField } from "./field-table";
 
 /**
  * Reminders and escalation, on the monitor (so every channel of the monitor hears them alike):
@@ -71,13 +71,11 @@ export const monitorAlertingRead = {
 /** The field-table rows (spread into the monitor's). */
 export const MONITOR_ALERTING_ROWS = {
   /** Seconds between reminders while the monitor stays down. Default none. */
-  remindEverySec: {
-    api: "remind_every_sec",
-    type: { type: "integer", nullable: true },
-    description:
-      "Seconds between reminders while the monitor stays down (at least the server's minimum interval); none by default. None is sent during a maintenance window.",
-    default: null,
-  },
+  remindEverySec: nullableField(
+    "remind_every_sec",
+    "integer",
+    "Seconds between reminders while the monitor stays down (at least the server's minimum interval); none by default. None is sent during a maintenance window.",
+  ),
   /** Escalation steps: `{ after: <seconds down>, channels: [<channel id>…] }`, at most 5. */
   escalation: {
     api: "escalation",

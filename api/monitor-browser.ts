@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BROWSER_SCRIPT_LIMIT_BYTES } from "./browser-script";
 import type { ErrorDetail } from "./common";
-import type { FieldTable } from "./field-table";
+import { type FieldTable, nullableField } from "./field-table";
 
 /**
  * Browser monitors (`type: "browser"`): a Playwright script (see browser-script.ts for its two
@@ -33,13 +33,11 @@ export const monitorBrowserRead = { script: z.string().nullable().optional() };
 /** The field-table row (api/monitor.ts spreads it into `MONITOR_FIELDS`). */
 export const MONITOR_BROWSER_ROWS = {
   /** browser monitors: the Playwright script (a Checkly browser check as is, or a body using `page` and `expect`); at most 64 KiB. */
-  script: {
-    api: "script",
-    type: { type: "string", nullable: true },
-    description:
-      'browser monitors: the Playwright script — a Playwright Test file (`test("…", async ({ page }) => …)`, as a Checkly browser check) or a body using `page` and `expect`; at most 64 KiB; see "Browser monitors".',
-    default: null,
-  },
+  script: nullableField(
+    "script",
+    "string",
+    'browser monitors: the Playwright script — a Playwright Test file (`test("…", async ({ page }) => …)`, as a Checkly browser check) or a body using `page` and `expect`; at most 64 KiB; see "Browser monitors".',
+  ),
 } as const satisfies FieldTable;
 
 /** A script on another type's monitor (browser monitors' own rules are in api/monitor-types/browser.ts). */

@@ -1,7 +1,7 @@
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { absoluteUrl, type ErrorDetail } from "./common";
-import type { FieldTable } from "./field-table";
+import { type FieldTable, nullableField, optionalField } from "./field-table";
 import {
   MONITOR_ALERTING_DEFAULTS,
   MONITOR_ALERTING_ROWS,
@@ -100,26 +100,25 @@ const EXT = MONITOR_EXTENSION_DEFAULTS;
 /** The extension rows of the monitor's field table (api/monitor.ts spreads them into it). */
 export const MONITOR_EXTENSION_ROWS = {
   /** Heartbeat monitors: seconds a ping may be late beyond `intervalSec`. Default 60. */
-  graceSec: {
-    api: "grace_sec",
-    type: { type: "integer" },
-    description: `Heartbeat monitors: seconds a ping may be late beyond \`intervalSec\`, 0..${MAX_GRACE_SEC}.`,
-    default: EXT.grace_sec,
-  },
+  graceSec: optionalField(
+    "grace_sec",
+    "integer",
+    `Heartbeat monitors: seconds a ping may be late beyond \`intervalSec\`, 0..${MAX_GRACE_SEC}.`,
+    EXT.grace_sec,
+  ),
   /** https monitors: down when the certificate expires in fewer days than this (1..365). Default none. */
-  sslExpiryDays: {
-    api: "ssl_expiry_days",
-    type: { type: "integer", nullable: true },
-    description: "https and smtp monitors: down when the certificate expires in fewer days (1..365).",
-    default: EXT.ssl_expiry_days,
-  },
+  sslExpiryDays: nullableField(
+    "ssl_expiry_days",
+    "integer",
+    "https and smtp monitors: down when the certificate expires in fewer days (1..365).",
+  ),
   /** https monitors: whether the certificate must be valid. Default true. */
-  verifyTls: {
-    api: "verify_tls",
-    type: { type: "boolean" },
-    description: "https monitors: whether the certificate must be valid (chain, name, dates).",
-    default: EXT.verify_tls,
-  },
+  verifyTls: optionalField(
+    "verify_tls",
+    "boolean",
+    "https monitors: whether the certificate must be valid (chain, name, dates).",
+    EXT.verify_tls,
+  ),
   /** DNS monitors: the record type resolved. Default `A`. */
   dnsRecordType: {
     api: "dns_record_type",
@@ -136,26 +135,25 @@ export const MONITOR_EXTENSION_ROWS = {
     default: EXT.dns_expected_values,
   },
   /** DNS monitors: the resolver asked, `ip` or `ip:port`. Default: the server's. */
-  dnsResolver: {
-    api: "dns_resolver",
-    type: { type: "string", nullable: true },
-    description: "DNS monitors: the resolver asked, `ip` or `ip:port`; none: the server's.",
-    default: EXT.dns_resolver,
-  },
+  dnsResolver: nullableField(
+    "dns_resolver",
+    "string",
+    "DNS monitors: the resolver asked, `ip` or `ip:port`; none: the server's.",
+  ),
   /** Consecutive failed checks before the monitor is down. Default 1. */
-  confirmations: {
-    api: "confirmations",
-    type: { type: "integer" },
-    description: "Failed checks in a row before the monitor is down (an incident, notifications), 1..10.",
-    default: EXT.confirmations,
-  },
+  confirmations: optionalField(
+    "confirmations",
+    "integer",
+    "Failed checks in a row before the monitor is down (an incident, notifications), 1..10.",
+    EXT.confirmations,
+  ),
   /** Consecutive passed checks before a down monitor is up again. Default 1. */
-  recoveryConfirmations: {
-    api: "recovery_confirmations",
-    type: { type: "integer" },
-    description: "Passed checks in a row before a down monitor is up again, 1..10.",
-    default: EXT.recovery_confirmations,
-  },
+  recoveryConfirmations: optionalField(
+    "recovery_confirmations",
+    "integer",
+    "Passed checks in a row before a down monitor is up again, 1..10.",
+    EXT.recovery_confirmations,
+  ),
   /** Heartbeat monitors: the secret URL the job pings (GET or POST); issued at creation. */
   pushUrl: {
     api: "push_url",

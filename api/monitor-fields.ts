@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type StoredAssertion, assertionFields, ASSERTION_ROWS } from "./assertions";
 import { displayName } from "./common";
-import type { FieldTable } from "./field-table";
+import { type FieldTable, nullableField, optionalField, requiredField } from "./field-table";
 import { MAX_URL_LENGTH, requestBody, requestHeaders, StatusCodeRuleSchema, URL_TOO_LONG } from "./headers";
 import { MONITOR_BROWSER_ROWS, monitorBrowserFields } from "./monitor-browser";
 import { MONITOR_EXTENSION_ROWS, monitorExtensionFields } from "./monitor-extensions";
@@ -99,12 +99,7 @@ export const monitorFieldRules = {
 /** The field-table rows of the writable fields from `intervalSec` on (api/monitor.ts adds `name`, `type` and `url`, whose description the descriptors make, in front). */
 export const MONITOR_FIELD_ROWS = {
   /** Seconds between checks, {@link INTERVAL_BOUNDS}. */
-  intervalSec: {
-    api: "interval_sec",
-    type: { type: "integer" },
-    required: true,
-    description: `Seconds between checks, ${INTERVAL_BOUNDS}.`,
-  },
+  intervalSec: requiredField("interval_sec", "integer", `Seconds between checks, ${INTERVAL_BOUNDS}.`),
   /** Seconds a check may take, 1..{@link MAX_TIMEOUT_SEC} and less than `intervalSec`. Default 10. */
   timeoutSec: {
     api: "timeout_sec",
@@ -149,27 +144,21 @@ export const MONITOR_FIELD_ROWS = {
     default: DEFAULT_EXPECTED_STATUS_CODES,
   },
   /** Text the response must contain: required for `keyword` monitors, forbidden for others. */
-  keyword: {
-    api: "keyword",
-    type: { type: "string", nullable: true },
-    description: "Text the response must contain: required for `keyword` monitors, forbidden otherwise.",
-    default: null,
-  },
+  keyword: nullableField(
+    "keyword",
+    "string",
+    "Text the response must contain: required for `keyword` monitors, forbidden otherwise.",
+  ),
   /** Whether `keyword` matches case-sensitively. Default false. */
-  keywordCaseSensitive: {
-    api: "keyword_case_sensitive",
-    type: { type: "boolean" },
-    description: "Whether `keyword` matches case-sensitively.",
-    default: false,
-  },
+  keywordCaseSensitive: optionalField(
+    "keyword_case_sensitive",
+    "boolean",
+    "Whether `keyword` matches case-sensitively.",
+    false,
+  ),
   ...ASSERTION_ROWS,
   /** Whether probes follow redirects. Default true. */
-  followRedirects: {
-    api: "follow_redirects",
-    type: { type: "boolean" },
-    description: "Whether probes follow redirects.",
-    default: true,
-  },
+  followRedirects: optionalField("follow_redirects", "boolean", "Whether probes follow redirects.", true),
   /** Channels notified when the monitor goes down or comes back; a set. */
   channelIds: {
     api: "channel_ids",

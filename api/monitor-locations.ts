@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ErrorDetail } from "./common";
-import type { FieldTable } from "./field-table";
+import { type FieldTable, optionalField } from "./field-table";
 
 /**
  * Where a monitor is checked from: `locations`, the checker locations that run its checks (the
@@ -64,13 +64,12 @@ export const MONITOR_LOCATION_ROWS = {
     default: null,
   },
   /** How many locations must find the monitor down before it is down. Default 1. */
-  failureThreshold: {
-    api: "failure_threshold",
-    type: { type: "integer" },
-    description:
-      "Locations that must find the monitor down (each after its confirmations) before it is down; 1..the number of locations.",
-    default: MONITOR_LOCATION_DEFAULTS.failure_threshold,
-  },
+  failureThreshold: optionalField(
+    "failure_threshold",
+    "integer",
+    "Locations that must find the monitor down (each after its confirmations) before it is down; 1..the number of locations.",
+    MONITOR_LOCATION_DEFAULTS.failure_threshold,
+  ),
   /** Locations of the monitor that no live checker serves now. */
   uncheckedLocations: {
     api: "unchecked_locations",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type AssertionSource, assertionSourceViolations } from "./assertions";
 import { absoluteUrl, type ErrorDetail } from "./common";
-import type { FieldTable } from "./field-table";
+import { type FieldTable, nullableField } from "./field-table";
 
 /**
  * Monitors of the network around a service: `ping` (ICMP echo: packet loss and round-trip time),
@@ -85,27 +85,19 @@ export const monitorNetworkRead = {
 /** The field-table rows (api/monitor.ts spreads them into `MONITOR_FIELDS`). */
 export const MONITOR_NETWORK_ROWS = {
   /** ping monitors: echo requests per check, 1..20; none sends 3. */
-  pingCount: {
-    api: "ping_count",
-    type: { type: "integer", nullable: true },
-    description: "ping monitors: echo requests per check, 1..20; none: 3.",
-    default: null,
-  },
+  pingCount: nullableField("ping_count", "integer", "ping monitors: echo requests per check, 1..20; none: 3."),
   /** smtp:// monitors: STARTTLS required (true) or not used (false); none: required. */
-  smtpStarttls: {
-    api: "smtp_starttls",
-    type: { type: "boolean", nullable: true },
-    description: "smtp:// monitors: whether STARTTLS is required (true) or not used (false); none: required.",
-    default: null,
-  },
+  smtpStarttls: nullableField(
+    "smtp_starttls",
+    "boolean",
+    "smtp:// monitors: whether STARTTLS is required (true) or not used (false); none: required.",
+  ),
   /** http, keyword and domain monitors: down when the registration expires in fewer days (RDAP). */
-  domainExpiryDays: {
-    api: "domain_expiry_days",
-    type: { type: "integer", nullable: true },
-    description:
-      "http, keyword and domain monitors: down when the domain's registration (RDAP) expires in fewer days (1..365).",
-    default: null,
-  },
+  domainExpiryDays: nullableField(
+    "domain_expiry_days",
+    "integer",
+    "http, keyword and domain monitors: down when the domain's registration (RDAP) expires in fewer days (1..365).",
+  ),
 } as const satisfies FieldTable;
 
 /** Whether `type` is a network type. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type AssertionSource, assertionSourceViolations } from "./assertions";
 import { absoluteUrl, type ErrorDetail } from "./common";
-import type { FieldTable } from "./field-table";
+import { type FieldTable, nullableField } from "./field-table";
 
 /**
  * Monitors of protocols other than HTTP: `grpc` (the standard health-checking protocol,
@@ -61,12 +61,11 @@ export const monitorProtocolRead = { grpc_service: z.string().nullable().optiona
 /** The field-table row (api/monitor.ts spreads it into `MONITOR_FIELDS`). */
 export const MONITOR_PROTOCOL_ROWS = {
   /** gRPC monitors: the service whose health is asked; none asks about the whole server. */
-  grpcService: {
-    api: "grpc_service",
-    type: { type: "string", nullable: true },
-    description: "gRPC monitors: the service whose health `grpc.health.v1` is asked; none: the whole server.",
-    default: null,
-  },
+  grpcService: nullableField(
+    "grpc_service",
+    "string",
+    "gRPC monitors: the service whose health `grpc.health.v1` is asked; none: the whole server.",
+  ),
 } as const satisfies FieldTable;
 
 /** Whether `type` is a protocol type. */

@@ -77,16 +77,25 @@ export function urlRequired(
 
 /**
  * What the network types (ping, smtp, domain) share: no body, the assertions `type` answers, and
- * the fields `own` makes; the url check and the assertions' rules.
+ * the fields `own` (each optional); the url check and the assertions' rules; the README's row
+ * `doc`, which lists `assertions` after the properties it names.
  */
-export function networkType(
+export function networkType<const Props extends MonitorTypeDoc["fields"]>(
   type: NetworkType,
-  own: () => Partial<Record<MonitorField, z.ZodType>>,
-): Pick<MonitorTypeDescriptor, "fields" | "checkUrl" | "violations"> {
+  own: readonly MonitorField[],
+  doc: Omit<MonitorTypeDoc, "fields"> & { fields: Props },
+): Pick<MonitorTypeDescriptor, "fields" | "checkUrl" | "violations"> & {
+  doc: Omit<MonitorTypeDoc, "fields"> & { fields: (Props[number] | "assertions")[] };
+} {
   return {
-    fields: () => ({ body: nothing, assertions: f.assertions.optional(), ...own() }),
+    fields: () => ({
+      body: nothing,
+      assertions: f.assertions.optional(),
+      ...Object.fromEntries(own.map((field) => [field, f[field].optional()])),
+    }),
     checkUrl: urlRequired(type, (url) => networkUrlProblem(type, url)),
     violations: (m) => networkAssertionViolations(type, m),
+    doc: { ...doc, fields: [...doc.fields, "assertions"] },
   };
 }
 

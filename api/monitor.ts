@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DISPLAY_NAME_FIELD, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp, timestampRows, typeField } from "./common";
+import { nullableField } from "./field-table";
 import { assertionRead } from "./assertions";
 import { apiRows, type FieldTable, normalize, sortedSet } from "./fields";
 import { monitorExtensionRead } from "./monitor-extensions";
@@ -64,7 +65,7 @@ export const MONITOR_FIELDS = {
   /** One of `MONITOR_TYPES`. Changing it replaces the monitor. */
   type: typeField(MONITOR_TYPES, "monitor"),
   /** The `url` of each type, in words from the descriptors; none for heartbeat, multistep and browser. */
-  url: { api: "url", type: { type: "string", nullable: true }, description: urlsInWords(), default: null },
+  url: nullableField("url", "string", urlsInWords()),
   ...MONITOR_FIELD_ROWS,
   /** Pause checks (true) or keep them running (false, the default). */
   paused: {

@@ -37,6 +37,12 @@ const impacts = z.record(
   z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "must be the key of a component of the page"),
   z.enum(INCIDENT_IMPACTS),
 );
+/** What an update of an incident says, its first (in the create body) or a later one. */
+const update = {
+  message,
+  /** The impact on each affected component from now on, by key; absent: none at first, later as before (resolved: none). */
+  components: impacts.optional(),
+};
 
 /** The body of `POST /api/v1/status-pages/<id>/incidents`. */
 export const CreateIncidentSchema = z
@@ -44,9 +50,7 @@ export const CreateIncidentSchema = z
     title,
     /** Default `investigating`; `resolved` is refused (resolve an open incident instead). */
     state: z.enum(["investigating", "identified", "monitoring"]).optional(),
-    message,
-    /** The impact on each affected component, by key. */
-    components: impacts.optional(),
+    ...update,
   })
   .meta({ id: "CreateIncident" });
 export type CreateIncident = z.infer<typeof CreateIncidentSchema>;
@@ -55,9 +59,7 @@ export type CreateIncident = z.infer<typeof CreateIncidentSchema>;
 export const IncidentUpdateBodySchema = z
   .strictObject({
     state: z.enum(INCIDENT_STATES),
-    message,
-    /** The impact from now on; absent: as before (resolved: none). */
-    components: impacts.optional(),
+    ...update,
   })
   .meta({ id: "IncidentUpdateBody" });
 export type IncidentUpdateBody = z.infer<typeof IncidentUpdateBodySchema>;

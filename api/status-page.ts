@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp, timestampRows } from "./common";
-import type { FieldTable } from "./field-table";
+import { type FieldTable, nullableField, outputField, providerOutput, requiredField } from "./field-table";
 import { INCIDENT_IMPACTS, INCIDENT_STATES } from "./status-page-incidents";
 import {
   COMPONENT_RULES,
@@ -114,26 +114,19 @@ const INCIDENT_RULE_TYPE = {
 /** The status page's field table (see fields.ts). */
 export const STATUS_PAGE_FIELDS = {
   /** 3..64 characters of a-z, 0-9 and -; unique on the service. The public document is at /api/status/<slug>.json. */
-  slug: {
-    api: "slug",
-    type: { type: "string" },
-    required: true,
-    description: "3..64 of `a-z 0-9 -`, unique on the service; a change moves the public URL in place.",
-  },
+  slug: requiredField(
+    "slug",
+    "string",
+    "3..64 of `a-z 0-9 -`, unique on the service; a change moves the public URL in place.",
+  ),
   /** Title shown on the page, 1..120 characters. */
-  title: {
-    api: "title",
-    type: { type: "string" },
-    required: true,
-    description: "Title shown on the page, 1..120 characters, kept exactly as written; not only spaces.",
-  },
+  title: requiredField(
+    "title",
+    "string",
+    "Title shown on the page, 1..120 characters, kept exactly as written; not only spaces.",
+  ),
   /** Optional text under the title. */
-  description: {
-    api: "description",
-    type: { type: "string", nullable: true },
-    description: "Optional text under the title, at most 2000 characters.",
-    default: null,
-  },
+  description: nullableField("description", "string", "Optional text under the title, at most 2000 characters."),
   /** Monitors shown on the page; a set. */
   monitorIds: {
     api: "monitor_ids",
@@ -161,13 +154,11 @@ export const STATUS_PAGE_FIELDS = {
     default: [],
   },
   /** Hostname the page is also served at (point it at the server through a TLS proxy). */
-  customDomain: {
-    api: "custom_domain",
-    type: { type: "string", nullable: true },
-    description:
-      "Hostname the page is served at (`Host: status.example.com` gets the page at `/`); unique on the service.",
-    default: null,
-  },
+  customDomain: nullableField(
+    "custom_domain",
+    "string",
+    "Hostname the page is served at (`Host: status.example.com` gets the page at `/`); unique on the service.",
+  ),
   /** Password people enter to see the page; write-only. */
   password: {
     api: "password",
@@ -194,38 +185,15 @@ export const STATUS_PAGE_FIELDS = {
     default: "en",
   },
   /** Logo shown above the title. */
-  logoUrl: {
-    api: "logo_url",
-    type: { type: "string", nullable: true },
-    description: "An https:// URL of a logo shown above the title.",
-    default: null,
-  },
+  logoUrl: nullableField("logo_url", "string", "An https:// URL of a logo shown above the title."),
   /** The page's accent colour. */
-  brandColor: {
-    api: "brand_color",
-    type: { type: "string", nullable: true },
-    description: "Accent colour `#rrggbb` (lower-case) of the page's header.",
-    default: null,
-  },
+  brandColor: nullableField("brand_color", "string", "Accent colour `#rrggbb` (lower-case) of the page's header."),
   /** Whether the page asks for a password. */
-  passwordSet: {
-    api: "password_set",
-    type: { type: "boolean" },
-    outputOnly: true,
-    description: "Whether the page asks for a password.",
-  },
+  passwordSet: outputField("password_set", "boolean", "Whether the page asks for a password."),
   /** URL of the public status document (no key needed). */
-  publicUrl: {
-    type: { type: "string" },
-    outputOnly: true,
-    description: "URL of the public status document, `GET /api/status/<slug>.json` (no key needed).",
-  },
+  publicUrl: providerOutput("URL of the public status document, `GET /api/status/<slug>.json` (no key needed)."),
   /** URL of the page for people (HTML, no key needed). */
-  pageUrl: {
-    type: { type: "string" },
-    outputOnly: true,
-    description: "URL of the status page people open, `GET /status/<slug>` (HTML, no key needed).",
-  },
+  pageUrl: providerOutput("URL of the status page people open, `GET /status/<slug>` (HTML, no key needed)."),
   ...timestampRows("page"),
   /** The stack's mark on the page, set at create (see "Interrupted deployments"). */
   externalId: EXTERNAL_ID_FIELD,

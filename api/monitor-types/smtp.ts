@@ -1,5 +1,5 @@
 import { networkAssertionViolations } from "../monitor-network";
-import { f, HOST, type MonitorTypeDescriptor, networkType, PORT, urlMatching } from "../monitor-type";
+import { HOST, type MonitorTypeDescriptor, networkType, PORT, urlMatching } from "../monitor-type";
 
 /** An SMTP server: its banner, EHLO, STARTTLS and certificate. */
 export const smtp = {
@@ -19,19 +19,15 @@ export const smtp = {
       then: { properties: { ssl_expiry_days: { type: "null" } } },
     },
   ],
-  ...networkType("smtp", () => ({
-    ssl_expiry_days: f.ssl_expiry_days.optional(),
-    smtp_starttls: f.smtp_starttls.optional(),
-  })),
+  ...networkType("smtp", ["ssl_expiry_days", "smtp_starttls"], {
+    url: "`smtp://host[:port]` (STARTTLS), `smtps://host[:port]`",
+    fields: ["smtpStarttls", "sslExpiryDays", "verifyTls"],
+    up: "the banner is 220, EHLO is answered, STARTTLS succeeds (unless `smtpStarttls: false`) and the assertions (`$.banner`, `$.cert_days_left`) pass",
+  }),
   violations: (m) => [
     ...(m.smtp_starttls === false && m.ssl_expiry_days !== null
       ? [{ field: "ssl_expiry_days", message: "is not allowed with smtp_starttls false (no certificate is read)" }]
       : []),
     ...networkAssertionViolations("smtp", m),
   ],
-  doc: {
-    url: "`smtp://host[:port]` (STARTTLS), `smtps://host[:port]`",
-    fields: ["smtpStarttls", "sslExpiryDays", "verifyTls", "assertions"],
-    up: "the banner is 220, EHLO is answered, STARTTLS succeeds (unless `smtpStarttls: false`) and the assertions (`$.banner`, `$.cert_days_left`) pass",
-  },
 } satisfies MonitorTypeDescriptor;
