@@ -12,14 +12,13 @@ export class Fields {
 
   constructor(readonly table: FieldTable) {
     this.byApi = new Map(apiRows(table).map(([prop, f]) => [f.api, prop]));
-  }
-
-  /** Input properties whose change replaces the object. */
-  replaceOnChange(): string[] {
-    return Object.entries(this.table)
+    this.replaceOnChange = Object.entries(table)
       .filter(([, f]) => f.replaceOnChange)
       .map(([p]) => p);
   }
+
+  /** Input properties whose change replaces the object. */
+  readonly replaceOnChange: readonly string[];
 
   /** Writable API fields: `[property, row]`. */
   writable(): [string, Field & { api: string }][] {

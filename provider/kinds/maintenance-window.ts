@@ -18,7 +18,6 @@ export const maintenanceWindowKind: Kind<MaintenanceWindow> = {
   path: "/api/v1/maintenance-windows",
   byIdIsExtension: false,
   fields,
-  replaceOnChange: [],
 
   validate(inputs, complete): Failure[] {
     const schema = complete ? CreateMaintenanceWindowSchema : CreateMaintenanceWindowSchema.partial();
