@@ -49,7 +49,8 @@ function typed<T extends "string" | "boolean", N extends string>(type: T, names:
   return Object.fromEntries(names.map((name) => [name, { type }])) as Record<N, { type: T }>;
 }
 
-const OPTIONS = {
+/** The options `uptime-server` parses, of every command (docs/reference/server-cli.md documents each). */
+export const OPTIONS = {
   ...typed("string", [
     "port",
     "host",
