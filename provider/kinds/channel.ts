@@ -91,6 +91,7 @@ export const channelKind: Kind<Channel> = {
   path: "/api/v1/channels",
   byIdIsExtension: true,
   fields,
+  replaceOnChange: fields.replaceOnChange(),
 
   validate(inputs, complete): Failure[] {
     const issues = complete

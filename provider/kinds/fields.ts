@@ -12,13 +12,14 @@ export class Fields {
 
   constructor(readonly table: FieldTable) {
     this.byApi = new Map(apiRows(table).map(([prop, f]) => [f.api, prop]));
-    this.replaceOnChange = Object.entries(table)
-      .filter(([, f]) => f.replaceOnChange)
-      .map(([p]) => p);
   }
 
   /** Input properties whose change replaces the object. */
-  readonly replaceOnChange: readonly string[];
+  replaceOnChange(): string[] {
+    return Object.entries(this.table)
+      .filter(([, f]) => f.replaceOnChange)
+      .map(([p]) => p);
+  }
 
   /** Writable API fields: `[property, row]`. */
   writable(): [string, Field & { api: string }][] {

@@ -18,6 +18,8 @@ export interface Kind<Api extends { id: string }> {
   byIdIsExtension: boolean;
   /** The kind's field table, as the provider reads it. */
   fields: Fields;
+  /** Input properties whose change replaces the object. */
+  replaceOnChange: readonly string[];
   /** Failures of the known inputs; `complete` is false when some inputs are unknown. */
   validate(inputs: Props, complete: boolean): Failure[];
   /** The comparable fields the inputs ask for (`id` known after create). */

@@ -18,6 +18,7 @@ export const maintenanceWindowKind: Kind<MaintenanceWindow> = {
   path: "/api/v1/maintenance-windows",
   byIdIsExtension: false,
   fields,
+  replaceOnChange: [],
 
   validate(inputs, complete): Failure[] {
     const schema = complete ? CreateMaintenanceWindowSchema : CreateMaintenanceWindowSchema.partial();

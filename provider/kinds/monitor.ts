@@ -130,6 +130,7 @@ export const monitorKind: Kind<Monitor> = {
   path: "/api/v1/monitors",
   byIdIsExtension: false,
   fields,
+  replaceOnChange: fields.replaceOnChange(),
 
   validate(inputs, complete): Failure[] {
     const schema = complete ? CreateMonitorSchema : CreateMonitorSchema.partial();

@@ -25,6 +25,7 @@ export const statusPageKind: Kind<StatusPage> = {
   path: "/api/v1/status-pages",
   byIdIsExtension: true,
   fields,
+  replaceOnChange: fields.replaceOnChange(),
 
   validate(inputs, complete): Failure[] {
     const schema = complete ? CreateStatusPageSchema : CreateStatusPageSchema.partial();

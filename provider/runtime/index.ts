@@ -155,7 +155,7 @@ async function targetFailures(news: Props): Promise<Failure[]> {
 export async function diff(name: KindName, id: string, olds: Props, news: Props): Promise<PropertyDiffResult> {
   const kind = kindOf(name);
   const changed = changedProperties(kind, id, olds, news);
-  const replaces = changed.filter((p) => kind.fields.replaceOnChange.includes(p) || replacesOnChange(news, p));
+  const replaces = changed.filter((p) => kind.replaceOnChange.includes(p) || replacesOnChange(news, p));
   if (isUnknown(news.connection)) {
     changed.push("connection");
   } else {
@@ -208,7 +208,7 @@ async function takeOver(target: Target, id: string, why: TakeOver): Promise<{ id
   const live = await fetchLive(kind, client, id);
   if (!live) throw new Error(`${why === "adopt" ? "adopt: " : ""}there is no ${kind.label} ${id} in this account`);
   const liveType = (live as { type?: string }).type;
-  if (kind.fields.replaceOnChange.includes("type") && liveType !== inputs.type)
+  if (kind.replaceOnChange.includes("type") && liveType !== inputs.type)
     throw typeMismatch(kind, id, liveType, inputs, why);
   // Nothing recorded yet: what the provider cannot compare (a channel's config) counts as changed.
   const asIs = kind.outputs(live, inputs, connection, { props: {}, rewrote: [] });
