@@ -1,6 +1,6 @@
 import { RE2JS } from "re2js";
 import { z } from "zod";
-import { type FieldTable, nullableField } from "./field-table";
+import { type FieldTable, nullableField, objectType } from "./field-table";
 import { HEADER_NAME } from "./headers";
 
 /**
@@ -273,11 +273,10 @@ export const ASSERTION_ROWS = {
     api: "assertions",
     type: {
       type: "array",
-      items: {
-        type: "object",
-        ref: "Assertion",
-        description: "A check of each response: its `source` (and `property`) compared with `target`.",
-        properties: {
+      items: objectType(
+        "Assertion",
+        "A check of each response: its `source` (and `property`) compared with `target`.",
+        {
           source: { type: "string", enum: ASSERTION_SOURCES, description: "What is read from the response." },
           property: {
             type: "string",
@@ -296,8 +295,8 @@ export const ASSERTION_ROWS = {
             description: 'The value compared with, always a string (`"200"`); none for `is_empty` and `not_empty`.',
           },
         },
-        requiredProperties: ["source", "comparison"],
-      },
+        ["source", "comparison"],
+      ),
     },
     normal: "assertions",
     description:

@@ -119,3 +119,16 @@ export function outputField<const Api extends string, const T extends ScalarType
 export function providerOutput<const D extends string>(description: D) {
   return { type: { type: "string" }, outputOnly: true, description } as const;
 }
+
+/**
+ * A named object type (`ref`) of a field: its properties, and which of them an object must have
+ * (each one of its properties, which the compiler checks).
+ */
+export function objectType<
+  const Ref extends string,
+  const D extends string,
+  const P extends Readonly<Record<string, FieldType>>,
+  const R extends readonly (keyof P & string)[],
+>(ref: Ref, description: D, properties: P, requiredProperties: R) {
+  return { type: "object", ref, description, properties, requiredProperties } as const;
+}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type FieldTable, nullableField } from "./field-table";
+import { type FieldTable, nullableField, objectType } from "./field-table";
 
 /**
  * Reminders and escalation, on the monitor (so every channel of the monitor hears them alike):
@@ -81,11 +81,10 @@ export const MONITOR_ALERTING_ROWS = {
     api: "escalation",
     type: {
       type: "array",
-      items: {
-        type: "object",
-        ref: "EscalationStep",
-        description: "One escalation step: from `after` seconds into an incident, `channels` are alerted too.",
-        properties: {
+      items: objectType(
+        "EscalationStep",
+        "One escalation step: from `after` seconds into an incident, `channels` are alerted too.",
+        {
           after: { type: "integer", description: "Seconds after the incident opened, 0..604800." },
           channels: {
             type: "array",
@@ -93,8 +92,8 @@ export const MONITOR_ALERTING_ROWS = {
             description: "Channel ids alerted from then on (1..20); they also hear the resolve.",
           },
         },
-        requiredProperties: ["after", "channels"],
-      },
+        ["after", "channels"],
+      ),
     },
     description:
       "Escalation steps: `{ after: <seconds down>, channels: [<channel id>…] }`, at most 5; each also alerts its channels (a step reached during a maintenance window, when it ends).",

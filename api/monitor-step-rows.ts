@@ -1,5 +1,5 @@
 import { ASSERTION_ROWS } from "./assertions";
-import type { FieldTable } from "./field-table";
+import { type FieldTable, objectType } from "./field-table";
 import { EXTRACTION_SOURCES, STEP_METHODS as METHODS } from "./monitor-steps";
 
 const STRING = { type: "string" } as const;
@@ -12,11 +12,10 @@ export const MONITOR_STEP_ROWS = {
     api: "steps",
     type: {
       type: "array",
-      items: {
-        type: "object",
-        ref: "MonitorStep",
-        description: "One request of a multi-step monitor, its extractions and assertions.",
-        properties: {
+      items: objectType(
+        "MonitorStep",
+        "One request of a multi-step monitor, its extractions and assertions.",
+        {
           name: { ...STRING, description: "Names the step in results and errors, 1..60 characters." },
           method: { type: "string", enum: METHODS, description: "HTTP method; default GET." },
           url: { ...STRING, description: "`http(s)://…`, with `{{variables}}`." },
@@ -37,11 +36,10 @@ export const MONITOR_STEP_ROWS = {
           extract: {
             type: "array",
             description: "Values of the response kept as variables for later steps.",
-            items: {
-              type: "object",
-              ref: "StepExtraction",
-              description: "A value of the response kept as variable `name`.",
-              properties: {
+            items: objectType(
+              "StepExtraction",
+              "A value of the response kept as variable `name`.",
+              {
                 name: { ...STRING, description: "The variable's name: later steps use `{{name}}`." },
                 source: {
                   type: "string",
@@ -55,8 +53,8 @@ export const MONITOR_STEP_ROWS = {
                 },
                 secret: { type: "boolean", description: "Masked in results, logs and errors." },
               },
-              requiredProperties: ["name", "source"],
-            },
+              ["name", "source"],
+            ),
           },
           assertions: {
             type: "array",
@@ -65,8 +63,8 @@ export const MONITOR_STEP_ROWS = {
           },
           cleanup: { type: "boolean", description: "Runs even after an earlier step failed (clean-up)." },
         },
-        requiredProperties: ["name", "url"],
-      },
+        ["name", "url"],
+      ),
     },
     normal: "steps",
     description:

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp, timestampRows } from "./common";
-import { type FieldTable, nullableField, outputField, providerOutput, requiredField } from "./field-table";
+import { type FieldTable, nullableField, objectType, outputField, providerOutput, requiredField } from "./field-table";
 import { INCIDENT_IMPACTS, INCIDENT_STATES } from "./status-page-incidents";
 import {
   COMPONENT_RULES,
@@ -62,11 +62,10 @@ export const StatusPageSchema = z
   .meta({ id: "StatusPage" });
 export type StatusPage = z.infer<typeof StatusPageSchema>;
 
-const COMPONENT_TYPE = {
-  type: "object",
-  ref: "StatusPageComponent",
-  description: "A component: one or more monitors with a rule for its state, or a manual component.",
-  properties: {
+const COMPONENT_TYPE = objectType(
+  "StatusPageComponent",
+  "A component: one or more monitors with a rule for its state, or a manual component.",
+  {
     key: {
       type: "string",
       description: "1..40 of `a-z 0-9 -`, unique on the page: its id in the API and in incident rules.",
@@ -85,31 +84,29 @@ const COMPONENT_TYPE = {
     },
     threshold: { type: "integer", nullable: true, description: "With `response-time`: degraded above this many ms." },
   },
-  requiredProperties: ["key", "name"],
-} as const;
-const SECTION_TYPE = {
-  type: "object",
-  ref: "StatusPageSection",
-  description: "A section of a status page: a heading and its components in order.",
-  properties: {
+  ["key", "name"],
+);
+const SECTION_TYPE = objectType(
+  "StatusPageSection",
+  "A section of a status page: a heading and its components in order.",
+  {
     name: { type: "string", description: "The section's heading." },
     components: { type: "array", items: COMPONENT_TYPE, description: "Its components, in order." },
   },
-  requiredProperties: ["name", "components"],
-} as const;
-const INCIDENT_RULE_TYPE = {
-  type: "object",
-  ref: "StatusPageIncidentRule",
-  description: "Opens an incident when monitors stay down, resolves it when they recover.",
-  properties: {
+  ["name", "components"],
+);
+const INCIDENT_RULE_TYPE = objectType(
+  "StatusPageIncidentRule",
+  "Opens an incident when monitors stay down, resolves it when they recover.",
+  {
     component: { type: "string", nullable: true, description: "The component's key (or give `tag`)." },
     tag: { type: "string", nullable: true, description: "The page's monitors with this tag (or give `component`)." },
     minutes: { type: "integer", description: "Minutes down first, 0..1440." },
     title: { type: "string", description: "The incident's title; `{name}` and `{minutes}` are filled in." },
     message: { type: "string", nullable: true, description: "The first update's message; same placeholders." },
   },
-  requiredProperties: ["minutes", "title"],
-} as const;
+  ["minutes", "title"],
+);
 
 /** The status page's field table (see fields.ts). */
 export const STATUS_PAGE_FIELDS = {
