@@ -9,7 +9,9 @@ import {
   type Field,
   type FieldType,
   HeartbeatSchema,
+  HeartbeatsQuerySchema,
   RESOURCE_FIELDS,
+  StatsQuerySchema,
   StatsSchema,
   StatusDocumentSchema,
 } from "../api";
@@ -39,6 +41,27 @@ const idRow = (label: string): Field => ({
 });
 const CONNECTION: [string, Field] = ["connection", RESOURCE_FIELDS.connection];
 
+/**
+ * The inputs of a read of a monitor's recent past: its id, how far back (`key` of the API's query,
+ * whose bounds and default the row states), and the connection.
+ */
+function monitorWindowInputs<K extends string>(
+  query: z.ZodObject<Record<K, z.ZodType>>,
+  key: K,
+  unit: string,
+): [string, Field][] {
+  // queryInt's metadata: the query's bounds and default, as the OpenAPI document states them.
+  const int = query.shape[key].meta() as { minimum: number; maximum: number; default: number };
+  return [
+    ["monitorId", idRow("monitor")],
+    [
+      key,
+      { type: { type: "integer" }, description: `${unit} back, ${int.minimum}..${int.maximum}.`, default: int.default },
+    ],
+    CONNECTION,
+  ];
+}
+
 /** The outputs a lookup returns: the resource's, without secrets (reads never reveal them). */
 export function lookupOutputs(kind: SchemaKinds[string]): [string, Field][] {
   return [
@@ -64,11 +87,7 @@ function readFunctions(): Record<string, FunctionRows> {
   return {
     getMonitorHeartbeats: {
       description: "Check results of a monitor over the last `hours`, newest first.",
-      inputs: [
-        ["monitorId", idRow("monitor")],
-        ["hours", { type: { type: "integer" }, description: "Hours back, 1..720.", default: 24 }],
-        CONNECTION,
-      ],
+      inputs: monitorWindowInputs(HeartbeatsQuerySchema, "hours", "Hours"),
       outputs: [
         [
           "heartbeats",
@@ -82,11 +101,7 @@ function readFunctions(): Record<string, FunctionRows> {
     },
     getMonitorStats: {
       description: "Uptime and response-time statistics of a monitor over the last `days` UTC days.",
-      inputs: [
-        ["monitorId", idRow("monitor")],
-        ["days", { type: { type: "integer" }, description: "UTC days back, 1..90.", default: 30 }],
-        CONNECTION,
-      ],
+      inputs: monitorWindowInputs(StatsQuerySchema, "days", "UTC days"),
       outputs: zodRows(StatsSchema, "Stats"),
     },
     getStatusDocument: {
