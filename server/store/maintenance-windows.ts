@@ -1,8 +1,7 @@
 import type { Executor } from "./sql/executor";
 import type { MaintenanceWindow, MaintenanceWindowSpec } from "../../api";
 import { windowActiveAt } from "../maintenance/schedule";
-import { Links } from "./links";
-import { AccountObjects } from "./account-objects";
+import { MonitorSetObjects } from "./account-objects";
 
 interface WindowRow {
   id: string;
@@ -19,44 +18,18 @@ export function maintenanceAt(specs: readonly string[], now: number): boolean {
 }
 
 /** Maintenance windows and their monitor links. */
-export class MaintenanceWindowRepository extends AccountObjects<WindowRow, MaintenanceWindow> {
-  /** Each window's monitors. */
-  private readonly monitors: Links;
-
+export class MaintenanceWindowRepository extends MonitorSetObjects<
+  WindowRow,
+  MaintenanceWindow,
+  MaintenanceWindowSpec
+> {
   constructor(db: Executor) {
-    super(db, "maintenance_windows");
-    this.monitors = new Links(db, {
-      table: "maintenance_window_monitors",
-      owner: { table: "maintenance_windows", column: "window_id" },
-      member: { table: "monitors", column: "monitor_id" },
-    });
+    super(db, "maintenance_windows", "mw", { table: "maintenance_window_monitors", column: "window_id" });
   }
 
-  /** The ids among `ids` that are monitors of the account. */
-  async existingMonitors(accountId: string, ids: readonly string[]): Promise<Set<string>> {
-    return await this.monitors.existing(accountId, ids);
-  }
-
-  async create(
-    accountId: string,
-    spec: MaintenanceWindowSpec,
-    externalId: string | null = null,
-  ): Promise<MaintenanceWindow> {
-    const row = { spec: specJson(spec), external_id: externalId };
-    const id = await this.monitors.create("mw", accountId, row, spec.monitor_ids);
-    return (await this.get(accountId, id)) as MaintenanceWindow;
-  }
-
-  /** `externalId` undefined keeps the mark, null clears it. */
-  async update(
-    accountId: string,
-    id: string,
-    spec: MaintenanceWindowSpec,
-    externalId?: string | null,
-  ): Promise<MaintenanceWindow | undefined> {
-    const kept = { external_id: externalId };
-    const changed = await this.monitors.update(id, accountId, { spec: specJson(spec) }, kept, spec.monitor_ids);
-    return changed ? await this.get(accountId, id) : undefined;
+  /** The spec as one JSON column (its monitors are links). */
+  protected columns(spec: MaintenanceWindowSpec) {
+    return { spec: specJson(spec) };
   }
 
   /** Whether a window covering the monitor is in effect at `now` (the checker asks before each record). */

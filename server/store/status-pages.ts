@@ -1,7 +1,6 @@
 import type { Executor } from "./sql/executor";
 import type { StatusPage, StatusPageLocale, StoredIncidentRule, StoredSection } from "../../api";
-import { Links } from "./links";
-import { AccountObjects } from "./account-objects";
+import { MonitorSetObjects } from "./account-objects";
 
 interface StatusPageRow {
   id: string;
@@ -61,17 +60,9 @@ export interface PublicMonitorRow {
 }
 
 /** Status pages and their monitor links. Slugs are unique across the server. */
-export class StatusPageRepository extends AccountObjects<StatusPageRow, StatusPage> {
-  /** Each page's monitors. */
-  private readonly monitors: Links;
-
+export class StatusPageRepository extends MonitorSetObjects<StatusPageRow, StatusPage, StatusPageSpec> {
   constructor(db: Executor) {
-    super(db, "status_pages");
-    this.monitors = new Links(db, {
-      table: "status_page_monitors",
-      owner: { table: "status_pages", column: "status_page_id" },
-      member: { table: "monitors", column: "monitor_id" },
-    });
+    super(db, "status_pages", "sp", { table: "status_page_monitors", column: "status_page_id" });
   }
 
   async bySlug(slug: string): Promise<PrivateStatusPage | undefined> {
@@ -141,35 +132,8 @@ export class StatusPageRepository extends AccountObjects<StatusPageRow, StatusPa
     );
   }
 
-  /** The ids among `ids` that are monitors of the account. */
-  async existingMonitors(accountId: string, ids: readonly string[]): Promise<Set<string>> {
-    return await this.monitors.existing(accountId, ids);
-  }
-
-  async create(accountId: string, spec: StatusPageSpec, externalId: string | null = null): Promise<StatusPage> {
-    const row = {
-      ...this.columns(spec),
-      external_id: externalId,
-      password_hash: spec.password_hash ?? null,
-    };
-    const id = await this.monitors.create("sp", accountId, row, spec.monitor_ids);
-    return (await this.get(accountId, id)) as StatusPage;
-  }
-
-  /** Stores a new spec; `externalId` undefined keeps the current mark, and so does `spec.password_hash` undefined. */
-  async update(
-    accountId: string,
-    id: string,
-    spec: StatusPageSpec,
-    externalId?: string | null,
-  ): Promise<StatusPage | undefined> {
-    const kept = { external_id: externalId, password_hash: spec.password_hash };
-    await this.monitors.update(id, accountId, this.columns(spec), kept, spec.monitor_ids);
-    return await this.get(accountId, id);
-  }
-
   /** The columns a page's spec sets, besides its mark and its password. */
-  private columns(spec: StatusPageSpec) {
+  protected columns(spec: StatusPageSpec) {
     return {
       slug: spec.slug,
       title: spec.title,
@@ -177,6 +141,11 @@ export class StatusPageRepository extends AccountObjects<StatusPageRow, StatusPa
       structure: structureJson(spec),
       custom_domain: spec.custom_domain,
     };
+  }
+
+  /** The password's record: a spec without one (undefined) keeps it on update. */
+  protected override kept(spec: StatusPageSpec) {
+    return { password_hash: spec.password_hash };
   }
 
   /** The page's monitors in creation order, for the public document. */
