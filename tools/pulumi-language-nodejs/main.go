@@ -169,29 +169,36 @@ func locate(ctx context.Context, node, dir, module string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
+// nodeCommand is the start of the command line that runs an SDK script (e.g. `@pulumi/pulumi/cmd/run`)
+// for the program: node, the runtime options' `nodeargs`, then the script as the program directory
+// resolves it. It returns the options too: the script runs with their env.
+func nodeCommand(ctx context.Context, info *pulumirpc.ProgramInfo, module string) (node string, args []string, opts options, err error) {
+	if opts, err = parseOptions(info); err != nil {
+		return "", nil, opts, err
+	}
+	if node, err = exec.LookPath("node"); err != nil {
+		return "", nil, opts, fmt.Errorf("could not find node on PATH: %w", err)
+	}
+	script, err := locate(ctx, node, info.ProgramDirectory, module)
+	if err != nil {
+		return "", nil, opts, err
+	}
+	if args, err = shlex.Split(opts.nodeargs); err != nil {
+		return "", nil, opts, fmt.Errorf("runtime option nodeargs: %w", err)
+	}
+	return node, append(args, script), opts, nil
+}
+
 // Run runs the program: Node on cmd/run, talking to the engine's resource monitor directly.
 func (h *nodeHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
 	if req.AttachDebugger {
 		return &pulumirpc.RunResponse{Error: "this Node.js language host cannot attach a debugger"}, nil
 	}
 	info := req.Info
-	opts, err := parseOptions(info)
+	node, args, opts, err := nodeCommand(ctx, info, "@pulumi/pulumi/cmd/run")
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: err.Error()}, nil
 	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("could not find node on PATH: %v", err)}, nil
-	}
-	runScript, err := locate(ctx, node, info.ProgramDirectory, "@pulumi/pulumi/cmd/run")
-	if err != nil {
-		return &pulumirpc.RunResponse{Error: err.Error()}, nil
-	}
-	args, err := shlex.Split(opts.nodeargs)
-	if err != nil {
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("runtime option nodeargs: %v", err)}, nil
-	}
-	args = append(args, runScript)
 	flagArg := func(name, value string) {
 		if value != "" {
 			args = append(args, "--"+name, value)

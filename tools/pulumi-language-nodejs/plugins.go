@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/google/shlex"
 	sdk "github.com/pulumi/pulumi/sdk/v3"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
@@ -194,29 +193,16 @@ func (h *nodeHost) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumirpc.L
 		return err
 	}
 	defer closer.Close()
-	opts, err := parseOptions(req.Info)
-	if err != nil {
-		return err
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		return fmt.Errorf("could not find node on PATH: %w", err)
-	}
 	dir := req.Info.ProgramDirectory
 	policyPack := req.Kind == string(apitype.AnalyzerPlugin)
 	module := "@pulumi/pulumi/cmd/run-plugin"
 	if policyPack {
 		module = "@pulumi/pulumi/cmd/run-policy-pack"
 	}
-	script, err := locate(ctx, node, dir, module)
+	node, args, opts, err := nodeCommand(ctx, req.Info, module)
 	if err != nil {
 		return err
 	}
-	args, err := shlex.Split(opts.nodeargs)
-	if err != nil {
-		return fmt.Errorf("runtime option nodeargs: %w", err)
-	}
-	args = append(args, script)
 	env := opts.env(append(os.Environ(), req.Env...))
 	var proxy *sdk.PolicyProxy
 	if policyPack {
