@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp, timestampRows } from "./common";
 import { type FieldTable, nullableField, objectType, outputField, providerOutput, requiredField } from "./field-table";
-import { INCIDENT_IMPACTS, INCIDENT_STATES } from "./status-page-incidents";
+import { IncidentSchema, IncidentUpdateSchema } from "./status-page-incidents";
 import {
   COMPONENT_RULES,
   COMPONENT_STATES,
@@ -232,16 +232,19 @@ export const StatusDocumentSchema = z
       }),
     ),
     /** Open incidents first (newest first), then those resolved in the last 14 days (extension). */
+    // The API's incident less what the public must not see (its page, post-mortem draft, rule and
+    // the updates' ids and impacts): named fields, so a field added to incidents stays private.
     incidents: z.array(
-      z.object({
-        id: z.string(),
-        title: z.string(),
-        state: z.enum(INCIDENT_STATES),
-        components: z.record(z.string(), z.enum(INCIDENT_IMPACTS)),
-        created_at: Timestamp,
-        updated_at: Timestamp,
-        resolved_at: Timestamp.nullable(),
-        updates: z.array(z.object({ state: z.enum(INCIDENT_STATES), message: z.string(), created_at: Timestamp })),
+      IncidentSchema.pick({
+        id: true,
+        title: true,
+        state: true,
+        components: true,
+        created_at: true,
+        updated_at: true,
+        resolved_at: true,
+      }).extend({
+        updates: z.array(IncidentUpdateSchema.pick({ state: true, message: true, created_at: true })),
       }),
     ),
     /** Maintenance windows of the page's monitors, in progress or starting in the next 14 days (extension). */
