@@ -88,15 +88,18 @@ export const ListQuerySchema = z.strictObject({
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
 
+/** The longest display name or title (monitors, channels, status pages, maintenance windows, page sections and components). */
+export const NAME_MAX = 120;
+
 /**
- * A display name or title: 1..120 characters kept exactly as written (leading and trailing spaces
- * included, so a read returns what was sent); it must not be only spaces.
+ * A display name or title: 1..{@link NAME_MAX} characters kept exactly as written (leading and
+ * trailing spaces included, so a read returns what was sent); it must not be only spaces.
  */
 export const displayName = () =>
   z
     .string()
     .min(1, "must not be empty")
-    .max(120, "must be at most 120 characters")
+    .max(NAME_MAX, `must be at most ${NAME_MAX} characters`)
     .regex(/\S/, "must not be only spaces");
 
 /** The longest `external_id`. */
@@ -142,7 +145,7 @@ export function timestampRows<const Noun extends string>(noun: Noun) {
 export const DISPLAY_NAME_FIELD = {
   api: "name",
   type: { type: "string" },
-  description: "Display name, 1..120 characters, kept exactly as written; not only spaces.",
+  description: `Display name, 1..${NAME_MAX} characters, kept exactly as written; not only spaces.`,
   defaultDoc: "the resource name",
 } as const;
 

@@ -48,7 +48,7 @@ export function intervalSec(floor: number, lowest = floor) {
 
 /** Writable fields of a monitor but `type`, each with its own rule. */
 export const monitorFieldRules = {
-  /** Display name, 1..120 characters, kept exactly as written. */
+  /** Display name, kept exactly as written (see `displayName`). */
   name: displayName(),
   /** The `url` of each type's descriptor (api/monitor-types/<type>.ts); null for the types without one. */
   url: z.string().max(MAX_URL_LENGTH, URL_TOO_LONG).nullable(),

@@ -60,7 +60,7 @@ export type UpdateMonitor = z.input<typeof UpdateMonitorSchema>;
  * is compared (see fields.ts). The provider, its schema and the README's table derive from it.
  */
 export const MONITOR_FIELDS = {
-  /** Display name, 1..120 characters. Defaults to the resource's name. */
+  /** Display name (see `DISPLAY_NAME_FIELD`). Defaults to the resource's name. */
   name: DISPLAY_NAME_FIELD,
   /** One of `MONITOR_TYPES`. Changing it replaces the monitor. */
   type: typeField(MONITOR_TYPES, "monitor"),
