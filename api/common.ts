@@ -149,9 +149,9 @@ export const DISPLAY_NAME_FIELD = {
   defaultDoc: "the resource name",
 } as const;
 
-/** Values in words, in their order: "`a`, `b` or `c`". */
-export function inWords(values: readonly string[]): string {
-  const quoted = values.map((value) => `\`${value}\``);
+/** Values in words, in their order: "`a`, `b` or `c`"; the default, if given, marked: "`a` (default), `b` or `c`". */
+export function inWords(values: readonly string[], byDefault?: string): string {
+  const quoted = values.map((value) => `\`${value}\`${value === byDefault ? " (default)" : ""}`);
   return quoted.length < 2 ? quoted.join("") : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
 }
 
@@ -172,12 +172,17 @@ export const ID_PREFIX = { monitor: "mon", channel: "chn", statusPage: "sp", mai
 /** Length of the part of an id after its prefix: 12 hex of time, 4 of sequence, 12 random. */
 const ID_BODY = 28;
 
+/** The shape of an id with this prefix (`sp` → `sp_` and {@link ID_BODY} hex digits). */
+export function idPattern(prefix: string): RegExp {
+  return new RegExp(`^${prefix}_[0-9a-f]{${ID_BODY}}$`);
+}
+
 /**
  * Path parameter `id` of one kind: its prefix and length. An id of another shape names nothing,
  * so the server answers 404 (not 422), as for any unknown id.
  */
 export function idParams(prefix: (typeof ID_PREFIX)[keyof typeof ID_PREFIX]) {
-  return z.strictObject({ id: z.string().regex(new RegExp(`^${prefix}_[0-9a-f]{${ID_BODY}}$`)) });
+  return z.strictObject({ id: z.string().regex(idPattern(prefix)) });
 }
 
 /** `check` of `raw` parsed, or why it is not an absolute URL. */
