@@ -81,9 +81,12 @@ export function queryInt(min: number, max: number, fallback: number) {
     .meta({ type: "integer", minimum: min, maximum: max, default: fallback });
 }
 
-/** Query of every list call: `limit` 1..200 (default 50) and the opaque `cursor` of the previous page. */
+/** The largest page a list call answers (its `limit`'s bound). */
+export const LIST_LIMIT_MAX = 200;
+
+/** Query of every list call: `limit` 1..{@link LIST_LIMIT_MAX} (default 50) and the opaque `cursor` of the previous page. */
 export const ListQuerySchema = z.strictObject({
-  limit: queryInt(1, 200, 50),
+  limit: queryInt(1, LIST_LIMIT_MAX, 50),
   cursor: z.string().min(1).max(200).optional(),
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
