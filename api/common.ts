@@ -105,6 +105,9 @@ export const displayName = () =>
     .max(NAME_MAX, `must be at most ${NAME_MAX} characters`)
     .regex(/\S/, "must not be only spaces");
 
+/** The longest tag (a monitor's, and the one a trigger, a list or an incident rule selects by). */
+export const TAG_MAX = 50;
+
 /** The longest `external_id`. */
 export const EXTERNAL_ID_MAX = 255;
 

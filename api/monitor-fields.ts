@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type StoredAssertion, assertionFields, ASSERTION_ROWS } from "./assertions";
-import { displayName } from "./common";
+import { displayName, TAG_MAX } from "./common";
 import { type FieldTable, nullableField, optionalField, requiredField } from "./field-table";
 import { MAX_URL_LENGTH, requestBody, requestHeaders, StatusCodeRuleSchema, URL_TOO_LONG } from "./headers";
 import { MONITOR_BROWSER_ROWS, monitorBrowserFields } from "./monitor-browser";
@@ -84,7 +84,7 @@ export const monitorFieldRules = {
     .array(
       z
         .string()
-        .max(50, "must be at most 50 characters")
+        .max(TAG_MAX, `must be at most ${TAG_MAX} characters`)
         .regex(TAG, "must start with a letter or digit and use only letters, digits and _ . : -"),
     )
     .max(20, "must have at most 20 tags"),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type ErrorDetail, NAME_MAX } from "./common";
+import { type ErrorDetail, NAME_MAX, TAG_MAX } from "./common";
 
 /**
  * What a status page shows and how: sections of components (each one or more monitors with a
@@ -84,7 +84,7 @@ export const IncidentRuleSchema = z
     /** The component's key; or give `tag`. */
     component: z.string().regex(COMPONENT_KEY, "must be the key of a component of the page").nullable().optional(),
     /** The monitors of the page with this tag; or give `component`. */
-    tag: z.string().min(1).max(50).nullable().optional(),
+    tag: z.string().min(1).max(TAG_MAX).nullable().optional(),
     /** Minutes the monitors must stay down first, 0..{@link RULE_MINUTES_MAX} (0: at once, after the monitors' own confirmations). */
     minutes: z
       .int("must be a whole number of minutes")

@@ -14,6 +14,7 @@ import {
   MonitorTestResultSchema,
   StatsQuerySchema,
   StatsSchema,
+  TAG_MAX,
   DocumentedTriggerRequestSchema,
   TriggerRequestSchema,
   type TriggerRequest,
@@ -25,7 +26,7 @@ import { errorResponses } from "./responses";
 import { screenshotRoutes } from "./screenshots";
 
 const ListMonitorsQuerySchema = ListQuerySchema.extend({
-  tag: z.string().max(50).optional(),
+  tag: z.string().max(TAG_MAX).optional(),
   status: z.enum(["active", "paused"]).optional(),
 });
 
