@@ -11,6 +11,7 @@ import {
   idParams,
   ListQuerySchema,
   MonitorSchema,
+  MONITOR_STATUSES,
   MonitorTestResultSchema,
   StatsQuerySchema,
   StatsSchema,
@@ -27,7 +28,7 @@ import { screenshotRoutes } from "./screenshots";
 
 const ListMonitorsQuerySchema = ListQuerySchema.extend({
   tag: z.string().max(TAG_MAX).optional(),
-  status: z.enum(["active", "paused"]).optional(),
+  status: z.enum(MONITOR_STATUSES).optional(),
 });
 
 const params = idParams(ID_PREFIX.monitor);
