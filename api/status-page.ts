@@ -215,6 +215,9 @@ export const STATUS_PAGE_FIELDS = {
   externalId: EXTERNAL_ID_FIELD,
 } as const satisfies FieldTable;
 
+/** A monitor's state in the public status document: its health, `paused`, or `maintenance`. */
+export const PUBLIC_MONITOR_STATES = ["up", "degraded", "down", "pending", "paused", "maintenance"] as const;
+
 /** `GET /api/status/<slug>.json`: names and health only, never URLs, headers or ids. */
 export const StatusDocumentSchema = z
   .object({
@@ -229,7 +232,7 @@ export const StatusDocumentSchema = z
         name: z.string(),
         /** `maintenance` (extension): a maintenance window covers the monitor now. */
         /** `degraded`: up, but slower than the monitor's `degraded_response_ms`. */
-        status: z.enum(["up", "degraded", "down", "pending", "paused", "maintenance"]),
+        status: z.enum(PUBLIC_MONITOR_STATES),
         uptime_pct_24h: z.number().nullable(),
         uptime_pct_30d: z.number().nullable(),
         last_checked_at: Timestamp.nullable(),

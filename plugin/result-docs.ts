@@ -1,4 +1,4 @@
-import { ERROR_CLASSES, INCIDENT_STATES, inWords } from "../api";
+import { ERROR_CLASSES, INCIDENT_STATES, inWords, PUBLIC_MONITOR_STATES } from "../api";
 
 /**
  * What each property of the functions' results means (`Type.property`). The read schemas in
@@ -102,7 +102,7 @@ export const RESULT_DOCS: Readonly<Record<string, string>> = {
   "StatusDocument.updatedAt": "When the document was computed.",
   "StatusDocument.monitors": "The page's monitors: name and health only.",
   "StatusDocumentMonitor.name": "The monitor's name.",
-  "StatusDocumentMonitor.status": "`up`, `degraded`, `down`, `pending`, `paused` or `maintenance`.",
+  "StatusDocumentMonitor.status": `${inWords(PUBLIC_MONITOR_STATES)}.`,
   "StatusDocumentMonitor.uptimePct24h": "Uptime over the last 24 hours, percent; none without checks.",
   "StatusDocumentMonitor.uptimePct30d": "Uptime over the last 30 days, percent; none without checks.",
   "StatusDocument.sections": "The page's sections and their components' states, in the order declared.",
