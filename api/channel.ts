@@ -156,7 +156,7 @@ export type Channel = z.infer<typeof ChannelSchema>;
  * through `configFingerprint` against `writtenFingerprint`, the value its last write returned.
  */
 export const CHANNEL_FIELDS = {
-  /** Display name, 1..120 characters. Defaults to the resource's name. */
+  /** Display name (see `DISPLAY_NAME_FIELD`). Defaults to the resource's name. */
   name: DISPLAY_NAME_FIELD,
   /** One of `CHANNEL_TYPES`. Changing it replaces the channel. */
   type: typeField(CHANNEL_TYPES, "channel"),

@@ -81,23 +81,32 @@ export function queryInt(min: number, max: number, fallback: number) {
     .meta({ type: "integer", minimum: min, maximum: max, default: fallback });
 }
 
-/** Query of every list call: `limit` 1..200 (default 50) and the opaque `cursor` of the previous page. */
+/** The largest page a list call answers (its `limit`'s bound). */
+export const LIST_LIMIT_MAX = 200;
+
+/** Query of every list call: `limit` 1..{@link LIST_LIMIT_MAX} (default 50) and the opaque `cursor` of the previous page. */
 export const ListQuerySchema = z.strictObject({
-  limit: queryInt(1, 200, 50),
+  limit: queryInt(1, LIST_LIMIT_MAX, 50),
   cursor: z.string().min(1).max(200).optional(),
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
 
+/** The longest display name or title (monitors, channels, status pages, maintenance windows, page sections and components). */
+export const NAME_MAX = 120;
+
 /**
- * A display name or title: 1..120 characters kept exactly as written (leading and trailing spaces
- * included, so a read returns what was sent); it must not be only spaces.
+ * A display name or title: 1..{@link NAME_MAX} characters kept exactly as written (leading and
+ * trailing spaces included, so a read returns what was sent); it must not be only spaces.
  */
 export const displayName = () =>
   z
     .string()
     .min(1, "must not be empty")
-    .max(120, "must be at most 120 characters")
+    .max(NAME_MAX, `must be at most ${NAME_MAX} characters`)
     .regex(/\S/, "must not be only spaces");
+
+/** The longest tag (a monitor's, and the one a trigger, a list or an incident rule selects by). */
+export const TAG_MAX = 50;
 
 /** The longest `external_id`. */
 export const EXTERNAL_ID_MAX = 255;
@@ -142,13 +151,13 @@ export function timestampRows<const Noun extends string>(noun: Noun) {
 export const DISPLAY_NAME_FIELD = {
   api: "name",
   type: { type: "string" },
-  description: "Display name, 1..120 characters, kept exactly as written; not only spaces.",
+  description: `Display name, 1..${NAME_MAX} characters, kept exactly as written; not only spaces.`,
   defaultDoc: "the resource name",
 } as const;
 
-/** Values in words, in their order: "`a`, `b` or `c`". */
-export function inWords(values: readonly string[]): string {
-  const quoted = values.map((value) => `\`${value}\``);
+/** Values in words, in their order: "`a`, `b` or `c`"; the default, if given, marked: "`a` (default), `b` or `c`". */
+export function inWords(values: readonly string[], byDefault?: string): string {
+  const quoted = values.map((value) => `\`${value}\`${value === byDefault ? " (default)" : ""}`);
   return quoted.length < 2 ? quoted.join("") : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
 }
 
@@ -169,12 +178,17 @@ export const ID_PREFIX = { monitor: "mon", channel: "chn", statusPage: "sp", mai
 /** Length of the part of an id after its prefix: 12 hex of time, 4 of sequence, 12 random. */
 const ID_BODY = 28;
 
+/** The shape of an id with this prefix (`sp` → `sp_` and {@link ID_BODY} hex digits). */
+export function idPattern(prefix: string): RegExp {
+  return new RegExp(`^${prefix}_[0-9a-f]{${ID_BODY}}$`);
+}
+
 /**
  * Path parameter `id` of one kind: its prefix and length. An id of another shape names nothing,
  * so the server answers 404 (not 422), as for any unknown id.
  */
 export function idParams(prefix: (typeof ID_PREFIX)[keyof typeof ID_PREFIX]) {
-  return z.strictObject({ id: z.string().regex(new RegExp(`^${prefix}_[0-9a-f]{${ID_BODY}}$`)) });
+  return z.strictObject({ id: z.string().regex(idPattern(prefix)) });
 }
 
 /** `check` of `raw` parsed, or why it is not an absolute URL. */

@@ -122,9 +122,12 @@ export const HeartbeatsQuerySchema = z.strictObject({
   hours: queryInt(1, 720, 24),
 });
 
-/** Query of `GET …/stats`: `days` 1..90, default 30. */
+/** The longest window of `GET …/stats`, in UTC days (the server keeps heartbeats this long). */
+export const STATS_MAX_DAYS = 90;
+
+/** Query of `GET …/stats`: `days` 1..{@link STATS_MAX_DAYS}, default 30. */
 export const StatsQuerySchema = z.strictObject({
-  days: queryInt(1, 90, 30),
+  days: queryInt(1, STATS_MAX_DAYS, 30),
 });
 
 /** One location's share of a monitor's stats, and its state now. */

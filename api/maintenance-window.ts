@@ -5,6 +5,7 @@ import {
   type ErrorDetail,
   EXTERNAL_ID_FIELD,
   ExternalIdSchema,
+  NAME_MAX,
   Timestamp,
   timestampRows,
 } from "./common";
@@ -61,8 +62,8 @@ documentOnlyMeta.add(TimeZoneSchema, { enum: [...TIME_ZONES] });
 
 /** Writable fields of a maintenance window, each with its own rule. */
 export const maintenanceWindowFields = {
-  /** Display name, 1..120 characters. */
-  name: z.string().trim().min(1, "must not be empty").max(120, "must be at most 120 characters"),
+  /** Display name, 1..{@link NAME_MAX} characters. */
+  name: z.string().trim().min(1, "must not be empty").max(NAME_MAX, `must be at most ${NAME_MAX} characters`),
   /** Monitors the window silences; a set, stored sorted. */
   monitor_ids: z
     .array(z.string().min(1).max(100))
@@ -160,11 +161,11 @@ export function maintenanceWindowViolations(w: MaintenanceWindowSpec): ErrorDeta
 
 /** The maintenance window's field table (see fields.ts). */
 export const MAINTENANCE_WINDOW_FIELDS = {
-  /** Display name, 1..120 characters. Defaults to the resource's name. */
+  /** Display name, 1..{@link NAME_MAX} characters. Defaults to the resource's name. */
   name: {
     api: "name",
     type: { type: "string" },
-    description: "Display name, 1..120 characters.",
+    description: `Display name, 1..${NAME_MAX} characters.`,
     defaultDoc: "the resource name",
   },
   /** Monitors the window silences; a set. */

@@ -11,7 +11,7 @@ import { type FieldTable, nullableField } from "./field-table";
 
 /** The writable field of its own. */
 export const monitorBrowserFields = {
-  /** browser monitors: the Playwright script, at most 64 KiB; it must parse. */
+  /** browser monitors: the Playwright script, at most {@link BROWSER_SCRIPT_LIMIT_BYTES}; it must parse. */
   script: z
     .string()
     .min(1, "must not be empty")
@@ -32,11 +32,11 @@ export const monitorBrowserRead = { script: z.string().nullable().optional() };
 
 /** The field-table row (api/monitor.ts spreads it into `MONITOR_FIELDS`). */
 export const MONITOR_BROWSER_ROWS = {
-  /** browser monitors: the Playwright script (a Checkly browser check as is, or a body using `page` and `expect`); at most 64 KiB. */
+  /** browser monitors: the Playwright script (a Checkly browser check as is, or a body using `page` and `expect`); at most {@link BROWSER_SCRIPT_LIMIT_BYTES}. */
   script: nullableField(
     "script",
     "string",
-    'browser monitors: the Playwright script — a Playwright Test file (`test("…", async ({ page }) => …)`, as a Checkly browser check) or a body using `page` and `expect`; at most 64 KiB; see "Browser monitors".',
+    `browser monitors: the Playwright script — a Playwright Test file (\`test("…", async ({ page }) => …)\`, as a Checkly browser check) or a body using \`page\` and \`expect\`; at most ${BROWSER_SCRIPT_LIMIT_BYTES / 1024} KiB; see "Browser monitors".`,
   ),
 } as const satisfies FieldTable;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type StoredAssertion, assertionFields, ASSERTION_ROWS } from "./assertions";
-import { displayName } from "./common";
+import { displayName, TAG_MAX } from "./common";
 import { type FieldTable, nullableField, optionalField, requiredField } from "./field-table";
 import { MAX_URL_LENGTH, requestBody, requestHeaders, StatusCodeRuleSchema, URL_TOO_LONG } from "./headers";
 import { MONITOR_BROWSER_ROWS, monitorBrowserFields } from "./monitor-browser";
@@ -48,7 +48,7 @@ export function intervalSec(floor: number, lowest = floor) {
 
 /** Writable fields of a monitor but `type`, each with its own rule. */
 export const monitorFieldRules = {
-  /** Display name, 1..120 characters, kept exactly as written. */
+  /** Display name, kept exactly as written (see `displayName`). */
   name: displayName(),
   /** The `url` of each type's descriptor (api/monitor-types/<type>.ts); null for the types without one. */
   url: z.string().max(MAX_URL_LENGTH, URL_TOO_LONG).nullable(),
@@ -84,7 +84,7 @@ export const monitorFieldRules = {
     .array(
       z
         .string()
-        .max(50, "must be at most 50 characters")
+        .max(TAG_MAX, `must be at most ${TAG_MAX} characters`)
         .regex(TAG, "must start with a letter or digit and use only letters, digits and _ . : -"),
     )
     .max(20, "must have at most 20 tags"),

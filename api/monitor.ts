@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { DISPLAY_NAME_FIELD, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp, timestampRows, typeField } from "./common";
+import {
+  DISPLAY_NAME_FIELD,
+  EXTERNAL_ID_FIELD,
+  ExternalIdSchema,
+  inWords,
+  Timestamp,
+  timestampRows,
+  typeField,
+} from "./common";
 import { nullableField } from "./field-table";
 import { assertionRead } from "./assertions";
 import { apiRows, type FieldTable, normalize, sortedSet } from "./fields";
@@ -55,12 +63,17 @@ export type CreateMonitor = z.input<typeof CreateMonitorSchema>;
 export const UpdateMonitorSchema = CreateMonitorSchema.omit({ type: true }).partial().meta({ id: "UpdateMonitor" });
 export type UpdateMonitor = z.input<typeof UpdateMonitorSchema>;
 
+/** A monitor's `status`: checked, or paused (changed only by pause and resume). */
+export const MONITOR_STATUSES = ["active", "paused"] as const;
+/** A monitor's `health`: `pending` until the first check, then `up`, `degraded` or `down`. */
+export const MONITOR_HEALTHS = ["pending", "up", "degraded", "down"] as const;
+
 /**
  * The monitor's field table: every property of the `Monitor` resource, its API name and how it
  * is compared (see fields.ts). The provider, its schema and the README's table derive from it.
  */
 export const MONITOR_FIELDS = {
-  /** Display name, 1..120 characters. Defaults to the resource's name. */
+  /** Display name (see `DISPLAY_NAME_FIELD`). Defaults to the resource's name. */
   name: DISPLAY_NAME_FIELD,
   /** One of `MONITOR_TYPES`. Changing it replaces the monitor. */
   type: typeField(MONITOR_TYPES, "monitor"),
@@ -76,14 +89,14 @@ export const MONITOR_FIELDS = {
   /** `active` or `paused`, as the service reports it. */
   status: {
     api: "status",
-    type: { type: "string", enum: ["active", "paused"] },
+    type: { type: "string", enum: MONITOR_STATUSES },
     outputOnly: true,
-    description: "`active` or `paused`, as the service reports it.",
+    description: `${inWords(MONITOR_STATUSES)}, as the service reports it.`,
   },
   /** `pending` until the first check, then `up`, `degraded` (slow) or `down` (as of the last refresh). */
   health: {
     api: "health",
-    type: { type: "string", enum: ["pending", "up", "degraded", "down"] },
+    type: { type: "string", enum: MONITOR_HEALTHS },
     outputOnly: true,
     description:
       "`pending` until the first check, then `up`, `degraded` (slower than `degradedResponseMs`) or `down`, as of the last refresh.",
@@ -134,9 +147,9 @@ export const MonitorSchema = z
     ...monitorNetworkRead,
     ...monitorBrowserRead,
     /** `active` or `paused`; changed only by pause and resume. */
-    status: z.enum(["active", "paused"]),
+    status: z.enum(MONITOR_STATUSES),
     /** `pending` until the first check, then `up`, `degraded` (up, but slower than `degraded_response_ms`) or `down`. */
-    health: z.enum(["pending", "up", "degraded", "down"]),
+    health: z.enum(MONITOR_HEALTHS),
     last_checked_at: Timestamp.nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,

@@ -1,6 +1,13 @@
 import { z } from "zod";
-import { Timestamp } from "./common";
-import { MANUAL_STATES } from "./status-page-structure";
+import { ID_PREFIX, idParams, idPattern, Timestamp } from "./common";
+import {
+  COMPONENT_KEY,
+  COMPONENT_STATES,
+  ComponentSchema,
+  MANUAL_STATES,
+  MAX_COMPONENTS,
+  structureName,
+} from "./status-page-structure";
 
 /**
  * Incidents as people write them on a status page: operational records, not declared resources.
@@ -18,15 +25,13 @@ export const INCIDENT_IMPACTS = ["none", "degraded", "partial-outage", "major-ou
 export type IncidentImpact = (typeof INCIDENT_IMPACTS)[number];
 
 /** Path parameters of one incident of a page. */
-export const IncidentParamsSchema = z.strictObject({
-  id: z.string().regex(/^sp_[0-9a-f]{28}$/),
-  incident: z.string().regex(/^spi_[0-9a-f]{28}$/),
+export const IncidentParamsSchema = idParams(ID_PREFIX.statusPage).extend({
+  incident: z.string().regex(idPattern("spi")),
 });
 
 /** Path parameters of one component of a page. */
-export const ComponentParamsSchema = z.strictObject({
-  id: z.string().regex(/^sp_[0-9a-f]{28}$/),
-  key: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/),
+export const ComponentParamsSchema = idParams(ID_PREFIX.statusPage).extend({
+  key: z.string().regex(COMPONENT_KEY),
 });
 
 /** An incident's title: 1..200 characters. */
@@ -34,7 +39,7 @@ const title = z.string().trim().min(1, "must not be empty").max(200, "must be at
 const message = z.string().trim().min(1, "must not be empty").max(5000, "must be at most 5000 characters");
 /** Component key → impact. */
 const impacts = z.record(
-  z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "must be the key of a component of the page"),
+  z.string().regex(COMPONENT_KEY, "must be the key of a component of the page"),
   z.enum(INCIDENT_IMPACTS),
 );
 /** What an update of an incident says, its first (in the create body) or a later one. */
@@ -49,7 +54,7 @@ export const CreateIncidentSchema = z
   .strictObject({
     title,
     /** Default `investigating`; `resolved` is refused (resolve an open incident instead). */
-    state: z.enum(["investigating", "identified", "monitoring"]).optional(),
+    state: z.enum(INCIDENT_STATES).exclude(["resolved"]).optional(),
     ...update,
   })
   .meta({ id: "CreateIncident" });
@@ -116,13 +121,8 @@ export type Incident = z.infer<typeof IncidentSchema>;
 export const ComponentPatchSchema = z
   .strictObject({
     state: z.enum(MANUAL_STATES).optional(),
-    name: z
-      .string()
-      .trim()
-      .min(1, "must be 1 to 120 characters, not only spaces")
-      .max(120, "must be 1 to 120 characters")
-      .optional(),
-    description: z.string().max(500, "must be at most 500 characters").nullable().optional(),
+    name: structureName.optional(),
+    description: ComponentSchema.shape.description,
   })
   .meta({ id: "ComponentPatch" });
 export type ComponentPatch = z.infer<typeof ComponentPatchSchema>;
@@ -133,7 +133,7 @@ export const ComponentViewSchema = z
     key: z.string(),
     name: z.string(),
     rule: z.string(),
-    state: z.enum(["operational", "degraded", "down", "maintenance", "unknown"]),
+    state: z.enum(COMPONENT_STATES),
     /** When a person last set a manual component's state; null otherwise. */
     state_set_at: Timestamp.nullable(),
   })
@@ -151,10 +151,7 @@ export const SubscribeSchema = z
     /** Signs each webhook post (`X-Signature: sha256=<HMAC-SHA256 of the body>`), as channels do. */
     secret: z.string().min(16, "must be 16 to 200 characters").max(200, "must be 16 to 200 characters").optional(),
     /** Component keys to hear about; absent: the whole page. */
-    components: z
-      .array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/))
-      .max(100)
-      .optional(),
+    components: z.array(z.string().regex(COMPONENT_KEY)).max(MAX_COMPONENTS).optional(),
   })
   .refine((b) => (b.email === undefined) !== (b.webhook === undefined), {
     message: "must give exactly one of email and webhook",

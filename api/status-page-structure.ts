@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ErrorDetail } from "./common";
+import { type ErrorDetail, NAME_MAX, TAG_MAX } from "./common";
 
 /**
  * What a status page shows and how: sections of components (each one or more monitors with a
@@ -26,20 +26,31 @@ export type StatusPageLocale = (typeof STATUS_PAGE_LOCALES)[number];
 /** At most this many components on a page, over all its sections. */
 export const MAX_COMPONENTS = 100;
 
-const KEY = /^[a-z0-9][a-z0-9-]{0,39}$/;
-const name = z
+/** The longest component key. */
+export const COMPONENT_KEY_MAX = 40;
+/** A component's key: 1..{@link COMPONENT_KEY_MAX} of `a-z 0-9 -`, starting with a letter or digit. */
+export const COMPONENT_KEY = new RegExp(`^[a-z0-9][a-z0-9-]{0,${COMPONENT_KEY_MAX - 1}}$`);
+/** The longest an incident rule waits for its monitors to stay down: a day, in minutes. */
+export const RULE_MINUTES_MAX = 1440;
+/** The shortest and longest page password. */
+export const PASSWORD_LENGTH = { min: 8, max: 200 } as const;
+
+/** A section's or component's name, or an incident rule's title: 1..{@link NAME_MAX} characters, trimmed. */
+export const structureName = z
   .string()
   .trim()
-  .min(1, "must be 1 to 120 characters, not only spaces")
-  .max(120, "must be 1 to 120 characters");
+  .min(1, `must be 1 to ${NAME_MAX} characters, not only spaces`)
+  .max(NAME_MAX, `must be 1 to ${NAME_MAX} characters`);
 
 /** One component as written. */
 export const ComponentSchema = z
   .strictObject({
-    /** 1..40 of `a-z 0-9 -`, unique on the page: the component's id in the API (`…/components/<key>`) and in incident rules. */
-    key: z.string().regex(KEY, "must be 1 to 40 of a-z, 0-9 and -, starting with a letter or digit"),
+    /** 1..{@link COMPONENT_KEY_MAX} of `a-z 0-9 -`, unique on the page: the component's id in the API (`…/components/<key>`) and in incident rules. */
+    key: z
+      .string()
+      .regex(COMPONENT_KEY, `must be 1 to ${COMPONENT_KEY_MAX} of a-z, 0-9 and -, starting with a letter or digit`),
     /** Name shown on the page, independent of the monitors' names. */
-    name,
+    name: structureName,
     /** Optional line under the name. */
     description: z.string().max(500, "must be at most 500 characters").nullable().optional(),
     /** Monitor ids (a set; none for a manual component). */
@@ -59,7 +70,7 @@ export const ComponentSchema = z
 /** A section: a heading and its components, in the order declared. */
 export const SectionSchema = z
   .strictObject({
-    name,
+    name: structureName,
     components: z
       .array(ComponentSchema)
       .min(1, "must have at least 1 component")
@@ -71,16 +82,16 @@ export const SectionSchema = z
 export const IncidentRuleSchema = z
   .strictObject({
     /** The component's key; or give `tag`. */
-    component: z.string().regex(KEY, "must be the key of a component of the page").nullable().optional(),
+    component: z.string().regex(COMPONENT_KEY, "must be the key of a component of the page").nullable().optional(),
     /** The monitors of the page with this tag; or give `component`. */
-    tag: z.string().min(1).max(50).nullable().optional(),
-    /** Minutes the monitors must stay down first, 0..1440 (0: at once, after the monitors' own confirmations). */
+    tag: z.string().min(1).max(TAG_MAX).nullable().optional(),
+    /** Minutes the monitors must stay down first, 0..{@link RULE_MINUTES_MAX} (0: at once, after the monitors' own confirmations). */
     minutes: z
       .int("must be a whole number of minutes")
-      .min(0, "must be between 0 and 1440")
-      .max(1440, "must be between 0 and 1440"),
+      .min(0, `must be between 0 and ${RULE_MINUTES_MAX}`)
+      .max(RULE_MINUTES_MAX, `must be between 0 and ${RULE_MINUTES_MAX}`),
     /** The incident's title; `{name}` is the component's name (or the tag), `{minutes}` the rule's minutes. */
-    title: name,
+    title: structureName,
     /** The first update's message, same placeholders; default: a sentence naming what is down. */
     message: z.string().max(2000, "must be at most 2000 characters").nullable().optional(),
   })
@@ -118,8 +129,8 @@ export const StatusPageStructureFields = {
   /** Write-only: reads return `password_set`. */
   password: z
     .string()
-    .min(8, "must be 8 to 200 characters")
-    .max(200, "must be 8 to 200 characters")
+    .min(PASSWORD_LENGTH.min, `must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`)
+    .max(PASSWORD_LENGTH.max, `must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`)
     .nullable()
     .optional(),
   allowed_cidrs: z.array(CidrSchema).max(50, "must have at most 50 ranges").optional(),

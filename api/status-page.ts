@@ -1,23 +1,39 @@
 import { z } from "zod";
-import { displayName, EXTERNAL_ID_FIELD, ExternalIdSchema, Timestamp, timestampRows } from "./common";
+import {
+  displayName,
+  EXTERNAL_ID_FIELD,
+  ExternalIdSchema,
+  inWords,
+  NAME_MAX,
+  Timestamp,
+  timestampRows,
+} from "./common";
 import { type FieldTable, nullableField, objectType, outputField, providerOutput, requiredField } from "./field-table";
 import { IncidentSchema, IncidentUpdateSchema } from "./status-page-incidents";
 import {
+  COMPONENT_KEY_MAX,
   COMPONENT_RULES,
   COMPONENT_STATES,
+  PASSWORD_LENGTH,
+  RULE_MINUTES_MAX,
   StatusPageStructureFields,
   StoredIncidentRuleSchema,
   StoredSectionSchema,
   STATUS_PAGE_LOCALES,
 } from "./status-page-structure";
 
+/** The shortest and longest slug. */
+const SLUG_LENGTH = { min: 3, max: 64 } as const;
+/** The longest description of a page. */
+const DESCRIPTION_MAX = 2000;
+
 const slug = z
   .string()
-  .min(3, "must be 3 to 64 characters")
-  .max(64, "must be 3 to 64 characters")
+  .min(SLUG_LENGTH.min, `must be ${SLUG_LENGTH.min} to ${SLUG_LENGTH.max} characters`)
+  .max(SLUG_LENGTH.max, `must be ${SLUG_LENGTH.min} to ${SLUG_LENGTH.max} characters`)
   .regex(/^[a-z0-9-]+$/, "must use only a-z, 0-9 and -");
 const title = displayName();
-const description = z.string().max(2000, "must be at most 2000 characters").nullable();
+const description = z.string().max(DESCRIPTION_MAX, `must be at most ${DESCRIPTION_MAX} characters`).nullable();
 const monitorIds = z.array(z.string().min(1).max(100)).max(200, "must have at most 200 monitors");
 
 /** The body of `POST /api/v1/status-pages`. */
@@ -68,7 +84,7 @@ const COMPONENT_TYPE = objectType(
   {
     key: {
       type: "string",
-      description: "1..40 of `a-z 0-9 -`, unique on the page: its id in the API and in incident rules.",
+      description: `1..${COMPONENT_KEY_MAX} of \`a-z 0-9 -\`, unique on the page: its id in the API and in incident rules.`,
     },
     name: { type: "string", description: "Name shown on the page." },
     description: { type: "string", nullable: true, description: "Optional line under the name." },
@@ -80,7 +96,7 @@ const COMPONENT_TYPE = objectType(
     rule: {
       type: "string",
       enum: COMPONENT_RULES,
-      description: "`worst` (default), `all-down`, `response-time` or `manual`.",
+      description: `${inWords(COMPONENT_RULES, "worst")}.`,
     },
     threshold: { type: "integer", nullable: true, description: "With `response-time`: degraded above this many ms." },
   },
@@ -101,7 +117,7 @@ const INCIDENT_RULE_TYPE = objectType(
   {
     component: { type: "string", nullable: true, description: "The component's key (or give `tag`)." },
     tag: { type: "string", nullable: true, description: "The page's monitors with this tag (or give `component`)." },
-    minutes: { type: "integer", description: "Minutes down first, 0..1440." },
+    minutes: { type: "integer", description: `Minutes down first, 0..${RULE_MINUTES_MAX}.` },
     title: { type: "string", description: "The incident's title; `{name}` and `{minutes}` are filled in." },
     message: { type: "string", nullable: true, description: "The first update's message; same placeholders." },
   },
@@ -110,20 +126,24 @@ const INCIDENT_RULE_TYPE = objectType(
 
 /** The status page's field table (see fields.ts). */
 export const STATUS_PAGE_FIELDS = {
-  /** 3..64 characters of a-z, 0-9 and -; unique on the service. The public document is at /api/status/<slug>.json. */
+  /** {@link SLUG_LENGTH} characters of a-z, 0-9 and -; unique on the service. The public document is at /api/status/<slug>.json. */
   slug: requiredField(
     "slug",
     "string",
-    "3..64 of `a-z 0-9 -`, unique on the service; a change moves the public URL in place.",
+    `${SLUG_LENGTH.min}..${SLUG_LENGTH.max} of \`a-z 0-9 -\`, unique on the service; a change moves the public URL in place.`,
   ),
-  /** Title shown on the page, 1..120 characters. */
+  /** Title shown on the page, 1..{@link NAME_MAX} characters. */
   title: requiredField(
     "title",
     "string",
-    "Title shown on the page, 1..120 characters, kept exactly as written; not only spaces.",
+    `Title shown on the page, 1..${NAME_MAX} characters, kept exactly as written; not only spaces.`,
   ),
   /** Optional text under the title. */
-  description: nullableField("description", "string", "Optional text under the title, at most 2000 characters."),
+  description: nullableField(
+    "description",
+    "string",
+    `Optional text under the title, at most ${DESCRIPTION_MAX} characters.`,
+  ),
   /** Monitors shown on the page; a set. */
   monitorIds: {
     api: "monitor_ids",
@@ -161,8 +181,7 @@ export const STATUS_PAGE_FIELDS = {
     api: "password",
     type: { type: "string", nullable: true },
     secret: true,
-    description:
-      "Password people enter to see the page (8..200 characters); write-only, never returned. A private page is `noindex`.",
+    description: `Password people enter to see the page (${PASSWORD_LENGTH.min}..${PASSWORD_LENGTH.max} characters); write-only, never returned. A private page is \`noindex\`.`,
     default: null,
   },
   /** Address ranges that may see the page without a password. */
@@ -178,7 +197,7 @@ export const STATUS_PAGE_FIELDS = {
   locale: {
     api: "locale",
     type: { type: "string", enum: STATUS_PAGE_LOCALES },
-    description: "The page's language: `en` (default), `de`, `fr`, `es` or `ja`.",
+    description: `The page's language: ${inWords(STATUS_PAGE_LOCALES, "en")}.`,
     default: "en",
   },
   /** Logo shown above the title. */
@@ -196,6 +215,9 @@ export const STATUS_PAGE_FIELDS = {
   externalId: EXTERNAL_ID_FIELD,
 } as const satisfies FieldTable;
 
+/** A monitor's state in the public status document: its health, `paused`, or `maintenance`. */
+export const PUBLIC_MONITOR_STATES = ["up", "degraded", "down", "pending", "paused", "maintenance"] as const;
+
 /** `GET /api/status/<slug>.json`: names and health only, never URLs, headers or ids. */
 export const StatusDocumentSchema = z
   .object({
@@ -210,7 +232,7 @@ export const StatusDocumentSchema = z
         name: z.string(),
         /** `maintenance` (extension): a maintenance window covers the monitor now. */
         /** `degraded`: up, but slower than the monitor's `degraded_response_ms`. */
-        status: z.enum(["up", "degraded", "down", "pending", "paused", "maintenance"]),
+        status: z.enum(PUBLIC_MONITOR_STATES),
         uptime_pct_24h: z.number().nullable(),
         uptime_pct_30d: z.number().nullable(),
         last_checked_at: Timestamp.nullable(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TAG_MAX } from "./common";
 import { MonitorTestResultSchema } from "./dry-run";
 import { LOCATION_NAME, LOCATION_NAME_RULE } from "./monitor-locations";
 
@@ -19,7 +20,7 @@ const TRIGGER_FIELDS = {
     .min(1, "must name at least one monitor")
     .max(MAX_TRIGGER_CHECKS, `must name at most ${MAX_TRIGGER_CHECKS} monitors`),
   /** The monitors carrying this tag (compared lower-case). */
-  tag: z.string().min(1, "must not be empty").max(50, "must be at most 50 characters"),
+  tag: z.string().min(1, "must not be empty").max(TAG_MAX, `must be at most ${TAG_MAX} characters`),
   /** Run every check at this location instead of at each monitor's own locations. */
   location: z.string().regex(LOCATION_NAME, LOCATION_NAME_RULE).optional(),
   /** Store each check as a heartbeat (it moves health and may alert); default false, nothing stored. */

@@ -1,3 +1,5 @@
+import { ERROR_CLASSES, INCIDENT_STATES, inWords, PUBLIC_MONITOR_STATES } from "../api";
+
 /**
  * What each property of the functions' results means (`Type.property`). The read schemas in
  * api/ carry this as JSDoc, which their JSON Schema does not: the schema test requires an entry
@@ -13,7 +15,7 @@ export const RESULT_DOCS: Readonly<Record<string, string>> = {
   "Heartbeat.statusCode": "The HTTP status code; none for other checks or without a response.",
   "Heartbeat.error": "Why the check failed; none when up.",
   "Heartbeat.certExpiresAt": "https monitors with `sslExpiryDays`: when the certificate expires.",
-  "Heartbeat.errorClass": "Why it failed: `dns`, `connect`, `tls`, `timeout`, `http` or `assertion`; none when up.",
+  "Heartbeat.errorClass": `Why it failed: ${inWords(ERROR_CLASSES)}; none when up.`,
   "Heartbeat.assertions": "Each assertion's outcome, in order.",
   "Heartbeat.timings": "The phases measured, in ms; none for checks that measure none (heartbeat).",
   "Heartbeat.location": "The location that ran the check; none for checks recorded before locations.",
@@ -38,8 +40,7 @@ export const RESULT_DOCS: Readonly<Record<string, string>> = {
   "CheckAttempt.statusCode": "The HTTP status code; none without a response.",
   "CheckAttempt.responseTimeMs": "Milliseconds the attempt took; none without a response.",
   "CheckAttempt.error": "Why the attempt failed; none when it passed.",
-  "CheckAttempt.errorClass":
-    "Why it failed: `dns`, `connect`, `tls`, `timeout`, `http` or `assertion`; none when it passed.",
+  "CheckAttempt.errorClass": `Why it failed: ${inWords(ERROR_CLASSES)}; none when it passed.`,
   "CheckAttempt.location":
     'Where the attempt ran; present when retries run at other locations (`retry.location: "other"`).',
   "StepResult.name": "The step's name.",
@@ -48,8 +49,7 @@ export const RESULT_DOCS: Readonly<Record<string, string>> = {
   "StepResult.statusCode": "The HTTP status code; none without a response.",
   "StepResult.responseTimeMs": "Milliseconds the step took; none when it got no response.",
   "StepResult.error": "Why the step failed, values of secret variables masked; none when it passed.",
-  "StepResult.errorClass":
-    "Why it failed: `dns`, `connect`, `tls`, `timeout`, `http` or `assertion`; none when it passed.",
+  "StepResult.errorClass": `Why it failed: ${inWords(ERROR_CLASSES)}; none when it passed.`,
   "StepResult.assertions": "Each of the step's assertions, in order.",
   "Stats.locations":
     "The same period by location: each of the monitor's locations, and any other that recorded checks in it.",
@@ -102,7 +102,7 @@ export const RESULT_DOCS: Readonly<Record<string, string>> = {
   "StatusDocument.updatedAt": "When the document was computed.",
   "StatusDocument.monitors": "The page's monitors: name and health only.",
   "StatusDocumentMonitor.name": "The monitor's name.",
-  "StatusDocumentMonitor.status": "`up`, `degraded`, `down`, `pending`, `paused` or `maintenance`.",
+  "StatusDocumentMonitor.status": `${inWords(PUBLIC_MONITOR_STATES)}.`,
   "StatusDocumentMonitor.uptimePct24h": "Uptime over the last 24 hours, percent; none without checks.",
   "StatusDocumentMonitor.uptimePct30d": "Uptime over the last 30 days, percent; none without checks.",
   "StatusDocument.sections": "The page's sections and their components' states, in the order declared.",
@@ -119,7 +119,7 @@ export const RESULT_DOCS: Readonly<Record<string, string>> = {
     "Its monitors' uptime over the last 30 days, percent; none without checks.",
   "StatusDocumentIncident.id": "The incident's id.",
   "StatusDocumentIncident.title": "The incident's title.",
-  "StatusDocumentIncident.state": "`investigating`, `identified`, `monitoring` or `resolved`.",
+  "StatusDocumentIncident.state": `${inWords(INCIDENT_STATES)}.`,
   "StatusDocumentIncident.components": "The impact on each affected component, by key.",
   "StatusDocumentIncident.createdAt": "When it was opened.",
   "StatusDocumentIncident.updatedAt": "When it last changed.",

@@ -4,24 +4,32 @@ import { parseArgs } from "node:util";
 import { LOCATION_NAME, LOCATION_NAME_RULE } from "../api";
 import { CheckerAgent } from "./agents/agent";
 import { buildApp } from "./app";
+import { resolveOptions } from "./config";
 import { backupDatabase, restoreDatabase, type BackupSummary } from "./ops/backup";
 import { closeOnSignals } from "./ops/shutdown";
 import { SecretBox } from "./secrets";
 import { isPostgresUrl, Store } from "./store";
 
+/** `serve`'s own defaults; the others are the server options' (`resolveOptions`). */
+const SERVE_DEFAULTS = { port: 8080, host: "127.0.0.1", db: "uptime.db", logLevel: "info" } as const;
+/** `agent`'s defaults: checks running at once, and results kept while the server cannot be reached. */
+const AGENT_DEFAULTS = { concurrency: 64, maxBuffered: 10_000 } as const;
+/** The server options' defaults, which the usage states. */
+const OPTION_DEFAULTS = resolveOptions();
+
 const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
 
-  uptime-server serve [--port 8080] [--host 127.0.0.1] [--db uptime.db] [--min-interval-sec 30]
-                      [--monitor-limit N] [--rate-limit 600] [--allow-private-targets]
+  uptime-server serve [--port ${SERVE_DEFAULTS.port}] [--host ${SERVE_DEFAULTS.host}] [--db ${SERVE_DEFAULTS.db}] [--min-interval-sec ${OPTION_DEFAULTS.minIntervalSec}]
+                      [--monitor-limit N] [--rate-limit ${OPTION_DEFAULTS.rateLimit}] [--allow-private-targets]
                       [--rdap-bootstrap-url URL]   (env UPTIME_RDAP_BOOTSTRAP_URL; default IANA's RDAP bootstrap file)
-                      [--dev-key-file FILE] [--secret-key-file FILE] [--log-level info]
-                      [--auth-failure-limit 20] [--max-connections-per-address 256]
-                      [--metrics-key-file FILE] [--location local] [--shutdown-timeout-sec 20]
+                      [--dev-key-file FILE] [--secret-key-file FILE] [--log-level ${SERVE_DEFAULTS.logLevel}]
+                      [--auth-failure-limit ${OPTION_DEFAULTS.authFailureLimit}] [--max-connections-per-address ${OPTION_DEFAULTS.maxConnectionsPerAddress}]
+                      [--metrics-key-file FILE] [--location ${OPTION_DEFAULTS.location}] [--shutdown-timeout-sec ${OPTION_DEFAULTS.shutdownTimeoutMs / 1000}]
                       [--trust-proxy]   (behind a reverse proxy: client addresses from X-Forwarded-For)
                       [--no-checker]    (no built-in checker: only agents check, those of --location too)
-                      [--lease-sec 30] [--agent-live-sec 30]
+                      [--lease-sec ${OPTION_DEFAULTS.leaseMs / 1000}] [--agent-live-sec ${OPTION_DEFAULTS.agentLiveMs / 1000}]
                       [--smtp-url-file FILE] [--smtp-from ADDRESS] [--public-url URL]
-                      [--subscribe-limit-per-hour 5] [--incident-rule-tick-sec 10]
+                      [--subscribe-limit-per-hour ${OPTION_DEFAULTS.subscribeLimitPerHour}] [--incident-rule-tick-sec ${OPTION_DEFAULTS.incidentRuleTickMs / 1000}]
                       (mail to channels and status page subscribers through SMTP: the URL, with its password,
                        from a file or env UPTIME_SMTP_URL_FILE / UPTIME_SMTP_URL; without one, mail goes to the outbox)
                       (env UPTIME_DEV_KEY: seeds a dev key; never pass a key on the command line)
@@ -31,7 +39,7 @@ const USAGE = `uptime-server: the pulumi-uptime reference monitoring server
   uptime-server keys create --db uptime.db --account NAME [--name LABEL] [--monitor-limit N]
                             [--scope manage|agent --location NAME]   (agent: the agent API only, for one location)
   uptime-server agent --server URL --location NAME [--key-file FILE] [--allow-private-targets]
-                      [--concurrency 64] [--max-buffered 10000] [--socket PATH] [--agent-id ID]
+                      [--concurrency ${AGENT_DEFAULTS.concurrency}] [--max-buffered ${AGENT_DEFAULTS.maxBuffered}] [--socket PATH] [--agent-id ID]
                       [--rdap-bootstrap-url URL]   (env UPTIME_RDAP_BOOTSTRAP_URL; default IANA's RDAP bootstrap file)
                       (the agent key from --key-file, env UPTIME_AGENT_KEY_FILE or UPTIME_AGENT_KEY; probes follow
                        the agent's own outbound policy: --allow-private-targets lets them reach private addresses)
@@ -160,7 +168,7 @@ function summary(s: BackupSummary): string {
 async function serve(values: Record<string, string | boolean | undefined>): Promise<void> {
   const shutdownSec = int(values["shutdown-timeout-sec"] as string, "shutdown-timeout-sec");
   const app = await buildApp({
-    db: database(values) ?? "uptime.db",
+    db: database(values) ?? SERVE_DEFAULTS.db,
     minIntervalSec: int(values["min-interval-sec"] as string, "min-interval-sec"),
     monitorLimit: int(values["monitor-limit"] as string, "monitor-limit") ?? null,
     rateLimit: int(values["rate-limit"] as string, "rate-limit"),
@@ -176,7 +184,7 @@ async function serve(values: Record<string, string | boolean | undefined>): Prom
     leaseMs: seconds(values["lease-sec"] as string | undefined, "lease-sec"),
     agentLiveMs: seconds(values["agent-live-sec"] as string | undefined, "agent-live-sec"),
     shutdownTimeoutMs: shutdownSec === undefined ? undefined : shutdownSec * 1000,
-    logger: { level: (values["log-level"] as string | undefined) ?? "info" },
+    logger: { level: (values["log-level"] as string | undefined) ?? SERVE_DEFAULTS.logLevel },
     rdapBootstrapUrl: rdapBootstrapUrl(values),
     smtpUrl: smtpUrl(values),
     smtpFrom: (values["smtp-from"] as string | undefined) ?? (process.env.UPTIME_SMTP_FROM || undefined),
@@ -186,8 +194,8 @@ async function serve(values: Record<string, string | boolean | undefined>): Prom
   });
   closeOnSignals(app, app.settings.shutdownTimeoutMs);
   await app.listen({
-    port: int(values.port as string, "port") ?? 8080,
-    host: (values.host as string | undefined) ?? "127.0.0.1",
+    port: int(values.port as string, "port") ?? SERVE_DEFAULTS.port,
+    host: (values.host as string | undefined) ?? SERVE_DEFAULTS.host,
   });
 }
 
@@ -233,8 +241,8 @@ async function runAgent(values: Record<string, string | boolean | undefined>): P
     key,
     location: locationName(values.location as string | undefined),
     allowPrivateTargets: Boolean(values["allow-private-targets"]),
-    concurrency: int(values.concurrency as string | undefined, "concurrency") ?? 64,
-    maxBuffered: int(values["max-buffered"] as string | undefined, "max-buffered") ?? 10_000,
+    concurrency: int(values.concurrency as string | undefined, "concurrency") ?? AGENT_DEFAULTS.concurrency,
+    maxBuffered: int(values["max-buffered"] as string | undefined, "max-buffered") ?? AGENT_DEFAULTS.maxBuffered,
     agentId: values["agent-id"] as string | undefined,
     rdapBootstrapUrl: rdapBootstrapUrl(values),
     log: (line) => process.stderr.write(`uptime-agent: ${line}\n`),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { issuesToDetails, MIN_INTERVAL_SEC } from "../api";
+import { issuesToDetails, LOCATION_NAME, MIN_INTERVAL_SEC } from "../api";
 
 /** Options of the reference server, validated once at start and then frozen. */
 export const ServerOptionsSchema = z.strictObject({
@@ -92,10 +92,7 @@ export const ServerOptionsSchema = z.strictObject({
     .refine((key) => !key.startsWith("uk_"), "must not be an account's API key (uk_…): make a key of its own")
     .optional(),
   /** The `location` label of the checks this server runs itself. */
-  location: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "must be lowercase letters, digits, _ or -")
-    .default("local"),
+  location: z.string().regex(LOCATION_NAME, "must be lowercase letters, digits, _ or -").default("local"),
   /** How long an agent's lease of a check holds (ms): unanswered by then, the check goes to another agent of the location. */
   leaseMs: z.int().min(500).max(600_000).default(30_000),
   /** An agent not heard from for this long (ms) no longer serves its location (it then never makes a monitor down). */

@@ -37,10 +37,11 @@ function prefetchOf(client: UptimeClient, path: string): Prefetch {
 }
 
 /**
- * The object `id` of the collection `path`, answered from one list of the whole collection
- * (pages of 200) shared by every read on this connection, so refreshing N resources costs about
- * N/200 requests. Undefined when the list has no such id, was written to since, or failed: the
- * caller then asks for the object by id, which also confirms a deletion with one request.
+ * The object `id` of the collection `path`, answered from one list of the whole collection (the
+ * API's largest pages, `LIST_LIMIT_MAX`) shared by every read on this connection, so refreshing N
+ * resources costs about N/`LIST_LIMIT_MAX` requests. Undefined when the list has no such id, was
+ * written to since, or failed: the caller then asks for the object by id, which also confirms a
+ * deletion with one request.
  */
 export async function prefetched(client: UptimeClient, path: string, id: string): Promise<{ id: string } | undefined> {
   const p = prefetchOf(client, path);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Agent, type Dispatcher, request } from "undici";
+import { LIST_LIMIT_MAX } from "../../api";
 import type { Connection } from "./connection";
 import { currentDeadline, type Deadline, timedOut, waitWithin } from "./deadline";
 import { UptimeApiError } from "./errors";
@@ -286,12 +287,12 @@ export class UptimeClient {
     const message = `The API key's rate limit was still spent at this request's deadline, after ${waited} s of waiting (it reopens in ${reopens} s)`;
     return new UptimeApiError("rate_limited", 429, message, [], requestId, sent);
   }
-  /** GETs every page of a list. */
+  /** GETs every page of a list, the largest pages the API gives. */
   async listAll<T>(path: string, query: Record<string, string> = {}): Promise<T[]> {
     const out: T[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.request<T[]>("GET", path, { query: { ...query, limit: 200, cursor } });
+      const page = await this.request<T[]>("GET", path, { query: { ...query, limit: LIST_LIMIT_MAX, cursor } });
       out.push(...page.data);
       cursor = page.nextCursor ?? undefined;
     } while (cursor);

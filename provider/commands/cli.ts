@@ -8,6 +8,7 @@ import { findOrphans, formatOrphans } from "./orphans";
 import { exitCodeOf, formatTest, testMonitors } from "./test";
 import { triggerMonitors } from "./trigger";
 import { formatIncidents, incidentCommand, type IncidentOptions } from "./incident";
+import { INCIDENT_IMPACTS, INCIDENT_STATES } from "../../api";
 
 const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
 
@@ -36,8 +37,8 @@ const USAGE = `pulumi-uptime: tools for Pulumi stacks that use pulumi-uptime
 
   pulumi-uptime incident list|open|update|resolve --page ID_OR_SLUG [--stack NAME [--cwd DIR]] [--json]
         [--id INCIDENT_ID] [--title TEXT] [--message TEXT] [--state STATE] [--component KEY=IMPACT]... [--which open|resolved|all]
-      Lists, opens, updates or resolves an incident of a status page. STATE: investigating,
-      identified, monitoring, resolved; IMPACT: none, degraded, partial-outage, major-outage.
+      Lists, opens, updates or resolves an incident of a status page.
+      STATE: ${INCIDENT_STATES.join(", ")}; IMPACT: ${INCIDENT_IMPACTS.join(", ")}.
       Connection as for trigger. Prints the incident(s); exit code 0, or 1 on an error.
 
   pulumi-uptime import [--out DIR] [--filter tag:NAME]

@@ -1,5 +1,14 @@
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
-import type { Incident, IncidentImpact, IncidentState, StatusPage } from "../../api";
+import {
+  COMPONENT_KEY,
+  ID_PREFIX,
+  idPattern,
+  type Incident,
+  INCIDENT_IMPACTS,
+  type IncidentImpact,
+  type IncidentState,
+  type StatusPage,
+} from "../../api";
 import { UptimeClient } from "../client/client";
 import { type Connection, resolveConnection } from "../client/connection";
 
@@ -44,18 +53,18 @@ async function connectionOf(options: IncidentOptions): Promise<Connection> {
 export function parseImpacts(pairs: readonly string[] = []): Record<string, IncidentImpact> {
   const out: Record<string, IncidentImpact> = {};
   for (const pair of pairs) {
-    const m = /^([a-z0-9][a-z0-9-]{0,39})=(none|degraded|partial-outage|major-outage)$/.exec(pair);
-    if (!m)
-      throw new Error(
-        `--component ${pair}: must be KEY=IMPACT with IMPACT one of none, degraded, partial-outage, major-outage`,
-      );
-    out[m[1] as string] = m[2] as IncidentImpact;
+    // A key has no "=", so the first "=" ends it.
+    const at = pair.indexOf("=");
+    const [key, impact] = [pair.slice(0, at), pair.slice(at + 1)];
+    if (at < 0 || !COMPONENT_KEY.test(key) || !(INCIDENT_IMPACTS as readonly string[]).includes(impact))
+      throw new Error(`--component ${pair}: must be KEY=IMPACT with IMPACT one of ${INCIDENT_IMPACTS.join(", ")}`);
+    out[key] = impact as IncidentImpact;
   }
   return out;
 }
 
 async function pageId(client: UptimeClient, page: string): Promise<string> {
-  if (/^sp_[0-9a-f]{28}$/.test(page)) return page;
+  if (idPattern(ID_PREFIX.statusPage).test(page)) return page;
   const found = (await client.listAll<StatusPage>("/api/v1/status-pages")).find((p) => p.slug === page);
   if (!found) throw new Error(`--page ${page}: no status page with this id or slug`);
   return found.id;

@@ -1,4 +1,5 @@
 import type { StatusPageLocale } from "../../api";
+import { BAR_DAYS } from "./view";
 
 /** The words a status page says, in one language. */
 export interface PageWords {
@@ -53,7 +54,7 @@ const EN: PageWords = {
   },
   activeIncidents: "Active incidents",
   recentIncidents: "Recent incidents",
-  noIncidents: "No incidents in the last 90 days.",
+  noIncidents: `No incidents in the last ${BAR_DAYS} days.`,
   history: "Incident history",
   maintenanceTitle: "Maintenance",
   inProgress: "In progress",
@@ -97,7 +98,7 @@ const WORDS: Record<StatusPageLocale, PageWords> = {
     },
     activeIncidents: "Aktuelle Störungen",
     recentIncidents: "Letzte Störungen",
-    noIncidents: "Keine Störungen in den letzten 90 Tagen.",
+    noIncidents: `Keine Störungen in den letzten ${BAR_DAYS} Tagen.`,
     history: "Störungsverlauf",
     maintenanceTitle: "Wartung",
     inProgress: "Läuft",
@@ -138,7 +139,7 @@ const WORDS: Record<StatusPageLocale, PageWords> = {
     },
     activeIncidents: "Incidents en cours",
     recentIncidents: "Incidents récents",
-    noIncidents: "Aucun incident ces 90 derniers jours.",
+    noIncidents: `Aucun incident ces ${BAR_DAYS} derniers jours.`,
     history: "Historique des incidents",
     maintenanceTitle: "Maintenance",
     inProgress: "En cours",
@@ -179,7 +180,7 @@ const WORDS: Record<StatusPageLocale, PageWords> = {
     },
     activeIncidents: "Incidentes activos",
     recentIncidents: "Incidentes recientes",
-    noIncidents: "Sin incidentes en los últimos 90 días.",
+    noIncidents: `Sin incidentes en los últimos ${BAR_DAYS} días.`,
     history: "Historial de incidentes",
     maintenanceTitle: "Mantenimiento",
     inProgress: "En curso",
@@ -215,7 +216,7 @@ const WORDS: Record<StatusPageLocale, PageWords> = {
     incidentStates: { investigating: "調査中", identified: "原因特定", monitoring: "経過観察中", resolved: "解決済み" },
     activeIncidents: "発生中の障害",
     recentIncidents: "最近の障害",
-    noIncidents: "過去90日間に障害はありません。",
+    noIncidents: `過去${BAR_DAYS}日間に障害はありません。`,
     history: "障害履歴",
     maintenanceTitle: "メンテナンス",
     inProgress: "実施中",

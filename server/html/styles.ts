@@ -1,3 +1,5 @@
+import { BAR_DAYS } from "./view";
+
 /**
  * The page's only stylesheet, inlined: no external assets, so the page works offline. Colours
  * come from custom properties switched by `prefers-color-scheme`.
@@ -19,7 +21,7 @@ ul.monitors,ol.bar,ul.incidents{list-style:none;margin:0;padding:0}
 li.monitor{padding:1rem 0;border-bottom:1px solid var(--line)}
 .head{display:flex;justify-content:space-between;gap:1rem;align-items:baseline;flex-wrap:wrap}
 .state{font-weight:600}.state.up{color:var(--ok)}.state.down{color:var(--bad)}.state.degraded{color:var(--degraded)}.state.paused,.state.pending{color:var(--muted)}
-ol.bar{display:grid;grid-template-columns:repeat(90,1fr);gap:2px;margin:.5rem 0 .25rem;height:2rem}
+ol.bar{display:grid;grid-template-columns:repeat(${BAR_DAYS},1fr);gap:2px;margin:.5rem 0 .25rem;height:2rem}
 ol.bar li{border-radius:2px;background:var(--none)}
 ol.bar li.ok{background:var(--ok)}ol.bar li.warn{background:var(--warn)}ol.bar li.bad{background:var(--bad)}
 ol.bar li.maint{background:var(--maint)}

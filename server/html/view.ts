@@ -2,6 +2,9 @@ import type { ComponentState, StatusDocument, StatusPageLocale } from "../../api
 
 // What the status pages render: the services compute these views, the templates here show them.
 
+/** Days in each uptime bar of a status page, and the window of the incidents it lists. */
+export const BAR_DAYS = 90;
+
 /** One day of a component: its monitors' uptime together, and the incidents that touched it that day. */
 export interface ComponentDay {
   date: string;
@@ -44,7 +47,7 @@ export interface DayCell {
   maintenance: boolean;
 }
 
-/** A monitor as the page shows it: the public document's entry plus its 90 days. */
+/** A monitor as the page shows it: the public document's entry plus its {@link BAR_DAYS} days. */
 export interface PageMonitor {
   name: string;
   status: StatusDocument["monitors"][number]["status"];

@@ -11,9 +11,11 @@ import {
   idParams,
   ListQuerySchema,
   MonitorSchema,
+  MONITOR_STATUSES,
   MonitorTestResultSchema,
   StatsQuerySchema,
   StatsSchema,
+  TAG_MAX,
   DocumentedTriggerRequestSchema,
   TriggerRequestSchema,
   type TriggerRequest,
@@ -25,8 +27,8 @@ import { errorResponses } from "./responses";
 import { screenshotRoutes } from "./screenshots";
 
 const ListMonitorsQuerySchema = ListQuerySchema.extend({
-  tag: z.string().max(50).optional(),
-  status: z.enum(["active", "paused"]).optional(),
+  tag: z.string().max(TAG_MAX).optional(),
+  status: z.enum(MONITOR_STATUSES).optional(),
 });
 
 const params = idParams(ID_PREFIX.monitor);

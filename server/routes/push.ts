@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { envelope, ID_PREFIX, idParams } from "../../api";
+import { BODY_LIMIT } from "../http/errors";
 import { principalOf } from "../http/types";
 import { errorResponses } from "./responses";
 
@@ -52,7 +53,7 @@ export async function pushRoutes(fastify: FastifyInstance): Promise<void> {
   const { push } = fastify.services;
   // This plugin's scope only: a ping's body may be anything and is not read.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: 64 * 1024 }, (_req, _body, done) =>
+  fastify.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: BODY_LIMIT }, (_req, _body, done) =>
     done(null, undefined),
   );
   app.route({

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { ID_PREFIX, idParams } from "../../api";
+import { ID_PREFIX, idParams, idPattern } from "../../api";
 import { principalOf } from "../http/types";
 import { errorResponses } from "./responses";
 
-const params = idParams(ID_PREFIX.monitor).extend({ heartbeat: z.string().regex(/^hb_[0-9a-f]{28}$/) });
+const params = idParams(ID_PREFIX.monitor).extend({ heartbeat: z.string().regex(idPattern("hb")) });
 
 /**
  * GET /api/v1/monitors/<id>/heartbeats/<heartbeat>/screenshot: the PNG a failed browser run left

@@ -1,16 +1,13 @@
 import type { ComponentState, Incident, StatusPage, StoredComponent } from "../../api";
-import type { ComponentDay, PageSection, ResponseChart } from "../html/view";
+import { BAR_DAYS, type ComponentDay, type PageSection, type ResponseChart } from "../html/view";
 import type { Store } from "../store";
 import { responseSeries } from "../store/status-pages";
 import { sectionsView } from "./status-components";
 
-/** Days in each monitor's uptime bar. */
-export const BAR_DAYS = 90;
-
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-/** The days, from 89 days ago to today, as `YYYY-MM-DD`. */
+/** The last {@link BAR_DAYS} days, today the last, as `YYYY-MM-DD`. */
 const dates = (now: number): string[] => {
   const today = Math.floor(now / DAY_MS);
   return Array.from({ length: BAR_DAYS }, (_, i) =>

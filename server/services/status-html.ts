@@ -1,5 +1,5 @@
-import { BAR_DAYS, pageSections } from "./status-components-view";
-import type { StatusPageView } from "../html/view";
+import { pageSections } from "./status-components-view";
+import { BAR_DAYS, type StatusPageView } from "../html/view";
 import type { Store } from "../store";
 import { recentIncidents } from "../store/incidents";
 import { statusDocument } from "./status-document";

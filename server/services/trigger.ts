@@ -1,4 +1,5 @@
 import {
+  LIST_LIMIT_MAX,
   locationsOf,
   MAX_TRIGGER_CHECKS,
   type Monitor,
@@ -74,7 +75,7 @@ export class TriggerService {
     const out: Monitor[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.monitors.list(principal, { tag, limit: 200, cursor });
+      const page = await this.monitors.list(principal, { tag, limit: LIST_LIMIT_MAX, cursor });
       out.push(...page.data);
       cursor = page.next_cursor ?? undefined;
     } while (cursor);

@@ -1,13 +1,14 @@
 import type { Executor } from "./sql/executor";
-import type {
-  BrowserEvidence,
-  CheckAttempt,
-  CheckTimings,
-  ErrorClass,
-  Heartbeat,
-  LocationStats,
-  Stats,
-  StepResult,
+import {
+  type BrowserEvidence,
+  type CheckAttempt,
+  type CheckTimings,
+  type ErrorClass,
+  type Heartbeat,
+  type LocationStats,
+  type Stats,
+  STATS_MAX_DAYS,
+  type StepResult,
 } from "../../api";
 
 export type { CheckAttempt } from "../../api";
@@ -53,8 +54,8 @@ export type Recorded =
 /** One UTC day in milliseconds: the unit of the roll-up and of the stats windows. */
 export const DAY_MS = 86_400_000;
 
-/** Heartbeats are kept as long as the longest window the API serves (stats: 90 days). */
-export const HEARTBEAT_RETENTION_MS = 90 * DAY_MS;
+/** Heartbeats are kept as long as the longest window the API serves (stats: {@link STATS_MAX_DAYS} days). */
+export const HEARTBEAT_RETENTION_MS = STATS_MAX_DAYS * DAY_MS;
 
 interface HeartbeatRow {
   id: string;

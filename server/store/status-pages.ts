@@ -1,5 +1,5 @@
 import type { Executor } from "./sql/executor";
-import type { StatusPage, StatusPageLocale, StoredIncidentRule, StoredSection } from "../../api";
+import type { Monitor, StatusPage, StatusPageLocale, StoredIncidentRule, StoredSection } from "../../api";
 import { MonitorSetObjects } from "./account-objects";
 
 interface StatusPageRow {
@@ -54,8 +54,8 @@ export type PrivateStatusPage = StatusPage & { account_id: string; password_hash
 export interface PublicMonitorRow {
   id: string;
   spec: string;
-  status: "active" | "paused";
-  health: "pending" | "up" | "degraded" | "down";
+  status: Monitor["status"];
+  health: Monitor["health"];
   last_checked_at: string | null;
 }
 

@@ -1,4 +1,4 @@
-import type { BrowserEvidence, ErrorClass } from "../../../api";
+import { BROWSER_EVIDENCE_LIMITS as LIMITS, type BrowserEvidence, type ErrorClass } from "../../../api";
 import type { CheckOutcome } from "../../store/heartbeats";
 import { type BrowserRun, runBrowserCheck } from "../browser/run";
 import type { CheckedMonitor } from "../monitor-fields";
@@ -47,15 +47,18 @@ export function judge(run: BrowserRun, vars: RunVariables): CheckOutcome {
   const mask = (t: unknown) => vars.mask(String(t).slice(0, 2000));
   const browser: BrowserEvidence = {
     failing_line: run.failing_line
-      ? { line: Math.round(Number(run.failing_line.line)) || 0, text: mask(run.failing_line.text).slice(0, 500) }
+      ? {
+          line: Math.round(Number(run.failing_line.line)) || 0,
+          text: mask(run.failing_line.text).slice(0, LIMITS.text),
+        }
       : null,
-    console_errors: run.console_errors.slice(0, 50).map((e) => mask(e).slice(0, 500)),
-    steps: run.steps.slice(0, 50).map((s) => ({
-      name: mask(s.name).slice(0, 200),
+    console_errors: run.console_errors.slice(0, LIMITS.entries).map((e) => mask(e).slice(0, LIMITS.text)),
+    steps: run.steps.slice(0, LIMITS.entries).map((s) => ({
+      name: mask(s.name).slice(0, LIMITS.stepName),
       duration_ms: Math.round(Number(s.duration_ms)) || 0,
-      error: s.error === null ? null : mask(firstLine(String(s.error))).slice(0, 500),
+      error: s.error === null ? null : mask(firstLine(String(s.error))).slice(0, LIMITS.text),
     })),
-    url: run.url === null ? null : mask(run.url).slice(0, 2048),
+    url: run.url === null ? null : mask(run.url).slice(0, LIMITS.url),
     refused: run.refused,
     killed: run.killed,
     screenshot: run.png !== null,
