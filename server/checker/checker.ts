@@ -331,12 +331,15 @@ export class Checker {
     const task = (this.limit as NonNullable<typeof this.limit>)(async () => {
       this.recordLag(Date.now() - scheduledAt);
       // On connections of their own: requests never wait behind the checks.
-      await this.store.db.background(async () => {
+      return await this.store.db.background(async () => {
         // A check skipped for a replica that left: nothing to do when that replica ran it (the usual case).
         if (relaunch && (await this.leases?.ranSince(id, scheduledAt, this.slots.get(id)?.intervalMs ?? 0))) return;
-        await this.check(id, takeover);
+        return await this.check(id, takeover);
       });
     })
+      // The check's turn under the limit ends when its result is handed to the batch; what waits
+      // for the batch's commit (the notification of a transition) waits outside it.
+      .then((recorded) => recorded && this.store.db.background(recorded))
       .catch((err: Error) => this.log.error({ err, monitor: id }, "check failed"))
       .finally(() => {
         this.running.delete(id);
@@ -349,7 +352,7 @@ export class Checker {
     this.inFlight.add(task);
   }
 
-  private async check(id: string, takeover = false): Promise<void> {
+  private async check(id: string, takeover = false): Promise<(() => Promise<void>) | undefined> {
     // Another replica's lease ran out: nothing to do when it recorded the check (the usual case),
     // one read instead of a claim that would fail.
     if (takeover && this.leases && (await this.leases.takeoverAt(id)) === undefined) return;
@@ -360,7 +363,10 @@ export class Checker {
     let read: CheckRead | undefined;
     if (this.leases && known !== undefined && slot) {
       const taken = await this.leases.takeAndRead(id, slot.intervalMs, known, claimedAt);
-      if (!taken) return await this.lost(id, known);
+      if (!taken) {
+        await this.lost(id, known);
+        return undefined;
+      }
       read = taken.read;
     } else read = await this.store.monitors.findForCheck(id);
     const monitor = read?.monitor;
@@ -370,7 +376,10 @@ export class Checker {
       const leaseMs = this.leases.leaseMs(monitor, intervalMs);
       this.leaseLengths.set(id, leaseMs);
       if (known === undefined || !slot) {
-        if (!(await this.leases.take(id, intervalMs, leaseMs, Date.now()))) return await this.lost(id, leaseMs);
+        if (!(await this.leases.take(id, intervalMs, leaseMs, Date.now()))) {
+          await this.lost(id, leaseMs);
+          return undefined;
+        }
       } else if (leaseMs > known) await this.leases.extend(id, claimedAt, leaseMs);
     }
     const started = performance.now();
@@ -379,19 +388,22 @@ export class Checker {
     if (outcome === undefined || !this.store.isOpen) return;
     const now = Date.now();
     // The lease is finished in the transaction that records the check.
-    const recorded = await this.batch.record(
+    const recording = this.batch.record(
       { monitorId: id, outcome, at: now, policy: await this.policyFor(monitor, now, read.windows) },
       this.leases && id,
     );
-    this.checks++;
-    if (recorded) this.observer?.checked(monitor.type, outcome.up, performance.now() - started);
-    if (recorded?.transition)
-      await this.notifier.notify(
-        monitor,
-        `monitor.${recorded.transition}`,
-        recorded.heartbeat,
-        recorded.failedLocations,
-      );
+    return async () => {
+      const recorded = await recording;
+      this.checks++;
+      if (recorded) this.observer?.checked(monitor.type, outcome.up, performance.now() - started);
+      if (recorded?.transition)
+        await this.notifier.notify(
+          monitor,
+          `monitor.${recorded.transition}`,
+          recorded.heartbeat,
+          recorded.failedLocations,
+        );
+    };
   }
 
   /**
