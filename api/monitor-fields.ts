@@ -3,10 +3,10 @@ import { type StoredAssertion, assertionFields, ASSERTION_ROWS } from "./asserti
 import { displayName, TAG_MAX } from "./common";
 import { type FieldTable, nullableField, optionalField, requiredField } from "./field-table";
 import { MAX_URL_LENGTH, requestBody, requestHeaders, StatusCodeRuleSchema, URL_TOO_LONG } from "./headers";
-import { MONITOR_BROWSER_ROWS, monitorBrowserFields } from "./monitor-browser";
+import { BROWSER_SCRIPT_FIELD } from "./monitor-browser";
 import { MONITOR_EXTENSION_ROWS, monitorExtensionFields } from "./monitor-extensions";
 import { MONITOR_NETWORK_ROWS, monitorNetworkFields } from "./monitor-network";
-import { MONITOR_PROTOCOL_ROWS, monitorProtocolFields } from "./monitor-protocols";
+import { GRPC_SERVICE_FIELD } from "./monitor-protocols";
 import { MONITOR_RETRY_ROWS, monitorRetryFields, type StoredRetry } from "./monitor-retry";
 import { MONITOR_STEP_ROWS } from "./monitor-step-rows";
 import { monitorStepFields, type StoredStep } from "./monitor-steps";
@@ -91,9 +91,9 @@ export const monitorFieldRules = {
   ...monitorExtensionFields,
   ...monitorStepFields,
   ...monitorRetryFields,
-  ...monitorProtocolFields,
+  ...GRPC_SERVICE_FIELD.fields,
   ...monitorNetworkFields,
-  ...monitorBrowserFields,
+  ...BROWSER_SCRIPT_FIELD.fields,
 };
 
 /** The field-table rows of the writable fields from `intervalSec` on (api/monitor.ts adds `name`, `type` and `url`, whose description the descriptors make, in front). */
@@ -178,9 +178,9 @@ export const MONITOR_FIELD_ROWS = {
   ...MONITOR_EXTENSION_ROWS,
   ...MONITOR_STEP_ROWS,
   ...MONITOR_RETRY_ROWS,
-  ...MONITOR_PROTOCOL_ROWS,
+  ...GRPC_SERVICE_FIELD.rows,
   ...MONITOR_NETWORK_ROWS,
-  ...MONITOR_BROWSER_ROWS,
+  ...BROWSER_SCRIPT_FIELD.rows,
 } as const satisfies FieldTable;
 
 /** Every writable field but `type`, defaults applied and normal forms taken: what the server stores. */

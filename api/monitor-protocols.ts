@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type AssertionSource, assertionSourceViolations } from "./assertions";
 import { absoluteUrl, type ErrorDetail } from "./common";
-import { type FieldTable, nullableField } from "./field-table";
+import { type OwnFieldValue, ownStringField } from "./own-field";
 
 /**
  * Monitors of protocols other than HTTP: `grpc` (the standard health-checking protocol,
@@ -34,39 +34,23 @@ export const PROTOCOL_URLS: Readonly<
 
 const SERVICE = /^[A-Za-z0-9_.\-/]*$/;
 
-/** The writable field of its own. */
-export const monitorProtocolFields = {
-  /** gRPC monitors: the service whose health is asked; null (default) asks about the whole server (`""`). */
-  grpc_service: z
+/** The field of its own, in each form it is read in. */
+export const GRPC_SERVICE_FIELD = ownStringField({
+  api: "grpc_service",
+  property: "grpcService",
+  type: "grpc",
+  write: z
     .string()
     .max(200, "must be at most 200 characters")
     .regex(
       SERVICE,
       "must be a service name such as grpc.health.v1.Health or package.Service (letters, digits, _ . - /)",
-    )
-    .nullable(),
-};
+    ),
+  description: "gRPC monitors: the service whose health `grpc.health.v1` is asked; none: the whole server.",
+});
 
 /** The field as stored and returned. */
-export interface MonitorProtocolSpec {
-  grpc_service: string | null;
-}
-
-/** Its default (monitors stored before it read so too). */
-export const MONITOR_PROTOCOL_DEFAULTS: Readonly<MonitorProtocolSpec> = Object.freeze({ grpc_service: null });
-
-/** The read schema (absent in answers of servers from before protocol monitors). */
-export const monitorProtocolRead = { grpc_service: z.string().nullable().optional() };
-
-/** The field-table row (api/monitor.ts spreads it into `MONITOR_FIELDS`). */
-export const MONITOR_PROTOCOL_ROWS = {
-  /** gRPC monitors: the service whose health is asked; none asks about the whole server. */
-  grpcService: nullableField(
-    "grpc_service",
-    "string",
-    "gRPC monitors: the service whose health `grpc.health.v1` is asked; none: the whole server.",
-  ),
-} as const satisfies FieldTable;
+export type MonitorProtocolSpec = OwnFieldValue<typeof GRPC_SERVICE_FIELD>;
 
 /** Whether `type` is a protocol type. */
 export function isProtocolType(type: string): type is ProtocolType {
@@ -83,13 +67,6 @@ export function protocolUrlProblem(type: ProtocolType, raw: string): string | un
       return `must be ${shape.words} with no path`;
     return undefined;
   });
-}
-
-/** The field of its own on another type's monitor (each type's rules are in api/monitor-types/). */
-export function protocolViolations(m: MonitorProtocolSpec & { type: string }): ErrorDetail[] {
-  return m.grpc_service !== null && m.type !== "grpc"
-    ? [{ field: "grpc_service", message: `is only allowed for grpc monitors, not ${m.type}` }]
-    : [];
 }
 
 /** The assertions of a protocol monitor reading what its type does not answer. */

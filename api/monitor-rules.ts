@@ -2,8 +2,8 @@ import { assertionViolations } from "./assertions";
 import type { ErrorDetail } from "./common";
 import { monitorExtensionViolations } from "./monitor-extensions";
 import { isNetworkType, networkViolations } from "./monitor-network";
-import { protocolViolations } from "./monitor-protocols";
-import { browserViolations } from "./monitor-browser";
+import { GRPC_SERVICE_FIELD } from "./monitor-protocols";
+import { BROWSER_SCRIPT_FIELD } from "./monitor-browser";
 import { retryViolations } from "./monitor-retry";
 import { stepViolations } from "./monitor-steps";
 import type { MonitorSpec } from "./monitor";
@@ -53,9 +53,9 @@ export function monitorRuleViolations(m: MonitorSpec, minIntervalSec = MIN_INTER
   out.push(...assertionViolations(m));
   out.push(...stepViolations(m));
   out.push(...retryViolations(m));
-  out.push(...protocolViolations(m));
+  out.push(...GRPC_SERVICE_FIELD.violations(m));
   out.push(...networkViolations(m));
-  out.push(...browserViolations(m));
+  out.push(...BROWSER_SCRIPT_FIELD.violations(m));
   out.push(...(descriptor.violations?.(m) ?? []));
   out.push(...ownFieldViolation(m, "keyword"));
   // A websocket monitor's body is its message and a udp monitor's its datagram: no method.

@@ -20,8 +20,8 @@ import {
   type MonitorFieldValues,
 } from "./monitor-fields";
 import { monitorNetworkRead } from "./monitor-network";
-import { monitorBrowserRead } from "./monitor-browser";
-import { monitorProtocolRead } from "./monitor-protocols";
+import { BROWSER_SCRIPT_FIELD } from "./monitor-browser";
+import { GRPC_SERVICE_FIELD } from "./monitor-protocols";
 import { monitorRetryRead } from "./monitor-retry";
 import { monitorStepRead } from "./monitor-steps";
 import { urlsInWords } from "./monitor-type-docs";
@@ -143,9 +143,9 @@ export const MonitorSchema = z
     ...monitorExtensionRead,
     ...monitorStepRead,
     ...monitorRetryRead,
-    ...monitorProtocolRead,
+    ...GRPC_SERVICE_FIELD.read,
     ...monitorNetworkRead,
-    ...monitorBrowserRead,
+    ...BROWSER_SCRIPT_FIELD.read,
     /** `active` or `paused`; changed only by pause and resume. */
     status: z.enum(MONITOR_STATUSES),
     /** `pending` until the first check, then `up`, `degraded` (up, but slower than `degraded_response_ms`) or `down`. */

@@ -1,4 +1,5 @@
 import type { LeaseClaim } from "../store/check-leases";
+import { BatchWindow } from "./batch-window";
 
 /** One check's claim waiting for the next statement. */
 interface Waiting {
@@ -31,9 +32,7 @@ const group = (c: LeaseClaim) => `${c.intervalMs - c.slackMs}/${c.holder}`;
  * failure fails only its own check.
  */
 export class ClaimBatch {
-  private waiting: Waiting[] = [];
-  private scheduled = false;
-  private running = false;
+  private readonly batches = new BatchWindow<Waiting>(WINDOW_MS, (waiting) => this.take(this.next(waiting)));
 
   constructor(
     /** Takes these claims (one holder, one window) in one statement: the values of those granted, by monitor. */
@@ -45,42 +44,23 @@ export class ClaimBatch {
   /** Takes `claim` in the next batch: the value read with it when granted, undefined when not. */
   claim(claim: LeaseClaim): Promise<{ value: unknown } | undefined> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ claim, at: performance.now(), resolve, reject });
-      if (!this.scheduled && !this.running) {
-        this.scheduled = true;
-        setTimeout(() => void this.flush(), WINDOW_MS);
-      }
+      this.batches.add({ claim, at: performance.now(), resolve, reject });
     });
   }
 
-  private async flush(): Promise<void> {
-    this.scheduled = false;
-    this.running = true;
-    try {
-      while (this.waiting.length > 0) {
-        // The claims made while the last statement ran: the oldest waits out its window.
-        const wait = (this.waiting[0] as Waiting).at + WINDOW_MS - performance.now();
-        if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-        await this.take(this.next());
-      }
-    } finally {
-      this.running = false;
-    }
-  }
-
   /** The next batch: the claims of the oldest claim's group, each monitor once, up to `MAX_BATCH`. */
-  private next(): Waiting[] {
-    const key = group((this.waiting[0] as Waiting).claim);
+  private next(waiting: Waiting[]): Waiting[] {
+    const key = group((waiting[0] as Waiting).claim);
     const batch: Waiting[] = [];
     const monitors = new Set<string>();
     const rest: Waiting[] = [];
-    for (const w of this.waiting) {
+    for (const w of waiting) {
       if (batch.length < MAX_BATCH && group(w.claim) === key && !monitors.has(w.claim.monitorId)) {
         monitors.add(w.claim.monitorId);
         batch.push(w);
       } else rest.push(w);
     }
-    this.waiting = rest;
+    waiting.splice(0, waiting.length, ...rest);
     return batch;
   }
 

@@ -1,5 +1,6 @@
 import type { Store } from "../store";
 import type { CheckRecord } from "../store";
+import { BatchWindow } from "./batch-window";
 
 type Recorded = Awaited<ReturnType<Store["recordCheck"]>>;
 
@@ -29,8 +30,8 @@ export const RECORD_WINDOW_MS = 25;
 
 /**
  * Records the built-in checker's results in batches, one transaction at a time: the checks that
- * end within `RECORD_WINDOW_MS` of the first, or while a batch is being written, are the next batch. At thousands of monitors a commit per check cost more than the check's writes,
- * and on PostgreSQL each statement is a round trip: a batch is written by a statement per table
+ * end within `RECORD_WINDOW_MS` of the first, or while a batch is being written, are the next batch.
+ * At thousands of monitors a commit per check cost more than the check's writes, and on PostgreSQL each statement is a round trip: a batch is written by a statement per table
  * (`Store.recordChecks`), so the busier the checker, the fewer statements per check. Each caller
  * still learns its own result (or failure) once it is committed.
  *
@@ -39,9 +40,9 @@ export const RECORD_WINDOW_MS = 25;
  * with each check in a savepoint of its own, so that one failure fails only its own check.
  */
 export class RecordBatch {
-  private waiting: Waiting[] = [];
-  private scheduled = false;
-  private writing = false;
+  private readonly batches = new BatchWindow<Waiting>(RECORD_WINDOW_MS, (waiting) =>
+    this.write(waiting.splice(0, MAX_BATCH)),
+  );
 
   constructor(
     private readonly store: Store,
@@ -55,28 +56,8 @@ export class RecordBatch {
    */
   record(check: CheckRecord, leased?: string): Promise<Recorded> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ check, at: performance.now(), leased, resolve, reject });
-      if (!this.scheduled && !this.writing) {
-        this.scheduled = true;
-        setTimeout(() => void this.flush(), RECORD_WINDOW_MS);
-      }
+      this.batches.add({ check, at: performance.now(), leased, resolve, reject });
     });
-  }
-
-  /** Writes the waiting checks, batch after batch, until none wait. */
-  private async flush(): Promise<void> {
-    this.scheduled = false;
-    this.writing = true;
-    try {
-      while (this.waiting.length > 0) {
-        // The results handed over while the last batch was written: the oldest waits out its window.
-        const wait = (this.waiting[0] as Waiting).at + RECORD_WINDOW_MS - performance.now();
-        if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-        await this.write(this.waiting.splice(0, MAX_BATCH));
-      }
-    } finally {
-      this.writing = false;
-    }
   }
 
   private async write(batch: Waiting[]): Promise<void> {

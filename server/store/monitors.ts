@@ -3,10 +3,10 @@ import { LRUCache } from "lru-cache";
 import {
   ASSERTION_DEFAULTS,
   type Monitor,
-  MONITOR_BROWSER_DEFAULTS,
+  BROWSER_SCRIPT_FIELD,
   MONITOR_EXTENSION_DEFAULTS,
   MONITOR_NETWORK_DEFAULTS,
-  MONITOR_PROTOCOL_DEFAULTS,
+  GRPC_SERVICE_FIELD,
   type MonitorSpec,
 } from "../../api";
 import type { SecretBox } from "../secrets";
@@ -390,9 +390,9 @@ export class MonitorRepository {
         // Specs stored before the extension fields existed (0.1.0) read with their defaults.
         ...MONITOR_EXTENSION_DEFAULTS,
         ...ASSERTION_DEFAULTS,
-        ...MONITOR_PROTOCOL_DEFAULTS,
+        ...GRPC_SERVICE_FIELD.defaults,
         ...MONITOR_NETWORK_DEFAULTS,
-        ...MONITOR_BROWSER_DEFAULTS,
+        ...BROWSER_SCRIPT_FIELD.defaults,
         ...spec,
         channel_ids: JSON.parse(row.channel_ids) as string[],
         // Filled in by the service at read time (which checkers are live changes by the second).
