@@ -386,6 +386,8 @@ export class Checker {
     const first = await this.runner.run(monitor);
     const outcome = first && this.place?.retryElsewhere ? await this.place.retryElsewhere(monitor, first) : first;
     if (outcome === undefined || !this.store.isOpen) return;
+    // The probe's time (its retries included), not the wait for the batch that records it.
+    const probeMs = performance.now() - started;
     const now = Date.now();
     // The lease is finished in the transaction that records the check.
     const recording = this.batch.record(
@@ -395,7 +397,7 @@ export class Checker {
     return async () => {
       const recorded = await recording;
       this.checks++;
-      if (recorded) this.observer?.checked(monitor.type, outcome.up, performance.now() - started);
+      if (recorded) this.observer?.checked(monitor.type, outcome.up, probeMs);
       if (recorded?.transition)
         await this.notifier.notify(
           monitor,
