@@ -20,10 +20,14 @@
 // With BENCH_HALF=1, one more setup: one replica on PostgreSQL with half the monitors, the work
 // each of two replicas does (what two replicas spend beyond it is their coordination; what one
 // replica at half the load spends beyond one at the full load is the cost of a lighter load).
+// With BENCH_ROUNDS=<n>, the PostgreSQL setups are measured n times, one after another in turn (each
+// time on new databases, against the one SQLite floor), and the ratios are printed per round with their
+// median: on this machine one round's ratio moves by a fifth between runs of the same code.
 // With BENCH_STATEMENTS=<n>, the n statements PostgreSQL ran most often in the window of checks
 // are printed per setup, with their calls per recorded check.
 //
 //   BENCH_MONITORS=1000 BENCH_SECONDS=10 node bench/replicas.mts
+//   BENCH_MONITORS=2000 BENCH_SECONDS=8 BENCH_ROUNDS=5 node bench/replicas.mts
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -45,6 +49,7 @@ const CPU_PROF = process.env.BENCH_CPU_PROF;
 const SKIP_GET = CPU_PROF !== undefined || process.env.BENCH_GET === "0";
 const TOP_STATEMENTS = Number(process.env.BENCH_STATEMENTS ?? 0);
 const HALF = process.env.BENCH_HALF === "1";
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const key = "uk_benchmarkbenchmarkbenchmark";
 const dir = mkdtempSync(join(tmpdir(), "uptime-bench-replicas-"));
 const keyFile = join(dir, "secret.key");
@@ -284,16 +289,34 @@ async function measure(name: string, db: string, replicas: number, monitors = MO
   return row;
 }
 
+/** The median of `values` (the mean of the middle two when their count is even). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+const cpu = (r: Row | undefined) => (r ? r.serverMsPerCheck + (r.postgresMsPerCheck ?? 0) : Number.NaN);
+
 try {
-  const rows = [
-    await measure("1 process, SQLite (floor)", join(dir, "bench.db"), 1),
-    await measure("1 replica, PostgreSQL", await postgres.createDatabase(), 1),
-    ...(HALF
-      ? [await measure("1 replica, half the monitors", await postgres.createDatabase(), 1, Math.round(MONITORS / 2))]
-      : []),
-    await measure("2 replicas, PostgreSQL", await postgres.createDatabase(), 2),
-  ];
-  const floor = rows[0] as (typeof rows)[number];
+  const floor = await measure("1 process, SQLite (floor)", join(dir, "bench.db"), 1);
+  const rows = [floor];
+  /** Per round: two replicas' CPU per check against one's, and (with the GET) one replica's GET against SQLite's. */
+  const ratios: { cpu: number; half?: number; get?: number }[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const suffix = ROUNDS > 1 ? ` #${round}` : "";
+    const one = await measure(`1 replica, PostgreSQL${suffix}`, await postgres.createDatabase(), 1);
+    const half = HALF
+      ? await measure(`1 replica, half${suffix}`, await postgres.createDatabase(), 1, Math.round(MONITORS / 2))
+      : undefined;
+    const two = await measure(`2 replicas, PostgreSQL${suffix}`, await postgres.createDatabase(), 2);
+    rows.push(one, ...(half ? [half] : []), two);
+    ratios.push({
+      cpu: cpu(two) / cpu(one),
+      half: half && cpu(two) / cpu(half),
+      get: SKIP_GET ? undefined : one.requests / floor.requests,
+    });
+  }
   console.log(
     `${MONITORS} monitors due every second; GET /api/v1/monitors/<id>, ${CONNECTIONS} connections over the replicas, ${SECONDS} s each; CPU in ms per recorded check, µs (server and PostgreSQL) per GET`,
   );
@@ -307,12 +330,12 @@ try {
       `${r.name.padEnd(28)} ${r.checks.toFixed(0).padStart(6)} (${(r.checks / floor.checks).toFixed(2)}x) ${r.serverMsPerCheck.toFixed(3).padStart(10)} ${opt(r.postgresMsPerCheck, 3, 7)} ${opt(r.statementsPerCheck, 1, 6)} ${r.requests.toFixed(0).padStart(7)} (${(r.requests / floor.requests).toFixed(2)}x) ${r.getMicros.toFixed(0).padStart(6)} (${(r.getMicros / floor.getMicros).toFixed(2)}x)  ${r.load}`,
     );
   }
-  const cpu = (r: Row | undefined) => (r ? r.serverMsPerCheck + (r.postgresMsPerCheck ?? 0) : Number.NaN);
-  const one = rows[1];
-  const two = rows.at(-1);
-  console.log(
-    `server and PostgreSQL CPU per check: 1 replica ${cpu(one).toFixed(3)} ms, 2 replicas ${cpu(two).toFixed(3)} ms (${(cpu(two) / cpu(one)).toFixed(2)}x)${HALF ? `; 1 replica with half the monitors ${cpu(rows[2]).toFixed(3)} ms (2 replicas: ${(cpu(two) / cpu(rows[2])).toFixed(2)}x of it)` : ""}`,
-  );
+  const list = (values: number[]) =>
+    `${values.map((v) => `${v.toFixed(2)}x`).join(", ")}${values.length > 1 ? ` (median ${median(values).toFixed(2)}x)` : ""}`;
+  console.log(`server and PostgreSQL CPU per check, 2 replicas against 1: ${list(ratios.map((r) => r.cpu))}`);
+  if (HALF)
+    console.log(`2 replicas against 1 replica with half the monitors: ${list(ratios.map((r) => r.half as number))}`);
+  if (!SKIP_GET) console.log(`GET on 1 replica against SQLite's: ${list(ratios.map((r) => r.get as number))}`);
 } finally {
   for (const child of children) child.kill("SIGKILL");
   await admin.end();

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { Agent, type Dispatcher, request } from "undici";
+import type { Agent, Dispatcher } from "undici";
 import { LIST_LIMIT_MAX } from "../../api";
 import type { Connection } from "./connection";
 import { currentDeadline, type Deadline, timedOut, waitWithin } from "./deadline";
 import { UptimeApiError } from "./errors";
 import { RateBudget, RateLimitTimeout } from "./rate-budget";
+import { undici } from "./undici";
 
 /** Options of a client; the defaults suit a large `pulumi up`. */
 export interface ClientOptions {
@@ -79,7 +80,7 @@ const NETWORK_CODES = new Set([
 let sharedAgent: Agent | undefined;
 /** One connection pool per process, shared by every resource. */
 function agent(): Dispatcher {
-  sharedAgent ??= new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+  sharedAgent ??= new (undici().Agent)({ keepAliveTimeout: 10_000, connections: 16 });
   return sharedAgent;
 }
 
@@ -255,7 +256,7 @@ export class UptimeClient {
     if (opts.idempotencyKey) headers["idempotency-key"] = opts.idempotencyKey;
     if (write) this.writes++;
     try {
-      const res = await request(url, {
+      const res = await undici().request(url, {
         method: method as Dispatcher.HttpMethod,
         headers,
         body: opts.body === undefined ? undefined : JSON.stringify(opts.body),

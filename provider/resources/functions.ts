@@ -1,10 +1,10 @@
 // Subpaths, not the SDK root: its index loads the Automation API, which programs do not need.
 import { Config } from "@pulumi/pulumi/config";
-import { request } from "undici";
 import type { ChannelTestResult, Heartbeat, Stats, StatusDocument } from "../../api";
 import { clientFor } from "../client/client";
 import { type Connection, type PartialConnection, resolveConnection } from "../client/connection";
 import { UptimeApiError } from "../client/errors";
+import { undici } from "../client/undici";
 
 /** Options of every function: a connection other than the stack's. */
 export interface FunctionOptions {
@@ -87,7 +87,7 @@ export async function getStatusDocument(
 ): Promise<StatusDocument> {
   const explicit = { ...opts.connection, baseUrl: args.baseUrl ?? opts.connection?.baseUrl };
   const { baseUrl } = resolveConnection(explicit, stack(), process.env, "public");
-  const res = await request(`${baseUrl}/api/status/${encodeURIComponent(args.slug)}.json`);
+  const res = await undici().request(`${baseUrl}/api/status/${encodeURIComponent(args.slug)}.json`);
   const body = (await res.body.json()) as {
     ok: boolean;
     data?: StatusDocument;
