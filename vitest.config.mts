@@ -12,14 +12,6 @@ if (process.env.PULUMI_UPTIME_CACHE || !process.env.NODE_COMPILE_CACHE) {
   process.env.NODE_COMPILE_CACHE = join(cacheRoot(), "node-compile-cache");
 }
 
-// Every engine test also starts the Pulumi CLI by the hundred (about 1,400 runs in `main`), and Go
-// language hosts and plugins beside it: short runs, in which Go's collector at its default pace
-// (GOGC=100) spends about a third of `pulumi version`'s CPU. At 400 the heap grows five times its
-// live size before a collection: 0.06 CPU seconds less per CLI run, and about 5% of an engine
-// test's CPU (two runs each of test/engine/drift.int.test.ts). Only the pace of collections changes.
-// A GOGC already set wins.
-process.env.GOGC ??= "400";
-
 /**
  * Tests that measure time (scheduler lag, slow clients, rate-limit pacing, shutdown within a
  * bound): after the engine tests and the other suites, two files at a time on two cores.
